@@ -1,0 +1,314 @@
+//! Reading and writing FEN.
+//!
+//! The reader is relaxed in what occurs in the wild: `E`/`H` for elephant
+//! and horse, `r` for Red to move, and missing trailing fields (side to
+//! move defaults to Red, the clocks to `0 1`). The writer is canonical:
+//! letters `K A B N R C P`, `w`/`b`, and `- -` for the unused castling and
+//! en-passant fields.
+//!
+//! ```
+//! use qipu::{Position, Setup};
+//! let setup: Setup = "rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR r".parse().unwrap();
+//! assert_eq!(setup.to_fen(), qipu::fen::START);
+//! ```
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::{Board, Color, Piece, Setup, Square};
+
+/// The FEN of the standard starting position.
+pub const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+
+/// What is wrong with a FEN, naming the field.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParseFenError {
+    /// The text is empty.
+    #[error("FEN is empty")]
+    Empty,
+    /// The placement does not have ten ranks.
+    #[error("FEN placement field: expected 10 ranks separated by '/', found {found}")]
+    RankCount {
+        /// How many ranks were found.
+        found: usize,
+    },
+    /// A rank does not cover exactly nine points.
+    #[error("FEN placement field, rank {rank} ({nth} group): covers {width} points, expected 9")]
+    RankWidth {
+        /// The board rank (9 = Black's back rank, the first group).
+        rank: usize,
+        /// The group's position in the FEN, as an ordinal (`1st` …).
+        nth: Ordinal,
+        /// How many points the group covers.
+        width: usize,
+    },
+    /// A character in the placement is neither a piece letter nor 1–9.
+    #[error(
+        "FEN placement field, rank {rank} ({nth} group): {found:?} is not a piece letter (KABNRCP, EH) or a digit 1-9"
+    )]
+    BadPlacementChar {
+        /// The board rank.
+        rank: usize,
+        /// The group's position in the FEN.
+        nth: Ordinal,
+        /// The character found.
+        found: char,
+    },
+    /// The side to move is not `w`, `r` or `b`.
+    #[error("FEN side-to-move field: {0:?} is not w, r (Red) or b (Black)")]
+    Turn(String),
+    /// The castling field is not `-`.
+    #[error("FEN castling field: {0:?} should be '-' (xiangqi has no castling)")]
+    Castling(String),
+    /// The en-passant field is not `-`.
+    #[error("FEN en-passant field: {0:?} should be '-' (xiangqi has no en passant)")]
+    EnPassant(String),
+    /// The half-move clock is not a number.
+    #[error("FEN half-move clock field: {0:?} is not a number of plies")]
+    Halfmoves(String),
+    /// The move number is not a number.
+    #[error("FEN move-number field: {0:?} is not a move number")]
+    Fullmoves(String),
+    /// More than six fields.
+    #[error("FEN has more than 6 fields: unexpected {0:?}")]
+    ExtraField(String),
+}
+
+/// An ordinal number for messages (`1st`, `2nd`, …).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Ordinal(pub usize);
+
+impl fmt::Display for Ordinal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let suffix = match (self.0 % 10, self.0 % 100) {
+            (1, n) if n != 11 => "st",
+            (2, n) if n != 12 => "nd",
+            (3, n) if n != 13 => "rd",
+            _ => "th",
+        };
+        write!(f, "{}{}", self.0, suffix)
+    }
+}
+
+fn parse_placement(text: &str) -> Result<Board, ParseFenError> {
+    let groups: Vec<&str> = text.split('/').collect();
+    if groups.len() != 10 {
+        return Err(ParseFenError::RankCount { found: groups.len() });
+    }
+    let mut board = Board::empty();
+    for (i, group) in groups.iter().enumerate() {
+        let rank = 9 - i;
+        let nth = Ordinal(i + 1);
+        let mut file = 0usize;
+        for c in group.chars() {
+            if let Some(d) = c.to_digit(10).filter(|d| *d >= 1) {
+                file += d as usize;
+            } else if let Some(piece) = Piece::from_char(c) {
+                if file < 9 {
+                    board.put(Square::from_index_unchecked(rank * 9 + file), piece);
+                }
+                file += 1;
+            } else {
+                return Err(ParseFenError::BadPlacementChar { rank, nth, found: c });
+            }
+        }
+        if file != 9 {
+            return Err(ParseFenError::RankWidth {
+                rank,
+                nth,
+                width: file,
+            });
+        }
+    }
+    Ok(board)
+}
+
+impl Setup {
+    /// Reads a FEN (see the [module docs](self) for what is accepted).
+    pub fn from_fen(fen: &str) -> Result<Setup, ParseFenError> {
+        let mut fields = fen.split_ascii_whitespace();
+        let board = parse_placement(fields.next().ok_or(ParseFenError::Empty)?)?;
+        let turn = match fields.next() {
+            None | Some("w" | "W" | "r" | "R") => Color::Red,
+            Some("b" | "B") => Color::Black,
+            Some(other) => return Err(ParseFenError::Turn(other.into())),
+        };
+        if let Some(f) = fields.next().filter(|f| *f != "-") {
+            return Err(ParseFenError::Castling(f.into()));
+        }
+        if let Some(f) = fields.next().filter(|f| *f != "-") {
+            return Err(ParseFenError::EnPassant(f.into()));
+        }
+        let halfmoves = match fields.next() {
+            None => 0,
+            Some(f) => f.parse().map_err(|_| ParseFenError::Halfmoves(f.into()))?,
+        };
+        let fullmoves = match fields.next() {
+            None => 1,
+            // Some writers put 0 here; read it as the first move.
+            Some(f) => f
+                .parse::<u32>()
+                .map_err(|_| ParseFenError::Fullmoves(f.into()))?
+                .max(1),
+        };
+        if let Some(extra) = fields.next() {
+            return Err(ParseFenError::ExtraField(extra.into()));
+        }
+        Ok(Setup {
+            board,
+            turn,
+            halfmoves,
+            fullmoves,
+        })
+    }
+
+    /// Writes the canonical FEN of this setup.
+    pub fn to_fen(&self) -> String {
+        let mut out = String::with_capacity(80);
+        write_fen(&self.board, self.turn, self.halfmoves, self.fullmoves, &mut out);
+        out
+    }
+}
+
+/// Appends the canonical FEN of a placement, side and clocks to `out`.
+pub fn write_fen(board: &Board, turn: Color, halfmoves: u32, fullmoves: u32, out: &mut String) {
+    use std::fmt::Write;
+    for rank in (0..10).rev() {
+        let mut empty = 0;
+        for file in 0..9 {
+            match board.piece_at(Square::from_index_unchecked(rank * 9 + file)) {
+                None => empty += 1,
+                Some(p) => {
+                    if empty > 0 {
+                        out.push(char::from(b'0' + empty));
+                        empty = 0;
+                    }
+                    out.push(p.char());
+                }
+            }
+        }
+        if empty > 0 {
+            out.push(char::from(b'0' + empty));
+        }
+        if rank > 0 {
+            out.push('/');
+        }
+    }
+    let _ = write!(out, " {} - - {} {}", turn.fen_char(), halfmoves, fullmoves);
+}
+
+impl FromStr for Setup {
+    type Err = ParseFenError;
+    fn from_str(s: &str) -> Result<Setup, ParseFenError> {
+        Setup::from_fen(s)
+    }
+}
+
+impl fmt::Display for Setup {
+    /// The canonical FEN.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_fen())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Piece, Role};
+
+    #[test]
+    fn start_round_trip() {
+        let s: Setup = START.parse().unwrap();
+        assert_eq!(s, Setup::start());
+        assert_eq!(s.to_fen(), START);
+    }
+
+    #[test]
+    fn defaults_and_synonyms() {
+        let s: Setup = "rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR"
+            .parse()
+            .unwrap();
+        assert_eq!(s, Setup::start());
+        let s: Setup = "4k4/9/9/9/9/9/9/9/9/4K4 b - - 7 12".parse().unwrap();
+        assert_eq!((s.turn, s.halfmoves, s.fullmoves), (Color::Black, 7, 12));
+        assert_eq!(s.to_fen(), "4k4/9/9/9/9/9/9/9/9/4K4 b - - 7 12");
+        let s: Setup = "4k4/9/9/9/9/9/9/9/9/4K4 r - - 0 0".parse().unwrap();
+        assert_eq!((s.turn, s.fullmoves), (Color::Red, 1));
+        assert_eq!(
+            s.board.piece_at(Square::E9),
+            Some(Piece::new(Color::Black, Role::King))
+        );
+    }
+
+    #[test]
+    fn errors_name_the_field() {
+        let err = |f: &str| Setup::from_fen(f).unwrap_err();
+        assert_eq!(err(""), ParseFenError::Empty);
+        assert_eq!(err("4k4/9/9"), ParseFenError::RankCount { found: 3 });
+        assert_eq!(
+            err("4k4/9/9/9/9/9/9/9/9/4K5"),
+            ParseFenError::RankWidth {
+                rank: 0,
+                nth: Ordinal(10),
+                width: 10
+            }
+        );
+        assert_eq!(
+            err("4k4/9/9/9/9/9/9/9/9/4K3"),
+            ParseFenError::RankWidth {
+                rank: 0,
+                nth: Ordinal(10),
+                width: 8
+            }
+        );
+        assert_eq!(
+            err("4x4/9/9/9/9/9/9/9/9/4K4"),
+            ParseFenError::BadPlacementChar {
+                rank: 9,
+                nth: Ordinal(1),
+                found: 'x'
+            }
+        );
+        assert!(matches!(
+            err("4k4/9/9/9/0/9/9/9/9/4K4"),
+            ParseFenError::BadPlacementChar { found: '0', .. }
+        ));
+        assert_eq!(err("4k4/9/9/9/9/9/9/9/9/4K4 x"), ParseFenError::Turn("x".into()));
+        assert_eq!(
+            err("4k4/9/9/9/9/9/9/9/9/4K4 w KQ"),
+            ParseFenError::Castling("KQ".into())
+        );
+        assert_eq!(
+            err("4k4/9/9/9/9/9/9/9/9/4K4 w - e3"),
+            ParseFenError::EnPassant("e3".into())
+        );
+        assert_eq!(
+            err("4k4/9/9/9/9/9/9/9/9/4K4 w - - x"),
+            ParseFenError::Halfmoves("x".into())
+        );
+        assert_eq!(
+            err("4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 -1"),
+            ParseFenError::Fullmoves("-1".into())
+        );
+        assert_eq!(
+            err("4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1 x"),
+            ParseFenError::ExtraField("x".into())
+        );
+        let msg = err("4k4/9/9/9/9/9/9/9/9/4K3").to_string();
+        assert_eq!(
+            msg,
+            "FEN placement field, rank 0 (10th group): covers 8 points, expected 9"
+        );
+    }
+
+    #[test]
+    fn ordinals() {
+        let s: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22]
+            .map(|n| Ordinal(n).to_string())
+            .into();
+        assert_eq!(
+            s,
+            ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd"]
+        );
+    }
+}

@@ -1,0 +1,235 @@
+//! Legal move generation and attack detection.
+//!
+//! Pseudo-legal moves come from the tables in `tables`; a move is then
+//! legal unless it leaves the mover's king attacked, where the opposing
+//! king on an open file counts as an attack (flying general). Most moves
+//! cannot change that, and are accepted without a test: only moves of the
+//! king, moves while in check, and moves from or to a point on a line
+//! between the king and an opposing rook, cannon or king (or off the leg
+//! of an opposing horse aimed at the king) are tested.
+
+use super::tables::{ADVISOR, ELEPHANT, HORSE, HORSE_ATTACKERS, KING, PAWN, PAWN_ATTACKERS, RAYS, Steps};
+use super::{Color, Move, MoveList, Piece, Position, Role, Square};
+
+/// No point: used where a test has no vacated or filled point.
+const NONE: u8 = u8::MAX;
+
+impl Position {
+    /// All legal moves of the side to move, in generation order.
+    ///
+    /// ```
+    /// use qipu::Position;
+    /// let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/9/3K5 w").unwrap();
+    /// let moves: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
+    /// assert_eq!(moves, ["d0d1"]); // d0e0 would face the black king
+    /// ```
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.pseudo_moves(&mut list);
+        let filter = self.legality_filter();
+        list.retain(|m| filter.is_legal(self, m));
+        list
+    }
+
+    /// How many legal moves the side to move has (faster than
+    /// `legal_moves().len()`).
+    pub fn count_legal_moves(&self) -> usize {
+        let mut list = MoveList::new();
+        self.pseudo_moves(&mut list);
+        let filter = self.legality_filter();
+        list.iter().filter(|&&m| filter.is_legal(self, m)).count()
+    }
+
+    /// Whether the side to move has any legal move.
+    pub fn has_legal_move(&self) -> bool {
+        let mut list = MoveList::new();
+        self.pseudo_moves(&mut list);
+        let filter = self.legality_filter();
+        list.iter().any(|&m| filter.is_legal(self, m))
+    }
+
+    /// Whether a piece of `by` attacks `target`, counting the king of `by`
+    /// as attacking along an open file.
+    pub fn is_attacked(&self, target: Square, by: Color) -> bool {
+        self.attacked_with(target.index() as u8, by, NONE, NONE)
+    }
+
+    /// Appends every pseudo-legal move (legal but for king safety).
+    fn pseudo_moves(&self, list: &mut MoveList) {
+        let us = self.turn;
+        let squares = self.board.raw();
+        for from in self.board.squares_of(us) {
+            let f = from.index();
+            let piece = squares[f].expect("own piece");
+            let mut push = |to: u8| list.push(Move::new(from, Square::from_index_unchecked(to as usize)));
+            match piece.role {
+                Role::Rook => {
+                    for ray in &RAYS[f] {
+                        for &to in &ray.squares[..ray.len as usize] {
+                            match squares[to as usize] {
+                                None => push(to),
+                                Some(p) => {
+                                    if p.color != us {
+                                        push(to);
+                                    }
+                                    break;
+                                }
+                            }
+                        }
+                    }
+                }
+                Role::Cannon => {
+                    for ray in &RAYS[f] {
+                        let mut it = ray.squares[..ray.len as usize].iter();
+                        for &to in it.by_ref() {
+                            if squares[to as usize].is_some() {
+                                break;
+                            }
+                            push(to);
+                        }
+                        for &to in it {
+                            if let Some(p) = squares[to as usize] {
+                                if p.color != us {
+                                    push(to);
+                                }
+                                break;
+                            }
+                        }
+                    }
+                }
+                Role::Horse => leaps(&HORSE[f], squares, us, true, &mut push),
+                Role::Elephant => leaps(&ELEPHANT[f], squares, us, true, &mut push),
+                Role::King => leaps(&KING[f], squares, us, false, &mut push),
+                Role::Advisor => leaps(&ADVISOR[f], squares, us, false, &mut push),
+                Role::Pawn => leaps(&PAWN[us.index()][f], squares, us, false, &mut push),
+            }
+        }
+    }
+
+    /// Works out which moves need a king-safety test in this position.
+    #[inline]
+    fn legality_filter(&self) -> LegalityFilter {
+        let us = self.turn;
+        let them = !us;
+        let king = self.king(us);
+        let k = king.index();
+        let squares = self.board.raw();
+        let in_check = self.is_attacked(king, them);
+        let mut danger = 0u128;
+        for (dir, ray) in RAYS[k].iter().enumerate() {
+            let vertical = dir < 2;
+            let threat = ray.squares[..ray.len as usize].iter().any(|&s| {
+                matches!(squares[s as usize],
+                    Some(Piece { color, role: Role::Rook | Role::Cannon }) if color == them)
+                    || (vertical && squares[s as usize] == Some(Piece::new(them, Role::King)))
+            });
+            if threat {
+                danger |= ray.mask;
+            }
+        }
+        let horses = &HORSE_ATTACKERS[k];
+        for i in 0..horses.len as usize {
+            if squares[horses.to[i] as usize] == Some(Piece::new(them, Role::Horse)) {
+                danger |= 1u128 << horses.via[i];
+            }
+        }
+        LegalityFilter {
+            king: king.index() as u8,
+            in_check,
+            danger,
+        }
+    }
+
+    /// Whether `by` attacks point `target` on the board with the point
+    /// `vacated` emptied and the point `filled` taken by a piece not of
+    /// `by` (`NONE` for either means no change).
+    #[inline]
+    fn attacked_with(&self, target: u8, by: Color, vacated: u8, filled: u8) -> bool {
+        let squares = self.board.raw();
+        let at = |s: u8| -> Option<Piece> {
+            if s == filled {
+                Some(Piece::new(!by, Role::Pawn))
+            } else if s == vacated {
+                None
+            } else {
+                squares[s as usize]
+            }
+        };
+        let t = target as usize;
+        for (dir, ray) in RAYS[t].iter().enumerate() {
+            let mut it = ray.squares[..ray.len as usize].iter();
+            let mut first = None;
+            for &s in it.by_ref() {
+                if let Some(p) = at(s) {
+                    first = Some(p);
+                    break;
+                }
+            }
+            let Some(first) = first else { continue };
+            if first.color == by && (first.role == Role::Rook || (first.role == Role::King && dir < 2)) {
+                return true;
+            }
+            for &s in it {
+                if let Some(p) = at(s) {
+                    if p == Piece::new(by, Role::Cannon) {
+                        return true;
+                    }
+                    break;
+                }
+            }
+        }
+        let horses = &HORSE_ATTACKERS[t];
+        for i in 0..horses.len as usize {
+            if at(horses.to[i]) == Some(Piece::new(by, Role::Horse)) && at(horses.via[i]).is_none() {
+                return true;
+            }
+        }
+        let pawns = &PAWN_ATTACKERS[by.index()][t];
+        pawns.to[..pawns.len as usize]
+            .iter()
+            .any(|&s| at(s) == Some(Piece::new(by, Role::Pawn)))
+    }
+}
+
+/// Pushes the steps of a leaping piece that land on an empty or opposing
+/// point; with `blockable`, only where the step's `via` point is empty.
+#[inline(always)]
+fn leaps<const N: usize>(
+    steps: &Steps<N>,
+    squares: &[Option<Piece>; 90],
+    us: Color,
+    blockable: bool,
+    push: &mut impl FnMut(u8),
+) {
+    for i in 0..steps.len as usize {
+        let to = steps.to[i];
+        let free = !matches!(squares[to as usize], Some(p) if p.color == us);
+        if free && (!blockable || squares[steps.via[i] as usize].is_none()) {
+            push(to);
+        }
+    }
+}
+
+/// What the legality test of one position needs to know.
+struct LegalityFilter {
+    king: u8,
+    in_check: bool,
+    /// Points whose emptying or filling may expose the king.
+    danger: u128,
+}
+
+impl LegalityFilter {
+    #[inline]
+    fn is_legal(&self, pos: &Position, m: Move) -> bool {
+        let (from, to) = (m.from.index() as u8, m.to.index() as u8);
+        let them = !pos.turn;
+        let attacked = if from == self.king {
+            pos.attacked_with(to, them, from, to)
+        } else if self.in_check || (self.danger >> from) & 1 != 0 || (self.danger >> to) & 1 != 0 {
+            pos.attacked_with(self.king, them, from, to)
+        } else {
+            false
+        };
+        !attacked
+    }
+}

@@ -1,0 +1,286 @@
+//! Move and attack tables, computed at compile time.
+//!
+//! Every table is indexed by point index (0…89). Lists are padded with
+//! unused entries and carry their length.
+
+/// Up to `N` destinations from one point, each with the point that must be
+/// empty for the step (horse leg, elephant eye; unused for other pieces).
+#[derive(Copy, Clone)]
+pub(crate) struct Steps<const N: usize> {
+    pub len: u8,
+    pub to: [u8; N],
+    pub via: [u8; N],
+}
+
+impl<const N: usize> Steps<N> {
+    const EMPTY: Steps<N> = Steps {
+        len: 0,
+        to: [0; N],
+        via: [0; N],
+    };
+
+    const fn push(mut self, to: u8, via: u8) -> Steps<N> {
+        self.to[self.len as usize] = to;
+        self.via[self.len as usize] = via;
+        self.len += 1;
+        self
+    }
+}
+
+/// The points in one direction from a point, nearest first.
+#[derive(Copy, Clone)]
+pub(crate) struct Ray {
+    pub len: u8,
+    pub squares: [u8; 9],
+    /// The same points as a set.
+    pub mask: u128,
+}
+
+const fn at(sq: usize, df: i32, dr: i32) -> Option<u8> {
+    let f = (sq % 9) as i32 + df;
+    let r = (sq / 9) as i32 + dr;
+    if f < 0 || f > 8 || r < 0 || r > 9 {
+        None
+    } else {
+        Some((r * 9 + f) as u8)
+    }
+}
+
+/// Palace of the half of the board that `sq` is in: 0 = Red's, 1 = Black's.
+const fn palace_of(sq: u8) -> Option<usize> {
+    let f = sq % 9;
+    let r = sq / 9;
+    if f < 3 || f > 5 {
+        None
+    } else if r <= 2 {
+        Some(0)
+    } else if r >= 7 {
+        Some(1)
+    } else {
+        None
+    }
+}
+
+/// Directions: north (towards Black), south, east (towards file i), west.
+pub(crate) const DIRS: [(i32, i32); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
+
+const fn palace_steps(diagonal: bool) -> [Steps<4>; 90] {
+    let mut t = [Steps::EMPTY; 90];
+    let mut sq = 0;
+    while sq < 90 {
+        if let Some(home) = palace_of(sq as u8) {
+            let mut d = 0;
+            while d < 4 {
+                let (df, dr) = if diagonal {
+                    [(1, 1), (1, -1), (-1, 1), (-1, -1)][d]
+                } else {
+                    DIRS[d]
+                };
+                if let Some(to) = at(sq, df, dr)
+                    && let Some(p) = palace_of(to)
+                    && p == home
+                {
+                    t[sq] = t[sq].push(to, 0);
+                }
+                d += 1;
+            }
+        }
+        sq += 1;
+    }
+    t
+}
+
+/// King steps: one point orthogonally, staying inside the palace.
+pub(crate) static KING: [Steps<4>; 90] = palace_steps(false);
+/// Advisor steps: one point diagonally, staying inside the palace.
+pub(crate) static ADVISOR: [Steps<4>; 90] = palace_steps(true);
+
+const fn elephant_steps() -> [Steps<4>; 90] {
+    let mut t = [Steps::EMPTY; 90];
+    let mut sq = 0;
+    while sq < 90 {
+        let red_half = sq / 9 <= 4;
+        let mut d = 0;
+        while d < 4 {
+            let (df, dr) = [(2, 2), (2, -2), (-2, 2), (-2, -2)][d];
+            if let Some(to) = at(sq, df, dr)
+                && ((to / 9) <= 4) == red_half
+                && let Some(eye) = at(sq, df / 2, dr / 2)
+            {
+                t[sq] = t[sq].push(to, eye);
+            }
+            d += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+/// Elephant steps: two points diagonally, never across the river; `via` is
+/// the eye that must be empty.
+pub(crate) static ELEPHANT: [Steps<4>; 90] = elephant_steps();
+
+const HORSE_JUMPS: [(i32, i32, i32, i32); 8] = [
+    // (df, dr, leg_df, leg_dr)
+    (1, 2, 0, 1),
+    (-1, 2, 0, 1),
+    (1, -2, 0, -1),
+    (-1, -2, 0, -1),
+    (2, 1, 1, 0),
+    (2, -1, 1, 0),
+    (-2, 1, -1, 0),
+    (-2, -1, -1, 0),
+];
+
+const fn horse_steps() -> [Steps<8>; 90] {
+    let mut t = [Steps::EMPTY; 90];
+    let mut sq = 0;
+    while sq < 90 {
+        let mut j = 0;
+        while j < 8 {
+            let (df, dr, lf, lr) = HORSE_JUMPS[j];
+            if let Some(to) = at(sq, df, dr)
+                && let Some(leg) = at(sq, lf, lr)
+            {
+                t[sq] = t[sq].push(to, leg);
+            }
+            j += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+/// Horse jumps; `via` is the leg that must be empty.
+pub(crate) static HORSE: [Steps<8>; 90] = horse_steps();
+
+const fn horse_attackers() -> [Steps<8>; 90] {
+    let mut t = [Steps::EMPTY; 90];
+    let mut from = 0;
+    while from < 90 {
+        let s = HORSE_TABLE[from];
+        let mut i = 0;
+        while i < s.len as usize {
+            let to = s.to[i] as usize;
+            t[to] = t[to].push(from as u8, s.via[i]);
+            i += 1;
+        }
+        from += 1;
+    }
+    t
+}
+
+const HORSE_TABLE: [Steps<8>; 90] = horse_steps();
+
+/// For a target point, the points a horse can attack it from (`to`) and the
+/// leg that must be empty for that (`via`).
+pub(crate) static HORSE_ATTACKERS: [Steps<8>; 90] = horse_attackers();
+
+const fn pawn_steps(red: bool) -> [Steps<3>; 90] {
+    let mut t = [Steps::EMPTY; 90];
+    let mut sq = 0;
+    while sq < 90 {
+        let rank = sq / 9;
+        let forward = if red { 1 } else { -1 };
+        let crossed = if red { rank >= 5 } else { rank <= 4 };
+        if let Some(to) = at(sq, 0, forward) {
+            t[sq] = t[sq].push(to, 0);
+        }
+        if crossed {
+            if let Some(to) = at(sq, -1, 0) {
+                t[sq] = t[sq].push(to, 0);
+            }
+            if let Some(to) = at(sq, 1, 0) {
+                t[sq] = t[sq].push(to, 0);
+            }
+        }
+        sq += 1;
+    }
+    t
+}
+
+const PAWN_TABLE: [[Steps<3>; 90]; 2] = [pawn_steps(true), pawn_steps(false)];
+
+/// Pawn steps by colour (0 = Red): forward, and sideways once across the river.
+pub(crate) static PAWN: [[Steps<3>; 90]; 2] = PAWN_TABLE;
+
+const fn pawn_attackers(color: usize) -> [Steps<3>; 90] {
+    let mut t = [Steps::EMPTY; 90];
+    let mut from = 0;
+    while from < 90 {
+        let s = PAWN_TABLE[color][from];
+        let mut i = 0;
+        while i < s.len as usize {
+            let to = s.to[i] as usize;
+            t[to] = t[to].push(from as u8, 0);
+            i += 1;
+        }
+        from += 1;
+    }
+    t
+}
+
+/// For a pawn colour (0 = Red) and a target point, the points from which a
+/// pawn of that colour attacks the target.
+pub(crate) static PAWN_ATTACKERS: [[Steps<3>; 90]; 2] = [pawn_attackers(0), pawn_attackers(1)];
+
+const fn rays() -> [[Ray; 4]; 90] {
+    let mut t = [[Ray {
+        len: 0,
+        squares: [0; 9],
+        mask: 0,
+    }; 4]; 90];
+    let mut sq = 0;
+    while sq < 90 {
+        let mut d = 0;
+        while d < 4 {
+            let (df, dr) = DIRS[d];
+            let mut n = 1;
+            while let Some(to) = at(sq, df * n, dr * n) {
+                let r = &mut t[sq][d];
+                r.squares[r.len as usize] = to;
+                r.len += 1;
+                r.mask |= 1u128 << to;
+                n += 1;
+            }
+            d += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+/// The four rays from each point, in the order of [`DIRS`].
+pub(crate) static RAYS: [[Ray; 4]; 90] = rays();
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_sizes() {
+        let total = |t: &[Steps<4>; 90]| t.iter().map(|s| s.len as usize).sum::<usize>();
+        // King: 2 palaces × (4 corners × 2 + 4 edges × 3 + centre 4) = 48.
+        assert_eq!(total(&KING), 48);
+        // Advisor, from the five points an advisor can stand on: 4 corners
+        // × 1 + centre 4, in each palace.
+        let advisor_points = [3, 5, 13, 21, 23, 66, 68, 76, 84, 86];
+        assert_eq!(
+            advisor_points
+                .iter()
+                .map(|&s| ADVISOR[s].len as usize)
+                .sum::<usize>(),
+            16
+        );
+        assert_eq!(HORSE[0].len, 2);
+        assert_eq!(HORSE[40].len, 8);
+        // The elephant on e2 reaches c0, g0, c4, g4 but not across the river.
+        assert_eq!(ELEPHANT[22].len, 4);
+        assert_eq!(ELEPHANT[38].len, 2); // c4: a2, e2 only
+        assert_eq!(PAWN[0][27].len, 1); // red pawn a3: forward only
+        assert_eq!(PAWN[0][49].len, 3); // red pawn e5: forward and sideways
+        assert_eq!(PAWN[0][85].len, 2); // red pawn e9: sideways only
+        assert_eq!(RAYS[0][0].len, 9);
+        assert_eq!(RAYS[0][2].len, 8);
+    }
+}
