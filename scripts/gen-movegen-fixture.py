@@ -221,7 +221,7 @@ def self_check():
 def main():
     self_check()
     rng = random.Random(SEED)
-    n_games, n_setups, n_search = 70, 380, 15000
+    n_games, n_setups, n_search = 70, 460, 15000
 
     # 1. fixed positions
     for fen in FIXED:

@@ -36,3 +36,8 @@ pub use rules::{
     Board, Color, File, FromFenError, History, Move, MoveList, Outcome, Piece, Position, PositionError, Rank,
     Repetition, Role, Setup, Square, divide, fen, perft, zobrist,
 };
+
+/// The README's examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -5,7 +5,9 @@ use clap::Parser;
 fn main() {
     let cli = qipu::cli::Cli::parse();
     if let Err(failure) = qipu::cli::run(cli) {
-        eprintln!("qipu: {}", failure.message);
+        if !failure.message.is_empty() {
+            eprintln!("qipu: {}", failure.message);
+        }
         std::process::exit(failure.code);
     }
 }

@@ -45,7 +45,7 @@ pub enum Command {
 /// An error that ends a command, with the exit code it maps to.
 #[derive(Debug)]
 pub struct Failure {
-    /// What to tell the user.
+    /// What to tell the user (empty when there is nothing to say).
     pub message: String,
     /// The process exit code: 1 for invalid records, 2 for usage and I/O errors.
     pub code: i32,
@@ -62,10 +62,19 @@ impl Failure {
 }
 
 impl From<io::Error> for Failure {
+    /// A write error on standard output. A closed pipe (`qipu ... | head`)
+    /// is not an error: the reader has all it wanted.
     fn from(e: io::Error) -> Failure {
-        Failure {
-            message: format!("cannot write output: {e}"),
-            code: 2,
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            Failure {
+                message: String::new(),
+                code: 0,
+            }
+        } else {
+            Failure {
+                message: format!("cannot write output: {e}"),
+                code: 2,
+            }
         }
     }
 }

@@ -9,7 +9,7 @@ use crate::Outcome;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The position: a FEN (its fields may be separate words) or `startpos`.
-    #[arg(required = true, value_name = "FEN|startpos", allow_hyphen_values = true)]
+    #[arg(required = true, value_name = "FEN|startpos")]
     pub position: Vec<String>,
 }
 

@@ -9,7 +9,7 @@ use super::{Failure, position_arg};
 pub struct Args {
     /// The position (a FEN, its fields may be separate words, or `startpos`) followed by the
     /// depth in plies.
-    #[arg(required = true, num_args = 2.., value_name = "FEN|startpos DEPTH", allow_hyphen_values = true)]
+    #[arg(required = true, num_args = 2.., value_name = "FEN|startpos DEPTH")]
     pub words: Vec<String>,
     /// Print each legal move (sorted, lower-case ICCS) with the nodes below it, then the total.
     #[arg(long)]

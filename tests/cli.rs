@@ -1,0 +1,118 @@
+//! The `qipu` command end to end.
+
+use assert_cmd::Command;
+
+fn qipu() -> Command {
+    Command::cargo_bin("qipu").unwrap()
+}
+
+fn stdout_of(args: &[&str]) -> String {
+    let out = qipu().args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "qipu {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn moves_of_the_start_position() {
+    let text = stdout_of(&["moves", "startpos"]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 44);
+    let mut sorted = lines.clone();
+    sorted.sort();
+    assert_eq!(lines, sorted, "sorted");
+    assert!(lines.contains(&"h2e2") && lines.contains(&"b0c2") && lines.contains(&"a3a4"));
+    // The same position as a FEN, quoted or as separate words.
+    assert_eq!(stdout_of(&["moves", qipu::fen::START]), text);
+    let words: Vec<&str> = qipu::fen::START.split(' ').collect();
+    let mut args = vec!["moves"];
+    args.extend(words);
+    assert_eq!(stdout_of(&args), text);
+}
+
+#[test]
+fn moves_of_a_position_without_moves() {
+    let out = qipu()
+        .args(["moves", "3k5/4P4/4P4/9/9/9/9/9/9/4K4 b"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(out.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("stalemated"));
+    let out = qipu()
+        .args(["moves", "R2k5/1R7/9/9/9/9/9/9/9/4K4 b"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("Black is checkmated"));
+}
+
+#[test]
+fn perft_counts() {
+    assert_eq!(stdout_of(&["perft", "startpos", "3"]), "79666\n");
+    assert_eq!(stdout_of(&["perft", "startpos", "0"]), "1\n");
+    assert_eq!(stdout_of(&["perft", "4k4/9/9/9/9/9/9/9/9/3K5", "w", "1"]), "1\n");
+}
+
+#[test]
+fn perft_divide() {
+    let text = stdout_of(&["perft", "startpos", "2", "--divide"]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 46, "44 moves, a blank line, the total");
+    assert_eq!(lines[0], "a0a1 44");
+    assert_eq!(lines[44], "");
+    assert_eq!(lines[45], "1920");
+}
+
+#[test]
+fn bad_input_is_a_usage_error_with_a_reason() {
+    let out = qipu().args(["moves", "4k4/9/9"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("placement field") && err.contains("expected 10 ranks"),
+        "{err}"
+    );
+
+    let out = qipu()
+        .args(["moves", "4k4/9/9/9/9/9/9/9/9/4K4 w"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("kings face each other"));
+
+    let out = qipu().args(["perft", "startpos", "x"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("depth \"x\""));
+
+    let out = qipu().args(["perft", "startpos"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let out = qipu().args(["frobnicate"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn help_explains_the_commands() {
+    let text = stdout_of(&["--help"]);
+    assert!(text.contains("moves") && text.contains("perft"));
+    let text = stdout_of(&["perft", "--help"]);
+    assert!(text.contains("--divide") && text.contains("133312995"));
+}
+
+#[test]
+fn output_into_a_closed_pipe_is_quiet() {
+    // Like `qipu perft ... --divide | head -0`: the reader is gone before qipu writes.
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_qipu"))
+        .args(["perft", "startpos", "3", "--divide"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "exit {:?}", out.status);
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}
