@@ -1,21 +1,17 @@
 #!/usr/bin/env python3
 """Generate the Xiangqi move-generation fixture tests/data/movegen-pyffish.txt.gz.
 
-The fixture lists positions together with the legal moves that pyffish
-(Python bindings of Fairy-Stockfish) computes for them, so that the Rust move
-generator of qipu can be checked against an independent implementation.
-
-Generated with pyffish 0.0.90. To regenerate (from the repository root):
+It lists positions with the legal moves that pyffish (Python bindings of
+Fairy-Stockfish) computes for them, to check qipu's move generator against an
+independent implementation. Generated with pyffish 0.0.90; to regenerate
+(from the repository root, takes about 2 minutes):
 
     pip install pyffish==0.0.90
     python3 scripts/gen-movegen-fixture.py
 
-The output is reproducible: fixed random seed, sorted moves, and a gzip
-header without a timestamp, so the same pyffish version gives the same bytes.
-
-Output format (after `#` comment lines), one position per line:
-
-    <FEN>;<status>;<moves>
+Reproducible: fixed seed, sorted moves, gzip header without timestamp, so
+the same pyffish version gives the same bytes. Output, after `#` comment
+lines, one position per line: `<FEN>;<status>;<moves>` where
 
   FEN     6-field Xiangqi FEN, letters K A B N R C P (upper case = Red),
           side `w` (Red) or `b` (Black).
@@ -107,17 +103,10 @@ def record(fen):
 
 
 def occupied(fen):
-    """Squares holding a piece, as UCI square names ('e1' .. 'e10')."""
-    occ = []
-    for i, row in enumerate(fen.split()[0].split("/")):
-        f = 0
-        for ch in row:
-            if ch.isdigit():
-                f += int(ch)
-            else:
-                occ.append(f"{FILES[f]}{10 - i}")
-                f += 1
-    return occ
+    """Set of occupied squares as UCI names ('a1' .. 'i10'), for spotting captures."""
+    rows = [re.sub("[1-9]", lambda d: "." * int(d[0]), r) for r in fen.split()[0].split("/")]
+    return {f"{FILES[f]}{10 - i}"
+            for i, row in enumerate(rows) for f, c in enumerate(row) if c != "."}
 
 
 def random_game(rng, fen, max_plies, capture_bias=0.0):
@@ -128,9 +117,8 @@ def random_game(rng, fen, max_plies, capture_bias=0.0):
             break
         choices = moves
         if capture_bias and rng.random() < capture_bias:
-            occ = occupied(fen)
-            choices = [m for m in moves if UCI_RE.match(m)[3] + UCI_RE.match(m)[4] in occ]
-            choices = choices or moves
+            occ = occupied(fen)  # a capture's target square (last 2-3 chars) is occupied
+            choices = [m for m in moves if "".join(UCI_RE.match(m).group(3, 4)) in occ] or moves
         fen = sf.get_fen(V, fen, [rng.choice(choices)])  # same as replaying from start
         moves = record(fen)
 
@@ -208,6 +196,8 @@ def random_setup(rng, red_extra, black_extra):
 
 def self_check():
     """Sanity checks of the pyffish conventions relied on above."""
+    if sf.version() != (0, 0, 90):
+        print(f"warning: pyffish {sf.version()} is not 0.0.90, output may differ", file=sys.stderr)
     start = sorted(to_iccs(m) for m in sf.legal_moves(V, sf.start_fen(V), []))
     assert len(start) == 44 and "h2e2" in start and "b0c2" in start and "h2h9" in start
     assert not any(m[1] in "56789" for m in start)  # all Red moves start on ranks 0..4
@@ -229,7 +219,7 @@ def main():
     # 2. random games from the start position; every other game prefers captures
     for g in range(n_games):
         random_game(rng, sf.start_fen(V), 200, capture_bias=0.5 if g % 2 else 0.0)
-    after_games = len(records)
+    after_games, game_stats = len(records), dict(stats)
     # 3. random few-piece setups, each followed by a short random game
     done = 0
     while done < n_setups:
@@ -258,8 +248,9 @@ def main():
     with open(OUT, "wb") as raw, gzip.GzipFile(filename="", fileobj=raw, mode="wb",
                                                compresslevel=9, mtime=0) as gz:
         gz.write(data)
-    print(f"games: {after_games} positions; setups+search: {len(records) - after_games};"
-          f" no-move setups found by search: {found}", file=sys.stderr)
+    part2 = {k: stats[k] - game_stats[k] for k in stats}
+    print(f"games: {after_games} positions {game_stats}; setups: {len(records) - after_games}"
+          f" positions {part2}; no-move setups found by search: {found}", file=sys.stderr)
     print("\n".join(header[1:3]), file=sys.stderr)
 
 
