@@ -8,11 +8,7 @@ fn qipu() -> Command {
 
 fn stdout_of(args: &[&str]) -> String {
     let out = qipu().args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "qipu {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "qipu {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).unwrap()
 }
 
@@ -35,17 +31,11 @@ fn moves_of_the_start_position() {
 
 #[test]
 fn moves_of_a_position_without_moves() {
-    let out = qipu()
-        .args(["moves", "3k5/4P4/4P4/9/9/9/9/9/9/4K4 b"])
-        .output()
-        .unwrap();
+    let out = qipu().args(["moves", "3k5/4P4/4P4/9/9/9/9/9/9/4K4 b"]).output().unwrap();
     assert!(out.status.success());
     assert!(out.stdout.is_empty());
     assert!(String::from_utf8_lossy(&out.stderr).contains("stalemated"));
-    let out = qipu()
-        .args(["moves", "R2k5/1R7/9/9/9/9/9/9/9/4K4 b"])
-        .output()
-        .unwrap();
+    let out = qipu().args(["moves", "R2k5/1R7/9/9/9/9/9/9/9/4K4 b"]).output().unwrap();
     assert!(String::from_utf8_lossy(&out.stderr).contains("Black is checkmated"));
 }
 
@@ -71,15 +61,9 @@ fn bad_input_is_a_usage_error_with_a_reason() {
     let out = qipu().args(["moves", "4k4/9/9"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("placement field") && err.contains("expected 10 ranks"),
-        "{err}"
-    );
+    assert!(err.contains("placement field") && err.contains("expected 10 ranks"), "{err}");
 
-    let out = qipu()
-        .args(["moves", "4k4/9/9/9/9/9/9/9/9/4K4 w"])
-        .output()
-        .unwrap();
+    let out = qipu().args(["moves", "4k4/9/9/9/9/9/9/9/9/4K4 w"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("kings face each other"));
 

@@ -20,15 +20,10 @@ struct Expected {
 }
 
 fn fixture() -> Vec<Expected> {
-    let bytes = std::fs::read(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/movegen-pyffish.txt.gz"
-    ))
-    .expect("fixture file");
+    let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/movegen-pyffish.txt.gz"))
+        .expect("fixture file");
     let mut text = String::new();
-    flate2::read::GzDecoder::new(&bytes[..])
-        .read_to_string(&mut text)
-        .expect("gzip text");
+    flate2::read::GzDecoder::new(&bytes[..]).read_to_string(&mut text).expect("gzip text");
     text.lines()
         .enumerate()
         .filter(|(_, l)| !l.starts_with('#') && !l.trim().is_empty())
@@ -55,28 +50,14 @@ fn fixture() -> Vec<Expected> {
 #[test]
 fn legal_moves_agree_with_fairy_stockfish() {
     let cases = fixture();
-    assert!(
-        cases.len() >= 20_000,
-        "only {} positions in the fixture",
-        cases.len()
-    );
+    assert!(cases.len() >= 20_000, "only {} positions in the fixture", cases.len());
     let (mut mates, mut stalemates, mut checks, mut moves) = (0, 0, 0, 0);
     for case in &cases {
         let pos = Position::from_fen(&case.fen).unwrap_or_else(|e| panic!("line {}: {e}", case.line));
         let mut ours: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
         ours.sort();
-        assert_eq!(
-            ours, case.moves,
-            "line {}: legal moves of {}",
-            case.line, case.fen
-        );
-        assert_eq!(
-            pos.is_check(),
-            case.check,
-            "line {}: check status of {}",
-            case.line,
-            case.fen
-        );
+        assert_eq!(ours, case.moves, "line {}: legal moves of {}", case.line, case.fen);
+        assert_eq!(pos.is_check(), case.check, "line {}: check status of {}", case.line, case.fen);
         let outcome = pos.outcome();
         if case.moves.is_empty() {
             match outcome {
@@ -90,10 +71,7 @@ fn legal_moves_agree_with_fairy_stockfish() {
                     assert_eq!(winner, !pos.turn());
                     stalemates += 1;
                 }
-                None => panic!(
-                    "line {}: no legal moves but no outcome in {}",
-                    case.line, case.fen
-                ),
+                None => panic!("line {}: no legal moves but no outcome in {}", case.line, case.fen),
             }
             assert!(pos.is_checkmate() || pos.is_stalemate());
         } else {

@@ -46,9 +46,5 @@ fn move_generation_play_and_undo_do_not_allocate() {
     }
     let after = ALLOCATIONS.with(Cell::get);
     assert!(nodes > 79_666);
-    assert_eq!(
-        after - before,
-        0,
-        "allocations during move generation, play and undo"
-    );
+    assert_eq!(after - before, 0, "allocations during move generation, play and undo");
 }

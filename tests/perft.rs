@@ -23,9 +23,7 @@ fn cases() -> Vec<Case> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let (key, rest) = line
-            .split_once(' ')
-            .unwrap_or_else(|| panic!("line {}: {line:?}", n + 1));
+        let (key, rest) = line.split_once(' ').unwrap_or_else(|| panic!("line {}: {line:?}", n + 1));
         match key {
             "id" => id = rest.to_string(),
             "fen" => fen = rest.to_string(),
@@ -48,13 +46,7 @@ fn check(limit: u64) -> usize {
     let mut checked = 0;
     for case in cases().iter().filter(|c| c.nodes <= limit) {
         let pos = Position::from_fen(&case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.id));
-        assert_eq!(
-            perft(&pos, case.depth),
-            case.nodes,
-            "{} depth {}",
-            case.id,
-            case.depth
-        );
+        assert_eq!(perft(&pos, case.depth), case.nodes, "{} depth {}", case.id, case.depth);
         checked += 1;
     }
     checked
@@ -63,11 +55,7 @@ fn check(limit: u64) -> usize {
 #[test]
 fn data_file_is_complete() {
     let cases = cases();
-    assert!(
-        cases
-            .iter()
-            .any(|c| c.id == "startpos" && c.depth == 4 && c.nodes == 3_290_240)
-    );
+    assert!(cases.iter().any(|c| c.id == "startpos" && c.depth == 4 && c.nodes == 3_290_240));
     assert_eq!(cases.iter().filter(|c| c.depth == 5).count(), 14);
 }
 

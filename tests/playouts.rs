@@ -33,16 +33,9 @@ fn playout(start: &Position, rng: &mut Rng, max_plies: usize) -> usize {
         let m = moves[rng.below(moves.len())];
         let mover = pos.turn();
         undos.push(pos.play(m).expect("a generated move is legal"));
-        assert!(
-            !pos.is_attacked(pos.king(mover), !mover),
-            "{m} left the king attacked in {pos:?}"
-        );
+        assert!(!pos.is_attacked(pos.king(mover), !mover), "{m} left the king attacked in {pos:?}");
         assert_eq!(pos.facing_kings_file(), None);
-        assert_eq!(
-            pos.hash(),
-            zobrist::hash_of(pos.board(), pos.turn()),
-            "incremental hash after {m}"
-        );
+        assert_eq!(pos.hash(), zobrist::hash_of(pos.board(), pos.turn()), "incremental hash after {m}");
         let again = Position::from_fen(&pos.fen()).expect("written FEN reads back");
         assert_eq!(again, pos, "FEN round trip of {}", pos.fen());
         trail.push(pos.clone());
@@ -75,18 +68,10 @@ fn random_games_from_sparse_setups() {
                 setup.board.put(sq, piece);
             }
         }
-        setup.turn = if rng.below(2) == 0 {
-            Color::Red
-        } else {
-            Color::Black
-        };
+        setup.turn = if rng.below(2) == 0 { Color::Red } else { Color::Black };
         // Move the kings to random palace points.
         for color in Color::ALL {
-            let king = setup
-                .board
-                .find(qipu::Piece::new(color, qipu::Role::King))
-                .next()
-                .unwrap();
+            let king = setup.board.find(qipu::Piece::new(color, qipu::Role::King)).next().unwrap();
             let palace: Vec<_> = qipu::Square::all()
                 .filter(|s| s.in_palace(color) && setup.board.piece_at(*s).is_none())
                 .collect();

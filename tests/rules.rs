@@ -9,12 +9,8 @@ fn pos(fen: &str) -> Position {
 /// The legal moves from one point, as sorted ICCS strings.
 fn moves_from(p: &Position, from: &str) -> Vec<String> {
     let from: Square = from.parse().unwrap();
-    let mut v: Vec<String> = p
-        .legal_moves()
-        .iter()
-        .filter(|m| m.from == from)
-        .map(|m| m.to_string())
-        .collect();
+    let mut v: Vec<String> =
+        p.legal_moves().iter().filter(|m| m.from == from).map(|m| m.to_string()).collect();
     v.sort();
     v
 }
@@ -23,10 +19,7 @@ fn moves_from(p: &Position, from: &str) -> Vec<String> {
 fn horse_leg_blocks() {
     // Black pawn on e5 blocks the horse's northern leg.
     let p = pos("5k3/9/9/9/4p4/4N4/9/9/9/3K5 w");
-    assert_eq!(
-        moves_from(&p, "e4"),
-        ["e4c3", "e4c5", "e4d2", "e4f2", "e4g3", "e4g5"]
-    );
+    assert_eq!(moves_from(&p, "e4"), ["e4c3", "e4c5", "e4d2", "e4f2", "e4g3", "e4g5"]);
 }
 
 #[test]
@@ -44,18 +37,14 @@ fn cannon_needs_exactly_one_screen() {
     let start = Position::start();
     assert_eq!(
         moves_from(&start, "b2"),
-        [
-            "b2a2", "b2b1", "b2b3", "b2b4", "b2b5", "b2b6", "b2b9", "b2c2", "b2d2", "b2e2", "b2f2", "b2g2"
-        ]
+        ["b2a2", "b2b1", "b2b3", "b2b4", "b2b5", "b2b6", "b2b9", "b2c2", "b2d2", "b2e2", "b2f2", "b2g2"]
     );
     let p = pos("r4k3/9/9/p8/9/9/P8/C8/9/3K5 w");
     // The red pawn on a3 is the screen: the cannon captures the black pawn on a6 and
     // cannot reach the rook on a9 behind it.
     assert_eq!(
         moves_from(&p, "a2"),
-        [
-            "a2a0", "a2a1", "a2a6", "a2b2", "a2c2", "a2d2", "a2e2", "a2f2", "a2g2", "a2h2", "a2i2"
-        ]
+        ["a2a0", "a2a1", "a2a6", "a2b2", "a2c2", "a2d2", "a2e2", "a2f2", "a2g2", "a2h2", "a2i2"]
     );
     // One screen: the cannon captures the first piece behind it, not beyond.
     let p = pos("r4k3/9/n8/9/9/9/P8/C8/9/3K5 w");
@@ -97,17 +86,11 @@ fn king_and_advisors_stay_in_the_palace() {
 fn flying_general() {
     // d0-e0 would put the kings face to face.
     let p = pos("4k4/9/9/9/9/9/9/9/9/3K5 w");
-    assert_eq!(
-        p.legal_moves().iter().map(|m| m.to_string()).collect::<Vec<_>>(),
-        ["d0d1"]
-    );
+    assert_eq!(p.legal_moves().iter().map(|m| m.to_string()).collect::<Vec<_>>(), ["d0d1"]);
     // The cannon alone between the kings may only move along the file, and cannot
     // capture the king without a screen.
     let p = pos("4k4/9/9/9/4c4/9/9/9/9/4K4 b");
-    assert_eq!(
-        moves_from(&p, "e5"),
-        ["e5e1", "e5e2", "e5e3", "e5e4", "e5e6", "e5e7", "e5e8"]
-    );
+    assert_eq!(moves_from(&p, "e5"), ["e5e1", "e5e2", "e5e3", "e5e4", "e5e6", "e5e7", "e5e8"]);
     // A horse alone between the kings cannot move at all.
     let p = pos("4k4/9/9/9/4n4/9/9/9/9/4K4 b");
     assert!(moves_from(&p, "e5").is_empty());

@@ -54,10 +54,7 @@ pub struct Failure {
 impl Failure {
     /// A usage error (exit code 2).
     pub fn usage(message: impl Into<String>) -> Failure {
-        Failure {
-            message: message.into(),
-            code: 2,
-        }
+        Failure { message: message.into(), code: 2 }
     }
 }
 
@@ -66,15 +63,9 @@ impl From<io::Error> for Failure {
     /// is not an error: the reader has all it wanted.
     fn from(e: io::Error) -> Failure {
         if e.kind() == io::ErrorKind::BrokenPipe {
-            Failure {
-                message: String::new(),
-                code: 0,
-            }
+            Failure { message: String::new(), code: 0 }
         } else {
-            Failure {
-                message: format!("cannot write output: {e}"),
-                code: 2,
-            }
+            Failure { message: format!("cannot write output: {e}"), code: 2 }
         }
     }
 }

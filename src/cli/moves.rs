@@ -26,10 +26,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
             eprintln!("no legal moves: {} is checkmated ({winner} wins)", !winner)
         }
         Some(Outcome::Stalemate { winner }) => {
-            eprintln!(
-                "no legal moves: {} is stalemated and loses ({winner} wins)",
-                !winner
-            )
+            eprintln!("no legal moves: {} is stalemated and loses ({winner} wins)", !winner)
         }
         None => {}
     }

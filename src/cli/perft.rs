@@ -20,9 +20,7 @@ pub struct Args {
 pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     let (depth_word, fen_words) = args.words.split_last().expect("clap requires two words");
     let depth: u32 = depth_word.parse().map_err(|_| {
-        Failure::usage(format!(
-            "depth {depth_word:?} is not a number of plies (0, 1, 2, ...)"
-        ))
+        Failure::usage(format!("depth {depth_word:?} is not a number of plies (0, 1, 2, ...)"))
     })?;
     let pos = position_arg(fen_words)?;
     if args.divide {
@@ -30,11 +28,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         for (m, n) in &split {
             writeln!(out, "{m} {n}")?;
         }
-        let total: u64 = if depth == 0 {
-            1
-        } else {
-            split.iter().map(|(_, n)| n).sum()
-        };
+        let total: u64 = if depth == 0 { 1 } else { split.iter().map(|(_, n)| n).sum() };
         writeln!(out)?;
         writeln!(out, "{total}")?;
     } else {

@@ -32,10 +32,7 @@ impl Default for Board {
 impl Board {
     /// A board with no pieces.
     pub const fn empty() -> Board {
-        Board {
-            squares: [None; 90],
-            occupied: [0; 2],
-        }
+        Board { squares: [None; 90], occupied: [0; 2] }
     }
 
     /// The standard starting placement.
@@ -119,9 +116,7 @@ impl Board {
 
     /// How many pieces equal to `piece` stand on the board.
     pub fn count_piece(&self, piece: Piece) -> usize {
-        self.squares_of(piece.color)
-            .filter(|&s| self.piece_at(s) == Some(piece))
-            .count()
+        self.squares_of(piece.color).filter(|&s| self.piece_at(s) == Some(piece)).count()
     }
 
     /// Every occupied point with its piece, in index order (`a0` first).
@@ -131,8 +126,7 @@ impl Board {
 
     /// The points where `piece` stands, in index order.
     pub fn find(&self, piece: Piece) -> impl Iterator<Item = Square> + '_ {
-        self.squares_of(piece.color)
-            .filter(move |&s| self.piece_at(s) == Some(piece))
+        self.squares_of(piece.color).filter(move |&s| self.piece_at(s) == Some(piece))
     }
 }
 
@@ -187,10 +181,7 @@ mod tests {
         let b = Board::start();
         assert_eq!(b.count(Color::Red), 16);
         assert_eq!(b.piece_at(Square::H2), Some(Piece::new(Color::Red, Role::Cannon)));
-        assert_eq!(
-            b.piece_at(Square::B9),
-            Some(Piece::new(Color::Black, Role::Horse))
-        );
+        assert_eq!(b.piece_at(Square::B9), Some(Piece::new(Color::Black, Role::Horse)));
         assert_eq!(b.piece_at(Square::I6), Some(Piece::new(Color::Black, Role::Pawn)));
         assert_eq!(b.count_piece(Piece::new(Color::Black, Role::Pawn)), 5);
     }
@@ -200,10 +191,7 @@ mod tests {
         let mut b = Board::empty();
         let rook = Piece::new(Color::Red, Role::Rook);
         assert_eq!(b.put(Square::A0, rook), None);
-        assert_eq!(
-            b.put(Square::A0, Piece::new(Color::Black, Role::Pawn)),
-            Some(rook)
-        );
+        assert_eq!(b.put(Square::A0, Piece::new(Color::Black, Role::Pawn)), Some(rook));
         assert_eq!(b.count(Color::Red), 0);
         assert_eq!(b.count(Color::Black), 1);
         assert_eq!(b.remove(Square::A0).map(|p| p.role), Some(Role::Pawn));

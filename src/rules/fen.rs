@@ -113,11 +113,7 @@ fn parse_placement(text: &str) -> Result<Board, ParseFenError> {
             }
         }
         if file != 9 {
-            return Err(ParseFenError::RankWidth {
-                rank,
-                nth,
-                width: file,
-            });
+            return Err(ParseFenError::RankWidth { rank, nth, width: file });
         }
     }
     Ok(board)
@@ -146,20 +142,12 @@ impl Setup {
         let fullmoves = match fields.next() {
             None => 1,
             // Some writers put 0 here; read it as the first move.
-            Some(f) => f
-                .parse::<u32>()
-                .map_err(|_| ParseFenError::Fullmoves(f.into()))?
-                .max(1),
+            Some(f) => f.parse::<u32>().map_err(|_| ParseFenError::Fullmoves(f.into()))?.max(1),
         };
         if let Some(extra) = fields.next() {
             return Err(ParseFenError::ExtraField(extra.into()));
         }
-        Ok(Setup {
-            board,
-            turn,
-            halfmoves,
-            fullmoves,
-        })
+        Ok(Setup { board, turn, halfmoves, fullmoves })
     }
 
     /// Writes the canonical FEN of this setup.
@@ -225,19 +213,14 @@ mod tests {
 
     #[test]
     fn defaults_and_synonyms() {
-        let s: Setup = "rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR"
-            .parse()
-            .unwrap();
+        let s: Setup = "rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR".parse().unwrap();
         assert_eq!(s, Setup::start());
         let s: Setup = "4k4/9/9/9/9/9/9/9/9/4K4 b - - 7 12".parse().unwrap();
         assert_eq!((s.turn, s.halfmoves, s.fullmoves), (Color::Black, 7, 12));
         assert_eq!(s.to_fen(), "4k4/9/9/9/9/9/9/9/9/4K4 b - - 7 12");
         let s: Setup = "4k4/9/9/9/9/9/9/9/9/4K4 r - - 0 0".parse().unwrap();
         assert_eq!((s.turn, s.fullmoves), (Color::Red, 1));
-        assert_eq!(
-            s.board.piece_at(Square::E9),
-            Some(Piece::new(Color::Black, Role::King))
-        );
+        assert_eq!(s.board.piece_at(Square::E9), Some(Piece::new(Color::Black, Role::King)));
     }
 
     #[test]
@@ -247,68 +230,30 @@ mod tests {
         assert_eq!(err("4k4/9/9"), ParseFenError::RankCount { found: 3 });
         assert_eq!(
             err("4k4/9/9/9/9/9/9/9/9/4K5"),
-            ParseFenError::RankWidth {
-                rank: 0,
-                nth: Ordinal(10),
-                width: 10
-            }
+            ParseFenError::RankWidth { rank: 0, nth: Ordinal(10), width: 10 }
         );
         assert_eq!(
             err("4k4/9/9/9/9/9/9/9/9/4K3"),
-            ParseFenError::RankWidth {
-                rank: 0,
-                nth: Ordinal(10),
-                width: 8
-            }
+            ParseFenError::RankWidth { rank: 0, nth: Ordinal(10), width: 8 }
         );
         assert_eq!(
             err("4x4/9/9/9/9/9/9/9/9/4K4"),
-            ParseFenError::BadPlacementChar {
-                rank: 9,
-                nth: Ordinal(1),
-                found: 'x'
-            }
+            ParseFenError::BadPlacementChar { rank: 9, nth: Ordinal(1), found: 'x' }
         );
-        assert!(matches!(
-            err("4k4/9/9/9/0/9/9/9/9/4K4"),
-            ParseFenError::BadPlacementChar { found: '0', .. }
-        ));
+        assert!(matches!(err("4k4/9/9/9/0/9/9/9/9/4K4"), ParseFenError::BadPlacementChar { found: '0', .. }));
         assert_eq!(err("4k4/9/9/9/9/9/9/9/9/4K4 x"), ParseFenError::Turn("x".into()));
-        assert_eq!(
-            err("4k4/9/9/9/9/9/9/9/9/4K4 w KQ"),
-            ParseFenError::Castling("KQ".into())
-        );
-        assert_eq!(
-            err("4k4/9/9/9/9/9/9/9/9/4K4 w - e3"),
-            ParseFenError::EnPassant("e3".into())
-        );
-        assert_eq!(
-            err("4k4/9/9/9/9/9/9/9/9/4K4 w - - x"),
-            ParseFenError::Halfmoves("x".into())
-        );
-        assert_eq!(
-            err("4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 -1"),
-            ParseFenError::Fullmoves("-1".into())
-        );
-        assert_eq!(
-            err("4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1 x"),
-            ParseFenError::ExtraField("x".into())
-        );
+        assert_eq!(err("4k4/9/9/9/9/9/9/9/9/4K4 w KQ"), ParseFenError::Castling("KQ".into()));
+        assert_eq!(err("4k4/9/9/9/9/9/9/9/9/4K4 w - e3"), ParseFenError::EnPassant("e3".into()));
+        assert_eq!(err("4k4/9/9/9/9/9/9/9/9/4K4 w - - x"), ParseFenError::Halfmoves("x".into()));
+        assert_eq!(err("4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 -1"), ParseFenError::Fullmoves("-1".into()));
+        assert_eq!(err("4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1 x"), ParseFenError::ExtraField("x".into()));
         let msg = err("4k4/9/9/9/9/9/9/9/9/4K3").to_string();
-        assert_eq!(
-            msg,
-            "FEN placement field, rank 0 (10th group): covers 8 points, expected 9"
-        );
+        assert_eq!(msg, "FEN placement field, rank 0 (10th group): covers 8 points, expected 9");
     }
 
     #[test]
     fn ordinals() {
-        let s: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22]
-            .map(|n| Ordinal(n).to_string())
-            .into();
-        assert_eq!(
-            s,
-            ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd"]
-        );
+        let s: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22].map(|n| Ordinal(n).to_string()).into();
+        assert_eq!(s, ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd"]);
     }
 }

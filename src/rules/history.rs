@@ -127,10 +127,7 @@ impl History {
                 checked_throughout[(!entry.turn).index()] = false;
             }
         }
-        Some(Repetition {
-            plies,
-            checked_throughout,
-        })
+        Some(Repetition { plies, checked_throughout })
     }
 }
 

@@ -133,11 +133,7 @@ impl Position {
                 danger |= 1u128 << horses.via[i];
             }
         }
-        LegalityFilter {
-            king: king.index() as u8,
-            in_check,
-            danger,
-        }
+        LegalityFilter { king: king.index() as u8, in_check, danger }
     }
 
     /// Whether `by` attacks point `target` on the board with the point
@@ -185,9 +181,7 @@ impl Position {
             }
         }
         let pawns = &PAWN_ATTACKERS[by.index()][t];
-        pawns.to[..pawns.len as usize]
-            .iter()
-            .any(|&s| at(s) == Some(Piece::new(by, Role::Pawn)))
+        pawns.to[..pawns.len as usize].iter().any(|&s| at(s) == Some(Piece::new(by, Role::Pawn)))
     }
 }
 

@@ -75,10 +75,7 @@ pub struct MoveList {
 impl MoveList {
     /// An empty list.
     pub const fn new() -> MoveList {
-        MoveList {
-            moves: [Move::new(Square::A0, Square::A0); CAPACITY],
-            len: 0,
-        }
+        MoveList { moves: [Move::new(Square::A0, Square::A0); CAPACITY], len: 0 }
     }
 
     /// Appends a move.

@@ -80,15 +80,8 @@ pub enum Role {
 
 impl Role {
     /// All seven kinds, king first.
-    pub const ALL: [Role; 7] = [
-        Role::King,
-        Role::Advisor,
-        Role::Elephant,
-        Role::Horse,
-        Role::Rook,
-        Role::Cannon,
-        Role::Pawn,
-    ];
+    pub const ALL: [Role; 7] =
+        [Role::King, Role::Advisor, Role::Elephant, Role::Horse, Role::Rook, Role::Cannon, Role::Pawn];
 
     /// 0…6 in the order of [`Role::ALL`].
     pub const fn index(self) -> usize {
@@ -185,11 +178,7 @@ impl Piece {
 
     /// The piece named by a FEN letter (`E`/`H` accepted for elephant and horse).
     pub const fn from_char(c: char) -> Option<Piece> {
-        let color = if c.is_ascii_uppercase() {
-            Color::Red
-        } else {
-            Color::Black
-        };
+        let color = if c.is_ascii_uppercase() { Color::Red } else { Color::Black };
         match Role::from_char(c) {
             Some(role) => Some(Piece { color, role }),
             None => None,
@@ -220,10 +209,7 @@ mod tests {
                 assert_eq!(Piece::from_char(p.char()), Some(p));
             }
         }
-        assert_eq!(
-            Piece::from_char('E'),
-            Some(Piece::new(Color::Red, Role::Elephant))
-        );
+        assert_eq!(Piece::from_char('E'), Some(Piece::new(Color::Red, Role::Elephant)));
         assert_eq!(Piece::from_char('h'), Some(Piece::new(Color::Black, Role::Horse)));
         assert_eq!(Piece::from_char('x'), None);
         assert_eq!(Piece::from_char('1'), None);

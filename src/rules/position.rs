@@ -91,6 +91,7 @@ pub struct Undo {
     /// The piece captured, if any.
     pub captured: Option<Piece>,
     halfmoves: u32,
+    fullmoves: u32,
 }
 
 /// The move is not legal in the position.
@@ -155,12 +156,7 @@ impl Position {
 
     /// Checks a setup and makes it a position.
     pub fn from_setup(setup: Setup) -> Result<Position, PositionError> {
-        let Setup {
-            board,
-            turn,
-            halfmoves,
-            fullmoves,
-        } = setup;
+        let Setup { board, turn, halfmoves, fullmoves } = setup;
         let mut kings = [Square::A0; 2];
         for color in Color::ALL {
             let mut counts = [0usize; 7];
@@ -179,34 +175,21 @@ impl Position {
             for role in Role::ALL {
                 let count = counts[role.index()];
                 if count > role.max_count() {
-                    return Err(PositionError::TooManyPieces {
-                        piece: Piece::new(color, role),
-                        count,
-                    });
+                    return Err(PositionError::TooManyPieces { piece: Piece::new(color, role), count });
                 }
             }
         }
         for (square, piece) in board.pieces() {
             if !can_stand_on(piece, square) {
                 return Err(if piece.role == Role::King {
-                    PositionError::KingOutsidePalace {
-                        color: piece.color,
-                        square,
-                    }
+                    PositionError::KingOutsidePalace { color: piece.color, square }
                 } else {
                     PositionError::ImpossibleSquare { piece, square }
                 });
             }
         }
         let hash = zobrist::hash_of(&board, turn);
-        let pos = Position {
-            board,
-            turn,
-            halfmoves,
-            fullmoves,
-            kings,
-            hash,
-        };
+        let pos = Position { board, turn, halfmoves, fullmoves, kings, hash };
         if let Some(file) = pos.facing_kings_file() {
             return Err(PositionError::KingsFacing(file));
         }
@@ -300,11 +283,7 @@ impl Position {
             return None;
         }
         let winner = !self.turn;
-        Some(if self.is_check() {
-            Outcome::Checkmate { winner }
-        } else {
-            Outcome::Stalemate { winner }
-        })
+        Some(if self.is_check() { Outcome::Checkmate { winner } } else { Outcome::Stalemate { winner } })
     }
 
     /// Whether 120 plies (60 moves each) have passed without a capture: the
@@ -345,14 +324,10 @@ impl Position {
         if piece.role == Role::King {
             self.kings[piece.color.index()] = m.to;
         }
-        let undo = Undo {
-            m,
-            captured,
-            halfmoves: self.halfmoves,
-        };
-        self.halfmoves = if captured.is_some() { 0 } else { self.halfmoves + 1 };
+        let undo = Undo { m, captured, halfmoves: self.halfmoves, fullmoves: self.fullmoves };
+        self.halfmoves = if captured.is_some() { 0 } else { self.halfmoves.saturating_add(1) };
         if self.turn == Color::Black {
-            self.fullmoves += 1;
+            self.fullmoves = self.fullmoves.saturating_add(1);
         }
         self.turn = !self.turn;
         self.hash = hash ^ zobrist::BLACK_TO_MOVE;
@@ -363,15 +338,8 @@ impl Position {
     /// move played.
     #[inline]
     pub fn undo(&mut self, undo: Undo) {
-        let Undo {
-            m,
-            captured,
-            halfmoves,
-        } = undo;
-        let piece = self
-            .board
-            .remove(m.to)
-            .expect("the moved piece on its destination");
+        let Undo { m, captured, halfmoves, fullmoves } = undo;
+        let piece = self.board.remove(m.to).expect("the moved piece on its destination");
         self.board.put(m.from, piece);
         let mut hash = self.hash ^ zobrist::key(piece, m.from.index()) ^ zobrist::key(piece, m.to.index());
         if let Some(c) = captured {
@@ -382,9 +350,7 @@ impl Position {
             self.kings[piece.color.index()] = m.from;
         }
         self.turn = !self.turn;
-        if self.turn == Color::Black {
-            self.fullmoves -= 1;
-        }
+        self.fullmoves = fullmoves;
         self.halfmoves = halfmoves;
         self.hash = hash ^ zobrist::BLACK_TO_MOVE;
     }
@@ -397,9 +363,8 @@ impl Position {
             return None;
         }
         let (lo, hi) = (red.index().min(black.index()), red.index().max(black.index()));
-        let open = (lo + 9..hi)
-            .step_by(9)
-            .all(|i| self.board.piece_at(Square::from_index_unchecked(i)).is_none());
+        let open =
+            (lo + 9..hi).step_by(9).all(|i| self.board.piece_at(Square::from_index_unchecked(i)).is_none());
         open.then_some(red.file())
     }
 }
@@ -453,85 +418,46 @@ mod tests {
     #[test]
     fn validation_errors() {
         use Color::*;
-        assert_eq!(
-            pos_err("9/9/9/9/9/9/9/9/9/4K4 w"),
-            PositionError::MissingKing(Black)
-        );
-        assert_eq!(
-            pos_err("4k4/9/9/9/9/9/9/9/9/9 w"),
-            PositionError::MissingKing(Red)
-        );
+        assert_eq!(pos_err("9/9/9/9/9/9/9/9/9/4K4 w"), PositionError::MissingKing(Black));
+        assert_eq!(pos_err("4k4/9/9/9/9/9/9/9/9/9 w"), PositionError::MissingKing(Red));
         assert_eq!(
             pos_err("3k5/4k4/9/9/9/9/9/9/9/4K4 w"),
-            PositionError::ExtraKing {
-                color: Black,
-                count: 2
-            }
+            PositionError::ExtraKing { color: Black, count: 2 }
         );
         assert_eq!(
             pos_err("3k5/9/9/9/9/9/9/9/9/RRR1K4 w"),
-            PositionError::TooManyPieces {
-                piece: Piece::new(Red, Role::Rook),
-                count: 3
-            }
+            PositionError::TooManyPieces { piece: Piece::new(Red, Role::Rook), count: 3 }
         );
         assert_eq!(
             pos_err("3k5/9/9/9/9/9/9/9/9/PPPPPPK2 w"),
-            PositionError::TooManyPieces {
-                piece: Piece::new(Red, Role::Pawn),
-                count: 6
-            }
+            PositionError::TooManyPieces { piece: Piece::new(Red, Role::Pawn), count: 6 }
         );
         assert_eq!(
             pos_err("3k5/9/9/9/9/9/9/9/9/K8 w"),
-            PositionError::KingOutsidePalace {
-                color: Red,
-                square: Square::A0
-            }
+            PositionError::KingOutsidePalace { color: Red, square: Square::A0 }
         );
         assert_eq!(
             pos_err("9/9/9/4k4/9/9/9/9/9/4K4 w"),
-            PositionError::KingOutsidePalace {
-                color: Black,
-                square: Square::E6
-            }
+            PositionError::KingOutsidePalace { color: Black, square: Square::E6 }
         );
         assert_eq!(
             pos_err("3k5/9/9/9/9/9/9/9/9/3KA4 w"),
-            PositionError::ImpossibleSquare {
-                piece: Piece::new(Red, Role::Advisor),
-                square: Square::E0
-            }
+            PositionError::ImpossibleSquare { piece: Piece::new(Red, Role::Advisor), square: Square::E0 }
         );
         assert_eq!(
             pos_err("3k5/9/9/9/2B6/9/9/9/9/4K4 w"),
-            PositionError::ImpossibleSquare {
-                piece: Piece::new(Red, Role::Elephant),
-                square: Square::C5
-            }
+            PositionError::ImpossibleSquare { piece: Piece::new(Red, Role::Elephant), square: Square::C5 }
         );
         assert_eq!(
             pos_err("3k5/9/9/9/9/9/1P7/9/9/4K4 w"),
-            PositionError::ImpossibleSquare {
-                piece: Piece::new(Red, Role::Pawn),
-                square: Square::B3
-            }
+            PositionError::ImpossibleSquare { piece: Piece::new(Red, Role::Pawn), square: Square::B3 }
         );
         assert_eq!(
             pos_err("3k5/9/9/1p7/9/9/9/9/9/4K4 w"),
-            PositionError::ImpossibleSquare {
-                piece: Piece::new(Black, Role::Pawn),
-                square: Square::B6
-            }
+            PositionError::ImpossibleSquare { piece: Piece::new(Black, Role::Pawn), square: Square::B6 }
         );
-        assert_eq!(
-            pos_err("4k4/9/9/9/9/9/9/9/9/4K4 w"),
-            PositionError::KingsFacing(crate::File::E)
-        );
-        assert_eq!(
-            pos_err("4k4/9/9/9/9/9/9/9/9/3KR4 w"),
-            PositionError::OppositeCheck(Black)
-        );
+        assert_eq!(pos_err("4k4/9/9/9/9/9/9/9/9/4K4 w"), PositionError::KingsFacing(crate::File::E));
+        assert_eq!(pos_err("4k4/9/9/9/9/9/9/9/9/3KR4 w"), PositionError::OppositeCheck(Black));
         // A black pawn on e1 is legal: it has crossed the river.
         assert!(Position::from_fen("5k3/9/9/9/9/9/9/9/4p4/3K5 w").is_ok());
         // A black rook checking the red king with Red to move is fine.

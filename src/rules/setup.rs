@@ -30,22 +30,12 @@ pub struct Setup {
 impl Setup {
     /// The standard starting position, Red to move.
     pub fn start() -> Setup {
-        Setup {
-            board: Board::start(),
-            turn: Color::Red,
-            halfmoves: 0,
-            fullmoves: 1,
-        }
+        Setup { board: Board::start(), turn: Color::Red, halfmoves: 0, fullmoves: 1 }
     }
 
     /// An empty board with Red to move.
     pub fn empty() -> Setup {
-        Setup {
-            board: Board::empty(),
-            turn: Color::Red,
-            halfmoves: 0,
-            fullmoves: 1,
-        }
+        Setup { board: Board::empty(), turn: Color::Red, halfmoves: 0, fullmoves: 1 }
     }
 }
 

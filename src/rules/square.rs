@@ -40,17 +40,8 @@ impl File {
     pub const I: File = File(8);
 
     /// All files from `a` to `i`.
-    pub const ALL: [File; 9] = [
-        File::A,
-        File::B,
-        File::C,
-        File::D,
-        File::E,
-        File::F,
-        File::G,
-        File::H,
-        File::I,
-    ];
+    pub const ALL: [File; 9] =
+        [File::A, File::B, File::C, File::D, File::E, File::F, File::G, File::H, File::I];
 
     /// The file with index `index` (0 = `a` … 8 = `i`), if there is one.
     pub const fn new(index: u32) -> Option<File> {
@@ -231,11 +222,7 @@ impl Square {
 
     /// The point with index `index` (0…89), if there is one.
     pub const fn from_index(index: usize) -> Option<Square> {
-        if index < 90 {
-            Some(Square(index as u8))
-        } else {
-            None
-        }
+        if index < 90 { Some(Square(index as u8)) } else { None }
     }
 
     /// The point with index `index`, which the caller guarantees is below 90.
@@ -278,11 +265,7 @@ impl Square {
     pub const fn offset(self, df: i32, dr: i32) -> Option<Square> {
         let f = self.file().0 as i32 + df;
         let r = self.rank().0 as i32 + dr;
-        if f < 0 || f > 8 || r < 0 || r > 9 {
-            None
-        } else {
-            Some(Square((r * 9 + f) as u8))
-        }
+        if f < 0 || f > 8 || r < 0 || r > 9 { None } else { Some(Square((r * 9 + f) as u8)) }
     }
 
     /// Whether the point lies inside the palace of `color`.

@@ -13,11 +13,7 @@ pub(crate) struct Steps<const N: usize> {
 }
 
 impl<const N: usize> Steps<N> {
-    const EMPTY: Steps<N> = Steps {
-        len: 0,
-        to: [0; N],
-        via: [0; N],
-    };
+    const EMPTY: Steps<N> = Steps { len: 0, to: [0; N], via: [0; N] };
 
     const fn push(mut self, to: u8, via: u8) -> Steps<N> {
         self.to[self.len as usize] = to;
@@ -39,11 +35,7 @@ pub(crate) struct Ray {
 const fn at(sq: usize, df: i32, dr: i32) -> Option<u8> {
     let f = (sq % 9) as i32 + df;
     let r = (sq / 9) as i32 + dr;
-    if f < 0 || f > 8 || r < 0 || r > 9 {
-        None
-    } else {
-        Some((r * 9 + f) as u8)
-    }
+    if f < 0 || f > 8 || r < 0 || r > 9 { None } else { Some((r * 9 + f) as u8) }
 }
 
 /// Palace of the half of the board that `sq` is in: 0 = Red's, 1 = Black's.
@@ -71,11 +63,7 @@ const fn palace_steps(diagonal: bool) -> [Steps<4>; 90] {
         if let Some(home) = palace_of(sq as u8) {
             let mut d = 0;
             while d < 4 {
-                let (df, dr) = if diagonal {
-                    [(1, 1), (1, -1), (-1, 1), (-1, -1)][d]
-                } else {
-                    DIRS[d]
-                };
+                let (df, dr) = if diagonal { [(1, 1), (1, -1), (-1, 1), (-1, -1)][d] } else { DIRS[d] };
                 if let Some(to) = at(sq, df, dr)
                     && let Some(p) = palace_of(to)
                     && p == home
@@ -225,11 +213,7 @@ const fn pawn_attackers(color: usize) -> [Steps<3>; 90] {
 pub(crate) static PAWN_ATTACKERS: [[Steps<3>; 90]; 2] = [pawn_attackers(0), pawn_attackers(1)];
 
 const fn rays() -> [[Ray; 4]; 90] {
-    let mut t = [[Ray {
-        len: 0,
-        squares: [0; 9],
-        mask: 0,
-    }; 4]; 90];
+    let mut t = [[Ray { len: 0, squares: [0; 9], mask: 0 }; 4]; 90];
     let mut sq = 0;
     while sq < 90 {
         let mut d = 0;
@@ -265,13 +249,7 @@ mod tests {
         // Advisor, from the five points an advisor can stand on: 4 corners
         // × 1 + centre 4, in each palace.
         let advisor_points = [3, 5, 13, 21, 23, 66, 68, 76, 84, 86];
-        assert_eq!(
-            advisor_points
-                .iter()
-                .map(|&s| ADVISOR[s].len as usize)
-                .sum::<usize>(),
-            16
-        );
+        assert_eq!(advisor_points.iter().map(|&s| ADVISOR[s].len as usize).sum::<usize>(), 16);
         assert_eq!(HORSE[0].len, 2);
         assert_eq!(HORSE[40].len, 8);
         // The elephant on e2 reaches c0, g0, c4, g4 but not across the river.
