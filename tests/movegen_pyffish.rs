@@ -57,6 +57,14 @@ fn legal_moves_agree_with_fairy_stockfish() {
         let mut ours: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
         ours.sort();
         assert_eq!(ours, case.moves, "line {}: legal moves of {}", case.line, case.fen);
+        // Single-move legality agrees with pyffish for every move of every own piece.
+        for from in pos.board().squares_of(pos.turn()) {
+            for to in qipu::Square::all() {
+                let m = qipu::Move::new(from, to);
+                let listed = case.moves.binary_search(&m.to_string()).is_ok();
+                assert_eq!(pos.is_legal(m), listed, "line {}: is_legal({m}) in {}", case.line, case.fen);
+            }
+        }
         assert_eq!(pos.is_check(), case.check, "line {}: check status of {}", case.line, case.fen);
         let outcome = pos.outcome();
         if case.moves.is_empty() {

@@ -105,3 +105,28 @@ fn illegal_moves_are_refused() {
     }
     assert_eq!(refused, 90 * 90 - 44);
 }
+
+#[test]
+fn single_move_legality_agrees_with_generation() {
+    // Positions along random games; every move from every own piece to every point.
+    let mut rng = Rng(0x1e9a_1177_0000_0003);
+    let mut checked = 0;
+    for _ in 0..20 {
+        let mut pos = Position::start();
+        for _ in 0..150 {
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            for from in pos.board().squares_of(pos.turn()) {
+                for to in qipu::Square::all() {
+                    let m = qipu::Move::new(from, to);
+                    assert_eq!(pos.is_legal(m), legal.contains(&m), "{m} in {}", pos.fen());
+                    checked += 1;
+                }
+            }
+            let _ = pos.play_unchecked(legal[rng.below(legal.len())]);
+        }
+    }
+    assert!(checked > 1_000_000);
+}

@@ -48,6 +48,70 @@ impl Position {
         list.iter().any(|&m| filter.is_legal(self, m))
     }
 
+    /// Whether `m` is a legal move here, checked for this move alone
+    /// (much cheaper than generating every legal move).
+    ///
+    /// ```
+    /// use qipu::{Move, Position, Square};
+    /// let pos = Position::start();
+    /// assert!(pos.is_legal(Move::new(Square::H2, Square::E2)));
+    /// assert!(!pos.is_legal(Move::new(Square::H2, Square::H9))); // no screen before h9
+    /// ```
+    pub fn is_legal(&self, m: Move) -> bool {
+        let us = self.turn;
+        let squares = self.board.raw();
+        let (f, t) = (m.from.index(), m.to.index());
+        let Some(piece) = squares[f] else { return false };
+        if piece.color != us || matches!(squares[t], Some(p) if p.color == us) {
+            return false;
+        }
+        let reachable = match piece.role {
+            Role::King => KING[f].to[..KING[f].len as usize].contains(&(t as u8)),
+            Role::Advisor => ADVISOR[f].to[..ADVISOR[f].len as usize].contains(&(t as u8)),
+            Role::Pawn => {
+                let steps = &PAWN[us.index()][f];
+                steps.to[..steps.len as usize].contains(&(t as u8))
+            }
+            Role::Elephant => leap_reaches(&ELEPHANT[f], squares, t),
+            Role::Horse => leap_reaches(&HORSE[f], squares, t),
+            Role::Rook | Role::Cannon => {
+                let Some(between) = self.pieces_between(m.from, m.to) else { return false };
+                let needed = match (piece.role, squares[t]) {
+                    (Role::Cannon, Some(_)) => 1,
+                    _ => 0,
+                };
+                between == needed
+            }
+        };
+        if !reachable {
+            return false;
+        }
+        let king = if piece.role == Role::King { t as u8 } else { self.king(us).index() as u8 };
+        !self.attacked_with(king, !us, f as u8, t as u8)
+    }
+
+    /// How many pieces stand strictly between two points on one file or
+    /// rank; `None` when they are not on one line (or are the same point).
+    pub fn pieces_between(&self, a: Square, b: Square) -> Option<usize> {
+        let dir = if a.file() == b.file() && a != b {
+            if b.rank() > a.rank() { 0 } else { 1 }
+        } else if a.rank() == b.rank() && a != b {
+            if b.file() > a.file() { 2 } else { 3 }
+        } else {
+            return None;
+        };
+        let squares = self.board.raw();
+        let ray = &RAYS[a.index()][dir];
+        let mut count = 0;
+        for &s in &ray.squares[..ray.len as usize] {
+            if s as usize == b.index() {
+                return Some(count);
+            }
+            count += squares[s as usize].is_some() as usize;
+        }
+        None
+    }
+
     /// Whether a piece of `by` attacks `target`, counting the king of `by`
     /// as attacking along an open file.
     pub fn is_attacked(&self, target: Square, by: Color) -> bool {
@@ -202,6 +266,13 @@ fn leaps<const N: usize>(
             push(to);
         }
     }
+}
+
+/// Whether a blockable leap from the table reaches point `t` with its leg
+/// or eye empty.
+#[inline]
+fn leap_reaches<const N: usize>(steps: &Steps<N>, squares: &[Option<Piece>; 90], t: usize) -> bool {
+    (0..steps.len as usize).any(|i| steps.to[i] as usize == t && squares[steps.via[i] as usize].is_none())
 }
 
 /// What the legality test of one position needs to know.

@@ -292,11 +292,6 @@ impl Position {
         self.halfmoves >= NATURAL_MOVE_LIMIT
     }
 
-    /// Whether `m` is a legal move here.
-    pub fn is_legal(&self, m: Move) -> bool {
-        self.legal_moves().contains(&m)
-    }
-
     /// Plays `m` if it is legal.
     pub fn play(&mut self, m: Move) -> Result<Undo, IllegalMoveError> {
         if self.is_legal(m) {
