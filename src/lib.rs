@@ -30,6 +30,7 @@
 #![warn(missing_docs, missing_debug_implementations)]
 
 pub mod cli;
+pub mod notation;
 pub mod rules;
 
 pub use rules::{

@@ -8,7 +8,7 @@
 //! moves, the same check status, and report checkmate or stalemate exactly
 //! where pyffish has no legal move.
 
-use std::io::Read;
+mod common;
 
 use qipu::{Outcome, Position};
 
@@ -20,26 +20,21 @@ struct Expected {
 }
 
 fn fixture() -> Vec<Expected> {
-    let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/movegen-pyffish.txt.gz"))
-        .expect("fixture file");
-    let mut text = String::new();
-    flate2::read::GzDecoder::new(&bytes[..]).read_to_string(&mut text).expect("gzip text");
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|(i, l)| {
+    let text = common::read_gz("movegen-pyffish.txt.gz");
+    common::data_lines(&text)
+        .map(|(line, l)| {
             let mut fields = l.split(';');
             let (fen, status, moves) = (fields.next(), fields.next(), fields.next());
             let (Some(fen), Some(status), Some(moves), None) = (fen, status, moves, fields.next()) else {
-                panic!("line {}: expected FEN;status;moves, got {l:?}", i + 1);
+                panic!("line {line}: expected FEN;status;moves, got {l:?}");
             };
             Expected {
-                line: i + 1,
+                line,
                 fen: fen.to_string(),
                 check: match status {
                     "check" => true,
                     "-" => false,
-                    other => panic!("line {}: bad status {other:?}", i + 1),
+                    other => panic!("line {line}: bad status {other:?}"),
                 },
                 moves: moves.split_ascii_whitespace().map(String::from).collect(),
             }

@@ -55,7 +55,8 @@ impl Position {
     /// use qipu::{Move, Position, Square};
     /// let pos = Position::start();
     /// assert!(pos.is_legal(Move::new(Square::H2, Square::E2)));
-    /// assert!(!pos.is_legal(Move::new(Square::H2, Square::H9))); // no screen before h9
+    /// assert!(pos.is_legal(Move::new(Square::H2, Square::H9))); // jumps h7 to take h9
+    /// assert!(!pos.is_legal(Move::new(Square::H2, Square::H8))); // jumps only to take
     /// ```
     pub fn is_legal(&self, m: Move) -> bool {
         let us = self.turn;

@@ -1,0 +1,237 @@
+//! Chinese four-character notation (中文纵线格式): 炮二平五, 马８进７.
+//!
+//! Read: every character variant in the wild (车車俥硨, 马馬傌, 炮砲包, 相象,
+//! 仕士, 帅帥将將, 兵卒, 进進上, 退下, 后後), numerals 一…九 and 壹…玖, ASCII
+//! and full-width digits for either side (the side to move decides, never
+//! the numeral style), WXF operators inside Chinese text (马8+7), the
+//! qualifiers 前/中/后 and 一…五 before or after the piece, the pieceless
+//! pawn forms 前九平八 and 二7平6, the old five-character form 前兵九平八,
+//! and the abbreviated forms 炮25 and 马8（7）. Remark marks after the move
+//! (`!`, `?`, `+`) are returned apart.
+//!
+//! Write: red numerals 一…九, black full-width digits １…９, simplified
+//! characters by default or traditional on request, qualifiers by the
+//! xqbase convention (前/后, 前/中/后, 一…五 through the pool of pawn files).
+//!
+//! ```
+//! use qipu::Position;
+//! use qipu::notation::chinese::{self, Style};
+//! let pos = Position::start();
+//! for text in ["炮二平五", "砲2平5", "炮25", "炮２＝５", "包二平五!"] {
+//!     let m = chinese::parse(text).unwrap().resolve(&pos).unwrap();
+//!     assert_eq!(chinese::write(&pos, m, Style::Simplified), "炮二平五");
+//!     assert_eq!(chinese::write(&pos, m, Style::Traditional), "砲二平五");
+//! }
+//! ```
+
+use super::{
+    Descriptive, Direction, Distinction, Order, Origin, ParseMoveError, distinction, is_remark_char, motion,
+};
+use crate::{Color, Move, Position, Role};
+
+const NOTATION: &str = "Chinese";
+
+/// Which characters the writer uses.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum Style {
+    /// 车马炮帅仕相兵 / 将士象卒, 进退平, 后 (the default).
+    #[default]
+    Simplified,
+    /// 車馬砲帥仕相兵 / 將士象卒, 進退平, 後.
+    Traditional,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Token {
+    Piece(Role),
+    Number(u8),
+    Qualifier(Order),
+    Direction(Direction),
+    Open,
+    Close,
+}
+
+fn token(c: char) -> Option<Token> {
+    use Token::*;
+    Some(match c {
+        '帅' | '帥' | '将' | '將' => Piece(Role::King),
+        '仕' | '士' => Piece(Role::Advisor),
+        '相' | '象' => Piece(Role::Elephant),
+        '马' | '馬' | '傌' => Piece(Role::Horse),
+        '车' | '車' | '俥' | '硨' => Piece(Role::Rook),
+        '炮' | '砲' | '包' => Piece(Role::Cannon),
+        '兵' | '卒' => Piece(Role::Pawn),
+        '一' | '壹' | '1' | '１' => Number(1),
+        '二' | '贰' | '貳' | '2' | '２' => Number(2),
+        '三' | '叁' | '參' | '3' | '３' => Number(3),
+        '四' | '肆' | '4' | '４' => Number(4),
+        '五' | '伍' | '5' | '５' => Number(5),
+        '六' | '陆' | '陸' | '6' | '６' => Number(6),
+        '七' | '柒' | '7' | '７' => Number(7),
+        '八' | '捌' | '8' | '８' => Number(8),
+        '九' | '玖' | '9' | '９' => Number(9),
+        '前' => Qualifier(Order::Front),
+        '中' => Qualifier(Order::Middle),
+        '后' | '後' => Qualifier(Order::Rear),
+        '进' | '進' | '上' | '+' | '＋' => Direction(self::Direction::Forward),
+        '退' | '下' | '-' | '－' => Direction(self::Direction::Backward),
+        '平' | '=' | '＝' | '.' | '．' => Direction(self::Direction::Sideways),
+        '(' | '（' => Open,
+        ')' | '）' => Close,
+        _ => return None,
+    })
+}
+
+/// Reads a Chinese move into a description, without a position.
+///
+/// ```
+/// use qipu::notation::{chinese, Descriptive, Direction, Order, Origin};
+/// use qipu::Role;
+/// let d = chinese::parse("前兵九平八").unwrap();
+/// assert_eq!(d.role, Some(Role::Pawn));
+/// assert_eq!(d.origin, Origin::Ordered { order: Order::Front, file: Some(9) });
+/// assert_eq!(d.direction, Some(Direction::Sideways));
+/// assert!(chinese::parse("炮二平").is_err());
+/// ```
+pub fn parse(text: &str) -> Result<Descriptive, ParseMoveError> {
+    parse_with_remark(text).map(|(d, _)| d)
+}
+
+/// Like [`parse`], also returning the remark marks after the move (`!?`,
+/// `+`), empty when there are none.
+pub fn parse_with_remark(text: &str) -> Result<(Descriptive, &str), ParseMoveError> {
+    let text = text.trim();
+    let mut tokens = [Token::Open; 5];
+    let mut ends = [0usize; 5];
+    let mut n = 0;
+    for (i, c) in text.char_indices() {
+        if n == tokens.len() {
+            break;
+        }
+        match token(c) {
+            Some(t) => {
+                tokens[n] = t;
+                ends[n] = i + c.len_utf8();
+                n += 1;
+            }
+            None => break,
+        }
+    }
+    for len in [5, 4, 3] {
+        if len > n {
+            continue;
+        }
+        let rest = &text[ends[len - 1]..];
+        if !rest.chars().all(is_remark_char) {
+            continue;
+        }
+        if let Some(d) = pattern(&tokens[..len]) {
+            return Ok((d, rest));
+        }
+    }
+    let reason = match text.chars().find(|&c| token(c).is_none() && !is_remark_char(c)) {
+        Some(c) => format!("{c:?} is not a piece, numeral, qualifier or direction"),
+        None if n < 3 => "too short: expected four characters such as 炮二平五".to_string(),
+        None => "the characters are not in the order piece, file, direction, number".to_string(),
+    };
+    Err(ParseMoveError::new(NOTATION, text, reason))
+}
+
+fn pattern(t: &[Token]) -> Option<Descriptive> {
+    use Token::*;
+    let d = |role, origin, direction, number| Some(Descriptive { role, origin, direction, number });
+    let ordinal = |k: u8| (k <= 5).then_some(Order::Nth(k));
+    match *t {
+        [Piece(r), Number(f), Direction(dir), Number(x)] => d(Some(r), Origin::File(f), Some(dir), x),
+        [Piece(r), Qualifier(q), Direction(dir), Number(x)]
+        | [Qualifier(q), Piece(r), Direction(dir), Number(x)] => {
+            d(Some(r), Origin::Ordered { order: q, file: None }, Some(dir), x)
+        }
+        [Number(k), Piece(r), Direction(dir), Number(x)] => {
+            d(Some(r), Origin::Ordered { order: ordinal(k)?, file: None }, Some(dir), x)
+        }
+        [Qualifier(q), Number(f), Direction(dir), Number(x)] => {
+            d(None, Origin::Ordered { order: q, file: Some(f) }, Some(dir), x)
+        }
+        [Number(k), Number(f), Direction(dir), Number(x)] => {
+            d(None, Origin::Ordered { order: ordinal(k)?, file: Some(f) }, Some(dir), x)
+        }
+        [Qualifier(q), Piece(r), Number(f), Direction(dir), Number(x)] => {
+            d(Some(r), Origin::Ordered { order: q, file: Some(f) }, Some(dir), x)
+        }
+        [Number(k), Piece(r), Number(f), Direction(dir), Number(x)] => {
+            d(Some(r), Origin::Ordered { order: ordinal(k)?, file: Some(f) }, Some(dir), x)
+        }
+        [Piece(r), Number(f), Open, Number(x), Close] | [Piece(r), Number(f), Number(x)] => {
+            d(Some(r), Origin::File(f), None, x)
+        }
+        _ => None,
+    }
+}
+
+const PIECES: [[[char; 7]; 2]; 2] = [
+    // Simplified: Red, Black (king, advisor, elephant, horse, rook, cannon, pawn).
+    [['帅', '仕', '相', '马', '车', '炮', '兵'], ['将', '士', '象', '马', '车', '炮', '卒']],
+    // Traditional.
+    [['帥', '仕', '相', '馬', '車', '砲', '兵'], ['將', '士', '象', '馬', '車', '砲', '卒']],
+];
+const RED_NUMERALS: [char; 9] = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
+const BLACK_NUMERALS: [char; 9] = ['１', '２', '３', '４', '５', '６', '７', '８', '９'];
+
+/// Writes the legal move `m` of `pos` in canonical Chinese notation.
+pub fn write(pos: &Position, m: Move, style: Style) -> String {
+    let mut out = String::with_capacity(12);
+    write_to(pos, m, style, &mut out);
+    out
+}
+
+/// Appends the canonical Chinese text of the legal move `m` of `pos`.
+pub fn write_to(pos: &Position, m: Move, style: Style, out: &mut String) {
+    let color = pos.turn();
+    let (role, direction, number) = motion(pos, m);
+    let traditional = style == Style::Traditional;
+    let piece = PIECES[traditional as usize][color.index()][role.index()];
+    let numeral = |n: u8| match color {
+        Color::Red => RED_NUMERALS[n as usize - 1],
+        Color::Black => BLACK_NUMERALS[n as usize - 1],
+    };
+    let rear = if traditional { '後' } else { '后' };
+    let label = |index: usize, count: usize| match (count, index) {
+        (2 | 3, 0) => '前',
+        (3, 1) => '中',
+        (2 | 3, _) => rear,
+        (_, i) => RED_NUMERALS[i],
+    };
+    match distinction(pos, m.from) {
+        Distinction::File => {
+            out.push(piece);
+            out.push(numeral(m.from.file().number_for(color)));
+        }
+        Distinction::OnFile { index, count } | Distinction::Pool { index, count, .. } => {
+            out.push(label(index, count));
+            out.push(piece);
+        }
+    }
+    out.push(match (direction, traditional) {
+        (Direction::Forward, false) => '进',
+        (Direction::Forward, true) => '進',
+        (Direction::Backward, _) => '退',
+        (Direction::Sideways, _) => '平',
+    });
+    out.push(numeral(number));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn remark_marks_are_kept_apart() {
+        let (d, remark) = parse_with_remark("车二进六!?").unwrap();
+        assert_eq!(remark, "!?");
+        assert_eq!(d.origin, Origin::File(2));
+        assert!(parse("车二进六x").is_err());
+        assert!(parse("").is_err());
+        assert!(parse("车二进六进").is_err());
+    }
+}

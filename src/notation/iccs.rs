@@ -1,0 +1,92 @@
+//! ICCS coordinate notation: `H2-E2`, and its lower-case hyphen-less form
+//! `h2e2` (UCCI, UCI-style).
+//!
+//! ```
+//! use qipu::Position;
+//! use qipu::notation::iccs::{self, Style};
+//! let pos = Position::start();
+//! let m = iccs::parse("h2-e2").unwrap().resolve(&pos).unwrap();
+//! assert_eq!(iccs::write(m, Style::Iccs), "H2-E2");
+//! assert_eq!(iccs::write(m, Style::Uci), "h2e2");
+//! ```
+
+use super::{ParseMoveError, ResolveError, narrow};
+use crate::{File, Move, Position, Rank, Square};
+
+const NOTATION: &str = "ICCS";
+
+/// How the writer spells a move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum Style {
+    /// `H2-E2`: upper case with a hyphen, the ICCS standard (the default).
+    #[default]
+    Iccs,
+    /// `h2e2`: lower case, no hyphen, as UCCI engines write.
+    Uci,
+}
+
+/// A coordinate move, read but not yet checked against a position.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct IccsMove(pub Move);
+
+/// Reads `H2-E2`, `h2-e2`, `h2e2` or `H2E2` (full-width characters too).
+///
+/// ```
+/// use qipu::notation::iccs;
+/// assert!(iccs::parse("H2-E2").is_ok());
+/// assert!(iccs::parse("h2e2").is_ok());
+/// assert!(iccs::parse("j2e2").is_err());
+/// ```
+pub fn parse(text: &str) -> Result<IccsMove, ParseMoveError> {
+    let text = text.trim();
+    let bad = || ParseMoveError::new(NOTATION, text, "expected two points such as H2-E2 or h2e2");
+    let mut buf = ['\0'; 5];
+    let mut n = 0;
+    for c in text.chars().map(narrow) {
+        if n == buf.len() {
+            return Err(bad());
+        }
+        buf[n] = c;
+        n += 1;
+    }
+    let chars: &[char] = match &buf[..n] {
+        [a, b, '-', c, d] => &[*a, *b, *c, *d],
+        [a, b, c, d] => &[*a, *b, *c, *d],
+        _ => return Err(bad()),
+    };
+    let square = |f: char, r: char| Some(Square::new(File::from_char(f)?, Rank::from_char(r)?));
+    match (square(chars[0], chars[1]), square(chars[2], chars[3])) {
+        (Some(from), Some(to)) => Ok(IccsMove(Move::new(from, to))),
+        _ => Err(bad()),
+    }
+}
+
+impl IccsMove {
+    /// The move, if it is legal in `pos`.
+    pub fn resolve(&self, pos: &Position) -> Result<Move, ResolveError> {
+        let m = self.0;
+        match pos.board().piece_at(m.from) {
+            Some(p) if p.color == pos.turn() => {
+                if pos.is_legal(m) {
+                    Ok(m)
+                } else {
+                    Err(ResolveError::Illegal {
+                        reason: format!("{} {} {m} is not a legal move", p.color, p.role),
+                    })
+                }
+            }
+            _ => Err(ResolveError::EmptyOrigin { color: pos.turn(), square: m.from }),
+        }
+    }
+}
+
+/// Writes a move in ICCS (`H2-E2`) or UCI style (`h2e2`).
+pub fn write(m: Move, style: Style) -> String {
+    match style {
+        Style::Uci => m.to_string(),
+        Style::Iccs => {
+            let up = |s: Square| format!("{}{}", s.file().char().to_ascii_uppercase(), s.rank().char());
+            format!("{}-{}", up(m.from), up(m.to))
+        }
+    }
+}

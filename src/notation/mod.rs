@@ -1,0 +1,502 @@
+//! Move notations: Chinese (中文纵线格式), WXF and ICCS.
+//!
+//! Each notation works in two steps, like shakmaty's SAN: text is parsed
+//! without a position into a description (syntax errors only), and the
+//! description is resolved against a [`Position`] into a legal [`Move`]
+//! (errors: no such piece, ambiguous, illegal). Writing goes the other way:
+//! a legal move in a position becomes canonical text.
+//!
+//! Chinese and WXF describe a move the same way, relative to the mover: a
+//! piece picked by its file or by its order on a file (前/后, `+`/`-`), a
+//! direction (进/退/平, `+`/`-`/`.`) and a number (ranks travelled, or the
+//! destination file). Both parse into a [`Descriptive`] move, resolved by
+//! one resolver that tries every convention in use and keeps the readings
+//! that are legal moves.
+//!
+//! ```
+//! use qipu::Position;
+//! use qipu::notation::{chinese, iccs, wxf};
+//! let pos = Position::start();
+//! let m = chinese::parse("炮二平五").unwrap().resolve(&pos).unwrap();
+//! assert_eq!(wxf::parse("C2.5").unwrap().resolve(&pos), Ok(m));
+//! assert_eq!(iccs::parse("H2-E2").unwrap().resolve(&pos), Ok(m));
+//! assert_eq!(chinese::write(&pos, m, chinese::Style::Simplified), "炮二平五");
+//! assert_eq!(wxf::write(&pos, m), "C2.5");
+//! assert_eq!(iccs::write(m, iccs::Style::Iccs), "H2-E2");
+//! ```
+
+use std::fmt;
+
+use crate::{Color, File, Move, Position, Rank, Role, Square};
+
+pub mod chinese;
+pub mod iccs;
+pub mod wxf;
+
+/// Which way a piece moves, as its own side sees it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Direction {
+    /// 进 (`+`): towards the opponent.
+    Forward,
+    /// 退 (`-`): towards one's own side.
+    Backward,
+    /// 平 (`.`, `=`): along the rank.
+    Sideways,
+}
+
+/// Which of several same-kind pieces a record means, counted from the
+/// front (the piece nearest the opponent) to the back.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Order {
+    /// 前: the front piece.
+    Front,
+    /// 中: the middle piece (the 2nd of three; of five, the 3rd in print
+    /// and the 2nd in ElephantEye's reading, both tried).
+    Middle,
+    /// 后/後: the rear piece (of four or five, the rearmost in print and
+    /// the 3rd in ElephantEye's reading, both tried).
+    Rear,
+    /// 一…五 (and 二…五 after 前): the n-th piece from the front, 1-based;
+    /// also WXF `a`…`e` of the xqbase form `Pa.4`.
+    Nth(u8),
+    /// WXF `+` after the letter: the front piece of two or three, the 2nd
+    /// of four or five.
+    Plus,
+    /// WXF `-` after the letter: the rear piece of two or three, the 2nd
+    /// from the rear of four or five.
+    Minus,
+    /// WXF `++`: the foremost of four or five pawns.
+    Foremost,
+    /// WXF `--`: the rearmost of four or five pawns.
+    Rearmost,
+}
+
+/// How a record names the piece that moves.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Origin {
+    /// The piece on this file, numbered 1…9 from the mover's right.
+    File(u8),
+    /// A piece picked by its order among the same-kind pieces of one file
+    /// (when `file` is given) or of the files holding several.
+    Ordered {
+        /// Which piece, front first.
+        order: Order,
+        /// The file, when the record names it (前九平八, `3+.4`).
+        file: Option<u8>,
+    },
+    /// Two digits before the operator (`33.4`, `15=6`): official WXF's
+    /// middle pawn of file `first` (when both digits are equal), or
+    /// Fairy-Stockfish's pawn number `first` on file `second`; both tried.
+    Digits {
+        /// The first digit.
+        first: u8,
+        /// The second digit.
+        second: u8,
+    },
+}
+
+/// A move as Chinese and WXF records describe it, not yet tied to a
+/// position.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Descriptive {
+    /// The kind of piece; `None` for the pieceless pawn forms (前九平八,
+    /// `3+.4`, `++.4`), which name pawns.
+    pub role: Option<Role>,
+    /// Which piece.
+    pub origin: Origin,
+    /// Which way it moves; `None` for the abbreviated forms without an
+    /// operator (炮25, 马8（7）), where the move decides: sideways for rooks,
+    /// cannons, kings and pawns, forwards or backwards for the others.
+    pub direction: Option<Direction>,
+    /// Ranks travelled (forward or backward along the file), or the
+    /// destination file (sideways moves, and every move of horses,
+    /// advisors and elephants), 1…9.
+    pub number: u8,
+}
+
+/// Why a described move is not a legal move in the position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ResolveError {
+    /// No piece answers the description.
+    #[error("no {color} {role} {place}")]
+    NoPiece {
+        /// The side to move.
+        color: Color,
+        /// The kind of piece looked for.
+        role: Role,
+        /// Where it was looked for, in words.
+        place: String,
+    },
+    /// The side to move has no piece on the origin point of a coordinate
+    /// move.
+    #[error("no {color} piece on {square}")]
+    EmptyOrigin {
+        /// The side to move.
+        color: Color,
+        /// The origin point.
+        square: Square,
+    },
+    /// Pieces answer the description but none can move so.
+    #[error("illegal: {reason}")]
+    Illegal {
+        /// Why, in words.
+        reason: String,
+    },
+    /// More than one legal move answers the description.
+    #[error("ambiguous: could be {}", list(.moves))]
+    Ambiguous {
+        /// The legal moves it could be, sorted.
+        moves: Vec<Move>,
+    },
+}
+
+fn list(moves: &[Move]) -> String {
+    moves.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" or ")
+}
+
+/// Small fixed set of candidate points (no allocation).
+#[derive(Default)]
+struct Candidates {
+    squares: [Option<Square>; 10],
+    len: usize,
+}
+
+impl Candidates {
+    fn add(&mut self, sq: Square) {
+        if !self.squares[..self.len].contains(&Some(sq)) && self.len < self.squares.len() {
+            self.squares[self.len] = Some(sq);
+            self.len += 1;
+        }
+    }
+    fn iter(&self) -> impl Iterator<Item = Square> + '_ {
+        self.squares[..self.len].iter().flatten().copied()
+    }
+}
+
+/// The points of `color`'s `role` pieces on one file, front first.
+fn on_file(pos: &Position, color: Color, role: Role, file: File) -> ([Square; 10], usize) {
+    let mut out = [Square::A0; 10];
+    let mut n = 0;
+    for r in 0..10u32 {
+        let rank = match color {
+            Color::Red => 9 - r,
+            Color::Black => r,
+        };
+        let sq = Square::new(file, Rank::new(rank).expect("rank 0-9"));
+        if pos.board().piece_at(sq) == Some(crate::Piece::new(color, role)) {
+            out[n] = sq;
+            n += 1;
+        }
+    }
+    (out, n)
+}
+
+/// The xqbase pool: every `role` piece of `color` standing on a file that
+/// holds two or more of them, files from the mover's right to left, front
+/// to back within a file.
+fn pool(pos: &Position, color: Color, role: Role) -> ([Square; 10], usize, usize) {
+    let mut out = [Square::A0; 10];
+    let mut n = 0;
+    let mut files = 0;
+    for number in 1..=9 {
+        let file = File::from_number(color, number).expect("1-9");
+        let (sqs, k) = on_file(pos, color, role, file);
+        if k >= 2 {
+            files += 1;
+            for &sq in &sqs[..k] {
+                if n < out.len() {
+                    out[n] = sq;
+                    n += 1;
+                }
+            }
+        }
+    }
+    (out, n, files)
+}
+
+/// The 0-based indexes an order may mean among `n` pieces.
+fn order_indexes(order: Order, n: usize) -> ([usize; 2], usize) {
+    let one = |i: usize| ([i, usize::MAX], 1);
+    let two = |i: usize, j: usize| if i == j { ([i, usize::MAX], 1) } else { ([i, j], 2) };
+    match order {
+        Order::Front | Order::Foremost => one(0),
+        Order::Rearmost => one(n.wrapping_sub(1)),
+        Order::Rear if n >= 4 => two(n - 1, 2),
+        Order::Rear => one(n.wrapping_sub(1)),
+        Order::Middle if n == 5 => two(2, 1),
+        Order::Middle if n >= 3 => one(1),
+        Order::Middle => ([0, 0], 0),
+        Order::Nth(k) => one((k as usize).wrapping_sub(1)),
+        Order::Plus => one(if n >= 4 { 1 } else { 0 }),
+        Order::Minus => one(if n >= 4 { n - 2 } else { n.wrapping_sub(1) }),
+    }
+}
+
+fn add_ordered(c: &mut Candidates, sqs: &[Square], order: Order) {
+    if sqs.len() < 2 && !matches!(order, Order::Nth(1)) {
+        return;
+    }
+    let (idx, k) = order_indexes(order, sqs.len());
+    for &i in &idx[..k] {
+        if let Some(&sq) = sqs.get(i) {
+            c.add(sq);
+        }
+    }
+}
+
+impl Descriptive {
+    /// The legal move this description stands for in `pos`.
+    ///
+    /// Every convention in use is tried; readings that are not legal moves
+    /// are dropped. Exactly one legal move must remain. The plain file
+    /// form for a file holding several such pieces (兵七进一 with two pawns
+    /// on 七) is read as a last resort, when no standard reading is legal.
+    pub fn resolve(&self, pos: &Position) -> Result<Move, ResolveError> {
+        let color = pos.turn();
+        let role = self.role.unwrap_or(Role::Pawn);
+        let file_of = |n: u8| File::from_number(color, n);
+        let mut strict = Candidates::default();
+        let mut loose = Candidates::default();
+        match self.origin {
+            Origin::File(n) => {
+                if let Some(file) = file_of(n) {
+                    let (sqs, k) = on_file(pos, color, role, file);
+                    let sqs = &sqs[..k];
+                    if k == 1 || matches!(role, Role::Advisor | Role::Elephant | Role::King) {
+                        sqs.iter().for_each(|&s| strict.add(s));
+                    } else {
+                        if k % 2 == 1 {
+                            strict.add(sqs[k / 2]); // WXF `P3.4`: the middle pawn
+                        }
+                        sqs.iter().for_each(|&s| loose.add(s));
+                    }
+                }
+            }
+            Origin::Ordered { order, file: Some(n) } => {
+                if let Some(file) = file_of(n) {
+                    let (sqs, k) = on_file(pos, color, role, file);
+                    add_ordered(&mut strict, &sqs[..k], order);
+                    if k == 1 {
+                        loose.add(sqs[0]); // a qualifier where none was needed
+                    }
+                }
+            }
+            Origin::Ordered { order, file: None } => {
+                // One file with several: the order counts within it. Several:
+                // xqbase counts through the whole pool, right to left.
+                let (sqs, k, _) = pool(pos, color, role);
+                add_ordered(&mut strict, &sqs[..k], order);
+            }
+            Origin::Digits { first, second } => {
+                if first == second
+                    && let Some(file) = file_of(first)
+                {
+                    let (sqs, k) = on_file(pos, color, role, file);
+                    if k == 3 {
+                        strict.add(sqs[1]);
+                    }
+                }
+                if let Some(file) = file_of(second) {
+                    let (sqs, k) = on_file(pos, color, role, file);
+                    add_ordered(&mut strict, &sqs[..k], Order::Nth(first));
+                }
+            }
+        }
+        match self.legal_moves_from(pos, &strict) {
+            Ok(m) => Ok(m),
+            Err(e) if loose.len > 0 && !matches!(e, ResolveError::Ambiguous { .. }) => {
+                self.legal_moves_from(pos, &loose)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    fn legal_moves_from(&self, pos: &Position, candidates: &Candidates) -> Result<Move, ResolveError> {
+        let color = pos.turn();
+        let role = self.role.unwrap_or(Role::Pawn);
+        if candidates.len == 0 {
+            return Err(ResolveError::NoPiece { color, role, place: self.place_words() });
+        }
+        let mut found: [Option<Move>; 4] = [None; 4];
+        let mut n = 0;
+        let mut tried = None;
+        for from in candidates.iter() {
+            for to in self.destinations(color, role, from).into_iter().flatten() {
+                let m = Move::new(from, to);
+                tried = Some(m);
+                if pos.is_legal(m) && !found[..n].contains(&Some(m)) && n < found.len() {
+                    found[n] = Some(m);
+                    n += 1;
+                }
+            }
+        }
+        match n {
+            1 => Ok(found[0].expect("one move")),
+            0 => Err(ResolveError::Illegal {
+                reason: match tried {
+                    Some(m) => format!("{color} {role} {m} is not a legal move"),
+                    None => format!(
+                        "the {color} {role} {} cannot move {}",
+                        self.place_words(),
+                        self.motion_words()
+                    ),
+                },
+            }),
+            _ => {
+                let mut moves: Vec<Move> = found[..n].iter().flatten().copied().collect();
+                moves.sort();
+                Err(ResolveError::Ambiguous { moves })
+            }
+        }
+    }
+
+    /// Where a piece on `from` lands under this description (up to two
+    /// destinations when the direction is left out).
+    fn destinations(&self, color: Color, role: Role, from: Square) -> [Option<Square>; 2] {
+        let forward = match color {
+            Color::Red => 1,
+            Color::Black => -1,
+        };
+        let n = self.number as i32;
+        let line = matches!(role, Role::King | Role::Rook | Role::Cannon | Role::Pawn);
+        let sideways = || {
+            let file = File::from_number(color, self.number)?;
+            (file != from.file()).then(|| Square::new(file, from.rank()))
+        };
+        let diagonal = |sign: i32| {
+            let file = File::from_number(color, self.number)?;
+            let df = (file.index() as i32 - from.file().index() as i32).abs();
+            let dr = match (role, df) {
+                (Role::Horse, 1) => 2,
+                (Role::Horse, 2) => 1,
+                (Role::Advisor, 1) => 1,
+                (Role::Elephant, 2) => 2,
+                _ => return None,
+            };
+            from.offset(file.index() as i32 - from.file().index() as i32, sign * forward * dr)
+        };
+        match (self.direction, line) {
+            (Some(Direction::Sideways), true) | (None, true) => [sideways(), None],
+            (Some(Direction::Sideways), false) => [None, None],
+            (Some(Direction::Forward), true) => [from.offset(0, forward * n), None],
+            (Some(Direction::Backward), true) => [from.offset(0, -forward * n), None],
+            (Some(Direction::Forward), false) => [diagonal(1), None],
+            (Some(Direction::Backward), false) => [diagonal(-1), None],
+            (None, false) => [diagonal(1), diagonal(-1)],
+        }
+    }
+
+    fn place_words(&self) -> String {
+        match self.origin {
+            Origin::File(n) => format!("on file {n}"),
+            Origin::Ordered { order, file: Some(n) } => format!("{order:?} on file {n}").to_lowercase(),
+            Origin::Ordered { order, file: None } => format!("{order:?} of several on a file").to_lowercase(),
+            Origin::Digits { first, second } => format!("matching {first}{second}"),
+        }
+    }
+
+    fn motion_words(&self) -> String {
+        match self.direction {
+            Some(Direction::Forward) => format!("forward {}", self.number),
+            Some(Direction::Backward) => format!("backward {}", self.number),
+            Some(Direction::Sideways) => format!("sideways to file {}", self.number),
+            None => format!("to file {}", self.number),
+        }
+    }
+}
+
+impl fmt::Display for Direction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Direction::Forward => "forward",
+            Direction::Backward => "backward",
+            Direction::Sideways => "sideways",
+        })
+    }
+}
+
+/// How the piece that makes `m` is told apart from the others of its
+/// kind, by the xqbase convention shared by the Chinese and WXF writers.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Distinction {
+    /// Alone on its file (or an advisor, elephant or king): name the file.
+    File,
+    /// `index` (0-based, front first) among `count` pieces on its file; the
+    /// only file holding several.
+    OnFile { index: usize, count: usize },
+    /// Pawns: `index` among `count` pawns of the pool over `files` files.
+    Pool { index: usize, count: usize, files: usize, file_index: usize, file_count: usize },
+}
+
+pub(crate) fn distinction(pos: &Position, from: Square) -> Distinction {
+    let Some(piece) = pos.board().piece_at(from) else { return Distinction::File };
+    if matches!(piece.role, Role::Advisor | Role::Elephant | Role::King) {
+        return Distinction::File;
+    }
+    let (sqs, k) = on_file(pos, piece.color, piece.role, from.file());
+    if k < 2 {
+        return Distinction::File;
+    }
+    let file_index = sqs[..k].iter().position(|&s| s == from).expect("on its file");
+    if piece.role != Role::Pawn {
+        return Distinction::OnFile { index: file_index, count: k };
+    }
+    let (pool, n, files) = pool(pos, piece.color, Role::Pawn);
+    let index = pool[..n].iter().position(|&s| s == from).expect("in the pool");
+    if files == 1 {
+        Distinction::OnFile { index: file_index, count: k }
+    } else {
+        Distinction::Pool { index, count: n, files, file_index, file_count: k }
+    }
+}
+
+/// The direction and number that describe `m` for the piece on its origin.
+pub(crate) fn motion(pos: &Position, m: Move) -> (Role, Direction, u8) {
+    let piece = pos.board().piece_at(m.from).expect("a piece on the origin");
+    let color = piece.color;
+    let (fr, tr) = (m.from.rank().relative_to(color), m.to.rank().relative_to(color));
+    let direction = match tr.cmp(&fr) {
+        std::cmp::Ordering::Greater => Direction::Forward,
+        std::cmp::Ordering::Less => Direction::Backward,
+        std::cmp::Ordering::Equal => Direction::Sideways,
+    };
+    let line = matches!(piece.role, Role::King | Role::Rook | Role::Cannon | Role::Pawn);
+    let number = if direction == Direction::Sideways || !line {
+        m.to.file().number_for(color)
+    } else {
+        fr.abs_diff(tr)
+    };
+    (piece.role, direction, number)
+}
+
+/// Text that is not a move in the notation read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("cannot read {text:?} as a {notation} move: {reason}")]
+pub struct ParseMoveError {
+    /// The notation tried (`"Chinese"`, `"WXF"`, `"ICCS"`).
+    pub notation: &'static str,
+    /// The text.
+    pub text: String,
+    /// What is wrong.
+    pub reason: String,
+}
+
+impl ParseMoveError {
+    pub(crate) fn new(notation: &'static str, text: &str, reason: impl Into<String>) -> ParseMoveError {
+        ParseMoveError { notation, text: text.to_string(), reason: reason.into() }
+    }
+}
+
+/// Whether `c` may follow a move as a remark mark (`!`, `?`, `+` check,
+/// `#` mate, also full-width).
+pub(crate) fn is_remark_char(c: char) -> bool {
+    matches!(c, '!' | '?' | '+' | '#' | '！' | '？' | '＋' | '＃')
+}
+
+/// Full-width ASCII (U+FF01…U+FF5E) to ASCII; other characters unchanged.
+pub(crate) fn narrow(c: char) -> char {
+    match c {
+        '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+        _ => c,
+    }
+}
