@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Generate the WXF notation fixture tests/data/notation-pyffish-wxf.txt.gz.
 
-It lists (position, move) pairs with the WXF move notation that pyffish
-(Python bindings of Fairy-Stockfish) writes for them, so that qipu can check
-that it reads what Fairy-Stockfish writes, including the hard cases: two
-rooks/horses/cannons/pawns of a side on one file (`R+.3`, `H--7`), advisors or
-elephants sharing a file, 3 to 5 pawns on one file and two files each holding
-several pawns (`15=6`, `27+1`). Generated with pyffish 0.0.90; to regenerate
-(from the repository root, takes a few minutes):
+It lists (position, move) pairs with the WXF notation that pyffish (Python
+bindings of Fairy-Stockfish) writes for them, so that qipu can check that it
+reads what Fairy-Stockfish writes, including the hard cases: two rooks, horses,
+cannons or pawns of a side on one file (`R+=3`, `H--7`), advisors/elephants
+sharing a file, 3 to 5 pawns on a file, two files with 2+ pawns (`15=6`).
+Generated with pyffish 0.0.90; to regenerate (from the repository root, takes
+about 3 minutes):
 
     pip install pyffish==0.0.90
     python3 scripts/gen-notation-fixture.py
@@ -18,21 +18,16 @@ version gives the same bytes. Output, after `#` comment lines, one line per
 
   FEN   6-field Xiangqi FEN as pyffish writes it, letters K A B N R C P
         (upper case = Red), side `w` (Red) or `b` (Black).
-  iccs  a legal move in 0-based ICCS (`h2e2`).
-  wxf   the string returned by
-        pyffish.get_san("xiangqi", fen, uci, False, pyffish.NOTATION_XIANGQI_WXF)
-        (pyffish uses E/H for elephant/horse in WXF).
+  iccs  a legal move in 0-based ICCS (`h2e2`); pyffish's UCI has ranks 1..10
+        (`h3e3`, `h10g8`), converted here to 0-based ranks (`h2e2`, `h9g7`).
+  wxf   the string returned by pyffish.get_san("xiangqi", fen, uci, False,
+        pyffish.NOTATION_XIANGQI_WXF) (it uses E/H for elephant/horse).
 
-Positions come from (1) random games from the start position and (2) random
-setups biased towards tandem pieces (two pieces of a kind on one file, 2 to 5
-pawns on a file, two pawn files), every piece on a square it may legally stand
-on, each followed by a few random plies. Positions are deduplicated by piece
-placement + side to move. For each position the fixture holds every legal
-move of a piece sharing its file with another piece of the same kind and side,
-plus up to 3 other random legal moves, sorted by ICCS.
-
-Note: pyffish writes moves in UCI with ranks 1..10 (`h3e3`, `h10g8`); they
-are converted here to 0-based ranks (`h2e2`, `h9g7`).
+Positions come from random games from the start position and from random
+setups biased towards tandem pieces, every piece on a square it may legally
+stand on, each followed by a few random plies; deduplicated by placement +
+side to move. Per position: every legal move of a piece sharing its file with
+another piece of the same kind and side, plus up to 3 other random moves.
 """
 import collections
 import gzip
@@ -76,18 +71,9 @@ def parse(fen):
 
 
 def to_fen(board, side):
-    rows = []
-    for r in range(9, -1, -1):
-        row, empty = "", 0
-        for f in range(9):
-            p = board.get((f, r))
-            if p:
-                row += (str(empty) if empty else "") + p
-                empty = 0
-            else:
-                empty += 1
-        rows.append(row + (str(empty) if empty else ""))
-    return "/".join(rows) + f" {side} - - 0 1"
+    rows = ["".join(board.get((f, r), ".") for f in range(9)) for r in range(9, -1, -1)]
+    placement = re.sub(r"\.+", lambda m: str(len(m[0])), "/".join(rows))
+    return f"{placement} {side} - - 0 1"
 
 
 records = {}  # "placement side" -> output lines; dicts keep insertion order
@@ -156,35 +142,38 @@ MAX_COUNT = {"A": 2, "B": 2, "N": 2, "R": 2, "C": 2, "P": 5}
 CROSSED = {"P": range(5, 10), "p": range(0, 5)}  # ranks beyond the river
 
 
-def place_on_file(rng, board, piece, file, n, crossed=False):
-    """Put n pieces on free allowed squares of one file (fewer if not enough room)."""
+def place_on_file(rng, board, counts, piece, file, n, crossed=False):
+    """Put up to n pieces on free allowed squares of one file, within MAX_COUNT."""
     free = [s for s in ALLOWED[piece] if s[0] == file and s not in board
             and (not crossed or s[1] in CROSSED[piece])]
-    for s in rng.sample(free, min(n, len(free))):
+    n = min(n, len(free), MAX_COUNT[piece.upper()] - counts[piece.upper()])
+    for s in rng.sample(free, max(n, 0)):
         board[s] = piece
+        counts[piece.upper()] += 1
 
 
 def themed_side(rng, board, red):
     """Add pieces of one side by one or two tandem themes, then a few random ones."""
     case = str.upper if red else str.lower
+    counts = collections.Counter()
     for _ in range(rng.choice((1, 1, 2))):
         theme = rng.choice(("pair", "pair", "pair", "stack", "stack", "twofiles", "palace"))
         if theme == "pair":  # two rooks, horses or cannons on one file
-            place_on_file(rng, board, case(rng.choice("RNC")), rng.randrange(9), 2)
+            place_on_file(rng, board, counts, case(rng.choice("RNC")), rng.randrange(9), 2)
         elif theme == "stack":  # 2..5 pawns on one file, usually all across the river
             file = rng.randrange(9)
-            place_on_file(rng, board, case("P"), file, rng.choice((2, 3, 3, 4, 4, 5, 5)),
+            place_on_file(rng, board, counts, case("P"), file, rng.choice((2, 3, 3, 4, 4, 5, 5)),
                           crossed=file % 2 == 1 or rng.random() < 0.7)
         elif theme == "twofiles":  # two files with 2..3 pawns each (at most 5 in all)
             f1, f2 = rng.sample(range(9), 2)
             n1 = rng.choice((2, 3))
-            place_on_file(rng, board, case("P"), f1, n1, crossed=True)
-            place_on_file(rng, board, case("P"), f2, 5 - n1 if rng.random() < 0.5 else 2,
+            place_on_file(rng, board, counts, case("P"), f1, n1, crossed=True)
+            place_on_file(rng, board, counts, case("P"), f2, 5 - n1 if rng.random() < 0.5 else 2,
                           crossed=f2 % 2 == 1 or rng.random() < 0.7)
         else:  # advisors or elephants sharing a file
             piece = case(rng.choice("AB"))
-            place_on_file(rng, board, piece, rng.choice((3, 5) if piece in "Aa" else (2, 6)), 2)
-    counts = collections.Counter(p.upper() for p in board.values() if p.isupper() == red)
+            file = rng.choice((3, 5) if piece in "Aa" else (2, 6))
+            place_on_file(rng, board, counts, piece, file, 2)
     for _ in range(rng.randint(0, 5)):
         kinds = [k for k in MAX_COUNT if counts[k] < MAX_COUNT[k]]
         piece = case(rng.choice(kinds))
@@ -210,6 +199,8 @@ def random_setup(rng):
     for red in (True, False):
         if rng.random() < 0.8:
             themed_side(rng, board, red)
+    n = collections.Counter(board.values())
+    assert all(n[k] <= MAX_COUNT[k] and n[k.lower()] <= MAX_COUNT[k] for k in MAX_COUNT), board
     if kings_face(board):
         return None
     side = rng.choice("wb")
