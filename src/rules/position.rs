@@ -84,7 +84,6 @@ impl Outcome {
 
 /// What [`Position::play_unchecked`] changed, for [`Position::undo`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-#[must_use = "an Undo is needed to take the move back"]
 pub struct Undo {
     /// The move played.
     pub m: Move,
