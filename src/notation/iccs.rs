@@ -10,7 +10,7 @@
 //! assert_eq!(iccs::write(m, Style::Uci), "h2e2");
 //! ```
 
-use super::{ParseMoveError, ResolveError, narrow};
+use super::{ParseMoveError, ResolveError, is_remark_char, narrow};
 use crate::{File, Move, Position, Rank, Square};
 
 const NOTATION: &str = "ICCS";
@@ -29,7 +29,8 @@ pub enum Style {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct IccsMove(pub Move);
 
-/// Reads `H2-E2`, `h2-e2`, `h2e2` or `H2E2` (full-width characters too).
+/// Reads `H2-E2`, `h2-e2`, `h2e2` or `H2E2`, also `H6xH9` and `H6:H9` for
+/// captures, full-width characters and trailing remark marks (`+`, `!`).
 ///
 /// ```
 /// use qipu::notation::iccs;
@@ -42,7 +43,7 @@ pub fn parse(text: &str) -> Result<IccsMove, ParseMoveError> {
     let bad = || ParseMoveError::new(NOTATION, text, "expected two points such as H2-E2 or h2e2");
     let mut buf = ['\0'; 5];
     let mut n = 0;
-    for c in text.chars().map(narrow) {
+    for c in text.trim_end_matches(is_remark_char).chars().map(narrow) {
         if n == buf.len() {
             return Err(bad());
         }
@@ -50,7 +51,7 @@ pub fn parse(text: &str) -> Result<IccsMove, ParseMoveError> {
         n += 1;
     }
     let chars: &[char] = match &buf[..n] {
-        [a, b, '-', c, d] => &[*a, *b, *c, *d],
+        [a, b, '-' | 'x' | 'X' | ':', c, d] => &[*a, *b, *c, *d],
         [a, b, c, d] => &[*a, *b, *c, *d],
         _ => return Err(bad()),
     };
