@@ -21,6 +21,7 @@ use super::{Color, Piece, Role, Square};
 pub struct Board {
     squares: [Option<Piece>; 90],
     occupied: [u128; 2],
+    by_role: [u128; 7],
 }
 
 impl Default for Board {
@@ -32,7 +33,7 @@ impl Default for Board {
 impl Board {
     /// A board with no pieces.
     pub const fn empty() -> Board {
-        Board { squares: [None; 90], occupied: [0; 2] }
+        Board { squares: [None; 90], occupied: [0; 2], by_role: [0; 7] }
     }
 
     /// The standard starting placement.
@@ -79,6 +80,7 @@ impl Board {
         let old = self.remove(square);
         self.squares[square.index()] = Some(piece);
         self.occupied[piece.color.index()] |= 1u128 << square.index();
+        self.by_role[piece.role.index()] |= 1u128 << square.index();
         old
     }
 
@@ -88,6 +90,7 @@ impl Board {
         let old = self.squares[square.index()].take();
         if let Some(p) = old {
             self.occupied[p.color.index()] &= !(1u128 << square.index());
+            self.by_role[p.role.index()] &= !(1u128 << square.index());
         }
         old
     }
@@ -102,6 +105,12 @@ impl Board {
     #[inline]
     pub fn occupied_by(&self, color: Color) -> u128 {
         self.occupied[color.index()]
+    }
+
+    /// The set of points holding a piece of kind `role`, either side.
+    #[inline]
+    pub fn occupied_by_role(&self, role: Role) -> u128 {
+        self.by_role[role.index()]
     }
 
     /// The points occupied by `color`, in index order.

@@ -11,7 +11,7 @@ mod piece;
 mod position;
 mod setup;
 mod square;
-mod tables;
+pub(crate) mod tables;
 pub mod zobrist;
 
 pub use board::{Board, SquareSet};

@@ -8,7 +8,10 @@
 //! between the king and an opposing rook, cannon or king (or off the leg
 //! of an opposing horse aimed at the king) are tested.
 
-use super::tables::{ADVISOR, ELEPHANT, HORSE, HORSE_ATTACKERS, KING, PAWN, PAWN_ATTACKERS, RAYS, Steps};
+use super::tables::{
+    ADVISOR, ELEPHANT, FILE_MASKS, HORSE, HORSE_ATTACKERS, KING, PAWN, PAWN_ATTACKERS, RANK_MASKS, RAYS,
+    Steps,
+};
 use super::{Color, Move, MoveList, Piece, Position, Role, Square};
 
 /// No point: used where a test has no vacated or filled point.
@@ -87,8 +90,29 @@ impl Position {
         if !reachable {
             return false;
         }
-        let king = if piece.role == Role::King { t as u8 } else { self.king(us).index() as u8 };
-        !self.attacked_with(king, !us, f as u8, t as u8)
+        if piece.role == Role::King {
+            return !self.attacked_with(t as u8, !us, f as u8, t as u8);
+        }
+        // Not in check, the move can only expose the king by leaving or
+        // filling a line between it and an opposing rook, cannon or king, or
+        // by leaving a horse leg beside it with an opposing horse behind.
+        let king = self.king(us);
+        let board = &self.board;
+        let them = board.occupied_by(!us);
+        let sliders = them
+            & (board.occupied_by_role(Role::Rook)
+                | board.occupied_by_role(Role::Cannon)
+                | board.occupied_by_role(Role::King));
+        let on_file = sliders & FILE_MASKS[king.file().index()] != 0;
+        let on_rank = sliders & RANK_MASKS[king.rank().index()] != 0;
+        let risky = |s: Square| (on_file && s.file() == king.file()) || (on_rank && s.rank() == king.rank());
+        let leg = m.from.file().index().abs_diff(king.file().index()) == 1
+            && m.from.rank().index().abs_diff(king.rank().index()) == 1
+            && them & board.occupied_by_role(Role::Horse) != 0;
+        if !self.in_check && !risky(m.from) && !risky(m.to) && !leg {
+            return true;
+        }
+        !self.attacked_with(king.index() as u8, !us, f as u8, t as u8)
     }
 
     /// How many pieces stand strictly between two points on one file or
@@ -179,7 +203,7 @@ impl Position {
         let king = self.king(us);
         let k = king.index();
         let squares = self.board.raw();
-        let in_check = self.is_attacked(king, them);
+        let in_check = self.in_check;
         let mut danger = 0u128;
         for (dir, ray) in RAYS[k].iter().enumerate() {
             let vertical = dir < 2;
@@ -217,26 +241,34 @@ impl Position {
             }
         };
         let t = target as usize;
+        let bit = |s: u8| if s == NONE { 0 } else { 1u128 << s };
+        let occupied =
+            (self.board.occupied_by(Color::Red) | self.board.occupied_by(Color::Black) | bit(filled))
+                & !bit(vacated);
         for (dir, ray) in RAYS[t].iter().enumerate() {
-            let mut it = ray.squares[..ray.len as usize].iter();
-            let mut first = None;
-            for &s in it.by_ref() {
-                if let Some(p) = at(s) {
-                    first = Some(p);
-                    break;
+            // North and east rays run up the point indexes, south and west down:
+            // the nearest blocker is the lowest, or the highest, set bit.
+            let nearest = |set: u128| -> u8 {
+                if dir == 0 || dir == 2 {
+                    set.trailing_zeros() as u8
+                } else {
+                    127 - set.leading_zeros() as u8
                 }
+            };
+            let blockers = ray.mask & occupied;
+            if blockers == 0 {
+                continue;
             }
-            let Some(first) = first else { continue };
-            if first.color == by && (first.role == Role::Rook || (first.role == Role::King && dir < 2)) {
+            let first = nearest(blockers);
+            if let Some(p) = at(first)
+                && p.color == by
+                && (p.role == Role::Rook || (p.role == Role::King && dir < 2))
+            {
                 return true;
             }
-            for &s in it {
-                if let Some(p) = at(s) {
-                    if p == Piece::new(by, Role::Cannon) {
-                        return true;
-                    }
-                    break;
-                }
+            let beyond = blockers & !(1u128 << first);
+            if beyond != 0 && at(nearest(beyond)) == Some(Piece::new(by, Role::Cannon)) {
+                return true;
             }
         }
         let horses = &HORSE_ATTACKERS[t];

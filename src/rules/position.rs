@@ -91,6 +91,7 @@ pub struct Undo {
     pub captured: Option<Piece>,
     halfmoves: u32,
     fullmoves: u32,
+    in_check: bool,
 }
 
 /// The move is not legal in the position.
@@ -139,6 +140,8 @@ pub struct Position {
     pub(crate) fullmoves: u32,
     pub(crate) kings: [Square; 2],
     pub(crate) hash: u64,
+    /// Whether the side to move is in check, kept up to date by `play`.
+    pub(crate) in_check: bool,
 }
 
 impl Default for Position {
@@ -188,13 +191,14 @@ impl Position {
             }
         }
         let hash = zobrist::hash_of(&board, turn);
-        let pos = Position { board, turn, halfmoves, fullmoves, kings, hash };
+        let mut pos = Position { board, turn, halfmoves, fullmoves, kings, hash, in_check: false };
         if let Some(file) = pos.facing_kings_file() {
             return Err(PositionError::KingsFacing(file));
         }
         if pos.is_attacked(pos.king(!turn), turn) {
             return Err(PositionError::OppositeCheck(!turn));
         }
+        pos.in_check = pos.is_attacked(pos.king(turn), !turn);
         Ok(pos)
     }
 
@@ -261,7 +265,7 @@ impl Position {
     /// Whether the side to move is in check (including by the opposing king
     /// on an open file, which cannot arise after a legal move).
     pub fn is_check(&self) -> bool {
-        self.is_attacked(self.king(self.turn), !self.turn)
+        self.in_check
     }
 
     /// Whether the side to move is checkmated.
@@ -318,13 +322,20 @@ impl Position {
         if piece.role == Role::King {
             self.kings[piece.color.index()] = m.to;
         }
-        let undo = Undo { m, captured, halfmoves: self.halfmoves, fullmoves: self.fullmoves };
+        let undo = Undo {
+            m,
+            captured,
+            halfmoves: self.halfmoves,
+            fullmoves: self.fullmoves,
+            in_check: self.in_check,
+        };
         self.halfmoves = if captured.is_some() { 0 } else { self.halfmoves.saturating_add(1) };
         if self.turn == Color::Black {
             self.fullmoves = self.fullmoves.saturating_add(1);
         }
         self.turn = !self.turn;
         self.hash = hash ^ zobrist::BLACK_TO_MOVE;
+        self.in_check = self.is_attacked(self.king(self.turn), !self.turn);
         undo
     }
 
@@ -332,7 +343,7 @@ impl Position {
     /// move played.
     #[inline]
     pub fn undo(&mut self, undo: Undo) {
-        let Undo { m, captured, halfmoves, fullmoves } = undo;
+        let Undo { m, captured, halfmoves, fullmoves, in_check } = undo;
         let piece = self.board.remove(m.to).expect("the moved piece on its destination");
         self.board.put(m.from, piece);
         let mut hash = self.hash ^ zobrist::key(piece, m.from.index()) ^ zobrist::key(piece, m.to.index());
@@ -346,6 +357,7 @@ impl Position {
         self.turn = !self.turn;
         self.fullmoves = fullmoves;
         self.halfmoves = halfmoves;
+        self.in_check = in_check;
         self.hash = hash ^ zobrist::BLACK_TO_MOVE;
     }
 

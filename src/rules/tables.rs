@@ -234,6 +234,22 @@ const fn rays() -> [[Ray; 4]; 90] {
     t
 }
 
+const fn line_masks<const N: usize>(file: bool) -> [u128; N] {
+    let mut t = [0u128; N];
+    let mut sq = 0;
+    while sq < 90 {
+        let i = if file { sq % 9 } else { sq / 9 };
+        t[i] |= 1u128 << sq;
+        sq += 1;
+    }
+    t
+}
+
+/// The ten points of each file, `a` to `i`.
+pub(crate) static FILE_MASKS: [u128; 9] = line_masks::<9>(true);
+/// The nine points of each rank, 0 to 9.
+pub(crate) static RANK_MASKS: [u128; 10] = line_masks::<10>(false);
+
 /// The four rays from each point, in the order of [`DIRS`].
 pub(crate) static RAYS: [[Ray; 4]; 90] = rays();
 
