@@ -51,35 +51,75 @@ enum Token {
     Close,
 }
 
-fn token(c: char) -> Option<Token> {
+/// The token a character stands for, as a small code (0 = none): pieces
+/// 1…7, numbers 11…19, qualifiers 20…22, directions 30…32, brackets 40/41.
+const fn code(c: char) -> u8 {
+    match c {
+        '帅' | '帥' | '将' | '將' => 1,
+        '仕' | '士' => 2,
+        '相' | '象' => 3,
+        '马' | '馬' | '傌' => 4,
+        '车' | '車' | '俥' | '硨' => 5,
+        '炮' | '砲' | '包' => 6,
+        '兵' | '卒' => 7,
+        '1' | '一' | '壹' | '１' => 11,
+        '2' | '二' | '贰' | '貳' | '２' => 12,
+        '3' | '三' | '叁' | '參' | '３' => 13,
+        '4' | '四' | '肆' | '４' => 14,
+        '5' | '五' | '伍' | '５' => 15,
+        '6' | '六' | '陆' | '陸' | '６' => 16,
+        '7' | '七' | '柒' | '７' => 17,
+        '8' | '八' | '捌' | '８' => 18,
+        '9' | '九' | '玖' | '９' => 19,
+        '前' => 20,
+        '中' => 21,
+        '后' | '後' => 22,
+        '进' | '進' | '上' | '+' | '＋' => 30,
+        '退' | '下' | '-' | '－' => 31,
+        '平' | '=' | '＝' | '.' | '．' => 32,
+        '(' | '（' => 40,
+        ')' | '）' => 41,
+        _ => 0,
+    }
+}
+
+const fn decode(code: u8) -> Option<Token> {
     use Token::*;
-    Some(match c {
-        '帅' | '帥' | '将' | '將' => Piece(Role::King),
-        '仕' | '士' => Piece(Role::Advisor),
-        '相' | '象' => Piece(Role::Elephant),
-        '马' | '馬' | '傌' => Piece(Role::Horse),
-        '车' | '車' | '俥' | '硨' => Piece(Role::Rook),
-        '炮' | '砲' | '包' => Piece(Role::Cannon),
-        '兵' | '卒' => Piece(Role::Pawn),
-        '一' | '壹' | '1' | '１' => Number(1),
-        '二' | '贰' | '貳' | '2' | '２' => Number(2),
-        '三' | '叁' | '參' | '3' | '３' => Number(3),
-        '四' | '肆' | '4' | '４' => Number(4),
-        '五' | '伍' | '5' | '５' => Number(5),
-        '六' | '陆' | '陸' | '6' | '６' => Number(6),
-        '七' | '柒' | '7' | '７' => Number(7),
-        '八' | '捌' | '8' | '８' => Number(8),
-        '九' | '玖' | '9' | '９' => Number(9),
-        '前' => Qualifier(Order::Front),
-        '中' => Qualifier(Order::Middle),
-        '后' | '後' => Qualifier(Order::Rear),
-        '进' | '進' | '上' | '+' | '＋' => Direction(self::Direction::Forward),
-        '退' | '下' | '-' | '－' => Direction(self::Direction::Backward),
-        '平' | '=' | '＝' | '.' | '．' => Direction(self::Direction::Sideways),
-        '(' | '（' => Open,
-        ')' | '）' => Close,
+    Some(match code {
+        1..=7 => Piece(Role::ALL[code as usize - 1]),
+        11..=19 => Number(code - 10),
+        20 => Qualifier(Order::Front),
+        21 => Qualifier(Order::Middle),
+        22 => Qualifier(Order::Rear),
+        30 => Direction(self::Direction::Forward),
+        31 => Direction(self::Direction::Backward),
+        32 => Direction(self::Direction::Sideways),
+        40 => Open,
+        41 => Close,
         _ => return None,
     })
+}
+
+/// The token of every character of the CJK Unified Ideographs block
+/// (U+4E00…U+9FFF), where all the piece and move characters are.
+static CJK: [Option<Token>; 0x5200] = {
+    let mut table = [None; 0x5200];
+    let mut i = 0;
+    while i < table.len() {
+        if let Some(c) = char::from_u32(0x4E00 + i as u32) {
+            table[i] = decode(code(c));
+        }
+        i += 1;
+    }
+    table
+};
+
+#[inline]
+fn token(c: char) -> Option<Token> {
+    match c as u32 {
+        0x4E00..=0x9FFF => CJK[c as usize - 0x4E00],
+        _ => decode(code(c)),
+    }
 }
 
 /// Reads a Chinese move into a description, without a position.
@@ -116,6 +156,13 @@ pub fn parse_with_remark(text: &str) -> Result<(Descriptive, &str), ParseMoveErr
             }
             None => break,
         }
+    }
+    // The common case first: four tokens and nothing after them.
+    if n == 4
+        && ends[3] == text.len()
+        && let Some(d) = pattern(&tokens[..4])
+    {
+        return Ok((d, ""));
     }
     for len in [5, 4, 3] {
         if len > n {

@@ -27,7 +27,7 @@
 
 use std::fmt;
 
-use crate::{Color, File, Move, Position, Rank, Role, Square};
+use crate::{Color, File, Move, Position, Role, Square};
 
 pub mod chinese;
 pub mod iccs;
@@ -155,21 +155,23 @@ fn list(moves: &[Move]) -> String {
 }
 
 /// Small fixed set of candidate points (no allocation).
-#[derive(Default)]
 struct Candidates {
-    squares: [Option<Square>; 10],
+    squares: [Square; 10],
     len: usize,
 }
 
 impl Candidates {
+    const fn new() -> Candidates {
+        Candidates { squares: [Square::A0; 10], len: 0 }
+    }
     fn add(&mut self, sq: Square) {
-        if !self.squares[..self.len].contains(&Some(sq)) && self.len < self.squares.len() {
-            self.squares[self.len] = Some(sq);
+        if self.len < self.squares.len() && !self.squares[..self.len].contains(&sq) {
+            self.squares[self.len] = sq;
             self.len += 1;
         }
     }
     fn iter(&self) -> impl Iterator<Item = Square> + '_ {
-        self.squares[..self.len].iter().flatten().copied()
+        self.squares[..self.len].iter().copied()
     }
 }
 
@@ -177,13 +179,17 @@ impl Candidates {
 fn on_file(pos: &Position, color: Color, role: Role, file: File) -> ([Square; 10], usize) {
     let mut out = [Square::A0; 10];
     let mut n = 0;
-    for r in 0..10u32 {
-        let rank = match color {
-            Color::Red => 9 - r,
-            Color::Black => r,
+    let mut bits = pos.board().occupied_by(color) & crate::rules::tables::FILE_MASKS[file.index()];
+    let piece = Some(crate::Piece::new(color, role));
+    while bits != 0 {
+        // Front first: from the top for Red, from the bottom for Black.
+        let i = match color {
+            Color::Red => 127 - bits.leading_zeros() as usize,
+            Color::Black => bits.trailing_zeros() as usize,
         };
-        let sq = Square::new(file, Rank::new(rank).expect("rank 0-9"));
-        if pos.board().piece_at(sq) == Some(crate::Piece::new(color, role)) {
+        bits &= !(1u128 << i);
+        let sq = Square::from_index(i).expect("a point of the board");
+        if pos.board().piece_at(sq) == piece {
             out[n] = sq;
             n += 1;
         }
@@ -255,8 +261,8 @@ impl Descriptive {
         let color = pos.turn();
         let role = self.role.unwrap_or(Role::Pawn);
         let file_of = |n: u8| File::from_number(color, n);
-        let mut strict = Candidates::default();
-        let mut loose = Candidates::default();
+        let mut strict = Candidates::new();
+        let mut loose = Candidates::new();
         match self.origin {
             Origin::File(n) => {
                 if let Some(file) = file_of(n) {
@@ -317,21 +323,21 @@ impl Descriptive {
         if candidates.len == 0 {
             return Err(ResolveError::NoPiece { color, role, place: self.place_words() });
         }
-        let mut found: [Option<Move>; 4] = [None; 4];
+        let mut found = [Move::new(Square::A0, Square::A0); 4];
         let mut n = 0;
         let mut tried = None;
         for from in candidates.iter() {
             for to in self.destinations(color, role, from).into_iter().flatten() {
                 let m = Move::new(from, to);
                 tried = Some(m);
-                if pos.is_legal(m) && !found[..n].contains(&Some(m)) && n < found.len() {
-                    found[n] = Some(m);
+                if n < found.len() && pos.is_legal(m) && !found[..n].contains(&m) {
+                    found[n] = m;
                     n += 1;
                 }
             }
         }
         match n {
-            1 => Ok(found[0].expect("one move")),
+            1 => Ok(found[0]),
             0 => Err(ResolveError::Illegal {
                 reason: match tried {
                     Some(m) => format!("{color} {role} {m} is not a legal move"),
@@ -343,7 +349,7 @@ impl Descriptive {
                 },
             }),
             _ => {
-                let mut moves: Vec<Move> = found[..n].iter().flatten().copied().collect();
+                let mut moves = found[..n].to_vec();
                 moves.sort();
                 Err(ResolveError::Ambiguous { moves })
             }
