@@ -294,8 +294,11 @@ impl Descriptive {
                 add_ordered(&mut strict, &sqs[..k], order);
             }
             Origin::Digits { first, second } => {
+                // Official WXF writes `33` for the middle of three pawns on file
+                // 3 only when another file also holds several pawns.
                 if first == second
                     && let Some(file) = file_of(first)
+                    && pool(pos, color, role).2 >= 2
                 {
                     let (sqs, k) = on_file(pos, color, role, file);
                     if k == 3 {

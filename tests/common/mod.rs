@@ -27,3 +27,13 @@ pub fn movegen_fens() -> Vec<String> {
     let text = read_gz("movegen-pyffish.txt.gz");
     data_lines(&text).map(|(_, l)| l.split(';').next().expect("FEN").to_string()).collect()
 }
+
+/// The distinct FENs of the WXF notation fixture (positions rich in tandem
+/// pieces and pawn files).
+pub fn notation_fens() -> Vec<String> {
+    let text = read_gz("notation-pyffish-wxf.txt.gz");
+    let mut fens: Vec<String> =
+        data_lines(&text).map(|(_, l)| l.split(';').next().expect("FEN").to_string()).collect();
+    fens.dedup();
+    fens
+}
