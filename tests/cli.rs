@@ -30,6 +30,21 @@ fn moves_of_the_start_position() {
 }
 
 #[test]
+fn moves_in_other_notations() {
+    let chinese = stdout_of(&["moves", "startpos", "--notation", "chinese"]);
+    assert_eq!(chinese.lines().count(), 44);
+    assert!(chinese.lines().any(|l| l == "炮二平五"));
+    let traditional = stdout_of(&["moves", "startpos", "--notation", "chinese", "--chinese", "traditional"]);
+    assert!(traditional.lines().any(|l| l == "砲二平五"));
+    let wxf = stdout_of(&["moves", "startpos", "--notation", "wxf"]);
+    assert!(wxf.lines().any(|l| l == "C2.5"));
+    let iccs = stdout_of(&["moves", "startpos", "--notation", "iccs"]);
+    assert_eq!(iccs.lines().next(), Some("A0-A1"));
+    let out = qipu().args(["moves", "startpos", "--notation", "klingon"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
 fn moves_of_a_position_without_moves() {
     let out = qipu().args(["moves", "3k5/4P4/4P4/9/9/9/9/9/9/4K4 b"]).output().unwrap();
     assert!(out.status.success());

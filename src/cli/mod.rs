@@ -24,12 +24,14 @@ pub struct Cli {
 pub enum Command {
     /// Print the legal moves of a position, one lower-case ICCS move (h2e2) a line, sorted.
     ///
-    /// The position is a FEN (quoted or not) or `startpos`. Letters K A B N R C P (upper case
+    /// --notation writes them in ICCS (H2-E2), Chinese (炮二平五) or WXF (C2.5) instead. The position is a FEN (quoted or not) or `startpos`. Letters K A B N R C P (upper case
     /// = Red), E/H accepted for elephant/horse, side w/r (Red) or b (Black); missing trailing
     /// fields default to `w - - 0 1`. A position with no legal move prints nothing and says
     /// on standard error whether it is checkmate or stalemate (both lose for the side to
     /// move).
-    #[command(after_help = "Examples:\n  qipu moves startpos\n  qipu moves 4k4/9/9/9/9/9/9/9/9/3K5 w")]
+    #[command(
+        after_help = "Examples:\n  qipu moves startpos\n  qipu moves 4k4/9/9/9/9/9/9/9/9/3K5 w\n  qipu moves startpos --notation chinese --chinese traditional"
+    )]
     Moves(moves::Args),
     /// Count the leaf nodes of the legal move tree to a given depth (perft).
     ///
