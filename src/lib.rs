@@ -34,8 +34,8 @@ pub mod notation;
 pub mod rules;
 
 pub use rules::{
-    Board, Color, File, FromFenError, History, Move, MoveList, Outcome, Piece, Position, PositionError, Rank,
-    Repetition, Role, Setup, Square, divide, fen, perft, zobrist,
+    Board, Color, File, FromFenError, History, Illegality, Move, MoveList, Outcome, Piece, Position,
+    PositionError, Rank, Repetition, Role, Setup, Square, divide, fen, perft, zobrist,
 };
 
 /// The README's examples, compiled and run as doc tests.

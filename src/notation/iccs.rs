@@ -11,7 +11,7 @@
 //! ```
 
 use super::{ParseMoveError, ResolveError, is_remark_char, narrow};
-use crate::{File, Move, Position, Rank, Square};
+use crate::{File, Illegality, Move, Position, Rank, Square};
 
 const NOTATION: &str = "ICCS";
 
@@ -66,17 +66,12 @@ impl IccsMove {
     /// The move, if it is legal in `pos`.
     pub fn resolve(&self, pos: &Position) -> Result<Move, ResolveError> {
         let m = self.0;
-        match pos.board().piece_at(m.from) {
-            Some(p) if p.color == pos.turn() => {
-                if pos.is_legal(m) {
-                    Ok(m)
-                } else {
-                    Err(ResolveError::Illegal {
-                        reason: format!("{} {} {m} is not a legal move", p.color, p.role),
-                    })
-                }
+        match pos.illegality(m) {
+            None => Ok(m),
+            Some(Illegality::NoPiece(_) | Illegality::NotYourTurn(_)) => {
+                Err(ResolveError::EmptyOrigin { color: pos.turn(), square: m.from })
             }
-            _ => Err(ResolveError::EmptyOrigin { color: pos.turn(), square: m.from }),
+            Some(why) => Err(ResolveError::Illegal { reason: format!("{m}: {why}") }),
         }
     }
 }

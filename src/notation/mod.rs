@@ -343,7 +343,10 @@ impl Descriptive {
             1 => Ok(found[0]),
             0 => Err(ResolveError::Illegal {
                 reason: match tried {
-                    Some(m) => format!("{color} {role} {m} is not a legal move"),
+                    Some(m) => match pos.illegality(m) {
+                        Some(why) => format!("{m}: {why}"),
+                        None => format!("{m} is not a legal move"),
+                    },
                     None => format!(
                         "the {color} {role} {} cannot move {}",
                         self.place_words(),
@@ -398,8 +401,8 @@ impl Descriptive {
     fn place_words(&self) -> String {
         match self.origin {
             Origin::File(n) => format!("on file {n}"),
-            Origin::Ordered { order, file: Some(n) } => format!("{order:?} on file {n}").to_lowercase(),
-            Origin::Ordered { order, file: None } => format!("{order:?} of several on a file").to_lowercase(),
+            Origin::Ordered { order, file: Some(n) } => format!("{order} on file {n}"),
+            Origin::Ordered { order, file: None } => format!("{order} of several on one file"),
             Origin::Digits { first, second } => format!("matching {first}{second}"),
         }
     }
@@ -410,6 +413,21 @@ impl Descriptive {
             Some(Direction::Backward) => format!("backward {}", self.number),
             Some(Direction::Sideways) => format!("sideways to file {}", self.number),
             None => format!("to file {}", self.number),
+        }
+    }
+}
+
+impl fmt::Display for Order {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Order::Front => f.write_str("front"),
+            Order::Middle => f.write_str("middle"),
+            Order::Rear => f.write_str("rear"),
+            Order::Nth(k) => write!(f, "{}", crate::fen::Ordinal(k as usize)),
+            Order::Plus => f.write_str("front (+)"),
+            Order::Minus => f.write_str("rear (-)"),
+            Order::Foremost => f.write_str("foremost"),
+            Order::Rearmost => f.write_str("rearmost"),
         }
     }
 }

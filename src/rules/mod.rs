@@ -4,6 +4,7 @@
 mod board;
 pub mod fen;
 mod history;
+mod illegality;
 mod movegen;
 mod moves;
 mod perft;
@@ -17,6 +18,7 @@ pub mod zobrist;
 pub use board::{Board, SquareSet};
 pub use fen::ParseFenError;
 pub use history::{History, Repetition};
+pub use illegality::Illegality;
 pub use moves::{Move, MoveList, ParseMoveError};
 pub use perft::{divide, perft};
 pub use piece::{Color, Piece, Role};
