@@ -451,8 +451,10 @@ pub(crate) enum Distinction {
     /// `index` (0-based, front first) among `count` pieces on its file; the
     /// only file holding several.
     OnFile { index: usize, count: usize },
-    /// Pawns: `index` among `count` pawns of the pool over `files` files.
-    Pool { index: usize, count: usize, files: usize, file_index: usize, file_count: usize },
+    /// Pawns on two or more files holding several: `index` among the
+    /// `count` pawns of the pool, `file_index` among the `file_count` of
+    /// its own file.
+    Pool { index: usize, count: usize, file_index: usize, file_count: usize },
 }
 
 pub(crate) fn distinction(pos: &Position, from: Square) -> Distinction {
@@ -473,7 +475,7 @@ pub(crate) fn distinction(pos: &Position, from: Square) -> Distinction {
     if files == 1 {
         Distinction::OnFile { index: file_index, count: k }
     } else {
-        Distinction::Pool { index, count: n, files, file_index, file_count: k }
+        Distinction::Pool { index, count: n, file_index, file_count: k }
     }
 }
 
