@@ -30,7 +30,9 @@
 #![warn(missing_docs, missing_debug_implementations)]
 
 pub mod cli;
+pub mod formats;
 pub mod notation;
+pub mod record;
 pub mod rules;
 
 pub use rules::{

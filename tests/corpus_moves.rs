@@ -33,21 +33,8 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// UTF-8 (with or without BOM), else whichever of GB18030 and Big5 decodes
-/// with fewer errors and more move characters.
 fn decode(bytes: &[u8]) -> String {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    if let Ok(s) = std::str::from_utf8(bytes) {
-        return s.to_string();
-    }
-    let score = |s: &str| {
-        let bad = s.chars().filter(|&c| c == '\u{FFFD}').count() as i64;
-        let good = s.chars().filter(|c| "进退平马车炮兵卒将帅象相仕士進馬車將帥".contains(*c)).count() as i64;
-        good - 100 * bad
-    };
-    let (gbk, _, _) = encoding_rs::GB18030.decode(bytes);
-    let (big5, _, _) = encoding_rs::BIG5.decode(bytes);
-    if score(&big5) > score(&gbk) { big5.into_owned() } else { gbk.into_owned() }
+    qipu::formats::encoding::decode(bytes, None).text.into_owned()
 }
 
 struct Game {

@@ -1,0 +1,192 @@
+//! Text decoding: bytes in, text out, before any tokenising.
+//!
+//! A byte-order mark decides first (UTF-8, UTF-16LE, UTF-16BE); then valid
+//! UTF-8 is taken as such; otherwise GB18030 (a superset of GBK and GB2312)
+//! and Big5 are both tried on the first 64 KiB and the one whose text looks
+//! more like Chinese game records wins. Big5 trail bytes include `[ ] { } \
+//! |`, so no PGN syntax may be looked for in the bytes: decode first.
+//!
+//! ```
+//! use qipu::formats::encoding::{decode, Encoding};
+//! let (gbk, _, _) = encoding_rs::GBK.encode("炮二平五 马８进７");
+//! let decoded = decode(&gbk, None);
+//! assert_eq!(decoded.encoding, Encoding::Gb18030);
+//! assert_eq!(decoded.text, "炮二平五 马８进７");
+//! ```
+
+use std::borrow::Cow;
+use std::fmt;
+use std::str::FromStr;
+
+/// A text encoding qipu reads.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Encoding {
+    /// UTF-8 (with or without a byte-order mark).
+    Utf8,
+    /// UTF-16, little-endian (only with a byte-order mark, or when forced).
+    Utf16Le,
+    /// UTF-16, big-endian (only with a byte-order mark, or when forced).
+    Utf16Be,
+    /// GB18030, which includes GBK and GB2312 (simplified Chinese).
+    Gb18030,
+    /// Big5 (traditional Chinese; the cp950 extensions included).
+    Big5,
+}
+
+impl Encoding {
+    /// The name used in reports and JSON output.
+    pub fn name(self) -> &'static str {
+        match self {
+            Encoding::Utf8 => "utf-8",
+            Encoding::Utf16Le => "utf-16le",
+            Encoding::Utf16Be => "utf-16be",
+            Encoding::Gb18030 => "gb18030",
+            Encoding::Big5 => "big5",
+        }
+    }
+
+    fn codec(self) -> &'static encoding_rs::Encoding {
+        match self {
+            Encoding::Utf8 => encoding_rs::UTF_8,
+            Encoding::Utf16Le => encoding_rs::UTF_16LE,
+            Encoding::Utf16Be => encoding_rs::UTF_16BE,
+            Encoding::Gb18030 => encoding_rs::GB18030,
+            Encoding::Big5 => encoding_rs::BIG5,
+        }
+    }
+}
+
+impl fmt::Display for Encoding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The name is not an encoding qipu knows.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown encoding {0:?}: use utf-8, gbk (gb18030, gb2312), big5, utf-16le or utf-16be")]
+pub struct UnknownEncoding(pub String);
+
+impl FromStr for Encoding {
+    type Err = UnknownEncoding;
+
+    fn from_str(s: &str) -> Result<Encoding, UnknownEncoding> {
+        Ok(match s.to_ascii_lowercase().replace('_', "-").as_str() {
+            "utf-8" | "utf8" => Encoding::Utf8,
+            "utf-16le" | "utf16le" => Encoding::Utf16Le,
+            "utf-16be" | "utf16be" => Encoding::Utf16Be,
+            "gb18030" | "gbk" | "gb2312" | "cp936" => Encoding::Gb18030,
+            "big5" | "cp950" | "big5-hkscs" => Encoding::Big5,
+            _ => return Err(UnknownEncoding(s.to_string())),
+        })
+    }
+}
+
+/// Decoded text and how it was decoded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decoded<'a> {
+    /// The text, without a byte-order mark.
+    pub text: Cow<'a, str>,
+    /// The encoding used.
+    pub encoding: Encoding,
+    /// Whether some bytes were not valid in that encoding (they became
+    /// U+FFFD REPLACEMENT CHARACTER).
+    pub had_errors: bool,
+}
+
+/// How many bytes the GB18030/Big5 decision looks at.
+const SAMPLE: usize = 64 * 1024;
+
+/// Decodes `bytes`: with `forced` in that encoding, otherwise as detected.
+pub fn decode(bytes: &[u8], forced: Option<Encoding>) -> Decoded<'_> {
+    let (bom, body) = match bytes {
+        [0xEF, 0xBB, 0xBF, rest @ ..] => (Some(Encoding::Utf8), rest),
+        [0xFF, 0xFE, rest @ ..] => (Some(Encoding::Utf16Le), rest),
+        [0xFE, 0xFF, rest @ ..] => (Some(Encoding::Utf16Be), rest),
+        _ => (None, bytes),
+    };
+    let encoding = match forced.or(bom) {
+        Some(e) => e,
+        None if std::str::from_utf8(body).is_ok() => Encoding::Utf8,
+        None => guess_chinese(body),
+    };
+    let (text, had_errors) = encoding.codec().decode_without_bom_handling(body);
+    Decoded { text, encoding, had_errors }
+}
+
+/// GB18030 or Big5, whichever reads the start of `bytes` as more
+/// record-like Chinese with fewer errors.
+fn guess_chinese(bytes: &[u8]) -> Encoding {
+    let mut end = bytes.len().min(SAMPLE);
+    // Do not cut a double-byte character in two at the end of the sample.
+    while end < bytes.len() && end > 0 && bytes[end - 1] >= 0x80 {
+        end -= 1;
+    }
+    let sample = &bytes[..end];
+    let score = |e: Encoding| {
+        let (text, _) = e.codec().decode_without_bom_handling(sample);
+        text.chars()
+            .map(|c| match c {
+                '\u{FFFD}' => -20,
+                c if COMMON.contains(c) => 2,
+                '\u{4E00}'..='\u{9FFF}' => 0,
+                c if (c as u32) >= 0x80 => -1,
+                _ => 0,
+            })
+            .sum::<i64>()
+    };
+    if score(Encoding::Big5) > score(Encoding::Gb18030) { Encoding::Big5 } else { Encoding::Gb18030 }
+}
+
+/// Characters frequent in game records and in Chinese prose, in simplified
+/// and traditional forms: a text decoded in the right encoding is full of
+/// them, one decoded in the wrong one rarely holds any.
+const COMMON: &str = "车車马馬炮砲包相象仕士帅帥将將兵卒进進退平前后後中一二三四五六七八九\
+１２３４５６７８９红紅黑先胜勝负負和局对對第轮輪赛賽杯届屆年月日棋象队隊手着著变變的是了不在人有我他这這个個们們\
+来來上大为為国國地到以说說时時要就出会會可也你生能而子那得于於下自之过過发發作里裡用道行所然家种種事成方多经經么麼去法\
+学學如都同现現当當没沒动動面起看定天分还還好小部其些主样樣理心本开開但因只从從想实實";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn boms_and_utf8() {
+        let d = decode(b"\xEF\xBB\xBF[Game \"x\"]", None);
+        assert_eq!((d.encoding, d.text.as_ref()), (Encoding::Utf8, "[Game \"x\"]"));
+        let d = decode(b"\xFF\xFEh\0i\0", None);
+        assert_eq!((d.encoding, d.text.as_ref()), (Encoding::Utf16Le, "hi"));
+        let d = decode(b"\xFE\xFF\0h\0i", None);
+        assert_eq!((d.encoding, d.text.as_ref()), (Encoding::Utf16Be, "hi"));
+        let d = decode("炮二平五".as_bytes(), None);
+        assert_eq!((d.encoding, d.text.as_ref(), d.had_errors), (Encoding::Utf8, "炮二平五", false));
+        let d = decode(b"", None);
+        assert_eq!(d.encoding, Encoding::Utf8);
+    }
+
+    #[test]
+    fn gbk_and_big5_are_told_apart() {
+        let simplified = "[Event \"全国象棋个人赛\"]\n1. 炮二平五 马８进７ 2. 马二进三 车９平８";
+        let traditional = "[Event \"全國象棋個人賽\"]\n1. 炮二平五 馬８進７ 2. 馬二進三 車９平８";
+        let (gbk, _, _) = encoding_rs::GBK.encode(simplified);
+        let (big5, _, _) = encoding_rs::BIG5.encode(traditional);
+        let d = decode(&gbk, None);
+        assert_eq!((d.encoding, d.text.as_ref()), (Encoding::Gb18030, simplified));
+        let d = decode(&big5, None);
+        assert_eq!((d.encoding, d.text.as_ref()), (Encoding::Big5, traditional));
+        // Traditional characters written in GBK are still GBK.
+        let (gbk_trad, _, _) = encoding_rs::GBK.encode(traditional);
+        assert_eq!(decode(&gbk_trad, None).encoding, Encoding::Gb18030);
+        // Forcing wins.
+        assert_eq!(decode(&gbk, Some(Encoding::Big5)).encoding, Encoding::Big5);
+    }
+
+    #[test]
+    fn names() {
+        assert_eq!("GBK".parse::<Encoding>(), Ok(Encoding::Gb18030));
+        assert_eq!("cp950".parse::<Encoding>(), Ok(Encoding::Big5));
+        assert_eq!("utf-8".parse::<Encoding>(), Ok(Encoding::Utf8));
+        assert!("latin1".parse::<Encoding>().is_err());
+        assert_eq!(Encoding::Big5.to_string(), "big5");
+    }
+}

@@ -1,0 +1,4 @@
+//! File formats: one module per format, each a reader (bytes -> records)
+//! and, where qipu writes the format, a writer.
+
+pub mod encoding;

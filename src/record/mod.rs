@@ -1,0 +1,309 @@
+//! The format-neutral game record: tags, start position, a move tree with
+//! comments and variations, and the result.
+//!
+//! Moves are kept as they were read (text, or coordinates for binary
+//! formats) until [`crate::analysis::replay`] resolves them against the
+//! positions. The move tree is an arena of nodes linked by index (first
+//! child = main line, next sibling = the alternatives), so trees of any
+//! depth are built and walked without recursion.
+//!
+//! ```
+//! use qipu::record::{MoveText, Record, RecordedMove};
+//! let mut record = Record::default();
+//! let root = record.tree.root();
+//! let first = record.tree.add_child(root, RecordedMove::text("炮二平五", 1, 4));
+//! let alt = record.tree.add_child(root, RecordedMove::text("相三进五", 2, 4));
+//! record.tree.add_child(first, RecordedMove::text("马８进７", 1, 9));
+//! assert_eq!(record.tree.main_line().count(), 2);
+//! assert_eq!(record.tree.children(root).collect::<Vec<_>>(), [first, alt]);
+//! assert_eq!(record.tree.variation_count(), 1);
+//! ```
+
+use std::fmt;
+
+use crate::Move;
+
+/// The result of a game as a record states it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    /// `1-0`.
+    RedWins,
+    /// `0-1`.
+    BlackWins,
+    /// `1/2-1/2` (also `½-½`).
+    Draw,
+    /// `*`: unknown or unfinished.
+    Unknown,
+}
+
+impl GameResult {
+    /// Reads `1-0`, `0-1`, `1/2-1/2`, `½-½` or `*`.
+    pub fn parse(s: &str) -> Option<GameResult> {
+        Some(match s.trim() {
+            "1-0" => GameResult::RedWins,
+            "0-1" => GameResult::BlackWins,
+            "1/2-1/2" | "½-½" | "1/2" => GameResult::Draw,
+            "*" => GameResult::Unknown,
+            _ => return None,
+        })
+    }
+
+    /// The PGN token.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameResult::RedWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+            GameResult::Unknown => "*",
+        }
+    }
+}
+
+impl fmt::Display for GameResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A move as written in the record.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum MoveText {
+    /// Text in some notation (Chinese, WXF, ICCS), resolved at replay.
+    Text(String),
+    /// Coordinates, as binary formats store them.
+    Coords(Move),
+}
+
+/// Where something stands in the source text: 1-based line and column
+/// (in characters), or for binary formats a byte offset in `column` with
+/// `line` 0.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Span {
+    /// 1-based line (0 for binary sources).
+    pub line: u32,
+    /// 1-based column in characters (the byte offset for binary sources).
+    pub column: u32,
+}
+
+/// A move of the record with its source place and remark marks.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct RecordedMove {
+    /// The move as written.
+    pub text: MoveText,
+    /// Where it was written.
+    pub at: Span,
+}
+
+impl RecordedMove {
+    /// A move written as text at `line`, `column`.
+    pub fn text(text: impl Into<String>, line: u32, column: u32) -> RecordedMove {
+        RecordedMove { text: MoveText::Text(text.into()), at: Span { line, column } }
+    }
+}
+
+/// Index of a node in a [`MoveTree`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct NodeId(u32);
+
+impl NodeId {
+    /// The position of the node in the tree's arena.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// One node of the move tree: the root (the start position) or a move.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Node {
+    /// The move that leads here; `None` for the root.
+    pub mv: Option<RecordedMove>,
+    /// The node this move is played from; `None` for the root.
+    pub parent: Option<NodeId>,
+    first_child: Option<NodeId>,
+    last_child: Option<NodeId>,
+    next_sibling: Option<NodeId>,
+    /// A comment written before this move (at the start of a variation);
+    /// unused on the root.
+    pub comment_before: Option<String>,
+    /// The comment after this move; on the root, the comment before the
+    /// first move (about the game or the start position).
+    pub comment: Option<String>,
+    /// Numeric annotation glyphs (`$1` …) and remark marks turned into
+    /// them (`!` = 1, `?` = 2, `!!` = 3, `??` = 4, `!?` = 5, `?!` = 6).
+    pub nags: Vec<u8>,
+}
+
+/// The moves of a game: main line and variations to any depth.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveTree {
+    nodes: Vec<Node>,
+}
+
+impl Default for MoveTree {
+    fn default() -> MoveTree {
+        MoveTree { nodes: vec![Node::default()] }
+    }
+}
+
+impl MoveTree {
+    /// The root: the start position, before any move.
+    pub fn root(&self) -> NodeId {
+        NodeId(0)
+    }
+
+    /// The node `id`.
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id.index()]
+    }
+
+    /// The node `id`, to change its comments or annotations.
+    pub fn node_mut(&mut self, id: NodeId) -> &mut Node {
+        &mut self.nodes[id.index()]
+    }
+
+    /// Number of nodes, the root included.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether the tree holds no move.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.len() == 1
+    }
+
+    /// Adds `mv` as the last alternative played from `parent`; the first
+    /// child added is the main continuation.
+    pub fn add_child(&mut self, parent: NodeId, mv: RecordedMove) -> NodeId {
+        let id = NodeId(self.nodes.len() as u32);
+        self.nodes.push(Node { mv: Some(mv), parent: Some(parent), ..Node::default() });
+        match self.nodes[parent.index()].last_child {
+            Some(last) => self.nodes[last.index()].next_sibling = Some(id),
+            None => self.nodes[parent.index()].first_child = Some(id),
+        }
+        self.nodes[parent.index()].last_child = Some(id);
+        id
+    }
+
+    /// The moves played from `id`, main continuation first.
+    pub fn children(&self, id: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+        std::iter::successors(self.node(id).first_child, |c| self.node(*c).next_sibling)
+    }
+
+    /// The main continuation from `id`, if any.
+    pub fn main_child(&self, id: NodeId) -> Option<NodeId> {
+        self.node(id).first_child
+    }
+
+    /// The main line: the first child of the root, its first child, and so
+    /// on.
+    pub fn main_line(&self) -> impl Iterator<Item = NodeId> + '_ {
+        std::iter::successors(self.main_child(self.root()), |id| self.main_child(*id))
+    }
+
+    /// How many variations the tree holds (alternatives to a main
+    /// continuation).
+    pub fn variation_count(&self) -> usize {
+        self.nodes.iter().filter(|n| n.first_child.is_some()).map(|n| self.children_count(n) - 1).sum()
+    }
+
+    fn children_count(&self, n: &Node) -> usize {
+        std::iter::successors(n.first_child, |c| self.node(*c).next_sibling).count()
+    }
+
+    /// Every node in depth-first order (a move before its continuations,
+    /// the main continuation before the alternatives), without recursion.
+    pub fn depth_first(&self) -> impl Iterator<Item = NodeId> + '_ {
+        let mut stack = vec![self.root()];
+        std::iter::from_fn(move || {
+            let id = stack.pop()?;
+            let children: Vec<NodeId> = self.children(id).collect();
+            stack.extend(children.into_iter().rev());
+            Some(id)
+        })
+    }
+}
+
+/// A problem the reader met and worked around (the record is still read).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Warning {
+    /// Where.
+    pub at: Span,
+    /// What, in words.
+    pub message: String,
+}
+
+/// One game record.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Record {
+    /// Tags in the order read; names as written.
+    pub tags: Vec<(String, String)>,
+    /// The moves.
+    pub tree: MoveTree,
+    /// The result written at the end of the moves, if any.
+    pub result: Option<GameResult>,
+    /// Where the record starts in its source.
+    pub at: Span,
+    /// Problems met while reading.
+    pub warnings: Vec<Warning>,
+}
+
+impl Record {
+    /// The value of the first tag called `name` (case-insensitive).
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    }
+
+    /// Sets tag `name` (case-insensitive), replacing its value or appending it.
+    pub fn set_tag(&mut self, name: &str, value: impl Into<String>) {
+        let value = value.into();
+        match self.tags.iter_mut().find(|(k, _)| k.eq_ignore_ascii_case(name)) {
+            Some((_, v)) => *v = value,
+            None => self.tags.push((name.to_string(), value)),
+        }
+    }
+
+    /// The start position's FEN, from the `FEN` tag, when it is not empty.
+    pub fn fen(&self) -> Option<&str> {
+        self.tag("FEN").map(str::trim).filter(|f| !f.is_empty())
+    }
+
+    /// The result: the one written after the moves, else the `Result` tag.
+    pub fn result(&self) -> Option<GameResult> {
+        self.result.or_else(|| self.tag("Result").and_then(GameResult::parse))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deep_trees_need_no_recursion() {
+        let mut tree = MoveTree::default();
+        let mut at = tree.root();
+        for i in 0..200_000 {
+            let node = tree.add_child(at, RecordedMove::text("h2e2", i, 1));
+            tree.add_child(at, RecordedMove::text("b2e2", i, 6));
+            at = node;
+        }
+        assert_eq!(tree.main_line().count(), 200_000);
+        assert_eq!(tree.variation_count(), 200_000);
+        assert_eq!(tree.depth_first().count(), 400_001);
+        let copy = tree.clone();
+        drop(copy);
+    }
+
+    #[test]
+    fn tags_are_case_insensitive() {
+        let mut r = Record::default();
+        r.tags.push(("Fen".into(), " 4k4/9/9/9/9/9/9/9/9/3K5 w ".into()));
+        assert_eq!(r.fen(), Some("4k4/9/9/9/9/9/9/9/9/3K5 w"));
+        r.set_tag("FEN", "");
+        assert_eq!(r.fen(), None);
+        assert_eq!(r.tags.len(), 1);
+        r.set_tag("Result", "0-1");
+        assert_eq!(r.result(), Some(GameResult::BlackWins));
+        r.result = Some(GameResult::Draw);
+        assert_eq!(r.result(), Some(GameResult::Draw));
+    }
+}
