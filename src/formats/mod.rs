@@ -2,3 +2,4 @@
 //! and, where qipu writes the format, a writer.
 
 pub mod encoding;
+pub mod pgn;

@@ -1,0 +1,4 @@
+//! What is done with records: replay, and (as they are added) FEN trails,
+//! statistics and openings.
+
+pub mod replay;

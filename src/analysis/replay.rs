@@ -1,0 +1,314 @@
+//! Replaying a record: every move of the main line and of every variation
+//! resolved against its position and checked, the first wrong move of each
+//! line reported with where and why, and the end of the main line judged.
+
+use std::fmt;
+
+use crate::notation::{chinese, iccs, wxf};
+use crate::record::{GameResult, MoveText, NodeId, Record, Span};
+use crate::{Color, History, Move, Outcome, Position};
+
+/// How the main line ends, computed from the final position.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Termination {
+    /// The side to move is checkmated.
+    Checkmate,
+    /// The side to move has no legal move and is not in check: it loses.
+    Stalemate,
+    /// 120 plies without a capture.
+    MoveLimit,
+    /// The final position stands for the third time.
+    Repetition,
+}
+
+impl Termination {
+    /// The name used in reports and JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Termination::Checkmate => "checkmate",
+            Termination::Stalemate => "stalemate",
+            Termination::MoveLimit => "move-limit",
+            Termination::Repetition => "repetition",
+        }
+    }
+}
+
+impl fmt::Display for Termination {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A move that could not be replayed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplayError {
+    /// The ply of the move in its line (1 = the first move of the game;
+    /// in a variation, counted from the start of the game too); 0 for a
+    /// bad start position.
+    pub ply: usize,
+    /// The move as written (empty for a bad start position).
+    pub text: String,
+    /// Where it was written.
+    pub at: Span,
+    /// Whether it lies in a variation rather than the main line.
+    pub in_variation: bool,
+    /// Why, in words.
+    pub message: String,
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.ply == 0 {
+            return write!(f, "start position: {}", self.message);
+        }
+        let line = if self.in_variation { "variation, " } else { "" };
+        write!(f, "{line}ply {}", self.ply)?;
+        if self.at.line > 0 {
+            write!(f, " (line {}, column {})", self.at.line, self.at.column)?;
+        }
+        write!(f, ": {}: {}", self.text, self.message)
+    }
+}
+
+/// A replayed game.
+#[derive(Clone, Debug)]
+pub struct Replayed {
+    /// The start position.
+    pub start: Position,
+    /// The main-line moves that replayed, in order.
+    pub moves: Vec<Move>,
+    /// The position after those moves.
+    pub end: Position,
+    /// Plies replayed in variations.
+    pub variation_plies: usize,
+    /// The first wrong move: of the main line if there is one, else of the
+    /// first variation that holds one.
+    pub error: Option<ReplayError>,
+    /// How the main line ends, when it was replayed to its end.
+    pub termination: Option<Termination>,
+    /// A result that contradicts the final position (e.g. a draw recorded
+    /// after a checkmate), in words.
+    pub result_conflict: Option<String>,
+}
+
+impl Replayed {
+    /// Whether every move of the record replayed.
+    pub fn is_valid(&self) -> bool {
+        self.error.is_none()
+    }
+}
+
+/// Resolves one written move in `pos`: ICCS, then WXF, then Chinese,
+/// whichever reads it.
+pub fn resolve(pos: &Position, text: &str) -> Result<Move, String> {
+    if let Ok(m) = iccs::parse(text) {
+        return m.resolve(pos).map_err(|e| e.to_string());
+    }
+    if let Ok(d) = wxf::parse(text) {
+        return d.resolve(pos).map_err(|e| e.to_string());
+    }
+    match chinese::parse(text) {
+        Ok(d) => d.resolve(pos).map_err(|e| e.to_string()),
+        Err(e) if text.chars().all(|c| c.is_ascii()) => {
+            Err(format!("not a Chinese, WXF or ICCS move ({})", e.reason))
+        }
+        Err(e) => Err(e.reason),
+    }
+}
+
+fn resolve_node(record: &Record, id: NodeId, pos: &Position) -> Result<Move, (String, Span, String)> {
+    let mv = record.tree.node(id).mv.as_ref().expect("a move node");
+    match &mv.text {
+        MoveText::Text(t) => resolve(pos, t).map_err(|e| (t.clone(), mv.at, e)),
+        MoveText::Coords(m) => match pos.illegality(*m) {
+            None => Ok(*m),
+            Some(why) => Err((m.to_string(), mv.at, why.to_string())),
+        },
+    }
+}
+
+/// Replays `record`.
+pub fn replay(record: &Record) -> Replayed {
+    let start = match record.fen() {
+        None => Position::start(),
+        Some(fen) => match Position::from_fen(fen) {
+            Ok(p) => p,
+            Err(e) => {
+                let pos = Position::start();
+                return Replayed {
+                    start: pos.clone(),
+                    moves: Vec::new(),
+                    end: pos,
+                    variation_plies: 0,
+                    error: Some(ReplayError {
+                        ply: 0,
+                        text: String::new(),
+                        at: record.at,
+                        in_variation: false,
+                        message: e.to_string(),
+                    }),
+                    termination: None,
+                    result_conflict: None,
+                };
+            }
+        },
+    };
+    let tree = &record.tree;
+    let mut pos = start.clone();
+    let mut history = History::new(&pos);
+    let mut moves = Vec::new();
+    let mut error = None;
+    // Positions before each main-line move, for the variations branching there.
+    let mut branch_points: Vec<(NodeId, Position, usize)> = Vec::new();
+    let mut node = tree.root();
+    let mut terminal_before_end = false;
+    while let Some(next) = tree.main_child(node) {
+        if tree.children(node).nth(1).is_some() {
+            branch_points.push((node, pos.clone(), moves.len()));
+        }
+        if pos.outcome().is_some() && !terminal_before_end {
+            terminal_before_end = true;
+        }
+        match resolve_node(record, next, &pos) {
+            Ok(m) => {
+                let _ = pos.play_unchecked(m);
+                history.push(&pos);
+                moves.push(m);
+                node = next;
+            }
+            Err((text, at, message)) => {
+                let message = match pos.outcome() {
+                    Some(Outcome::Checkmate { winner }) => {
+                        format!("{message} (the game was already over: {} is checkmated)", !winner)
+                    }
+                    Some(Outcome::Stalemate { winner }) => {
+                        format!("{message} (the game was already over: {} has no move)", !winner)
+                    }
+                    None => message,
+                };
+                error = Some(ReplayError { ply: moves.len() + 1, text, at, in_variation: false, message });
+                break;
+            }
+        }
+    }
+    let mut variation_plies = 0;
+    let mut variation_error = None;
+    for (at_node, at_pos, ply) in branch_points {
+        let mut stack: Vec<(NodeId, Position, usize)> =
+            tree.children(at_node).skip(1).map(|c| (c, at_pos.clone(), ply)).collect();
+        stack.reverse();
+        while let Some((id, before, ply)) = stack.pop() {
+            match resolve_node(record, id, &before) {
+                Ok(m) => {
+                    let mut after = before;
+                    let _ = after.play_unchecked(m);
+                    variation_plies += 1;
+                    let children: Vec<NodeId> = tree.children(id).collect();
+                    for c in children.into_iter().rev() {
+                        stack.push((c, after.clone(), ply + 1));
+                    }
+                }
+                Err((text, at, message)) => {
+                    if variation_error.is_none() {
+                        variation_error =
+                            Some(ReplayError { ply: ply + 1, text, at, in_variation: true, message });
+                    }
+                }
+            }
+        }
+    }
+    let error = error.or(variation_error);
+    let main_complete = error.as_ref().is_none_or(|e| e.in_variation);
+    let termination = main_complete.then(|| termination(&pos, &history)).flatten();
+    let result_conflict = if main_complete { result_conflict(record.result(), &pos) } else { None };
+    Replayed { start, moves, end: pos, variation_plies, error, termination, result_conflict }
+}
+
+fn termination(pos: &Position, history: &History) -> Option<Termination> {
+    match pos.outcome() {
+        Some(Outcome::Checkmate { .. }) => Some(Termination::Checkmate),
+        Some(Outcome::Stalemate { .. }) => Some(Termination::Stalemate),
+        None if history.repetition().is_some() => Some(Termination::Repetition),
+        None if pos.is_natural_limit() => Some(Termination::MoveLimit),
+        None => None,
+    }
+}
+
+fn result_conflict(result: Option<GameResult>, pos: &Position) -> Option<String> {
+    let outcome = pos.outcome()?;
+    let expected = match outcome.winner() {
+        Color::Red => GameResult::RedWins,
+        Color::Black => GameResult::BlackWins,
+    };
+    match result {
+        Some(r) if r != expected && r != GameResult::Unknown => Some(format!(
+            "result {r} contradicts the final position: {} has no legal move, so {} wins",
+            !outcome.winner(),
+            outcome.winner()
+        )),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::pgn;
+
+    fn replay_text(text: &str) -> Replayed {
+        replay(&pgn::read(text)[0])
+    }
+
+    #[test]
+    fn a_valid_game_in_three_notations() {
+        let r = replay_text("1. 炮二平五 H8+7 3. h0g2 *");
+        assert!(r.is_valid(), "{:?}", r.error);
+        assert_eq!(r.moves.len(), 3);
+        assert_eq!(r.termination, None);
+    }
+
+    #[test]
+    fn the_first_wrong_move_is_reported_with_reason_and_place() {
+        let r = replay_text("1. 炮二平五 马８进７\n2. 马二进四 *");
+        let e = r.error.unwrap();
+        assert_eq!((e.ply, e.text.as_str(), e.at), (3, "马二进四", Span { line: 2, column: 4 }));
+        assert!(e.message.contains("horse leg"), "{}", e.message);
+        assert_eq!(r.moves.len(), 2);
+        let e = replay_text("1. 车一进九").error.unwrap();
+        assert!(e.message.contains("path is blocked") || e.message.contains("illegal"), "{}", e.message);
+        let e = replay_text("1. Ch5").error.unwrap();
+        assert!(e.message.contains("not a Chinese, WXF or ICCS move"), "{}", e.message);
+    }
+
+    #[test]
+    fn variations_are_replayed_from_their_own_position() {
+        let r = replay_text("1. h2e2 h9g7 (1... b9c7 2. h0g2 (2. b0c2)) 2. h0g2 *");
+        assert!(r.is_valid(), "{:?}", r.error);
+        assert_eq!(r.moves.len(), 3);
+        assert_eq!(r.variation_plies, 3);
+        let r = replay_text("1. h2e2 h9g7 (1... h9g7 2. h2e2) 2. h0g2 *");
+        let e = r.error.unwrap();
+        assert!(e.in_variation && e.ply == 3, "{e:?}");
+    }
+
+    #[test]
+    fn termination_and_result_conflicts() {
+        let mate = "[FEN \"3k5/R8/9/9/9/9/9/9/1R7/4K4 w\"]\n";
+        let r = replay_text(&format!("{mate}1. b1b9 1-0"));
+        assert_eq!(r.termination, Some(Termination::Checkmate));
+        assert_eq!(r.result_conflict, None);
+        let r = replay_text(&format!("{mate}1. b1b9 1/2-1/2"));
+        assert!(r.result_conflict.unwrap().contains("Red wins"));
+        let r = replay_text("[FEN \"3k5/4P4/4P4/9/9/9/9/9/9/3K5 w\"]\n1. d0e0 1-0");
+        assert_eq!(r.termination, None); // e0 faces nothing: e8/e7 pawns stand between
+        let r = replay_text("[FEN \"bad\"]\n1. h2e2");
+        assert_eq!(r.error.unwrap().ply, 0);
+    }
+
+    #[test]
+    fn moves_after_the_end_are_explained() {
+        let mate = "[FEN \"3k5/R8/9/9/9/9/9/9/1R7/4K4 w\"]\n";
+        let e = replay_text(&format!("{mate}1. b1b9 d9d8")).error.unwrap();
+        assert!(e.message.contains("already over"), "{}", e.message);
+    }
+}

@@ -1,0 +1,398 @@
+//! PGN records: many games per file, tags, move text in Chinese, WXF or
+//! ICCS notation with comments, variations, NAGs and results.
+//!
+//! The reader works on decoded text (see [`super::encoding`]) and is
+//! forgiving in the ways real files need:
+//! - tag names in any case; a line holding only tags starts a new game once
+//!   the current one has moves; tags inside move text (`[Score "10=0"]`)
+//!   are skipped;
+//! - move numbers with or without dots (`1.`, `1...`, `1．`, right-aligned
+//!   or attached: `1.炮二平五`), continuation lines (`3.          马８进７`),
+//!   placeholders (`....`, `…………`);
+//! - `{}` comments over several lines, `;` comments, `()` variations to any
+//!   depth, NAGs (`$1`);
+//! - results `1-0 0-1 1/2-1/2 ½-½ *`, or none; separator lines of `=` and
+//!   whatever follows a result up to the next tags (ElephantEye's footer).
+//!
+//! Moves are kept as text; the notation of each move is worked out when
+//! the game is replayed, since real files mislabel `[Format]`.
+//!
+//! ```
+//! use qipu::formats::pgn;
+//! let games = pgn::read("[Event \"x\"]\n1. 炮二平五 {center} 马８进７ (1... 象３进５) 2. 马二进三 *\n");
+//! assert_eq!(games.len(), 1);
+//! let g = &games[0];
+//! assert_eq!(g.tag("event"), Some("x"));
+//! assert_eq!(g.tree.main_line().count(), 3);
+//! assert_eq!(g.tree.variation_count(), 1);
+//! ```
+
+use nom::IResult;
+use nom::Parser;
+use nom::bytes::complete::{escaped_transform, is_not, take_while1};
+use nom::character::complete::{char, space0};
+use nom::combinator::{opt, value};
+use nom::sequence::delimited;
+
+use crate::record::{GameResult, NodeId, Record, RecordedMove, Span, Warning};
+
+/// Reads every game of a PGN text.
+pub fn read(text: &str) -> Vec<Record> {
+    let mut reader = Reader::default();
+    for (n, line) in text.lines().enumerate() {
+        reader.line(n as u32 + 1, line.strip_suffix('\r').unwrap_or(line));
+    }
+    reader.finish()
+}
+
+/// One `[Name "value"]` pair.
+fn tag_pair(input: &str) -> IResult<&str, (String, String)> {
+    let name = take_while1(|c: char| c.is_alphanumeric() || c == '_' || c == '-');
+    let quoted = delimited(
+        char('"'),
+        opt(escaped_transform(
+            is_not("\\\""),
+            '\\',
+            nom::branch::alt((value("\\", char('\\')), value("\"", char('"')))),
+        )),
+        char('"'),
+    );
+    let (rest, (_, _, name, _, value, _, _)) =
+        (space0, char('['), name, space0, quoted, space0, char(']')).parse(input)?;
+    Ok((rest, (name.to_string(), value.unwrap_or_default())))
+}
+
+/// The tags of a line made of tags only, if it is one.
+fn tag_line(line: &str) -> Option<Vec<(String, String)>> {
+    let mut rest = line;
+    let mut tags = Vec::new();
+    while !rest.trim().is_empty() {
+        let (r, tag) = tag_pair(rest).ok()?;
+        tags.push(tag);
+        rest = r;
+    }
+    (!tags.is_empty()).then_some(tags)
+}
+
+/// Reader state across lines.
+#[derive(Default)]
+struct Reader {
+    games: Vec<Record>,
+    game: Record,
+    /// The game has move text (or a result): the next tag line starts a new game.
+    has_moves: bool,
+    /// After a result or a separator: skip lines up to the next tags.
+    ended: bool,
+    cursor: Option<NodeId>,
+    variations: Vec<NodeId>,
+    /// An open `{` comment: its text so far and where it started.
+    comment: Option<(String, Span)>,
+    /// A comment at the start of a variation, for its first move.
+    pending_before: Option<String>,
+}
+
+impl Reader {
+    fn line(&mut self, number: u32, line: &str) {
+        if self.comment.is_none()
+            && let Some(tags) = tag_line(line)
+        {
+            if self.has_moves || self.ended {
+                self.end_game();
+            }
+            if self.game.tags.is_empty() {
+                self.game.at = Span { line: number, column: 1 };
+            }
+            self.game.tags.extend(tags);
+            return;
+        }
+        if self.ended {
+            return;
+        }
+        let trimmed = line.trim();
+        if self.comment.is_none() && trimmed.len() >= 3 && trimmed.chars().all(|c| c == '=') {
+            self.ended = true;
+            return;
+        }
+        self.movetext(number, line);
+    }
+
+    fn cursor(&self) -> NodeId {
+        self.cursor.unwrap_or(self.game.tree.root())
+    }
+
+    fn warn(&mut self, at: Span, message: impl Into<String>) {
+        self.game.warnings.push(Warning { at, message: message.into() });
+    }
+
+    fn movetext(&mut self, number: u32, line: &str) {
+        let chars: Vec<(usize, char)> = line.char_indices().collect();
+        let mut i = 0;
+        let at = |i: usize| Span { line: number, column: i as u32 + 1 };
+        while i < chars.len() {
+            if let Some((text, _)) = &mut self.comment {
+                match chars[i..].iter().position(|&(_, c)| c == '}') {
+                    Some(k) => {
+                        text.push_str(&line[chars[i].0..chars[i + k].0]);
+                        i += k + 1;
+                        let (text, _) = self.comment.take().expect("open comment");
+                        self.add_comment(text);
+                    }
+                    None => {
+                        text.push_str(&line[chars[i].0..]);
+                        text.push('\n');
+                        return;
+                    }
+                }
+                continue;
+            }
+            let (start, c) = chars[i];
+            match c {
+                c if c.is_whitespace() => i += 1,
+                '{' => {
+                    self.comment = Some((String::new(), at(i)));
+                    self.has_moves = true;
+                    i += 1;
+                }
+                ';' => {
+                    let text = line[start + 1..].to_string();
+                    self.add_comment(text);
+                    return;
+                }
+                '(' => {
+                    let cur = self.cursor();
+                    match self.game.tree.node(cur).parent {
+                        Some(parent) => {
+                            self.variations.push(cur);
+                            self.cursor = Some(parent);
+                        }
+                        None => {
+                            self.warn(at(i), "variation before the first move: read as a continuation");
+                            self.variations.push(cur);
+                        }
+                    }
+                    i += 1;
+                }
+                ')' => {
+                    match self.variations.pop() {
+                        Some(cur) => self.cursor = Some(cur),
+                        None => self.warn(at(i), "')' closes no variation"),
+                    }
+                    i += 1;
+                }
+                '[' => {
+                    // A tag inside move text (`[Score "10=0"]`): skip it.
+                    let k = chars[i..].iter().position(|&(_, c)| c == ']').unwrap_or(chars.len() - i - 1);
+                    i += k + 1;
+                }
+                _ => {
+                    let len = chars[i..]
+                        .iter()
+                        .position(|&(_, c)| {
+                            c.is_whitespace() || matches!(c, '{' | '}' | '(' | ')' | ';' | '[')
+                        })
+                        .unwrap_or(chars.len() - i);
+                    let end = chars.get(i + len).map_or(line.len(), |&(b, _)| b);
+                    let token = &line[start..end];
+                    let column = i;
+                    i += len;
+                    if self.token(token, at(column)) {
+                        return; // a result: the rest of the line is not move text
+                    }
+                }
+            }
+        }
+    }
+
+    /// Handles one token; true when it ends the game's move text.
+    fn token(&mut self, token: &str, at: Span) -> bool {
+        self.has_moves = true;
+        if let Some(result) = GameResult::parse(token) {
+            self.game.result = Some(result);
+            self.ended = true;
+            return true;
+        }
+        if let Some(nag) = token.strip_prefix('$') {
+            match nag.parse::<u8>() {
+                Ok(n) => self.game.tree.node_mut(self.cursor()).nags.push(n),
+                Err(_) => self.warn(at, format!("{token:?} is not a NAG")),
+            }
+            return false;
+        }
+        let (number_len, rest) = strip_move_number(token);
+        let rest = rest.trim_start_matches(['.', '…', '．', '。']);
+        if rest.is_empty() || rest == "--" {
+            return false;
+        }
+        let column = at.column + token[..number_len].chars().count() as u32;
+        let mv = RecordedMove::text(rest, at.line, column);
+        let node = self.game.tree.add_child(self.cursor(), mv);
+        if let Some(before) = self.pending_before.take() {
+            self.game.tree.node_mut(node).comment_before = Some(before);
+        }
+        self.cursor = Some(node);
+        false
+    }
+
+    fn add_comment(&mut self, text: String) {
+        let text = text.trim().to_string();
+        if text.is_empty() {
+            return;
+        }
+        let cur = self.cursor();
+        // Right after `(`, a comment belongs to the variation's first move.
+        let starts_variation =
+            self.variations.last().is_some_and(|&v| self.game.tree.node(v).parent == Some(cur));
+        if starts_variation && cur != self.game.tree.root() {
+            let before = self.pending_before.get_or_insert_with(String::new);
+            if !before.is_empty() {
+                before.push('\n');
+            }
+            before.push_str(&text);
+            return;
+        }
+        let node = self.game.tree.node_mut(cur);
+        match &mut node.comment {
+            Some(c) => {
+                c.push('\n');
+                c.push_str(&text);
+            }
+            None => node.comment = Some(text),
+        }
+    }
+
+    fn end_game(&mut self) {
+        if let Some((text, at)) = self.comment.take() {
+            self.warn(at, "comment not closed with '}'");
+            self.add_comment(text);
+        }
+        if !self.variations.is_empty() {
+            let at = self.game.at;
+            self.warn(at, format!("{} variation(s) not closed with ')'", self.variations.len()));
+        }
+        let game = std::mem::take(&mut self.game);
+        if !game.tags.is_empty() || !game.tree.is_empty() || game.result.is_some() {
+            self.games.push(game);
+        }
+        self.has_moves = false;
+        self.ended = false;
+        self.cursor = None;
+        self.variations.clear();
+        self.pending_before = None;
+    }
+
+    fn finish(mut self) -> Vec<Record> {
+        self.end_game();
+        self.games
+    }
+}
+
+/// Splits a move number (`12.`, `12...`, `12．`) off the front of a token;
+/// returns its length in bytes and the rest. `33.4` is a WXF move, not a
+/// number.
+fn strip_move_number(token: &str) -> (usize, &str) {
+    let digits = token.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 {
+        return (0, token);
+    }
+    let rest = &token[digits..];
+    let b = token.as_bytes();
+    if b.len() == 4 && digits == 2 && matches!(b[2], b'.' | b'=' | b'+' | b'-') && b[3].is_ascii_digit() {
+        return (0, token);
+    }
+    let after = rest.trim_start_matches(['.', '…', '．', '。']);
+    if after.len() == rest.len() {
+        // Digits without dots: a bare move number (`1 炮二平五`), or a
+        // token of its own such as WXF `15=6`.
+        return if rest.is_empty() { (token.len(), "") } else { (0, token) };
+    }
+    (token.len() - after.len(), after)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::MoveText;
+
+    fn moves(r: &Record) -> Vec<String> {
+        r.tree
+            .main_line()
+            .map(|id| match &r.tree.node(id).mv.as_ref().unwrap().text {
+                MoveText::Text(t) => t.clone(),
+                MoveText::Coords(m) => m.to_string(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn tags_and_moves() {
+        let text = "[Game \"Chinese Chess\"]\r\n[Red \"许银川\"][Black \"吕钦\"]\r\n[Result \"1-0\"]\r\n\r\n  1. 炮二平五 马８进７\r\n  2. 马二进三\r\n  2.          车９平８\r\n 10. 兵七进一 1-0\r\n";
+        let games = read(text);
+        assert_eq!(games.len(), 1);
+        let g = &games[0];
+        assert_eq!(g.tag("red"), Some("许银川"));
+        assert_eq!(g.tag("BLACK"), Some("吕钦"));
+        assert_eq!(moves(g), ["炮二平五", "马８进７", "马二进三", "车９平８", "兵七进一"]);
+        assert_eq!(g.result, Some(GameResult::RedWins));
+        let first = g.tree.main_line().next().unwrap();
+        assert_eq!(g.tree.node(first).mv.as_ref().unwrap().at, Span { line: 5, column: 6 });
+    }
+
+    #[test]
+    fn several_games_footer_and_separators() {
+        let text = "[Event \"a\"]\n1. h2e2 h9g7 1-0\n====\n欢迎访问《象棋百科全书》网站\n[Event \"b\"]\n1. C2.5 H8+7\n=========\n[Event \"c\"]\n1.炮二平五 2.马二进三\n";
+        let games = read(text);
+        assert_eq!(games.len(), 3);
+        assert_eq!(moves(&games[0]), ["h2e2", "h9g7"]);
+        assert_eq!(moves(&games[1]), ["C2.5", "H8+7"]);
+        assert_eq!(moves(&games[2]), ["炮二平五", "马二进三"]);
+        assert_eq!(games[1].result, None);
+    }
+
+    #[test]
+    fn comments_variations_nags() {
+        let text = "{start}\n1. h2e2 {a\nlong comment} h9g7 $1 (1... b9c7 {alt} (1... h7e7)) 2. h0g2 ; rest of line\n(2. b0c2 {x}) *";
+        let g = &read(text)[0];
+        let t = &g.tree;
+        assert_eq!(t.node(t.root()).comment.as_deref(), Some("start"));
+        assert_eq!(moves(g), ["h2e2", "h9g7", "h0g2"]);
+        let ids: Vec<_> = t.main_line().collect();
+        assert_eq!(t.node(ids[0]).comment.as_deref(), Some("a\nlong comment"));
+        assert_eq!(t.node(ids[1]).nags, [1]);
+        assert_eq!(t.node(ids[2]).comment.as_deref(), Some("rest of line"));
+        let alts: Vec<_> = t.children(ids[0]).collect();
+        assert_eq!(alts.len(), 3);
+        assert_eq!(t.node(alts[1]).comment.as_deref(), Some("alt"));
+        assert_eq!(t.variation_count(), 3);
+        assert!(g.warnings.is_empty(), "{:?}", g.warnings);
+    }
+
+    #[test]
+    fn move_numbers() {
+        assert_eq!(strip_move_number("12."), (3, ""));
+        assert_eq!(strip_move_number("12..."), (5, ""));
+        assert_eq!(strip_move_number("1.炮二平五"), (2, "炮二平五"));
+        assert_eq!(strip_move_number("1．炮二平五"), (4, "炮二平五"));
+        assert_eq!(strip_move_number("33.4"), (0, "33.4"));
+        assert_eq!(strip_move_number("15=6"), (0, "15=6"));
+        assert_eq!(strip_move_number("7"), (1, ""));
+        assert_eq!(strip_move_number("C2.5"), (0, "C2.5"));
+    }
+
+    #[test]
+    fn broken_text_is_read_with_warnings() {
+        let g = &read("1. h2e2 {open comment\n2. h0g2")[0];
+        assert_eq!(moves(g), ["h2e2"]);
+        assert_eq!(g.warnings.len(), 1);
+        let g = &read("1. h2e2 ) (h9g7")[0];
+        assert_eq!(g.warnings.len(), 2);
+        assert!(read("").is_empty());
+        assert!(read("\n\n   \n").is_empty());
+    }
+
+    #[test]
+    fn tags_inside_move_text_are_skipped() {
+        let g = &read("[Title \"x\"]\n[Score \"10=0\"] 1.H2-E2  [Score \"10=0\"] H9-G7\n")[0];
+        assert_eq!(moves(g), ["H2-E2", "H9-G7"]);
+        assert_eq!(g.tags.len(), 1);
+    }
+}
