@@ -109,9 +109,7 @@ pub fn resolve(pos: &Position, text: &str) -> Result<Move, String> {
     }
     match chinese::parse(text) {
         Ok(d) => d.resolve(pos).map_err(|e| e.to_string()),
-        Err(e) if text.chars().all(|c| c.is_ascii()) => {
-            Err(format!("not a Chinese, WXF or ICCS move ({})", e.reason))
-        }
+        Err(e) if text.is_ascii() => Err(format!("not a Chinese, WXF or ICCS move ({})", e.reason)),
         Err(e) => Err(e.reason),
     }
 }
