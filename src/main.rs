@@ -4,10 +4,13 @@ use clap::Parser;
 
 fn main() {
     let cli = qipu::cli::Cli::parse();
-    if let Err(failure) = qipu::cli::run(cli) {
-        if !failure.message.is_empty() {
-            eprintln!("qipu: {}", failure.message);
+    match qipu::cli::run(cli) {
+        Ok(code) => std::process::exit(code),
+        Err(failure) => {
+            if !failure.message.is_empty() {
+                eprintln!("qipu: {}", failure.message);
+            }
+            std::process::exit(failure.code);
         }
-        std::process::exit(failure.code);
     }
 }

@@ -1,5 +1,70 @@
 //! File formats: one module per format, each a reader (bytes -> records)
 //! and, where qipu writes the format, a writer.
 
+pub mod detect;
 pub mod encoding;
 pub mod pgn;
+
+use crate::record::Record;
+use detect::Format;
+use encoding::Encoding;
+
+/// The records of one file and how they were read.
+#[derive(Clone, Debug)]
+pub struct Parsed {
+    /// The format detected.
+    pub format: Format,
+    /// The text encoding, for text formats.
+    pub encoding: Option<Encoding>,
+    /// The records, in file order.
+    pub records: Vec<Record>,
+}
+
+/// A file from which no record can be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{reason}")]
+pub struct Unreadable {
+    /// The format detected.
+    pub format: Format,
+    /// Why nothing can be read, in words.
+    pub reason: String,
+}
+
+/// Reads the records of a file of any supported format; `encoding`
+/// overrides text-encoding detection.
+pub fn read(bytes: &[u8], encoding: Option<Encoding>) -> Result<Parsed, Unreadable> {
+    match detect::detect(bytes) {
+        Format::Pgn => {
+            let decoded = encoding::decode(bytes, encoding);
+            let records = pgn::read(&decoded.text);
+            if !records.is_empty() && records.iter().all(|r| !looks_like_a_game(r)) {
+                return Err(Unreadable {
+                    format: Format::Pgn,
+                    reason: "text without a game record: no tags, and the first word is not a move".into(),
+                });
+            }
+            Ok(Parsed { format: Format::Pgn, encoding: Some(decoded.encoding), records })
+        }
+        Format::Xqf => Err(Unreadable { format: Format::Xqf, reason: "XQF records are not read yet".into() }),
+        Format::Binary => Err(Unreadable {
+            format: Format::Binary,
+            reason: "binary data that is not a known record format".into(),
+        }),
+    }
+}
+
+/// Whether a record read from text is a game: it has tags, or its first
+/// move reads as a move in some notation.
+fn looks_like_a_game(record: &Record) -> bool {
+    use crate::notation::{chinese, iccs, wxf};
+    if !record.tags.is_empty() {
+        return true;
+    }
+    let Some(first) = record.tree.main_line().next() else { return record.result.is_some() };
+    match &record.tree.node(first).mv.as_ref().expect("a move").text {
+        crate::record::MoveText::Text(t) => {
+            iccs::parse(t).is_ok() || wxf::parse(t).is_ok() || chinese::parse(t).is_ok()
+        }
+        crate::record::MoveText::Coords(_) => true,
+    }
+}

@@ -1,0 +1,198 @@
+//! `qipu validate PATH...`: replay every game and report each illegal or
+//! unreadable one with where and why.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use super::input::{Input, expand};
+use super::{Failure, OutputFormat};
+use crate::analysis::replay::{Replayed, replay};
+use crate::formats::{self, encoding::Encoding};
+
+/// Arguments of `qipu validate`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Files, directories (searched recursively) or `-` for standard input.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// `text` for people, `json` for programs (one object per game and line).
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub format: OutputFormat,
+    /// Read text in this encoding instead of detecting it (utf-8, gbk, big5, utf-16le, utf-16be).
+    #[arg(long)]
+    pub encoding: Option<Encoding>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+}
+
+/// The report of one game, as written in JSON.
+#[derive(Debug, Serialize)]
+struct Report {
+    source: String,
+    index: usize,
+    status: &'static str,
+    format: &'static str,
+    encoding: Option<&'static str>,
+    plies: usize,
+    variation_plies: usize,
+    result: Option<&'static str>,
+    termination: Option<&'static str>,
+    error: Option<ErrorJson>,
+    warnings: Vec<String>,
+    result_conflict: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+struct ErrorJson {
+    ply: usize,
+    #[serde(rename = "move")]
+    mv: String,
+    line: u32,
+    column: u32,
+    message: String,
+}
+
+/// Counts for the summary line.
+#[derive(Debug, Default)]
+struct Summary {
+    games: usize,
+    ok: usize,
+    illegal: usize,
+    unreadable: usize,
+}
+
+/// Validates every game of every input.
+pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
+    let inputs = expand(&args.paths)?;
+    let pool = super::thread_pool(args.jobs)?;
+    let mut summary = Summary::default();
+    for input in &inputs {
+        let reports = pool.install(|| check(input, args.encoding));
+        for r in &reports {
+            summary.games += 1;
+            match r.status {
+                "ok" => summary.ok += 1,
+                "illegal" => summary.illegal += 1,
+                _ => summary.unreadable += 1,
+            }
+            match args.format {
+                OutputFormat::Json => {
+                    serde_json::to_writer(&mut *out, r).map_err(|e| Failure::usage(e.to_string()))?;
+                    writeln!(out)?;
+                }
+                OutputFormat::Text => write_text(r, out)?,
+            }
+        }
+    }
+    let line = format!(
+        "{} games: {} valid, {} illegal, {} unreadable ({} inputs)",
+        summary.games,
+        summary.ok,
+        summary.illegal,
+        summary.unreadable,
+        inputs.len()
+    );
+    match args.format {
+        OutputFormat::Text => writeln!(out, "{line}")?,
+        OutputFormat::Json => eprintln!("{line}"),
+    }
+    Ok(if summary.illegal + summary.unreadable > 0 { 1 } else { 0 })
+}
+
+fn check(input: &Input, encoding: Option<Encoding>) -> Vec<Report> {
+    let source = input.name();
+    let unreadable = |format: &'static str, message: String| Report {
+        source: source.clone(),
+        index: 0,
+        status: "unreadable",
+        format,
+        encoding: None,
+        plies: 0,
+        variation_plies: 0,
+        result: None,
+        termination: None,
+        error: Some(ErrorJson { ply: 0, mv: String::new(), line: 0, column: 0, message }),
+        warnings: Vec::new(),
+        result_conflict: None,
+    };
+    let bytes = match input.read() {
+        Ok(b) => b,
+        Err(e) => return vec![unreadable("unknown", format!("cannot read: {e}"))],
+    };
+    let parsed = match formats::read(&bytes, encoding) {
+        Ok(p) => p,
+        Err(e) => return vec![unreadable(e.format.name(), e.reason)],
+    };
+    if parsed.records.is_empty() {
+        return vec![unreadable(parsed.format.name(), "no game found".into())];
+    }
+    let format = parsed.format.name();
+    let enc = parsed.encoding.map(Encoding::name);
+    parsed
+        .records
+        .par_iter()
+        .enumerate()
+        .map(|(index, record)| {
+            let replayed: Replayed = replay(record);
+            let error = replayed.error.as_ref().map(|e| ErrorJson {
+                ply: e.ply,
+                mv: e.text.clone(),
+                line: e.at.line,
+                column: e.at.column,
+                message: if e.in_variation {
+                    format!("in a variation: {}", e.message)
+                } else {
+                    e.message.clone()
+                },
+            });
+            Report {
+                source: source.clone(),
+                index,
+                status: if replayed.is_valid() { "ok" } else { "illegal" },
+                format,
+                encoding: enc,
+                plies: replayed.moves.len(),
+                variation_plies: replayed.variation_plies,
+                result: record.result().map(|r| r.as_str()),
+                termination: replayed.termination.map(|t| t.as_str()),
+                error,
+                warnings: record
+                    .warnings
+                    .iter()
+                    .map(|w| format!("line {}, column {}: {}", w.at.line, w.at.column, w.message))
+                    .collect(),
+                result_conflict: replayed.result_conflict,
+            }
+        })
+        .collect()
+}
+
+fn write_text(r: &Report, out: &mut impl Write) -> std::io::Result<()> {
+    if let Some(e) = &r.error {
+        if r.status == "unreadable" {
+            writeln!(out, "{}: unreadable: {}", r.source, e.message)?;
+        } else if e.ply == 0 {
+            writeln!(out, "{}: game {}: start position: {}", r.source, r.index + 1, e.message)?;
+        } else {
+            writeln!(
+                out,
+                "{}: game {}: ply {} (line {}, column {}): {}: {}",
+                r.source,
+                r.index + 1,
+                e.ply,
+                e.line,
+                e.column,
+                e.mv,
+                e.message
+            )?;
+        }
+    }
+    if let Some(c) = &r.result_conflict {
+        writeln!(out, "{}: game {}: {c}", r.source, r.index + 1)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,43 @@
+//! Telling formats apart by content.
+
+/// The format of a file, judged from its bytes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// PGN or plain text with moves (any encoding).
+    Pgn,
+    /// XQStudio's binary XQF (`XQ` signature).
+    Xqf,
+    /// Binary data that is no record format qipu knows.
+    Binary,
+}
+
+impl Format {
+    /// The name used in reports and JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Pgn => "pgn",
+            Format::Xqf => "xqf",
+            Format::Binary => "binary",
+        }
+    }
+}
+
+/// Judges the format of `bytes`.
+///
+/// ```
+/// use qipu::formats::detect::{detect, Format};
+/// assert_eq!(detect(b"[Game \"Chinese Chess\"]"), Format::Pgn);
+/// assert_eq!(detect(b"XQ\x12\0\0"), Format::Xqf);
+/// assert_eq!(detect(b"\x00\x01\x02\x03"), Format::Binary);
+/// ```
+pub fn detect(bytes: &[u8]) -> Format {
+    if bytes.starts_with(b"XQ") {
+        return Format::Xqf;
+    }
+    let utf16 = bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]);
+    let head = &bytes[..bytes.len().min(4096)];
+    if !utf16 && head.iter().any(|&b| b == 0 || (b < 0x09)) {
+        return Format::Binary;
+    }
+    Format::Pgn
+}
