@@ -27,7 +27,7 @@ fn valid_games_exit_zero_with_a_summary() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(
         String::from_utf8(out.stdout).unwrap(),
-        "3 games: 3 valid, 0 illegal, 0 unreadable (1 inputs)\n"
+        "3 game(s): 3 valid, 0 illegal, 0 unreadable (1 input(s))\n"
     );
 }
 
@@ -41,7 +41,7 @@ fn an_illegal_move_is_reported_with_place_and_reason() {
     let text = String::from_utf8(out.stdout).unwrap();
     let expected = format!(
         "{}: game 2: ply 3 (line 7, column 4): 马二进四: illegal: h0f1: the horse is blocked at g0 (horse leg)\n\
-         2 games: 1 valid, 1 illegal, 0 unreadable (1 inputs)\n",
+         2 game(s): 1 valid, 1 illegal, 0 unreadable (1 input(s))\n",
         path.display()
     );
     assert_eq!(text, expected);
@@ -78,7 +78,7 @@ fn json_lines_have_the_contract_fields() {
     assert_eq!(bad["error"]["column"], 4);
     assert!(bad["error"]["message"].as_str().unwrap().contains("horse leg"));
     // The summary goes to standard error, so the output stays JSON lines.
-    assert!(String::from_utf8(out.stderr).unwrap().contains("2 games: 1 valid, 1 illegal"));
+    assert!(String::from_utf8(out.stderr).unwrap().contains("2 game(s): 1 valid, 1 illegal"));
 }
 
 #[test]

@@ -89,6 +89,9 @@ pub struct Replayed {
     /// A result that contradicts the final position (e.g. a draw recorded
     /// after a checkmate), in words.
     pub result_conflict: Option<String>,
+    /// The move of every node of the record's tree that replayed, by node
+    /// index (`None` for the root and for moves at or after an error).
+    pub resolved: Vec<Option<Move>>,
 }
 
 impl Replayed {
@@ -147,11 +150,13 @@ pub fn replay(record: &Record) -> Replayed {
                     }),
                     termination: None,
                     result_conflict: None,
+                    resolved: vec![None; record.tree.len()],
                 };
             }
         },
     };
     let tree = &record.tree;
+    let mut resolved = vec![None; tree.len()];
     let mut pos = start.clone();
     let mut history = History::new(&pos);
     let mut moves = Vec::new();
@@ -172,6 +177,7 @@ pub fn replay(record: &Record) -> Replayed {
                 let _ = pos.play_unchecked(m);
                 history.push(&pos);
                 moves.push(m);
+                resolved[next.index()] = Some(m);
                 node = next;
             }
             Err((text, at, message)) => {
@@ -201,6 +207,7 @@ pub fn replay(record: &Record) -> Replayed {
                     let mut after = before;
                     let _ = after.play_unchecked(m);
                     variation_plies += 1;
+                    resolved[id.index()] = Some(m);
                     let children: Vec<NodeId> = tree.children(id).collect();
                     for c in children.into_iter().rev() {
                         stack.push((c, after.clone(), ply + 1));
@@ -219,7 +226,7 @@ pub fn replay(record: &Record) -> Replayed {
     let main_complete = error.as_ref().is_none_or(|e| e.in_variation);
     let termination = main_complete.then(|| termination(&pos, &history)).flatten();
     let result_conflict = if main_complete { result_conflict(record.result(), &pos) } else { None };
-    Replayed { start, moves, end: pos, variation_plies, error, termination, result_conflict }
+    Replayed { start, moves, end: pos, variation_plies, error, termination, result_conflict, resolved }
 }
 
 fn termination(pos: &Position, history: &History) -> Option<Termination> {

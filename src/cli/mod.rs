@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 
 use crate::{FromFenError, Position};
 
+mod batch;
 mod input;
 mod moves;
 mod perft;
@@ -56,6 +57,44 @@ pub enum Command {
         after_help = "Examples:\n  qipu validate games.pgn\n  qipu validate collection/ --format json > report.jsonl\n  cat game.pgn | qipu validate -"
     )]
     Validate(validate::Args),
+}
+
+/// How a command writes moves.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum MoveNotation {
+    /// Lower-case coordinates without hyphen: h2e2 (UCCI).
+    Uci,
+    /// ICCS: H2-E2.
+    Iccs,
+    /// Chinese: 炮二平五 (red numerals 一…九, black digits １…９).
+    Chinese,
+    /// WXF: C2.5.
+    Wxf,
+}
+
+impl MoveNotation {
+    /// The notation, with the Chinese characters chosen.
+    pub fn with(self, style: ChineseStyle) -> crate::notation::Notation {
+        use crate::notation::{Notation, chinese::Style};
+        match self {
+            MoveNotation::Uci => Notation::Uci,
+            MoveNotation::Iccs => Notation::Iccs,
+            MoveNotation::Wxf => Notation::Wxf,
+            MoveNotation::Chinese => Notation::Chinese(match style {
+                ChineseStyle::Simplified => Style::Simplified,
+                ChineseStyle::Traditional => Style::Traditional,
+            }),
+        }
+    }
+}
+
+/// Which characters Chinese notation is written in.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ChineseStyle {
+    /// 车马炮帅 / 将, 进退平, 后.
+    Simplified,
+    /// 車馬砲帥 / 將, 進退平, 後.
+    Traditional,
 }
 
 /// Output for people or for programs.

@@ -7,10 +7,11 @@ use std::path::PathBuf;
 use rayon::prelude::*;
 use serde::Serialize;
 
+use super::batch::load;
 use super::input::{Input, expand};
 use super::{Failure, OutputFormat};
-use crate::analysis::replay::{Replayed, replay};
-use crate::formats::{self, encoding::Encoding};
+use crate::analysis::replay::replay;
+use crate::formats::encoding::Encoding;
 
 /// Arguments of `qipu validate`.
 #[derive(Debug, clap::Args)]
@@ -89,7 +90,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
         }
     }
     let line = format!(
-        "{} games: {} valid, {} illegal, {} unreadable ({} inputs)",
+        "{} game(s): {} valid, {} illegal, {} unreadable ({} input(s))",
         summary.games,
         summary.ok,
         summary.illegal,
@@ -104,40 +105,32 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
 }
 
 fn check(input: &Input, encoding: Option<Encoding>) -> Vec<Report> {
-    let source = input.name();
-    let unreadable = |format: &'static str, message: String| Report {
-        source: source.clone(),
-        index: 0,
-        status: "unreadable",
-        format,
-        encoding: None,
-        plies: 0,
-        variation_plies: 0,
-        result: None,
-        termination: None,
-        error: Some(ErrorJson { ply: 0, mv: String::new(), line: 0, column: 0, message }),
-        warnings: Vec::new(),
-        result_conflict: None,
+    let loaded = load(input, encoding);
+    let source = loaded.source;
+    let records = match loaded.records {
+        Ok(r) => r,
+        Err(message) => {
+            return vec![Report {
+                source,
+                index: 0,
+                status: "unreadable",
+                format: loaded.format,
+                encoding: loaded.encoding,
+                plies: 0,
+                variation_plies: 0,
+                result: None,
+                termination: None,
+                error: Some(ErrorJson { ply: 0, mv: String::new(), line: 0, column: 0, message }),
+                warnings: Vec::new(),
+                result_conflict: None,
+            }];
+        }
     };
-    let bytes = match input.read() {
-        Ok(b) => b,
-        Err(e) => return vec![unreadable("unknown", format!("cannot read: {e}"))],
-    };
-    let parsed = match formats::read(&bytes, encoding) {
-        Ok(p) => p,
-        Err(e) => return vec![unreadable(e.format.name(), e.reason)],
-    };
-    if parsed.records.is_empty() {
-        return vec![unreadable(parsed.format.name(), "no game found".into())];
-    }
-    let format = parsed.format.name();
-    let enc = parsed.encoding.map(Encoding::name);
-    parsed
-        .records
+    records
         .par_iter()
         .enumerate()
         .map(|(index, record)| {
-            let replayed: Replayed = replay(record);
+            let replayed = replay(record);
             let error = replayed.error.as_ref().map(|e| ErrorJson {
                 ply: e.ply,
                 mv: e.text.clone(),
@@ -153,8 +146,8 @@ fn check(input: &Input, encoding: Option<Encoding>) -> Vec<Report> {
                 source: source.clone(),
                 index,
                 status: if replayed.is_valid() { "ok" } else { "illegal" },
-                format,
-                encoding: enc,
+                format: loaded.format,
+                encoding: loaded.encoding,
                 plies: replayed.moves.len(),
                 variation_plies: replayed.variation_plies,
                 result: record.result().map(|r| r.as_str()),

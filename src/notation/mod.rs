@@ -529,3 +529,45 @@ pub(crate) fn narrow(c: char) -> char {
         _ => c,
     }
 }
+
+/// A notation and style to write moves in.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Notation {
+    /// Chinese (炮二平五), simplified or traditional.
+    Chinese(chinese::Style),
+    /// Official WXF (`C2.5`).
+    Wxf,
+    /// ICCS (`H2-E2`).
+    Iccs,
+    /// Lower-case coordinates (`h2e2`).
+    Uci,
+}
+
+impl Notation {
+    /// Writes the legal move `m` of `pos`.
+    ///
+    /// ```
+    /// use qipu::{Move, Position, Square};
+    /// use qipu::notation::{chinese, Notation};
+    /// let m = Move::new(Square::H2, Square::E2);
+    /// assert_eq!(Notation::Chinese(chinese::Style::Simplified).write(&Position::start(), m), "炮二平五");
+    /// assert_eq!(Notation::Uci.write(&Position::start(), m), "h2e2");
+    /// ```
+    pub fn write(self, pos: &Position, m: Move) -> String {
+        match self {
+            Notation::Chinese(style) => chinese::write(pos, m, style),
+            Notation::Wxf => wxf::write(pos, m),
+            Notation::Iccs => iccs::write(m, iccs::Style::Iccs),
+            Notation::Uci => iccs::write(m, iccs::Style::Uci),
+        }
+    }
+
+    /// The value of a PGN `[Format]` tag for moves in this notation.
+    pub fn pgn_format(self) -> &'static str {
+        match self {
+            Notation::Chinese(_) => "Chinese",
+            Notation::Wxf => "WXF",
+            Notation::Iccs | Notation::Uci => "ICCS",
+        }
+    }
+}
