@@ -8,6 +8,8 @@ use clap::{Parser, Subcommand};
 use crate::{FromFenError, Position};
 
 mod batch;
+mod convert;
+mod fen;
 mod input;
 mod moves;
 mod perft;
@@ -57,6 +59,27 @@ pub enum Command {
         after_help = "Examples:\n  qipu validate games.pgn\n  qipu validate collection/ --format json > report.jsonl\n  cat game.pgn | qipu validate -"
     )]
     Validate(validate::Args),
+    /// Print the FEN trail of each game: the position after every ply of the main line.
+    ///
+    /// Ply 0 is the start position (move `-`). Each line names the source, the game (0-based
+    /// index in its file), the ply, the move in --notation (ICCS by default) and the FEN.
+    /// A game whose main line stops at a wrong move gives its trail up to that move and a
+    /// message on standard error; the exit code is then 1.
+    #[command(
+        after_help = "Examples:\n  qipu fen game.pgn\n  qipu fen collection/ --format json --notation chinese\n  qipu fen games.pgn --format csv > positions.csv"
+    )]
+    Fen(fen::Args),
+    /// Convert records to PGN (moves in Chinese, WXF or ICCS) or JSON, keeping tags, comments
+    /// and variations.
+    ///
+    /// Every game is replayed first, so moves are written canonically in the notation asked
+    /// for; a game with an illegal move is still converted, its moves from that one on kept as
+    /// they were written, and reported on standard error (exit code 1). Output goes to
+    /// standard output or to -o FILE, never over an input file.
+    #[command(
+        after_help = "Examples:\n  qipu convert games.pgn --to pgn --notation wxf\n  qipu convert collection/ --to json -o games.jsonl\n  qipu convert big5.pgn --to pgn --chinese traditional --output-encoding big5"
+    )]
+    Convert(convert::Args),
 }
 
 /// How a command writes moves.
@@ -155,6 +178,8 @@ pub fn run(cli: Cli) -> Result<i32, Failure> {
         Command::Moves(args) => moves::run(&args, &mut out).map(|_| 0),
         Command::Perft(args) => perft::run(&args, &mut out).map(|_| 0),
         Command::Validate(args) => validate::run(&args, &mut out),
+        Command::Fen(args) => fen::run(&args, &mut out),
+        Command::Convert(args) => convert::run(&args, &mut out),
     }?;
     out.flush()?;
     Ok(code)

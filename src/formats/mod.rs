@@ -3,6 +3,7 @@
 
 pub mod detect;
 pub mod encoding;
+pub mod json;
 pub mod pgn;
 
 use crate::record::Record;

@@ -234,7 +234,8 @@ impl Reader {
     }
 
     fn add_comment(&mut self, text: String) {
-        let text = text.trim().to_string();
+        // Only ASCII white space is layout; full-width spaces (　) are the author's.
+        let text = text.trim_matches(|c: char| c.is_ascii_whitespace()).to_string();
         if text.is_empty() {
             return;
         }
@@ -394,5 +395,217 @@ mod tests {
         let g = &read("[Title \"x\"]\n[Score \"10=0\"] 1.H2-E2  [Score \"10=0\"] H9-G7\n")[0];
         assert_eq!(moves(g), ["H2-E2", "H9-G7"]);
         assert_eq!(g.tags.len(), 1);
+    }
+}
+
+/// The tags qipu writes first, in this order (the xqbase order); the
+/// others follow in the order they were read.
+const TAG_ORDER: [&str; 15] = [
+    "Game",
+    "Event",
+    "Round",
+    "Date",
+    "Site",
+    "RedTeam",
+    "Red",
+    "BlackTeam",
+    "Black",
+    "Result",
+    "ECCO",
+    "Opening",
+    "Variation",
+    "FEN",
+    "Format",
+];
+
+/// Writes a replayed record as PGN with moves in `notation`: tags in the
+/// xqbase order, the start position as `[FEN]` when it is not the standard
+/// one, comments, NAGs and variations kept. Moves that did not replay (at
+/// and after an illegal move) are written as they were read.
+///
+/// ```
+/// use qipu::analysis::replay::replay;
+/// use qipu::formats::pgn;
+/// use qipu::notation::Notation;
+/// let record = &pgn::read("[Event \"x\"]\n1. h2e2 {center} h9g7 (1... b9c7) *")[0];
+/// let replayed = replay(record);
+/// let text = pgn::write(record, &replayed, Notation::Wxf);
+/// assert!(text.contains("1. C2.5 {center} 1... H8+7 (1... H2+3) *"), "{text}");
+/// let again = &pgn::read(&text)[0];
+/// assert_eq!(again.tree.len(), record.tree.len());
+/// ```
+pub fn write(
+    record: &Record,
+    replayed: &crate::analysis::replay::Replayed,
+    notation: crate::notation::Notation,
+) -> String {
+    let mut out = String::new();
+    write_to(record, replayed, notation, &mut out);
+    out
+}
+
+/// Appends the PGN of a replayed record to `out` (see [`write`]).
+pub fn write_to(
+    record: &Record,
+    replayed: &crate::analysis::replay::Replayed,
+    notation: crate::notation::Notation,
+    out: &mut String,
+) {
+    use std::fmt::Write;
+    let result = record.result().unwrap_or(GameResult::Unknown);
+    let standard = replayed.start == crate::Position::start();
+    let value = |name: &str| -> Option<String> {
+        match name {
+            "Game" => Some(record.tag("Game").unwrap_or("Chinese Chess").to_string()),
+            "Result" => Some(result.as_str().to_string()),
+            "FEN" => (!standard || record.fen().is_some()).then(|| replayed.start.fen()),
+            "Format" => Some(notation.pgn_format().to_string()),
+            _ => record.tag(name).map(str::to_string),
+        }
+    };
+    for name in TAG_ORDER {
+        if let Some(v) = value(name) {
+            let _ = writeln!(out, "[{name} \"{}\"]", escape(&v));
+        }
+    }
+    for (name, v) in &record.tags {
+        if !TAG_ORDER.iter().any(|t| t.eq_ignore_ascii_case(name)) {
+            let _ = writeln!(out, "[{name} \"{}\"]", escape(v));
+        }
+    }
+    out.push('\n');
+    let mut text = MovetextWriter::default();
+    let tree = &record.tree;
+    if let Some(c) = &tree.node(tree.root()).comment {
+        text.comment(c);
+    }
+    enum Task {
+        Move { id: NodeId, pos: crate::Position, force_number: bool },
+        Raw { id: NodeId },
+        Open,
+        Close,
+    }
+    let mut stack = Vec::new();
+    if let Some(first) = tree.main_child(tree.root()) {
+        stack.push(Task::Move { id: first, pos: replayed.start.clone(), force_number: true });
+    }
+    while let Some(task) = stack.pop() {
+        match task {
+            Task::Open => text.word("(".to_string()),
+            Task::Close => text.word(")".to_string()),
+            Task::Raw { id } => {
+                let node = tree.node(id);
+                if let Some(mv) = &node.mv {
+                    text.word(match &mv.text {
+                        crate::record::MoveText::Text(t) => t.clone(),
+                        crate::record::MoveText::Coords(m) => m.to_string(),
+                    });
+                }
+                text.annotations(node);
+                let children: Vec<NodeId> = tree.children(id).collect();
+                if let Some((main, alts)) = children.split_first() {
+                    stack.push(Task::Raw { id: *main });
+                    for &alt in alts.iter().rev() {
+                        stack.push(Task::Close);
+                        stack.push(Task::Raw { id: alt });
+                        stack.push(Task::Open);
+                    }
+                }
+            }
+            Task::Move { id, pos, force_number } => {
+                let node = tree.node(id);
+                let Some(m) = replayed.resolved[id.index()] else {
+                    stack.push(Task::Raw { id });
+                    continue;
+                };
+                if let Some(c) = &node.comment_before {
+                    text.comment(c);
+                }
+                let number = pos.fullmoves();
+                let written = notation.write(&pos, m);
+                // The number and its move stay on one line.
+                text.word(if pos.turn() == crate::Color::Red {
+                    format!("{number}. {written}")
+                } else if force_number || node.comment_before.is_some() {
+                    format!("{number}... {written}")
+                } else {
+                    written
+                });
+                text.annotations(node);
+                let mut after = pos.clone();
+                let _ = after.play_unchecked(m);
+                // Alternatives to this move, when it is its parent's main continuation.
+                let parent = node.parent.expect("a move has a parent");
+                let alts: Vec<NodeId> = if tree.main_child(parent) == Some(id) {
+                    tree.children(parent).skip(1).collect()
+                } else {
+                    Vec::new()
+                };
+                if let Some(next) = tree.main_child(id) {
+                    let force = !alts.is_empty() || node.comment.is_some() || !node.nags.is_empty();
+                    stack.push(Task::Move { id: next, pos: after, force_number: force });
+                }
+                for &alt in alts.iter().rev() {
+                    stack.push(Task::Close);
+                    stack.push(Task::Move { id: alt, pos: pos.clone(), force_number: true });
+                    stack.push(Task::Open);
+                }
+            }
+        }
+    }
+    text.word(result.as_str().to_string());
+    out.push_str(&text.finish());
+    out.push('\n');
+}
+
+fn escape(v: &str) -> String {
+    v.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// Lays out move-text words in lines of at most 80 columns.
+#[derive(Default)]
+struct MovetextWriter {
+    out: String,
+    line: usize,
+    open_paren: bool,
+}
+
+impl MovetextWriter {
+    fn word(&mut self, w: String) {
+        let width = w.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum::<usize>();
+        let glue = self.open_paren || w == ")";
+        if self.line > 0 && !glue {
+            if self.line + 1 + width > 80 {
+                self.out.push('\n');
+                self.line = 0;
+            } else {
+                self.out.push(' ');
+                self.line += 1;
+            }
+        }
+        self.open_paren = w == "(";
+        self.out.push_str(&w);
+        self.line += width;
+    }
+
+    fn comment(&mut self, c: &str) {
+        // `}` cannot appear inside a PGN comment: write the full-width form.
+        self.word(format!("{{{}}}", c.replace('}', "｝")));
+        if c.contains('\n') {
+            self.line = 80; // continue on a new line
+        }
+    }
+
+    fn annotations(&mut self, node: &crate::record::Node) {
+        for nag in &node.nags {
+            self.word(format!("${nag}"));
+        }
+        if let Some(c) = &node.comment {
+            self.comment(c);
+        }
+    }
+
+    fn finish(self) -> String {
+        self.out
     }
 }

@@ -1,0 +1,133 @@
+//! `qipu convert PATH... --to pgn|json`: records rewritten in a normalized
+//! form, tags, comments and variations kept.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use rayon::prelude::*;
+
+use super::batch::load;
+use super::input::{Input, expand};
+use super::{ChineseStyle, Failure, MoveNotation};
+use crate::analysis::replay::replay;
+use crate::formats::{encoding::Encoding, json, pgn};
+
+/// Formats `qipu convert` writes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Target {
+    /// PGN, moves in --notation.
+    Pgn,
+    /// One JSON object per game and line: tags, start FEN, result, and the move tree as a
+    /// list of nodes (ICCS coordinates, the move as written, comments, NAGs).
+    Json,
+}
+
+/// Arguments of `qipu convert`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Files, directories (searched recursively) or `-` for standard input.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// The format to write.
+    #[arg(long, value_enum)]
+    pub to: Target,
+    /// Notation of the moves in PGN.
+    #[arg(long, value_enum, default_value_t = MoveNotation::Chinese)]
+    pub notation: MoveNotation,
+    /// Characters for --notation chinese.
+    #[arg(long, value_enum, default_value_t = ChineseStyle::Simplified)]
+    pub chinese: ChineseStyle,
+    /// Write into this file instead of standard output (never one of the inputs).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Encoding of PGN output: utf-8 (default), gbk or big5.
+    #[arg(long, default_value = "utf-8")]
+    pub output_encoding: Encoding,
+    /// Read text in this encoding instead of detecting it.
+    #[arg(long)]
+    pub encoding: Option<Encoding>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+}
+
+/// Converts every game; problems go to standard error.
+pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
+    let inputs = expand(&args.paths)?;
+    if let Some(out) = &args.output {
+        let target = std::fs::canonicalize(out).ok();
+        for input in &inputs {
+            if let Input::File(p) = input
+                && target.is_some()
+                && std::fs::canonicalize(p).ok() == target
+            {
+                return Err(Failure::usage(format!("{}: will not write over an input file", out.display())));
+            }
+        }
+    }
+    if !matches!(args.output_encoding, Encoding::Utf8 | Encoding::Gb18030 | Encoding::Big5) {
+        return Err(Failure::usage("--output-encoding must be utf-8, gbk or big5"));
+    }
+    let mut file;
+    let out: &mut dyn Write = match &args.output {
+        Some(p) => {
+            file = std::io::BufWriter::new(
+                std::fs::File::create(p).map_err(|e| Failure::usage(format!("{}: {e}", p.display())))?,
+            );
+            &mut file
+        }
+        None => stdout,
+    };
+    let pool = super::thread_pool(args.jobs)?;
+    let notation = args.notation.with(args.chinese);
+    let (mut games, mut bad) = (0usize, 0usize);
+    for input in &inputs {
+        let loaded = load(input, args.encoding);
+        let records = match &loaded.records {
+            Ok(r) => r,
+            Err(reason) => {
+                eprintln!("{}: unreadable: {reason}", loaded.source);
+                games += 1;
+                bad += 1;
+                continue;
+            }
+        };
+        let texts: Vec<(String, Option<String>)> = pool.install(|| {
+            records
+                .par_iter()
+                .enumerate()
+                .map(|(index, record)| {
+                    let replayed = replay(record);
+                    let text = match args.to {
+                        Target::Pgn => pgn::write(record, &replayed, notation) + "\n",
+                        Target::Json => json::write(record, &replayed) + "\n",
+                    };
+                    let problem = replayed.error.map(|e| {
+                        format!(
+                            "{}: game {}: {e} (moves from there on are kept as written)",
+                            loaded.source,
+                            index + 1
+                        )
+                    });
+                    (text, problem)
+                })
+                .collect()
+        });
+        for (text, problem) in texts {
+            games += 1;
+            let bytes = match args.output_encoding {
+                Encoding::Utf8 => std::borrow::Cow::Borrowed(text.as_bytes()),
+                Encoding::Big5 => encoding_rs::BIG5.encode(&text).0,
+                _ => encoding_rs::GB18030.encode(&text).0,
+            };
+            out.write_all(&bytes)?;
+            if let Some(p) = problem {
+                bad += 1;
+                eprintln!("{p}");
+            }
+        }
+    }
+    out.flush()?;
+    eprintln!("{games} game(s) converted, {bad} with an illegal move or unreadable");
+    Ok(if bad > 0 { 1 } else { 0 })
+}

@@ -1,0 +1,136 @@
+//! `qipu fen PATH...`: the FEN trail of each game, the position after every
+//! ply of the main line.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use super::batch::load;
+use super::input::expand;
+use super::{ChineseStyle, Failure, MoveNotation};
+use crate::analysis::replay::replay;
+use crate::formats::encoding::Encoding;
+
+/// Output formats of `qipu fen`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FenFormat {
+    /// `source game ply move fen`, tab-separated, for people and simple tools.
+    Text,
+    /// One JSON object per ply: source, index, ply, move, fen.
+    Json,
+    /// CSV with a header line: source,index,ply,move,fen.
+    Csv,
+}
+
+/// Arguments of `qipu fen`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Files, directories (searched recursively) or `-` for standard input.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = FenFormat::Text)]
+    pub format: FenFormat,
+    /// Notation of the `move` field.
+    #[arg(long, value_enum, default_value_t = MoveNotation::Iccs)]
+    pub notation: MoveNotation,
+    /// Characters for --notation chinese.
+    #[arg(long, value_enum, default_value_t = ChineseStyle::Simplified)]
+    pub chinese: ChineseStyle,
+    /// Read text in this encoding instead of detecting it.
+    #[arg(long)]
+    pub encoding: Option<Encoding>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+}
+
+#[derive(Serialize)]
+struct Ply<'a> {
+    source: &'a str,
+    index: usize,
+    ply: usize,
+    #[serde(rename = "move")]
+    mv: Option<String>,
+    fen: String,
+}
+
+/// Writes the FEN trails; problems go to standard error.
+pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
+    let inputs = expand(&args.paths)?;
+    let pool = super::thread_pool(args.jobs)?;
+    let notation = args.notation.with(args.chinese);
+    let (mut games, mut bad) = (0usize, 0usize);
+    if args.format == FenFormat::Csv {
+        writeln!(out, "source,index,ply,move,fen")?;
+    }
+    for input in &inputs {
+        let loaded = load(input, args.encoding);
+        let source = loaded.source.as_str();
+        let records = match &loaded.records {
+            Ok(r) => r,
+            Err(reason) => {
+                eprintln!("{source}: unreadable: {reason}");
+                games += 1;
+                bad += 1;
+                continue;
+            }
+        };
+        let trails: Vec<(Vec<Ply>, Option<String>)> = pool.install(|| {
+            records
+                .par_iter()
+                .enumerate()
+                .map(|(index, record)| {
+                    let replayed = replay(record);
+                    let mut pos = replayed.start.clone();
+                    let mut plies = vec![Ply { source, index, ply: 0, mv: None, fen: pos.fen() }];
+                    for (i, &m) in replayed.moves.iter().enumerate() {
+                        let text = notation.write(&pos, m);
+                        let _ = pos.play_unchecked(m);
+                        plies.push(Ply { source, index, ply: i + 1, mv: Some(text), fen: pos.fen() });
+                    }
+                    let error = replayed
+                        .error
+                        .filter(|e| !e.in_variation)
+                        .map(|e| format!("{source}: game {}: {e}", index + 1));
+                    (plies, error)
+                })
+                .collect()
+        });
+        for (plies, error) in trails {
+            games += 1;
+            for p in &plies {
+                write_ply(p, args.format, out)?;
+            }
+            if let Some(e) = error {
+                bad += 1;
+                eprintln!("{e}");
+            }
+        }
+    }
+    eprintln!("{games} game(s), {bad} with a main line that stops early or unreadable");
+    Ok(if bad > 0 { 1 } else { 0 })
+}
+
+fn write_ply(p: &Ply, format: FenFormat, out: &mut impl Write) -> Result<(), Failure> {
+    let mv = p.mv.as_deref().unwrap_or("-");
+    match format {
+        FenFormat::Text => writeln!(out, "{}\t{}\t{}\t{mv}\t{}", p.source, p.index, p.ply, p.fen)?,
+        FenFormat::Json => {
+            serde_json::to_writer(&mut *out, p).map_err(|e| Failure::usage(e.to_string()))?;
+            writeln!(out)?;
+        }
+        FenFormat::Csv => {
+            let mv = p.mv.as_deref().unwrap_or("");
+            writeln!(out, "{},{},{},{},{}", csv(p.source), p.index, p.ply, csv(mv), csv(&p.fen))?
+        }
+    }
+    Ok(())
+}
+
+/// A CSV field, quoted when it needs to be.
+fn csv(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() }
+}
