@@ -480,14 +480,14 @@ pub fn write_to(
         text.comment(c);
     }
     enum Task {
-        Move { id: NodeId, pos: crate::Position, force_number: bool },
+        Move { id: NodeId, pos: Box<crate::Position>, force_number: bool },
         Raw { id: NodeId },
         Open,
         Close,
     }
     let mut stack = Vec::new();
     if let Some(first) = tree.main_child(tree.root()) {
-        stack.push(Task::Move { id: first, pos: replayed.start.clone(), force_number: true });
+        stack.push(Task::Move { id: first, pos: Box::new(replayed.start.clone()), force_number: true });
     }
     while let Some(task) = stack.pop() {
         match task {
