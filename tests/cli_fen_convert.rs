@@ -1,0 +1,120 @@
+//! `qipu fen` and `qipu convert` end to end.
+
+use std::path::PathBuf;
+
+use assert_cmd::Command;
+
+fn qipu() -> Command {
+    Command::cargo_bin("qipu").unwrap()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("qipu-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const GAME: &str = "[Game \"Chinese Chess\"]\n[Event \"测试\"]\n[Result \"*\"]\n{开局}\n1. 炮二平五 {中炮} 马８进７ (1... 象３进５) 2. 马二进三 *\n";
+const AFTER_1: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1";
+
+#[test]
+fn fen_trails_in_three_formats() {
+    let out = qipu().args(["fen", "-"]).write_stdin(GAME).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4);
+    assert_eq!(lines[0], format!("-\t0\t0\t-\t{}", qipu::fen::START));
+    assert_eq!(lines[1], format!("-\t0\t1\tH2-E2\t{AFTER_1}"));
+
+    let out = qipu()
+        .args(["fen", "-", "--format", "json", "--notation", "chinese"])
+        .write_stdin(GAME)
+        .output()
+        .unwrap();
+    let rows: Vec<serde_json::Value> =
+        String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(rows[0]["ply"], 0);
+    assert_eq!(rows[0]["move"], serde_json::Value::Null);
+    assert_eq!(rows[1]["source"], "-");
+    assert_eq!(rows[1]["index"], 0);
+    assert_eq!(rows[1]["move"], "炮二平五");
+    assert_eq!(rows[1]["fen"], AFTER_1);
+    assert_eq!(rows[2]["move"], "马８进７");
+
+    let out =
+        qipu().args(["fen", "-", "--format", "csv", "--notation", "uci"]).write_stdin(GAME).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().next(), Some("source,index,ply,move,fen"));
+    assert_eq!(text.lines().nth(2), Some(format!("-,0,1,h2e2,{AFTER_1}").as_str()));
+
+    let bad = "1. 炮二平五 马８进７ 2. 马二进四";
+    let out = qipu().args(["fen", "-"]).write_stdin(bad).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 3);
+    assert!(String::from_utf8(out.stderr).unwrap().contains("horse leg"));
+}
+
+#[test]
+fn convert_to_pgn_reads_back() {
+    for (notation, first) in
+        [("chinese", "1. 炮二平五"), ("wxf", "1. C2.5"), ("iccs", "1. H2-E2"), ("uci", "1. h2e2")]
+    {
+        let out = qipu()
+            .args(["convert", "-", "--to", "pgn", "--notation", notation])
+            .write_stdin(GAME)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{notation}");
+        let pgn = String::from_utf8(out.stdout).unwrap();
+        assert!(pgn.starts_with("[Game \"Chinese Chess\"]\n[Event \"测试\"]\n"), "{pgn}");
+        assert!(pgn.contains(first) && pgn.contains("{开局}") && pgn.contains("{中炮}"), "{pgn}");
+        assert!(pgn.contains("(1..."), "{pgn}");
+        let out = qipu().args(["validate", "--format", "json", "-"]).write_stdin(pgn).output().unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(
+            (v["status"].as_str(), v["plies"].as_u64(), v["variation_plies"].as_u64()),
+            (Some("ok"), Some(3), Some(1))
+        );
+    }
+}
+
+#[test]
+fn convert_to_json() {
+    let out = qipu().args(["convert", "-", "--to", "json"]).write_stdin(GAME).output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["tags"][1], serde_json::json!(["Event", "测试"]));
+    assert_eq!(v["fen"], qipu::fen::START);
+    assert_eq!(v["comment"], "开局");
+    assert_eq!(v["result"], "*");
+    let nodes = v["nodes"].as_array().unwrap();
+    assert_eq!(nodes.len(), 4);
+    assert_eq!(nodes[0]["move"], "h2e2");
+    assert_eq!(nodes[0]["text"], "炮二平五");
+    assert_eq!(nodes[0]["comment"], "中炮");
+    assert_eq!(nodes[1]["parent"], nodes[0]["id"]);
+}
+
+#[test]
+fn convert_writes_files_but_never_over_an_input() {
+    let dir = scratch("convert");
+    let input = dir.join("in.pgn");
+    std::fs::write(&input, GAME).unwrap();
+    let out = qipu().args(["convert", "--to", "pgn", "-o"]).arg(&input).arg(&input).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(std::fs::read_to_string(&input).unwrap(), GAME, "input untouched");
+
+    let target = dir.join("out.pgn");
+    let out = qipu()
+        .args(["convert", "--to", "pgn", "--output-encoding", "gbk", "-o"])
+        .arg(&target)
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let bytes = std::fs::read(&target).unwrap();
+    assert!(std::str::from_utf8(&bytes).is_err(), "GBK, not UTF-8");
+    let (text, _, bad) = encoding_rs::GBK.decode(&bytes);
+    assert!(!bad && text.contains("炮二平五"));
+}
