@@ -3,8 +3,10 @@
 /// The format of a file, judged from its bytes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Format {
-    /// PGN or plain text with moves (any encoding).
+    /// PGN (any encoding).
     Pgn,
+    /// Plain text with moves and no PGN tags (any encoding).
+    Text,
     /// XQStudio's binary XQF (`XQ` signature).
     Xqf,
     /// Binary data that is no record format qipu knows.
@@ -16,13 +18,15 @@ impl Format {
     pub fn name(self) -> &'static str {
         match self {
             Format::Pgn => "pgn",
+            Format::Text => "text",
             Format::Xqf => "xqf",
             Format::Binary => "binary",
         }
     }
 }
 
-/// Judges the format of `bytes`.
+/// Judges the format of `bytes`: binary formats by signature; any text is
+/// `Pgn` here, told apart from plain text once decoded.
 ///
 /// ```
 /// use qipu::formats::detect::{detect, Format};

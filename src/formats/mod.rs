@@ -5,6 +5,7 @@ pub mod detect;
 pub mod encoding;
 pub mod json;
 pub mod pgn;
+pub mod text;
 
 use crate::record::Record;
 use detect::Format;
@@ -35,16 +36,26 @@ pub struct Unreadable {
 /// overrides text-encoding detection.
 pub fn read(bytes: &[u8], encoding: Option<Encoding>) -> Result<Parsed, Unreadable> {
     match detect::detect(bytes) {
-        Format::Pgn => {
+        Format::Pgn | Format::Text => {
             let decoded = encoding::decode(bytes, encoding);
-            let records = pgn::read(&decoded.text);
+            let (format, records) = if pgn::has_tags(&decoded.text) {
+                (Format::Pgn, pgn::read(&decoded.text))
+            } else {
+                (Format::Text, text::read(&decoded.text))
+            };
             if !records.is_empty() && records.iter().all(|r| !looks_like_a_game(r)) {
                 return Err(Unreadable {
-                    format: Format::Pgn,
+                    format,
                     reason: "text without a game record: no tags, and the first word is not a move".into(),
                 });
             }
-            Ok(Parsed { format: Format::Pgn, encoding: Some(decoded.encoding), records })
+            if records.is_empty() && format == Format::Text {
+                return Err(Unreadable {
+                    format,
+                    reason: "text without a game record: no line of moves".into(),
+                });
+            }
+            Ok(Parsed { format, encoding: Some(decoded.encoding), records })
         }
         Format::Xqf => Err(Unreadable { format: Format::Xqf, reason: "XQF records are not read yet".into() }),
         Format::Binary => Err(Unreadable {

@@ -45,6 +45,11 @@ pub fn read(text: &str) -> Vec<Record> {
     reader.finish()
 }
 
+/// Whether the text has a line of PGN tags.
+pub fn has_tags(text: &str) -> bool {
+    text.lines().any(|l| l.trim_start().starts_with('[') && tag_line(l).is_some())
+}
+
 /// One `[Name "value"]` pair.
 fn tag_pair(input: &str) -> IResult<&str, (String, String)> {
     let name = take_while1(|c: char| c.is_alphanumeric() || c == '_' || c == '-');

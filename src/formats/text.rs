@@ -1,0 +1,177 @@
+//! Plain-text Chinese records: moves without PGN tags, as the rules text
+//! writes them (`1.炮二平五 马8进7 2.马二进三`, `1 炮25 马87`), tournament
+//! text files (a header line `吉林洪智  红先和  上海林宏敏`, then numbered
+//! moves, several a line) and XQStudio's text export (`标题: …`, `红方: …`
+//! header lines).
+//!
+//! Lines whose every word is a move, a move number or a result are move
+//! lines; other lines are headers. A header after move lines starts the
+//! next game. Headers that name the players and result fill the tags; the
+//! others are kept as the comment before the first move.
+//!
+//! ```
+//! use qipu::formats::text;
+//! let games = text::read("吉林洪智  红先和  上海林宏敏\n  1. 兵七进一  炮２平３    2. 炮八平五  炮８平５\n");
+//! assert_eq!(games.len(), 1);
+//! assert_eq!(games[0].tag("Red"), Some("吉林洪智"));
+//! assert_eq!(games[0].tag("Result"), Some("1/2-1/2"));
+//! assert_eq!(games[0].tree.main_line().count(), 4);
+//! ```
+
+use super::pgn;
+use crate::notation::{chinese, iccs, wxf};
+use crate::record::{GameResult, Record};
+
+/// Reads every game of a plain-text record file.
+pub fn read(text: &str) -> Vec<Record> {
+    let mut games = Vec::new();
+    let mut header: Vec<&str> = Vec::new();
+    let mut moves: Vec<(usize, &str)> = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.is_empty() {
+            continue;
+        }
+        if is_move_line(t) {
+            moves.push((n, line));
+        } else {
+            if !moves.is_empty() {
+                games.extend(game(&header, &moves));
+                header.clear();
+                moves.clear();
+            }
+            header.push(t);
+        }
+    }
+    games.extend(game(&header, &moves));
+    games
+}
+
+/// Whether every word of the line is a move, a move number or a result.
+pub fn is_move_line(line: &str) -> bool {
+    let mut any = false;
+    for word in line.split_whitespace() {
+        let word =
+            word.trim_start_matches(|c: char| c.is_ascii_digit()).trim_start_matches(['.', '．', '、']);
+        if word.is_empty() || GameResult::parse(word).is_some() {
+            continue;
+        }
+        if !(chinese::parse(word).is_ok() || wxf::parse(word).is_ok() || iccs::parse(word).is_ok()) {
+            return false;
+        }
+        any = true;
+    }
+    any
+}
+
+fn game(header: &[&str], moves: &[(usize, &str)]) -> Option<Record> {
+    let &(first, _) = moves.first()?;
+    // Keep line numbers: the move text starts on its own line of the file.
+    let mut text = "\n".repeat(first);
+    let mut line = first;
+    for &(n, l) in moves {
+        text.push_str(&"\n".repeat(n - line));
+        text.push_str(l);
+        line = n;
+    }
+    let mut record = pgn::read(&text).into_iter().next()?;
+    let mut notes = Vec::new();
+    for h in header {
+        if !apply_header(&mut record, h) && !h.chars().all(|c| matches!(c, '-' | '—' | '=' | '─')) {
+            notes.push(*h);
+        }
+    }
+    if !notes.is_empty() {
+        let root = record.tree.root();
+        let node = record.tree.node_mut(root);
+        let mut comment = notes.join("\n");
+        if let Some(c) = node.comment.take() {
+            comment.push('\n');
+            comment.push_str(&c);
+        }
+        node.comment = Some(comment);
+    }
+    Some(record)
+}
+
+/// Fills tags from a header line; false when the line is not one qipu
+/// understands.
+fn apply_header(record: &mut Record, line: &str) -> bool {
+    for (word, result) in [("红先胜", "1-0"), ("红先负", "0-1"), ("红先和", "1/2-1/2")] {
+        if let Some((red, black)) = line.split_once(word) {
+            record.set_tag("Red", red.trim());
+            record.set_tag("Black", black.trim());
+            record.set_tag("Result", result);
+            return true;
+        }
+    }
+    let Some((key, value)) = line.split_once([':', '：']) else { return false };
+    let tag = match key.trim() {
+        "标题" => "Title",
+        "赛事" => "Event",
+        "日期" => "Date",
+        "地点" => "Site",
+        "红方" => "Red",
+        "黑方" => "Black",
+        "评论" => "Annotator",
+        "作者" => "Author",
+        "结果" => {
+            let v = value.trim();
+            let result = match v {
+                "红胜" | "红先胜" | "1-0" => "1-0",
+                "黑胜" | "红先负" | "0-1" => "0-1",
+                "和" | "和棋" | "红先和" | "1/2-1/2" => "1/2-1/2",
+                _ => {
+                    record.set_tag("ResultText", v);
+                    return true;
+                }
+            };
+            record.set_tag("Result", result);
+            return true;
+        }
+        _ => return false,
+    };
+    record.set_tag(tag, value.trim());
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tournament_file() {
+        let text = "第二站2001·8·15（下午） \r\n吉林洪智  红先和  上海林宏敏\r\n \r\n  1. 兵七进一  炮２平３    2. 炮八平五  炮８平５\r\n  \r\n火车头金波红先负 湖南张申宏\r\n  1. 炮二平五  马８进７\r\n";
+        let games = read(text);
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].tag("Black"), Some("上海林宏敏"));
+        assert_eq!(
+            games[0].tree.node(games[0].tree.root()).comment.as_deref(),
+            Some("第二站2001·8·15（下午）")
+        );
+        assert_eq!(games[1].tag("Red"), Some("火车头金波"));
+        assert_eq!(games[1].tag("Result"), Some("0-1"));
+        let first = games[1].tree.main_line().next().unwrap();
+        assert_eq!(games[1].tree.node(first).mv.as_ref().unwrap().at.line, 7);
+    }
+
+    #[test]
+    fn rules_text_forms() {
+        for text in ["1.炮二平五 马8进7 2.马二进三", "1 炮二平五 马8进7\n2 马二进三", "1 炮25 马87\n2 马23"]
+        {
+            let games = read(text);
+            assert_eq!(games.len(), 1, "{text}");
+            assert_eq!(games[0].tree.main_line().count(), 3, "{text}");
+        }
+    }
+
+    #[test]
+    fn xqstudio_export() {
+        let text = "----------\n标题: 顺炮局\n红方: 甲\n黑方: 乙\n结果: 红胜\n----------\n 1. 炮二平五 炮８平５\n棋谱由XQStudio生成\n";
+        let games = read(text);
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].tag("Title"), Some("顺炮局"));
+        assert_eq!(games[0].tag("Result"), Some("1-0"));
+        assert_eq!(games[0].tree.node(games[0].tree.root()).comment, None);
+    }
+}
