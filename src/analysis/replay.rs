@@ -164,13 +164,9 @@ pub fn replay(record: &Record) -> Replayed {
     // Positions before each main-line move, for the variations branching there.
     let mut branch_points: Vec<(NodeId, Position, usize)> = Vec::new();
     let mut node = tree.root();
-    let mut terminal_before_end = false;
     while let Some(next) = tree.main_child(node) {
         if tree.children(node).nth(1).is_some() {
             branch_points.push((node, pos.clone(), moves.len()));
-        }
-        if pos.outcome().is_some() && !terminal_before_end {
-            terminal_before_end = true;
         }
         match resolve_node(record, next, &pos) {
             Ok(m) => {

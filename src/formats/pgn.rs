@@ -101,7 +101,10 @@ impl Reader {
         if self.comment.is_none()
             && let Some(tags) = tag_line(line)
         {
-            if self.has_moves || self.ended {
+            // A tag the game already has starts the next game too: a game
+            // without moves is followed directly by the next one's tags.
+            let repeated = tags.iter().any(|(name, _)| self.game.tag(name).is_some());
+            if self.has_moves || self.ended || repeated {
                 self.end_game();
             }
             if self.game.tags.is_empty() {
@@ -393,6 +396,15 @@ mod tests {
         assert_eq!(g.warnings.len(), 2);
         assert!(read("").is_empty());
         assert!(read("\n\n   \n").is_empty());
+    }
+
+    #[test]
+    fn a_game_without_moves_ends_at_the_next_games_tags() {
+        let games = read("[Event \"a\"]\n[Result \"*\"]\n\n[Event \"b\"]\n1. h2e2 *\n");
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].tag("Event"), Some("a"));
+        assert!(games[0].tree.is_empty());
+        assert_eq!(games[1].tag("Event"), Some("b"));
     }
 
     #[test]
