@@ -1,49 +1,61 @@
-//! Reading the inputs of a batch command into records.
+//! Reading the inputs of a batch command into records, a batch at a time.
 
+use super::Failure;
 use super::input::Input;
 use crate::formats::{self, encoding::Encoding};
 use crate::record::Record;
 
-/// The records of one input, or why there are none.
-#[derive(Debug)]
-pub struct Loaded {
+/// Games read and replayed per batch: enough to keep every core busy,
+/// few enough to keep memory small on huge files.
+const BATCH: usize = 4096;
+
+/// What is known of an input besides its records.
+#[derive(Debug, Clone)]
+pub struct Meta {
     /// The input's name in reports.
     pub source: String,
     /// The format detected (`"unknown"` when the input could not be read).
     pub format: &'static str,
     /// The text encoding, for text formats.
     pub encoding: Option<&'static str>,
-    /// The records, or why the input is unreadable.
-    pub records: Result<Vec<Record>, String>,
 }
 
-/// Reads and parses one input.
-pub fn load(input: &Input, encoding: Option<Encoding>) -> Loaded {
-    let source = input.name();
+/// Reads one input and hands its records to `f` in batches, with the index
+/// of the batch's first game. Returns `Ok(Err(meta, reason))` when the
+/// input is unreadable; an error of `f` (such as a closed output) stops
+/// the reading and is returned.
+pub fn each_batch(
+    input: &Input,
+    encoding: Option<Encoding>,
+    mut f: impl FnMut(&Meta, usize, Vec<Record>) -> Result<(), Failure>,
+) -> Result<Result<(), (Meta, String)>, Failure> {
+    let mut meta = Meta { source: input.name(), format: "unknown", encoding: None };
     let bytes = match input.read() {
         Ok(b) => b,
-        Err(e) => {
-            return Loaded {
-                source,
-                format: "unknown",
-                encoding: None,
-                records: Err(format!("cannot read: {e}")),
-            };
-        }
+        Err(e) => return Ok(Err((meta, format!("cannot read: {e}")))),
     };
-    match formats::read(&bytes, encoding) {
-        Err(e) => Loaded { source, format: e.format.name(), encoding: None, records: Err(e.reason) },
-        Ok(p) if p.records.is_empty() => Loaded {
-            source,
-            format: p.format.name(),
-            encoding: p.encoding.map(Encoding::name),
-            records: Err("no game found".into()),
-        },
-        Ok(p) => Loaded {
-            source,
-            format: p.format.name(),
-            encoding: p.encoding.map(Encoding::name),
-            records: Ok(p.records),
-        },
+    let mut first = 0;
+    let mut failure = None;
+    let read = formats::read_in_batches(&bytes, encoding, BATCH, |format, enc, records| {
+        if failure.is_some() {
+            return;
+        }
+        meta.format = format.name();
+        meta.encoding = enc.map(Encoding::name);
+        let n = records.len();
+        if let Err(e) = f(&meta, first, records) {
+            failure = Some(e);
+        }
+        first += n;
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    match read {
+        Ok(_) => Ok(Ok(())),
+        Err(e) => {
+            meta.format = e.format.name();
+            Ok(Err((meta, e.reason)))
+        }
     }
 }

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use rayon::prelude::*;
 
-use super::batch::load;
+use super::batch::each_batch;
 use super::input::{Input, expand};
 use super::{ChineseStyle, Failure, MoveNotation};
 use crate::analysis::replay::replay;
@@ -82,49 +82,47 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     let notation = args.notation.with(args.chinese);
     let (mut games, mut bad) = (0usize, 0usize);
     for input in &inputs {
-        let loaded = load(input, args.encoding);
-        let records = match &loaded.records {
-            Ok(r) => r,
-            Err(reason) => {
-                eprintln!("{}: unreadable: {reason}", loaded.source);
+        let read = each_batch(input, args.encoding, |meta, first, records| {
+            let texts: Vec<(String, Option<String>)> = pool.install(|| {
+                records
+                    .par_iter()
+                    .enumerate()
+                    .map(|(i, record)| {
+                        let replayed = replay(record);
+                        let text = match args.to {
+                            Target::Pgn => pgn::write(record, &replayed, notation) + "\n",
+                            Target::Json => json::write(record, &replayed) + "\n",
+                        };
+                        let problem = replayed.error.map(|e| {
+                            format!(
+                                "{}: game {}: {e} (moves from there on are kept as written)",
+                                meta.source,
+                                first + i + 1
+                            )
+                        });
+                        (text, problem)
+                    })
+                    .collect()
+            });
+            for (text, problem) in texts {
                 games += 1;
-                bad += 1;
-                continue;
+                let bytes = match args.output_encoding {
+                    Encoding::Utf8 => std::borrow::Cow::Borrowed(text.as_bytes()),
+                    Encoding::Big5 => encoding_rs::BIG5.encode(&text).0,
+                    _ => encoding_rs::GB18030.encode(&text).0,
+                };
+                out.write_all(&bytes)?;
+                if let Some(p) = problem {
+                    bad += 1;
+                    eprintln!("{p}");
+                }
             }
-        };
-        let texts: Vec<(String, Option<String>)> = pool.install(|| {
-            records
-                .par_iter()
-                .enumerate()
-                .map(|(index, record)| {
-                    let replayed = replay(record);
-                    let text = match args.to {
-                        Target::Pgn => pgn::write(record, &replayed, notation) + "\n",
-                        Target::Json => json::write(record, &replayed) + "\n",
-                    };
-                    let problem = replayed.error.map(|e| {
-                        format!(
-                            "{}: game {}: {e} (moves from there on are kept as written)",
-                            loaded.source,
-                            index + 1
-                        )
-                    });
-                    (text, problem)
-                })
-                .collect()
-        });
-        for (text, problem) in texts {
+            Ok(())
+        })?;
+        if let Err((meta, reason)) = read {
+            eprintln!("{}: unreadable: {reason}", meta.source);
             games += 1;
-            let bytes = match args.output_encoding {
-                Encoding::Utf8 => std::borrow::Cow::Borrowed(text.as_bytes()),
-                Encoding::Big5 => encoding_rs::BIG5.encode(&text).0,
-                _ => encoding_rs::GB18030.encode(&text).0,
-            };
-            out.write_all(&bytes)?;
-            if let Some(p) = problem {
-                bad += 1;
-                eprintln!("{p}");
-            }
+            bad += 1;
         }
     }
     out.flush()?;

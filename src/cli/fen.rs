@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use super::batch::load;
+use super::batch::each_batch;
 use super::input::expand;
 use super::{ChineseStyle, Failure, MoveNotation};
 use crate::analysis::replay::replay;
@@ -67,47 +67,46 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
         writeln!(out, "source,index,ply,move,fen")?;
     }
     for input in &inputs {
-        let loaded = load(input, args.encoding);
-        let source = loaded.source.as_str();
-        let records = match &loaded.records {
-            Ok(r) => r,
-            Err(reason) => {
-                eprintln!("{source}: unreadable: {reason}");
+        let read = each_batch(input, args.encoding, |meta, first, records| {
+            let source = meta.source.as_str();
+            let trails: Vec<(Vec<Ply>, Option<String>)> = pool.install(|| {
+                records
+                    .par_iter()
+                    .enumerate()
+                    .map(|(i, record)| {
+                        let index = first + i;
+                        let replayed = replay(record);
+                        let mut pos = replayed.start.clone();
+                        let mut plies = vec![Ply { source, index, ply: 0, mv: None, fen: pos.fen() }];
+                        for (k, &m) in replayed.moves.iter().enumerate() {
+                            let text = notation.write(&pos, m);
+                            let _ = pos.play_unchecked(m);
+                            plies.push(Ply { source, index, ply: k + 1, mv: Some(text), fen: pos.fen() });
+                        }
+                        let error = replayed
+                            .error
+                            .filter(|e| !e.in_variation)
+                            .map(|e| format!("{source}: game {}: {e}", index + 1));
+                        (plies, error)
+                    })
+                    .collect()
+            });
+            for (plies, error) in trails {
                 games += 1;
-                bad += 1;
-                continue;
+                for p in &plies {
+                    write_ply(p, args.format, out)?;
+                }
+                if let Some(e) = error {
+                    bad += 1;
+                    eprintln!("{e}");
+                }
             }
-        };
-        let trails: Vec<(Vec<Ply>, Option<String>)> = pool.install(|| {
-            records
-                .par_iter()
-                .enumerate()
-                .map(|(index, record)| {
-                    let replayed = replay(record);
-                    let mut pos = replayed.start.clone();
-                    let mut plies = vec![Ply { source, index, ply: 0, mv: None, fen: pos.fen() }];
-                    for (i, &m) in replayed.moves.iter().enumerate() {
-                        let text = notation.write(&pos, m);
-                        let _ = pos.play_unchecked(m);
-                        plies.push(Ply { source, index, ply: i + 1, mv: Some(text), fen: pos.fen() });
-                    }
-                    let error = replayed
-                        .error
-                        .filter(|e| !e.in_variation)
-                        .map(|e| format!("{source}: game {}: {e}", index + 1));
-                    (plies, error)
-                })
-                .collect()
-        });
-        for (plies, error) in trails {
+            Ok(())
+        })?;
+        if let Err((meta, reason)) = read {
+            eprintln!("{}: unreadable: {reason}", meta.source);
             games += 1;
-            for p in &plies {
-                write_ply(p, args.format, out)?;
-            }
-            if let Some(e) = error {
-                bad += 1;
-                eprintln!("{e}");
-            }
+            bad += 1;
         }
     }
     eprintln!("{games} game(s), {bad} with a main line that stops early or unreadable");

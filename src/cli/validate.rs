@@ -7,11 +7,12 @@ use std::path::PathBuf;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use super::batch::load;
-use super::input::{Input, expand};
+use super::batch::{Meta, each_batch};
+use super::input::expand;
 use super::{Failure, OutputFormat};
 use crate::analysis::replay::replay;
 use crate::formats::encoding::Encoding;
+use crate::record::Record;
 
 /// Arguments of `qipu validate`.
 #[derive(Debug, clap::Args)]
@@ -71,22 +72,31 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
     let inputs = expand(&args.paths)?;
     let pool = super::thread_pool(args.jobs)?;
     let mut summary = Summary::default();
+    let mut emit = |r: &Report, out: &mut dyn Write| -> Result<(), Failure> {
+        summary.games += 1;
+        match r.status {
+            "ok" => summary.ok += 1,
+            "illegal" => summary.illegal += 1,
+            _ => summary.unreadable += 1,
+        }
+        match args.format {
+            OutputFormat::Json => {
+                serde_json::to_writer(&mut *out, r).map_err(|e| Failure::usage(e.to_string()))?;
+                writeln!(out)?;
+            }
+            OutputFormat::Text => write_text(r, out)?,
+        }
+        Ok(())
+    };
     for input in &inputs {
-        let reports = pool.install(|| check(input, args.encoding));
-        for r in &reports {
-            summary.games += 1;
-            match r.status {
-                "ok" => summary.ok += 1,
-                "illegal" => summary.illegal += 1,
-                _ => summary.unreadable += 1,
-            }
-            match args.format {
-                OutputFormat::Json => {
-                    serde_json::to_writer(&mut *out, r).map_err(|e| Failure::usage(e.to_string()))?;
-                    writeln!(out)?;
-                }
-                OutputFormat::Text => write_text(r, out)?,
-            }
+        let read = each_batch(input, args.encoding, |meta, first, records| {
+            let reports: Vec<Report> = pool.install(|| {
+                records.par_iter().enumerate().map(|(i, record)| report(meta, first + i, record)).collect()
+            });
+            reports.iter().try_for_each(|r| emit(r, out))
+        })?;
+        if let Err((meta, message)) = read {
+            emit(&unreadable(&meta, message), out)?;
         }
     }
     let line = format!(
@@ -104,67 +114,53 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
     Ok(if summary.illegal + summary.unreadable > 0 { 1 } else { 0 })
 }
 
-fn check(input: &Input, encoding: Option<Encoding>) -> Vec<Report> {
-    let loaded = load(input, encoding);
-    let source = loaded.source;
-    let records = match loaded.records {
-        Ok(r) => r,
-        Err(message) => {
-            return vec![Report {
-                source,
-                index: 0,
-                status: "unreadable",
-                format: loaded.format,
-                encoding: loaded.encoding,
-                plies: 0,
-                variation_plies: 0,
-                result: None,
-                termination: None,
-                error: Some(ErrorJson { ply: 0, mv: String::new(), line: 0, column: 0, message }),
-                warnings: Vec::new(),
-                result_conflict: None,
-            }];
-        }
-    };
-    records
-        .par_iter()
-        .enumerate()
-        .map(|(index, record)| {
-            let replayed = replay(record);
-            let error = replayed.error.as_ref().map(|e| ErrorJson {
-                ply: e.ply,
-                mv: e.text.clone(),
-                line: e.at.line,
-                column: e.at.column,
-                message: if e.in_variation {
-                    format!("in a variation: {}", e.message)
-                } else {
-                    e.message.clone()
-                },
-            });
-            Report {
-                source: source.clone(),
-                index,
-                status: if replayed.is_valid() { "ok" } else { "illegal" },
-                format: loaded.format,
-                encoding: loaded.encoding,
-                plies: replayed.moves.len(),
-                variation_plies: replayed.variation_plies,
-                result: record.result().map(|r| r.as_str()),
-                termination: replayed.termination.map(|t| t.as_str()),
-                error,
-                warnings: record
-                    .warnings
-                    .iter()
-                    .map(|w| format!("line {}, column {}: {}", w.at.line, w.at.column, w.message))
-                    .collect(),
-                result_conflict: replayed.result_conflict,
-            }
-        })
-        .collect()
+fn unreadable(meta: &Meta, message: String) -> Report {
+    Report {
+        source: meta.source.clone(),
+        index: 0,
+        status: "unreadable",
+        format: meta.format,
+        encoding: meta.encoding,
+        plies: 0,
+        variation_plies: 0,
+        result: None,
+        termination: None,
+        error: Some(ErrorJson { ply: 0, mv: String::new(), line: 0, column: 0, message }),
+        warnings: Vec::new(),
+        result_conflict: None,
+    }
 }
 
-fn write_text(r: &Report, out: &mut impl Write) -> std::io::Result<()> {
+fn report(meta: &Meta, index: usize, record: &Record) -> Report {
+    let replayed = replay(record);
+    let error = replayed.error.as_ref().map(|e| ErrorJson {
+        ply: e.ply,
+        mv: e.text.clone(),
+        line: e.at.line,
+        column: e.at.column,
+        message: if e.in_variation { format!("in a variation: {}", e.message) } else { e.message.clone() },
+    });
+    Report {
+        source: meta.source.clone(),
+        index,
+        status: if replayed.is_valid() { "ok" } else { "illegal" },
+        format: meta.format,
+        encoding: meta.encoding,
+        plies: replayed.moves.len(),
+        variation_plies: replayed.variation_plies,
+        result: record.result().map(|r| r.as_str()),
+        termination: replayed.termination.map(|t| t.as_str()),
+        error,
+        warnings: record
+            .warnings
+            .iter()
+            .map(|w| format!("line {}, column {}: {}", w.at.line, w.at.column, w.message))
+            .collect(),
+        result_conflict: replayed.result_conflict,
+    }
+}
+
+fn write_text(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
     if let Some(e) = &r.error {
         if r.status == "unreadable" {
             writeln!(out, "{}: unreadable: {}", r.source, e.message)?;

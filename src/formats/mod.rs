@@ -35,27 +35,66 @@ pub struct Unreadable {
 /// Reads the records of a file of any supported format; `encoding`
 /// overrides text-encoding detection.
 pub fn read(bytes: &[u8], encoding: Option<Encoding>) -> Result<Parsed, Unreadable> {
+    let mut records = Vec::new();
+    let (format, encoding) =
+        read_in_batches(bytes, encoding, usize::MAX, |_, _, batch| records.extend(batch))?;
+    Ok(Parsed { format, encoding, records })
+}
+
+/// Reads the records of a file in batches of at most `batch` records,
+/// handed to `f` in order with the format and encoding; returns the format
+/// and encoding. A file that holds no record is [`Unreadable`], and `f` is
+/// not called.
+pub fn read_in_batches(
+    bytes: &[u8],
+    encoding: Option<Encoding>,
+    batch: usize,
+    mut f: impl FnMut(Format, Option<Encoding>, Vec<Record>),
+) -> Result<(Format, Option<Encoding>), Unreadable> {
     match detect::detect(bytes) {
         Format::Pgn | Format::Text => {
             let decoded = encoding::decode(bytes, encoding);
-            let (format, records) = if pgn::has_tags(&decoded.text) {
-                (Format::Pgn, pgn::read(&decoded.text))
-            } else {
-                (Format::Text, text::read(&decoded.text))
+            let enc = Some(decoded.encoding);
+            let not_a_game = |format| Unreadable {
+                format,
+                reason: "text without a game record: no tags, and the first word is not a move".into(),
             };
-            if !records.is_empty() && records.iter().all(|r| !looks_like_a_game(r)) {
-                return Err(Unreadable {
-                    format,
-                    reason: "text without a game record: no tags, and the first word is not a move".into(),
+            if pgn::has_tags(&decoded.text) {
+                let mut first = true;
+                let mut failure = None;
+                pgn::read_in_batches(&decoded.text, batch, |records| {
+                    if first && records.iter().all(|r| !looks_like_a_game(r)) {
+                        failure = Some(not_a_game(Format::Pgn));
+                    }
+                    first = false;
+                    if failure.is_none() {
+                        f(Format::Pgn, enc, records);
+                    }
                 });
+                match failure {
+                    Some(e) => Err(e),
+                    None if first => Err(Unreadable { format: Format::Pgn, reason: "no game found".into() }),
+                    None => Ok((Format::Pgn, enc)),
+                }
+            } else {
+                let records = text::read(&decoded.text);
+                if records.is_empty() {
+                    return Err(Unreadable {
+                        format: Format::Text,
+                        reason: "text without a game record: no line of moves".into(),
+                    });
+                }
+                if records.iter().all(|r| !looks_like_a_game(r)) {
+                    return Err(not_a_game(Format::Text));
+                }
+                let mut records = records;
+                while !records.is_empty() {
+                    let rest = records.split_off(records.len().min(batch.max(1)));
+                    f(Format::Text, enc, records);
+                    records = rest;
+                }
+                Ok((Format::Text, enc))
             }
-            if records.is_empty() && format == Format::Text {
-                return Err(Unreadable {
-                    format,
-                    reason: "text without a game record: no line of moves".into(),
-                });
-            }
-            Ok(Parsed { format, encoding: Some(decoded.encoding), records })
         }
         Format::Xqf => Err(Unreadable { format: Format::Xqf, reason: "XQF records are not read yet".into() }),
         Format::Binary => Err(Unreadable {

@@ -38,11 +38,26 @@ use crate::record::{GameResult, NodeId, Record, RecordedMove, Span, Warning};
 
 /// Reads every game of a PGN text.
 pub fn read(text: &str) -> Vec<Record> {
+    let mut games = Vec::new();
+    read_in_batches(text, usize::MAX, |batch| games.extend(batch));
+    games
+}
+
+/// Reads the games of a PGN text and hands them to `f` in batches of at
+/// most `batch` games, in order, so that a large file is never held as
+/// records all at once.
+pub fn read_in_batches(text: &str, batch: usize, mut f: impl FnMut(Vec<Record>)) {
     let mut reader = Reader::default();
     for (n, line) in text.lines().enumerate() {
         reader.line(n as u32 + 1, line.strip_suffix('\r').unwrap_or(line));
+        if reader.games.len() >= batch {
+            f(std::mem::take(&mut reader.games));
+        }
     }
-    reader.finish()
+    let rest = reader.finish();
+    if !rest.is_empty() {
+        f(rest);
+    }
 }
 
 /// Whether the text has a line of PGN tags.
@@ -133,36 +148,42 @@ impl Reader {
     }
 
     fn movetext(&mut self, number: u32, line: &str) {
-        let chars: Vec<(usize, char)> = line.char_indices().collect();
-        let mut i = 0;
-        let at = |i: usize| Span { line: number, column: i as u32 + 1 };
-        while i < chars.len() {
+        let mut i = 0; // byte offset
+        let mut column = 1u32; // its column, in characters
+        let step = |from: usize, to: usize| line[from..to].chars().count() as u32;
+        while i < line.len() {
             if let Some((text, _)) = &mut self.comment {
-                match chars[i..].iter().position(|&(_, c)| c == '}') {
+                match line[i..].find('}') {
                     Some(k) => {
-                        text.push_str(&line[chars[i].0..chars[i + k].0]);
+                        text.push_str(&line[i..i + k]);
+                        column += step(i, i + k + 1);
                         i += k + 1;
                         let (text, _) = self.comment.take().expect("open comment");
                         self.add_comment(text);
                     }
                     None => {
-                        text.push_str(&line[chars[i].0..]);
+                        text.push_str(&line[i..]);
                         text.push('\n');
                         return;
                     }
                 }
                 continue;
             }
-            let (start, c) = chars[i];
+            let at = Span { line: number, column };
+            let c = line[i..].chars().next().expect("not at the end");
             match c {
-                c if c.is_whitespace() => i += 1,
+                c if c.is_whitespace() => {
+                    i += c.len_utf8();
+                    column += 1;
+                }
                 '{' => {
-                    self.comment = Some((String::new(), at(i)));
+                    self.comment = Some((String::new(), at));
                     self.has_moves = true;
                     i += 1;
+                    column += 1;
                 }
                 ';' => {
-                    let text = line[start + 1..].to_string();
+                    let text = line[i + 1..].to_string();
                     self.add_comment(text);
                     return;
                 }
@@ -174,36 +195,35 @@ impl Reader {
                             self.cursor = Some(parent);
                         }
                         None => {
-                            self.warn(at(i), "variation before the first move: read as a continuation");
+                            self.warn(at, "variation before the first move: read as a continuation");
                             self.variations.push(cur);
                         }
                     }
                     i += 1;
+                    column += 1;
                 }
                 ')' => {
                     match self.variations.pop() {
                         Some(cur) => self.cursor = Some(cur),
-                        None => self.warn(at(i), "')' closes no variation"),
+                        None => self.warn(at, "')' closes no variation"),
                     }
                     i += 1;
+                    column += 1;
                 }
                 '[' => {
                     // A tag inside move text (`[Score "10=0"]`): skip it.
-                    let k = chars[i..].iter().position(|&(_, c)| c == ']').unwrap_or(chars.len() - i - 1);
-                    i += k + 1;
+                    let end = line[i..].find(']').map_or(line.len(), |k| i + k + 1);
+                    column += step(i, end);
+                    i = end;
                 }
                 _ => {
-                    let len = chars[i..]
-                        .iter()
-                        .position(|&(_, c)| {
-                            c.is_whitespace() || matches!(c, '{' | '}' | '(' | ')' | ';' | '[')
-                        })
-                        .unwrap_or(chars.len() - i);
-                    let end = chars.get(i + len).map_or(line.len(), |&(b, _)| b);
-                    let token = &line[start..end];
-                    let column = i;
-                    i += len;
-                    if self.token(token, at(column)) {
+                    let end = line[i..]
+                        .find(|c: char| c.is_whitespace() || matches!(c, '{' | '}' | '(' | ')' | ';' | '['))
+                        .map_or(line.len(), |k| i + k);
+                    let token = &line[i..end];
+                    column += step(i, end);
+                    i = end;
+                    if self.token(token, at) {
                         return; // a result: the rest of the line is not move text
                     }
                 }
