@@ -120,7 +120,7 @@ pub fn resolve(pos: &Position, text: &str) -> Result<Move, String> {
 fn resolve_node(record: &Record, id: NodeId, pos: &Position) -> Result<Move, (String, Span, String)> {
     let mv = record.tree.node(id).mv.as_ref().expect("a move node");
     match &mv.text {
-        MoveText::Text(t) => resolve(pos, t).map_err(|e| (t.clone(), mv.at, e)),
+        MoveText::Text(t) => resolve(pos, t).map_err(|e| (t.to_string(), mv.at, e)),
         MoveText::Coords(m) => match pos.illegality(*m) {
             None => Ok(*m),
             Some(why) => Err((m.to_string(), mv.at, why.to_string())),

@@ -36,17 +36,28 @@ pub fn each_batch(
     };
     let mut first = 0;
     let mut failure = None;
-    let read = formats::read_in_batches(&bytes, encoding, BATCH, |format, enc, records| {
-        if failure.is_some() {
-            return;
+    // Reading runs on its own thread, a batch or two ahead of the replay.
+    let read = std::thread::scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::sync_channel(2);
+        let reader = scope.spawn(move || {
+            formats::read_in_batches(&bytes, encoding, BATCH, |format, enc, records| {
+                // A closed channel means the consumer stopped; drop the rest.
+                let _ = tx.send((format, enc, records));
+            })
+        });
+        for (format, enc, records) in rx {
+            if failure.is_some() {
+                continue;
+            }
+            meta.format = format.name();
+            meta.encoding = enc.map(Encoding::name);
+            let n = records.len();
+            if let Err(e) = f(&meta, first, records) {
+                failure = Some(e);
+            }
+            first += n;
         }
-        meta.format = format.name();
-        meta.encoding = enc.map(Encoding::name);
-        let n = records.len();
-        if let Err(e) = f(&meta, first, records) {
-            failure = Some(e);
-        }
-        first += n;
+        reader.join().expect("the reading thread does not panic")
     });
     if let Some(e) = failure {
         return Err(e);

@@ -51,7 +51,7 @@ pub fn write(record: &Record, replayed: &Replayed) -> String {
                 parent: node.parent.expect("a move has a parent").index(),
                 mv: replayed.resolved[id.index()].map(|m| m.to_string()),
                 text: match &mv.text {
-                    MoveText::Text(t) => t.clone(),
+                    MoveText::Text(t) => t.to_string(),
                     MoveText::Coords(m) => m.to_string(),
                 },
                 comment: node.comment.as_deref(),

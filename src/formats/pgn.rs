@@ -346,7 +346,7 @@ mod tests {
         r.tree
             .main_line()
             .map(|id| match &r.tree.node(id).mv.as_ref().unwrap().text {
-                MoveText::Text(t) => t.clone(),
+                MoveText::Text(t) => t.to_string(),
                 MoveText::Coords(m) => m.to_string(),
             })
             .collect()
@@ -534,7 +534,7 @@ pub fn write_to(
                 let node = tree.node(id);
                 if let Some(mv) = &node.mv {
                     text.word(match &mv.text {
-                        crate::record::MoveText::Text(t) => t.clone(),
+                        crate::record::MoveText::Text(t) => t.to_string(),
                         crate::record::MoveText::Coords(m) => m.to_string(),
                     });
                 }

@@ -65,11 +65,66 @@ impl fmt::Display for GameResult {
     }
 }
 
+/// A short text kept inline, without an allocation, when it fits in 22
+/// bytes (every move in every notation does); longer texts go to the heap.
+///
+/// ```
+/// use qipu::record::Word;
+/// let w = Word::from("马８进７");
+/// assert_eq!(&*w, "马８进７");
+/// assert_eq!(Word::from("x".repeat(40).as_str()).len(), 40);
+/// ```
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Word(WordRepr);
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum WordRepr {
+    Inline { len: u8, bytes: [u8; 22] },
+    Heap(Box<str>),
+}
+
+impl From<&str> for Word {
+    fn from(s: &str) -> Word {
+        if s.len() <= 22 {
+            let mut bytes = [0u8; 22];
+            bytes[..s.len()].copy_from_slice(s.as_bytes());
+            Word(WordRepr::Inline { len: s.len() as u8, bytes })
+        } else {
+            Word(WordRepr::Heap(s.into()))
+        }
+    }
+}
+
+impl std::ops::Deref for Word {
+    type Target = str;
+    fn deref(&self) -> &str {
+        match &self.0 {
+            // Inline bytes were copied from a `&str` of exactly `len` bytes.
+            WordRepr::Inline { len, bytes } => {
+                std::str::from_utf8(&bytes[..*len as usize]).expect("copied from a str")
+            }
+            WordRepr::Heap(s) => s,
+        }
+    }
+}
+
+impl fmt::Debug for Word {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&**self, f)
+    }
+}
+
+impl fmt::Display for Word {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self)
+    }
+}
+
 /// A move as written in the record.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum MoveText {
     /// Text in some notation (Chinese, WXF, ICCS), resolved at replay.
-    Text(String),
+    Text(Word),
     /// Coordinates, as binary formats store them.
     Coords(Move),
 }
@@ -96,8 +151,8 @@ pub struct RecordedMove {
 
 impl RecordedMove {
     /// A move written as text at `line`, `column`.
-    pub fn text(text: impl Into<String>, line: u32, column: u32) -> RecordedMove {
-        RecordedMove { text: MoveText::Text(text.into()), at: Span { line, column } }
+    pub fn text(text: &str, line: u32, column: u32) -> RecordedMove {
+        RecordedMove { text: MoveText::Text(Word::from(text)), at: Span { line, column } }
     }
 }
 
