@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use crate::notation::{chinese, iccs, wxf};
+use crate::notation::{chinese, iccs, san, wxf};
 use crate::record::{GameResult, MoveText, NodeId, Record, Span};
 use crate::{Color, History, Move, Outcome, Position};
 
@@ -101,9 +101,15 @@ impl Replayed {
     }
 }
 
-/// Resolves one written move in `pos`: ICCS, then WXF, then Chinese,
-/// whichever reads it.
+/// Resolves one written move in `pos`: ICCS, then WXF, then Chinese, then
+/// WinBoard SAN, whichever reads it.
 pub fn resolve(pos: &Position, text: &str) -> Result<Move, String> {
+    resolve_in_game(pos, text, &mut None)
+}
+
+/// Like [`resolve`], keeping the rank convention of SAN moves (0…9 or
+/// 1…10) from one move of a game to the next in `san_base`.
+pub fn resolve_in_game(pos: &Position, text: &str, san_base: &mut Option<u8>) -> Result<Move, String> {
     if let Ok(m) = iccs::parse(text) {
         return m.resolve(pos).map_err(|e| e.to_string());
     }
@@ -112,15 +118,27 @@ pub fn resolve(pos: &Position, text: &str) -> Result<Move, String> {
     }
     match chinese::parse(text) {
         Ok(d) => d.resolve(pos).map_err(|e| e.to_string()),
-        Err(e) if text.is_ascii() => Err(format!("not a Chinese, WXF or ICCS move ({})", e.reason)),
+        Err(_) if let Ok(m) = san::parse(text) => match m.resolve_ranked(pos, *san_base) {
+            Ok((m, base)) => {
+                *san_base = base;
+                Ok(m)
+            }
+            Err(e) => Err(e.to_string()),
+        },
+        Err(e) if text.is_ascii() => Err(format!("not a Chinese, WXF, ICCS or SAN move ({})", e.reason)),
         Err(e) => Err(e.reason),
     }
 }
 
-fn resolve_node(record: &Record, id: NodeId, pos: &Position) -> Result<Move, (String, Span, String)> {
+fn resolve_node(
+    record: &Record,
+    id: NodeId,
+    pos: &Position,
+    san_base: &mut Option<u8>,
+) -> Result<Move, (String, Span, String)> {
     let mv = record.tree.node(id).mv.as_ref().expect("a move node");
     match &mv.text {
-        MoveText::Text(t) => resolve(pos, t).map_err(|e| (t.to_string(), mv.at, e)),
+        MoveText::Text(t) => resolve_in_game(pos, t, san_base).map_err(|e| (t.to_string(), mv.at, e)),
         MoveText::Coords(m) => match pos.illegality(*m) {
             None => Ok(*m),
             Some(why) => Err((m.to_string(), mv.at, why.to_string())),
@@ -164,11 +182,12 @@ pub fn replay(record: &Record) -> Replayed {
     // Positions before each main-line move, for the variations branching there.
     let mut branch_points: Vec<(NodeId, Position, usize)> = Vec::new();
     let mut node = tree.root();
+    let mut san_base = None;
     while let Some(next) = tree.main_child(node) {
         if tree.children(node).nth(1).is_some() {
             branch_points.push((node, pos.clone(), moves.len()));
         }
-        match resolve_node(record, next, &pos) {
+        match resolve_node(record, next, &pos, &mut san_base) {
             Ok(m) => {
                 let _ = pos.play_unchecked(m);
                 history.push(&pos);
@@ -198,7 +217,8 @@ pub fn replay(record: &Record) -> Replayed {
             tree.children(at_node).skip(1).map(|c| (c, at_pos.clone(), ply)).collect();
         stack.reverse();
         while let Some((id, before, ply)) = stack.pop() {
-            match resolve_node(record, id, &before) {
+            let mut base = san_base;
+            match resolve_node(record, id, &before, &mut base) {
                 Ok(m) => {
                     let mut after = before;
                     let _ = after.play_unchecked(m);
@@ -277,8 +297,13 @@ mod tests {
         assert_eq!(r.moves.len(), 2);
         let e = replay_text("1. 车一进九").error.unwrap();
         assert!(e.message.contains("path is blocked") || e.message.contains("illegal"), "{}", e.message);
+        // SAN with ranks 0-9 (h2h5) or 1-10 (h2h4): both legal, so ambiguous.
         let e = replay_text("1. Ch5").error.unwrap();
-        assert!(e.message.contains("not a Chinese, WXF or ICCS move"), "{}", e.message);
+        assert!(e.message.contains("ambiguous"), "{}", e.message);
+        let e = replay_text("1. Ca5").error.unwrap();
+        assert!(e.message.contains("no Red cannon"), "{}", e.message);
+        let e = replay_text("1. Zz9").error.unwrap();
+        assert!(e.message.contains("not a Chinese, WXF, ICCS or SAN move"), "{}", e.message);
     }
 
     #[test]

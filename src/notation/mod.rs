@@ -31,6 +31,7 @@ use crate::{Color, File, Move, Position, Role, Square};
 
 pub mod chinese;
 pub mod iccs;
+pub mod san;
 pub mod wxf;
 
 /// Which way a piece moves, as its own side sees it.
