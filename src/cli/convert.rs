@@ -81,6 +81,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     let pool = super::thread_pool(args.jobs)?;
     let notation = args.notation.with(args.chinese);
     let (mut games, mut bad) = (0usize, 0usize);
+    let mut progress = super::progress::Progress::new(inputs.len());
     for input in &inputs {
         let read = each_batch(input, args.encoding, |meta, first, records| {
             let texts: Vec<(String, Option<String>)> = pool.install(|| {
@@ -104,6 +105,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
                     })
                     .collect()
             });
+            progress.games(records.len());
             for (text, problem) in texts {
                 games += 1;
                 let bytes = match args.output_encoding {
@@ -120,11 +122,14 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
             Ok(())
         })?;
         if let Err((meta, reason)) = read {
+            progress.finish();
             eprintln!("{}: unreadable: {reason}", meta.source);
             games += 1;
             bad += 1;
         }
+        progress.input_done();
     }
+    progress.finish();
     out.flush()?;
     eprintln!("{games} game(s) converted, {bad} with an illegal move or unreadable");
     Ok(if bad > 0 { 1 } else { 0 })

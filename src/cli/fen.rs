@@ -66,6 +66,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
     if args.format == FenFormat::Csv {
         writeln!(out, "source,index,ply,move,fen")?;
     }
+    let mut progress = super::progress::Progress::new(inputs.len());
     for input in &inputs {
         let read = each_batch(input, args.encoding, |meta, first, records| {
             let source = meta.source.as_str();
@@ -91,6 +92,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
                     })
                     .collect()
             });
+            progress.games(trails.len());
             for (plies, error) in trails {
                 games += 1;
                 for p in &plies {
@@ -104,11 +106,14 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
             Ok(())
         })?;
         if let Err((meta, reason)) = read {
+            progress.finish();
             eprintln!("{}: unreadable: {reason}", meta.source);
             games += 1;
             bad += 1;
         }
+        progress.input_done();
     }
+    progress.finish();
     eprintln!("{games} game(s), {bad} with a main line that stops early or unreadable");
     Ok(if bad > 0 { 1 } else { 0 })
 }

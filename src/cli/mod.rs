@@ -13,6 +13,7 @@ mod fen;
 mod input;
 mod moves;
 mod perft;
+mod progress;
 mod validate;
 
 /// qipu (棋谱): read, check and convert Xiangqi (Chinese chess) game records.

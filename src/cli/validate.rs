@@ -72,6 +72,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
     let inputs = expand(&args.paths)?;
     let pool = super::thread_pool(args.jobs)?;
     let mut summary = Summary::default();
+    let mut progress = super::progress::Progress::new(inputs.len());
     let mut emit = |r: &Report, out: &mut dyn Write| -> Result<(), Failure> {
         summary.games += 1;
         match r.status {
@@ -93,12 +94,15 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
             let reports: Vec<Report> = pool.install(|| {
                 records.par_iter().enumerate().map(|(i, record)| report(meta, first + i, record)).collect()
             });
+            progress.games(reports.len());
             reports.iter().try_for_each(|r| emit(r, out))
         })?;
         if let Err((meta, message)) = read {
             emit(&unreadable(&meta, message), out)?;
         }
+        progress.input_done();
     }
+    progress.finish();
     let line = format!(
         "{} game(s): {} valid, {} illegal, {} unreadable ({} input(s))",
         summary.games,
