@@ -1,18 +1,12 @@
 //! `qipu fen` and `qipu convert` end to end.
 
-use std::path::PathBuf;
+mod common;
 
 use assert_cmd::Command;
+use common::scratch;
 
 fn qipu() -> Command {
     Command::cargo_bin("qipu").unwrap()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("qipu-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 const GAME: &str = "[Game \"Chinese Chess\"]\n[Event \"测试\"]\n[Result \"*\"]\n{开局}\n1. 炮二平五 {中炮} 马８进７ (1... 象３进５) 2. 马二进三 *\n";

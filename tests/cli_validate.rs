@@ -1,19 +1,12 @@
 //! `qipu validate` end to end: text and JSON output, exit codes, inputs.
 
-use std::path::PathBuf;
+mod common;
 
 use assert_cmd::Command;
+use common::scratch;
 
 fn qipu() -> Command {
     Command::cargo_bin("qipu").unwrap()
-}
-
-/// A fresh directory for one test's files.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("qipu-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 const GOOD: &str = "[Game \"Chinese Chess\"]\n[Result \"*\"]\n1. 炮二平五 马８进７ 2. 马二进三 *\n";

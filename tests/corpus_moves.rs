@@ -21,18 +21,6 @@ fn corpus() -> Option<PathBuf> {
     dir.is_dir().then_some(dir)
 }
 
-fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            files(&p, out);
-        } else {
-            out.push(p);
-        }
-    }
-}
-
 fn decode(bytes: &[u8]) -> String {
     qipu::formats::encoding::decode(bytes, None).text.into_owned()
 }
@@ -125,8 +113,7 @@ fn every_corpus_move_resolves() {
         eprintln!("skipped: ../shared/corpus/pgn is not there");
         return;
     };
-    let mut paths = Vec::new();
-    files(&dir, &mut paths);
+    let paths = common::files(&dir);
     let (mut n_games, mut n_moves, mut not_pgn) = (0, 0, Vec::new());
     let mut failures = Vec::new();
     for path in &paths {

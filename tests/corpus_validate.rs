@@ -3,18 +3,12 @@
 //! Fairy-Stockfish (see `corpus_moves.rs`). Skipped when the corpus is not
 //! beside the project.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 
 use qipu::analysis::replay::replay;
 use qipu::formats;
-
-fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() { files(&p, out) } else { out.push(p) }
-    }
-}
 
 #[test]
 fn pgn_and_text_corpus() {
@@ -23,9 +17,8 @@ fn pgn_and_text_corpus() {
         eprintln!("skipped: ../shared/corpus is not there");
         return;
     }
-    let mut paths = Vec::new();
-    files(&root.join("pgn"), &mut paths);
-    files(&root.join("text"), &mut paths);
+    let mut paths = common::files(&root.join("pgn"));
+    paths.extend(common::files(&root.join("text")));
     let (mut games, mut plies, mut unreadable, mut illegal) = (0, 0, Vec::new(), Vec::new());
     for path in &paths {
         let bytes = std::fs::read(path).unwrap();

@@ -2,21 +2,10 @@
 //! an error that names what is wrong; clocks at their limits do not
 //! overflow.
 
+mod common;
+
+use common::Rng;
 use qipu::{FromFenError, Position};
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 const SEEDS: [&str; 4] = [
     qipu::fen::START,

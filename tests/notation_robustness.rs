@@ -1,22 +1,11 @@
 //! Arbitrary text never makes a notation reader panic: each input is read
 //! and resolved, or rejected with an error.
 
+mod common;
+
+use common::Rng;
 use qipu::Position;
 use qipu::notation::{chinese, iccs, wxf};
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 const ALPHABET: &[&str] = &[
     "炮", "马", "車", "兵", "卒", "仕", "相", "帅", "将", "前", "中", "后", "一", "二", "三", "四", "五",

@@ -3,7 +3,9 @@
 //! and tags — in every notation. Checked on the bundled fixture and, when
 //! it is beside the project, on every valid game of `../shared/corpus/pgn`.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 
 use qipu::analysis::replay::{Replayed, replay};
 use qipu::formats::{self, pgn};
@@ -27,14 +29,6 @@ fn essence(record: &Record, replayed: &Replayed) -> Vec<String> {
         ));
     }
     out
-}
-
-fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() { files(&p, out) } else { out.push(p) }
-    }
 }
 
 fn check_file(path: &Path) -> usize {
@@ -100,8 +94,7 @@ fn corpus_round_trips() {
         eprintln!("skipped: ../shared/corpus/pgn is not there");
         return;
     }
-    let mut paths = Vec::new();
-    files(&dir, &mut paths);
+    let paths = common::files(&dir);
     let checked: usize = paths.iter().map(|p| check_file(p)).sum();
     eprintln!("{checked} corpus games round-trip in 5 notations");
     assert!(checked > 7_000, "{checked}");

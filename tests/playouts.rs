@@ -3,22 +3,10 @@
 //! round-trips, undo restores every position, and no legal move leaves the
 //! mover's king attacked.
 
+mod common;
+
+use common::Rng;
 use qipu::{Color, Position, Setup, zobrist};
-
-/// A small deterministic generator (xorshift64*), so runs are repeatable.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 fn playout(start: &Position, rng: &mut Rng, max_plies: usize) -> usize {
     let mut pos = start.clone();

@@ -41,16 +41,7 @@ pub fn parse(text: &str) -> Result<SanMove, ParseMoveError> {
     let role = match chars.first() {
         Some(&c) if c.is_ascii_uppercase() => {
             chars.remove(0);
-            match c {
-                'K' => Role::King,
-                'A' => Role::Advisor,
-                'E' | 'B' => Role::Elephant,
-                'H' | 'N' => Role::Horse,
-                'R' => Role::Rook,
-                'C' => Role::Cannon,
-                'P' => Role::Pawn,
-                _ => return Err(bad("unknown piece letter")),
-            }
+            super::wxf::role(c).ok_or_else(|| bad("unknown piece letter"))?
         }
         _ => Role::Pawn,
     };

@@ -29,7 +29,9 @@ use crate::{Move, Position, Role};
 
 const NOTATION: &str = "WXF";
 
-fn role(c: char) -> Option<Role> {
+/// The kind of piece a WXF (or SAN) letter names, either case; `E`/`B`
+/// and `H`/`N` both read.
+pub(crate) fn role(c: char) -> Option<Role> {
     Some(match c.to_ascii_uppercase() {
         'K' => Role::King,
         'A' => Role::Advisor,
