@@ -23,6 +23,7 @@ fn playout(start: &Position, rng: &mut Rng, max_plies: usize) -> usize {
         undos.push(pos.play(m).expect("a generated move is legal"));
         assert!(!pos.is_attacked(pos.king(mover), !mover), "{m} left the king attacked in {pos:?}");
         assert_eq!(pos.facing_kings_file(), None);
+        assert_eq!(pos.is_check(), pos.is_attacked(pos.king(pos.turn()), !pos.turn()), "check after {m}");
         assert_eq!(pos.hash(), zobrist::hash_of(pos.board(), pos.turn()), "incremental hash after {m}");
         let again = Position::from_fen(&pos.fen()).expect("written FEN reads back");
         assert_eq!(again, pos, "FEN round trip of {}", pos.fen());
