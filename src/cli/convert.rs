@@ -108,11 +108,24 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
             progress.games(records.len());
             for (text, problem) in texts {
                 games += 1;
-                let bytes = match args.output_encoding {
-                    Encoding::Utf8 => std::borrow::Cow::Borrowed(text.as_bytes()),
-                    Encoding::Big5 => encoding_rs::BIG5.encode(&text).0,
-                    _ => encoding_rs::GB18030.encode(&text).0,
+                let (bytes, unmappable) = match args.output_encoding {
+                    Encoding::Utf8 => (std::borrow::Cow::Borrowed(text.as_bytes()), false),
+                    Encoding::Big5 => {
+                        let (b, _, bad) = encoding_rs::BIG5.encode(&text);
+                        (b, bad)
+                    }
+                    _ => {
+                        let (b, _, bad) = encoding_rs::GB18030.encode(&text);
+                        (b, bad)
+                    }
                 };
+                if unmappable {
+                    eprintln!(
+                        "{}: a game holds characters {} cannot encode; they are written as &#NNNN; \
+                         (for Big5, --chinese traditional avoids this in the moves)",
+                        meta.source, args.output_encoding
+                    );
+                }
                 out.write_all(&bytes)?;
                 if let Some(p) = problem {
                     bad += 1;

@@ -252,10 +252,19 @@ impl Reader {
             return false;
         }
         let column = at.column + token[..number_len].chars().count() as u32;
-        let mv = RecordedMove::text(rest, at.line, column);
+        // Remark marks (`!`, `?!`, ...) become NAGs, so they survive rewriting.
+        let marks = rest.len() - rest.trim_end_matches(['!', '?', '！', '？']).len();
+        let (text, nag) = match remark_nag(&rest[rest.len() - marks..]) {
+            Some(nag) if marks < rest.len() => (&rest[..rest.len() - marks], Some(nag)),
+            _ => (rest, None),
+        };
+        let mv = RecordedMove::text(text, at.line, column);
         let node = self.game.tree.add_child(self.cursor(), mv);
         if let Some(before) = self.pending_before.take() {
             self.game.tree.node_mut(node).comment_before = Some(before);
+        }
+        if let Some(nag) = nag {
+            self.game.tree.node_mut(node).nags.push(nag);
         }
         self.cursor = Some(node);
         false
@@ -313,6 +322,28 @@ impl Reader {
         self.end_game();
         self.games
     }
+}
+
+/// The NAG of a remark mark: `!` 1, `?` 2, `!!` 3, `??` 4, `!?` 5, `?!` 6
+/// (full-width marks too).
+fn remark_nag(marks: &str) -> Option<u8> {
+    let ascii: String = marks
+        .chars()
+        .map(|c| match c {
+            '！' => '!',
+            '？' => '?',
+            c => c,
+        })
+        .collect();
+    Some(match ascii.as_str() {
+        "!" => 1,
+        "?" => 2,
+        "!!" => 3,
+        "??" => 4,
+        "!?" => 5,
+        "?!" => 6,
+        _ => return None,
+    })
 }
 
 /// Splits a move number (`12.`, `12...`, `12．`) off the front of a token;
@@ -379,13 +410,15 @@ mod tests {
 
     #[test]
     fn comments_variations_nags() {
-        let text = "{start}\n1. h2e2 {a\nlong comment} h9g7 $1 (1... b9c7 {alt} (1... h7e7)) 2. h0g2 ; rest of line\n(2. b0c2 {x}) *";
+        let text = "{start}\n1. h2e2!? {a\nlong comment} h9g7 $1 (1... b9c7 {alt} (1... h7e7)) 2. h0g2 ; rest of line\n(2. b0c2 {x}) *";
         let g = &read(text)[0];
         let t = &g.tree;
         assert_eq!(t.node(t.root()).comment.as_deref(), Some("start"));
         assert_eq!(moves(g), ["h2e2", "h9g7", "h0g2"]);
         let ids: Vec<_> = t.main_line().collect();
         assert_eq!(t.node(ids[0]).comment.as_deref(), Some("a\nlong comment"));
+        assert_eq!(t.node(ids[0]).nags, [5]);
+        assert_eq!(moves(g)[0], "h2e2");
         assert_eq!(t.node(ids[1]).nags, [1]);
         assert_eq!(t.node(ids[2]).comment.as_deref(), Some("rest of line"));
         let alts: Vec<_> = t.children(ids[0]).collect();
