@@ -514,7 +514,7 @@ pub fn write(
     out
 }
 
-/// Appends the PGN of a replayed record to `out` (see [`write`]).
+/// Appends the PGN of a replayed record to `out` (see [`write()`]).
 pub fn write_to(
     record: &Record,
     replayed: &crate::analysis::replay::Replayed,
