@@ -15,14 +15,14 @@ use qipu::record::Record;
 /// Everything that must survive a round trip, node by node in depth-first order.
 fn essence(record: &Record, replayed: &Replayed) -> Vec<String> {
     let tree = &record.tree;
-    let mut out = vec![replayed.start.fen(), format!("{:?}", tree.node(tree.root()).comment)];
+    let mut out = vec![replayed.resolution.start.fen(), format!("{:?}", tree.node(tree.root()).comment)];
     for id in tree.depth_first().skip(1) {
         let n = tree.node(id);
         let parent = n.parent.unwrap();
         let position_in_parent = tree.children(parent).position(|c| c == id).unwrap();
         out.push(format!(
             "{:?} #{position_in_parent} {:?} {:?} {:?}",
-            replayed.resolved[id.index()],
+            replayed.resolution.move_of(id),
             n.comment,
             n.comment_before,
             n.nags
@@ -48,7 +48,7 @@ fn check_file(path: &Path) -> usize {
             Notation::Iccs,
             Notation::Uci,
         ] {
-            let text = pgn::write(record, &replayed, notation);
+            let text = pgn::write(record, &replayed.resolution, notation);
             let back = pgn::read(&text);
             assert_eq!(back.len(), 1, "{} game {index} as {notation:?}:\n{text}", path.display());
             let again = replay(&back[0]);

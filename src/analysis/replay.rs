@@ -5,7 +5,7 @@
 use std::fmt;
 
 use crate::notation::{chinese, iccs, san, wxf};
-use crate::record::{GameResult, MoveText, NodeId, Record, Span};
+use crate::record::{GameResult, MoveText, NodeId, Record, Resolution, Span};
 use crate::{Color, History, Move, Outcome, Position};
 
 /// How the main line ends, computed from the final position.
@@ -73,8 +73,8 @@ impl fmt::Display for ReplayError {
 /// A replayed game.
 #[derive(Clone, Debug)]
 pub struct Replayed {
-    /// The start position.
-    pub start: Position,
+    /// The start position and the move of every node that replayed.
+    pub resolution: Resolution,
     /// The main-line moves that replayed, in order.
     pub moves: Vec<Move>,
     /// The position after those moves.
@@ -89,9 +89,6 @@ pub struct Replayed {
     /// A result that contradicts the final position (e.g. a draw recorded
     /// after a checkmate), in words.
     pub result_conflict: Option<String>,
-    /// The move of every node of the record's tree that replayed, by node
-    /// index (`None` for the root and for moves at or after an error).
-    pub resolved: Vec<Option<Move>>,
 }
 
 impl Replayed {
@@ -155,7 +152,7 @@ pub fn replay(record: &Record) -> Replayed {
             Err(e) => {
                 let pos = Position::start();
                 return Replayed {
-                    start: pos.clone(),
+                    resolution: Resolution { start: pos.clone(), moves: vec![None; record.tree.len()] },
                     moves: Vec::new(),
                     end: pos,
                     variation_plies: 0,
@@ -168,7 +165,6 @@ pub fn replay(record: &Record) -> Replayed {
                     }),
                     termination: None,
                     result_conflict: None,
-                    resolved: vec![None; record.tree.len()],
                 };
             }
         },
@@ -242,7 +238,15 @@ pub fn replay(record: &Record) -> Replayed {
     let main_complete = error.as_ref().is_none_or(|e| e.in_variation);
     let termination = main_complete.then(|| termination(&pos, &history)).flatten();
     let result_conflict = if main_complete { result_conflict(record.result(), &pos) } else { None };
-    Replayed { start, moves, end: pos, variation_plies, error, termination, result_conflict, resolved }
+    Replayed {
+        resolution: Resolution { start, moves: resolved },
+        moves,
+        end: pos,
+        variation_plies,
+        error,
+        termination,
+        result_conflict,
+    }
 }
 
 fn termination(pos: &Position, history: &History) -> Option<Termination> {

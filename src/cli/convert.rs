@@ -91,8 +91,8 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
                     .map(|(i, record)| {
                         let replayed = replay(record);
                         let text = match args.to {
-                            Target::Pgn => pgn::write(record, &replayed, notation) + "\n",
-                            Target::Json => json::write(record, &replayed) + "\n",
+                            Target::Pgn => pgn::write(record, &replayed.resolution, notation) + "\n",
+                            Target::Json => json::write(record, &replayed.resolution) + "\n",
                         };
                         let problem = replayed.error.map(|e| {
                             format!(

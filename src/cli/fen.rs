@@ -77,7 +77,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
                     .map(|(i, record)| {
                         let index = first + i;
                         let replayed = replay(record);
-                        let mut pos = replayed.start.clone();
+                        let mut pos = replayed.resolution.start.clone();
                         let mut plies = vec![Ply { source, index, ply: 0, mv: None, fen: pos.fen() }];
                         for (k, &m) in replayed.moves.iter().enumerate() {
                             let text = notation.write(&pos, m);

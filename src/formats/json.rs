@@ -13,8 +13,7 @@
 
 use serde::Serialize;
 
-use crate::analysis::replay::Replayed;
-use crate::record::{MoveText, Record};
+use crate::record::{MoveText, Record, Resolution};
 
 #[derive(Serialize)]
 struct JsonRecord<'a> {
@@ -37,8 +36,8 @@ struct JsonNode<'a> {
     nags: &'a [u8],
 }
 
-/// Writes a replayed record as one line of JSON.
-pub fn write(record: &Record, replayed: &Replayed) -> String {
+/// Writes a record as one line of JSON, given what replaying it settled.
+pub fn write(record: &Record, resolution: &Resolution) -> String {
     let tree = &record.tree;
     let nodes = tree
         .depth_first()
@@ -49,7 +48,7 @@ pub fn write(record: &Record, replayed: &Replayed) -> String {
             JsonNode {
                 id: id.index(),
                 parent: node.parent.expect("a move has a parent").index(),
-                mv: replayed.resolved[id.index()].map(|m| m.to_string()),
+                mv: resolution.move_of(id).map(|m| m.to_string()),
                 text: match &mv.text {
                     MoveText::Text(t) => t.to_string(),
                     MoveText::Coords(m) => m.to_string(),
@@ -62,7 +61,7 @@ pub fn write(record: &Record, replayed: &Replayed) -> String {
         .collect();
     let json = JsonRecord {
         tags: &record.tags,
-        fen: replayed.start.fen(),
+        fen: resolution.start.fen(),
         result: record.result().map(|r| r.as_str()),
         comment: tree.node(tree.root()).comment.as_deref(),
         nodes,

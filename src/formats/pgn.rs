@@ -488,7 +488,8 @@ const TAG_ORDER: [&str; 15] = [
     "Format",
 ];
 
-/// Writes a replayed record as PGN with moves in `notation`: tags in the
+/// Writes a record as PGN with moves in `notation`, given what replaying
+/// it settled (`resolution`): tags in the
 /// xqbase order, the start position as `[FEN]` when it is not the standard
 /// one, comments, NAGs and variations kept. Moves that did not replay (at
 /// and after an illegal move) are written as they were read.
@@ -499,36 +500,36 @@ const TAG_ORDER: [&str; 15] = [
 /// use qipu::notation::Notation;
 /// let record = &pgn::read("[Event \"x\"]\n1. h2e2 {center} h9g7 (1... b9c7) *")[0];
 /// let replayed = replay(record);
-/// let text = pgn::write(record, &replayed, Notation::Wxf);
+/// let text = pgn::write(record, &replayed.resolution, Notation::Wxf);
 /// assert!(text.contains("1. C2.5 {center} 1... H8+7 (1... H2+3) *"), "{text}");
 /// let again = &pgn::read(&text)[0];
 /// assert_eq!(again.tree.len(), record.tree.len());
 /// ```
 pub fn write(
     record: &Record,
-    replayed: &crate::analysis::replay::Replayed,
+    resolution: &crate::record::Resolution,
     notation: crate::notation::Notation,
 ) -> String {
     let mut out = String::new();
-    write_to(record, replayed, notation, &mut out);
+    write_to(record, resolution, notation, &mut out);
     out
 }
 
-/// Appends the PGN of a replayed record to `out` (see [`write()`]).
+/// Appends the PGN of a record to `out` (see [`write()`]).
 pub fn write_to(
     record: &Record,
-    replayed: &crate::analysis::replay::Replayed,
+    resolution: &crate::record::Resolution,
     notation: crate::notation::Notation,
     out: &mut String,
 ) {
     use std::fmt::Write;
     let result = record.result().unwrap_or(GameResult::Unknown);
-    let standard = replayed.start == crate::Position::start();
+    let standard = resolution.start == crate::Position::start();
     let value = |name: &str| -> Option<String> {
         match name {
             "Game" => Some(record.tag("Game").unwrap_or("Chinese Chess").to_string()),
             "Result" => Some(result.as_str().to_string()),
-            "FEN" => (!standard || record.fen().is_some()).then(|| replayed.start.fen()),
+            "FEN" => (!standard || record.fen().is_some()).then(|| resolution.start.fen()),
             "Format" => Some(notation.pgn_format().to_string()),
             _ => record.tag(name).map(str::to_string),
         }
@@ -557,7 +558,7 @@ pub fn write_to(
     }
     let mut stack = Vec::new();
     if let Some(first) = tree.main_child(tree.root()) {
-        stack.push(Task::Move { id: first, pos: Box::new(replayed.start.clone()), force_number: true });
+        stack.push(Task::Move { id: first, pos: Box::new(resolution.start.clone()), force_number: true });
     }
     while let Some(task) = stack.pop() {
         match task {
@@ -584,7 +585,7 @@ pub fn write_to(
             }
             Task::Move { id, pos, force_number } => {
                 let node = tree.node(id);
-                let Some(m) = replayed.resolved[id.index()] else {
+                let Some(m) = resolution.move_of(id) else {
                     stack.push(Task::Raw { id });
                     continue;
                 };

@@ -21,7 +21,7 @@
 
 use std::fmt;
 
-use crate::Move;
+use crate::{Move, Position};
 
 /// The result of a game as a record states it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -275,6 +275,24 @@ impl MoveTree {
             stack.extend(children.into_iter().rev());
             Some(id)
         })
+    }
+}
+
+/// What replaying a record settled, for the writers: the start position
+/// and the move of every node of the tree that replayed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Resolution {
+    /// The start position.
+    pub start: Position,
+    /// The move of each node, by node index (`None` for the root and for
+    /// moves that did not replay).
+    pub moves: Vec<Option<Move>>,
+}
+
+impl Resolution {
+    /// The move of node `id`, if it replayed.
+    pub fn move_of(&self, id: NodeId) -> Option<Move> {
+        self.moves.get(id.index()).copied().flatten()
     }
 }
 
