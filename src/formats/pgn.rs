@@ -210,6 +210,11 @@ impl Reader {
                     i += 1;
                     column += 1;
                 }
+                '}' => {
+                    self.warn(at, "'}' closes no comment");
+                    i += 1;
+                    column += 1;
+                }
                 '[' => {
                     // A tag inside move text (`[Score "10=0"]`): skip it.
                     let end = line[i..].find(']').map_or(line.len(), |k| i + k + 1);
@@ -447,6 +452,9 @@ mod tests {
         assert_eq!(g.warnings.len(), 1);
         let g = &read("1. h2e2 ) (h9g7")[0];
         assert_eq!(g.warnings.len(), 2);
+        let g = &read("1. h2e2 }h9g7")[0];
+        assert_eq!(moves(g), ["h2e2", "h9g7"]);
+        assert_eq!(g.warnings.len(), 1);
         assert!(read("").is_empty());
         assert!(read("\n\n   \n").is_empty());
     }
