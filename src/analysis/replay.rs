@@ -220,10 +220,9 @@ pub fn replay(record: &Record) -> Replayed {
                     let _ = after.play_unchecked(m);
                     variation_plies += 1;
                     resolved[id.index()] = Some(m);
-                    let children: Vec<NodeId> = tree.children(id).collect();
-                    for c in children.into_iter().rev() {
-                        stack.push((c, after.clone(), ply + 1));
-                    }
+                    let first = stack.len();
+                    stack.extend(tree.children(id).map(|c| (c, after.clone(), ply + 1)));
+                    stack[first..].reverse();
                 }
                 Err((text, at, message)) => {
                     if variation_error.is_none() {

@@ -107,15 +107,12 @@ pub fn read_in_batches(
 /// Whether a record read from text is a game: it has tags, or its first
 /// move reads as a move in some notation.
 fn looks_like_a_game(record: &Record) -> bool {
-    use crate::notation::{chinese, iccs, wxf};
     if !record.tags.is_empty() {
         return true;
     }
     let Some(first) = record.tree.main_line().next() else { return record.result.is_some() };
     match &record.tree.node(first).mv.as_ref().expect("a move").text {
-        crate::record::MoveText::Text(t) => {
-            iccs::parse(t).is_ok() || wxf::parse(t).is_ok() || chinese::parse(t).is_ok()
-        }
+        crate::record::MoveText::Text(t) => crate::notation::is_move_text(t),
         crate::record::MoveText::Coords(_) => true,
     }
 }

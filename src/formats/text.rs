@@ -19,7 +19,6 @@
 //! ```
 
 use super::pgn;
-use crate::notation::{chinese, iccs, wxf};
 use crate::record::{GameResult, Record};
 
 /// Reads every game of a plain-text record file.
@@ -56,7 +55,7 @@ pub fn is_move_line(line: &str) -> bool {
         if word.is_empty() || GameResult::parse(word).is_some() {
             continue;
         }
-        if !(chinese::parse(word).is_ok() || wxf::parse(word).is_ok() || iccs::parse(word).is_ok()) {
+        if !crate::notation::is_move_text(word) {
             return false;
         }
         any = true;

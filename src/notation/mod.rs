@@ -531,6 +531,16 @@ pub(crate) fn narrow(c: char) -> char {
     }
 }
 
+/// Whether `text` reads as a move in some notation (ICCS, WXF, Chinese or
+/// WinBoard SAN), without looking at a position: how readers tell move
+/// text from other text.
+pub fn is_move_text(text: &str) -> bool {
+    iccs::parse(text).is_ok()
+        || wxf::parse(text).is_ok()
+        || chinese::parse(text).is_ok()
+        || san::parse(text).is_ok()
+}
+
 /// A notation and style to write moves in.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Notation {

@@ -271,8 +271,9 @@ impl MoveTree {
         let mut stack = vec![self.root()];
         std::iter::from_fn(move || {
             let id = stack.pop()?;
-            let children: Vec<NodeId> = self.children(id).collect();
-            stack.extend(children.into_iter().rev());
+            let first = stack.len();
+            stack.extend(self.children(id));
+            stack[first..].reverse();
             Some(id)
         })
     }
