@@ -129,6 +129,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
                 out.write_all(&bytes)?;
                 if let Some(p) = problem {
                     bad += 1;
+                    progress.finish();
                     eprintln!("{p}");
                 }
             }

@@ -100,6 +100,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
                 }
                 if let Some(e) = error {
                     bad += 1;
+                    progress.finish();
                     eprintln!("{e}");
                 }
             }
