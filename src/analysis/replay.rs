@@ -107,6 +107,13 @@ pub fn resolve(pos: &Position, text: &str) -> Result<Move, String> {
 /// Like [`resolve`], keeping the rank convention of SAN moves (0…9 or
 /// 1…10) from one move of a game to the next in `san_base`.
 pub fn resolve_in_game(pos: &Position, text: &str, san_base: &mut Option<u8>) -> Result<Move, String> {
+    // Text that opens with a Chinese character can only be Chinese notation:
+    // try it first, sparing the other readers' failures.
+    if text.chars().next().is_some_and(is_cjk)
+        && let Ok(d) = chinese::parse(text)
+    {
+        return d.resolve(pos).map_err(|e| e.to_string());
+    }
     if let Ok(m) = iccs::parse(text) {
         return m.resolve(pos).map_err(|e| e.to_string());
     }
@@ -125,6 +132,12 @@ pub fn resolve_in_game(pos: &Position, text: &str, san_base: &mut Option<u8>) ->
         Err(e) if text.is_ascii() => Err(format!("not a Chinese, WXF, ICCS or SAN move ({})", e.reason)),
         Err(e) => Err(e.reason),
     }
+}
+
+/// A CJK ideograph (not a full-width Latin letter or digit, which ICCS and
+/// WXF moves may be written in).
+fn is_cjk(c: char) -> bool {
+    ('\u{2E80}'..'\u{FF00}').contains(&c)
 }
 
 fn resolve_node(
@@ -172,8 +185,8 @@ pub fn replay(record: &Record) -> Replayed {
     let tree = &record.tree;
     let mut resolved = vec![None; tree.len()];
     let mut pos = start.clone();
-    let mut history = History::new(&pos);
-    let mut moves = Vec::new();
+    let mut history = History::with_capacity(&pos, tree.len());
+    let mut moves = Vec::with_capacity(tree.len());
     let mut error = None;
     // Positions before each main-line move, for the variations branching there.
     let mut branch_points: Vec<(NodeId, Position, usize)> = Vec::new();
@@ -235,8 +248,12 @@ pub fn replay(record: &Record) -> Replayed {
     }
     let error = error.or(variation_error);
     let main_complete = error.as_ref().is_none_or(|e| e.in_variation);
-    let termination = main_complete.then(|| termination(&pos, &history)).flatten();
-    let result_conflict = if main_complete { result_conflict(record.result(), &pos) } else { None };
+    let (termination, result_conflict) = if main_complete {
+        let outcome = pos.outcome();
+        (termination(&pos, outcome, &history), result_conflict(record.result(), outcome))
+    } else {
+        (None, None)
+    };
     Replayed {
         resolution: Resolution { start, moves: resolved },
         moves,
@@ -248,8 +265,8 @@ pub fn replay(record: &Record) -> Replayed {
     }
 }
 
-fn termination(pos: &Position, history: &History) -> Option<Termination> {
-    match pos.outcome() {
+fn termination(pos: &Position, outcome: Option<Outcome>, history: &History) -> Option<Termination> {
+    match outcome {
         Some(Outcome::Checkmate { .. }) => Some(Termination::Checkmate),
         Some(Outcome::Stalemate { .. }) => Some(Termination::Stalemate),
         None if history.repetition().is_some() => Some(Termination::Repetition),
@@ -258,8 +275,8 @@ fn termination(pos: &Position, history: &History) -> Option<Termination> {
     }
 }
 
-fn result_conflict(result: Option<GameResult>, pos: &Position) -> Option<String> {
-    let outcome = pos.outcome()?;
+fn result_conflict(result: Option<GameResult>, outcome: Option<Outcome>) -> Option<String> {
+    let outcome = outcome?;
     let expected = match outcome.winner() {
         Color::Red => GameResult::RedWins,
         Color::Black => GameResult::BlackWins,

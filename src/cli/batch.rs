@@ -7,7 +7,7 @@ use crate::record::Record;
 
 /// Games read and replayed per batch: enough to keep every core busy,
 /// few enough to keep memory small on huge files.
-const BATCH: usize = 4096;
+const BATCH: usize = 512;
 
 /// What is known of an input besides its records.
 #[derive(Debug, Clone)]

@@ -53,9 +53,9 @@ pub fn write(record: &Record, resolution: &Resolution) -> String {
                     MoveText::Text(t) => t.to_string(),
                     MoveText::Coords(m) => m.to_string(),
                 },
-                comment: node.comment.as_deref(),
-                comment_before: node.comment_before.as_deref(),
-                nags: &node.nags,
+                comment: node.comment(),
+                comment_before: node.comment_before(),
+                nags: node.nags(),
             }
         })
         .collect();
@@ -63,7 +63,7 @@ pub fn write(record: &Record, resolution: &Resolution) -> String {
         tags: &record.tags,
         fen: resolution.start.fen(),
         result: record.result().map(|r| r.as_str()),
-        comment: tree.node(tree.root()).comment.as_deref(),
+        comment: tree.node(tree.root()).comment(),
         nodes,
     };
     serde_json::to_string(&json).expect("records serialize")

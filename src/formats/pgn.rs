@@ -148,15 +148,15 @@ impl Reader {
     }
 
     fn movetext(&mut self, number: u32, line: &str) {
+        let bytes = line.as_bytes();
         let mut i = 0; // byte offset
         let mut column = 1u32; // its column, in characters
-        let step = |from: usize, to: usize| line[from..to].chars().count() as u32;
-        while i < line.len() {
+        while i < bytes.len() {
             if let Some((text, _)) = &mut self.comment {
-                match line[i..].find('}') {
+                match memchr::memchr(b'}', &bytes[i..]) {
                     Some(k) => {
                         text.push_str(&line[i..i + k]);
-                        column += step(i, i + k + 1);
+                        column += char_count(&bytes[i..i + k + 1]);
                         i += k + 1;
                         let (text, _) = self.comment.take().expect("open comment");
                         self.add_comment(text);
@@ -170,24 +170,32 @@ impl Reader {
                 continue;
             }
             let at = Span { line: number, column };
-            let c = line[i..].chars().next().expect("not at the end");
-            match c {
-                c if c.is_whitespace() => {
+            let b = bytes[i];
+            if b >= 0x80 {
+                let c = line[i..].chars().next().expect("not at the end");
+                if c.is_whitespace() {
                     i += c.len_utf8();
                     column += 1;
+                    continue;
                 }
-                '{' => {
+            }
+            match b {
+                b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r' => {
+                    i += 1;
+                    column += 1;
+                }
+                b'{' => {
                     self.comment = Some((String::new(), at));
                     self.has_moves = true;
                     i += 1;
                     column += 1;
                 }
-                ';' => {
+                b';' => {
                     let text = line[i + 1..].to_string();
                     self.add_comment(text);
                     return;
                 }
-                '(' => {
+                b'(' => {
                     let cur = self.cursor();
                     match self.game.tree.node(cur).parent {
                         Some(parent) => {
@@ -202,7 +210,7 @@ impl Reader {
                     i += 1;
                     column += 1;
                 }
-                ')' => {
+                b')' => {
                     match self.variations.pop() {
                         Some(cur) => self.cursor = Some(cur),
                         None => self.warn(at, "')' closes no variation"),
@@ -210,23 +218,21 @@ impl Reader {
                     i += 1;
                     column += 1;
                 }
-                '}' => {
+                b'}' => {
                     self.warn(at, "'}' closes no comment");
                     i += 1;
                     column += 1;
                 }
-                '[' => {
+                b'[' => {
                     // A tag inside move text (`[Score "10=0"]`): skip it.
-                    let end = line[i..].find(']').map_or(line.len(), |k| i + k + 1);
-                    column += step(i, end);
+                    let end = memchr::memchr(b']', &bytes[i..]).map_or(line.len(), |k| i + k + 1);
+                    column += char_count(&bytes[i..end]);
                     i = end;
                 }
                 _ => {
-                    let end = line[i..]
-                        .find(|c: char| c.is_whitespace() || matches!(c, '{' | '}' | '(' | ')' | ';' | '['))
-                        .map_or(line.len(), |k| i + k);
+                    let (end, chars) = token_end(line, i);
                     let token = &line[i..end];
-                    column += step(i, end);
+                    column += chars;
                     i = end;
                     if self.token(token, at) {
                         return; // a result: the rest of the line is not move text
@@ -246,7 +252,7 @@ impl Reader {
         }
         if let Some(nag) = token.strip_prefix('$') {
             match nag.parse::<u8>() {
-                Ok(n) => self.game.tree.node_mut(self.cursor()).nags.push(n),
+                Ok(n) => self.game.tree.node_mut(self.cursor()).notes_mut().nags.push(n),
                 Err(_) => self.warn(at, format!("{token:?} is not a NAG")),
             }
             return false;
@@ -266,10 +272,10 @@ impl Reader {
         let mv = RecordedMove::text(text, at.line, column);
         let node = self.game.tree.add_child(self.cursor(), mv);
         if let Some(before) = self.pending_before.take() {
-            self.game.tree.node_mut(node).comment_before = Some(before);
+            self.game.tree.node_mut(node).notes_mut().comment_before = Some(before);
         }
         if let Some(nag) = nag {
-            self.game.tree.node_mut(node).nags.push(nag);
+            self.game.tree.node_mut(node).notes_mut().nags.push(nag);
         }
         self.cursor = Some(node);
         false
@@ -293,13 +299,13 @@ impl Reader {
             before.push_str(&text);
             return;
         }
-        let node = self.game.tree.node_mut(cur);
-        match &mut node.comment {
+        let notes = self.game.tree.node_mut(cur).notes_mut();
+        match &mut notes.comment {
             Some(c) => {
                 c.push('\n');
                 c.push_str(&text);
             }
-            None => node.comment = Some(text),
+            None => notes.comment = Some(text),
         }
     }
 
@@ -312,7 +318,13 @@ impl Reader {
             let at = self.game.at;
             self.warn(at, format!("{} variation(s) not closed with ')'", self.variations.len()));
         }
-        let game = std::mem::take(&mut self.game);
+        // The next game is likely about as long as this one: room for its
+        // moves is made once rather than grown move by move.
+        let room = self.game.tree.len() + 8;
+        let game = std::mem::replace(
+            &mut self.game,
+            Record { tree: crate::record::MoveTree::with_capacity(room), ..Record::default() },
+        );
         if !game.tags.is_empty() || !game.tree.is_empty() || game.result.is_some() {
             self.games.push(game);
         }
@@ -327,6 +339,36 @@ impl Reader {
         self.end_game();
         self.games
     }
+}
+
+/// Characters in a piece of UTF-8: the bytes that do not continue one.
+fn char_count(bytes: &[u8]) -> u32 {
+    bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count() as u32
+}
+
+/// Where the token starting at byte `start` of `line` ends (at white space,
+/// a comment, a variation bracket or a tag), and its length in characters.
+fn token_end(line: &str, start: usize) -> (usize, u32) {
+    let bytes = line.as_bytes();
+    let mut end = start;
+    let mut chars = 0;
+    while end < bytes.len() {
+        let b = bytes[end];
+        if b < 0x80 {
+            if b.is_ascii_whitespace() || matches!(b, 0x0B | b'{' | b'}' | b'(' | b')' | b';' | b'[') {
+                break;
+            }
+            end += 1;
+        } else {
+            let c = line[end..].chars().next().expect("not at the end");
+            if c.is_whitespace() {
+                break;
+            }
+            end += c.len_utf8();
+        }
+        chars += 1;
+    }
+    (end, chars)
 }
 
 /// The NAG of a remark mark: `!` 1, `?` 2, `!!` 3, `??` 4, `!?` 5, `?!` 6
@@ -418,17 +460,17 @@ mod tests {
         let text = "{start}\n1. h2e2!? {a\nlong comment} h9g7 $1 (1... b9c7 {alt} (1... h7e7)) 2. h0g2 ; rest of line\n(2. b0c2 {x}) *";
         let g = &read(text)[0];
         let t = &g.tree;
-        assert_eq!(t.node(t.root()).comment.as_deref(), Some("start"));
+        assert_eq!(t.node(t.root()).comment(), Some("start"));
         assert_eq!(moves(g), ["h2e2", "h9g7", "h0g2"]);
         let ids: Vec<_> = t.main_line().collect();
-        assert_eq!(t.node(ids[0]).comment.as_deref(), Some("a\nlong comment"));
-        assert_eq!(t.node(ids[0]).nags, [5]);
+        assert_eq!(t.node(ids[0]).comment(), Some("a\nlong comment"));
+        assert_eq!(t.node(ids[0]).nags(), [5]);
         assert_eq!(moves(g)[0], "h2e2");
-        assert_eq!(t.node(ids[1]).nags, [1]);
-        assert_eq!(t.node(ids[2]).comment.as_deref(), Some("rest of line"));
+        assert_eq!(t.node(ids[1]).nags(), [1]);
+        assert_eq!(t.node(ids[2]).comment(), Some("rest of line"));
         let alts: Vec<_> = t.children(ids[0]).collect();
         assert_eq!(alts.len(), 3);
-        assert_eq!(t.node(alts[1]).comment.as_deref(), Some("alt"));
+        assert_eq!(t.node(alts[1]).comment(), Some("alt"));
         assert_eq!(t.variation_count(), 3);
         assert!(g.warnings.is_empty(), "{:?}", g.warnings);
     }
@@ -555,7 +597,7 @@ pub fn write_to(
     out.push('\n');
     let mut text = MovetextWriter::default();
     let tree = &record.tree;
-    if let Some(c) = &tree.node(tree.root()).comment {
+    if let Some(c) = tree.node(tree.root()).comment() {
         text.comment(c);
     }
     enum Task {
@@ -597,7 +639,7 @@ pub fn write_to(
                     stack.push(Task::Raw { id });
                     continue;
                 };
-                if let Some(c) = &node.comment_before {
+                if let Some(c) = node.comment_before() {
                     text.comment(c);
                 }
                 let number = pos.fullmoves();
@@ -605,7 +647,7 @@ pub fn write_to(
                 // The number and its move stay on one line.
                 text.word(if pos.turn() == crate::Color::Red {
                     format!("{number}. {written}")
-                } else if force_number || node.comment_before.is_some() {
+                } else if force_number || node.comment_before().is_some() {
                     format!("{number}... {written}")
                 } else {
                     written
@@ -621,7 +663,7 @@ pub fn write_to(
                     Vec::new()
                 };
                 if let Some(next) = tree.main_child(id) {
-                    let force = !alts.is_empty() || node.comment.is_some() || !node.nags.is_empty();
+                    let force = !alts.is_empty() || node.comment().is_some() || !node.nags().is_empty();
                     stack.push(Task::Move { id: next, pos: after, force_number: force });
                 }
                 for &alt in alts.iter().rev() {
@@ -676,10 +718,10 @@ impl MovetextWriter {
     }
 
     fn annotations(&mut self, node: &crate::record::Node) {
-        for nag in &node.nags {
+        for nag in node.nags() {
             self.word(format!("${nag}"));
         }
-        if let Some(c) = &node.comment {
+        if let Some(c) = node.comment() {
             self.comment(c);
         }
     }

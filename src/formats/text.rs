@@ -82,7 +82,7 @@ fn game(header: &[&str], moves: &[(usize, &str)]) -> Option<Record> {
     }
     if !notes.is_empty() {
         let root = record.tree.root();
-        let node = record.tree.node_mut(root);
+        let node = record.tree.node_mut(root).notes_mut();
         let mut comment = notes.join("\n");
         if let Some(c) = node.comment.take() {
             comment.push('\n');
@@ -144,10 +144,7 @@ mod tests {
         let games = read(text);
         assert_eq!(games.len(), 2);
         assert_eq!(games[0].tag("Black"), Some("上海林宏敏"));
-        assert_eq!(
-            games[0].tree.node(games[0].tree.root()).comment.as_deref(),
-            Some("第二站2001·8·15（下午）")
-        );
+        assert_eq!(games[0].tree.node(games[0].tree.root()).comment(), Some("第二站2001·8·15（下午）"));
         assert_eq!(games[1].tag("Red"), Some("火车头金波"));
         assert_eq!(games[1].tag("Result"), Some("0-1"));
         let first = games[1].tree.main_line().next().unwrap();
@@ -171,6 +168,6 @@ mod tests {
         assert_eq!(games.len(), 1);
         assert_eq!(games[0].tag("Title"), Some("顺炮局"));
         assert_eq!(games[0].tag("Result"), Some("1-0"));
-        assert_eq!(games[0].tree.node(games[0].tree.root()).comment, None);
+        assert_eq!(games[0].tree.node(games[0].tree.root()).comment(), None);
     }
 }

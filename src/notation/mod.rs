@@ -180,8 +180,10 @@ impl Candidates {
 fn on_file(pos: &Position, color: Color, role: Role, file: File) -> ([Square; 10], usize) {
     let mut out = [Square::A0; 10];
     let mut n = 0;
-    let mut bits = pos.board().occupied_by(color) & crate::rules::tables::FILE_MASKS[file.index()];
-    let piece = Some(crate::Piece::new(color, role));
+    let board = pos.board();
+    let mut bits = board.occupied_by(color)
+        & board.occupied_by_role(role)
+        & crate::rules::tables::FILE_MASKS[file.index()];
     while bits != 0 {
         // Front first: from the top for Red, from the bottom for Black.
         let i = match color {
@@ -189,11 +191,8 @@ fn on_file(pos: &Position, color: Color, role: Role, file: File) -> ([Square; 10
             Color::Black => bits.trailing_zeros() as usize,
         };
         bits &= !(1u128 << i);
-        let sq = Square::from_index(i).expect("a point of the board");
-        if pos.board().piece_at(sq) == piece {
-            out[n] = sq;
-            n += 1;
-        }
+        out[n] = Square::from_index(i).expect("a point of the board");
+        n += 1;
     }
     (out, n)
 }

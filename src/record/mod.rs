@@ -20,6 +20,7 @@
 //! ```
 
 use std::fmt;
+use std::num::NonZeroU32;
 
 use crate::{Move, Position};
 
@@ -86,13 +87,37 @@ enum WordRepr {
 impl From<&str> for Word {
     fn from(s: &str) -> Word {
         if s.len() <= 22 {
-            let mut bytes = [0u8; 22];
-            bytes[..s.len()].copy_from_slice(s.as_bytes());
-            Word(WordRepr::Inline { len: s.len() as u8, bytes })
+            Word(WordRepr::Inline { len: s.len() as u8, bytes: pack(s.as_bytes()) })
         } else {
             Word(WordRepr::Heap(s.into()))
         }
     }
+}
+
+/// `src` (at most 22 bytes) at the start of 22 zeroed bytes, copied in
+/// fixed-size overlapping pieces: a call to `memcpy` for a few bytes costs
+/// more than the copy, and this runs once per move read.
+#[inline]
+fn pack(src: &[u8]) -> [u8; 22] {
+    let mut out = [0u8; 22];
+    let n = src.len();
+    let mut copy = |at: usize, len: usize| out[at..at + len].copy_from_slice(&src[at..at + len]);
+    match n {
+        0..4 => (0..n).for_each(|i| copy(i, 1)),
+        4..8 => {
+            copy(0, 4);
+            copy(n - 4, 4);
+        }
+        8..16 => {
+            copy(0, 8);
+            copy(n - 8, 8);
+        }
+        _ => {
+            copy(0, 16);
+            copy(n - 8, 8);
+        }
+    }
+    out
 }
 
 impl std::ops::Deref for Word {
@@ -158,13 +183,33 @@ impl RecordedMove {
 
 /// Index of a node in a [`MoveTree`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct NodeId(u32);
+pub struct NodeId(NonZeroU32);
 
 impl NodeId {
     /// The position of the node in the tree's arena.
     pub fn index(self) -> usize {
-        self.0 as usize
+        self.0.get() as usize - 1
     }
+
+    fn at(index: usize) -> NodeId {
+        let n = u32::try_from(index + 1).expect("fewer than 4 billion nodes");
+        NodeId(NonZeroU32::new(n).expect("index + 1 is not zero"))
+    }
+}
+
+/// The comments and annotations of a node; most moves have none, so a
+/// node holds them behind one pointer.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Notes {
+    /// A comment written before this move (at the start of a variation);
+    /// unused on the root.
+    pub comment_before: Option<String>,
+    /// The comment after this move; on the root, the comment before the
+    /// first move (about the game or the start position).
+    pub comment: Option<String>,
+    /// Numeric annotation glyphs (`$1` …) and remark marks turned into
+    /// them (`!` = 1, `?` = 2, `!!` = 3, `??` = 4, `!?` = 5, `?!` = 6).
+    pub nags: Vec<u8>,
 }
 
 /// One node of the move tree: the root (the start position) or a move.
@@ -177,15 +222,29 @@ pub struct Node {
     first_child: Option<NodeId>,
     last_child: Option<NodeId>,
     next_sibling: Option<NodeId>,
-    /// A comment written before this move (at the start of a variation);
-    /// unused on the root.
-    pub comment_before: Option<String>,
-    /// The comment after this move; on the root, the comment before the
-    /// first move (about the game or the start position).
-    pub comment: Option<String>,
-    /// Numeric annotation glyphs (`$1` …) and remark marks turned into
-    /// them (`!` = 1, `?` = 2, `!!` = 3, `??` = 4, `!?` = 5, `?!` = 6).
-    pub nags: Vec<u8>,
+    notes: Option<Box<Notes>>,
+}
+
+impl Node {
+    /// The comment written before this move, if any.
+    pub fn comment_before(&self) -> Option<&str> {
+        self.notes.as_ref()?.comment_before.as_deref()
+    }
+
+    /// The comment after this move (on the root: before the first move).
+    pub fn comment(&self) -> Option<&str> {
+        self.notes.as_ref()?.comment.as_deref()
+    }
+
+    /// The annotation glyphs of this move.
+    pub fn nags(&self) -> &[u8] {
+        self.notes.as_ref().map_or(&[], |n| &n.nags)
+    }
+
+    /// The comments and annotations, to change them.
+    pub fn notes_mut(&mut self) -> &mut Notes {
+        self.notes.get_or_insert_with(Box::default)
+    }
 }
 
 /// The moves of a game: main line and variations to any depth.
@@ -201,9 +260,17 @@ impl Default for MoveTree {
 }
 
 impl MoveTree {
+    /// An empty tree with room for `nodes` nodes (the root included)
+    /// before it grows.
+    pub fn with_capacity(nodes: usize) -> MoveTree {
+        let mut tree = MoveTree { nodes: Vec::with_capacity(nodes.max(1)) };
+        tree.nodes.push(Node::default());
+        tree
+    }
+
     /// The root: the start position, before any move.
     pub fn root(&self) -> NodeId {
-        NodeId(0)
+        NodeId::at(0)
     }
 
     /// The node `id`.
@@ -229,7 +296,7 @@ impl MoveTree {
     /// Adds `mv` as the last alternative played from `parent`; the first
     /// child added is the main continuation.
     pub fn add_child(&mut self, parent: NodeId, mv: RecordedMove) -> NodeId {
-        let id = NodeId(self.nodes.len() as u32);
+        let id = NodeId::at(self.nodes.len());
         self.nodes.push(Node { mv: Some(mv), parent: Some(parent), ..Node::default() });
         match self.nodes[parent.index()].last_child {
             Some(last) => self.nodes[last.index()].next_sibling = Some(id),

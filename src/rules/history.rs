@@ -72,14 +72,20 @@ pub struct History {
 impl History {
     /// A history starting at `start`.
     pub fn new(start: &Position) -> History {
-        History {
-            entries: vec![Entry {
-                hash: start.hash(),
-                halfmoves: 0,
-                check: start.is_check(),
-                turn: start.turn(),
-            }],
-        }
+        History::with_capacity(start, 0)
+    }
+
+    /// A history starting at `start`, with room for `plies` moves before
+    /// it grows.
+    pub fn with_capacity(start: &Position, plies: usize) -> History {
+        let mut history = History { entries: Vec::with_capacity(plies + 1) };
+        history.entries.push(Entry {
+            hash: start.hash(),
+            halfmoves: 0,
+            check: start.is_check(),
+            turn: start.turn(),
+        });
+        history
     }
 
     /// Records the position after a move.

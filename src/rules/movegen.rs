@@ -45,10 +45,15 @@ impl Position {
 
     /// Whether the side to move has any legal move.
     pub fn has_legal_move(&self) -> bool {
-        let mut list = MoveList::new();
-        self.pseudo_moves(&mut list);
+        // Piece by piece: most positions have a legal move among the first
+        // piece's moves, so the rest are never generated.
         let filter = self.legality_filter();
-        list.iter().any(|&m| filter.is_legal(self, m))
+        let mut list = MoveList::new();
+        self.board.squares_of(self.turn).any(|from| {
+            list.clear();
+            self.pseudo_moves_from(from, &mut list);
+            list.iter().any(|&m| filter.is_legal(self, m))
+        })
     }
 
     /// Whether `m` is a legal move here, checked for this move alone
@@ -93,48 +98,107 @@ impl Position {
         if piece.role == Role::King {
             return !self.attacked_with(t as u8, !us, f as u8, t as u8);
         }
+        let king = self.king(us);
+        if self.in_check {
+            return !self.attacked_with(king.index() as u8, !us, f as u8, t as u8);
+        }
         // Not in check, the move can only expose the king by leaving or
         // filling a line between it and an opposing rook, cannon or king, or
-        // by leaving a horse leg beside it with an opposing horse behind.
-        let king = self.king(us);
+        // by leaving a horse leg beside it with an opposing horse behind:
+        // only those lines and that leg are looked at.
         let board = &self.board;
-        let them = board.occupied_by(!us);
-        let sliders = them
+        let them = !us;
+        let sliders = board.occupied_by(them)
             & (board.occupied_by_role(Role::Rook)
                 | board.occupied_by_role(Role::Cannon)
                 | board.occupied_by_role(Role::King));
-        let on_file = sliders & FILE_MASKS[king.file().index()] != 0;
-        let on_rank = sliders & RANK_MASKS[king.rank().index()] != 0;
-        let risky = |s: Square| (on_file && s.file() == king.file()) || (on_rank && s.rank() == king.rank());
-        let leg = m.from.file().index().abs_diff(king.file().index()) == 1
-            && m.from.rank().index().abs_diff(king.rank().index()) == 1
-            && them & board.occupied_by_role(Role::Horse) != 0;
-        if !self.in_check && !risky(m.from) && !risky(m.to) && !leg {
+        let k = king.index();
+        let lines = FILE_MASKS[king.file().index()] | RANK_MASKS[king.rank().index()];
+        let from_line = if sliders & lines == 0 { None } else { direction(k, f) };
+        let to_line = if sliders & lines == 0 { None } else { direction(k, t) };
+        let leg =
+            is_diagonal_neighbour(k, f) && board.occupied_by(them) & board.occupied_by_role(Role::Horse) != 0;
+        if from_line.is_none() && to_line.is_none() && !leg {
             return true;
         }
-        !self.attacked_with(king.index() as u8, !us, f as u8, t as u8)
+        let occupied = (board.occupied_by(us) | board.occupied_by(them) | 1u128 << t) & !(1u128 << f);
+        let at = |s: u8| -> Option<Piece> {
+            if s as usize == t {
+                Some(piece)
+            } else if s as usize == f {
+                None
+            } else {
+                squares[s as usize]
+            }
+        };
+        if let Some(dir) = from_line
+            && ray_attack(k, dir, them, occupied, at)
+        {
+            return false;
+        }
+        if let Some(dir) = to_line
+            && to_line != from_line
+            && ray_attack(k, dir, them, occupied, at)
+        {
+            return false;
+        }
+        !(leg && horse_through_leg(k, f as u8, them, at))
+    }
+
+    /// Whether the move `m` just played, by a piece of kind `role`, put the
+    /// side now to move in check. That side was not in check before, so
+    /// only the lines through the vacated and the filled points, the horse
+    /// leg vacated, and the moved piece itself can attack its king now.
+    #[inline]
+    pub(super) fn gives_check(&self, role: Role, m: Move) -> bool {
+        let by = !self.turn;
+        let k = self.king(self.turn).index();
+        let (f, t) = (m.from.index(), m.to.index());
+        let board = &self.board;
+        let squares = board.raw();
+        let at = |s: u8| squares[s as usize];
+        let occupied = board.occupied_by(Color::Red) | board.occupied_by(Color::Black);
+        let from_line = direction(k, f);
+        if let Some(dir) = from_line
+            && ray_attack(k, dir, by, occupied, at)
+        {
+            return true;
+        }
+        let to_line = direction(k, t);
+        if let Some(dir) = to_line
+            && to_line != from_line
+            && ray_attack(k, dir, by, occupied, at)
+        {
+            return true;
+        }
+        if is_diagonal_neighbour(k, f) && horse_through_leg(k, f as u8, by, at) {
+            return true;
+        }
+        match role {
+            Role::Horse => {
+                let horses = &HORSE_ATTACKERS[k];
+                (0..horses.len as usize).any(|i| horses.to[i] as usize == t && at(horses.via[i]).is_none())
+            }
+            Role::Pawn => {
+                let pawns = &PAWN_ATTACKERS[by.index()][k];
+                pawns.to[..pawns.len as usize].contains(&(t as u8))
+            }
+            _ => false,
+        }
     }
 
     /// How many pieces stand strictly between two points on one file or
     /// rank; `None` when they are not on one line (or are the same point).
     pub fn pieces_between(&self, a: Square, b: Square) -> Option<usize> {
-        let dir = if a.file() == b.file() && a != b {
-            if b.rank() > a.rank() { 0 } else { 1 }
-        } else if a.rank() == b.rank() && a != b {
-            if b.file() > a.file() { 2 } else { 3 }
-        } else {
-            return None;
-        };
-        let squares = self.board.raw();
-        let ray = &RAYS[a.index()][dir];
-        let mut count = 0;
-        for &s in &ray.squares[..ray.len as usize] {
-            if s as usize == b.index() {
-                return Some(count);
-            }
-            count += squares[s as usize].is_some() as usize;
-        }
-        None
+        let dir = direction(a.index(), b.index())?;
+        let board = &self.board;
+        let on_ray =
+            RAYS[a.index()][dir].mask & (board.occupied_by(Color::Red) | board.occupied_by(Color::Black));
+        let at_b = 1u128 << b.index();
+        // Rays north and east run up the point indexes: the points between
+        // lie below `b`; rays south and west run down: above it.
+        let between = if dir == 0 || dir == 2 { on_ray & (at_b - 1) } else { on_ray & !(at_b | (at_b - 1)) };
+        Some(between.count_ones() as usize)
     }
 
     /// Whether a piece of `by` attacks `target`, counting the king of `by`
@@ -145,39 +209,27 @@ impl Position {
 
     /// Appends every pseudo-legal move (legal but for king safety).
     fn pseudo_moves(&self, list: &mut MoveList) {
+        for from in self.board.squares_of(self.turn) {
+            self.pseudo_moves_from(from, list);
+        }
+    }
+
+    /// Appends the pseudo-legal moves of the piece of the side to move on
+    /// `from`.
+    #[inline]
+    fn pseudo_moves_from(&self, from: Square, list: &mut MoveList) {
         let us = self.turn;
         let squares = self.board.raw();
-        for from in self.board.squares_of(us) {
-            let f = from.index();
-            let piece = squares[f].expect("own piece");
-            let mut push = |to: u8| list.push(Move::new(from, Square::from_index_unchecked(to as usize)));
-            match piece.role {
-                Role::Rook => {
-                    for ray in &RAYS[f] {
-                        for &to in &ray.squares[..ray.len as usize] {
-                            match squares[to as usize] {
-                                None => push(to),
-                                Some(p) => {
-                                    if p.color != us {
-                                        push(to);
-                                    }
-                                    break;
-                                }
-                            }
-                        }
-                    }
-                }
-                Role::Cannon => {
-                    for ray in &RAYS[f] {
-                        let mut it = ray.squares[..ray.len as usize].iter();
-                        for &to in it.by_ref() {
-                            if squares[to as usize].is_some() {
-                                break;
-                            }
-                            push(to);
-                        }
-                        for &to in it {
-                            if let Some(p) = squares[to as usize] {
+        let f = from.index();
+        let piece = squares[f].expect("own piece");
+        let mut push = |to: u8| list.push(Move::new(from, Square::from_index_unchecked(to as usize)));
+        match piece.role {
+            Role::Rook => {
+                for ray in &RAYS[f] {
+                    for &to in &ray.squares[..ray.len as usize] {
+                        match squares[to as usize] {
+                            None => push(to),
+                            Some(p) => {
                                 if p.color != us {
                                     push(to);
                                 }
@@ -186,12 +238,31 @@ impl Position {
                         }
                     }
                 }
-                Role::Horse => leaps(&HORSE[f], squares, us, true, &mut push),
-                Role::Elephant => leaps(&ELEPHANT[f], squares, us, true, &mut push),
-                Role::King => leaps(&KING[f], squares, us, false, &mut push),
-                Role::Advisor => leaps(&ADVISOR[f], squares, us, false, &mut push),
-                Role::Pawn => leaps(&PAWN[us.index()][f], squares, us, false, &mut push),
             }
+            Role::Cannon => {
+                for ray in &RAYS[f] {
+                    let mut it = ray.squares[..ray.len as usize].iter();
+                    for &to in it.by_ref() {
+                        if squares[to as usize].is_some() {
+                            break;
+                        }
+                        push(to);
+                    }
+                    for &to in it {
+                        if let Some(p) = squares[to as usize] {
+                            if p.color != us {
+                                push(to);
+                            }
+                            break;
+                        }
+                    }
+                }
+            }
+            Role::Horse => leaps(&HORSE[f], squares, us, true, &mut push),
+            Role::Elephant => leaps(&ELEPHANT[f], squares, us, true, &mut push),
+            Role::King => leaps(&KING[f], squares, us, false, &mut push),
+            Role::Advisor => leaps(&ADVISOR[f], squares, us, false, &mut push),
+            Role::Pawn => leaps(&PAWN[us.index()][f], squares, us, false, &mut push),
         }
     }
 
@@ -245,31 +316,8 @@ impl Position {
         let occupied =
             (self.board.occupied_by(Color::Red) | self.board.occupied_by(Color::Black) | bit(filled))
                 & !bit(vacated);
-        for (dir, ray) in RAYS[t].iter().enumerate() {
-            // North and east rays run up the point indexes, south and west down:
-            // the nearest blocker is the lowest, or the highest, set bit.
-            let nearest = |set: u128| -> u8 {
-                if dir == 0 || dir == 2 {
-                    set.trailing_zeros() as u8
-                } else {
-                    127 - set.leading_zeros() as u8
-                }
-            };
-            let blockers = ray.mask & occupied;
-            if blockers == 0 {
-                continue;
-            }
-            let first = nearest(blockers);
-            if let Some(p) = at(first)
-                && p.color == by
-                && (p.role == Role::Rook || (p.role == Role::King && dir < 2))
-            {
-                return true;
-            }
-            let beyond = blockers & !(1u128 << first);
-            if beyond != 0 && at(nearest(beyond)) == Some(Piece::new(by, Role::Cannon)) {
-                return true;
-            }
+        if (0..4).any(|dir| ray_attack(t, dir, by, occupied, at)) {
+            return true;
         }
         let horses = &HORSE_ATTACKERS[t];
         for i in 0..horses.len as usize {
@@ -280,6 +328,67 @@ impl Position {
         let pawns = &PAWN_ATTACKERS[by.index()][t];
         pawns.to[..pawns.len as usize].iter().any(|&s| at(s) == Some(Piece::new(by, Role::Pawn)))
     }
+}
+
+/// The ray (index into `RAYS`: north, south, east, west) that leads from
+/// point `a` to point `b`, when they are distinct points of one file or rank.
+#[inline]
+fn direction(a: usize, b: usize) -> Option<usize> {
+    let (a_file, a_rank, b_file, b_rank) = (a % 9, a / 9, b % 9, b / 9);
+    if a == b {
+        None
+    } else if a_file == b_file {
+        Some(if b_rank > a_rank { 0 } else { 1 })
+    } else if a_rank == b_rank {
+        Some(if b_file > a_file { 2 } else { 3 })
+    } else {
+        None
+    }
+}
+
+/// Whether `b` touches `a` diagonally (where a horse leg beside `a` stands).
+#[inline]
+fn is_diagonal_neighbour(a: usize, b: usize) -> bool {
+    (a % 9).abs_diff(b % 9) == 1 && (a / 9).abs_diff(b / 9) == 1
+}
+
+/// Whether a rook, cannon or (up and down a file) king of `by` attacks
+/// `target` along ray `dir`, on a board whose occupied points are
+/// `occupied` and whose pieces `at` gives.
+#[inline(always)]
+fn ray_attack(
+    target: usize,
+    dir: usize,
+    by: Color,
+    occupied: u128,
+    at: impl Fn(u8) -> Option<Piece>,
+) -> bool {
+    let blockers = RAYS[target][dir].mask & occupied;
+    if blockers == 0 {
+        return false;
+    }
+    // North and east rays run up the point indexes, south and west down:
+    // the nearest blocker is the lowest, or the highest, set bit.
+    let nearest = |set: u128| -> u8 {
+        if dir == 0 || dir == 2 { set.trailing_zeros() as u8 } else { 127 - set.leading_zeros() as u8 }
+    };
+    let first = nearest(blockers);
+    if let Some(p) = at(first)
+        && p.color == by
+        && (p.role == Role::Rook || (p.role == Role::King && dir < 2))
+    {
+        return true;
+    }
+    let beyond = blockers & !(1u128 << first);
+    beyond != 0 && at(nearest(beyond)) == Some(Piece::new(by, Role::Cannon))
+}
+
+/// Whether a horse of `by` attacks `target` through the empty leg `leg`.
+#[inline]
+fn horse_through_leg(target: usize, leg: u8, by: Color, at: impl Fn(u8) -> Option<Piece>) -> bool {
+    let horses = &HORSE_ATTACKERS[target];
+    (0..horses.len as usize)
+        .any(|i| horses.via[i] == leg && at(horses.to[i]) == Some(Piece::new(by, Role::Horse)))
 }
 
 /// Pushes the steps of a leaping piece that land on an empty or opposing

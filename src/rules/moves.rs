@@ -90,6 +90,12 @@ impl MoveList {
         self.len += 1;
     }
 
+    /// Empties the list.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
     /// Keeps only the moves for which `keep` returns true, in order.
     #[inline]
     pub fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {

@@ -153,7 +153,10 @@ impl Default for Position {
 impl Position {
     /// The standard starting position.
     pub fn start() -> Position {
-        Position::from_setup(Setup::start()).expect("the start position is valid")
+        static START: std::sync::LazyLock<Position> = std::sync::LazyLock::new(|| {
+            Position::from_setup(Setup::start()).expect("the start position is valid")
+        });
+        START.clone()
     }
 
     /// Checks a setup and makes it a position.
@@ -335,26 +338,8 @@ impl Position {
         }
         self.turn = !self.turn;
         self.hash = hash ^ zobrist::BLACK_TO_MOVE;
-        self.in_check =
-            self.may_give_check(piece.role, m) && self.is_attacked(self.king(self.turn), !self.turn);
+        self.in_check = self.gives_check(piece.role, m);
         undo
-    }
-
-    /// Whether the move just played, `m` by a piece of kind `role`, can have
-    /// put the side now to move in check: only a move onto or off the
-    /// king's file or rank, off a horse leg beside it, or of a horse or pawn
-    /// landing where it attacks the king can.
-    #[inline]
-    fn may_give_check(&self, role: Role, m: Move) -> bool {
-        let king = self.king(self.turn);
-        let df = |s: Square| s.file().index().abs_diff(king.file().index());
-        let dr = |s: Square| s.rank().index().abs_diff(king.rank().index());
-        let on_line = |s: Square| df(s) == 0 || dr(s) == 0;
-        on_line(m.from)
-            || on_line(m.to)
-            || (df(m.from) == 1 && dr(m.from) == 1)
-            || (role == Role::Horse && df(m.to) + dr(m.to) == 3 && df(m.to) != 0 && dr(m.to) != 0)
-            || (role == Role::Pawn && df(m.to) + dr(m.to) == 1)
     }
 
     /// Takes back the move that returned `undo`, which must be the last
