@@ -36,6 +36,15 @@ fn fen_trails_in_three_formats() {
     assert_eq!(rows[1]["move"], "炮二平五");
     assert_eq!(rows[1]["fen"], AFTER_1);
     assert_eq!(rows[2]["move"], "马８进７");
+    // `jsonl` names the same output.
+    let jsonl =
+        qipu().args(["fen", "-", "--format", "jsonl", "--notation", "chinese"]).write_stdin(GAME).output();
+    let jsonl: Vec<serde_json::Value> = String::from_utf8(jsonl.unwrap().stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(jsonl, rows);
 
     let out =
         qipu().args(["fen", "-", "--format", "csv", "--notation", "uci"]).write_stdin(GAME).output().unwrap();

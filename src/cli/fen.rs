@@ -18,7 +18,9 @@ use crate::formats::encoding::Encoding;
 pub enum FenFormat {
     /// `source game ply move fen`, tab-separated, for people and simple tools.
     Text,
-    /// One JSON object per ply: source, index, ply, move, fen.
+    /// One JSON object per ply and line: source, index, ply, move, fen
+    /// (`jsonl` is accepted too).
+    #[value(alias = "jsonl")]
     Json,
     /// CSV with a header line: source,index,ply,move,fen.
     Csv,

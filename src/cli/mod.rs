@@ -126,7 +126,8 @@ pub enum ChineseStyle {
 pub enum OutputFormat {
     /// Lines for people.
     Text,
-    /// One JSON object per line.
+    /// One JSON object per line (`jsonl` is accepted too).
+    #[value(alias = "jsonl")]
     Json,
 }
 

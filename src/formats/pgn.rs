@@ -245,7 +245,10 @@ impl Reader {
     /// Handles one token; true when it ends the game's move text.
     fn token(&mut self, token: &str, at: Span) -> bool {
         self.has_moves = true;
-        if let Some(result) = GameResult::parse(token) {
+        // Results open with 0, 1, * or ½ (0xC2 0xBD).
+        if matches!(token.as_bytes()[0], b'0' | b'1' | b'*' | 0xC2)
+            && let Some(result) = GameResult::parse(token)
+        {
             self.game.result = Some(result);
             self.ended = true;
             return true;

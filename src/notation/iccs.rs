@@ -39,6 +39,13 @@ pub struct IccsMove(pub Move);
 /// assert!(iccs::parse("j2e2").is_err());
 /// ```
 pub fn parse(text: &str) -> Result<IccsMove, ParseMoveError> {
+    // The common plain forms, `h2e2` and `H2-E2`, byte by byte.
+    let square = |f: u8, r: u8| Some(Square::new(File::from_char(f as char)?, Rank::from_char(r as char)?));
+    if let [a, b, c, d] | [a, b, b'-', c, d] = *text.as_bytes()
+        && let (Some(from), Some(to)) = (square(a, b), square(c, d))
+    {
+        return Ok(IccsMove(Move::new(from, to)));
+    }
     let text = text.trim();
     let bad = || ParseMoveError::new(NOTATION, text, "expected two points such as H2-E2 or h2e2");
     let mut buf = ['\0'; 5];
@@ -66,6 +73,9 @@ impl IccsMove {
     /// The move, if it is legal in `pos`.
     pub fn resolve(&self, pos: &Position) -> Result<Move, ResolveError> {
         let m = self.0;
+        if pos.is_legal(m) {
+            return Ok(m);
+        }
         match pos.illegality(m) {
             None => Ok(m),
             Some(Illegality::NoPiece(_) | Illegality::NotYourTurn(_)) => {
