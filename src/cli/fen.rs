@@ -55,8 +55,38 @@ struct Ply<'a> {
     index: usize,
     ply: usize,
     #[serde(rename = "move")]
-    mv: Option<String>,
-    fen: String,
+    mv: Option<&'a str>,
+    fen: &'a str,
+}
+
+/// The trail of one game as written out, and the problem that stopped its
+/// main line, if any.
+type Trail = (Vec<u8>, Option<String>);
+
+/// The trail of one game, written out by the worker that replayed it.
+fn trail(
+    source: &str,
+    index: usize,
+    record: &crate::record::Record,
+    notation: crate::notation::Notation,
+    format: FenFormat,
+) -> Result<Trail, Failure> {
+    let replayed = replay(record);
+    let mut pos = replayed.resolution.start.clone();
+    let mut out = Vec::with_capacity(100 * (replayed.moves.len() + 1));
+    let mut fen = String::with_capacity(100);
+    pos.write_fen(&mut fen);
+    write_ply(&Ply { source, index, ply: 0, mv: None, fen: &fen }, format, &mut out)?;
+    for (k, &m) in replayed.moves.iter().enumerate() {
+        let text = notation.write(&pos, m);
+        let _ = pos.play_unchecked(m);
+        fen.clear();
+        pos.write_fen(&mut fen);
+        write_ply(&Ply { source, index, ply: k + 1, mv: Some(&text), fen: &fen }, format, &mut out)?;
+    }
+    let error =
+        replayed.error.filter(|e| !e.in_variation).map(|e| format!("{source}: game {}: {e}", index + 1));
+    Ok((out, error))
 }
 
 /// Writes the FEN trails; problems go to standard error.
@@ -72,34 +102,18 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
     for input in &inputs {
         let read = each_batch(input, args.encoding, |meta, first, records| {
             let source = meta.source.as_str();
-            let trails: Vec<(Vec<Ply>, Option<String>)> = pool.install(|| {
+            let trails: Vec<Result<Trail, Failure>> = pool.install(|| {
                 records
                     .par_iter()
                     .enumerate()
-                    .map(|(i, record)| {
-                        let index = first + i;
-                        let replayed = replay(record);
-                        let mut pos = replayed.resolution.start.clone();
-                        let mut plies = vec![Ply { source, index, ply: 0, mv: None, fen: pos.fen() }];
-                        for (k, &m) in replayed.moves.iter().enumerate() {
-                            let text = notation.write(&pos, m);
-                            let _ = pos.play_unchecked(m);
-                            plies.push(Ply { source, index, ply: k + 1, mv: Some(text), fen: pos.fen() });
-                        }
-                        let error = replayed
-                            .error
-                            .filter(|e| !e.in_variation)
-                            .map(|e| format!("{source}: game {}: {e}", index + 1));
-                        (plies, error)
-                    })
+                    .map(|(i, record)| trail(source, first + i, record, notation, args.format))
                     .collect()
             });
             progress.games(trails.len());
-            for (plies, error) in trails {
+            for trail in trails {
+                let (text, error) = trail?;
                 games += 1;
-                for p in &plies {
-                    write_ply(p, args.format, out)?;
-                }
+                out.write_all(&text)?;
                 if let Some(e) = error {
                     bad += 1;
                     progress.finish();
@@ -122,7 +136,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
 }
 
 fn write_ply(p: &Ply, format: FenFormat, out: &mut impl Write) -> Result<(), Failure> {
-    let mv = p.mv.as_deref().unwrap_or("-");
+    let mv = p.mv.unwrap_or("-");
     match format {
         FenFormat::Text => writeln!(out, "{}\t{}\t{}\t{mv}\t{}", p.source, p.index, p.ply, p.fen)?,
         FenFormat::Json => {
@@ -130,8 +144,8 @@ fn write_ply(p: &Ply, format: FenFormat, out: &mut impl Write) -> Result<(), Fai
             writeln!(out)?;
         }
         FenFormat::Csv => {
-            let mv = p.mv.as_deref().unwrap_or("");
-            writeln!(out, "{},{},{},{},{}", csv(p.source), p.index, p.ply, csv(mv), csv(&p.fen))?
+            let mv = p.mv.unwrap_or("");
+            writeln!(out, "{},{},{},{},{}", csv(p.source), p.index, p.ply, csv(mv), csv(p.fen))?
         }
     }
     Ok(())

@@ -91,8 +91,8 @@ pub fn write(m: Move, style: Style) -> String {
     match style {
         Style::Uci => m.to_string(),
         Style::Iccs => {
-            let up = |s: Square| format!("{}{}", s.file().char().to_ascii_uppercase(), s.rank().char());
-            format!("{}-{}", up(m.from), up(m.to))
+            let [from, to] = [m.from, m.to].map(|s| [s.file().char().to_ascii_uppercase(), s.rank().char()]);
+            [from[0], from[1], '-', to[0], to[1]].iter().collect()
         }
     }
 }

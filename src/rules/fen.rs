@@ -160,29 +160,66 @@ impl Setup {
 
 /// Appends the canonical FEN of a placement, side and clocks to `out`.
 pub fn write_fen(board: &Board, turn: Color, halfmoves: u32, fullmoves: u32, out: &mut String) {
-    use std::fmt::Write;
+    // Built as bytes on the stack and appended once: FEN trails write one
+    // per ply, and pushing characters one by one costs several times more.
+    // At most 90 pieces, 9 slashes, " w - - " and two 10-digit numbers.
+    let mut buf = [0u8; 128];
+    let mut n = 0;
+    let mut put = |b: u8| {
+        buf[n] = b;
+        n += 1;
+    };
+    // The letter of each piece, by `Piece::index`.
+    const LETTERS: [u8; 14] = *b"KABNRCPkabnrcp";
+    let squares = board.raw();
     for rank in (0..10).rev() {
         let mut empty = 0;
-        for file in 0..9 {
-            match board.piece_at(Square::from_index_unchecked(rank * 9 + file)) {
+        for square in &squares[rank * 9..rank * 9 + 9] {
+            match square {
                 None => empty += 1,
                 Some(p) => {
                     if empty > 0 {
-                        out.push(char::from(b'0' + empty));
+                        put(b'0' + empty);
                         empty = 0;
                     }
-                    out.push(p.char());
+                    put(LETTERS[p.index()]);
                 }
             }
         }
         if empty > 0 {
-            out.push(char::from(b'0' + empty));
+            put(b'0' + empty);
         }
         if rank > 0 {
-            out.push('/');
+            put(b'/');
         }
     }
-    let _ = write!(out, " {} - - {} {}", turn.fen_char(), halfmoves, fullmoves);
+    put(b' ');
+    put(turn.fen_char() as u8);
+    for &b in b" - - " {
+        put(b);
+    }
+    put_number(halfmoves, &mut put);
+    put(b' ');
+    put_number(fullmoves, &mut put);
+    out.push_str(std::str::from_utf8(&buf[..n]).expect("FEN characters are ASCII"));
+}
+
+/// Hands the decimal digits of `n` to `put`, most significant first.
+fn put_number(n: u32, put: &mut impl FnMut(u8)) {
+    let mut digits = [0u8; 10];
+    let mut len = 0;
+    let mut n = n;
+    loop {
+        digits[len] = b'0' + (n % 10) as u8;
+        len += 1;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in digits[..len].iter().rev() {
+        put(d);
+    }
 }
 
 impl FromStr for Setup {

@@ -230,8 +230,13 @@ impl Position {
     /// The canonical FEN.
     pub fn fen(&self) -> String {
         let mut out = String::with_capacity(80);
-        write_fen(&self.board, self.turn, self.halfmoves, self.fullmoves, &mut out);
+        self.write_fen(&mut out);
         out
+    }
+
+    /// Appends the canonical FEN to `out` (no allocation when it has room).
+    pub fn write_fen(&self, out: &mut String) {
+        write_fen(&self.board, self.turn, self.halfmoves, self.fullmoves, out);
     }
 
     /// Piece placement.
