@@ -4,8 +4,6 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use rayon::prelude::*;
-
 use super::batch::each_batch;
 use super::input::{Input, expand};
 use super::{ChineseStyle, Failure, MoveNotation};
@@ -84,26 +82,20 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     let mut progress = super::progress::Progress::new(inputs.len());
     for input in &inputs {
         let read = each_batch(input, args.encoding, |meta, first, records| {
-            let texts: Vec<(String, Option<String>)> = pool.install(|| {
-                records
-                    .par_iter()
-                    .enumerate()
-                    .map(|(i, record)| {
-                        let replayed = replay(record);
-                        let text = match args.to {
-                            Target::Pgn => pgn::write(record, &replayed.resolution, notation) + "\n",
-                            Target::Json => json::write(record, &replayed.resolution) + "\n",
-                        };
-                        let problem = replayed.error.map(|e| {
-                            format!(
-                                "{}: game {}: {e} (moves from there on are kept as written)",
-                                meta.source,
-                                first + i + 1
-                            )
-                        });
-                        (text, problem)
-                    })
-                    .collect()
+            let texts = super::map_in_order(&pool, &records, |i, record| {
+                let replayed = replay(record);
+                let text = match args.to {
+                    Target::Pgn => pgn::write(record, &replayed.resolution, notation) + "\n",
+                    Target::Json => json::write(record, &replayed.resolution) + "\n",
+                };
+                let problem = replayed.error.map(|e| {
+                    format!(
+                        "{}: game {}: {e} (moves from there on are kept as written)",
+                        meta.source,
+                        first + i + 1
+                    )
+                });
+                (text, problem)
             });
             progress.games(records.len());
             for (text, problem) in texts {

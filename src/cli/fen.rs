@@ -4,7 +4,6 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use rayon::prelude::*;
 use serde::Serialize;
 
 use super::batch::each_batch;
@@ -102,12 +101,8 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
     for input in &inputs {
         let read = each_batch(input, args.encoding, |meta, first, records| {
             let source = meta.source.as_str();
-            let trails: Vec<Result<Trail, Failure>> = pool.install(|| {
-                records
-                    .par_iter()
-                    .enumerate()
-                    .map(|(i, record)| trail(source, first + i, record, notation, args.format))
-                    .collect()
+            let trails = super::map_in_order(&pool, &records, |i, record| {
+                trail(source, first + i, record, notation, args.format)
             });
             progress.games(trails.len());
             for trail in trails {

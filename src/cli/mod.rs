@@ -143,6 +143,22 @@ pub(crate) fn thread_pool(jobs: Option<usize>) -> Result<rayon::ThreadPool, Fail
     builder.build().map_err(|e| Failure::usage(format!("cannot start threads: {e}")))
 }
 
+/// `f` applied to every item (with its index) on the pool's threads,
+/// results in input order. With one thread the calling thread does the work:
+/// no hand-off to a worker, and no worker spinning while it waits.
+pub(crate) fn map_in_order<T: Sync, R: Send>(
+    pool: &rayon::ThreadPool,
+    items: &[T],
+    f: impl Fn(usize, &T) -> R + Sync + Send,
+) -> Vec<R> {
+    use rayon::prelude::*;
+    if pool.current_num_threads() == 1 {
+        items.iter().enumerate().map(|(i, t)| f(i, t)).collect()
+    } else {
+        pool.install(|| items.par_iter().enumerate().map(|(i, t)| f(i, t)).collect())
+    }
+}
+
 /// An error that ends a command, with the exit code it maps to.
 #[derive(Debug)]
 pub struct Failure {

@@ -4,7 +4,6 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use rayon::prelude::*;
 use serde::Serialize;
 
 use super::batch::{Meta, each_batch};
@@ -91,9 +90,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
     };
     for input in &inputs {
         let read = each_batch(input, args.encoding, |meta, first, records| {
-            let reports: Vec<Report> = pool.install(|| {
-                records.par_iter().enumerate().map(|(i, record)| report(meta, first + i, record)).collect()
-            });
+            let reports = super::map_in_order(&pool, &records, |i, record| report(meta, first + i, record));
             progress.games(reports.len());
             reports.iter().try_for_each(|r| emit(r, out))
         })?;
