@@ -9,8 +9,8 @@
 //! of an opposing horse aimed at the king) are tested.
 
 use super::tables::{
-    ADVISOR, ELEPHANT, FILE_MASKS, HORSE, HORSE_ATTACKERS, KING, PAWN, PAWN_ATTACKERS, RANK_MASKS, RAYS,
-    Steps,
+    ADVISOR, DIAGONAL_NEIGHBOURS, DIRECTIONS, ELEPHANT, HORSE, HORSE_ATTACKERS, KING, LINES_THROUGH,
+    NO_DIRECTION, PAWN, PAWN_ATTACKERS, RAYS, Steps,
 };
 use super::{Color, Move, MoveList, Piece, Position, Role, Square};
 
@@ -113,7 +113,7 @@ impl Position {
                 | board.occupied_by_role(Role::Cannon)
                 | board.occupied_by_role(Role::King));
         let k = king.index();
-        let lines = FILE_MASKS[king.file().index()] | RANK_MASKS[king.rank().index()];
+        let lines = LINES_THROUGH[king.index()];
         let from_line = if sliders & lines == 0 { None } else { direction(k, f) };
         let to_line = if sliders & lines == 0 { None } else { direction(k, t) };
         let leg =
@@ -334,22 +334,16 @@ impl Position {
 /// point `a` to point `b`, when they are distinct points of one file or rank.
 #[inline]
 fn direction(a: usize, b: usize) -> Option<usize> {
-    let (a_file, a_rank, b_file, b_rank) = (a % 9, a / 9, b % 9, b / 9);
-    if a == b {
-        None
-    } else if a_file == b_file {
-        Some(if b_rank > a_rank { 0 } else { 1 })
-    } else if a_rank == b_rank {
-        Some(if b_file > a_file { 2 } else { 3 })
-    } else {
-        None
+    match DIRECTIONS[a][b] {
+        NO_DIRECTION => None,
+        dir => Some(dir as usize),
     }
 }
 
 /// Whether `b` touches `a` diagonally (where a horse leg beside `a` stands).
 #[inline]
 fn is_diagonal_neighbour(a: usize, b: usize) -> bool {
-    (a % 9).abs_diff(b % 9) == 1 && (a / 9).abs_diff(b / 9) == 1
+    DIAGONAL_NEIGHBOURS[a] & (1u128 << b) != 0
 }
 
 /// Whether a rook, cannon or (up and down a file) king of `by` attacks

@@ -247,11 +247,73 @@ const fn line_masks<const N: usize>(file: bool) -> [u128; N] {
 
 /// The ten points of each file, `a` to `i`.
 pub(crate) static FILE_MASKS: [u128; 9] = line_masks::<9>(true);
-/// The nine points of each rank, 0 to 9.
-pub(crate) static RANK_MASKS: [u128; 10] = line_masks::<10>(false);
 
 /// The four rays from each point, in the order of [`DIRS`].
 pub(crate) static RAYS: [[Ray; 4]; 90] = rays();
+
+/// No direction: the two points are not on one file or rank, or are one point.
+pub(crate) const NO_DIRECTION: u8 = u8::MAX;
+
+const fn directions() -> [[u8; 90]; 90] {
+    let mut table = [[NO_DIRECTION; 90]; 90];
+    let mut a = 0;
+    while a < 90 {
+        let mut b = 0;
+        while b < 90 {
+            let (a_file, a_rank, b_file, b_rank) = (a % 9, a / 9, b % 9, b / 9);
+            table[a][b] = if a == b {
+                NO_DIRECTION
+            } else if a_file == b_file {
+                if b_rank > a_rank { 0 } else { 1 }
+            } else if a_rank == b_rank {
+                if b_file > a_file { 2 } else { 3 }
+            } else {
+                NO_DIRECTION
+            };
+            b += 1;
+        }
+        a += 1;
+    }
+    table
+}
+
+/// `DIRECTIONS[a][b]`: the ray of `RAYS[a]` (north, south, east, west) that
+/// reaches `b`, or `NO_DIRECTION`.
+pub(crate) static DIRECTIONS: [[u8; 90]; 90] = directions();
+
+const fn diagonal_neighbours() -> [u128; 90] {
+    let mut table = [0u128; 90];
+    let mut sq = 0;
+    while sq < 90 {
+        let mut d = 0;
+        while d < 4 {
+            let (df, dr) = [(1, 1), (1, -1), (-1, 1), (-1, -1)][d];
+            if let Some(n) = at(sq, df, dr) {
+                table[sq] |= 1u128 << n;
+            }
+            d += 1;
+        }
+        sq += 1;
+    }
+    table
+}
+
+/// The points touching each point diagonally (where the horse legs beside
+/// it stand).
+pub(crate) static DIAGONAL_NEIGHBOURS: [u128; 90] = diagonal_neighbours();
+
+const fn lines_through() -> [u128; 90] {
+    let mut table = [0u128; 90];
+    let mut sq = 0;
+    while sq < 90 {
+        table[sq] = line_masks::<9>(true)[sq % 9] | line_masks::<10>(false)[sq / 9];
+        sq += 1;
+    }
+    table
+}
+
+/// The file and the rank through each point, as one set.
+pub(crate) static LINES_THROUGH: [u128; 90] = lines_through();
 
 #[cfg(test)]
 mod tests {
@@ -276,5 +338,19 @@ mod tests {
         assert_eq!(PAWN[0][85].len, 2); // red pawn e9: sideways only
         assert_eq!(RAYS[0][0].len, 9);
         assert_eq!(RAYS[0][2].len, 8);
+    }
+
+    #[test]
+    fn directions_agree_with_rays() {
+        for (a, row) in DIRECTIONS.iter().enumerate() {
+            for (b, &dir) in row.iter().enumerate() {
+                let on_ray = (0..4).find(|&d| RAYS[a][d].mask & (1u128 << b) != 0);
+                let expected = on_ray.map_or(NO_DIRECTION, |d| d as u8);
+                assert_eq!(dir, expected, "{a} -> {b}");
+                assert_eq!(LINES_THROUGH[a] & (1u128 << b) != 0, a == b || on_ray.is_some());
+            }
+        }
+        assert_eq!(DIAGONAL_NEIGHBOURS[0], 1u128 << 10); // a0: only b1
+        assert_eq!(DIAGONAL_NEIGHBOURS[4 + 9].count_ones(), 4); // e1
     }
 }
