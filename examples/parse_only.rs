@@ -9,11 +9,11 @@ fn main() {
     let bytes = std::fs::read(&path).unwrap();
     let t = std::time::Instant::now();
     let mut n = 0;
-    read_in_batches(&bytes, None, 512, |_, _, r| n += r.len()).unwrap();
+    read_in_batches(&bytes, None, 128, |_, _, r| n += r.len()).unwrap();
     eprintln!("{n} games read in {:?}", t.elapsed());
     let t = std::time::Instant::now();
     let mut plies = 0;
-    read_in_batches(&bytes, None, 512, |_, _, r| {
+    read_in_batches(&bytes, None, 128, |_, _, r| {
         plies += r.iter().map(|record| replay(record).moves.len()).sum::<usize>();
     })
     .unwrap();

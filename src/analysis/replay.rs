@@ -148,7 +148,11 @@ fn resolve_node(
 ) -> Result<Move, (String, Span, String)> {
     let mv = record.tree.node(id).mv.as_ref().expect("a move node");
     match &mv.text {
-        MoveText::Text(t) => resolve_in_game(pos, t, san_base).map_err(|e| (t.to_string(), mv.at, e)),
+        MoveText::Text(t) => match iccs::parse_plain(t.as_bytes()) {
+            Some(m) => m.resolve(pos).map_err(|e| e.to_string()),
+            None => resolve_in_game(pos, t, san_base),
+        }
+        .map_err(|e| (t.to_string(), mv.at, e)),
         MoveText::Coords(m) => match pos.illegality(*m) {
             None => Ok(*m),
             Some(why) => Err((m.to_string(), mv.at, why.to_string())),

@@ -39,12 +39,8 @@ pub struct IccsMove(pub Move);
 /// assert!(iccs::parse("j2e2").is_err());
 /// ```
 pub fn parse(text: &str) -> Result<IccsMove, ParseMoveError> {
-    // The common plain forms, `h2e2` and `H2-E2`, byte by byte.
-    let square = |f: u8, r: u8| Some(Square::new(File::from_char(f as char)?, Rank::from_char(r as char)?));
-    if let [a, b, c, d] | [a, b, b'-', c, d] = *text.as_bytes()
-        && let (Some(from), Some(to)) = (square(a, b), square(c, d))
-    {
-        return Ok(IccsMove(Move::new(from, to)));
+    if let Some(m) = parse_plain(text.as_bytes()) {
+        return Ok(m);
     }
     let text = text.trim();
     let bad = || ParseMoveError::new(NOTATION, text, "expected two points such as H2-E2 or h2e2");
@@ -66,6 +62,24 @@ pub fn parse(text: &str) -> Result<IccsMove, ParseMoveError> {
     match (square(chars[0], chars[1]), square(chars[2], chars[3])) {
         (Some(from), Some(to)) => Ok(IccsMove(Move::new(from, to))),
         _ => Err(bad()),
+    }
+}
+
+/// Reads the common plain forms, `h2e2` and `H2-E2` (either case), byte by
+/// byte; `None` for anything else, which [`parse`] may still read.
+///
+/// ```
+/// use qipu::notation::iccs;
+/// assert!(iccs::parse_plain(b"H2-E2").is_some());
+/// assert!(iccs::parse_plain(b"h2e2").is_some());
+/// assert!(iccs::parse_plain(b"h2e2+").is_none());
+/// ```
+#[inline]
+pub fn parse_plain(text: &[u8]) -> Option<IccsMove> {
+    let square = |f: u8, r: u8| Some(Square::new(File::from_char(f as char)?, Rank::from_char(r as char)?));
+    match *text {
+        [a, b, c, d] | [a, b, b'-', c, d] => Some(IccsMove(Move::new(square(a, b)?, square(c, d)?))),
+        _ => None,
     }
 }
 

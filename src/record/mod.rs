@@ -120,6 +120,16 @@ fn pack(src: &[u8]) -> [u8; 22] {
     out
 }
 
+impl Word {
+    /// The bytes of the text (UTF-8), without the check that `&str` needs.
+    pub fn as_bytes(&self) -> &[u8] {
+        match &self.0 {
+            WordRepr::Inline { len, bytes } => &bytes[..*len as usize],
+            WordRepr::Heap(s) => s.as_bytes(),
+        }
+    }
+}
+
 impl std::ops::Deref for Word {
     type Target = str;
     fn deref(&self) -> &str {
