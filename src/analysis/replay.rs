@@ -63,8 +63,8 @@ impl fmt::Display for ReplayError {
         }
         let line = if self.in_variation { "variation, " } else { "" };
         write!(f, "{line}ply {}", self.ply)?;
-        if self.at.line > 0 {
-            write!(f, " (line {}, column {})", self.at.line, self.at.column)?;
+        if self.at != Span::default() {
+            write!(f, " ({})", self.at)?;
         }
         write!(f, ": {}: {}", self.text, self.message)
     }

@@ -4,11 +4,12 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use super::batch::each_batch;
+use super::batch::{Event, Meta, each_input};
 use super::input::{Input, expand};
 use super::{ChineseStyle, Failure, MoveNotation};
 use crate::analysis::replay::replay;
 use crate::formats::{encoding::Encoding, json, pgn};
+use crate::record::Record;
 
 /// Formats `qipu convert` writes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -80,61 +81,59 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     let notation = args.notation.with(args.chinese);
     let (mut games, mut bad) = (0usize, 0usize);
     let mut progress = super::progress::Progress::new(inputs.len());
-    for input in &inputs {
-        let read = each_batch(input, args.encoding, |meta, first, records| {
-            let texts = super::map_in_order(&pool, &records, |i, record| {
-                let replayed = replay(record);
-                let text = match args.to {
-                    Target::Pgn => pgn::write(record, &replayed.resolution, notation) + "\n",
-                    Target::Json => json::write(record, &replayed.resolution) + "\n",
-                };
-                let problem = replayed.error.map(|e| {
-                    format!(
-                        "{}: game {}: {e} (moves from there on are kept as written)",
-                        meta.source,
-                        first + i + 1
-                    )
-                });
-                (text, problem)
-            });
-            progress.games(records.len());
-            for (text, problem) in texts {
-                games += 1;
-                let (bytes, unmappable) = match args.output_encoding {
-                    Encoding::Utf8 => (std::borrow::Cow::Borrowed(text.as_bytes()), false),
-                    Encoding::Big5 => {
-                        let (b, _, bad) = encoding_rs::BIG5.encode(&text);
-                        (b, bad)
+    let work = |meta: &Meta, index: usize, record: &Record| {
+        let replayed = replay(record);
+        let text = match args.to {
+            Target::Pgn => pgn::write(record, &replayed.resolution, notation) + "\n",
+            Target::Json => json::write(record, &replayed.resolution) + "\n",
+        };
+        let problem = replayed.error.map(|e| {
+            format!("{}: game {}: {e} (moves from there on are kept as written)", meta.source, index + 1)
+        });
+        (text, problem)
+    };
+    each_input(&inputs, args.encoding, &pool, work, |meta, event| {
+        match event {
+            Event::Results(texts) => {
+                progress.games(texts.len());
+                for (text, problem) in texts {
+                    games += 1;
+                    let (bytes, unmappable) = match args.output_encoding {
+                        Encoding::Utf8 => (std::borrow::Cow::Borrowed(text.as_bytes()), false),
+                        Encoding::Big5 => {
+                            let (b, _, bad) = encoding_rs::BIG5.encode(&text);
+                            (b, bad)
+                        }
+                        _ => {
+                            let (b, _, bad) = encoding_rs::GB18030.encode(&text);
+                            (b, bad)
+                        }
+                    };
+                    if unmappable {
+                        eprintln!(
+                            "{}: a game holds characters {} cannot encode; they are written as &#NNNN; \
+                             (for Big5, --chinese traditional avoids this in the moves)",
+                            meta.source, args.output_encoding
+                        );
                     }
-                    _ => {
-                        let (b, _, bad) = encoding_rs::GB18030.encode(&text);
-                        (b, bad)
+                    out.write_all(&bytes)?;
+                    if let Some(p) = problem {
+                        bad += 1;
+                        progress.finish();
+                        eprintln!("{p}");
                     }
-                };
-                if unmappable {
-                    eprintln!(
-                        "{}: a game holds characters {} cannot encode; they are written as &#NNNN; \
-                         (for Big5, --chinese traditional avoids this in the moves)",
-                        meta.source, args.output_encoding
-                    );
-                }
-                out.write_all(&bytes)?;
-                if let Some(p) = problem {
-                    bad += 1;
-                    progress.finish();
-                    eprintln!("{p}");
                 }
             }
-            Ok(())
-        })?;
-        if let Err((meta, reason)) = read {
-            progress.finish();
-            eprintln!("{}: unreadable: {reason}", meta.source);
-            games += 1;
-            bad += 1;
+            Event::Unreadable(reason) => {
+                progress.finish();
+                eprintln!("{}: unreadable: {reason}", meta.source);
+                games += 1;
+                bad += 1;
+            }
+            Event::Done => progress.input_done(),
         }
-        progress.input_done();
-    }
+        Ok(())
+    })?;
     progress.finish();
     out.flush()?;
     eprintln!("{games} game(s) converted, {bad} with an illegal move or unreadable");

@@ -6,11 +6,12 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use super::batch::each_batch;
+use super::batch::{Event, Meta, each_input};
 use super::input::expand;
 use super::{ChineseStyle, Failure, MoveNotation};
 use crate::analysis::replay::replay;
 use crate::formats::encoding::Encoding;
+use crate::record::Record;
 
 /// Output formats of `qipu fen`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -66,7 +67,7 @@ type Trail = (Vec<u8>, Option<String>);
 fn trail(
     source: &str,
     index: usize,
-    record: &crate::record::Record,
+    record: &Record,
     notation: crate::notation::Notation,
     format: FenFormat,
 ) -> Result<Trail, Failure> {
@@ -98,33 +99,34 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
         writeln!(out, "source,index,ply,move,fen")?;
     }
     let mut progress = super::progress::Progress::new(inputs.len());
-    for input in &inputs {
-        let read = each_batch(input, args.encoding, |meta, first, records| {
-            let source = meta.source.as_str();
-            let trails = super::map_in_order(&pool, &records, |i, record| {
-                trail(source, first + i, record, notation, args.format)
-            });
-            progress.games(trails.len());
-            for trail in trails {
-                let (text, error) = trail?;
-                games += 1;
-                out.write_all(&text)?;
-                if let Some(e) = error {
-                    bad += 1;
-                    progress.finish();
-                    eprintln!("{e}");
+    let work = |meta: &Meta, index: usize, record: &Record| {
+        trail(&meta.source, index, record, notation, args.format)
+    };
+    each_input(&inputs, args.encoding, &pool, work, |meta, event| {
+        match event {
+            Event::Results(trails) => {
+                progress.games(trails.len());
+                for trail in trails {
+                    let (text, error) = trail?;
+                    games += 1;
+                    out.write_all(&text)?;
+                    if let Some(e) = error {
+                        bad += 1;
+                        progress.finish();
+                        eprintln!("{e}");
+                    }
                 }
             }
-            Ok(())
-        })?;
-        if let Err((meta, reason)) = read {
-            progress.finish();
-            eprintln!("{}: unreadable: {reason}", meta.source);
-            games += 1;
-            bad += 1;
+            Event::Unreadable(reason) => {
+                progress.finish();
+                eprintln!("{}: unreadable: {reason}", meta.source);
+                games += 1;
+                bad += 1;
+            }
+            Event::Done => progress.input_done(),
         }
-        progress.input_done();
-    }
+        Ok(())
+    })?;
     progress.finish();
     eprintln!("{games} game(s), {bad} with a main line that stops early or unreadable");
     Ok(if bad > 0 { 1 } else { 0 })

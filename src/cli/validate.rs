@@ -6,12 +6,12 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use super::batch::{Meta, each_batch};
+use super::batch::{Event, Meta, each_input};
 use super::input::expand;
 use super::{Failure, OutputFormat};
 use crate::analysis::replay::replay;
 use crate::formats::encoding::Encoding;
-use crate::record::Record;
+use crate::record::{Record, Span};
 
 /// Arguments of `qipu validate`.
 #[derive(Debug, clap::Args)]
@@ -52,8 +52,12 @@ struct ErrorJson {
     ply: usize,
     #[serde(rename = "move")]
     mv: String,
+    /// 1-based line, or 0 in a binary file.
     line: u32,
+    /// 1-based column in characters, or the byte offset in a binary file.
     column: u32,
+    /// The byte offset, in a binary file (null for text).
+    offset: Option<u32>,
     message: String,
 }
 
@@ -88,17 +92,17 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
         }
         Ok(())
     };
-    for input in &inputs {
-        let read = each_batch(input, args.encoding, |meta, first, records| {
-            let reports = super::map_in_order(&pool, &records, |i, record| report(meta, first + i, record));
+    each_input(&inputs, args.encoding, &pool, report, |meta, event| match event {
+        Event::Results(reports) => {
             progress.games(reports.len());
             reports.iter().try_for_each(|r| emit(r, out))
-        })?;
-        if let Err((meta, message)) = read {
-            emit(&unreadable(&meta, message), out)?;
         }
-        progress.input_done();
-    }
+        Event::Unreadable(message) => emit(&unreadable(meta, message), out),
+        Event::Done => {
+            progress.input_done();
+            Ok(())
+        }
+    })?;
     progress.finish();
     let line = format!(
         "{} game(s): {} valid, {} illegal, {} unreadable ({} input(s))",
@@ -126,7 +130,7 @@ fn unreadable(meta: &Meta, message: String) -> Report {
         variation_plies: 0,
         result: None,
         termination: None,
-        error: Some(ErrorJson { ply: 0, mv: String::new(), line: 0, column: 0, message }),
+        error: Some(ErrorJson { ply: 0, mv: String::new(), line: 0, column: 0, offset: None, message }),
         warnings: Vec::new(),
         result_conflict: None,
     }
@@ -139,6 +143,7 @@ fn report(meta: &Meta, index: usize, record: &Record) -> Report {
         mv: e.text.clone(),
         line: e.at.line,
         column: e.at.column,
+        offset: (e.at.line == 0 && e.ply > 0).then_some(e.at.column),
         message: if e.in_variation { format!("in a variation: {}", e.message) } else { e.message.clone() },
     });
     Report {
@@ -152,11 +157,7 @@ fn report(meta: &Meta, index: usize, record: &Record) -> Report {
         result: record.result().map(|r| r.as_str()),
         termination: replayed.termination.map(|t| t.as_str()),
         error,
-        warnings: record
-            .warnings
-            .iter()
-            .map(|w| format!("line {}, column {}: {}", w.at.line, w.at.column, w.message))
-            .collect(),
+        warnings: record.warnings.iter().map(|w| format!("{}: {}", w.at, w.message)).collect(),
         result_conflict: replayed.result_conflict,
     }
 }
@@ -168,14 +169,13 @@ fn write_text(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
         } else if e.ply == 0 {
             writeln!(out, "{}: game {}: start position: {}", r.source, r.index + 1, e.message)?;
         } else {
+            let at = Span { line: e.line, column: e.column };
             writeln!(
                 out,
-                "{}: game {}: ply {} (line {}, column {}): {}: {}",
+                "{}: game {}: ply {} ({at}): {}: {}",
                 r.source,
                 r.index + 1,
                 e.ply,
-                e.line,
-                e.column,
                 e.mv,
                 e.message
             )?;

@@ -6,6 +6,7 @@ pub mod encoding;
 pub mod json;
 pub mod pgn;
 pub mod text;
+pub mod xqf;
 
 use crate::record::Record;
 use detect::Format;
@@ -96,11 +97,22 @@ pub fn read_in_batches(
                 Ok((Format::Text, enc))
             }
         }
-        Format::Xqf => Err(Unreadable { format: Format::Xqf, reason: "XQF records are not read yet".into() }),
-        Format::Binary => Err(Unreadable {
-            format: Format::Binary,
-            reason: "binary data that is not a known record format".into(),
-        }),
+        Format::Xqf => match xqf::read(bytes) {
+            Ok(record) => {
+                f(Format::Xqf, None, vec![record]);
+                Ok((Format::Xqf, None))
+            }
+            Err(e) => Err(Unreadable { format: Format::Xqf, reason: e.to_string() }),
+        },
+        Format::Binary => {
+            let start = bytes.iter().take(4).map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(" ");
+            Err(Unreadable {
+                format: Format::Binary,
+                reason: format!(
+                    "binary data that is not a known record format (it starts with {start}; an XQF file starts with 'XQ')"
+                ),
+            })
+        }
     }
 }
 

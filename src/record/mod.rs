@@ -175,6 +175,17 @@ pub struct Span {
     pub column: u32,
 }
 
+impl fmt::Display for Span {
+    /// `line 3, column 7`, or `byte 1106` for binary sources.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            write!(f, "byte {}", self.column)
+        } else {
+            write!(f, "line {}, column {}", self.line, self.column)
+        }
+    }
+}
+
 /// A move of the record with its source place and remark marks.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct RecordedMove {

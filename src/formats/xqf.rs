@@ -1,0 +1,573 @@
+//! XQF records (象棋演播室 / XQStudio), every version from 10 (XQF 1.0,
+//! plain) to 18 (what XQStudio 1.63 writes, enciphered).
+//!
+//! A file is a 1024-byte header (keys, the 32 piece slots, result, type and
+//! text fields in GB18030) and a move tree stored as a left-child /
+//! right-sibling binary tree in pre-order. From version 11 on the tree is
+//! enciphered with a 32-byte key and the squares and comment lengths are
+//! offset by keys derived from the header; from version 12 on the piece
+//! slots are also rotated. The reader follows XQStudio's own loader
+//! (`XQFileRW.pas`), with an explicit stack so that trees of any depth read
+//! in linear time, and it checks what XQStudio trusts: every length and
+//! square, and that the tree ends where the file does.
+//!
+//! ```
+//! use qipu::formats::xqf;
+//! // An XQF 1.0 file: header, a root record with one move, 炮二平五 (h2e2).
+//! let mut file = vec![0u8; 1024];
+//! file[..3].copy_from_slice(b"XQ\x0a");
+//! let start = [80, 70, 60, 50, 40, 30, 20, 10, 0, 72, 12, 83, 63, 43, 23, 3,
+//!              9, 19, 29, 39, 49, 59, 69, 79, 89, 17, 77, 6, 26, 46, 66, 86];
+//! file[0x10..0x30].copy_from_slice(&start);
+//! file.extend([0x18, 0x20, 0xF0, 0xFF, 0, 0, 0, 0]); // root: a move follows
+//! file.extend([72 + 0x18, 42 + 0x20, 0x00, 0, 0, 0, 0, 0]); // h2 -> e2, last move
+//! let record = xqf::read(&file).unwrap();
+//! assert_eq!(record.tree.main_line().count(), 1);
+//! assert_eq!(record.fen(), None); // the standard start position
+//! ```
+
+use std::fmt;
+
+use crate::record::{GameResult, MoveText, MoveTree, NodeId, Record, RecordedMove, Span, Warning};
+use crate::rules::fen::write_fen;
+use crate::{Board, Color, Move, Piece, Role, Square};
+
+/// Size of the header; the move tree starts right after it.
+pub const HEADER_LEN: usize = 0x400;
+
+/// The newest version XQStudio writes and opens.
+pub const NEWEST_VERSION: u8 = 18;
+
+/// Why an XQF file cannot be read, and at which byte.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct XqfError {
+    /// Byte offset in the file where the problem lies.
+    pub offset: usize,
+    /// What is wrong, in words.
+    pub reason: String,
+}
+
+impl fmt::Display for XqfError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "byte {}: {}", self.offset, self.reason)
+    }
+}
+
+impl std::error::Error for XqfError {}
+
+fn error<T>(offset: usize, reason: impl Into<String>) -> Result<T, XqfError> {
+    Err(XqfError { offset, reason: reason.into() })
+}
+
+/// The piece of each of the 32 slots, in XQF order: Red's rook, horse,
+/// elephant, advisor, king, advisor, elephant, horse, rook, two cannons and
+/// five pawns, then Black's the same.
+const SLOT_ROLES: [Role; 16] = [
+    Role::Rook,
+    Role::Horse,
+    Role::Elephant,
+    Role::Advisor,
+    Role::King,
+    Role::Advisor,
+    Role::Elephant,
+    Role::Horse,
+    Role::Rook,
+    Role::Cannon,
+    Role::Cannon,
+    Role::Pawn,
+    Role::Pawn,
+    Role::Pawn,
+    Role::Pawn,
+    Role::Pawn,
+];
+
+/// The piece that slot `i` (0..32) holds.
+pub fn slot_piece(i: usize) -> Piece {
+    let color = if i < 16 { Color::Red } else { Color::Black };
+    Piece::new(color, SLOT_ROLES[i % 16])
+}
+
+/// The keys derived from the header (all zero up to version 10).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Keys {
+    /// Offset of the piece positions.
+    pub xy: u8,
+    /// Offset of the moves' from-squares.
+    pub xy_from: u8,
+    /// Offset of the moves' to-squares.
+    pub xy_to: u8,
+    /// Offset of the comment lengths.
+    pub remark_size: u32,
+    /// The stream cipher on the tree, by absolute offset mod 32.
+    pub stream: [u8; 32],
+}
+
+impl Keys {
+    /// Derives the keys of a header (version 11 and later; zero keys for
+    /// version 10 and earlier).
+    pub fn derive(header: &[u8; HEADER_LEN]) -> Keys {
+        if header[2] <= 10 {
+            return Keys::default();
+        }
+        let (mask, or) = (header[3], &header[8..12]);
+        let (sum, xy, xy_from, xy_to) = (header[0x0C], header[0x0D], header[0x0E], header[0x0F]);
+        let g = |k: u8| 54u32.wrapping_mul(k as u32 * k as u32).wrapping_add(221);
+        let key_xy = (g(xy).wrapping_mul(xy as u32) % 256) as u8;
+        let key_from = (g(xy_from).wrapping_mul(key_xy as u32) % 256) as u8;
+        let key_to = (g(xy_to).wrapping_mul(key_from as u32) % 256) as u8;
+        let remark_size = (sum as u32 * 256 + xy as u32) % 32000 + 767;
+        let b = [(sum & mask) | or[0], (xy & mask) | or[1], (xy_from & mask) | or[2], (xy_to & mask) | or[3]];
+        const COPYRIGHT: &[u8; 32] = b"[(C) Copyright Mr. Dong Shiwei.]";
+        let mut stream = [0u8; 32];
+        for (i, k) in stream.iter_mut().enumerate() {
+            *k = COPYRIGHT[i] & b[i % 4];
+        }
+        Keys { xy: key_xy, xy_from: key_from, xy_to: key_to, remark_size, stream }
+    }
+}
+
+/// The text fields of the header: offset, capacity (the length byte not
+/// counted) and the tag they become.
+const STRINGS: [(usize, usize, &str); 13] = [
+    (0x050, 63, "Title"),
+    (0x090, 63, "TitleB"),
+    (0x0D0, 63, "Event"),
+    (0x110, 15, "Date"),
+    (0x120, 15, "Site"),
+    (0x130, 15, "Red"),
+    (0x140, 15, "Black"),
+    (0x150, 63, "TimeControl"),
+    (0x190, 15, "RedTime"),
+    (0x1A0, 15, "BlackTime"),
+    (0x1B0, 31, "Reserved"),
+    (0x1D0, 15, "Annotator"),
+    (0x1E0, 15, "Author"),
+];
+
+/// The game types of header byte 0x40, as XQStudio names them.
+const GAME_TYPES: [&str; 4] = ["全局", "布局", "中局", "残局"];
+
+/// Reads one XQF file into a record. Moves are kept as coordinates; the
+/// record is replayed like any other to check them.
+pub fn read(bytes: &[u8]) -> Result<Record, XqfError> {
+    if !bytes.starts_with(b"XQ") {
+        let found = bytes.iter().take(2).map(|b| format!("{b:#04x}")).collect::<Vec<_>>().join(" ");
+        return error(0, format!("not an XQF file: it starts with {found}, not the signature 'XQ'"));
+    }
+    let Some(header) = bytes.first_chunk::<HEADER_LEN>() else {
+        return error(
+            bytes.len(),
+            format!("truncated: {} bytes, but an XQF header has {HEADER_LEN}", bytes.len()),
+        );
+    };
+    let version = header[2];
+    if version > NEWEST_VERSION {
+        return error(2, format!("version {version}: XQStudio writes versions up to {NEWEST_VERSION}"));
+    }
+    let key_sum = header[0x0C..0x10].iter().fold(0u8, |a, &b| a.wrapping_add(b));
+    if key_sum != 0 {
+        return error(0x0C, "the key bytes do not sum to zero (mod 256), as every XQF file's do");
+    }
+    let keys = Keys::derive(header);
+    let mut record = Record { at: Span { line: 0, column: 0 }, ..Record::default() };
+    record.tags.push(("Game".into(), "Chinese Chess".into()));
+    for &(offset, capacity, tag) in &STRINGS {
+        if let Some(text) = header_string(header, offset, capacity, tag, &mut record.warnings) {
+            record.tags.push((tag.into(), text));
+        }
+    }
+    let result = match header[0x33] {
+        1 => GameResult::RedWins,
+        2 => GameResult::BlackWins,
+        3 | 4 => GameResult::Draw,
+        _ => GameResult::Unknown,
+    };
+    record.tags.push(("Result".into(), result.as_str().into()));
+    record.result = Some(result);
+    let game_type = u16::from_le_bytes([header[0x40], header[0x41]]);
+    if game_type != 0 {
+        let name =
+            GAME_TYPES.get(game_type as usize).map_or_else(|| game_type.to_string(), |n| n.to_string());
+        record.tags.push(("GameType".into(), name));
+    }
+    let board = start_board(header, &keys)?;
+
+    let tree_bytes = &bytes[HEADER_LEN..];
+    let plain: Vec<u8> = if version <= 10 {
+        tree_bytes.to_vec()
+    } else {
+        // Offsets from 0x400 on: 0x400 is a multiple of 32, so the key
+        // index is the offset in the tree mod 32.
+        tree_bytes.iter().enumerate().map(|(i, &b)| b.wrapping_sub(keys.stream[i % 32])).collect()
+    };
+    let mut reader = TreeReader { plain: &plain, at: 0, version, keys: &keys };
+    let who_plays = header[0x32];
+    read_tree(&mut reader, &mut record)?;
+    if reader.at < plain.len() {
+        record.warnings.push(Warning {
+            at: Span { line: 0, column: (HEADER_LEN + reader.at) as u32 },
+            message: format!("{} byte(s) after the end of the move tree, ignored", plain.len() - reader.at),
+        });
+    }
+
+    // The side to move: the colour of the first move's piece; without a
+    // move, the header's WhoPlay byte.
+    let first = record.tree.main_child(record.tree.root());
+    let first_mover = first.and_then(|id| match &record.tree.node(id).mv.as_ref()?.text {
+        MoveText::Coords(m) => board.piece_at(m.from).map(|p| p.color),
+        MoveText::Text(_) => None,
+    });
+    let header_turn = if who_plays == 1 { Color::Black } else { Color::Red };
+    let turn = first_mover.unwrap_or(header_turn);
+    if first_mover.is_some_and(|c| c != header_turn) {
+        record.warnings.push(Warning {
+            at: Span { line: 0, column: 0x32 },
+            message: format!("the header says {header_turn} moves first, but the first move is {turn}'s"),
+        });
+    }
+    if board != Board::start() || turn != Color::Red {
+        let mut fen = String::new();
+        let fullmoves = (u16::from_le_bytes([header[0x30], header[0x31]]) as u32 / 2).max(1);
+        write_fen(&board, turn, 0, fullmoves, &mut fen);
+        record.tags.push(("FEN".into(), fen));
+    }
+    Ok(record)
+}
+
+/// The string field at `offset`: length byte, then text in GB18030.
+fn header_string(
+    header: &[u8; HEADER_LEN],
+    offset: usize,
+    capacity: usize,
+    tag: &str,
+    warnings: &mut Vec<Warning>,
+) -> Option<String> {
+    let mut len = header[offset] as usize;
+    let at = Span { line: 0, column: offset as u32 };
+    if len > capacity {
+        warnings.push(Warning {
+            at,
+            message: format!("{tag}: length {len} is past its field of {capacity} bytes; read {capacity}"),
+        });
+        len = capacity;
+    }
+    if len == 0 {
+        return None;
+    }
+    let text = decode_text(&header[offset + 1..offset + 1 + len], |message| {
+        warnings.push(Warning { at, message: format!("{tag}: {message}") })
+    });
+    (!text.is_empty()).then_some(text)
+}
+
+/// Decodes GB18030 text; a double-byte character cut at the end is
+/// dropped, other bad bytes become U+FFFD, and `warn` is told either way.
+fn decode_text(bytes: &[u8], mut warn: impl FnMut(&str)) -> String {
+    let (text, had_errors) = encoding_rs::GB18030.decode_without_bom_handling(bytes);
+    if !had_errors {
+        return text.into_owned();
+    }
+    let (shorter, still_bad) = encoding_rs::GB18030.decode_without_bom_handling(&bytes[..bytes.len() - 1]);
+    if !still_bad {
+        warn("a character is cut in half at the end; read up to it");
+        return shorter.into_owned();
+    }
+    warn("bytes that are not GB18030 text, read as U+FFFD");
+    text.into_owned()
+}
+
+/// The start position from the 32 piece slots.
+fn start_board(header: &[u8; HEADER_LEN], keys: &Keys) -> Result<Board, XqfError> {
+    let raw = &header[0x10..0x30];
+    let mut slots = [0u8; 32];
+    if header[2] >= 12 {
+        for (i, &b) in raw.iter().enumerate() {
+            slots[(i + 1 + keys.xy as usize) % 32] = b;
+        }
+    } else {
+        slots.copy_from_slice(raw);
+    }
+    let mut board = Board::empty();
+    for (i, &slot) in slots.iter().enumerate() {
+        let v = slot.wrapping_sub(keys.xy);
+        let Some(square) = square(v) else { continue }; // off the board: captured
+        let piece = slot_piece(i);
+        if let Some(other) = board.put(square, piece) {
+            return error(
+                0x10 + i,
+                format!(
+                    "piece slots: a {} {} and a {} {} both stand on {square}",
+                    other.color.name(),
+                    other.role.name(),
+                    piece.color.name(),
+                    piece.role.name()
+                ),
+            );
+        }
+    }
+    Ok(board)
+}
+
+/// The square of an XQF square byte `X*10 + Y`, if it is on the board.
+fn square(v: u8) -> Option<Square> {
+    if v > 89 {
+        return None;
+    }
+    Some(Square::new(crate::File::new(v as u32 / 10)?, crate::Rank::new(v as u32 % 10)?))
+}
+
+/// Reading position in the deciphered tree.
+struct TreeReader<'a> {
+    plain: &'a [u8],
+    at: usize,
+    version: u8,
+    keys: &'a Keys,
+}
+
+/// One node record of the tree.
+struct NodeRecord {
+    from: u8,
+    to: u8,
+    has_child: bool,
+    has_sibling: bool,
+    comment: Option<String>,
+    /// Offset of the record in the file.
+    offset: usize,
+}
+
+impl TreeReader<'_> {
+    fn offset(&self) -> usize {
+        HEADER_LEN + self.at
+    }
+
+    fn take(&mut self, n: usize, what: &str) -> Result<&[u8], XqfError> {
+        if self.plain.len() - self.at < n {
+            return error(
+                self.offset(),
+                format!("truncated: {what} needs {n} bytes, {} are left", self.plain.len() - self.at),
+            );
+        }
+        let bytes = &self.plain[self.at..self.at + n];
+        self.at += n;
+        Ok(bytes)
+    }
+
+    fn node(&mut self, warnings: &mut Vec<Warning>) -> Result<NodeRecord, XqfError> {
+        let offset = self.offset();
+        let &[from, to, tag, _] = self.take(4, "a move record")? else { unreachable!("took 4 bytes") };
+        let (has_child, has_sibling, has_comment) = if self.version <= 10 {
+            (tag & 0xF0 != 0, tag & 0x0F != 0, true)
+        } else {
+            (tag & 0x80 != 0, tag & 0x40 != 0, tag & 0x20 != 0)
+        };
+        let mut comment = None;
+        if has_comment {
+            let length_at = self.offset();
+            let raw = u32::from_le_bytes(*self.take(4, "a comment length")?.first_chunk().expect("4 bytes"));
+            let len = match raw {
+                0 => 0,
+                _ if self.version <= 10 => raw,
+                _ if raw < self.keys.remark_size => {
+                    return error(length_at, format!("comment length {raw} is below the file's key"));
+                }
+                _ => raw - self.keys.remark_size,
+            } as usize;
+            if len > self.plain.len() - self.at {
+                return error(
+                    length_at,
+                    format!("comment of {len} bytes, but only {} bytes are left", self.plain.len() - self.at),
+                );
+            }
+            if len > 0 {
+                let at = Span { line: 0, column: self.offset() as u32 };
+                let bytes = self.take(len, "a comment")?;
+                let text =
+                    decode_text(bytes, |m| warnings.push(Warning { at, message: format!("comment: {m}") }));
+                let text = text.strip_suffix("\r\n").unwrap_or(&text).replace("\r\n", "\n");
+                if !text.is_empty() {
+                    comment = Some(text);
+                }
+            }
+        }
+        let from = from.wrapping_sub(0x18).wrapping_sub(self.keys.xy_from);
+        let to = to.wrapping_sub(0x20).wrapping_sub(self.keys.xy_to);
+        Ok(NodeRecord { from, to, has_child, has_sibling, comment, offset })
+    }
+}
+
+/// Reads the root record and the move tree into `record`.
+fn read_tree(reader: &mut TreeReader<'_>, record: &mut Record) -> Result<(), XqfError> {
+    if reader.plain.is_empty() {
+        return error(HEADER_LEN, "truncated: the file ends after the header, without the root record");
+    }
+    let root = reader.node(&mut record.warnings)?;
+    let mut tree = MoveTree::with_capacity(reader.plain.len() / 4 + 1);
+    if let Some(c) = root.comment {
+        tree.node_mut(tree.root()).notes_mut().comment = Some(c);
+    }
+    if root.has_sibling {
+        record.warnings.push(Warning {
+            at: Span { line: 0, column: root.offset as u32 },
+            message: "the root record says an alternative follows; ignored".into(),
+        });
+    }
+    // Parents waiting for their next record: the top one gets it. A record
+    // with a sibling leaves its parent on the stack for after its subtree.
+    let mut stack: Vec<NodeId> = Vec::new();
+    if root.has_child {
+        stack.push(tree.root());
+    }
+    while let Some(parent) = stack.pop() {
+        let node = reader.node(&mut record.warnings)?;
+        let (Some(from), Some(to)) = (square(node.from), square(node.to)) else {
+            return error(
+                node.offset,
+                format!("move from {} to {}: a square is off the board (0..89)", node.from, node.to),
+            );
+        };
+        let mv = RecordedMove {
+            text: MoveText::Coords(Move::new(from, to)),
+            at: Span { line: 0, column: node.offset as u32 },
+        };
+        let id = tree.add_child(parent, mv);
+        if let Some(c) = node.comment {
+            tree.node_mut(id).notes_mut().comment = Some(c);
+        }
+        if node.has_sibling {
+            stack.push(parent);
+        }
+        if node.has_child {
+            stack.push(id);
+        }
+    }
+    record.tree = tree;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The key bytes of `xqbase/eleeye: XQFTOOLS/SAMPLE.XQF` (formats.md §3.15).
+    fn sample_header() -> [u8; HEADER_LEN] {
+        let mut h = [0u8; HEADER_LEN];
+        h[..16].copy_from_slice(&[
+            0x58, 0x51, 0x12, 0xBE, 0, 0, 0, 0, 0xE8, 0xD8, 0xBC, 0x84, 0xA5, 0x9C, 0xE7, 0xD8,
+        ]);
+        h[0x10..0x30].copy_from_slice(&[
+            0xF7, 0xFB, 0xB2, 0x35, 0x3F, 0x49, 0x53, 0x5D, 0x67, 0x71, 0x7B, 0x85, 0x3D, 0x79, 0x32, 0x46,
+            0x5A, 0x6E, 0x82, 0x2C, 0x36, 0x02, 0xF8, 0x54, 0x12, 0xEA, 0x72, 0x7C, 0x38, 0x74, 0xD7, 0xB4,
+        ]);
+        h
+    }
+
+    #[test]
+    fn keys_of_the_spec_test_vector() {
+        let keys = Keys::derive(&sample_header());
+        assert_eq!((keys.xy, keys.xy_from, keys.xy_to, keys.remark_size), (44, 196, 52, 11163));
+        assert_eq!(
+            keys.stream,
+            [
+                0x48, 0x08, 0x02, 0x08, 0x20, 0x40, 0x2E, 0x10, 0x68, 0x50, 0x28, 0x04, 0x68, 0x54, 0x20,
+                0x0C, 0x60, 0x0C, 0x20, 0x04, 0x6C, 0x4C, 0x26, 0x00, 0x40, 0x48, 0x28, 0x14, 0x64, 0x48,
+                0x2E, 0x1C
+            ]
+        );
+    }
+
+    #[test]
+    fn pieces_of_the_spec_test_vector() {
+        let header = sample_header();
+        let board = start_board(&header, &Keys::derive(&header)).unwrap();
+        let mut fen = String::new();
+        write_fen(&board, Color::Red, 0, 1, &mut fen);
+        // Red has rooks, horses, king and cannons only: a nine-piece handicap.
+        assert_eq!(fen, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/9/1C5C1/9/RN2K2NR w - - 0 1");
+    }
+
+    fn v10_file(tree: &[u8]) -> Vec<u8> {
+        let mut file = vec![0u8; HEADER_LEN];
+        file[..3].copy_from_slice(b"XQ\x0a");
+        let start = [
+            80, 70, 60, 50, 40, 30, 20, 10, 0, 72, 12, 83, 63, 43, 23, 3, 9, 19, 29, 39, 49, 59, 69, 79, 89,
+            17, 77, 6, 26, 46, 66, 86,
+        ];
+        file[0x10..0x30].copy_from_slice(&start);
+        file.extend_from_slice(tree);
+        file
+    }
+
+    fn mv(from: u8, to: u8, tag: u8, comment: &[u8]) -> Vec<u8> {
+        let mut r = vec![from + 0x18, to + 0x20, tag, 0];
+        r.extend((comment.len() as u32).to_le_bytes());
+        r.extend_from_slice(comment);
+        r
+    }
+
+    #[test]
+    fn variations_and_comments_in_file_order() {
+        // root; h2e2 {中炮} with alternative b2e2; after h2e2: h9g7.
+        let mut tree = mv(0, 0, 0xF0, b"game\r\n");
+        tree.extend(mv(72, 42, 0xFF, b"\xd6\xd0\xc5\xda\r\n")); // has child and sibling
+        tree.extend(mv(79, 67, 0x00, b"")); // h9g7 (79 -> 67): last of its line
+        tree.extend(mv(12, 42, 0x00, b"")); // b2e2, the alternative
+        let record = read(&v10_file(&tree)).unwrap();
+        let t = &record.tree;
+        assert_eq!(t.node(t.root()).comment(), Some("game"));
+        let main: Vec<_> = t.main_line().collect();
+        assert_eq!(main.len(), 2);
+        assert_eq!(t.node(main[0]).comment(), Some("中炮"));
+        let alts: Vec<_> = t.children(t.root()).collect();
+        assert_eq!(alts.len(), 2);
+        match &t.node(alts[1]).mv.as_ref().unwrap().text {
+            MoveText::Coords(m) => assert_eq!(m.to_string(), "b2e2"),
+            other => panic!("{other:?}"),
+        }
+        assert!(record.warnings.is_empty(), "{:?}", record.warnings);
+    }
+
+    #[test]
+    fn bad_files_are_reported_with_their_offset() {
+        assert_eq!(read(b"PK\x03\x04").unwrap_err().offset, 0);
+        assert!(read(b"XQ\x0a").unwrap_err().reason.contains("truncated"));
+        let mut newer = v10_file(&mv(0, 0, 0, b""));
+        newer[2] = 19;
+        assert_eq!(read(&newer).unwrap_err().offset, 2);
+        // A move record cut short.
+        let mut tree = mv(0, 0, 0xF0, b"");
+        tree.extend([72 + 0x18, 42 + 0x20]);
+        let e = read(&v10_file(&tree)).unwrap_err();
+        assert_eq!(e.offset, HEADER_LEN + 8);
+        // A comment longer than the file.
+        let mut tree = mv(0, 0, 0x00, b"");
+        tree[4] = 200;
+        let e = read(&v10_file(&tree)).unwrap_err();
+        assert!(e.reason.contains("comment of 200 bytes"), "{e}");
+        // A square off the board.
+        let mut tree = mv(0, 0, 0xF0, b"");
+        tree.extend(mv(95, 42, 0, b""));
+        assert!(read(&v10_file(&tree)).unwrap_err().reason.contains("off the board"));
+    }
+
+    #[test]
+    fn a_deep_tree_needs_no_recursion() {
+        let mut tree = mv(0, 0, 0xF0, b"");
+        // 100,000 plies of rook shuffles a0-a1-a0 / a9-a8-a9.
+        let moves = [(0, 1), (9, 8), (1, 0), (8, 9)];
+        for i in 0..100_000 {
+            let (f, t) = moves[i % 4];
+            tree.extend(mv(f, t, if i + 1 < 100_000 { 0xF0 } else { 0 }, b""));
+        }
+        let record = read(&v10_file(&tree)).unwrap();
+        assert_eq!(record.tree.main_line().count(), 100_000);
+    }
+
+    #[test]
+    fn black_to_move_from_the_first_move() {
+        let mut tree = mv(0, 0, 0xF0, b"");
+        tree.extend(mv(79, 67, 0, b""));
+        let record = read(&v10_file(&tree)).unwrap();
+        assert!(record.fen().unwrap().contains(" b "), "{:?}", record.fen());
+        assert!(record.warnings[0].message.contains("first move is Black's"), "{:?}", record.warnings);
+    }
+}
