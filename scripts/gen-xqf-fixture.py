@@ -6,7 +6,7 @@ development corpus with the `cchess` Python package (walker8088/cchess, an
 implementation independent of qipu) and lists, for every sampled file, the
 start position and the main line as cchess reads them, so that qipu's own XQF
 reader can be checked against it. Generated with cchess 1.25.5 (PyPI) on
-Python 3.11; to regenerate (from the repository root, about a minute):
+Python 3.11; to regenerate (from the repository root, about 30 seconds):
 
     pip install cchess==1.25.5
     python3 scripts/gen-xqf-fixture.py [CORPUS_DIR] [OUT]
