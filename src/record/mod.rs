@@ -332,6 +332,12 @@ impl MoveTree {
         std::iter::successors(self.node(id).first_child, |c| self.node(*c).next_sibling)
     }
 
+    /// The next alternative to the move of `id` (played from the same
+    /// position), if any.
+    pub fn next_sibling(&self, id: NodeId) -> Option<NodeId> {
+        self.node(id).next_sibling
+    }
+
     /// The main continuation from `id`, if any.
     pub fn main_child(&self, id: NodeId) -> Option<NodeId> {
         self.node(id).first_child

@@ -28,6 +28,9 @@
 
 use std::fmt;
 
+mod write;
+pub use write::{Version, WriteError, write, write_preserving};
+
 use crate::record::{GameResult, MoveText, MoveTree, NodeId, Record, RecordedMove, Span, Warning};
 use crate::rules::fen::write_fen;
 use crate::{Board, Color, Move, Piece, Role, Square};
@@ -150,6 +153,31 @@ const GAME_TYPES: [&str; 4] = ["全局", "布局", "中局", "残局"];
 /// Reads one XQF file into a record. Moves are kept as coordinates; the
 /// record is replayed like any other to check them.
 pub fn read(bytes: &[u8]) -> Result<Record, XqfError> {
+    read_file(bytes, None)
+}
+
+/// What an XQF file holds beyond its record: the header as stored and each
+/// node record's stored bytes (the random bits XQStudio writes, comment
+/// bytes), so that [`write_preserving`] can write the file back byte for
+/// byte.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Preserved {
+    header: Box<[u8; HEADER_LEN]>,
+    /// Root first, then the moves in file order (the node order of the
+    /// record's tree).
+    records: Vec<RawRecord>,
+}
+
+/// Reads an XQF file, keeping what [`write_preserving`] needs to write it
+/// back byte for byte.
+pub fn read_preserving(bytes: &[u8]) -> Result<(Record, Preserved), XqfError> {
+    let mut records = Vec::new();
+    let record = read_file(bytes, Some(&mut records))?;
+    let header = Box::new(*bytes.first_chunk::<HEADER_LEN>().expect("read checked the header"));
+    Ok((record, Preserved { header, records }))
+}
+
+fn read_file(bytes: &[u8], raws: Option<&mut Vec<RawRecord>>) -> Result<Record, XqfError> {
     if !bytes.starts_with(b"XQ") {
         let found = bytes.iter().take(2).map(|b| format!("{b:#04x}")).collect::<Vec<_>>().join(" ");
         return error(0, format!("not an XQF file: it starts with {found}, not the signature 'XQ'"));
@@ -202,7 +230,7 @@ pub fn read(bytes: &[u8]) -> Result<Record, XqfError> {
     };
     let mut reader = TreeReader { plain: &plain, at: 0, version, keys: &keys };
     let who_plays = header[0x32];
-    read_tree(&mut reader, &mut record)?;
+    read_tree(&mut reader, &mut record, raws)?;
     if reader.at < plain.len() {
         record.warnings.push(Warning {
             at: Span { line: 0, column: (HEADER_LEN + reader.at) as u32 },
@@ -333,6 +361,18 @@ struct NodeRecord {
     comment: Option<String>,
     /// Offset of the record in the file.
     offset: usize,
+    raw: RawRecord,
+}
+
+/// A node record as stored (deciphered), for writing it back byte for byte.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct RawRecord {
+    /// From, to, tag and reserved bytes.
+    head: [u8; 4],
+    /// The comment length field, when there is one.
+    length: Option<u32>,
+    /// The comment bytes.
+    comment: Vec<u8>,
 }
 
 impl TreeReader<'_> {
@@ -354,23 +394,25 @@ impl TreeReader<'_> {
 
     fn node(&mut self, warnings: &mut Vec<Warning>) -> Result<NodeRecord, XqfError> {
         let offset = self.offset();
-        let &[from, to, tag, _] = self.take(4, "a move record")? else { unreachable!("took 4 bytes") };
+        let &[from, to, tag, reserved] = self.take(4, "a move record")? else { unreachable!("took 4 bytes") };
         let (has_child, has_sibling, has_comment) = if self.version <= 10 {
             (tag & 0xF0 != 0, tag & 0x0F != 0, true)
         } else {
             (tag & 0x80 != 0, tag & 0x40 != 0, tag & 0x20 != 0)
         };
         let mut comment = None;
+        let mut raw = RawRecord { head: [from, to, tag, reserved], ..RawRecord::default() };
         if has_comment {
             let length_at = self.offset();
-            let raw = u32::from_le_bytes(*self.take(4, "a comment length")?.first_chunk().expect("4 bytes"));
-            let len = match raw {
+            let stored = u32::from_le_bytes(*self.take(4, "a comment length")?.first_chunk().expect("4 bytes"));
+            raw.length = Some(stored);
+            let len = match stored {
                 0 => 0,
-                _ if self.version <= 10 => raw,
-                _ if raw < self.keys.remark_size => {
-                    return error(length_at, format!("comment length {raw} is below the file's key"));
+                _ if self.version <= 10 => stored,
+                _ if stored < self.keys.remark_size => {
+                    return error(length_at, format!("comment length {stored} is below the file's key"));
                 }
-                _ => raw - self.keys.remark_size,
+                _ => stored - self.keys.remark_size,
             } as usize;
             if len > self.plain.len() - self.at {
                 return error(
@@ -381,6 +423,7 @@ impl TreeReader<'_> {
             if len > 0 {
                 let at = Span { line: 0, column: self.offset() as u32 };
                 let bytes = self.take(len, "a comment")?;
+                raw.comment = bytes.to_vec();
                 let text =
                     decode_text(bytes, |m| warnings.push(Warning { at, message: format!("comment: {m}") }));
                 let text = text.strip_suffix("\r\n").unwrap_or(&text).replace("\r\n", "\n");
@@ -391,16 +434,23 @@ impl TreeReader<'_> {
         }
         let from = from.wrapping_sub(0x18).wrapping_sub(self.keys.xy_from);
         let to = to.wrapping_sub(0x20).wrapping_sub(self.keys.xy_to);
-        Ok(NodeRecord { from, to, has_child, has_sibling, comment, offset })
+        Ok(NodeRecord { from, to, has_child, has_sibling, comment, offset, raw })
     }
 }
 
 /// Reads the root record and the move tree into `record`.
-fn read_tree(reader: &mut TreeReader<'_>, record: &mut Record) -> Result<(), XqfError> {
+fn read_tree(
+    reader: &mut TreeReader<'_>,
+    record: &mut Record,
+    mut raws: Option<&mut Vec<RawRecord>>,
+) -> Result<(), XqfError> {
     if reader.plain.is_empty() {
         return error(HEADER_LEN, "truncated: the file ends after the header, without the root record");
     }
     let root = reader.node(&mut record.warnings)?;
+    if let Some(raws) = raws.as_mut() {
+        raws.push(root.raw.clone());
+    }
     let mut tree = MoveTree::with_capacity(reader.plain.len() / 4 + 1);
     if let Some(c) = root.comment {
         tree.node_mut(tree.root()).notes_mut().comment = Some(c);
@@ -419,6 +469,9 @@ fn read_tree(reader: &mut TreeReader<'_>, record: &mut Record) -> Result<(), Xqf
     }
     while let Some(parent) = stack.pop() {
         let node = reader.node(&mut record.warnings)?;
+        if let Some(raws) = raws.as_mut() {
+            raws.push(node.raw.clone());
+        }
         let (Some(from), Some(to)) = (square(node.from), square(node.to)) else {
             return error(
                 node.offset,

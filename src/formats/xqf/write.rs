@@ -1,0 +1,326 @@
+//! Writing XQF: plain version 10 (XQF 1.0, what converters write and every
+//! reader opens) or enciphered version 18 (what XQStudio 1.63 writes), and
+//! writing a file back byte for byte from what [`super::read_preserving`]
+//! kept.
+
+use super::{GAME_TYPES, HEADER_LEN, Keys, Preserved, RawRecord, STRINGS, slot_piece};
+use crate::record::{GameResult, MoveText, NodeId, Record, Resolution};
+use crate::{Color, Move, Position, Square};
+
+/// The version to write.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum Version {
+    /// XQF 1.0: no cipher, 8-byte move records.
+    #[default]
+    V10,
+    /// XQStudio 1.63's format: enciphered, rotated piece slots.
+    V18,
+}
+
+/// Why a record cannot be written as XQF.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct WriteError(pub String);
+
+/// Writes `record` (replayed into `resolution`) as an XQF file.
+///
+/// Every move must have replayed (XQF stores points, not text), and the
+/// start position must fit XQF's 32 piece slots. Comments are written with
+/// CRLF line breaks and a final CRLF, as XQStudio writes them; a comment
+/// before a move is put ahead of the comment after it, and annotation
+/// glyphs become the marks `!`, `?`, `!!`, `??`, `!?`, `?!` at the end of
+/// the comment (XQF has no other place for them).
+///
+/// ```
+/// use qipu::analysis::replay::replay;
+/// use qipu::formats::{pgn, xqf};
+/// let record = &pgn::read("[Red \"许银川\"]\n1. 炮二平五 {中炮} 马８进７ *")[0];
+/// let replayed = replay(record);
+/// let bytes = xqf::write(record, &replayed.resolution, xqf::Version::V18).unwrap();
+/// let back = xqf::read(&bytes).unwrap();
+/// assert_eq!(back.tag("Red"), Some("许银川"));
+/// assert_eq!(back.tree.main_line().count(), 2);
+/// ```
+pub fn write(record: &Record, resolution: &Resolution, version: Version) -> Result<Vec<u8>, WriteError> {
+    let mut header = [0u8; HEADER_LEN];
+    header[..2].copy_from_slice(b"XQ");
+    header[2] = match version {
+        Version::V10 => 10,
+        Version::V18 => 18,
+    };
+    if version == Version::V18 {
+        key_bytes(record, resolution, &mut header);
+    }
+    let keys = Keys::derive(&header);
+    let start = &resolution.start;
+    write_slots(start, &keys, &mut header)?;
+    let fullmoves = start.fullmoves();
+    let step = if fullmoves > 1 { (fullmoves * 2).min(u16::MAX as u32) as u16 } else { 0 };
+    header[0x30..0x32].copy_from_slice(&step.to_le_bytes());
+    header[0x32] = u8::from(start.turn() == Color::Black);
+    header[0x33] = match record.result() {
+        Some(GameResult::RedWins) => 1,
+        Some(GameResult::BlackWins) => 2,
+        Some(GameResult::Draw) => 3,
+        _ => 0,
+    };
+    if let Some(kind) = record.tag("GameType") {
+        let code = GAME_TYPES.iter().position(|&t| t == kind).map(|i| i as u16).or_else(|| kind.parse().ok());
+        header[0x40..0x42].copy_from_slice(&code.unwrap_or(0).to_le_bytes());
+    }
+    for &(offset, capacity, tag) in &STRINGS {
+        if let Some(text) = record.tag(tag) {
+            let bytes = gb18030_within(text, capacity);
+            header[offset] = bytes.len() as u8;
+            header[offset + 1..offset + 1 + bytes.len()].copy_from_slice(&bytes);
+        }
+    }
+
+    let tree = &record.tree;
+    let mut plain = Vec::with_capacity(tree.len() * 8);
+    let root = tree.root();
+    let root_comment = comment_bytes(tree.node(root).comment(), None, &[]);
+    let has_moves = tree.main_child(root).is_some();
+    match version {
+        Version::V10 => plain.extend([0x18, 0x20, if has_moves { 0xF0 } else { 0 }, 0xFF]),
+        Version::V18 => plain.extend([b'X', b'Q', flags(has_moves, false, !root_comment.is_empty()), 0]),
+    }
+    push_comment(&mut plain, &root_comment, version, &keys);
+    for id in tree.depth_first().skip(1) {
+        let m = node_move(record, resolution, id)?;
+        let node = tree.node(id);
+        let comment = comment_bytes(node.comment(), node.comment_before(), node.nags());
+        let child = tree.main_child(id).is_some();
+        let sibling = tree.next_sibling(id).is_some();
+        let (from, to) = (xqf_square(m.from), xqf_square(m.to));
+        match version {
+            Version::V10 => plain.extend([
+                from + 0x18,
+                to + 0x20,
+                if child { 0xF0 } else { 0 } | if sibling { 0x0F } else { 0 },
+                0,
+            ]),
+            Version::V18 => plain.extend([
+                from.wrapping_add(0x18).wrapping_add(keys.xy_from),
+                to.wrapping_add(0x20).wrapping_add(keys.xy_to),
+                flags(child, sibling, !comment.is_empty()),
+                0,
+            ]),
+        }
+        push_comment(&mut plain, &comment, version, &keys);
+    }
+    Ok(assemble(&header, &plain, &keys))
+}
+
+/// Writes a record read with [`super::read_preserving`] back as the file
+/// it came from: same version, keys, header and stored bytes. Moves and
+/// comments come from the record, so a file whose record was not changed
+/// comes out identical (as every file XQStudio wrote does).
+pub fn write_preserving(
+    record: &Record,
+    resolution: &Resolution,
+    preserved: &Preserved,
+) -> Result<Vec<u8>, WriteError> {
+    let header = &*preserved.header;
+    let version = header[2];
+    let keys = Keys::derive(header);
+    let tree = &record.tree;
+    if preserved.records.len() != tree.len() {
+        return Err(WriteError(format!(
+            "the record has {} nodes, the preserved file {}: it was changed",
+            tree.len(),
+            preserved.records.len()
+        )));
+    }
+    let mut plain = Vec::with_capacity(tree.len() * 8);
+    for (k, id) in tree.depth_first().enumerate() {
+        let raw: &RawRecord = &preserved.records[k];
+        let node = tree.node(id);
+        let child = tree.main_child(id).is_some();
+        let sibling = id != tree.root() && tree.next_sibling(id).is_some();
+        let comment = node.comment().unwrap_or("");
+        let [mut from, mut to, stored_tag, reserved] = raw.head;
+        if id != tree.root() {
+            let m = node_move(record, resolution, id)?;
+            from = xqf_square(m.from).wrapping_add(0x18).wrapping_add(keys.xy_from);
+            to = xqf_square(m.to).wrapping_add(0x20).wrapping_add(keys.xy_to);
+        }
+        // The stored comment bytes when they still say the same, else the
+        // comment written afresh.
+        let same = super::decode_text(&raw.comment, |_| {});
+        let same = same.strip_suffix("\r\n").unwrap_or(&same).replace("\r\n", "\n");
+        let comment_bytes = if same == comment { raw.comment.clone() } else { comment_bytes(Some(comment), None, &[]) };
+        let tag = if version <= 10 {
+            let ours = if child { 0xF0 } else { 0 } | if sibling { 0x0F } else { 0 };
+            let keeps = (stored_tag & 0xF0 != 0) == child && (stored_tag & 0x0F != 0) == sibling;
+            if keeps { stored_tag } else { ours }
+        } else {
+            flags(child, sibling, raw.length.is_some() || !comment_bytes.is_empty()) | (stored_tag & 0x1F)
+        };
+        plain.extend([from, to, tag, reserved]);
+        match (version <= 10, raw.length) {
+            // Version 10 always has a length; later versions keep a stored
+            // length of 0 or an empty comment's length as they were.
+            (true, _) => {
+                plain.extend((comment_bytes.len() as u32).to_le_bytes());
+                plain.extend(&comment_bytes);
+            }
+            (false, Some(stored)) if comment_bytes == raw.comment => {
+                plain.extend(stored.to_le_bytes());
+                plain.extend(&comment_bytes);
+            }
+            (false, _) => push_comment(&mut plain, &comment_bytes, Version::V18, &keys),
+        }
+    }
+    Ok(assemble(header, &plain, &keys))
+}
+
+/// Header and enciphered tree, one file.
+fn assemble(header: &[u8; HEADER_LEN], plain: &[u8], keys: &Keys) -> Vec<u8> {
+    let mut file = Vec::with_capacity(HEADER_LEN + plain.len());
+    file.extend_from_slice(header);
+    file.extend(plain.iter().enumerate().map(|(i, &b)| b.wrapping_add(keys.stream[i % 32])));
+    file
+}
+
+/// The tag byte of a version 11+ record.
+fn flags(child: bool, sibling: bool, comment: bool) -> u8 {
+    (if child { 0x80 } else { 0 }) | (if sibling { 0x40 } else { 0 }) | (if comment { 0x20 } else { 0 })
+}
+
+/// Appends a comment's length field and bytes: always in version 10, only
+/// for a comment in version 18.
+fn push_comment(plain: &mut Vec<u8>, comment: &[u8], version: Version, keys: &Keys) {
+    match version {
+        Version::V10 => {
+            plain.extend((comment.len() as u32).to_le_bytes());
+            plain.extend(comment);
+        }
+        Version::V18 if !comment.is_empty() => {
+            plain.extend((comment.len() as u32 + keys.remark_size).to_le_bytes());
+            plain.extend(comment);
+        }
+        Version::V18 => {}
+    }
+}
+
+/// A node's comments and glyphs as XQStudio stores a comment: GB18030,
+/// CRLF line breaks and a final CRLF; empty when there is nothing.
+fn comment_bytes(after: Option<&str>, before: Option<&str>, nags: &[u8]) -> Vec<u8> {
+    let marks: String = nags
+        .iter()
+        .filter_map(|n| match n {
+            1 => Some("!"),
+            2 => Some("?"),
+            3 => Some("!!"),
+            4 => Some("??"),
+            5 => Some("!?"),
+            6 => Some("?!"),
+            _ => None,
+        })
+        .collect();
+    let mut text = String::new();
+    for part in [before, after, (!marks.is_empty()).then_some(marks.as_str())].into_iter().flatten() {
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        text.push_str(part);
+    }
+    if text.is_empty() {
+        return Vec::new();
+    }
+    text = text.replace("\r\n", "\n").replace('\n', "\r\n");
+    text.push_str("\r\n");
+    encoding_rs::GB18030.encode(&text).0.into_owned()
+}
+
+/// `text` in GB18030, cut on a character boundary to at most `capacity`
+/// bytes.
+fn gb18030_within(text: &str, capacity: usize) -> Vec<u8> {
+    let mut end = text.len();
+    loop {
+        let bytes = encoding_rs::GB18030.encode(&text[..end]).0;
+        if bytes.len() <= capacity {
+            return bytes.into_owned();
+        }
+        end = text[..end].char_indices().next_back().map_or(0, |(i, _)| i);
+    }
+}
+
+/// The XQF square byte of a point: file × 10 + rank.
+fn xqf_square(s: Square) -> u8 {
+    (s.file().index() * 10 + s.rank().index()) as u8
+}
+
+/// The move of node `id`: as replayed, or as stored by a binary format.
+fn node_move(record: &Record, resolution: &Resolution, id: NodeId) -> Result<Move, WriteError> {
+    if let Some(m) = resolution.move_of(id) {
+        return Ok(m);
+    }
+    let mv = record.tree.node(id).mv.as_ref().expect("a move node");
+    match &mv.text {
+        MoveText::Coords(m) => Ok(*m),
+        MoveText::Text(t) => Err(WriteError(format!(
+            "the move {t} ({}) did not replay, and XQF stores points, not text",
+            mv.at
+        ))),
+    }
+}
+
+/// Puts the start position into the 32 piece slots: each side's pieces of
+/// a kind from its own right to left, as XQStudio lists them.
+fn write_slots(start: &Position, keys: &Keys, header: &mut [u8; HEADER_LEN]) -> Result<(), WriteError> {
+    let mut slots = [0xFFu8; 32];
+    let mut used = [false; 32];
+    let mut pieces: Vec<(Square, crate::Piece)> = start.board().pieces().collect();
+    // Red's right is file i, Black's is file a.
+    pieces.sort_by_key(|&(s, p)| {
+        let file = s.file().index();
+        (p.color == Color::Black, if p.color == Color::Red { 8 - file } else { file }, s.rank().index())
+    });
+    for (square, piece) in pieces {
+        let Some(i) = (0..32).find(|&i| !used[i] && slot_piece(i) == piece) else {
+            return Err(WriteError(format!(
+                "the start position has more {} {}s than XQF's piece slots hold",
+                piece.color.name(),
+                piece.role.name()
+            )));
+        };
+        used[i] = true;
+        slots[i] = xqf_square(square);
+    }
+    let encoded: Vec<u8> = slots.iter().map(|&v| v.wrapping_add(keys.xy)).collect();
+    for i in 0..32 {
+        header[0x10 + i] = if header[2] >= 12 { encoded[(i + 1 + keys.xy as usize) % 32] } else { encoded[i] };
+    }
+    Ok(())
+}
+
+/// Key bytes for version 18: chosen from the record's content, so the same
+/// record always gives the same file, and meeting XQStudio's rules (the
+/// four key seeds and the four OR bytes each sum to zero, the seeds are
+/// 1..254, the mask has the bits 0xAA).
+fn key_bytes(record: &Record, resolution: &Resolution, header: &mut [u8; HEADER_LEN]) {
+    // FNV-1a over the moves and tags.
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut feed = |bytes: &[u8]| {
+        for &b in bytes {
+            hash = (hash ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    };
+    for m in resolution.moves.iter().flatten() {
+        feed(&[m.from.index() as u8, m.to.index() as u8]);
+    }
+    for (k, v) in &record.tags {
+        feed(k.as_bytes());
+        feed(v.as_bytes());
+    }
+    let byte = |n: u32| (hash >> (8 * (n % 8))) as u8;
+    let seed = |n: u32| 1 + byte(n) % 254;
+    header[3] = byte(0) | 0xAA;
+    let (a, b, c) = (byte(1), byte(2), byte(3));
+    header[8..12].copy_from_slice(&[a, b, c, 0u8.wrapping_sub(a.wrapping_add(b).wrapping_add(c))]);
+    let (xy, from, to) = (seed(4), seed(5), seed(6));
+    header[0x0C] = 0u8.wrapping_sub(xy.wrapping_add(from).wrapping_add(to));
+    header[0x0D..0x10].copy_from_slice(&[xy, from, to]);
+}
