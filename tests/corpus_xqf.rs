@@ -89,12 +89,22 @@ fn xqf_corpus_written_back_byte_for_byte() {
         let bytes = std::fs::read(&path).unwrap();
         let Ok((record, preserved)) = formats::xqf::read_preserving(&bytes) else { continue };
         read += 1;
-        let written = formats::xqf::write_preserving(&record, &replay(&record).resolution, &preserved).unwrap();
+        let written =
+            formats::xqf::write_preserving(&record, &replay(&record).resolution, &preserved).unwrap();
         if written == bytes {
             same += 1;
         } else {
-            let at = written.iter().zip(&bytes).position(|(a, b)| a != b).unwrap_or(written.len().min(bytes.len()));
-            differ.push(format!("{}: first difference at byte {at} ({} vs {} bytes)", path.display(), written.len(), bytes.len()));
+            let at = written
+                .iter()
+                .zip(&bytes)
+                .position(|(a, b)| a != b)
+                .unwrap_or(written.len().min(bytes.len()));
+            differ.push(format!(
+                "{}: first difference at byte {at} ({} vs {} bytes)",
+                path.display(),
+                written.len(),
+                bytes.len()
+            ));
         }
     }
     eprintln!("{same} of {read} files written back byte for byte; differ: {differ:#?}");

@@ -1,5 +1,5 @@
-//! `qipu convert PATH... --to pgn|json`: records rewritten in a normalized
-//! form, tags, comments and variations kept.
+//! `qipu convert PATH... --to pgn|json|xqf`: records rewritten in a
+//! normalized form, tags, comments and variations kept.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -19,6 +19,20 @@ pub enum Target {
     /// One JSON object per game and line: tags, start FEN, result, and the move tree as a
     /// list of nodes (ICCS coordinates, the move as written, comments, NAGs).
     Json,
+    /// One XQF file per game in the directory given with -o, named after the game's title
+    /// (or SOURCE-N.xqf); version 10 unless --xqf-version 18.
+    Xqf,
+}
+
+/// XQF versions `qipu convert --to xqf` writes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum XqfVersion {
+    /// XQF 1.0: plain, read by every program that reads XQF.
+    #[value(name = "10")]
+    V10,
+    /// XQStudio 1.63's own format: enciphered.
+    #[value(name = "18")]
+    V18,
 }
 
 /// Arguments of `qipu convert`.
@@ -36,9 +50,16 @@ pub struct Args {
     /// Characters for --notation chinese.
     #[arg(long, value_enum, default_value_t = ChineseStyle::Simplified)]
     pub chinese: ChineseStyle,
-    /// Write into this file instead of standard output (never one of the inputs).
-    #[arg(short, long, value_name = "FILE")]
+    /// Write into this file instead of standard output (never one of the inputs); with
+    /// --to xqf, the directory to write the files into (created if missing).
+    #[arg(short, long, value_name = "FILE|DIR")]
     pub output: Option<PathBuf>,
+    /// XQF version to write with --to xqf.
+    #[arg(long, value_enum, default_value = "10")]
+    pub xqf_version: XqfVersion,
+    /// With --to xqf, write over existing files (never over an input).
+    #[arg(long)]
+    pub force: bool,
     /// Encoding of PGN output: utf-8 (default), gbk or big5.
     #[arg(long, default_value = "utf-8")]
     pub output_encoding: Encoding,
@@ -53,6 +74,18 @@ pub struct Args {
 /// Converts every game; problems go to standard error.
 pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     let inputs = expand(&args.paths)?;
+    if args.to == Target::Xqf {
+        let Some(dir) = &args.output else {
+            return Err(Failure::usage("--to xqf writes one file per game: give the directory with -o DIR"));
+        };
+        let version = match args.xqf_version {
+            XqfVersion::V10 => crate::formats::xqf::Version::V10,
+            XqfVersion::V18 => crate::formats::xqf::Version::V18,
+        };
+        let (games, bad) = super::convert_xqf::run(&inputs, args, dir, version)?;
+        eprintln!("{games} game(s) converted, {bad} with an illegal move, not written or unreadable");
+        return Ok(if bad > 0 { 1 } else { 0 });
+    }
     if let Some(out) = &args.output {
         let target = std::fs::canonicalize(out).ok();
         for input in &inputs {
@@ -86,6 +119,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
         let text = match args.to {
             Target::Pgn => pgn::write(record, &replayed.resolution, notation) + "\n",
             Target::Json => json::write(record, &replayed.resolution) + "\n",
+            Target::Xqf => unreachable!("written by convert_xqf"),
         };
         let problem = replayed.error.map(|e| {
             format!("{}: game {}: {e} (moves from there on are kept as written)", meta.source, index + 1)

@@ -9,6 +9,7 @@ use crate::{FromFenError, Position};
 
 mod batch;
 mod convert;
+mod convert_xqf;
 mod fen;
 mod input;
 mod moves;

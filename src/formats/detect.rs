@@ -9,6 +9,8 @@ pub enum Format {
     Text,
     /// XQStudio's binary XQF (`XQ` signature).
     Xqf,
+    /// qipu's JSON records, one object per line.
+    Json,
     /// Binary data that is no record format qipu knows.
     Binary,
 }
@@ -20,13 +22,14 @@ impl Format {
             Format::Pgn => "pgn",
             Format::Text => "text",
             Format::Xqf => "xqf",
+            Format::Json => "json",
             Format::Binary => "binary",
         }
     }
 }
 
 /// Judges the format of `bytes`: binary formats by signature; any text is
-/// `Pgn` here, told apart from plain text once decoded.
+/// `Pgn` here, told apart from plain text and JSON once decoded.
 ///
 /// ```
 /// use qipu::formats::detect::{detect, Format};

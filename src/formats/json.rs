@@ -10,10 +10,13 @@
 //! the start position, so `parent` 0 marks the first moves. `move` is the
 //! move in lower-case ICCS coordinates, `null` for a move that did not
 //! replay; `text` is the move as read.
+//!
+//! [`read`] takes such lines back into records: the moves as `move` gives
+//! them, or as `text` where `move` is null.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use crate::record::{MoveText, Record, Resolution};
+use crate::record::{GameResult, MoveText, NodeId, Record, RecordedMove, Resolution, Span};
 
 #[derive(Serialize)]
 struct JsonRecord<'a> {
@@ -67,4 +70,102 @@ pub fn write(record: &Record, resolution: &Resolution) -> String {
         nodes,
     };
     serde_json::to_string(&json).expect("records serialize")
+}
+
+#[derive(Deserialize)]
+struct OwnedRecord {
+    #[serde(default)]
+    tags: Vec<(String, String)>,
+    fen: Option<String>,
+    result: Option<String>,
+    comment: Option<String>,
+    #[serde(default)]
+    nodes: Vec<OwnedNode>,
+}
+
+#[derive(Deserialize)]
+struct OwnedNode {
+    id: usize,
+    parent: usize,
+    #[serde(rename = "move")]
+    mv: Option<String>,
+    text: Option<String>,
+    comment: Option<String>,
+    comment_before: Option<String>,
+    #[serde(default)]
+    nags: Vec<u8>,
+}
+
+/// Whether a text looks like qipu's JSON records: its first character
+/// (after white space) opens an object.
+pub fn looks_like_json(text: &str) -> bool {
+    text.trim_start().starts_with('{')
+}
+
+/// Reads JSON records, one object per line (blank lines skipped). The
+/// first line that is not a record stops the reading with its line number
+/// and the reason.
+///
+/// ```
+/// use qipu::formats::json;
+/// let games = json::read(r#"{"tags":[["Red","许银川"]],"fen":null,"result":"1-0","comment":null,"nodes":[{"id":1,"parent":0,"move":"h2e2","text":"炮二平五","comment":"中炮","comment_before":null,"nags":[]}]}"#).unwrap();
+/// assert_eq!(games[0].tag("Red"), Some("许银川"));
+/// assert_eq!(games[0].tree.main_line().count(), 1);
+/// ```
+pub fn read(text: &str) -> Result<Vec<Record>, String> {
+    let mut records = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let owned: OwnedRecord = serde_json::from_str(line).map_err(|e| format!("line {}: {e}", n + 1))?;
+        records.push(record(owned, n as u32 + 1).map_err(|e| format!("line {}: {e}", n + 1))?);
+    }
+    Ok(records)
+}
+
+fn record(owned: OwnedRecord, line: u32) -> Result<Record, String> {
+    let mut record = Record { tags: owned.tags, at: Span { line, column: 1 }, ..Record::default() };
+    if let Some(fen) = owned.fen
+        && record.fen().is_none()
+        && fen != crate::fen::START
+    {
+        record.set_tag("FEN", fen);
+    }
+    record.result = match owned.result.as_deref() {
+        None => None,
+        Some(r) => {
+            Some(GameResult::parse(r).ok_or_else(|| format!("result {r:?} is not 1-0, 0-1, 1/2-1/2 or *"))?)
+        }
+    };
+    let tree = &mut record.tree;
+    if let Some(c) = owned.comment {
+        tree.node_mut(tree.root()).notes_mut().comment = Some(c);
+    }
+    // JSON node ids to tree nodes; a parent is listed before its children.
+    let mut ids: std::collections::HashMap<usize, NodeId> = std::collections::HashMap::new();
+    ids.insert(0, tree.root());
+    for node in owned.nodes {
+        let parent = *ids
+            .get(&node.parent)
+            .ok_or_else(|| format!("node {}: parent {} not listed before it", node.id, node.parent))?;
+        let text = match (node.mv, node.text) {
+            (Some(m), _) => {
+                MoveText::Coords(m.parse().map_err(|_| format!("node {}: {m:?} is not a move", node.id))?)
+            }
+            (None, Some(t)) => MoveText::Text(t.as_str().into()),
+            (None, None) => return Err(format!("node {}: neither move nor text", node.id)),
+        };
+        let id = tree.add_child(parent, RecordedMove { text, at: Span { line, column: 1 } });
+        if ids.insert(node.id, id).is_some() {
+            return Err(format!("node id {} listed twice", node.id));
+        }
+        if node.comment.is_some() || node.comment_before.is_some() || !node.nags.is_empty() {
+            let notes = tree.node_mut(id).notes_mut();
+            notes.comment = node.comment;
+            notes.comment_before = node.comment_before;
+            notes.nags = node.nags;
+        }
+    }
+    Ok(record)
 }

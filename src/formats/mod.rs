@@ -53,14 +53,29 @@ pub fn read_in_batches(
     mut f: impl FnMut(Format, Option<Encoding>, Vec<Record>),
 ) -> Result<(Format, Option<Encoding>), Unreadable> {
     match detect::detect(bytes) {
-        Format::Pgn | Format::Text => {
+        Format::Pgn | Format::Text | Format::Json => {
             let decoded = encoding::decode(bytes, encoding);
             let enc = Some(decoded.encoding);
             let not_a_game = |format| Unreadable {
                 format,
                 reason: "text without a game record: no tags, and the first word is not a move".into(),
             };
-            if pgn::has_tags(&decoded.text) {
+            if json::looks_like_json(&decoded.text) {
+                let records = json::read(&decoded.text).map_err(|reason| Unreadable {
+                    format: Format::Json,
+                    reason: format!("JSON records: {reason}"),
+                })?;
+                if records.is_empty() {
+                    return Err(Unreadable { format: Format::Json, reason: "no game found".into() });
+                }
+                let mut records = records;
+                while !records.is_empty() {
+                    let rest = records.split_off(records.len().min(batch.max(1)));
+                    f(Format::Json, enc, records);
+                    records = rest;
+                }
+                Ok((Format::Json, enc))
+            } else if pgn::has_tags(&decoded.text) {
                 let mut first = true;
                 let mut failure = None;
                 pgn::read_in_batches(&decoded.text, batch, |records| {

@@ -149,6 +149,13 @@ impl Reader {
 
     fn movetext(&mut self, number: u32, line: &str) {
         let bytes = line.as_bytes();
+        if bytes.is_empty() {
+            // An empty line inside a comment is part of it.
+            if let Some((text, _)) = &mut self.comment {
+                text.push('\n');
+            }
+            return;
+        }
         let mut i = 0; // byte offset
         let mut column = 1u32; // its column, in characters
         while i < bytes.len() {
@@ -431,6 +438,13 @@ mod tests {
                 MoveText::Coords(m) => m.to_string(),
             })
             .collect()
+    }
+
+    #[test]
+    fn empty_lines_inside_a_comment_are_kept() {
+        let g = &read("1. h2e2 {first\n\nthird} *")[0];
+        let first = g.tree.main_line().next().unwrap();
+        assert_eq!(g.tree.node(first).comment(), Some("first\n\nthird"));
     }
 
     #[test]

@@ -404,7 +404,8 @@ impl TreeReader<'_> {
         let mut raw = RawRecord { head: [from, to, tag, reserved], ..RawRecord::default() };
         if has_comment {
             let length_at = self.offset();
-            let stored = u32::from_le_bytes(*self.take(4, "a comment length")?.first_chunk().expect("4 bytes"));
+            let stored =
+                u32::from_le_bytes(*self.take(4, "a comment length")?.first_chunk().expect("4 bytes"));
             raw.length = Some(stored);
             let len = match stored {
                 0 => 0,

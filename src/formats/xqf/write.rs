@@ -149,7 +149,8 @@ pub fn write_preserving(
         // comment written afresh.
         let same = super::decode_text(&raw.comment, |_| {});
         let same = same.strip_suffix("\r\n").unwrap_or(&same).replace("\r\n", "\n");
-        let comment_bytes = if same == comment { raw.comment.clone() } else { comment_bytes(Some(comment), None, &[]) };
+        let comment_bytes =
+            if same == comment { raw.comment.clone() } else { comment_bytes(Some(comment), None, &[]) };
         let tag = if version <= 10 {
             let ours = if child { 0xF0 } else { 0 } | if sibling { 0x0F } else { 0 };
             let keeps = (stored_tag & 0xF0 != 0) == child && (stored_tag & 0x0F != 0) == sibling;
@@ -291,7 +292,8 @@ fn write_slots(start: &Position, keys: &Keys, header: &mut [u8; HEADER_LEN]) -> 
     }
     let encoded: Vec<u8> = slots.iter().map(|&v| v.wrapping_add(keys.xy)).collect();
     for i in 0..32 {
-        header[0x10 + i] = if header[2] >= 12 { encoded[(i + 1 + keys.xy as usize) % 32] } else { encoded[i] };
+        header[0x10 + i] =
+            if header[2] >= 12 { encoded[(i + 1 + keys.xy as usize) % 32] } else { encoded[i] };
     }
     Ok(())
 }

@@ -1,0 +1,156 @@
+//! `qipu convert PATH... --to xqf -o DIR`: one XQF file per game, named
+//! after its title (or `source-N.xqf`), never over an existing file unless
+//! `--force`, never over an input.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use super::batch::{Event, Meta, each_input};
+use super::input::Input;
+use super::{Failure, progress::Progress};
+use crate::analysis::replay::replay;
+use crate::formats::xqf;
+use crate::record::Record;
+
+/// One game made into an XQF file, or why it could not be.
+struct Converted {
+    bytes: Result<Vec<u8>, String>,
+    /// The file name without extension, from the title or the source.
+    stem: String,
+    problem: Option<String>,
+}
+
+/// Writes every game of `inputs` as an XQF file of `version` into `dir`.
+/// Returns (games, games with a problem).
+pub fn run(
+    inputs: &[Input],
+    args: &super::convert::Args,
+    dir: &Path,
+    version: xqf::Version,
+) -> Result<(usize, usize), Failure> {
+    std::fs::create_dir_all(dir).map_err(|e| Failure::usage(format!("{}: {e}", dir.display())))?;
+    let input_files: HashSet<PathBuf> = inputs
+        .iter()
+        .filter_map(|i| match i {
+            Input::File(p) => std::fs::canonicalize(p).ok(),
+            Input::Stdin => None,
+        })
+        .collect();
+    let pool = super::thread_pool(args.jobs)?;
+    let (mut games, mut bad) = (0usize, 0usize);
+    let mut used: HashSet<String> = HashSet::new();
+    let mut progress = Progress::new(inputs.len());
+    let work = |meta: &Meta, index: usize, record: &Record| {
+        let replayed = replay(record);
+        let source_stem = Path::new(&meta.source).file_stem().map_or("game".into(), |s| s.to_string_lossy());
+        let stem = match record.tag("Title").map(file_name).filter(|t| !t.is_empty()) {
+            Some(title) => title,
+            None => format!("{}-{}", file_name(&source_stem), index + 1),
+        };
+        let problem = replayed.error.as_ref().map(|e| format!("{}: game {}: {e}", meta.source, index + 1));
+        let bytes = xqf::write(record, &replayed.resolution, version)
+            .map_err(|e| format!("{}: game {}: not written: {e}", meta.source, index + 1));
+        Converted { bytes, stem, problem }
+    };
+    each_input(inputs, args.encoding, &pool, work, |meta, event| {
+        match event {
+            Event::Results(converted) => {
+                progress.games(converted.len());
+                for c in converted {
+                    games += 1;
+                    let bytes = match c.bytes {
+                        Ok(b) => b,
+                        Err(e) => {
+                            bad += 1;
+                            progress.finish();
+                            eprintln!("{e}");
+                            continue;
+                        }
+                    };
+                    // A second game of the same name in this run gets a number.
+                    let mut name = format!("{}.xqf", c.stem);
+                    let mut n = 2;
+                    while used.contains(&name) {
+                        name = format!("{}-{n}.xqf", c.stem);
+                        n += 1;
+                    }
+                    used.insert(name.clone());
+                    let path = dir.join(&name);
+                    if let Err(e) = write_new(&path, &bytes, args.force, &input_files) {
+                        bad += 1;
+                        progress.finish();
+                        eprintln!("{}: {e}", path.display());
+                        continue;
+                    }
+                    if let Some(p) = c.problem {
+                        bad += 1;
+                        progress.finish();
+                        eprintln!("{p} (written with the moves as stored)");
+                    }
+                }
+            }
+            Event::Unreadable(reason) => {
+                progress.finish();
+                eprintln!("{}: unreadable: {reason}", meta.source);
+                games += 1;
+                bad += 1;
+            }
+            Event::Done => progress.input_done(),
+        }
+        Ok(())
+    })?;
+    progress.finish();
+    Ok((games, bad))
+}
+
+/// Writes `bytes` to `path`: a new file, or with `force` over an existing
+/// one that is not an input.
+fn write_new(path: &Path, bytes: &[u8], force: bool, inputs: &HashSet<PathBuf>) -> std::io::Result<()> {
+    use std::io::Write;
+    if force {
+        if std::fs::canonicalize(path).is_ok_and(|p| inputs.contains(&p)) {
+            return Err(std::io::Error::other("is an input file; not written"));
+        }
+        return std::fs::write(path, bytes);
+    }
+    let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(path).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::AlreadyExists {
+            std::io::Error::other("exists; not written over (use --force)")
+        } else {
+            e
+        }
+    })?;
+    file.write_all(bytes)
+}
+
+/// A file name from a title: no path separators, control characters or
+/// characters Windows forbids; at most 80 characters.
+fn file_name(title: &str) -> String {
+    title
+        .trim()
+        .chars()
+        .map(|c| {
+            if c.is_control() || matches!(c, '/' | '\\' | ':' | '*' | '?' | '"' | '<' | '>' | '|') {
+                '_'
+            } else {
+                c
+            }
+        })
+        .take(80)
+        .collect::<String>()
+        .trim_matches(['.', ' '])
+        .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::file_name;
+
+    #[test]
+    fn titles_make_safe_file_names() {
+        assert_eq!(file_name("许银川 vs 吕钦 1/2"), "许银川 vs 吕钦 1_2");
+        assert_eq!(file_name("../../etc/passwd"), "_.._etc_passwd");
+        assert_eq!(file_name(" . "), "");
+        assert_eq!(file_name(&"长".repeat(100)).chars().count(), 80);
+    }
+}
