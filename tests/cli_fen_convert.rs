@@ -121,3 +121,54 @@ fn convert_writes_files_but_never_over_an_input() {
     let (text, _, bad) = encoding_rs::GBK.decode(&bytes);
     assert!(!bad && text.contains("炮二平五"));
 }
+
+#[test]
+fn convert_to_xqf_writes_one_file_per_game() {
+    let dir = scratch("xqf");
+    let input = dir.join("games.pgn");
+    let two = format!("{GAME}\n[Game \"Chinese Chess\"]\n[Title \"第二局\"]\n1. h2e2 h9g7 1-0\n");
+    std::fs::write(&input, &two).unwrap();
+    let out_dir = dir.join("out");
+    let out = qipu().args(["convert", "--to", "xqf", "-o"]).arg(&out_dir).arg(&input).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut names: Vec<String> = std::fs::read_dir(&out_dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["games-1.xqf", "第二局.xqf"]);
+    let first = std::fs::read(out_dir.join("games-1.xqf")).unwrap();
+    assert_eq!(&first[..3], b"XQ\x0a");
+    // The files read back: same moves and comments.
+    let out =
+        qipu().args(["fen", "--notation", "chinese"]).arg(out_dir.join("games-1.xqf")).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("\t1\t炮二平五\t") && text.contains("\t3\t马二进三\t"), "{text}");
+    let json = qipu().args(["convert", "--to", "json"]).arg(out_dir.join("games-1.xqf")).output().unwrap();
+    let json = String::from_utf8(json.stdout).unwrap();
+    assert!(json.contains("\"comment\":\"中炮\"") && json.contains("\"comment\":\"开局\""), "{json}");
+
+    // Existing files are kept unless --force; version 18 on request.
+    let again = qipu().args(["convert", "--to", "xqf", "-o"]).arg(&out_dir).arg(&input).output().unwrap();
+    assert_eq!(again.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("exists; not written over (use --force)"));
+    assert_eq!(std::fs::read(out_dir.join("games-1.xqf")).unwrap(), first);
+    let forced = qipu()
+        .args(["convert", "--to", "xqf", "--xqf-version", "18", "--force", "-o"])
+        .arg(&out_dir)
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert_eq!(forced.status.code(), Some(0));
+    assert_eq!(&std::fs::read(out_dir.join("games-1.xqf")).unwrap()[..3], b"XQ\x12");
+
+    // Never over an input, even with --force; -o is required.
+    let xqf_input = out_dir.join("第二局.xqf");
+    let onto_input =
+        qipu().args(["convert", "--to", "xqf", "--force", "-o"]).arg(&out_dir).arg(&xqf_input).output();
+    let onto_input = onto_input.unwrap();
+    assert_eq!(onto_input.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&onto_input.stderr).contains("is an input file"));
+    let no_dir = qipu().args(["convert", "--to", "xqf"]).arg(&input).output().unwrap();
+    assert_eq!(no_dir.status.code(), Some(2));
+}
