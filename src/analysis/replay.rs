@@ -225,20 +225,32 @@ pub fn replay(record: &Record) -> Replayed {
     }
     let mut variation_plies = 0;
     let mut variation_error = None;
-    for (at_node, at_pos, ply) in branch_points {
-        let mut stack: Vec<(NodeId, Position, usize)> =
-            tree.children(at_node).skip(1).map(|c| (c, at_pos.clone(), ply)).collect();
+    // Each variation is walked depth first on one position, moves played
+    // going down and taken back coming up: no position is copied per move.
+    enum Step {
+        Enter(NodeId, usize),
+        Leave(crate::rules::Undo),
+    }
+    for (at_node, mut pos, ply) in branch_points {
+        let mut stack: Vec<Step> = tree.children(at_node).skip(1).map(|c| Step::Enter(c, ply)).collect();
         stack.reverse();
-        while let Some((id, before, ply)) = stack.pop() {
+        while let Some(step) = stack.pop() {
+            let (id, ply) = match step {
+                Step::Leave(undo) => {
+                    pos.undo(undo);
+                    continue;
+                }
+                Step::Enter(id, ply) => (id, ply),
+            };
             let mut base = san_base;
-            match resolve_node(record, id, &before, &mut base) {
+            match resolve_node(record, id, &pos, &mut base) {
                 Ok(m) => {
-                    let mut after = before;
-                    let _ = after.play_unchecked(m);
+                    let undo = pos.play_unchecked(m);
                     variation_plies += 1;
                     resolved[id.index()] = Some(m);
+                    stack.push(Step::Leave(undo));
                     let first = stack.len();
-                    stack.extend(tree.children(id).map(|c| (c, after.clone(), ply + 1)));
+                    stack.extend(tree.children(id).map(|c| Step::Enter(c, ply + 1)));
                     stack[first..].reverse();
                 }
                 Err((text, at, message)) => {
