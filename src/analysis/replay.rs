@@ -162,28 +162,14 @@ fn resolve_node(
 
 /// Replays `record`.
 pub fn replay(record: &Record) -> Replayed {
+    if let Some(why) = &record.unreadable {
+        return not_replayed(record, Position::start(), why.at, format!("unreadable: {}", why.message));
+    }
     let start = match record.fen() {
         None => Position::start(),
         Some(fen) => match Position::from_fen(fen) {
             Ok(p) => p,
-            Err(e) => {
-                let pos = Position::start();
-                return Replayed {
-                    resolution: Resolution { start: pos.clone(), moves: vec![None; record.tree.len()] },
-                    moves: Vec::new(),
-                    end: pos,
-                    variation_plies: 0,
-                    error: Some(ReplayError {
-                        ply: 0,
-                        text: String::new(),
-                        at: record.at,
-                        in_variation: false,
-                        message: e.to_string(),
-                    }),
-                    termination: None,
-                    result_conflict: None,
-                };
-            }
+            Err(e) => return not_replayed(record, Position::start(), record.at, e.to_string()),
         },
     };
     let tree = &record.tree;
@@ -278,6 +264,19 @@ pub fn replay(record: &Record) -> Replayed {
         error,
         termination,
         result_conflict,
+    }
+}
+
+/// A record whose moves cannot be replayed at all, and why.
+fn not_replayed(record: &Record, pos: Position, at: Span, message: String) -> Replayed {
+    Replayed {
+        resolution: Resolution { start: pos.clone(), moves: vec![None; record.tree.len()] },
+        moves: Vec::new(),
+        end: pos,
+        variation_plies: 0,
+        error: Some(ReplayError { ply: 0, text: String::new(), at, in_variation: false, message }),
+        termination: None,
+        result_conflict: None,
     }
 }
 

@@ -1,4 +1,4 @@
-//! `qipu convert PATH... --to pgn|json|xqf`: records rewritten in a
+//! `qipu convert PATH... --to pgn|json|dhtmlxq|xqf`: records rewritten in a
 //! normalized form, tags, comments and variations kept.
 
 use std::io::Write;
@@ -8,7 +8,7 @@ use super::batch::{Event, Meta, each_input};
 use super::input::{Input, expand};
 use super::{ChineseStyle, Failure, MoveNotation};
 use crate::analysis::replay::replay;
-use crate::formats::{encoding::Encoding, json, pgn};
+use crate::formats::{dhtmlxq, encoding::Encoding, json, pgn};
 use crate::record::Record;
 
 /// Formats `qipu convert` writes.
@@ -19,6 +19,8 @@ pub enum Target {
     /// One JSON object per game and line: tags, start FEN, result, and the move tree as a
     /// list of nodes (ICCS coordinates, the move as written, comments, NAGs).
     Json,
+    /// A DhtmlXQ block ([DhtmlXQ]...[/DhtmlXQ]) per game, with variations and comments.
+    Dhtmlxq,
     /// One XQF file per game in the directory given with -o, named after the game's title
     /// (or SOURCE-N.xqf); version 10 unless --xqf-version 18.
     Xqf,
@@ -119,6 +121,15 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
         let text = match args.to {
             Target::Pgn => pgn::write(record, &replayed.resolution, notation) + "\n",
             Target::Json => json::write(record, &replayed.resolution) + "\n",
+            Target::Dhtmlxq => match dhtmlxq::write(record, &replayed.resolution) {
+                Ok(block) => block + "\n",
+                Err(e) => {
+                    return (
+                        String::new(),
+                        Some(format!("{}: game {}: not written: {e}", meta.source, index + 1)),
+                    );
+                }
+            },
             Target::Xqf => unreachable!("written by convert_xqf"),
         };
         let problem = replayed.error.map(|e| {

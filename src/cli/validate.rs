@@ -149,7 +149,13 @@ fn report(meta: &Meta, index: usize, record: &Record) -> Report {
     Report {
         source: meta.source.clone(),
         index,
-        status: if replayed.is_valid() { "ok" } else { "illegal" },
+        status: if record.unreadable.is_some() {
+            "unreadable"
+        } else if replayed.is_valid() {
+            "ok"
+        } else {
+            "illegal"
+        },
         format: meta.format,
         encoding: meta.encoding,
         plies: replayed.moves.len(),

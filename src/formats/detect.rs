@@ -11,6 +11,8 @@ pub enum Format {
     Xqf,
     /// qipu's JSON records, one object per line.
     Json,
+    /// DhtmlXQ blocks (东萍 dpxq), alone or inside web pages.
+    Dhtmlxq,
     /// Binary data that is no record format qipu knows.
     Binary,
 }
@@ -23,6 +25,7 @@ impl Format {
             Format::Text => "text",
             Format::Xqf => "xqf",
             Format::Json => "json",
+            Format::Dhtmlxq => "dhtmlxq",
             Format::Binary => "binary",
         }
     }

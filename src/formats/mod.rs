@@ -2,6 +2,7 @@
 //! and, where qipu writes the format, a writer.
 
 pub mod detect;
+pub mod dhtmlxq;
 pub mod encoding;
 pub mod json;
 pub mod pgn;
@@ -53,14 +54,28 @@ pub fn read_in_batches(
     mut f: impl FnMut(Format, Option<Encoding>, Vec<Record>),
 ) -> Result<(Format, Option<Encoding>), Unreadable> {
     match detect::detect(bytes) {
-        Format::Pgn | Format::Text | Format::Json => {
+        Format::Pgn | Format::Text | Format::Json | Format::Dhtmlxq => {
             let decoded = encoding::decode(bytes, encoding);
             let enc = Some(decoded.encoding);
             let not_a_game = |format| Unreadable {
                 format,
                 reason: "text without a game record: no tags, and the first word is not a move".into(),
             };
-            if json::looks_like_json(&decoded.text) {
+            if dhtmlxq::contains_block(&decoded.text) {
+                let mut records = dhtmlxq::read(&decoded.text);
+                if records.is_empty() {
+                    return Err(Unreadable {
+                        format: Format::Dhtmlxq,
+                        reason: "'[DhtmlXQ' appears, but no [DhtmlXQ] block opens".into(),
+                    });
+                }
+                while !records.is_empty() {
+                    let rest = records.split_off(records.len().min(batch.max(1)));
+                    f(Format::Dhtmlxq, enc, records);
+                    records = rest;
+                }
+                Ok((Format::Dhtmlxq, enc))
+            } else if json::looks_like_json(&decoded.text) {
                 let records = json::read(&decoded.text).map_err(|reason| Unreadable {
                     format: Format::Json,
                     reason: format!("JSON records: {reason}"),

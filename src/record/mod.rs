@@ -413,6 +413,9 @@ pub struct Record {
     pub at: Span,
     /// Problems met while reading.
     pub warnings: Vec<Warning>,
+    /// Set when the record could not be read (a broken entry of a file that
+    /// holds several): where and why. The other fields hold what was read.
+    pub unreadable: Option<Warning>,
 }
 
 impl Record {

@@ -1,0 +1,753 @@
+//! DhtmlXQ records (东萍象棋网 dpxq's "UBB" text): `[DhtmlXQ]…[/DhtmlXQ]`
+//! blocks (also `[DhtmlXQiFrame]` and `[DhtmlXQHTML]`) of
+//! `[DhtmlXQ_name]value[/DhtmlXQ_name]` tags, alone or inside web pages,
+//! several to a text.
+//!
+//! The position is `binit`: 32 two-digit points in XQF's piece order, `x`
+//! the column from the left and `y` the row from the top, `99` for a piece
+//! not on the board. The main line is `movelist`, four digits a ply; branch
+//! `C` is `[DhtmlXQ_move_A_K_C]`, an alternative to ply `K` of branch `A`.
+//! Comments are `comment0` (the start), `commentK` (after main-line ply K)
+//! and `commentC_K` (after ply K of branch C), with `||` for a line break.
+//! The side to move is not stored: it is the colour of the first move's
+//! piece.
+//!
+//! ```
+//! use qipu::formats::dhtmlxq;
+//! let text = "[DhtmlXQ][DhtmlXQ_red]许银川[/DhtmlXQ_red][DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist]\
+//!             [DhtmlXQ_move_0_2_1]1022[/DhtmlXQ_move_0_2_1][DhtmlXQ_comment1]中炮[/DhtmlXQ_comment1][/DhtmlXQ]";
+//! let games = dhtmlxq::read(text);
+//! let g = &games[0];
+//! assert_eq!(g.tag("Red"), Some("许银川"));
+//! assert_eq!(g.tree.main_line().count(), 2);
+//! assert_eq!(g.tree.variation_count(), 1);
+//! ```
+
+use std::collections::HashMap;
+
+use crate::record::{GameResult, MoveText, NodeId, Record, RecordedMove, Resolution, Span, Warning};
+use crate::rules::fen::write_fen;
+use crate::{Board, Color, Move, Square};
+
+use super::xqf::slot_piece;
+
+/// Tags of a block and the record tags they become, both ways.
+const TAGS: [(&str, &str); 30] = [
+    ("title", "Title"),
+    ("event", "Event"),
+    ("date", "Date"),
+    ("place", "Site"),
+    ("round", "Round"),
+    ("table", "Table"),
+    ("group", "Group"),
+    ("red", "Red"),
+    ("redteam", "RedTeam"),
+    ("redname", "RedName"),
+    ("redlevel", "RedLevel"),
+    ("redrating", "RedElo"),
+    ("redeng", "RedEnglish"),
+    ("redtime", "RedTime"),
+    ("black", "Black"),
+    ("blackteam", "BlackTeam"),
+    ("blackname", "BlackName"),
+    ("blacklevel", "BlackLevel"),
+    ("blackrating", "BlackElo"),
+    ("blackeng", "BlackEnglish"),
+    ("blacktime", "BlackTime"),
+    ("open", "Opening"),
+    ("ecco", "ECCO"),
+    ("variation", "Variation"),
+    ("remark", "Annotator"),
+    ("author", "Author"),
+    ("judge", "Judge"),
+    ("record", "Recorder"),
+    ("timerule", "TimeControl"),
+    ("type", "GameType"),
+];
+
+/// Tags that hold the record's structure, not its header.
+const STRUCTURE: [&str; 5] = ["binit", "movelist", "fen", "result", "init"];
+
+/// Whether `text` holds a DhtmlXQ block.
+pub fn contains_block(text: &str) -> bool {
+    find_ci(text, "[dhtmlxq", 0).is_some()
+}
+
+/// Reads every DhtmlXQ block of `text` into a record, in order.
+pub fn read(text: &str) -> Vec<Record> {
+    let lines = LineIndex::new(text);
+    let mut records = Vec::new();
+    let mut at = 0;
+    while let Some(open) = find_block_open(text, at) {
+        let body_start = open + text[open..].find(']').map_or(text.len() - open, |k| k + 1);
+        let name = &text[open + 1..body_start.saturating_sub(1).max(open + 1)];
+        let close = format!("[/{name}]");
+        let mut record = Record { at: lines.span(open), ..Record::default() };
+        let (body_end, next) = match find_ci(text, &close, body_start) {
+            Some(end) => (end, end + close.len()),
+            None => {
+                // Unclosed: the block runs to the next block or the end.
+                let end = find_block_open(text, body_start).unwrap_or(text.len());
+                record.warnings.push(Warning {
+                    at: lines.span(open),
+                    message: format!("[{name}] is not closed with {close}"),
+                });
+                (end, end)
+            }
+        };
+        read_block(text, body_start, body_end, &lines, &mut record);
+        records.push(record);
+        at = next;
+    }
+    records
+}
+
+/// Where the next block opens (`[DhtmlXQ]`, `[DhtmlXQiFrame]`,
+/// `[DhtmlXQHTML]`, any case), from byte `from`.
+fn find_block_open(text: &str, from: usize) -> Option<usize> {
+    let mut at = from;
+    while let Some(k) = find_ci(text, "[dhtmlxq", at) {
+        let rest = &text[k + 8..];
+        if rest.starts_with(']') || starts_with_ci(rest, "iframe]") || starts_with_ci(rest, "html]") {
+            return Some(k);
+        }
+        at = k + 8;
+    }
+    None
+}
+
+fn starts_with_ci(text: &str, prefix: &str) -> bool {
+    text.len() >= prefix.len() && text.as_bytes()[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes())
+}
+
+/// The first place of ASCII `needle` in `text` from byte `from`, ignoring
+/// ASCII case.
+fn find_ci(text: &str, needle: &str, from: usize) -> Option<usize> {
+    let (hay, needle) = (text.as_bytes(), needle.as_bytes());
+    let first = needle[0].to_ascii_lowercase();
+    let mut at = from;
+    while at + needle.len() <= hay.len() {
+        let k = memchr::memchr2(first, first.to_ascii_uppercase(), &hay[at..])?;
+        let start = at + k;
+        if start + needle.len() <= hay.len() && hay[start..start + needle.len()].eq_ignore_ascii_case(needle)
+        {
+            return Some(start);
+        }
+        at = start + 1;
+    }
+    None
+}
+
+/// One tag of a block: its name (lower case, without `DhtmlXQ_`), its
+/// value and the byte where the value starts.
+struct Tag<'a> {
+    name: String,
+    value: &'a str,
+    at: usize,
+}
+
+/// The tags between `start` and `end`.
+fn tags<'a>(
+    text: &'a str,
+    start: usize,
+    end: usize,
+    lines: &LineIndex,
+    warnings: &mut Vec<Warning>,
+) -> Vec<Tag<'a>> {
+    let mut out = Vec::new();
+    let mut at = start;
+    while let Some(open) = find_ci(&text[..end], "[dhtmlxq_", at) {
+        let Some(name_end) = text[open..end].find(']').map(|k| open + k) else { break };
+        let name = text[open + 9..name_end].to_ascii_lowercase();
+        let value_start = name_end + 1;
+        let (value_end, next) = match find_ci(&text[..end], "[/dhtmlxq_", value_start) {
+            Some(close) => {
+                let close_end = text[close..end].find(']').map_or(end, |k| close + k + 1);
+                let closing =
+                    text[close + 10..close_end.saturating_sub(1).max(close + 10)].to_ascii_lowercase();
+                if closing != name {
+                    warnings.push(Warning {
+                        at: lines.span(close),
+                        message: format!("[DhtmlXQ_{name}] closed by [/DhtmlXQ_{closing}]"),
+                    });
+                }
+                (close, close_end)
+            }
+            None => {
+                warnings.push(Warning {
+                    at: lines.span(open),
+                    message: format!("[DhtmlXQ_{name}] is not closed"),
+                });
+                (end, end)
+            }
+        };
+        out.push(Tag { name, value: &text[value_start..value_end], at: value_start });
+        at = next;
+    }
+    out
+}
+
+/// Fills `record` from the block body `text[start..end]`.
+fn read_block(text: &str, start: usize, end: usize, lines: &LineIndex, record: &mut Record) {
+    let mut warnings = Vec::new();
+    let tags = tags(text, start, end, lines, &mut warnings);
+    record.warnings.append(&mut warnings);
+    record.tags.push(("Game".into(), "Chinese Chess".into()));
+    let mut by_name: HashMap<&str, &Tag> = HashMap::new();
+    for tag in &tags {
+        by_name.insert(tag.name.as_str(), tag);
+        let value = tag.value.trim();
+        if value.is_empty() || STRUCTURE.contains(&tag.name.as_str()) {
+            continue;
+        }
+        if tag.name.starts_with("move_") || tag.name.starts_with("comment") {
+            continue;
+        }
+        let key = match TAGS.iter().find(|(n, _)| *n == tag.name) {
+            Some((_, key)) => key.to_string(),
+            None => format!("DhtmlXQ_{}", tag.name),
+        };
+        record.set_tag(&key, value);
+    }
+    if let Some(result) = by_name.get("result").map(|t| t.value.trim()).filter(|v| !v.is_empty()) {
+        let result = parse_result(result);
+        record.result = Some(result);
+        record.set_tag("Result", result.as_str());
+    }
+
+    // Branches: number -> (parent branch, first ply, moves).
+    let mut branches: Vec<(usize, usize, usize, &Tag)> = Vec::new();
+    if let Some(main) = by_name.get("movelist") {
+        branches.push((0, 0, 1, main));
+    }
+    for tag in &tags {
+        let Some(rest) = tag.name.strip_prefix("move_") else { continue };
+        let numbers: Vec<Option<usize>> = rest.split('_').map(|n| n.parse().ok()).collect();
+        match numbers[..] {
+            [Some(a), Some(k), Some(c)] if k >= 1 && c >= 1 => branches.push((c, a, k, tag)),
+            [Some(0), Some(1), Some(0)] if !by_name.contains_key("movelist") => branches.push((0, 0, 1, tag)),
+            _ => record.warnings.push(Warning {
+                at: lines.span(tag.at),
+                message: format!("[DhtmlXQ_{}]: not a branch name (move_A_K_C), ignored", tag.name),
+            }),
+        }
+    }
+    branches.sort_by_key(|b| b.0);
+
+    let board = match start_board(&by_name, lines) {
+        Ok(b) => b,
+        Err(w) => {
+            record.unreadable = Some(w);
+            return;
+        }
+    };
+    // (branch number) -> (parent, first ply, node of each ply)
+    let mut placed: HashMap<usize, (usize, usize, Vec<NodeId>)> = HashMap::new();
+    let root = record.tree.root();
+    let mut pending = branches;
+    loop {
+        let before = pending.len();
+        let mut left = Vec::new();
+        for (c, a, k, tag) in pending {
+            if placed.contains_key(&c) {
+                record.warnings.push(Warning {
+                    at: lines.span(tag.at),
+                    message: format!("branch {c} given twice; the second is ignored"),
+                });
+                continue;
+            }
+            let parent = if c == 0 { Some(root) } else { node_at(&placed, a, k - 1, root) };
+            let Some(parent) = parent else {
+                left.push((c, a, k, tag));
+                continue;
+            };
+            let nodes = add_branch(record, parent, tag, lines);
+            placed.insert(c, (a, k, nodes));
+        }
+        if left.is_empty() || left.len() == before {
+            for (c, a, k, tag) in left {
+                record.warnings.push(Warning {
+                    at: lines.span(tag.at),
+                    message: format!(
+                        "branch {c} starts at ply {k} of branch {a}, which is not there; ignored"
+                    ),
+                });
+            }
+            break;
+        }
+        pending = left;
+    }
+
+    // Comments.
+    for tag in &tags {
+        let Some(rest) = tag.name.strip_prefix("comment") else { continue };
+        let (branch, ply) = match rest.split_once('_') {
+            Some((c, k)) => (c.parse::<usize>().ok(), k.parse::<usize>().ok()),
+            None => (Some(0), rest.parse::<usize>().ok()),
+        };
+        let text = comment_text(tag.value);
+        if text.is_empty() {
+            continue;
+        }
+        let node = match (branch, ply) {
+            (Some(_), Some(0)) => Some(root),
+            (Some(c), Some(k)) => node_at(&placed, c, k, root),
+            _ => None,
+        };
+        match node {
+            Some(id) => {
+                let notes = record.tree.node_mut(id).notes_mut();
+                match &mut notes.comment {
+                    Some(c) => {
+                        c.push('\n');
+                        c.push_str(&text);
+                    }
+                    None => notes.comment = Some(text),
+                }
+            }
+            None => record.warnings.push(Warning {
+                at: lines.span(tag.at),
+                message: format!("[DhtmlXQ_{}] points at no move; kept on the start", tag.name),
+            }),
+        }
+    }
+
+    // The side to move: the first move's piece; Red with no move.
+    let first = record.tree.main_child(root).and_then(|id| match &record.tree.node(id).mv.as_ref()?.text {
+        MoveText::Coords(m) => board.piece_at(m.from).map(|p| p.color),
+        MoveText::Text(_) => None,
+    });
+    let turn = first.unwrap_or(Color::Red);
+    if let Some(fen) = by_name.get("fen").map(|t| t.value.trim()).filter(|f| !f.is_empty()) {
+        record.set_tag("FEN", fen);
+    } else if board != Board::start() || turn != Color::Red {
+        let mut fen = String::new();
+        write_fen(&board, turn, 0, 1, &mut fen);
+        record.set_tag("FEN", fen);
+    }
+}
+
+/// The node of ply `ply` in branch `branch` (0 = the start), following
+/// the branches a branch hangs from.
+fn node_at(
+    placed: &HashMap<usize, (usize, usize, Vec<NodeId>)>,
+    branch: usize,
+    ply: usize,
+    root: NodeId,
+) -> Option<NodeId> {
+    if ply == 0 {
+        return Some(root);
+    }
+    let mut branch = branch;
+    // A branch's plies before its first one are its parent's.
+    for _ in 0..=placed.len() {
+        let (parent, first, nodes) = placed.get(&branch)?;
+        if ply >= *first {
+            return nodes.get(ply - first).copied();
+        }
+        if branch == 0 {
+            return None;
+        }
+        branch = *parent;
+    }
+    None
+}
+
+/// Adds the moves of one branch under `parent`; returns their nodes.
+fn add_branch(record: &mut Record, parent: NodeId, tag: &Tag, lines: &LineIndex) -> Vec<NodeId> {
+    let digits: Vec<(usize, u8)> =
+        tag.value.bytes().enumerate().filter(|(_, b)| !b.is_ascii_whitespace()).collect();
+    if !digits.len().is_multiple_of(4) {
+        record.warnings.push(Warning {
+            at: lines.span(tag.at),
+            message: format!(
+                "[DhtmlXQ_{}]: {} characters, not a multiple of 4; the last {} ignored",
+                tag.name,
+                digits.len(),
+                digits.len() % 4
+            ),
+        });
+    }
+    let mut nodes = Vec::with_capacity(digits.len() / 4);
+    let mut at = parent;
+    for ply in digits.chunks_exact(4) {
+        let offset = tag.at + ply[0].0;
+        let d: Vec<u8> = ply.iter().map(|&(_, b)| b).collect();
+        let point = |x: u8, y: u8| {
+            let (x, y) = (x.wrapping_sub(b'0'), y.wrapping_sub(b'0'));
+            (x <= 8 && y <= 9).then(|| square(x, y))
+        };
+        let text = match (point(d[0], d[1]), point(d[2], d[3])) {
+            (Some(from), Some(to)) => MoveText::Coords(Move::new(from, to)),
+            // Not two points: kept as written, so that replay reports it.
+            _ => MoveText::Text(String::from_utf8_lossy(&d).as_ref().into()),
+        };
+        at = record.tree.add_child(at, RecordedMove { text, at: lines.span(offset) });
+        nodes.push(at);
+    }
+    nodes
+}
+
+/// The point of DhtmlXQ column `x` and row `y` (from the top).
+fn square(x: u8, y: u8) -> Square {
+    Square::new(crate::File::new(x as u32).expect("0..8"), crate::Rank::new(9 - y as u32).expect("0..9"))
+}
+
+/// The start position from `binit` (the standard one without it).
+fn start_board(tags: &HashMap<&str, &Tag>, lines: &LineIndex) -> Result<Board, Warning> {
+    let Some(tag) = tags.get("binit").filter(|t| !t.value.trim().is_empty()) else {
+        return Ok(Board::start());
+    };
+    let digits: Vec<u8> = tag.value.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
+    let bad = |message: String| Warning { at: lines.span(tag.at), message };
+    if digits.len() != 64 || !digits.iter().all(u8::is_ascii_digit) {
+        return Err(bad(format!("binit: {} characters; 64 digits (32 points) are needed", digits.len())));
+    }
+    let mut board = Board::empty();
+    for (i, pair) in digits.chunks_exact(2).enumerate() {
+        let (x, y) = (pair[0] - b'0', pair[1] - b'0');
+        if x > 8 {
+            continue; // 99 (or any column past i): not on the board
+        }
+        let piece = slot_piece(i);
+        if board.put(square(x, y), piece).is_some() {
+            return Err(bad(format!("binit: two pieces on {}", square(x, y))));
+        }
+    }
+    Ok(board)
+}
+
+/// A comment's text: `||` is a line break, `\uXXXX` an escaped character.
+/// (An all-blank comment is kept: it is what the record says.)
+fn comment_text(value: &str) -> String {
+    // Line ends around the value are layout; spaces are the author's.
+    let value = value.trim_matches(['\r', '\n']).replace("\r\n", "\n").replace("||", "\n");
+    if !value.contains("\\u") {
+        return value;
+    }
+    let mut out = String::with_capacity(value.len());
+    let mut rest = value.as_str();
+    while let Some(k) = rest.find("\\u") {
+        out.push_str(&rest[..k]);
+        let hex = rest.get(k + 2..k + 6);
+        match hex.and_then(|h| u32::from_str_radix(h, 16).ok()).and_then(char::from_u32) {
+            Some(c) => {
+                out.push(c);
+                rest = &rest[k + 6..];
+            }
+            None => {
+                out.push_str("\\u");
+                rest = &rest[k + 2..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// dpxq's result words (and PGN's tokens, and W/L/D from Red's side).
+fn parse_result(value: &str) -> GameResult {
+    if let Some(r) = GameResult::parse(value) {
+        return r;
+    }
+    match value {
+        "红胜" | "红先胜" | "黑负" | "紅勝" | "紅先勝" | "黑負" | "W" | "w" => {
+            GameResult::RedWins
+        }
+        "黑胜" | "红负" | "红先负" | "黑勝" | "紅負" | "紅先負" | "L" | "l" => {
+            GameResult::BlackWins
+        }
+        "和棋" | "和局" | "和" | "红和" | "红先和" | "紅和" | "紅先和" | "D" | "d" => {
+            GameResult::Draw
+        }
+        _ => GameResult::Unknown,
+    }
+}
+
+/// Line and column of byte offsets in a text.
+struct LineIndex<'a> {
+    text: &'a str,
+    starts: Vec<usize>,
+}
+
+impl<'a> LineIndex<'a> {
+    fn new(text: &'a str) -> LineIndex<'a> {
+        let mut starts = vec![0];
+        starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|k| k + 1));
+        LineIndex { text, starts }
+    }
+
+    fn span(&self, offset: usize) -> Span {
+        let line = self.starts.partition_point(|&s| s <= offset) - 1;
+        let start = self.starts[line];
+        let column = self.text.get(start..offset).map_or(offset - start, |s| s.chars().count()) + 1;
+        Span { line: line as u32 + 1, column: column as u32 }
+    }
+}
+
+/// Writes `record` (replayed into `resolution`) as one `[DhtmlXQ]` block.
+///
+/// Every move must have replayed or be stored as points. A comment before
+/// a move is put ahead of the comment after it, annotation glyphs become
+/// `!`, `?`, `!!`, `??`, `!?`, `?!` at the end of the comment, line breaks
+/// become `||`, and a `[` that would open or close a DhtmlXQ tag becomes
+/// `［` (DhtmlXQ has no escape).
+///
+/// ```
+/// use qipu::analysis::replay::replay;
+/// use qipu::formats::{dhtmlxq, pgn};
+/// let record = &pgn::read("[Red \"许银川\"]\n1. 炮二平五 {中炮} 马８进７ (1... 象３进５) *")[0];
+/// let block = dhtmlxq::write(record, &replay(record).resolution).unwrap();
+/// assert!(block.contains("[DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist]"));
+/// let back = &dhtmlxq::read(&block)[0];
+/// assert_eq!(back.tree.variation_count(), 1);
+/// ```
+pub fn write(record: &Record, resolution: &Resolution) -> Result<String, String> {
+    use std::fmt::Write;
+    let mut out = String::from("[DhtmlXQ]\n");
+    let tag = |out: &mut String, name: &str, value: &str| {
+        let _ = writeln!(out, "[DhtmlXQ_{name}]{}[/DhtmlXQ_{name}]", guard_tags(value));
+    };
+    tag(&mut out, "ver", record.tag("DhtmlXQ_ver").unwrap_or("www_dpxq_com"));
+    for (key, value) in &record.tags {
+        if key.eq_ignore_ascii_case("DhtmlXQ_ver") {
+            continue;
+        }
+        if let Some((name, _)) = TAGS.iter().find(|(_, k)| k.eq_ignore_ascii_case(key)) {
+            tag(&mut out, name, value);
+        } else if let Some(name) = key.strip_prefix("DhtmlXQ_") {
+            tag(&mut out, name, value);
+        }
+    }
+    if let Some(result) = record.result() {
+        let word = match result {
+            GameResult::RedWins => "红胜",
+            GameResult::BlackWins => "黑胜",
+            GameResult::Draw => "和棋",
+            GameResult::Unknown => "未知",
+        };
+        tag(&mut out, "result", word);
+    }
+    let start = &resolution.start;
+    if start.board() != &Board::start() {
+        tag(&mut out, "binit", &binit(start.board())?);
+    }
+    if start.turn() == Color::Black || start.board() != &Board::start() {
+        // vschess's tag: it also says who moves first when no move does.
+        tag(&mut out, "fen", &start.fen());
+    }
+    let tree = &record.tree;
+    let point = |s: Square| format!("{}{}", s.file().index(), 9 - s.rank().index());
+    let move_digits = |id: NodeId| -> Result<String, String> {
+        let m = match resolution.move_of(id) {
+            Some(m) => m,
+            None => match &tree.node(id).mv.as_ref().expect("a move node").text {
+                MoveText::Coords(m) => *m,
+                MoveText::Text(t) => {
+                    return Err(format!("the move {t} did not replay; DhtmlXQ stores points"));
+                }
+            },
+        };
+        Ok(format!("{}{}", point(m.from), point(m.to)))
+    };
+    // Branches: (number, parent branch, first ply, nodes).
+    let main: Vec<NodeId> = tree.main_line().collect();
+    let mut branches: Vec<(usize, usize, usize, Vec<NodeId>)> = vec![(0, 0, 1, main)];
+    let mut todo = vec![0usize]; // indexes into `branches` whose alternatives are still to number
+    while let Some(b) = todo.pop() {
+        let (number, _, first, nodes) = branches[b].clone();
+        let mut found = Vec::new();
+        for (i, &id) in nodes.iter().enumerate() {
+            // Alternatives at a branch's own first ply hang from its parent.
+            if number != 0 && i == 0 {
+                continue;
+            }
+            let mut sibling = tree.next_sibling(id);
+            while let Some(s) = sibling {
+                let chain: Vec<NodeId> = std::iter::successors(Some(s), |&n| tree.main_child(n)).collect();
+                found.push((first + i, chain));
+                sibling = tree.next_sibling(s);
+            }
+        }
+        // Numbered in order, so that alternatives keep their order when read.
+        let from = branches.len();
+        for (ply, chain) in found {
+            let n = branches.len();
+            branches.push((n, number, ply, chain));
+        }
+        todo.extend((from..branches.len()).rev());
+    }
+    for (number, parent, first, nodes) in &branches {
+        let digits: Result<String, String> = nodes.iter().map(|&id| move_digits(id)).collect();
+        let digits = digits?;
+        if *number == 0 {
+            tag(&mut out, "movelist", &digits);
+        } else {
+            let name = format!("move_{parent}_{first}_{number}");
+            tag(&mut out, &name, &digits);
+        }
+    }
+    let comment = |id: NodeId| {
+        let node = tree.node(id);
+        let marks: String = node
+            .nags()
+            .iter()
+            .filter_map(|n| {
+                ["", "!", "?", "!!", "??", "!?", "?!"].get(*n as usize).filter(|m| !m.is_empty()).copied()
+            })
+            .collect();
+        let parts: Vec<&str> =
+            [node.comment_before(), node.comment(), (!marks.is_empty()).then_some(marks.as_str())]
+                .into_iter()
+                .flatten()
+                .collect();
+        parts.join("\n").replace('\n', "||")
+    };
+    let root_comment = comment(tree.root());
+    if !root_comment.is_empty() {
+        tag(&mut out, "comment0", &root_comment);
+    }
+    for (number, _, first, nodes) in &branches {
+        for (i, &id) in nodes.iter().enumerate() {
+            let c = comment(id);
+            if c.is_empty() {
+                continue;
+            }
+            let name = if *number == 0 {
+                format!("comment{}", first + i)
+            } else {
+                format!("comment{number}_{}", first + i)
+            };
+            tag(&mut out, &name, &c);
+        }
+    }
+    out.push_str("[/DhtmlXQ]\n");
+    Ok(out)
+}
+
+/// `value` with each `[` that would open or close a DhtmlXQ tag made
+/// full-width (`［`): DhtmlXQ has no escape, and no other `[` needs one.
+fn guard_tags(value: &str) -> std::borrow::Cow<'_, str> {
+    if find_ci(value, "[dhtmlxq", 0).is_none() && find_ci(value, "[/dhtmlxq", 0).is_none() {
+        return value.into();
+    }
+    let mut out = String::with_capacity(value.len() + 8);
+    for (i, c) in value.char_indices() {
+        let rest = &value[i..];
+        if c == '[' && (starts_with_ci(rest, "[dhtmlxq") || starts_with_ci(rest, "[/dhtmlxq")) {
+            out.push('［');
+        } else {
+            out.push(c);
+        }
+    }
+    out.into()
+}
+
+/// The `binit` digits of a board: 32 points in XQF's piece order.
+fn binit(board: &Board) -> Result<String, String> {
+    let mut slots = [None; 32];
+    let mut pieces: Vec<(Square, crate::Piece)> = board.pieces().collect();
+    pieces.sort_by_key(|&(s, p)| {
+        let file = s.file().index();
+        (p.color == Color::Black, if p.color == Color::Red { 8 - file } else { file }, s.rank().index())
+    });
+    for (square, piece) in pieces {
+        let Some(i) = (0..32).find(|&i| slots[i].is_none() && slot_piece(i) == piece) else {
+            return Err(format!(
+                "the start position has more {} {}s than binit holds",
+                piece.color.name(),
+                piece.role.name()
+            ));
+        };
+        slots[i] = Some(square);
+    }
+    Ok(slots
+        .iter()
+        .map(|s| s.map_or("99".to_string(), |s| format!("{}{}", s.file().index(), 9 - s.rank().index())))
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::replay::replay;
+
+    #[test]
+    fn blocks_in_a_page_with_variations_and_comments() {
+        let page = "<html><div>[DhtmlXQ][DhtmlXQ_title]A[/DhtmlXQ_title][DhtmlXQ_result]W[/DhtmlXQ_result]\
+            [DhtmlXQ_movelist]774770627967[/DhtmlXQ_movelist][DhtmlXQ_move_0_2_1]10221927[/DhtmlXQ_move_0_2_1]\
+            [DhtmlXQ_move_1_3_2]7967[/DhtmlXQ_move_1_3_2][DhtmlXQ_comment0]开局||说明[/DhtmlXQ_comment0]\
+            [DhtmlXQ_comment1_3]变着[/DhtmlXQ_comment1_3][/DhtmlXQ]</div>\n\
+            <p>[DhtmlXQiFrame][DhtmlXQ_movelist]7747[/DhtmlXQ_movelist][/DhtmlXQiFrame]</p>";
+        let games = read(page);
+        assert_eq!(games.len(), 2);
+        let g = &games[0];
+        assert_eq!((g.tag("Title"), g.result), (Some("A"), Some(GameResult::RedWins)));
+        let t = &g.tree;
+        assert_eq!(t.node(t.root()).comment(), Some("开局\n说明"));
+        assert_eq!(t.main_line().count(), 3);
+        assert_eq!(t.variation_count(), 2);
+        let r = replay(g);
+        assert!(r.is_valid(), "{:?}", r.error);
+        assert_eq!(r.variation_plies, 3);
+        // Branch 1 replaces ply 2 (h9g7) with b9c7, then b0c2; branch 2 replaces its ply 3 with h0g2.
+        let alt = t.children(t.main_line().next().unwrap()).nth(1).unwrap();
+        let third = t.main_child(alt).unwrap();
+        assert_eq!(t.node(third).comment(), Some("变着"));
+        assert!(t.node(third).mv.as_ref().unwrap().at.line == 1);
+        assert!(games[1].warnings.is_empty());
+    }
+
+    #[test]
+    fn mismatched_closing_tags_and_absent_pieces() {
+        let text = "[DhtmlXQ]\r\n[DhtmlXQ_blacktime][/DhtmlXQ_time]\r\n\
+            [DhtmlXQ_binit]9999999949999999999999999999999999999999999999999999999999999999[/DhtmlXQ_binit]\r\n\
+            [/DhtmlXQ]";
+        let g = &read(text)[0];
+        assert!(g.warnings[0].message.contains("closed by [/DhtmlXQ_time]"), "{:?}", g.warnings);
+        assert_eq!(g.warnings[0].at.line, 2);
+        // Only the red king, on e0 (column 4, row 9): not a valid position, but read.
+        assert_eq!(g.fen(), Some("9/9/9/9/9/9/9/9/9/4K4 w - - 0 1"));
+        let bad = &read("[DhtmlXQ][DhtmlXQ_binit]123[/DhtmlXQ_binit][/DhtmlXQ]")[0];
+        assert!(bad.unreadable.as_ref().unwrap().message.contains("64 digits"));
+    }
+
+    #[test]
+    fn written_blocks_read_back() {
+        let pgn = "[Red \"许银川\"][Event \"[甲级] [DhtmlXQ_x]\"]\n{开局}\n1. 炮二平五 {中炮\n好} 马８进７ (1... 象３进５ 2. 马二进三 (2. 兵七进一 $1)) \
+                   2. 马二进三 车９平８ (2... 马２进３) 1-0";
+        let record = &crate::formats::pgn::read(pgn)[0];
+        let replayed = replay(record);
+        let block = write(record, &replayed.resolution).unwrap();
+        let back = &read(&block)[0];
+        assert!(back.warnings.is_empty(), "{:?}", back.warnings);
+        let r2 = replay(back);
+        let nodes = |r: &Record, res: &Resolution| -> Vec<String> {
+            let t = &r.tree;
+            t.depth_first()
+                .skip(1)
+                .map(|id| {
+                    let place = t.children(t.node(id).parent.unwrap()).position(|c| c == id).unwrap();
+                    format!("{:?} #{place} {:?}", res.move_of(id), t.node(id).comment())
+                })
+                .collect()
+        };
+        // The NAG of 兵七进一 comes back as a mark in its comment.
+        let expected = nodes(record, &replayed.resolution);
+        let got = nodes(back, &r2.resolution);
+        assert_eq!(got.len(), expected.len());
+        for (g, e) in got.iter().zip(&expected) {
+            if g != e {
+                assert_eq!(g.replace("Some(\"!\")", "None"), *e);
+            }
+        }
+        assert!(got.iter().any(|l| l.ends_with("Some(\"!\")")), "{got:#?}");
+        assert_eq!(back.tag("Red"), Some("许银川"));
+        assert_eq!(back.tag("Event"), Some("[甲级] ［DhtmlXQ_x]"));
+        assert_eq!(back.result, Some(GameResult::RedWins));
+        assert_eq!(back.tree.node(back.tree.root()).comment(), Some("开局"));
+        let first = back.tree.main_line().next().unwrap();
+        assert_eq!(back.tree.node(first).comment(), Some("中炮\n好"));
+        assert_eq!(back.tree.variation_count(), 3);
+    }
+}
