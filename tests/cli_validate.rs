@@ -138,3 +138,22 @@ fn output_follows_input_order_whatever_the_threads() {
         .collect();
     assert_eq!(indexes, (0..200).collect::<Vec<_>>());
 }
+
+#[test]
+fn one_unreadable_record_among_several_is_counted_and_placed() {
+    let text = "<p>[DhtmlXQ][DhtmlXQ_binit]12[/DhtmlXQ_binit][/DhtmlXQ]</p>\n\
+                <p>[DhtmlXQ][DhtmlXQ_movelist]7747[/DhtmlXQ_movelist][/DhtmlXQ]</p>\n";
+    let out = qipu().args(["validate", "-"]).write_stdin(text).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.contains("-: game 1 (line 1, column 28): unreadable: binit: 2 characters"), "{stdout}");
+    assert!(stdout.contains("2 game(s): 1 valid, 0 illegal, 1 unreadable (1 input(s))"), "{stdout}");
+    let out = qipu().args(["validate", "--format", "json", "-"]).write_stdin(text).output().unwrap();
+    let rows: Vec<serde_json::Value> =
+        String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(
+        (rows[0]["status"].as_str(), rows[0]["format"].as_str()),
+        (Some("unreadable"), Some("dhtmlxq"))
+    );
+    assert_eq!(rows[1]["status"], "ok");
+}

@@ -45,6 +45,9 @@ struct Report {
     error: Option<ErrorJson>,
     warnings: Vec<String>,
     result_conflict: Option<String>,
+    /// The whole input is unreadable (not one record of it).
+    #[serde(skip)]
+    whole_input: bool,
 }
 
 #[derive(Debug, Serialize)]
@@ -133,6 +136,7 @@ fn unreadable(meta: &Meta, message: String) -> Report {
         error: Some(ErrorJson { ply: 0, mv: String::new(), line: 0, column: 0, offset: None, message }),
         warnings: Vec::new(),
         result_conflict: None,
+        whole_input: true,
     }
 }
 
@@ -143,7 +147,7 @@ fn report(meta: &Meta, index: usize, record: &Record) -> Report {
         mv: e.text.clone(),
         line: e.at.line,
         column: e.at.column,
-        offset: (e.at.line == 0 && e.ply > 0).then_some(e.at.column),
+        offset: (e.at.line == 0 && (e.ply > 0 || record.unreadable.is_some())).then_some(e.at.column),
         message: if e.in_variation { format!("in a variation: {}", e.message) } else { e.message.clone() },
     });
     Report {
@@ -165,13 +169,17 @@ fn report(meta: &Meta, index: usize, record: &Record) -> Report {
         error,
         warnings: record.warnings.iter().map(|w| format!("{}: {}", w.at, w.message)).collect(),
         result_conflict: replayed.result_conflict,
+        whole_input: false,
     }
 }
 
 fn write_text(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
     if let Some(e) = &r.error {
-        if r.status == "unreadable" {
+        if r.whole_input {
             writeln!(out, "{}: unreadable: {}", r.source, e.message)?;
+        } else if r.status == "unreadable" {
+            let at = Span { line: e.line, column: e.column };
+            writeln!(out, "{}: game {} ({at}): {}", r.source, r.index + 1, e.message)?;
         } else if e.ply == 0 {
             writeln!(out, "{}: game {}: start position: {}", r.source, r.index + 1, e.message)?;
         } else {
