@@ -162,9 +162,12 @@ fn tags<'a>(
         let value_start = name_end + 1;
         let (value_end, next) = match find_ci(&text[..end], "[/dhtmlxq_", value_start) {
             Some(close) => {
-                let close_end = text[close..end].find(']').map_or(end, |k| close + k + 1);
-                let closing =
-                    text[close + 10..close_end.saturating_sub(1).max(close + 10)].to_ascii_lowercase();
+                // The closing tag's name runs to its ']' (or, without one, to the block's end).
+                let (closing, close_end) = match text[close..end].find(']') {
+                    Some(k) => (&text[close + 10..close + k], close + k + 1),
+                    None => (&text[close + 10..end], end),
+                };
+                let closing = closing.to_ascii_lowercase();
                 if closing != name {
                     warnings.push(Warning {
                         at: lines.span(close),
@@ -696,6 +699,18 @@ mod tests {
         assert_eq!(t.node(third).comment(), Some("变着"));
         assert!(t.node(third).mv.as_ref().unwrap().at.line == 1);
         assert!(games[1].warnings.is_empty());
+    }
+
+    #[test]
+    fn a_closing_tag_cut_at_the_end_is_read() {
+        // Found by fuzzing: a closing tag without ']' before a multi-byte character.
+        let games = read("[DhtmlXQ][DhtmlXQ_][/DhtmlXQ_\u{fffd}");
+        assert_eq!(games.len(), 1);
+        assert!(
+            games[0].warnings.iter().any(|w| w.message.contains("[/DhtmlXQ_\u{fffd}]")),
+            "{:?}",
+            games[0].warnings
+        );
     }
 
     #[test]
