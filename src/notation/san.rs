@@ -61,7 +61,11 @@ pub fn parse(text: &str) -> Result<SanMove, ParseMoveError> {
         if let Some(f) = File::from_char(c).filter(|_| from_file.is_none() && from_rank.is_none()) {
             from_file = Some(f);
         } else if c.is_ascii_digit() {
-            from_rank = Some(from_rank.unwrap_or(0) * 10 + (c as u8 - b'0'));
+            let rank = from_rank.unwrap_or(0) * 10 + (c as u8 - b'0');
+            if rank > 10 {
+                return Err(bad("origin rank out of range"));
+            }
+            from_rank = Some(rank);
         } else {
             return Err(bad("unexpected character before the destination"));
         }
@@ -148,5 +152,8 @@ mod tests {
         assert!(parse("Xe2").is_err());
         assert!(parse("C").is_err());
         assert!(parse("Ce11").is_err());
+        // Found by fuzzing: a long run of origin digits overflowed.
+        assert!(parse("R99999999999a1").is_err());
+        assert!(parse("R10a1").is_ok());
     }
 }
