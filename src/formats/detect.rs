@@ -13,6 +13,12 @@ pub enum Format {
     Json,
     /// DhtmlXQ blocks (东萍 dpxq), alone or inside web pages.
     Dhtmlxq,
+    /// A 象棋桥 CCBridge record (binary, `CCBridge Record`).
+    Cbr,
+    /// A 象棋桥 CCBridge library of records (binary, plain or compressed).
+    Cbl,
+    /// A 象棋桥 CCBridge XML record (`<ChineseChessRecord>`).
+    Cbf,
     /// Binary data that is no record format qipu knows.
     Binary,
 }
@@ -26,23 +32,34 @@ impl Format {
             Format::Xqf => "xqf",
             Format::Json => "json",
             Format::Dhtmlxq => "dhtmlxq",
+            Format::Cbr => "cbr",
+            Format::Cbl => "cbl",
+            Format::Cbf => "cbf",
             Format::Binary => "binary",
         }
     }
 }
 
 /// Judges the format of `bytes`: binary formats by signature; any text is
-/// `Pgn` here, told apart from plain text and JSON once decoded.
+/// `Pgn` here, told apart from plain text, JSON, DhtmlXQ and CBF once
+/// decoded.
 ///
 /// ```
 /// use qipu::formats::detect::{detect, Format};
 /// assert_eq!(detect(b"[Game \"Chinese Chess\"]"), Format::Pgn);
 /// assert_eq!(detect(b"XQ\x12\0\0"), Format::Xqf);
+/// assert_eq!(detect(b"CCBridge Record\0\0\0\0\x02"), Format::Cbr);
 /// assert_eq!(detect(b"\x00\x01\x02\x03"), Format::Binary);
 /// ```
 pub fn detect(bytes: &[u8]) -> Format {
     if bytes.starts_with(b"XQ") {
         return Format::Xqf;
+    }
+    if super::ccbridge::is_cbr(bytes) {
+        return Format::Cbr;
+    }
+    if super::ccbridge::is_cbl(bytes) {
+        return Format::Cbl;
     }
     let utf16 = bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]);
     let head = &bytes[..bytes.len().min(4096)];

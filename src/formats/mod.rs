@@ -1,6 +1,8 @@
 //! File formats: one module per format, each a reader (bytes -> records)
 //! and, where qipu writes the format, a writer.
 
+pub mod cbf;
+pub mod ccbridge;
 pub mod detect;
 pub mod dhtmlxq;
 pub mod encoding;
@@ -54,7 +56,7 @@ pub fn read_in_batches(
     mut f: impl FnMut(Format, Option<Encoding>, Vec<Record>),
 ) -> Result<(Format, Option<Encoding>), Unreadable> {
     match detect::detect(bytes) {
-        Format::Pgn | Format::Text | Format::Json | Format::Dhtmlxq => {
+        Format::Pgn | Format::Text | Format::Json | Format::Dhtmlxq | Format::Cbf => {
             let decoded = encoding::decode(bytes, encoding);
             let enc = Some(decoded.encoding);
             let not_a_game = |format| Unreadable {
@@ -75,6 +77,16 @@ pub fn read_in_batches(
                     records = rest;
                 }
                 Ok((Format::Dhtmlxq, enc))
+            } else if decoded.text.trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n']).starts_with('<')
+                && cbf::is_cbf(&decoded.text)
+            {
+                match cbf::read(&decoded.text) {
+                    Ok(record) => {
+                        f(Format::Cbf, enc, vec![record]);
+                        Ok((Format::Cbf, enc))
+                    }
+                    Err(e) => Err(Unreadable { format: Format::Cbf, reason: e.to_string() }),
+                }
             } else if json::looks_like_json(&decoded.text) {
                 let records = json::read(&decoded.text).map_err(|reason| Unreadable {
                     format: Format::Json,
@@ -134,6 +146,41 @@ pub fn read_in_batches(
             }
             Err(e) => Err(Unreadable { format: Format::Xqf, reason: e.to_string() }),
         },
+        Format::Cbr => match ccbridge::read_cbr(bytes) {
+            Ok(record) => {
+                f(Format::Cbr, None, vec![record]);
+                Ok((Format::Cbr, None))
+            }
+            Err(e) => Err(Unreadable { format: Format::Cbr, reason: e.to_string() }),
+        },
+        Format::Cbl => {
+            let library = ccbridge::read_cbl(bytes)
+                .map_err(|e| Unreadable { format: Format::Cbl, reason: e.to_string() })?;
+            if library.records.is_empty() {
+                return Err(Unreadable { format: Format::Cbl, reason: "a library without a record".into() });
+            }
+            // A record of the library that cannot be read is still a game
+            // to account for: it is marked unreadable, with its place.
+            let mut records: Vec<Record> = library
+                .records
+                .into_iter()
+                .map(|r| {
+                    r.unwrap_or_else(|e| Record {
+                        unreadable: Some(crate::record::Warning {
+                            at: crate::record::Span { line: 0, column: e.offset as u32 },
+                            message: e.reason,
+                        }),
+                        ..Record::default()
+                    })
+                })
+                .collect();
+            while !records.is_empty() {
+                let rest = records.split_off(records.len().min(batch.max(1)));
+                f(Format::Cbl, None, records);
+                records = rest;
+            }
+            Ok((Format::Cbl, None))
+        }
         Format::Binary => {
             let start = bytes.iter().take(4).map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(" ");
             Err(Unreadable {
