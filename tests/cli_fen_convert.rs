@@ -172,3 +172,32 @@ fn convert_to_xqf_writes_one_file_per_game() {
     let no_dir = qipu().args(["convert", "--to", "xqf"]).arg(&input).output().unwrap();
     assert_eq!(no_dir.status.code(), Some(2));
 }
+
+#[test]
+fn stats_in_text_and_json() {
+    let games = format!(
+        "{GAME}\n[Game \"Chinese Chess\"]\n[Red \"许银川\"]\n[Result \"1-0\"]\n1. 炮二平五 马８进７ 2. 马二进三 1-0\n\n\
+         [Game \"Chinese Chess\"]\n1. 马二进四 *\n"
+    );
+    let out = qipu().args(["stats", "-"]).write_stdin(games.clone()).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("games: 3\n"), "{text}");
+    assert!(text.contains("illegal") && text.contains("炮二平五"), "{text}");
+    let json = qipu().args(["stats", "--format", "json", "-"]).write_stdin(games.clone()).output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(v["games"], 3);
+    assert_eq!(v["by_status"]["ok"], 2);
+    assert_eq!(v["by_status"]["illegal"], 1);
+    assert_eq!(v["by_result"]["1-0"], 1);
+    assert_eq!(v["first_moves_red"][0]["move"], "炮二平五");
+    assert_eq!(v["first_moves_red"][0]["games"], 2);
+    assert_eq!(v["first_moves_red"][0]["score"], 1.0);
+    assert_eq!(v["median_plies"], 3.0);
+    assert_eq!(v["top_players"][0]["name"], "许银川");
+    assert_eq!(v["with_variations"], 1);
+    // One thread gives the same answer.
+    let one =
+        qipu().args(["stats", "--format", "json", "--jobs", "1", "-"]).write_stdin(games).output().unwrap();
+    assert_eq!(one.stdout, json.stdout);
+}

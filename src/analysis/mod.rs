@@ -2,3 +2,4 @@
 //! statistics and openings.
 
 pub mod replay;
+pub mod stats;

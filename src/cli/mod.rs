@@ -15,6 +15,7 @@ mod input;
 mod moves;
 mod perft;
 mod progress;
+mod stats;
 mod validate;
 
 /// qipu (棋谱): read, check and convert Xiangqi (Chinese chess) game records.
@@ -82,6 +83,16 @@ pub enum Command {
         after_help = "Examples:\n  qipu convert games.pgn --to pgn --notation wxf\n  qipu convert collection/ --to json -o games.jsonl\n  qipu convert big5.pgn --to pgn --chinese traditional --output-encoding big5"
     )]
     Convert(convert::Args),
+    /// Statistics of a collection: formats, validity, results against the computed end, game
+    /// lengths, first moves with scores, captures, material at the end, players and events.
+    ///
+    /// Every game is replayed. Material uses the rules text's values: rook 9, cannon 4.5,
+    /// horse 4, elephant and advisor 2, pawn 1 before the river, 2 across it, 1 on the last
+    /// rank. First moves are counted for games from the standard start position.
+    #[command(
+        after_help = "Examples:\n  qipu stats collection/\n  qipu stats games.pgn --format json --top 20"
+    )]
+    Stats(stats::Args),
 }
 
 /// How a command writes moves.
@@ -199,6 +210,7 @@ pub fn run(cli: Cli) -> Result<i32, Failure> {
         Command::Validate(args) => validate::run(&args, &mut out),
         Command::Fen(args) => fen::run(&args, &mut out),
         Command::Convert(args) => convert::run(&args, &mut out),
+        Command::Stats(args) => stats::run(&args, &mut out),
     }?;
     out.flush()?;
     Ok(code)

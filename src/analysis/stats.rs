@@ -1,0 +1,428 @@
+//! Collection statistics: what each game contributes ([`GameFacts`]) and
+//! their sum over a collection ([`Stats`]), in a form for people and for
+//! JSON.
+//!
+//! ```
+//! use qipu::analysis::{replay::replay, stats::{GameFacts, Stats}};
+//! use qipu::formats::pgn;
+//! let mut stats = Stats::default();
+//! for record in pgn::read("[Red \"许银川\"]\n1. 炮二平五 马８进７ 2. 马二进三 1-0\n\n[Red \"吕钦\"]\n1. 相三进五 *") {
+//!     stats.add(&GameFacts::of(&record, &replay(&record), "pgn", Some("utf-8")));
+//! }
+//! assert_eq!(stats.games, 2);
+//! assert_eq!(stats.first_moves_red[0].0, "炮二平五");
+//! assert_eq!(stats.median_plies(), Some(2.0));
+//! ```
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde::Serialize;
+
+use super::replay::Replayed;
+use crate::notation::{Notation, chinese};
+use crate::record::{GameResult, Record};
+use crate::{Board, Color, Role, Square};
+
+/// What one game contributes to the statistics.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameFacts {
+    /// Format and encoding it was read from.
+    pub format: String,
+    /// Text encoding, for text formats.
+    pub encoding: Option<String>,
+    /// `ok`, `illegal` or `unreadable`.
+    pub status: &'static str,
+    /// The result the record states.
+    pub result: Option<GameResult>,
+    /// How the main line ends, computed.
+    pub termination: Option<&'static str>,
+    /// Main-line plies replayed.
+    pub plies: usize,
+    /// Red's first move and Black's first move (Chinese notation), when the
+    /// game starts from the standard position.
+    pub opening: (Option<String>, Option<String>),
+    /// Pieces captured in the main line, by kind (`Role::index`).
+    pub captures: [u32; 7],
+    /// Red's material minus Black's at the end of the main line.
+    pub material: f64,
+    /// The Red and Black players.
+    pub players: Vec<String>,
+    /// The event.
+    pub event: Option<String>,
+    /// Whether the record holds a comment.
+    pub has_comments: bool,
+    /// Whether the record holds a variation.
+    pub has_variations: bool,
+}
+
+impl GameFacts {
+    /// A game that could not be read at all (an unreadable file counts as
+    /// one).
+    pub fn unreadable(format: &str) -> GameFacts {
+        GameFacts {
+            format: format.to_string(),
+            encoding: None,
+            status: "unreadable",
+            result: None,
+            termination: None,
+            plies: 0,
+            opening: (None, None),
+            captures: [0; 7],
+            material: 0.0,
+            players: Vec::new(),
+            event: None,
+            has_comments: false,
+            has_variations: false,
+        }
+    }
+
+    /// The facts of `record`, replayed into `replayed`.
+    pub fn of(record: &Record, replayed: &Replayed, format: &str, encoding: Option<&str>) -> GameFacts {
+        let status = if record.unreadable.is_some() {
+            "unreadable"
+        } else if replayed.is_valid() {
+            "ok"
+        } else {
+            "illegal"
+        };
+        let mut pos = replayed.resolution.start.clone();
+        let standard = pos.board() == &Board::start() && pos.turn() == Color::Red;
+        let mut opening = (None, None);
+        let mut captures = [0u32; 7];
+        let write = Notation::Chinese(chinese::Style::Simplified);
+        for (ply, &m) in replayed.moves.iter().enumerate() {
+            if standard && ply < 2 {
+                let text = Some(write.write(&pos, m));
+                if ply == 0 { opening.0 = text } else { opening.1 = text }
+            }
+            if let Some(p) = pos.board().piece_at(m.to) {
+                captures[p.role.index()] += 1;
+            }
+            let _ = pos.play_unchecked(m);
+        }
+        let tree = &record.tree;
+        let has_comments = tree.depth_first().any(|id| {
+            let node = tree.node(id);
+            node.comment().is_some() || node.comment_before().is_some()
+        });
+        let players = ["Red", "Black"]
+            .iter()
+            .filter_map(|t| record.tag(t))
+            .filter(|p| !p.trim().is_empty())
+            .map(String::from)
+            .collect();
+        GameFacts {
+            format: format.to_string(),
+            encoding: encoding.map(String::from),
+            status,
+            result: record.result(),
+            termination: replayed.termination.map(|t| t.as_str()),
+            plies: replayed.moves.len(),
+            opening,
+            captures,
+            material: material(pos.board()),
+            players,
+            event: record.tag("Event").filter(|e| !e.trim().is_empty()).map(String::from),
+            has_comments,
+            has_variations: tree.variation_count() > 0,
+        }
+    }
+}
+
+/// The value of a piece on `square` by the rules text: rook 9, cannon 4.5,
+/// horse 4, elephant and advisor 2, pawn 1 before the river, 2 across it,
+/// 1 on the last rank; the king is not counted.
+pub fn piece_value(role: Role, color: Color, square: Square) -> f64 {
+    match role {
+        Role::Rook => 9.0,
+        Role::Cannon => 4.5,
+        Role::Horse => 4.0,
+        Role::Elephant | Role::Advisor => 2.0,
+        Role::King => 0.0,
+        Role::Pawn => {
+            // Ranks from the pawn's own side: 0..4 before the river.
+            let rank = match color {
+                Color::Red => square.rank().index(),
+                Color::Black => 9 - square.rank().index(),
+            };
+            match rank {
+                0..=4 => 1.0,
+                9 => 1.0,
+                _ => 2.0,
+            }
+        }
+    }
+}
+
+/// Red's material minus Black's.
+pub fn material(board: &Board) -> f64 {
+    board
+        .pieces()
+        .map(|(s, p)| {
+            let v = piece_value(p.role, p.color, s);
+            if p.color == Color::Red { v } else { -v }
+        })
+        .sum()
+}
+
+/// Counts and score of one first move.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct MoveScore {
+    /// Games that began with it.
+    pub games: usize,
+    /// Of those, games with a known result.
+    pub decided: usize,
+    /// Points of the side that played it (win 1, draw ½), over decided games.
+    pub points: f64,
+}
+
+/// The statistics of a collection.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Stats {
+    /// Games counted.
+    pub games: usize,
+    /// Games by format and encoding (`pgn utf-8`, `xqf`).
+    pub by_format: BTreeMap<String, usize>,
+    /// Games by status: ok, illegal, unreadable.
+    pub by_status: BTreeMap<String, usize>,
+    /// Games by stated result (`1-0`, `0-1`, `1/2-1/2`, `*`, `none`).
+    pub by_result: BTreeMap<String, usize>,
+    /// Stated result against computed termination (`1-0 / checkmate`).
+    pub result_vs_termination: BTreeMap<String, usize>,
+    /// Main-line plies of every game, in input order (for the
+    /// distribution, mean and median).
+    #[serde(skip)]
+    pub plies: Vec<u32>,
+    /// Red's first moves, most played first, with counts and Red's score.
+    #[serde(serialize_with = "ranked")]
+    pub first_moves_red: Vec<(String, MoveScore)>,
+    /// Black's first moves, with counts and Black's score.
+    #[serde(serialize_with = "ranked")]
+    pub first_moves_black: Vec<(String, MoveScore)>,
+    /// Pieces captured in main lines, by kind.
+    pub captures: BTreeMap<String, u64>,
+    /// Sum of the end-of-main-line material balances (Red minus Black).
+    #[serde(skip)]
+    pub material_sum: f64,
+    /// End-of-main-line material balance, by range.
+    pub material_balance: BTreeMap<String, usize>,
+    /// Games per player.
+    #[serde(skip)]
+    pub players: HashMap<String, usize>,
+    /// Games per event.
+    #[serde(skip)]
+    pub events: HashMap<String, usize>,
+    /// Games with at least one comment.
+    pub with_comments: usize,
+    /// Games with at least one variation.
+    pub with_variations: usize,
+}
+
+fn ranked<S: serde::Serializer>(moves: &[(String, MoveScore)], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeSeq;
+    #[derive(Serialize)]
+    struct Row<'a> {
+        #[serde(rename = "move")]
+        mv: &'a str,
+        games: usize,
+        decided: usize,
+        score: Option<f64>,
+    }
+    let mut seq = s.serialize_seq(Some(moves.len()))?;
+    for (mv, m) in moves {
+        let score = (m.decided > 0).then(|| m.points / m.decided as f64);
+        seq.serialize_element(&Row { mv, games: m.games, decided: m.decided, score })?;
+    }
+    seq.end()
+}
+
+/// Ranges of the material balance, from Red's side.
+const BALANCE: [(f64, &str); 5] = [
+    (9.0, "Red +9 or more"),
+    (3.0, "Red +3 to +9"),
+    (-3.0, "even (within 3)"),
+    (-9.0, "Black +3 to +9"),
+    (f64::MIN, "Black +9 or more"),
+];
+
+impl Stats {
+    /// Adds one game.
+    pub fn add(&mut self, g: &GameFacts) {
+        self.games += 1;
+        let format = match &g.encoding {
+            Some(e) => format!("{} {e}", g.format),
+            None => g.format.clone(),
+        };
+        *self.by_format.entry(format).or_default() += 1;
+        *self.by_status.entry(g.status.to_string()).or_default() += 1;
+        let result = g.result.map_or("none", |r| r.as_str());
+        *self.by_result.entry(result.to_string()).or_default() += 1;
+        if g.status != "unreadable" {
+            let key = format!("{result} / {}", g.termination.unwrap_or("none"));
+            *self.result_vs_termination.entry(key).or_default() += 1;
+            self.plies.push(g.plies as u32);
+            for (i, n) in g.captures.iter().enumerate() {
+                if *n > 0 {
+                    *self.captures.entry(Role::ALL[i].name().to_string()).or_default() += *n as u64;
+                }
+            }
+            self.material_sum += g.material;
+            let range = BALANCE.iter().find(|(floor, _)| g.material >= *floor).map_or("", |(_, n)| n);
+            *self.material_balance.entry(range.to_string()).or_default() += 1;
+        }
+        let points = |for_red: bool| match g.result {
+            Some(GameResult::RedWins) => Some(if for_red { 1.0 } else { 0.0 }),
+            Some(GameResult::BlackWins) => Some(if for_red { 0.0 } else { 1.0 }),
+            Some(GameResult::Draw) => Some(0.5),
+            _ => None,
+        };
+        for (mv, list, for_red) in [
+            (&g.opening.0, &mut self.first_moves_red, true),
+            (&g.opening.1, &mut self.first_moves_black, false),
+        ] {
+            let Some(mv) = mv else { continue };
+            let entry = match list.iter().position(|(m, _)| m == mv) {
+                Some(i) => &mut list[i].1,
+                None => {
+                    list.push((mv.clone(), MoveScore::default()));
+                    &mut list.last_mut().expect("just pushed").1
+                }
+            };
+            entry.games += 1;
+            if let Some(p) = points(for_red) {
+                entry.decided += 1;
+                entry.points += p;
+            }
+        }
+        for p in &g.players {
+            *self.players.entry(p.clone()).or_default() += 1;
+        }
+        if let Some(e) = &g.event {
+            *self.events.entry(e.clone()).or_default() += 1;
+        }
+        self.with_comments += g.has_comments as usize;
+        self.with_variations += g.has_variations as usize;
+    }
+
+    /// Orders the first moves, most played first (then by name), once all
+    /// games are in.
+    pub fn finish(&mut self) {
+        for list in [&mut self.first_moves_red, &mut self.first_moves_black] {
+            list.sort_by(|a, b| b.1.games.cmp(&a.1.games).then_with(|| a.0.cmp(&b.0)));
+        }
+    }
+
+    /// Mean main-line length in plies.
+    pub fn mean_plies(&self) -> Option<f64> {
+        (!self.plies.is_empty())
+            .then(|| self.plies.iter().map(|&p| p as f64).sum::<f64>() / self.plies.len() as f64)
+    }
+
+    /// Median main-line length in plies.
+    pub fn median_plies(&self) -> Option<f64> {
+        if self.plies.is_empty() {
+            return None;
+        }
+        let mut sorted = self.plies.clone();
+        sorted.sort_unstable();
+        let n = sorted.len();
+        Some(if n % 2 == 1 { sorted[n / 2] as f64 } else { (sorted[n / 2 - 1] + sorted[n / 2]) as f64 / 2.0 })
+    }
+
+    /// Main-line lengths by range of plies: 0, 1-20, 21-40, ... 181-200, over 200.
+    pub fn length_distribution(&self) -> Vec<(String, usize)> {
+        let mut buckets = vec![0usize; 12];
+        for &p in &self.plies {
+            let i = match p {
+                0 => 0,
+                1..=200 => 1 + (p as usize - 1) / 20,
+                _ => 11,
+            };
+            buckets[i] += 1;
+        }
+        buckets
+            .into_iter()
+            .enumerate()
+            .map(|(i, n)| {
+                let name = match i {
+                    0 => "0".to_string(),
+                    11 => "over 200".to_string(),
+                    _ => format!("{}-{}", (i - 1) * 20 + 1, i * 20),
+                };
+                (name, n)
+            })
+            .collect()
+    }
+
+    /// Mean end-of-main-line material balance (Red minus Black).
+    pub fn mean_material(&self) -> Option<f64> {
+        (!self.plies.is_empty()).then(|| self.material_sum / self.plies.len() as f64)
+    }
+
+    /// The `n` players with the most games (ties by name).
+    pub fn top_players(&self, n: usize) -> Vec<(String, usize)> {
+        top(&self.players, n)
+    }
+
+    /// The `n` events with the most games (ties by name).
+    pub fn top_events(&self, n: usize) -> Vec<(String, usize)> {
+        top(&self.events, n)
+    }
+}
+
+fn top(counts: &HashMap<String, usize>, n: usize) -> Vec<(String, usize)> {
+    let mut all: Vec<(String, usize)> = counts.iter().map(|(k, v)| (k.clone(), *v)).collect();
+    all.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    all.truncate(n);
+    all
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::replay::replay;
+    use crate::formats::pgn;
+
+    #[test]
+    fn pawn_values_follow_the_river() {
+        let sq = |s: &str| s.parse::<Square>().unwrap();
+        assert_eq!(piece_value(Role::Pawn, Color::Red, sq("e3")), 1.0);
+        assert_eq!(piece_value(Role::Pawn, Color::Red, sq("e5")), 2.0);
+        assert_eq!(piece_value(Role::Pawn, Color::Red, sq("e9")), 1.0);
+        assert_eq!(piece_value(Role::Pawn, Color::Black, sq("e6")), 1.0);
+        assert_eq!(piece_value(Role::Pawn, Color::Black, sq("e4")), 2.0);
+        assert_eq!(piece_value(Role::Pawn, Color::Black, sq("e0")), 1.0);
+        // The start position is even: 2×9 + 2×4.5 + 2×4 + 4×2 + 5×1 = 48 each.
+        assert_eq!(material(&Board::start()), 0.0);
+    }
+
+    #[test]
+    fn a_small_collection() {
+        let text = "[Red \"许银川\"][Black \"吕钦\"][Event \"全国赛\"]\n1. 炮二平五 马８进７ 2. 炮五进四 车９平８ 1-0\n\n\
+                    [Red \"许银川\"][Black \"胡荣华\"][Event \"全国赛\"]\n1. 炮二平五 {中炮} 马８进７ (1... 炮８平５) 1/2-1/2\n\n\
+                    [Red \"吕钦\"]\n1. 相三进五 *\n\n\
+                    [FEN \"3k5/R8/9/9/9/9/9/9/1R7/4K4 w\"]\n1. b1b9 1-0\n";
+        let mut stats = Stats::default();
+        for record in pgn::read(text) {
+            stats.add(&GameFacts::of(&record, &replay(&record), "pgn", Some("utf-8")));
+        }
+        stats.finish();
+        assert_eq!(stats.games, 4);
+        assert_eq!(stats.by_format["pgn utf-8"], 4);
+        assert_eq!(stats.by_result["1-0"], 2);
+        assert_eq!(stats.result_vs_termination["1-0 / checkmate"], 1);
+        assert_eq!(stats.plies, [4, 2, 1, 1]);
+        assert_eq!(stats.median_plies(), Some(1.5));
+        let (mv, score) = &stats.first_moves_red[0];
+        assert_eq!((mv.as_str(), score.games, score.decided, score.points), ("炮二平五", 2, 2, 1.5));
+        assert_eq!(stats.first_moves_black[0].0, "马８进７");
+        assert_eq!(stats.captures["pawn"], 1); // 炮五进四 takes the e6 pawn
+        // Ties are ordered by name.
+        assert_eq!(stats.top_players(2), [("吕钦".to_string(), 2), ("许银川".to_string(), 2)]);
+        assert_eq!(stats.top_events(1), [("全国赛".to_string(), 2)]);
+        assert_eq!((stats.with_comments, stats.with_variations), (1, 1));
+        // The mate position: Red has two rooks (18) against nothing.
+        assert_eq!(stats.material_balance["Red +9 or more"], 1);
+        assert_eq!(stats.material_balance["even (within 3)"], 3);
+    }
+}

@@ -1,0 +1,147 @@
+//! `qipu stats PATH...`: statistics of a collection, as a table for people
+//! or one JSON object for programs.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use super::batch::{Event, Meta, each_input};
+use super::input::expand;
+use super::{Failure, OutputFormat};
+use crate::analysis::replay::replay;
+use crate::analysis::stats::{GameFacts, Stats};
+use crate::formats::encoding::Encoding;
+use crate::record::Record;
+
+/// Arguments of `qipu stats`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Files, directories (searched recursively) or `-` for standard input.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// `text` for people, `json` for programs (one object).
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub format: OutputFormat,
+    /// How many first moves, players and events to list.
+    #[arg(long, default_value_t = 10)]
+    pub top: usize,
+    /// Read text in this encoding instead of detecting it.
+    #[arg(long)]
+    pub encoding: Option<Encoding>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+}
+
+/// Counts every game of every input and prints the statistics.
+pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
+    let inputs = expand(&args.paths)?;
+    let pool = super::thread_pool(args.jobs)?;
+    let mut stats = Stats::default();
+    let mut progress = super::progress::Progress::new(inputs.len());
+    let work = |meta: &Meta, _: usize, record: &Record| {
+        GameFacts::of(record, &replay(record), meta.format, meta.encoding)
+    };
+    each_input(&inputs, args.encoding, &pool, work, |meta, event| {
+        match event {
+            Event::Results(facts) => {
+                progress.games(facts.len());
+                facts.iter().for_each(|f| stats.add(f));
+            }
+            Event::Unreadable(_) => stats.add(&GameFacts::unreadable(meta.format)),
+            Event::Done => progress.input_done(),
+        }
+        Ok(())
+    })?;
+    progress.finish();
+    stats.finish();
+    match args.format {
+        OutputFormat::Json => {
+            let json = json(&stats, args.top);
+            serde_json::to_writer(&mut *out, &json).map_err(|e| Failure::usage(e.to_string()))?;
+            writeln!(out)?;
+        }
+        OutputFormat::Text => text(&stats, args.top, out)?,
+    }
+    Ok(0)
+}
+
+fn json(stats: &Stats, top: usize) -> serde_json::Value {
+    let mut value = serde_json::to_value(stats).expect("statistics serialize");
+    let map = value.as_object_mut().expect("an object");
+    for key in ["first_moves_red", "first_moves_black"] {
+        if let Some(list) = map.get_mut(key).and_then(|v| v.as_array_mut()) {
+            list.truncate(top);
+        }
+    }
+    let pairs = |list: Vec<(String, usize)>| -> serde_json::Value {
+        list.into_iter().map(|(name, games)| serde_json::json!({"name": name, "games": games})).collect()
+    };
+    map.insert("mean_plies".into(), serde_json::json!(stats.mean_plies()));
+    map.insert("median_plies".into(), serde_json::json!(stats.median_plies()));
+    let lengths: serde_json::Map<String, serde_json::Value> =
+        stats.length_distribution().into_iter().map(|(k, v)| (k, v.into())).collect();
+    map.insert("plies_distribution".into(), lengths.into());
+    map.insert("mean_material_balance".into(), serde_json::json!(stats.mean_material()));
+    map.insert("top_players".into(), pairs(stats.top_players(top)));
+    map.insert("top_events".into(), pairs(stats.top_events(top)));
+    value
+}
+
+fn text(stats: &Stats, top: usize, out: &mut impl Write) -> std::io::Result<()> {
+    let share = |n: usize| if stats.games == 0 { 0.0 } else { 100.0 * n as f64 / stats.games as f64 };
+    writeln!(out, "games: {}", stats.games)?;
+    let section = |out: &mut dyn Write, title: &str, rows: &mut dyn Iterator<Item = (String, String)>| {
+        writeln!(out, "\n{title}")?;
+        for (k, v) in rows {
+            // Chinese characters take two columns.
+            let pad = 32usize.saturating_sub(k.chars().map(|c| if c >= '\u{2E80}' { 2 } else { 1 }).sum());
+            writeln!(out, "  {k}{:pad$} {v}", "")?;
+        }
+        Ok::<(), std::io::Error>(())
+    };
+    let counts = |m: &std::collections::BTreeMap<String, usize>| {
+        m.iter().map(|(k, &v)| (k.clone(), format!("{v:>8}  {:5.1}%", share(v)))).collect::<Vec<_>>()
+    };
+    section(out, "format and encoding", &mut counts(&stats.by_format).into_iter())?;
+    section(out, "status", &mut counts(&stats.by_status).into_iter())?;
+    section(out, "result (as recorded)", &mut counts(&stats.by_result).into_iter())?;
+    section(
+        out,
+        "result recorded / termination computed",
+        &mut counts(&stats.result_vs_termination).into_iter(),
+    )?;
+    let mut lengths =
+        stats.length_distribution().into_iter().map(|(k, v)| (format!("{k} plies"), format!("{v:>8}")));
+    section(out, "main-line length", &mut lengths)?;
+    if let (Some(mean), Some(median)) = (stats.mean_plies(), stats.median_plies()) {
+        writeln!(out, "  {:<32} {mean:.1} / {median:.1}", "mean / median")?;
+    }
+    for (title, list) in [
+        ("Red's first moves (games, Red's score)", &stats.first_moves_red),
+        ("Black's first moves (games, Black's score)", &stats.first_moves_black),
+    ] {
+        let mut rows = list.iter().take(top).map(|(mv, s)| {
+            let score = if s.decided > 0 {
+                format!("{:5.1}%", 100.0 * s.points / s.decided as f64)
+            } else {
+                "-".into()
+            };
+            (mv.clone(), format!("{:>8}  {score:>6} of {} decided", s.games, s.decided))
+        });
+        section(out, title, &mut rows)?;
+    }
+    let mut captures = stats.captures.iter().map(|(k, v)| (k.clone(), format!("{v:>8}")));
+    section(out, "captures in main lines", &mut captures)?;
+    section(out, "material at the end (Red minus Black)", &mut counts(&stats.material_balance).into_iter())?;
+    if let Some(mean) = stats.mean_material() {
+        writeln!(out, "  {:<32} {mean:+.2}", "mean")?;
+    }
+    let mut players = stats.top_players(top).into_iter().map(|(k, v)| (k, format!("{v:>8}")));
+    section(out, "players with the most games", &mut players)?;
+    let mut events = stats.top_events(top).into_iter().map(|(k, v)| (k, format!("{v:>8}")));
+    section(out, "events with the most games", &mut events)?;
+    writeln!(out)?;
+    writeln!(out, "games with comments: {} ({:.1}%)", stats.with_comments, share(stats.with_comments))?;
+    writeln!(out, "games with variations: {} ({:.1}%)", stats.with_variations, share(stats.with_variations))?;
+    Ok(())
+}
