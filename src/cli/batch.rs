@@ -138,17 +138,18 @@ fn each_batch(
     mut f: impl FnMut(&Meta, usize, Vec<Record>) -> Result<(), Failure>,
 ) -> Result<Result<Meta, (Meta, String)>, Failure> {
     let mut meta = Meta { source: input.name(), format: "unknown", encoding: None };
-    let bytes = match input.read() {
-        Ok(b) => b,
+    let source = match input.open() {
+        Ok(s) => s,
         Err(e) => return Ok(Err((meta, format!("cannot read: {e}")))),
     };
     let mut first = 0;
     let mut failure = None;
-    // Reading runs on its own thread, a batch or two ahead of the replay.
+    // Reading runs on its own thread, a batch or two ahead of the replay;
+    // a large PGN text is read a piece at a time, in bounded memory.
     let read = std::thread::scope(|scope| {
         let (tx, rx) = std::sync::mpsc::sync_channel(2);
         let reader = scope.spawn(move || {
-            formats::read_in_batches(&bytes, encoding, BATCH, |format, enc, records| {
+            formats::stream::read_stream(source, encoding, BATCH, |format, enc, records| {
                 // A closed channel means the consumer stopped; drop the rest.
                 let _ = tx.send((format, enc, records));
             })

@@ -24,6 +24,14 @@ impl Input {
         }
     }
 
+    /// The content, to read a piece at a time.
+    pub fn open(&self) -> std::io::Result<Box<dyn Read + Send>> {
+        Ok(match self {
+            Input::File(p) => Box::new(std::fs::File::open(p)?),
+            Input::Stdin => Box::new(std::io::stdin()),
+        })
+    }
+
     /// The whole content.
     pub fn read(&self) -> std::io::Result<Vec<u8>> {
         match self {

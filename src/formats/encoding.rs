@@ -114,6 +114,40 @@ pub fn decode(bytes: &[u8], forced: Option<Encoding>) -> Decoded<'_> {
     Decoded { text, encoding, had_errors }
 }
 
+/// The encoding of a text known only by its first bytes `head` (a large
+/// text read in pieces): with `forced` that one, else a byte-order mark,
+/// else UTF-8 when the head is valid UTF-8 (a character cut at its end
+/// allowed), else GB18030 or Big5 as for [`decode`]. Also returns the
+/// length of the byte-order mark, to skip.
+pub fn detect_head(head: &[u8], forced: Option<Encoding>) -> (Encoding, usize) {
+    let bom = match head {
+        [0xEF, 0xBB, 0xBF, ..] => Some((Encoding::Utf8, 3)),
+        [0xFF, 0xFE, ..] => Some((Encoding::Utf16Le, 2)),
+        [0xFE, 0xFF, ..] => Some((Encoding::Utf16Be, 2)),
+        _ => None,
+    };
+    let skip = bom.map_or(0, |(_, n)| n);
+    if let Some(e) = forced {
+        return (e, if bom.is_some_and(|(b, _)| b == e) { skip } else { 0 });
+    }
+    if let Some(b) = bom {
+        return b;
+    }
+    match std::str::from_utf8(head) {
+        Ok(_) => (Encoding::Utf8, 0),
+        Err(e) if e.error_len().is_none() => (Encoding::Utf8, 0),
+        Err(_) => (guess_chinese(head), 0),
+    }
+}
+
+impl Encoding {
+    /// A decoder for text in this encoding, fed a piece at a time (no
+    /// byte-order mark handling: skip it first).
+    pub fn decoder(self) -> encoding_rs::Decoder {
+        self.codec().new_decoder_without_bom_handling()
+    }
+}
+
 /// GB18030 or Big5, whichever reads the start of `bytes` as more
 /// record-like Chinese with fewer errors.
 fn guess_chinese(bytes: &[u8]) -> Encoding {

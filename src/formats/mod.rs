@@ -8,6 +8,7 @@ pub mod dhtmlxq;
 pub mod encoding;
 pub mod json;
 pub mod pgn;
+pub mod stream;
 pub mod text;
 pub mod xqf;
 

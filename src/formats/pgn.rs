@@ -47,16 +47,63 @@ pub fn read(text: &str) -> Vec<Record> {
 /// most `batch` games, in order, so that a large file is never held as
 /// records all at once.
 pub fn read_in_batches(text: &str, batch: usize, mut f: impl FnMut(Vec<Record>)) {
-    let mut reader = Reader::default();
-    for (n, line) in text.lines().enumerate() {
-        reader.line(n as u32 + 1, line.strip_suffix('\r').unwrap_or(line));
-        if reader.games.len() >= batch {
-            f(std::mem::take(&mut reader.games));
+    let mut reader = LineReader::default();
+    for line in text.lines() {
+        reader.push_line(line);
+        if reader.ready() >= batch {
+            f(reader.take_games());
         }
     }
     let rest = reader.finish();
     if !rest.is_empty() {
         f(rest);
+    }
+}
+
+/// A PGN reader fed text a piece at a time (each piece ending at a line
+/// end, but for the last), for texts too large to hold at once.
+///
+/// ```
+/// use qipu::formats::pgn::LineReader;
+/// let mut reader = LineReader::default();
+/// reader.push("[Event \"a\"]\n1. h2e2 *\n");
+/// reader.push("[Event \"b\"]\n1. h2e2 *\n");
+/// assert_eq!(reader.take_games().len(), 1); // the second may go on
+/// assert_eq!(reader.finish().len(), 1);
+/// ```
+#[derive(Debug, Default)]
+pub struct LineReader {
+    reader: Reader,
+    lines: u32,
+}
+
+impl LineReader {
+    /// Reads the lines of `text`.
+    pub fn push(&mut self, text: &str) {
+        for line in text.lines() {
+            self.push_line(line);
+        }
+    }
+
+    /// Reads one line (without its line end; a final `\r` is dropped).
+    pub fn push_line(&mut self, line: &str) {
+        self.lines += 1;
+        self.reader.line(self.lines, line.strip_suffix('\r').unwrap_or(line));
+    }
+
+    /// How many games are complete and waiting.
+    pub fn ready(&self) -> usize {
+        self.reader.games.len()
+    }
+
+    /// The games completed so far.
+    pub fn take_games(&mut self) -> Vec<Record> {
+        std::mem::take(&mut self.reader.games)
+    }
+
+    /// Ends the text: the games still open.
+    pub fn finish(self) -> Vec<Record> {
+        self.reader.finish()
     }
 }
 
@@ -95,7 +142,7 @@ fn tag_line(line: &str) -> Option<Vec<(String, String)>> {
 }
 
 /// Reader state across lines.
-#[derive(Default)]
+#[derive(Debug, Default)]
 struct Reader {
     games: Vec<Record>,
     game: Record,

@@ -1,0 +1,134 @@
+//! Reading a large input a piece at a time, in bounded memory: PGN text is
+//! decoded and read as it arrives, and its games are handed on in batches
+//! while the rest is still being read. Other formats, and texts whose kind
+//! cannot be told from their first megabyte, are read whole.
+
+use std::io::Read;
+
+use super::encoding::{self, Encoding};
+use super::{Format, Unreadable, detect, dhtmlxq, json, pgn};
+use crate::record::Record;
+
+/// How much of the input is read before deciding how to read the rest.
+pub const HEAD: usize = 1 << 20;
+
+/// How much is read at a time after the head.
+const PIECE: usize = 1 << 20;
+
+/// Reads the records of `source` like [`super::read_in_batches`], holding
+/// only a piece of the input and a few batches of records at a time when
+/// it is PGN. The encoding of a streamed text is decided on its first
+/// megabyte.
+pub fn read_stream(
+    mut source: impl Read,
+    encoding: Option<Encoding>,
+    batch: usize,
+    mut f: impl FnMut(Format, Option<Encoding>, Vec<Record>),
+) -> Result<(Format, Option<Encoding>), Unreadable> {
+    let cannot_read =
+        |e: std::io::Error| Unreadable { format: Format::Binary, reason: format!("cannot read: {e}") };
+    let mut head = Vec::with_capacity(HEAD);
+    (&mut source).take(HEAD as u64).read_to_end(&mut head).map_err(cannot_read)?;
+    let whole = |mut bytes: Vec<u8>,
+                 source: &mut dyn Read,
+                 f: &mut dyn FnMut(Format, Option<Encoding>, Vec<Record>)| {
+        source.read_to_end(&mut bytes).map_err(cannot_read)?;
+        super::read_in_batches(&bytes, encoding, batch, &mut *f)
+    };
+    if head.len() < HEAD || detect::detect(&head) != Format::Pgn {
+        return whole(head, &mut source, &mut f);
+    }
+    let (enc, bom) = encoding::detect_head(&head, encoding);
+    let mut decoder = enc.decoder();
+    let mut text = String::new();
+    decode(&mut decoder, &head[bom..], &mut text, false);
+    let pgn_text = !dhtmlxq::contains_block(&text)
+        && !json::looks_like_json(&text)
+        && !text.trim_start().starts_with('<')
+        && pgn::has_tags(&text);
+    if !pgn_text {
+        return whole(head, &mut source, &mut f);
+    }
+    drop(head);
+    let mut reader = pgn::LineReader::default();
+    let mut first = true;
+    let mut emit = |games: Vec<Record>, first: &mut bool| -> Result<(), Unreadable> {
+        if *first && games.iter().all(|r| !super::looks_like_a_game(r)) {
+            return Err(Unreadable {
+                format: Format::Pgn,
+                reason: "text without a game record: no tags, and the first word is not a move".into(),
+            });
+        }
+        *first = false;
+        f(Format::Pgn, Some(enc), games);
+        Ok(())
+    };
+    let mut piece = vec![0u8; PIECE];
+    loop {
+        // Read the complete lines; keep the last, unfinished one.
+        let complete = text.rfind('\n').map_or(0, |k| k + 1);
+        for line in text[..complete].lines() {
+            reader.push_line(line);
+            if reader.ready() >= batch {
+                emit(reader.take_games(), &mut first)?;
+            }
+        }
+        text.drain(..complete);
+        let n = source.read(&mut piece).map_err(cannot_read)?;
+        if n == 0 {
+            decode(&mut decoder, &[], &mut text, true);
+            reader.push(&text);
+            break;
+        }
+        decode(&mut decoder, &piece[..n], &mut text, false);
+    }
+    let rest = reader.finish();
+    if !rest.is_empty() || first {
+        if rest.is_empty() {
+            return Err(Unreadable { format: Format::Pgn, reason: "no game found".into() });
+        }
+        emit(rest, &mut first)?;
+    }
+    Ok((Format::Pgn, Some(enc)))
+}
+
+/// Decodes `bytes` onto the end of `text`.
+fn decode(decoder: &mut encoding_rs::Decoder, bytes: &[u8], text: &mut String, last: bool) {
+    let room = decoder.max_utf8_buffer_length(bytes.len()).unwrap_or(bytes.len() * 3 + 16);
+    text.reserve(room);
+    let (_, read, _) = decoder.decode_to_string(bytes, text, last);
+    debug_assert_eq!(read, bytes.len(), "the room reserved holds the whole piece");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_large_text_streams_in_pieces_with_the_same_games() {
+        // Over HEAD bytes of GBK PGN: read in pieces, with line numbers that go on.
+        let game = "[Event \"全国赛\"]\r\n1. 炮二平五 马８进７ 2. 马二进三 车９平８ *\r\n\r\n";
+        let text = game.repeat(HEAD / game.len() * 2 + 3);
+        let (gbk, _, _) = encoding_rs::GBK.encode(&text);
+        let mut streamed = Vec::new();
+        let mut batches = 0;
+        let (format, enc) = read_stream(&gbk[..], None, 100, |_, _, games| {
+            batches += 1;
+            streamed.extend(games)
+        })
+        .unwrap();
+        assert_eq!((format, enc), (Format::Pgn, Some(Encoding::Gb18030)));
+        let whole = pgn::read(&text);
+        assert_eq!(streamed.len(), whole.len());
+        assert_eq!(streamed, whole);
+        assert!(batches > 10);
+    }
+
+    #[test]
+    fn small_and_other_inputs_are_read_whole() {
+        let mut n = 0;
+        read_stream(&b"[Event \"a\"]\n1. h2e2 *\n"[..], None, 10, |_, _, g| n += g.len()).unwrap();
+        assert_eq!(n, 1);
+        assert!(read_stream(&b"\x00\x01binary"[..], None, 10, |_, _, _| {}).is_err());
+    }
+}
