@@ -52,8 +52,10 @@ pub enum Command {
     Perft(perft::Args),
     /// Replay every game of the inputs and report each illegal or unreadable one.
     ///
-    /// Reads PGN files (Chinese, WXF or ICCS moves, in UTF-8, GBK or Big5, detected), whole
-    /// directories (recursively) or standard input (`-`). Every move of the main line and of
+    /// Reads PGN (Chinese, WXF or ICCS moves, in UTF-8, GBK or Big5, detected), plain-text
+    /// records, XQF (every version), DhtmlXQ (alone or in web pages), 象棋桥 CBR, CBL and CBF,
+    /// and qipu's JSON records, told apart by content; files, whole directories (recursively)
+    /// or standard input (`-`). Every move of the main line and of
     /// every variation is checked; the first wrong move of a line is reported with the game,
     /// the ply, the line and column, and why. Valid games print nothing in text mode; a summary
     /// line ends the output. Exit code 0 when every game is valid, 1 when some game is illegal
@@ -72,15 +74,15 @@ pub enum Command {
         after_help = "Examples:\n  qipu fen game.pgn\n  qipu fen collection/ --format json --notation chinese\n  qipu fen games.pgn --format csv > positions.csv"
     )]
     Fen(fen::Args),
-    /// Convert records to PGN (moves in Chinese, WXF or ICCS) or JSON, keeping tags, comments
-    /// and variations.
+    /// Convert records to PGN (moves in Chinese, WXF or ICCS), JSON, DhtmlXQ or XQF, keeping
+    /// tags, comments and variations.
     ///
     /// Every game is replayed first, so moves are written canonically in the notation asked
     /// for; a game with an illegal move is still converted, its moves from that one on kept as
     /// they were written, and reported on standard error (exit code 1). Output goes to
     /// standard output or to -o FILE, never over an input file.
     #[command(
-        after_help = "Examples:\n  qipu convert games.pgn --to pgn --notation wxf\n  qipu convert collection/ --to json -o games.jsonl\n  qipu convert big5.pgn --to pgn --chinese traditional --output-encoding big5"
+        after_help = "Examples:\n  qipu convert games.pgn --to pgn --notation wxf\n  qipu convert collection/ --to json -o games.jsonl\n  qipu convert big5.pgn --to pgn --chinese traditional --output-encoding big5\n  qipu convert games.pgn --to xqf -o xqf/ --xqf-version 18\n  qipu convert page.html --to dhtmlxq"
     )]
     Convert(convert::Args),
     /// Statistics of a collection: formats, validity, results against the computed end, game
