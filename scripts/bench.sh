@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Throughput of the release binary beside the floor (`wc -l` on the same file) and the peer
+# (the cchess Python package on a sample of the same games), in one run.
+#
+# Inputs (built in ${TMPDIR:-/tmp}/qipu-bench on first use):
+#   ccpd.pgn       the CCPD slice of ../shared/corpus/pgn concatenated (Big5, Chinese moves)
+#   iccs-100k.pgn  100,000 generated games in ICCS (examples/gen_iccs_games, fixed seed)
+#   ../shared/corpus/xqf  5,111 XQF files
+# For each input and --jobs 1 and 2: validate, fen --format jsonl, convert --to pgn, stats;
+# wall clock (best of three), games/s, plies/s, MB/s, CPU seconds and peak memory.
+# Usage: bash scripts/bench.sh   (from the repository root; the peer needs `pip install cchess`)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build --release --quiet
+qipu=target/release/qipu
+work=${TMPDIR:-/tmp}/qipu-bench
+mkdir -p "$work"
+ccpd="$work/ccpd.pgn"
+[ -s "$ccpd" ] || find ../shared/corpus/pgn/Yvonne761__Chinese-Chess-Practical-Dataset -type f -name '*.pgn' -print0 \
+  | sort -z | xargs -0 cat > "$ccpd"
+iccs="$work/iccs-100k.pgn"
+[ -s "$iccs" ] || cargo run --release --quiet --example gen_iccs_games -- 100000 > "$iccs"
+xqf=../shared/corpus/xqf
+
+best() { # prints "wall cpu peak_kb" of the fastest of three runs of "$@"
+  local best=999999 line start end secs user sys peak
+  for _ in 1 2 3; do
+    start=$(date +%s.%N)
+    /usr/bin/time -o "$work/time" -f '%U %S %M' "$@" > /dev/null 2>&1 || true
+    end=$(date +%s.%N)
+    secs=$(echo "$end - $start" | bc -l)
+    read -r user sys peak < <(tail -1 "$work/time")
+    if (( $(echo "$secs < $best" | bc -l) )); then
+      best=$secs
+      line="$secs $(echo "$user + $sys" | bc -l) $peak"
+    fi
+  done
+  echo "$line"
+}
+
+for input in "$ccpd" "$iccs" "$xqf"; do
+  "$qipu" validate --format json "$input" > "$work/report.jsonl" 2>/dev/null || true
+  games=$(wc -l < "$work/report.jsonl")
+  plies=$(grep -o '"plies":[0-9]*\|"variation_plies":[0-9]*' "$work/report.jsonl" | cut -d: -f2 | paste -sd+ | bc)
+  bytes=$(du -sb "$input" | cut -f1)
+  echo "== $(basename "$input"): $games games, $plies plies, $bytes bytes"
+  if [ -f "$input" ]; then
+    read -r wc_secs _ _ < <(best wc -l "$input")
+    printf 'wc -l: %.4f s\n' "$wc_secs"
+  fi
+  for jobs in 1 2; do
+    for cmd in "validate" "fen --format jsonl" "convert --to pgn" "stats"; do
+      # shellcheck disable=SC2086
+      read -r secs cpu peak < <(best "$qipu" $cmd --jobs "$jobs" "$input")
+      ratio=""
+      if [ -f "$input" ]; then ratio=$(printf '%5.1fx wc -l' "$(echo "$secs / $wc_secs" | bc -l)"); fi
+      printf '%-20s jobs=%s %7.3f s %9.0f games/s %11.0f plies/s %7.1f MB/s  CPU %6.2f s  peak %6.1f MB  %s\n' \
+        "$cmd" "$jobs" "$secs" "$(echo "$games / $secs" | bc -l)" "$(echo "$plies / $secs" | bc -l)" \
+        "$(echo "$bytes / $secs / 1000000" | bc -l)" "$cpu" "$(echo "$peak / 1024" | bc -l)" "$ratio"
+    done
+  done
+done
+
+echo "== peer: cchess on samples of the same records"
+python3 scripts/peer-cchess.py pgn "$iccs" 200 || true
+python3 scripts/peer-cchess.py pgn "$ccpd" 200 big5 || true
+python3 scripts/peer-cchess.py xqf "$xqf" 200 || true
