@@ -75,14 +75,50 @@ fn trail(
     let mut pos = replayed.resolution.start.clone();
     let mut out = Vec::with_capacity(100 * (replayed.moves.len() + 1));
     let mut fen = String::with_capacity(100);
+    // JSON lines are written by hand, with what every line of the game
+    // shares escaped once: serializing each ply's fields costs more than
+    // replaying it.
+    let json_head = (format == FenFormat::Json).then(|| {
+        let mut head = String::from("{\"source\":");
+        push_json_str(&mut head, source);
+        head.push_str(&format!(",\"index\":{index},\"ply\":"));
+        head
+    });
+    let mut line = String::with_capacity(160);
+    let mut emit = |ply: usize, mv: Option<&str>, fen: &str, out: &mut Vec<u8>| -> Result<(), Failure> {
+        match &json_head {
+            Some(head) => {
+                line.clear();
+                line.push_str(head);
+                line.push_str(&ply.to_string());
+                line.push_str(",\"move\":");
+                match mv {
+                    Some(mv) => push_json_str(&mut line, mv),
+                    None => line.push_str("null"),
+                }
+                // A FEN holds letters, digits, '/', '-' and spaces only.
+                line.push_str(",\"fen\":\"");
+                line.push_str(fen);
+                line.push_str("\"}\n");
+                out.extend_from_slice(line.as_bytes());
+                Ok(())
+            }
+            None => write_ply(&Ply { source, index, ply, mv, fen }, format, out),
+        }
+    };
     pos.write_fen(&mut fen);
-    write_ply(&Ply { source, index, ply: 0, mv: None, fen: &fen }, format, &mut out)?;
+    emit(0, None, &fen, &mut out)?;
+    let mut text = String::with_capacity(16);
+    // Only the ranks a move touches are written anew.
+    let mut ranks = crate::fen::RankTexts::new(pos.board());
     for (k, &m) in replayed.moves.iter().enumerate() {
-        let text = notation.write(&pos, m);
+        text.clear();
+        notation.write_to(&pos, m, &mut text);
         let _ = pos.play_unchecked(m);
+        ranks.update(pos.board(), m);
         fen.clear();
-        pos.write_fen(&mut fen);
-        write_ply(&Ply { source, index, ply: k + 1, mv: Some(&text), fen: &fen }, format, &mut out)?;
+        ranks.write(pos.turn(), pos.halfmoves(), pos.fullmoves(), &mut fen);
+        emit(k + 1, Some(&text), &fen, &mut out)?;
     }
     let error =
         replayed.error.filter(|e| !e.in_variation).map(|e| format!("{source}: game {}: {e}", index + 1));
@@ -148,7 +184,49 @@ fn write_ply(p: &Ply, format: FenFormat, out: &mut impl Write) -> Result<(), Fai
     Ok(())
 }
 
+/// Appends `s` as a JSON string, as serde_json writes it.
+fn push_json_str(out: &mut String, s: &str) {
+    if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+        out.push('"');
+        out.push_str(s);
+        out.push('"');
+    } else {
+        out.push_str(&serde_json::to_string(s).expect("strings serialize"));
+    }
+}
+
 /// A CSV field, quoted when it needs to be.
 fn csv(s: &str) -> String {
     if s.contains([',', '"', '\n', '\r']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hand_written_json_lines_equal_serde_json() {
+        let record = &crate::formats::pgn::read("1. h2e2 h9g7 *")[0];
+        for source in ["games.pgn", "a \"quoted\"\\name\t.pgn", "棋谱/对局.pgn"] {
+            let (ours, _) =
+                trail(source, 7, record, crate::notation::Notation::Uci, FenFormat::Json).unwrap();
+            let mut pos = crate::Position::start();
+            let mut expected = Vec::new();
+            let fen = pos.fen();
+            serde_json::to_writer(&mut expected, &Ply { source, index: 7, ply: 0, mv: None, fen: &fen })
+                .unwrap();
+            expected.push(b'\n');
+            for (k, mv) in ["h2e2", "h9g7"].into_iter().enumerate() {
+                let _ = pos.play_unchecked(mv.parse().unwrap());
+                let fen = pos.fen();
+                serde_json::to_writer(
+                    &mut expected,
+                    &Ply { source, index: 7, ply: k + 1, mv: Some(mv), fen: &fen },
+                )
+                .unwrap();
+                expected.push(b'\n');
+            }
+            assert_eq!(String::from_utf8(ours).unwrap(), String::from_utf8(expected).unwrap());
+        }
+    }
 }

@@ -102,11 +102,21 @@ impl IccsMove {
 
 /// Writes a move in ICCS (`H2-E2`) or UCI style (`h2e2`).
 pub fn write(m: Move, style: Style) -> String {
-    match style {
-        Style::Uci => m.to_string(),
-        Style::Iccs => {
-            let [from, to] = [m.from, m.to].map(|s| [s.file().char().to_ascii_uppercase(), s.rank().char()]);
-            [from[0], from[1], '-', to[0], to[1]].iter().collect()
-        }
+    let mut out = String::with_capacity(5);
+    write_to(m, style, &mut out);
+    out
+}
+
+/// Appends a move in ICCS (`H2-E2`) or UCI style (`h2e2`) to `out`.
+pub fn write_to(m: Move, style: Style, out: &mut String) {
+    let point = |s: Square| {
+        let file = s.file().char();
+        [if style == Style::Iccs { file.to_ascii_uppercase() } else { file }, s.rank().char()]
+    };
+    let [from, to] = [point(m.from), point(m.to)];
+    out.extend(from);
+    if style == Style::Iccs {
+        out.push('-');
     }
+    out.extend(to);
 }

@@ -572,6 +572,17 @@ impl Notation {
         }
     }
 
+    /// Appends the legal move `m` of `pos` to `out` (no allocation when it
+    /// has room).
+    pub fn write_to(self, pos: &Position, m: Move, out: &mut String) {
+        match self {
+            Notation::Chinese(style) => chinese::write_to(pos, m, style, out),
+            Notation::Wxf => wxf::write_to(pos, m, out),
+            Notation::Iccs => iccs::write_to(m, iccs::Style::Iccs, out),
+            Notation::Uci => iccs::write_to(m, iccs::Style::Uci, out),
+        }
+    }
+
     /// The value of a PGN `[Format]` tag for moves in this notation.
     pub fn pgn_format(self) -> &'static str {
         match self {

@@ -160,48 +160,110 @@ impl Setup {
 
 /// Appends the canonical FEN of a placement, side and clocks to `out`.
 pub fn write_fen(board: &Board, turn: Color, halfmoves: u32, fullmoves: u32, out: &mut String) {
-    // Built as bytes on the stack and appended once: FEN trails write one
-    // per ply, and pushing characters one by one costs several times more.
-    // At most 90 pieces, 9 slashes, " w - - " and two 10-digit numbers.
-    let mut buf = [0u8; 128];
-    let mut n = 0;
-    let mut put = |b: u8| {
-        buf[n] = b;
-        n += 1;
-    };
-    // The letter of each piece, by `Piece::index`.
-    const LETTERS: [u8; 14] = *b"KABNRCPkabnrcp";
-    let squares = board.raw();
-    for rank in (0..10).rev() {
-        let mut empty = 0;
-        for square in &squares[rank * 9..rank * 9 + 9] {
-            match square {
-                None => empty += 1,
-                Some(p) => {
-                    if empty > 0 {
-                        put(b'0' + empty);
-                        empty = 0;
-                    }
-                    put(LETTERS[p.index()]);
-                }
+    let mut ranks = RankTexts::default();
+    for rank in 0..10 {
+        ranks.encode(board, rank);
+    }
+    ranks.write(turn, halfmoves, fullmoves, out);
+}
+
+/// The FEN text of each rank of a board, kept from one position to the
+/// next so that writing the FEN after a move re-encodes only the (at
+/// most two) ranks the move touched: for FEN trails.
+///
+/// ```
+/// use qipu::{Position, fen::RankTexts};
+/// let mut pos = Position::start();
+/// let mut ranks = RankTexts::new(pos.board());
+/// let m = "h2e2".parse().unwrap();
+/// let _ = pos.play_unchecked(m);
+/// ranks.update(pos.board(), m);
+/// let mut fen = String::new();
+/// ranks.write(pos.turn(), pos.halfmoves(), pos.fullmoves(), &mut fen);
+/// assert_eq!(fen, pos.fen());
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RankTexts {
+    text: [[u8; 9]; 10],
+    len: [u8; 10],
+}
+
+impl RankTexts {
+    /// The rank texts of `board`.
+    pub fn new(board: &Board) -> RankTexts {
+        let mut ranks = RankTexts::default();
+        for rank in 0..10 {
+            ranks.encode(board, rank);
+        }
+        ranks
+    }
+
+    /// Brings the texts up to date with `board`, which differs from the
+    /// last board seen by the move `m` only.
+    pub fn update(&mut self, board: &Board, m: super::Move) {
+        self.encode(board, m.from.rank().index());
+        if m.to.rank() != m.from.rank() {
+            self.encode(board, m.to.rank().index());
+        }
+    }
+
+    fn encode(&mut self, board: &Board, rank: usize) {
+        // The letter of each piece, by `Piece::index`.
+        const LETTERS: [u8; 14] = *b"KABNRCPkabnrcp";
+        let squares = board.raw();
+        let occupied = board.occupied_by(Color::Red) | board.occupied_by(Color::Black);
+        // The pieces of the rank, file by file, from its nine bits.
+        let mut bits = ((occupied >> (rank * 9)) & 0x1FF) as u32;
+        let (text, mut n) = (&mut self.text[rank], 0);
+        let mut file = 0;
+        while bits != 0 {
+            let f = bits.trailing_zeros();
+            if f > file {
+                text[n] = b'0' + (f - file) as u8;
+                n += 1;
+            }
+            if let Some(piece) = squares[rank * 9 + f as usize] {
+                text[n] = LETTERS[piece.index()];
+                n += 1;
+            }
+            file = f + 1;
+            bits &= bits - 1;
+        }
+        if file < 9 {
+            text[n] = b'0' + (9 - file) as u8;
+            n += 1;
+        }
+        self.len[rank] = n as u8;
+    }
+
+    /// Appends the FEN: the ranks, then side to move and clocks.
+    pub fn write(&self, turn: Color, halfmoves: u32, fullmoves: u32, out: &mut String) {
+        // Built as bytes on the stack and appended once. At most 90 pieces,
+        // 9 slashes, " w - - " and two 10-digit numbers.
+        let mut buf = [0u8; 128];
+        let mut n = 0;
+        let mut put = |b: u8| {
+            buf[n] = b;
+            n += 1;
+        };
+        for rank in (0..10).rev() {
+            for &b in &self.text[rank][..self.len[rank] as usize] {
+                put(b);
+            }
+            if rank > 0 {
+                put(b'/');
             }
         }
-        if empty > 0 {
-            put(b'0' + empty);
+        put(b' ');
+        put(turn.fen_char() as u8);
+        for &b in b" - - " {
+            put(b);
         }
-        if rank > 0 {
-            put(b'/');
-        }
+        put_number(halfmoves, &mut put);
+        put(b' ');
+        put_number(fullmoves, &mut put);
+        out.push_str(std::str::from_utf8(&buf[..n]).expect("FEN characters are ASCII"));
     }
-    put(b' ');
-    put(turn.fen_char() as u8);
-    for &b in b" - - " {
-        put(b);
-    }
-    put_number(halfmoves, &mut put);
-    put(b' ');
-    put_number(fullmoves, &mut put);
-    out.push_str(std::str::from_utf8(&buf[..n]).expect("FEN characters are ASCII"));
 }
 
 /// Hands the decimal digits of `n` to `put`, most significant first.
@@ -239,6 +301,30 @@ impl fmt::Display for Setup {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rank_texts_follow_a_game() {
+        // Random legal games (fixed seed): after every move, the rank texts
+        // updated for that move give the FEN written from scratch.
+        let mut seed = 12345u64;
+        for _ in 0..20 {
+            let mut pos = crate::Position::start();
+            let mut ranks = RankTexts::new(pos.board());
+            for _ in 0..150 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let m = moves[(seed >> 33) as usize % moves.len()];
+                let _ = pos.play_unchecked(m);
+                ranks.update(pos.board(), m);
+                let mut fen = String::new();
+                ranks.write(pos.turn(), pos.halfmoves(), pos.fullmoves(), &mut fen);
+                assert_eq!(fen, pos.fen());
+            }
+        }
+    }
     use crate::{Piece, Role};
 
     #[test]
