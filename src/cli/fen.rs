@@ -90,7 +90,7 @@ fn trail(
             Some(head) => {
                 line.clear();
                 line.push_str(head);
-                line.push_str(&ply.to_string());
+                push_number(&mut line, ply);
                 line.push_str(",\"move\":");
                 match mv {
                     Some(mv) => push_json_str(&mut line, mv),
@@ -182,6 +182,22 @@ fn write_ply(p: &Ply, format: FenFormat, out: &mut impl Write) -> Result<(), Fai
         }
     }
     Ok(())
+}
+
+/// Appends the decimal digits of `n`.
+fn push_number(out: &mut String, n: usize) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut n = n;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.push_str(std::str::from_utf8(&digits[at..]).expect("ASCII digits"));
 }
 
 /// Appends `s` as a JSON string, as serde_json writes it.
