@@ -674,17 +674,18 @@ pub fn write_to(
     if let Some(first) = tree.main_child(tree.root()) {
         stack.push(Task::Move { id: first, pos: Box::new(resolution.start.clone()), force_number: true });
     }
+    let mut word = String::new();
     while let Some(task) = stack.pop() {
         match task {
-            Task::Open => text.word("(".to_string()),
-            Task::Close => text.word(")".to_string()),
+            Task::Open => text.word("("),
+            Task::Close => text.word(")"),
             Task::Raw { id } => {
                 let node = tree.node(id);
                 if let Some(mv) = &node.mv {
-                    text.word(match &mv.text {
-                        crate::record::MoveText::Text(t) => t.to_string(),
-                        crate::record::MoveText::Coords(m) => m.to_string(),
-                    });
+                    match &mv.text {
+                        crate::record::MoveText::Text(t) => text.word(t),
+                        crate::record::MoveText::Coords(m) => text.word(&m.to_string()),
+                    }
                 }
                 text.annotations(node);
                 let children: Vec<NodeId> = tree.children(id).collect();
@@ -706,19 +707,17 @@ pub fn write_to(
                 if let Some(c) = node.comment_before() {
                     text.comment(c);
                 }
-                let number = pos.fullmoves();
-                let written = notation.write(&pos, m);
-                // The number and its move stay on one line.
-                text.word(if pos.turn() == crate::Color::Red {
-                    format!("{number}. {written}")
+                // The number and its move stay on one line: one word, built
+                // in a buffer kept from move to move.
+                word.clear();
+                if pos.turn() == crate::Color::Red {
+                    let _ = write!(word, "{}. ", pos.fullmoves());
                 } else if force_number || node.comment_before().is_some() {
-                    format!("{number}... {written}")
-                } else {
-                    written
-                });
+                    let _ = write!(word, "{}... ", pos.fullmoves());
+                }
+                notation.write_to(&pos, m, &mut word);
+                text.word(&word);
                 text.annotations(node);
-                let mut after = pos.clone();
-                let _ = after.play_unchecked(m);
                 // Alternatives to this move, when it is its parent's main continuation.
                 let parent = node.parent.expect("a move has a parent");
                 let alts: Vec<NodeId> = if tree.main_child(parent) == Some(id) {
@@ -726,19 +725,30 @@ pub fn write_to(
                 } else {
                     Vec::new()
                 };
+                // Alternatives are laid out before the main continuation goes on.
+                let alt_tasks: Vec<Task> = alts
+                    .iter()
+                    .rev()
+                    .flat_map(|&alt| {
+                        [
+                            Task::Close,
+                            Task::Move { id: alt, pos: pos.clone(), force_number: true },
+                            Task::Open,
+                        ]
+                    })
+                    .collect();
                 if let Some(next) = tree.main_child(id) {
                     let force = !alts.is_empty() || node.comment().is_some() || !node.nags().is_empty();
+                    // The position goes on with the main line: no copy.
+                    let mut after = pos;
+                    let _ = after.play_unchecked(m);
                     stack.push(Task::Move { id: next, pos: after, force_number: force });
                 }
-                for &alt in alts.iter().rev() {
-                    stack.push(Task::Close);
-                    stack.push(Task::Move { id: alt, pos: pos.clone(), force_number: true });
-                    stack.push(Task::Open);
-                }
+                stack.extend(alt_tasks);
             }
         }
     }
-    text.word(result.as_str().to_string());
+    text.word(result.as_str());
     out.push_str(&text.finish());
     out.push('\n');
 }
@@ -756,7 +766,7 @@ struct MovetextWriter {
 }
 
 impl MovetextWriter {
-    fn word(&mut self, w: String) {
+    fn word(&mut self, w: &str) {
         let width = w.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum::<usize>();
         let glue = self.open_paren || w == ")";
         if self.line > 0 && !glue {
@@ -769,13 +779,13 @@ impl MovetextWriter {
             }
         }
         self.open_paren = w == "(";
-        self.out.push_str(&w);
+        self.out.push_str(w);
         self.line += width;
     }
 
     fn comment(&mut self, c: &str) {
         // `}` cannot appear inside a PGN comment: write the full-width form.
-        self.word(format!("{{{}}}", c.replace('}', "｝")));
+        self.word(&format!("{{{}}}", c.replace('}', "｝")));
         if c.contains('\n') {
             self.line = 80; // continue on a new line
         }
@@ -783,7 +793,7 @@ impl MovetextWriter {
 
     fn annotations(&mut self, node: &crate::record::Node) {
         for nag in node.nags() {
-            self.word(format!("${nag}"));
+            self.word(&format!("${nag}"));
         }
         if let Some(c) = node.comment() {
             self.comment(c);
