@@ -1,8 +1,11 @@
 //! qipu (棋谱) reads, checks and converts Xiangqi (Chinese chess) game
 //! records.
 //!
-//! This version holds the rules engine that every record is replayed
-//! through: the board vocabulary ([`Square`], [`Piece`], [`Board`]), FEN,
+//! Records are read from PGN, plain text, XQF, DhtmlXQ and 象棋桥 CBR, CBL
+//! and CBF ([`formats`]) into one model ([`record`]), replayed move by move
+//! ([`analysis::replay`]) and written as PGN, JSON, XQF or DhtmlXQ.
+//!
+//! Underneath is the rules engine that every record is replayed through: the board vocabulary ([`Square`], [`Piece`], [`Board`]), FEN,
 //! [`Setup`] (any placement) and [`Position`] (validated), legal move
 //! generation with every rule of play (palace, river, elephant eye, horse
 //! leg, cannon screen, flying general), checkmate and stalemate (both a
