@@ -32,11 +32,41 @@ struct JsonNode<'a> {
     id: usize,
     parent: usize,
     #[serde(rename = "move")]
-    mv: Option<String>,
-    text: String,
+    mv: Option<Coords>,
+    text: MoveWord<'a>,
     comment: Option<&'a str>,
     comment_before: Option<&'a str>,
     nags: &'a [u8],
+}
+
+/// A move in lower-case coordinates (`h2e2`), written without an allocation.
+struct Coords(crate::Move);
+
+impl Serialize for Coords {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let m = self.0;
+        let mut buf = [0u8; 4];
+        for (i, sq) in [m.from, m.to].into_iter().enumerate() {
+            buf[2 * i] = sq.file().char() as u8;
+            buf[2 * i + 1] = sq.rank().char() as u8;
+        }
+        s.serialize_str(std::str::from_utf8(&buf).expect("ASCII coordinates"))
+    }
+}
+
+/// A move as written in the record: its text, or its coordinates.
+enum MoveWord<'a> {
+    Text(&'a str),
+    Coords(Coords),
+}
+
+impl Serialize for MoveWord<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            MoveWord::Text(t) => s.serialize_str(t),
+            MoveWord::Coords(c) => c.serialize(s),
+        }
+    }
 }
 
 /// Writes a record as one line of JSON, given what replaying it settled.
@@ -51,10 +81,10 @@ pub fn write(record: &Record, resolution: &Resolution) -> String {
             JsonNode {
                 id: id.index(),
                 parent: node.parent.expect("a move has a parent").index(),
-                mv: resolution.move_of(id).map(|m| m.to_string()),
+                mv: resolution.move_of(id).map(Coords),
                 text: match &mv.text {
-                    MoveText::Text(t) => t.to_string(),
-                    MoveText::Coords(m) => m.to_string(),
+                    MoveText::Text(t) => MoveWord::Text(t),
+                    MoveText::Coords(m) => MoveWord::Coords(Coords(*m)),
                 },
                 comment: node.comment(),
                 comment_before: node.comment_before(),
