@@ -73,7 +73,9 @@ pub fn contains_block(text: &str) -> bool {
     find_ci(text, "[dhtmlxq", 0).is_some()
 }
 
-/// Reads every DhtmlXQ block of `text` into a record, in order.
+/// Reads every DhtmlXQ block of `text` into a record, in order (blocks
+/// without a closed `[DhtmlXQ_…]…[/DhtmlXQ_…]` tag are not records and are
+/// left out).
 pub fn read(text: &str) -> Vec<Record> {
     let lines = LineIndex::new(text);
     let mut records = Vec::new();
@@ -95,8 +97,9 @@ pub fn read(text: &str) -> Vec<Record> {
                 (end, end)
             }
         };
-        read_block(text, body_start, body_end, &lines, &mut record);
-        records.push(record);
+        if read_block(text, body_start, body_end, &lines, &mut record) {
+            records.push(record);
+        }
         at = next;
     }
     records
@@ -144,6 +147,8 @@ struct Tag<'a> {
     name: String,
     value: &'a str,
     at: usize,
+    /// Whether a closing tag ends it.
+    closed: bool,
 }
 
 /// The tags between `start` and `end`.
@@ -160,6 +165,7 @@ fn tags<'a>(
         let Some(name_end) = text[open..end].find(']').map(|k| open + k) else { break };
         let name = text[open + 9..name_end].to_ascii_lowercase();
         let value_start = name_end + 1;
+        let closed = find_ci(&text[..end], "[/dhtmlxq_", value_start).is_some();
         let (value_end, next) = match find_ci(&text[..end], "[/dhtmlxq_", value_start) {
             Some(close) => {
                 // The closing tag's name runs to its ']' (or, without one, to the block's end).
@@ -184,16 +190,21 @@ fn tags<'a>(
                 (end, end)
             }
         };
-        out.push(Tag { name, value: &text[value_start..value_end], at: value_start });
+        out.push(Tag { name, value: &text[value_start..value_end], at: value_start, closed });
         at = next;
     }
     out
 }
 
-/// Fills `record` from the block body `text[start..end]`.
-fn read_block(text: &str, start: usize, end: usize, lines: &LineIndex, record: &mut Record) {
+/// Fills `record` from the block body `text[start..end]`; false when the
+/// block holds no closed DhtmlXQ tag (prose that mentions `[DhtmlXQ]` or a
+/// tag name, not a record).
+fn read_block(text: &str, start: usize, end: usize, lines: &LineIndex, record: &mut Record) -> bool {
     let mut warnings = Vec::new();
     let tags = tags(text, start, end, lines, &mut warnings);
+    if !tags.iter().any(|t| t.closed) {
+        return false;
+    }
     record.warnings.append(&mut warnings);
     record.tags.push(("Game".into(), "Chinese Chess".into()));
     let mut by_name: HashMap<&str, &Tag> = HashMap::new();
@@ -241,7 +252,7 @@ fn read_block(text: &str, start: usize, end: usize, lines: &LineIndex, record: &
         Ok(b) => b,
         Err(w) => {
             record.unreadable = Some(w);
-            return;
+            return true;
         }
     };
     // (branch number) -> (parent, first ply, node of each ply)
@@ -328,6 +339,7 @@ fn read_block(text: &str, start: usize, end: usize, lines: &LineIndex, record: &
         write_fen(&board, turn, 0, 1, &mut fen);
         record.set_tag("FEN", fen);
     }
+    true
 }
 
 /// The node of ply `ply` in branch `branch` (0 = the start), following
@@ -699,6 +711,17 @@ mod tests {
         assert_eq!(t.node(third).comment(), Some("变着"));
         assert!(t.node(third).mv.as_ref().unwrap().at.line == 1);
         assert!(games[1].warnings.is_empty());
+    }
+
+    #[test]
+    fn a_mention_of_the_block_name_is_not_a_record() {
+        assert!(read("The export uses `[DhtmlXQiFrame]` (not `[DhtmlXQ]`).").is_empty());
+        assert!(
+            read("inline, one line (`[DhtmlXQ][DhtmlXQ_title]…`), and `[DhtmlXQ_move_a_b_c]` tags")
+                .is_empty()
+        );
+        let two = read("[DhtmlXQ][/DhtmlXQ] [DhtmlXQ][DhtmlXQ_movelist]7747[/DhtmlXQ_movelist][/DhtmlXQ]");
+        assert_eq!(two.len(), 1);
     }
 
     #[test]

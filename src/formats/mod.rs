@@ -64,14 +64,15 @@ pub fn read_in_batches(
                 format,
                 reason: "text without a game record: no tags, and the first word is not a move".into(),
             };
-            if dhtmlxq::contains_block(&decoded.text) {
-                let mut records = dhtmlxq::read(&decoded.text);
-                if records.is_empty() {
-                    return Err(Unreadable {
-                        format: Format::Dhtmlxq,
-                        reason: "'[DhtmlXQ' appears, but no [DhtmlXQ] block opens".into(),
-                    });
-                }
+            // DhtmlXQ blocks holding at least one tag; a text that only
+            // mentions `[DhtmlXQ]` is read as whatever else it is.
+            let blocks = if dhtmlxq::contains_block(&decoded.text) {
+                dhtmlxq::read(&decoded.text)
+            } else {
+                Vec::new()
+            };
+            if !blocks.is_empty() {
+                let mut records = blocks;
                 while !records.is_empty() {
                     let rest = records.split_off(records.len().min(batch.max(1)));
                     f(Format::Dhtmlxq, enc, records);
