@@ -157,3 +157,23 @@ fn one_unreadable_record_among_several_is_counted_and_placed() {
     );
     assert_eq!(rows[1]["status"], "ok");
 }
+
+#[test]
+fn one_thread_and_two_give_the_same_output_in_input_order() {
+    // Many small files (read many at a time) and one large one (read in
+    // batches): the output must not depend on the number of threads.
+    let dir = scratch("jobs");
+    for i in 0..40 {
+        let game = if i % 7 == 3 { BAD } else { GOOD };
+        std::fs::write(dir.join(format!("{i:02}.pgn")), game.repeat(1 + i % 3)).unwrap();
+    }
+    let big: String = (0..16_000).map(|i| if i % 500 == 7 { BAD } else { GOOD }).collect();
+    assert!(big.len() > 1 << 20, "large enough to be streamed");
+    std::fs::write(dir.join("zz-big.pgn"), big).unwrap();
+    for args in [&["validate", "--format", "json"][..], &["fen", "--format", "json"][..], &["stats"][..]] {
+        let run = |jobs: &str| qipu().args(args).args(["--jobs", jobs]).arg(&dir).output().unwrap().stdout;
+        let one = run("1");
+        assert!(!one.is_empty());
+        assert_eq!(one, run("2"), "{args:?}");
+    }
+}
