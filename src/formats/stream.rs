@@ -20,22 +20,36 @@ const PIECE: usize = 1 << 20;
 /// it is PGN. The encoding of a streamed text is decided on its first
 /// megabyte.
 pub fn read_stream(
+    source: impl Read,
+    encoding: Option<Encoding>,
+    batch: usize,
+    f: impl FnMut(Format, Option<Encoding>, Vec<Record>),
+) -> Result<(Format, Option<Encoding>), Unreadable> {
+    read_stream_sized(source, encoding, batch, HEAD, PIECE, f)
+}
+
+/// [`read_stream`] with the sizes of the head (what is read before
+/// deciding how to read the rest) and of the pieces after it given: small
+/// sizes put piece boundaries everywhere, for tests and fuzzing.
+pub fn read_stream_sized(
     mut source: impl Read,
     encoding: Option<Encoding>,
     batch: usize,
+    head_size: usize,
+    piece_size: usize,
     mut f: impl FnMut(Format, Option<Encoding>, Vec<Record>),
 ) -> Result<(Format, Option<Encoding>), Unreadable> {
     let cannot_read =
         |e: std::io::Error| Unreadable { format: Format::Binary, reason: format!("cannot read: {e}") };
-    let mut head = Vec::with_capacity(HEAD);
-    (&mut source).take(HEAD as u64).read_to_end(&mut head).map_err(cannot_read)?;
+    let mut head = Vec::with_capacity(head_size);
+    (&mut source).take(head_size as u64).read_to_end(&mut head).map_err(cannot_read)?;
     let whole = |mut bytes: Vec<u8>,
                  source: &mut dyn Read,
                  f: &mut dyn FnMut(Format, Option<Encoding>, Vec<Record>)| {
         source.read_to_end(&mut bytes).map_err(cannot_read)?;
         super::read_in_batches(&bytes, encoding, batch, &mut *f)
     };
-    if head.len() < HEAD || detect::detect(&head) != Format::Pgn {
+    if head.len() < head_size || detect::detect(&head) != Format::Pgn {
         return whole(head, &mut source, &mut f);
     }
     let (enc, bom) = encoding::detect_head(&head, encoding);
@@ -63,7 +77,7 @@ pub fn read_stream(
         f(Format::Pgn, Some(enc), games);
         Ok(())
     };
-    let mut piece = vec![0u8; PIECE];
+    let mut piece = vec![0u8; piece_size.max(1)];
     loop {
         // Read the complete lines; keep the last, unfinished one.
         let complete = text.rfind('\n').map_or(0, |k| k + 1);
@@ -122,6 +136,17 @@ mod tests {
         assert_eq!(streamed.len(), whole.len());
         assert_eq!(streamed, whole);
         assert!(batches > 10);
+    }
+
+    #[test]
+    fn tiny_pieces_cut_characters_and_lines_anywhere() {
+        let text = "[Event \"赛\"]\n{开局\n说明}\n1. 炮二平五 马８进７\r\n2. 马二进三 *\n\n[Event \"b\"]\n1. h2e2 *\n";
+        let whole = pgn::read(text);
+        for (head, piece) in [(16, 1), (20, 3), (33, 7), (64, 2)] {
+            let mut streamed = Vec::new();
+            read_stream_sized(text.as_bytes(), None, 1, head, piece, |_, _, g| streamed.extend(g)).unwrap();
+            assert_eq!(streamed, whole, "head {head}, piece {piece}");
+        }
     }
 
     #[test]
