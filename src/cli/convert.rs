@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use super::batch::{Event, Meta, each_input};
 use super::input::{Input, expand};
+use super::progress::Tally;
 use super::{ChineseStyle, Failure, MoveNotation};
 use crate::analysis::replay::replay;
 use crate::formats::{dhtmlxq, encoding::Encoding, json, pgn};
@@ -84,9 +85,12 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
             XqfVersion::V10 => crate::formats::xqf::Version::V10,
             XqfVersion::V18 => crate::formats::xqf::Version::V18,
         };
-        let (games, bad) = super::convert_xqf::run(&inputs, args, dir, version)?;
-        eprintln!("{games} game(s) converted, {bad} with an illegal move, not written or unreadable");
-        return Ok(if bad > 0 { 1 } else { 0 });
+        let tally = super::convert_xqf::run(&inputs, args, dir, version)?;
+        eprintln!(
+            "{} game(s) converted, {} with an illegal move, not written or unreadable",
+            tally.games, tally.bad
+        );
+        return Ok(tally.code());
     }
     if let Some(out) = &args.output {
         let target = std::fs::canonicalize(out).ok();
@@ -114,8 +118,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     };
     let pool = super::thread_pool(args.jobs)?;
     let notation = args.notation.with(args.chinese);
-    let (mut games, mut bad) = (0usize, 0usize);
-    let mut progress = super::progress::Progress::new(inputs.len());
+    let mut tally = Tally::new(inputs.len());
     let work = |meta: &Meta, index: usize, record: &Record| {
         let replayed = replay(record);
         let text = match args.to {
@@ -140,47 +143,27 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     each_input(&inputs, args.encoding, &pool, work, |meta, event| {
         match event {
             Event::Results(texts) => {
-                progress.games(texts.len());
+                tally.batch(texts.len());
                 for (text, problem) in texts {
-                    games += 1;
-                    let (bytes, unmappable) = match args.output_encoding {
-                        Encoding::Utf8 => (std::borrow::Cow::Borrowed(text.as_bytes()), false),
-                        Encoding::Big5 => {
-                            let (b, _, bad) = encoding_rs::BIG5.encode(&text);
-                            (b, bad)
-                        }
-                        _ => {
-                            let (b, _, bad) = encoding_rs::GB18030.encode(&text);
-                            (b, bad)
-                        }
-                    };
+                    let (bytes, unmappable) = args.output_encoding.encode(&text);
                     if unmappable {
-                        eprintln!(
+                        tally.tell(&format!(
                             "{}: a game holds characters {} cannot encode; they are written as &#NNNN; \
                              (for Big5, --chinese traditional avoids this in the moves)",
                             meta.source, args.output_encoding
-                        );
+                        ));
                     }
                     out.write_all(&bytes)?;
-                    if let Some(p) = problem {
-                        bad += 1;
-                        progress.finish();
-                        eprintln!("{p}");
-                    }
+                    tally.game(problem.as_deref());
                 }
             }
-            Event::Unreadable(reason) => {
-                progress.finish();
-                eprintln!("{}: unreadable: {reason}", meta.source);
-                games += 1;
-                bad += 1;
-            }
-            Event::Done => progress.input_done(),
+            Event::Unreadable(reason) => tally.unreadable(&meta.source, &reason),
+            Event::Done => tally.input_done(),
         }
         Ok(())
     })?;
-    progress.finish();
+    tally.finish();
     out.flush()?;
-    eprintln!("{games} game(s) converted, {bad} with an illegal move or unreadable");
-    Ok(if bad > 0 { 1 } else { 0 })
+    eprintln!("{} game(s) converted, {} with an illegal move or unreadable", tally.games, tally.bad);
+    Ok(tally.code())
 }

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use super::batch::{Event, Meta, each_input};
 use super::input::Input;
-use super::{Failure, progress::Progress};
+use super::{Failure, progress::Tally};
 use crate::analysis::replay::replay;
 use crate::formats::xqf;
 use crate::record::Record;
@@ -21,13 +21,13 @@ struct Converted {
 }
 
 /// Writes every game of `inputs` as an XQF file of `version` into `dir`.
-/// Returns (games, games with a problem).
+/// Returns the tally of games written and games with a problem.
 pub fn run(
     inputs: &[Input],
     args: &super::convert::Args,
     dir: &Path,
     version: xqf::Version,
-) -> Result<(usize, usize), Failure> {
+) -> Result<Tally, Failure> {
     std::fs::create_dir_all(dir).map_err(|e| Failure::usage(format!("{}: {e}", dir.display())))?;
     let input_files: HashSet<PathBuf> = inputs
         .iter()
@@ -37,9 +37,8 @@ pub fn run(
         })
         .collect();
     let pool = super::thread_pool(args.jobs)?;
-    let (mut games, mut bad) = (0usize, 0usize);
     let mut used: HashSet<String> = HashSet::new();
-    let mut progress = Progress::new(inputs.len());
+    let mut tally = Tally::new(inputs.len());
     let work = |meta: &Meta, index: usize, record: &Record| {
         let replayed = replay(record);
         let source_stem = Path::new(&meta.source).file_stem().map_or("game".into(), |s| s.to_string_lossy());
@@ -55,15 +54,12 @@ pub fn run(
     each_input(inputs, args.encoding, &pool, work, |meta, event| {
         match event {
             Event::Results(converted) => {
-                progress.games(converted.len());
+                tally.batch(converted.len());
                 for c in converted {
-                    games += 1;
                     let bytes = match c.bytes {
                         Ok(b) => b,
                         Err(e) => {
-                            bad += 1;
-                            progress.finish();
-                            eprintln!("{e}");
+                            tally.game(Some(&e));
                             continue;
                         }
                     };
@@ -76,31 +72,21 @@ pub fn run(
                     }
                     used.insert(name.clone());
                     let path = dir.join(&name);
-                    if let Err(e) = write_new(&path, &bytes, args.force, &input_files) {
-                        bad += 1;
-                        progress.finish();
-                        eprintln!("{}: {e}", path.display());
-                        continue;
-                    }
-                    if let Some(p) = c.problem {
-                        bad += 1;
-                        progress.finish();
-                        eprintln!("{p} (written with the moves as stored)");
+                    match write_new(&path, &bytes, args.force, &input_files) {
+                        Err(e) => tally.game(Some(&format!("{}: {e}", path.display()))),
+                        Ok(()) => tally.game(
+                            c.problem.map(|p| format!("{p} (written with the moves as stored)")).as_deref(),
+                        ),
                     }
                 }
             }
-            Event::Unreadable(reason) => {
-                progress.finish();
-                eprintln!("{}: unreadable: {reason}", meta.source);
-                games += 1;
-                bad += 1;
-            }
-            Event::Done => progress.input_done(),
+            Event::Unreadable(reason) => tally.unreadable(&meta.source, &reason),
+            Event::Done => tally.input_done(),
         }
         Ok(())
     })?;
-    progress.finish();
-    Ok((games, bad))
+    tally.finish();
+    Ok(tally)
 }
 
 /// Writes `bytes` to `path`: a new file, or with `force` over an existing

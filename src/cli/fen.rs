@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use super::batch::{Event, Meta, each_input};
 use super::input::expand;
+use super::progress::Tally;
 use super::{ChineseStyle, Failure, MoveNotation};
 use crate::analysis::replay::replay;
 use crate::formats::encoding::Encoding;
@@ -130,42 +131,31 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
     let inputs = expand(&args.paths)?;
     let pool = super::thread_pool(args.jobs)?;
     let notation = args.notation.with(args.chinese);
-    let (mut games, mut bad) = (0usize, 0usize);
     if args.format == FenFormat::Csv {
         writeln!(out, "source,index,ply,move,fen")?;
     }
-    let mut progress = super::progress::Progress::new(inputs.len());
+    let mut tally = Tally::new(inputs.len());
     let work = |meta: &Meta, index: usize, record: &Record| {
         trail(&meta.source, index, record, notation, args.format)
     };
     each_input(&inputs, args.encoding, &pool, work, |meta, event| {
         match event {
             Event::Results(trails) => {
-                progress.games(trails.len());
+                tally.batch(trails.len());
                 for trail in trails {
                     let (text, error) = trail?;
-                    games += 1;
                     out.write_all(&text)?;
-                    if let Some(e) = error {
-                        bad += 1;
-                        progress.finish();
-                        eprintln!("{e}");
-                    }
+                    tally.game(error.as_deref());
                 }
             }
-            Event::Unreadable(reason) => {
-                progress.finish();
-                eprintln!("{}: unreadable: {reason}", meta.source);
-                games += 1;
-                bad += 1;
-            }
-            Event::Done => progress.input_done(),
+            Event::Unreadable(reason) => tally.unreadable(&meta.source, &reason),
+            Event::Done => tally.input_done(),
         }
         Ok(())
     })?;
-    progress.finish();
-    eprintln!("{games} game(s), {bad} with a main line that stops early or unreadable");
-    Ok(if bad > 0 { 1 } else { 0 })
+    tally.finish();
+    eprintln!("{} game(s), {} with a main line that stops early or unreadable", tally.games, tally.bad);
+    Ok(tally.code())
 }
 
 fn write_ply(p: &Ply, format: FenFormat, out: &mut impl Write) -> Result<(), Failure> {

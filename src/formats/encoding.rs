@@ -141,6 +141,14 @@ pub fn detect_head(head: &[u8], forced: Option<Encoding>) -> (Encoding, usize) {
 }
 
 impl Encoding {
+    /// `text` in this encoding, and whether some characters could not be
+    /// encoded (they are written as `&#NNNN;`). UTF-16 is written as UTF-8,
+    /// as the WHATWG encoders do.
+    pub fn encode(self, text: &str) -> (Cow<'_, [u8]>, bool) {
+        let (bytes, _, unmappable) = self.codec().encode(text);
+        (bytes, unmappable)
+    }
+
     /// A decoder for text in this encoding, fed a piece at a time (no
     /// byte-order mark handling: skip it first).
     pub fn decoder(self) -> encoding_rs::Decoder {
