@@ -39,7 +39,8 @@ use quick_xml::XmlVersion;
 use quick_xml::events::{BytesRef, BytesStart, Event};
 use quick_xml::reader::Reader;
 
-use super::ccbridge::{put_tags, result_of_code, settle_start, tidy_comment};
+use super::ccbridge::{put_tags, result_of_code, tidy_comment};
+use super::settle_start;
 use crate::record::{GameResult, MoveText, MoveTree, NodeId, Record, RecordedMove, Span, Warning};
 use crate::rules::Setup;
 use crate::{Board, Color, File, Move, Rank, Square};
@@ -353,7 +354,7 @@ impl<'a> Document<'a> {
             }
         };
         record.tree = build_tree(&self.moves);
-        settle_start(&mut record, &setup.board, Some(setup.turn), fen_at, setup.fullmoves);
+        settle_start(&mut record, &setup.board, Some((setup.turn, fen_at, "file")), setup.fullmoves);
         Ok(record)
     }
 }

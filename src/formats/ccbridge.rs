@@ -53,13 +53,13 @@
 //! assert_eq!(record.fen(), Some("4k4/9/9/9/9/9/9/9/9/R3K4 w - - 0 1"));
 //! ```
 
-use std::fmt;
 use std::io::Read;
 
 use crate::record::{GameResult, MoveText, MoveTree, NodeId, Record, RecordedMove, Span, Warning};
-use crate::rules::fen::write_fen;
 use crate::{Board, Color, File, Move, Piece, Rank, Role, Square};
 
+use super::byte_error as error;
+use super::settle_start;
 use super::xqf::slot_piece;
 
 /// The first 16 bytes of a CBR record.
@@ -75,35 +75,16 @@ pub const COMPRESSED_MAGIC: &[u8; 8] = b"CCBridge";
 /// The format number after [`COMPRESSED_MAGIC`] in a compressed library.
 pub const COMPRESSED_FORMAT: u32 = 21;
 
-/// Why a CCBridge file or record cannot be read, and at which byte.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CcbridgeError {
-    /// Byte offset of the problem: in the file, or in the inflated data for
-    /// a compressed library (the reason then says so).
-    pub offset: usize,
-    /// What is wrong, in words.
-    pub reason: String,
-}
+/// Why a CCBridge file or record cannot be read, and at which byte: in the
+/// file, or in the inflated data for a compressed library (the reason then
+/// says so).
+pub type CcbridgeError = super::ByteError;
 
-impl fmt::Display for CcbridgeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "byte {}: {}", self.offset, self.reason)
-    }
-}
-
-impl std::error::Error for CcbridgeError {}
-
-impl CcbridgeError {
-    /// The same error, its reason saying that the offset is in the
-    /// inflated data of a compressed library.
-    fn in_inflated_data(mut self) -> CcbridgeError {
-        self.reason.push_str(" (offset in the inflated library data)");
-        self
-    }
-}
-
-fn error<T>(offset: usize, reason: impl Into<String>) -> Result<T, CcbridgeError> {
-    Err(CcbridgeError { offset, reason: reason.into() })
+/// The same error, its reason saying that the offset is in the inflated
+/// data of a compressed library.
+fn in_inflated_data(mut e: CcbridgeError) -> CcbridgeError {
+    e.reason.push_str(" (offset in the inflated library data)");
+    e
 }
 
 /// The games of a library.
@@ -331,38 +312,6 @@ pub(crate) fn result_of_code(code: u32) -> Option<GameResult> {
     }
 }
 
-/// Settles the side to move and writes the `FEN` tag when the start is not
-/// the standard one with Red to move. The side is `stored` (what the file
-/// says, if it says) unless the first move's piece is of the other colour:
-/// then the move wins, with a warning at `stored_at`.
-pub(crate) fn settle_start(
-    record: &mut Record,
-    board: &Board,
-    stored: Option<Color>,
-    stored_at: Span,
-    fullmoves: u32,
-) {
-    let tree = &record.tree;
-    let first_mover = tree.main_child(tree.root()).and_then(|id| match &tree.node(id).mv.as_ref()?.text {
-        MoveText::Coords(m) => board.piece_at(m.from).map(|p| p.color),
-        MoveText::Text(_) => None,
-    });
-    let turn = first_mover.or(stored).unwrap_or(Color::Red);
-    if let (Some(said), Some(mover)) = (stored, first_mover)
-        && said != mover
-    {
-        record.warnings.push(Warning {
-            at: stored_at,
-            message: format!("the file says {said} moves first, but the first move is {mover}'s"),
-        });
-    }
-    if *board != Board::start() || turn != Color::Red {
-        let mut fen = String::new();
-        write_fen(board, turn, 0, fullmoves.max(1), &mut fen);
-        record.tags.push(("FEN".into(), fen));
-    }
-}
-
 /// Sets the record's result and its `Result` tag value from a code.
 fn result_tag(code: u32, offset: usize, record: &mut Record) -> (&'static str, String) {
     let result = result_of_code(code).unwrap_or_else(|| {
@@ -554,7 +503,7 @@ fn read_record(file: &[u8], start: usize, end: usize, holder: &str) -> Result<Re
         let message = "the board is empty: a title or separator entry, not a game".to_string();
         record.unreadable = Some(Warning { at: span(start + layout.board), message });
     }
-    settle_start(&mut record, &board, Some(side), span(start + layout.side), fullmoves as u32);
+    settle_start(&mut record, &board, Some((side, span(start + layout.side), "file")), fullmoves as u32);
     Ok(record)
 }
 
@@ -775,7 +724,7 @@ fn read_compressed_library(bytes: &[u8]) -> Result<Library, CcbridgeError> {
             format!("the header says {declared_len} inflated bytes, the zlib stream holds {}", data.len()),
         );
     }
-    read_inflated_library(&data).map_err(CcbridgeError::in_inflated_data)
+    read_inflated_library(&data).map_err(in_inflated_data)
 }
 
 /// Reads a GBK string with its u32 byte length.
@@ -829,14 +778,14 @@ fn read_inflated_library(data: &[u8]) -> Result<Library, CcbridgeError> {
                     data.len() - start
                 ),
             };
-            library.records.push(error::<Record>(start, reason).map_err(CcbridgeError::in_inflated_data));
+            library.records.push(error::<Record>(start, reason).map_err(in_inflated_data));
             for j in i + 1..count {
                 let reason = format!("game {j}: not reached, the length of game {i} is unusable");
-                library.records.push(error::<Record>(start, reason).map_err(CcbridgeError::in_inflated_data));
+                library.records.push(error::<Record>(start, reason).map_err(in_inflated_data));
             }
             break;
         };
-        let game = read_compressed_game(&data[start..end], start).map_err(CcbridgeError::in_inflated_data);
+        let game = read_compressed_game(&data[start..end], start).map_err(in_inflated_data);
         library.records.push(game);
         cursor.at = end;
     }
@@ -916,7 +865,7 @@ fn read_compressed_game(bytes: &[u8], base: usize) -> Result<Record, CcbridgeErr
     record.tree = tree;
     record.tree.node_mut(record.tree.root()).notes_mut().comment = comment;
     read_comment_lines(&mut cursor, &moves, &mut record);
-    settle_start(&mut record, &board, None, span(base), 1);
+    settle_start(&mut record, &board, None, 1);
     Ok(record)
 }
 

@@ -26,7 +26,6 @@
 use std::collections::HashMap;
 
 use crate::record::{GameResult, MoveText, NodeId, Record, RecordedMove, Resolution, Span, Warning};
-use crate::rules::fen::write_fen;
 use crate::{Board, Color, Move, Square};
 
 use super::xqf::slot_piece;
@@ -326,18 +325,11 @@ fn read_block(text: &str, start: usize, end: usize, lines: &LineIndex, record: &
         }
     }
 
-    // The side to move: the first move's piece; Red with no move.
-    let first = record.tree.main_child(root).and_then(|id| match &record.tree.node(id).mv.as_ref()?.text {
-        MoveText::Coords(m) => board.piece_at(m.from).map(|p| p.color),
-        MoveText::Text(_) => None,
-    });
-    let turn = first.unwrap_or(Color::Red);
-    if let Some(fen) = by_name.get("fen").map(|t| t.value.trim()).filter(|f| !f.is_empty()) {
-        record.set_tag("FEN", fen);
-    } else if board != Board::start() || turn != Color::Red {
-        let mut fen = String::new();
-        write_fen(&board, turn, 0, 1, &mut fen);
-        record.set_tag("FEN", fen);
+    // vschess's `fen` tag, else the side to move from the first move's
+    // piece (DhtmlXQ does not store it).
+    match by_name.get("fen").map(|t| t.value.trim()).filter(|f| !f.is_empty()) {
+        Some(fen) => record.set_tag("FEN", fen),
+        None => super::settle_start(record, &board, None, 1),
     }
     true
 }
@@ -660,22 +652,9 @@ fn guard_tags(value: &str) -> std::borrow::Cow<'_, str> {
 
 /// The `binit` digits of a board: 32 points in XQF's piece order.
 fn binit(board: &Board) -> Result<String, String> {
-    let mut slots = [None; 32];
-    let mut pieces: Vec<(Square, crate::Piece)> = board.pieces().collect();
-    pieces.sort_by_key(|&(s, p)| {
-        let file = s.file().index();
-        (p.color == Color::Black, if p.color == Color::Red { 8 - file } else { file }, s.rank().index())
-    });
-    for (square, piece) in pieces {
-        let Some(i) = (0..32).find(|&i| slots[i].is_none() && slot_piece(i) == piece) else {
-            return Err(format!(
-                "the start position has more {} {}s than binit holds",
-                piece.color.name(),
-                piece.role.name()
-            ));
-        };
-        slots[i] = Some(square);
-    }
+    let slots = super::xqf::slots_of(board).map_err(|piece| {
+        format!("the start position has more {} {}s than binit holds", piece.color.name(), piece.role.name())
+    })?;
     Ok(slots
         .iter()
         .map(|s| s.map_or("99".to_string(), |s| format!("{}{}", s.file().index(), 9 - s.rank().index())))

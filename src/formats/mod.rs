@@ -27,6 +27,53 @@ pub struct Parsed {
     pub records: Vec<Record>,
 }
 
+/// Why a binary file (or a record in one) cannot be read, and at which byte.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("byte {offset}: {reason}")]
+pub struct ByteError {
+    /// Byte offset of the problem.
+    pub offset: usize,
+    /// What is wrong, in words.
+    pub reason: String,
+}
+
+/// A [`ByteError`] as the `Err` of a reader.
+fn byte_error<T>(offset: usize, reason: impl Into<String>) -> Result<T, ByteError> {
+    Err(ByteError { offset, reason: reason.into() })
+}
+
+/// Settles the side to move of a record whose moves are points, and writes
+/// its `FEN` tag when the start is not the standard one with Red to move.
+/// The side is the colour of the first move's piece; without a move, what
+/// the file stores (`stored`: the side, where, and what says it, such as
+/// "header"), else Red. A stored side that the first move contradicts is
+/// reported as a warning.
+pub(crate) fn settle_start(
+    record: &mut Record,
+    board: &crate::Board,
+    stored: Option<(crate::Color, crate::record::Span, &str)>,
+    fullmoves: u32,
+) {
+    use crate::record::{MoveText, Warning};
+    let tree = &record.tree;
+    let first_mover = tree.main_child(tree.root()).and_then(|id| match &tree.node(id).mv.as_ref()?.text {
+        MoveText::Coords(m) => board.piece_at(m.from).map(|p| p.color),
+        MoveText::Text(_) => None,
+    });
+    let turn = first_mover.or(stored.map(|(side, ..)| side)).unwrap_or(crate::Color::Red);
+    if let (Some((said, at, who)), Some(mover)) = (stored, first_mover)
+        && said != mover
+    {
+        let message = format!("the {who} says {said} moves first, but the first move is {mover}'s");
+        record.warnings.push(Warning { at, message });
+    }
+    if *board != crate::Board::start() || turn != crate::Color::Red {
+        let mut fen = String::new();
+        crate::rules::fen::write_fen(board, turn, 0, fullmoves.max(1), &mut fen);
+        record.tags.push(("FEN".into(), fen));
+    }
+}
+
 /// A file from which no record can be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{reason}")]
@@ -72,12 +119,7 @@ pub fn read_in_batches(
                 Vec::new()
             };
             if !blocks.is_empty() {
-                let mut records = blocks;
-                while !records.is_empty() {
-                    let rest = records.split_off(records.len().min(batch.max(1)));
-                    f(Format::Dhtmlxq, enc, records);
-                    records = rest;
-                }
+                hand_on(blocks, batch, |records| f(Format::Dhtmlxq, enc, records));
                 Ok((Format::Dhtmlxq, enc))
             } else if decoded.text.trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n']).starts_with('<')
                 && cbf::is_cbf(&decoded.text)
@@ -97,12 +139,7 @@ pub fn read_in_batches(
                 if records.is_empty() {
                     return Err(Unreadable { format: Format::Json, reason: "no game found".into() });
                 }
-                let mut records = records;
-                while !records.is_empty() {
-                    let rest = records.split_off(records.len().min(batch.max(1)));
-                    f(Format::Json, enc, records);
-                    records = rest;
-                }
+                hand_on(records, batch, |records| f(Format::Json, enc, records));
                 Ok((Format::Json, enc))
             } else if pgn::has_tags(&decoded.text) {
                 let mut first = true;
@@ -132,12 +169,7 @@ pub fn read_in_batches(
                 if records.iter().all(|r| !looks_like_a_game(r)) {
                     return Err(not_a_game(Format::Text));
                 }
-                let mut records = records;
-                while !records.is_empty() {
-                    let rest = records.split_off(records.len().min(batch.max(1)));
-                    f(Format::Text, enc, records);
-                    records = rest;
-                }
+                hand_on(records, batch, |records| f(Format::Text, enc, records));
                 Ok((Format::Text, enc))
             }
         }
@@ -163,7 +195,7 @@ pub fn read_in_batches(
             }
             // A record of the library that cannot be read is still a game
             // to account for: it is marked unreadable, with its place.
-            let mut records: Vec<Record> = library
+            let records: Vec<Record> = library
                 .records
                 .into_iter()
                 .map(|r| {
@@ -176,11 +208,7 @@ pub fn read_in_batches(
                     })
                 })
                 .collect();
-            while !records.is_empty() {
-                let rest = records.split_off(records.len().min(batch.max(1)));
-                f(Format::Cbl, None, records);
-                records = rest;
-            }
+            hand_on(records, batch, |records| f(Format::Cbl, None, records));
             Ok((Format::Cbl, None))
         }
         Format::Binary => {
@@ -192,6 +220,15 @@ pub fn read_in_batches(
                 ),
             })
         }
+    }
+}
+
+/// Hands `records` to `f` in batches of at most `batch`, in order.
+fn hand_on(mut records: Vec<Record>, batch: usize, mut f: impl FnMut(Vec<Record>)) {
+    while !records.is_empty() {
+        let rest = records.split_off(records.len().min(batch.max(1)));
+        f(records);
+        records = rest;
     }
 }
 

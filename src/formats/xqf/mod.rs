@@ -26,13 +26,11 @@
 //! assert_eq!(record.fen(), None); // the standard start position
 //! ```
 
-use std::fmt;
-
 mod write;
 pub use write::{Version, WriteError, write, write_preserving};
 
+use super::byte_error as error;
 use crate::record::{GameResult, MoveText, MoveTree, NodeId, Record, RecordedMove, Span, Warning};
-use crate::rules::fen::write_fen;
 use crate::{Board, Color, Move, Piece, Role, Square};
 
 /// Size of the header; the move tree starts right after it.
@@ -41,26 +39,8 @@ pub const HEADER_LEN: usize = 0x400;
 /// The newest version XQStudio writes and opens.
 pub const NEWEST_VERSION: u8 = 18;
 
-/// Why an XQF file cannot be read, and at which byte.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct XqfError {
-    /// Byte offset in the file where the problem lies.
-    pub offset: usize,
-    /// What is wrong, in words.
-    pub reason: String,
-}
-
-impl fmt::Display for XqfError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "byte {}: {}", self.offset, self.reason)
-    }
-}
-
-impl std::error::Error for XqfError {}
-
-fn error<T>(offset: usize, reason: impl Into<String>) -> Result<T, XqfError> {
-    Err(XqfError { offset, reason: reason.into() })
-}
+/// Why an XQF file cannot be read, and at which byte of the file.
+pub type XqfError = super::ByteError;
 
 /// The piece of each of the 32 slots, in XQF order: Red's rook, horse,
 /// elephant, advisor, king, advisor, elephant, horse, rook, two cannons and
@@ -88,6 +68,24 @@ const SLOT_ROLES: [Role; 16] = [
 pub fn slot_piece(i: usize) -> Piece {
     let color = if i < 16 { Color::Red } else { Color::Black };
     Piece::new(color, SLOT_ROLES[i % 16])
+}
+
+/// Where each of the 32 slots stands on `board` (`None`: the piece is not
+/// on the board), each side's pieces of a kind from its own right to left
+/// as XQStudio lists them (Red's right is file i, Black's is file a). The
+/// `Err` is a piece with no slot left: more of a kind than the slots hold.
+pub fn slots_of(board: &Board) -> Result<[Option<Square>; 32], Piece> {
+    let mut slots = [None; 32];
+    let mut pieces: Vec<(Square, Piece)> = board.pieces().collect();
+    pieces.sort_by_key(|&(s, p)| {
+        let file = s.file().index();
+        (p.color == Color::Black, if p.color == Color::Red { 8 - file } else { file }, s.rank().index())
+    });
+    for (square, piece) in pieces {
+        let i = (0..32).find(|&i| slots[i].is_none() && slot_piece(i) == piece).ok_or(piece)?;
+        slots[i] = Some(square);
+    }
+    Ok(slots)
 }
 
 /// The keys derived from the header (all zero up to version 10).
@@ -240,25 +238,14 @@ fn read_file(bytes: &[u8], raws: Option<&mut Vec<RawRecord>>) -> Result<Record, 
 
     // The side to move: the colour of the first move's piece; without a
     // move, the header's WhoPlay byte.
-    let first = record.tree.main_child(record.tree.root());
-    let first_mover = first.and_then(|id| match &record.tree.node(id).mv.as_ref()?.text {
-        MoveText::Coords(m) => board.piece_at(m.from).map(|p| p.color),
-        MoveText::Text(_) => None,
-    });
     let header_turn = if who_plays == 1 { Color::Black } else { Color::Red };
-    let turn = first_mover.unwrap_or(header_turn);
-    if first_mover.is_some_and(|c| c != header_turn) {
-        record.warnings.push(Warning {
-            at: Span { line: 0, column: 0x32 },
-            message: format!("the header says {header_turn} moves first, but the first move is {turn}'s"),
-        });
-    }
-    if board != Board::start() || turn != Color::Red {
-        let mut fen = String::new();
-        let fullmoves = (u16::from_le_bytes([header[0x30], header[0x31]]) as u32 / 2).max(1);
-        write_fen(&board, turn, 0, fullmoves, &mut fen);
-        record.tags.push(("FEN".into(), fen));
-    }
+    let fullmoves = u16::from_le_bytes([header[0x30], header[0x31]]) as u32 / 2;
+    super::settle_start(
+        &mut record,
+        &board,
+        Some((header_turn, Span { line: 0, column: 0x32 }, "header")),
+        fullmoves,
+    );
     Ok(record)
 }
 
@@ -501,6 +488,7 @@ fn read_tree(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::fen::write_fen;
 
     /// The key bytes of `xqbase/eleeye: XQFTOOLS/SAMPLE.XQF` (formats.md §3.15).
     fn sample_header() -> [u8; HEADER_LEN] {

@@ -3,7 +3,7 @@
 //! writing a file back byte for byte from what [`super::read_preserving`]
 //! kept.
 
-use super::{GAME_TYPES, HEADER_LEN, Keys, Preserved, RawRecord, STRINGS, slot_piece};
+use super::{GAME_TYPES, HEADER_LEN, Keys, Preserved, RawRecord, STRINGS, slots_of};
 use crate::record::{GameResult, MoveText, NodeId, Record, Resolution};
 use crate::{Color, Move, Position, Square};
 
@@ -271,25 +271,15 @@ fn node_move(record: &Record, resolution: &Resolution, id: NodeId) -> Result<Mov
 /// Puts the start position into the 32 piece slots: each side's pieces of
 /// a kind from its own right to left, as XQStudio lists them.
 fn write_slots(start: &Position, keys: &Keys, header: &mut [u8; HEADER_LEN]) -> Result<(), WriteError> {
-    let mut slots = [0xFFu8; 32];
-    let mut used = [false; 32];
-    let mut pieces: Vec<(Square, crate::Piece)> = start.board().pieces().collect();
-    // Red's right is file i, Black's is file a.
-    pieces.sort_by_key(|&(s, p)| {
-        let file = s.file().index();
-        (p.color == Color::Black, if p.color == Color::Red { 8 - file } else { file }, s.rank().index())
-    });
-    for (square, piece) in pieces {
-        let Some(i) = (0..32).find(|&i| !used[i] && slot_piece(i) == piece) else {
-            return Err(WriteError(format!(
-                "the start position has more {} {}s than XQF's piece slots hold",
-                piece.color.name(),
-                piece.role.name()
-            )));
-        };
-        used[i] = true;
-        slots[i] = xqf_square(square);
-    }
+    let slots = slots_of(start.board()).map_err(|piece| {
+        WriteError(format!(
+            "the start position has more {} {}s than XQF's piece slots hold",
+            piece.color.name(),
+            piece.role.name()
+        ))
+    })?;
+    // A piece not on the board: 0xFF, as XQF 1.0 writes it.
+    let slots = slots.map(|s| s.map_or(0xFF, xqf_square));
     let encoded: Vec<u8> = slots.iter().map(|&v| v.wrapping_add(keys.xy)).collect();
     for i in 0..32 {
         header[0x10 + i] =
