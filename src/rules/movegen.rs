@@ -113,9 +113,9 @@ impl Position {
                 | board.occupied_by_role(Role::Cannon)
                 | board.occupied_by_role(Role::King));
         let k = king.index();
-        let lines = LINES_THROUGH[king.index()];
-        let from_line = if sliders & lines == 0 { None } else { direction(k, f) };
-        let to_line = if sliders & lines == 0 { None } else { direction(k, t) };
+        let lined = sliders & LINES_THROUGH[k] != 0;
+        let from_line = if lined { direction(k, f) } else { None };
+        let to_line = if lined { direction(k, t) } else { None };
         let leg =
             is_diagonal_neighbour(k, f) && board.occupied_by(them) & board.occupied_by_role(Role::Horse) != 0;
         if from_line.is_none() && to_line.is_none() && !leg {
@@ -131,18 +131,7 @@ impl Position {
                 squares[s as usize]
             }
         };
-        if let Some(dir) = from_line
-            && ray_attack(k, dir, them, occupied, at)
-        {
-            return false;
-        }
-        if let Some(dir) = to_line
-            && to_line != from_line
-            && ray_attack(k, dir, them, occupied, at)
-        {
-            return false;
-        }
-        !(leg && horse_through_leg(k, f as u8, them, at))
+        !opened_attack(k, (from_line, to_line), leg.then_some(f as u8), them, occupied, at)
     }
 
     /// Whether the move `m` just played, by a piece of kind `role`, put the
@@ -158,20 +147,9 @@ impl Position {
         let squares = board.raw();
         let at = |s: u8| squares[s as usize];
         let occupied = board.occupied_by(Color::Red) | board.occupied_by(Color::Black);
-        let from_line = direction(k, f);
-        if let Some(dir) = from_line
-            && ray_attack(k, dir, by, occupied, at)
-        {
-            return true;
-        }
-        let to_line = direction(k, t);
-        if let Some(dir) = to_line
-            && to_line != from_line
-            && ray_attack(k, dir, by, occupied, at)
-        {
-            return true;
-        }
-        if is_diagonal_neighbour(k, f) && horse_through_leg(k, f as u8, by, at) {
+        let lines = (direction(k, f), direction(k, t));
+        let leg = is_diagonal_neighbour(k, f).then_some(f as u8);
+        if opened_attack(k, lines, leg, by, occupied, at) {
             return true;
         }
         match role {
@@ -375,6 +353,25 @@ fn ray_attack(
     }
     let beyond = blockers & !(1u128 << first);
     beyond != 0 && at(nearest(beyond)) == Some(Piece::new(by, Role::Cannon))
+}
+
+/// Whether a move opened an attack of `by` on `target`: along the line
+/// toward the vacated point or toward the filled one (the rays `lines`
+/// gives, when the points are on a line with `target`), or through the
+/// vacated horse leg `leg`. A move can open no other.
+#[inline(always)]
+fn opened_attack(
+    target: usize,
+    lines: (Option<usize>, Option<usize>),
+    leg: Option<u8>,
+    by: Color,
+    occupied: u128,
+    at: impl Fn(u8) -> Option<Piece>,
+) -> bool {
+    let (from_line, to_line) = lines;
+    from_line.is_some_and(|dir| ray_attack(target, dir, by, occupied, &at))
+        || (to_line != from_line && to_line.is_some_and(|dir| ray_attack(target, dir, by, occupied, &at)))
+        || leg.is_some_and(|leg| horse_through_leg(target, leg, by, &at))
 }
 
 /// Whether a horse of `by` attacks `target` through the empty leg `leg`.
