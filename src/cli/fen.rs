@@ -107,11 +107,11 @@ fn trail(
             None => write_ply(&Ply { source, index, ply, mv, fen }, format, out),
         }
     };
-    pos.write_fen(&mut fen);
-    emit(0, None, &fen, &mut out)?;
-    let mut text = String::with_capacity(16);
     // Only the ranks a move touches are written anew.
     let mut ranks = crate::fen::RankTexts::new(pos.board());
+    ranks.write(pos.turn(), pos.halfmoves(), pos.fullmoves(), &mut fen);
+    emit(0, None, &fen, &mut out)?;
+    let mut text = String::with_capacity(16);
     for (k, &m) in replayed.moves.iter().enumerate() {
         text.clear();
         notation.write_to(&pos, m, &mut text);

@@ -164,8 +164,9 @@ fn tags<'a>(
         let Some(name_end) = text[open..end].find(']').map(|k| open + k) else { break };
         let name = text[open + 9..name_end].to_ascii_lowercase();
         let value_start = name_end + 1;
-        let closed = find_ci(&text[..end], "[/dhtmlxq_", value_start).is_some();
-        let (value_end, next) = match find_ci(&text[..end], "[/dhtmlxq_", value_start) {
+        let close = find_ci(&text[..end], "[/dhtmlxq_", value_start);
+        let closed = close.is_some();
+        let (value_end, next) = match close {
             Some(close) => {
                 // The closing tag's name runs to its ']' (or, without one, to the block's end).
                 let (closing, close_end) = match text[close..end].find(']') {
