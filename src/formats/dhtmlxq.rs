@@ -595,22 +595,7 @@ pub fn write(record: &Record, resolution: &Resolution) -> Result<String, String>
             tag(&mut out, &name, &digits);
         }
     }
-    let comment = |id: NodeId| {
-        let node = tree.node(id);
-        let marks: String = node
-            .nags()
-            .iter()
-            .filter_map(|n| {
-                ["", "!", "?", "!!", "??", "!?", "?!"].get(*n as usize).filter(|m| !m.is_empty()).copied()
-            })
-            .collect();
-        let parts: Vec<&str> =
-            [node.comment_before(), node.comment(), (!marks.is_empty()).then_some(marks.as_str())]
-                .into_iter()
-                .flatten()
-                .collect();
-        parts.join("\n").replace('\n', "||")
-    };
+    let comment = |id: NodeId| tree.node(id).merged_comment().unwrap_or_default().replace('\n', "||");
     let root_comment = comment(tree.root());
     if !root_comment.is_empty() {
         tag(&mut out, "comment0", &root_comment);

@@ -439,15 +439,8 @@ fn remark_nag(marks: &str) -> Option<u8> {
             c => c,
         })
         .collect();
-    Some(match ascii.as_str() {
-        "!" => 1,
-        "?" => 2,
-        "!!" => 3,
-        "??" => 4,
-        "!?" => 5,
-        "?!" => 6,
-        _ => return None,
-    })
+    let nag = crate::record::REMARK_MARKS.iter().position(|&m| m == ascii)?;
+    (nag > 0).then_some(nag as u8)
 }
 
 /// Splits a move number (`12.`, `12...`, `12．`) off the front of a token;

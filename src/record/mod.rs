@@ -233,6 +233,10 @@ pub struct Notes {
     pub nags: Vec<u8>,
 }
 
+/// The remark marks of NAGs 1 to 6, by NAG: `!` good, `?` poor, `!!` very
+/// good, `??` very poor, `!?` interesting, `?!` dubious.
+pub const REMARK_MARKS: [&str; 7] = ["", "!", "?", "!!", "??", "!?", "?!"];
+
 /// One node of the move tree: the root (the start position) or a move.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Node {
@@ -260,6 +264,25 @@ impl Node {
     /// The annotation glyphs of this move.
     pub fn nags(&self) -> &[u8] {
         self.notes.as_ref().map_or(&[], |n| &n.nags)
+    }
+
+    /// Everything said about this move as one text, for formats with one
+    /// comment per move: the comment before it, the comment after it and
+    /// its remark marks ([`REMARK_MARKS`]), one per line; `None` when there
+    /// is nothing.
+    pub fn merged_comment(&self) -> Option<String> {
+        let marks: String = self
+            .nags()
+            .iter()
+            .filter_map(|&n| REMARK_MARKS.get(n as usize).filter(|m| !m.is_empty()))
+            .copied()
+            .collect();
+        let parts: Vec<&str> =
+            [self.comment_before(), self.comment(), (!marks.is_empty()).then_some(marks.as_str())]
+                .into_iter()
+                .flatten()
+                .collect();
+        (!parts.is_empty()).then(|| parts.join("\n"))
     }
 
     /// The comments and annotations, to change them.

@@ -79,7 +79,7 @@ pub fn write(record: &Record, resolution: &Resolution, version: Version) -> Resu
     let tree = &record.tree;
     let mut plain = Vec::with_capacity(tree.len() * 8);
     let root = tree.root();
-    let root_comment = comment_bytes(tree.node(root).comment(), None, &[]);
+    let root_comment = comment_bytes(tree.node(root).comment());
     let has_moves = tree.main_child(root).is_some();
     match version {
         Version::V10 => plain.extend([0x18, 0x20, if has_moves { 0xF0 } else { 0 }, 0xFF]),
@@ -89,7 +89,7 @@ pub fn write(record: &Record, resolution: &Resolution, version: Version) -> Resu
     for id in tree.depth_first().skip(1) {
         let m = node_move(record, resolution, id)?;
         let node = tree.node(id);
-        let comment = comment_bytes(node.comment(), node.comment_before(), node.nags());
+        let comment = comment_bytes(node.merged_comment().as_deref());
         let child = tree.main_child(id).is_some();
         let sibling = tree.next_sibling(id).is_some();
         let (from, to) = (xqf_square(m.from), xqf_square(m.to));
@@ -149,8 +149,7 @@ pub fn write_preserving(
         // comment written afresh.
         let same = super::decode_text(&raw.comment, |_| {});
         let same = same.strip_suffix("\r\n").unwrap_or(&same).replace("\r\n", "\n");
-        let comment_bytes =
-            if same == comment { raw.comment.clone() } else { comment_bytes(Some(comment), None, &[]) };
+        let comment_bytes = if same == comment { raw.comment.clone() } else { comment_bytes(Some(comment)) };
         let tag = if version <= 10 {
             let ours = if child { 0xF0 } else { 0 } | if sibling { 0x0F } else { 0 };
             let keeps = (stored_tag & 0xF0 != 0) == child && (stored_tag & 0x0F != 0) == sibling;
@@ -205,32 +204,11 @@ fn push_comment(plain: &mut Vec<u8>, comment: &[u8], version: Version, keys: &Ke
     }
 }
 
-/// A node's comments and glyphs as XQStudio stores a comment: GB18030,
-/// CRLF line breaks and a final CRLF; empty when there is nothing.
-fn comment_bytes(after: Option<&str>, before: Option<&str>, nags: &[u8]) -> Vec<u8> {
-    let marks: String = nags
-        .iter()
-        .filter_map(|n| match n {
-            1 => Some("!"),
-            2 => Some("?"),
-            3 => Some("!!"),
-            4 => Some("??"),
-            5 => Some("!?"),
-            6 => Some("?!"),
-            _ => None,
-        })
-        .collect();
-    let mut text = String::new();
-    for part in [before, after, (!marks.is_empty()).then_some(marks.as_str())].into_iter().flatten() {
-        if !text.is_empty() {
-            text.push('\n');
-        }
-        text.push_str(part);
-    }
-    if text.is_empty() {
-        return Vec::new();
-    }
-    text = text.replace("\r\n", "\n").replace('\n', "\r\n");
+/// A comment as XQStudio stores one: GB18030, CRLF line breaks and a final
+/// CRLF; empty when there is nothing.
+fn comment_bytes(text: Option<&str>) -> Vec<u8> {
+    let Some(text) = text.filter(|t| !t.is_empty()) else { return Vec::new() };
+    let mut text = text.replace("\r\n", "\n").replace('\n', "\r\n");
     text.push_str("\r\n");
     encoding_rs::GB18030.encode(&text).0.into_owned()
 }
