@@ -160,8 +160,9 @@ fn one_unreadable_record_among_several_is_counted_and_placed() {
 
 #[test]
 fn one_thread_and_two_give_the_same_output_in_input_order() {
-    // Many small files (read many at a time) and one large one (read in
-    // batches): the output must not depend on the number of threads.
+    // Many small files (read many at a time) and, among them, one large one
+    // (streamed in batches in its turn): the output must not depend on the
+    // number of threads.
     let dir = scratch("jobs");
     for i in 0..40 {
         let game = if i % 7 == 3 { BAD } else { GOOD };
@@ -169,11 +170,28 @@ fn one_thread_and_two_give_the_same_output_in_input_order() {
     }
     let big: String = (0..16_000).map(|i| if i % 500 == 7 { BAD } else { GOOD }).collect();
     assert!(big.len() > 1 << 20, "large enough to be streamed");
-    std::fs::write(dir.join("zz-big.pgn"), big).unwrap();
+    std::fs::write(dir.join("19x-big.pgn"), big).unwrap();
     for args in [&["validate", "--format", "json"][..], &["fen", "--format", "json"][..], &["stats"][..]] {
         let run = |jobs: &str| qipu().args(args).args(["--jobs", jobs]).arg(&dir).output().unwrap().stdout;
         let one = run("1");
         assert!(!one.is_empty());
         assert_eq!(one, run("2"), "{args:?}");
+        if args[0] == "validate" {
+            // The large file's games come between those of 19.pgn and 20.pgn.
+            let sources: Vec<String> = String::from_utf8(one)
+                .unwrap()
+                .lines()
+                .map(|l| {
+                    serde_json::from_str::<serde_json::Value>(l).unwrap()["source"]
+                        .as_str()
+                        .unwrap()
+                        .to_string()
+                })
+                .collect();
+            let at = |name: &str| sources.iter().position(|s| s.ends_with(name)).unwrap();
+            let big = at("19x-big.pgn");
+            assert!(at("19.pgn") < big && big < at("20.pgn"));
+            assert_eq!(sources.iter().filter(|s| s.ends_with("19x-big.pgn")).count(), 16_000);
+        }
     }
 }

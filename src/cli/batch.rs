@@ -26,10 +26,9 @@ pub struct Meta {
 /// larger ones are streamed in batches.
 const SMALL_FILE: u64 = 1 << 20;
 
-/// At most this many small files, and this many bytes of them, are in
-/// flight at once.
-const SMALL_RUN_FILES: usize = 256;
-const SMALL_RUN_BYTES: u64 = 32 << 20;
+/// Files are taken this many at a time: each is read whole when it is
+/// small, on the pool, and streamed in batches in its turn when not.
+const FILE_RUN: usize = 256;
 
 /// What a command is told about one input, in input order.
 #[derive(Debug)]
@@ -41,6 +40,9 @@ pub enum Event<R> {
     /// It is finished.
     Done,
 }
+
+/// Where a command's results go, in input order.
+type Sink<'a, R> = dyn FnMut(&Meta, Event<R>) -> Result<(), Failure> + 'a;
 
 /// Runs `work` on every record of every input (with the record's index in
 /// its input) and hands the results to `sink` in input order. Work runs on
@@ -54,78 +56,93 @@ pub fn each_input<R: Send>(
     work: impl Fn(&Meta, usize, &Record) -> R + Sync + Send,
     mut sink: impl FnMut(&Meta, Event<R>) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
-    let mut i = 0;
-    while i < inputs.len() {
-        let run = small_run(&inputs[i..]);
-        if run > 0 {
-            let whole =
-                super::map_in_order(pool, &inputs[i..i + run], |_, input| whole(input, encoding, &work));
-            for (meta, results) in whole {
-                match results {
-                    Ok(results) => sink(&meta, Event::Results(results))?,
-                    Err(reason) => sink(&meta, Event::Unreadable(reason))?,
-                }
-                sink(&meta, Event::Done)?;
-            }
-            i += run;
-            continue;
-        }
-        let read = each_batch(&inputs[i], encoding, |meta, first, records| {
+    let one_thread = pool.current_num_threads() == 1;
+    let stream = |input: &Input, sink: &mut Sink<'_, R>| {
+        let read = each_batch(input, encoding, one_thread, |meta, first, records| {
             let results = super::map_in_order(pool, &records, |k, record| work(meta, first + k, record));
             sink(meta, Event::Results(results))
         })?;
         match read {
-            Ok(meta) => sink(&meta, Event::Done)?,
+            Ok(meta) => sink(&meta, Event::Done),
             Err((meta, reason)) => {
                 sink(&meta, Event::Unreadable(reason))?;
-                sink(&meta, Event::Done)?;
+                sink(&meta, Event::Done)
             }
         }
-        i += 1;
+    };
+    let mut i = 0;
+    while i < inputs.len() {
+        // A run of files: the small ones are read whole, side by side; each
+        // large one is streamed in its turn.
+        let run =
+            inputs[i..].iter().take(FILE_RUN).take_while(|input| matches!(input, Input::File(_))).count();
+        if run == 0 {
+            stream(&inputs[i], &mut sink)?;
+            i += 1;
+            continue;
+        }
+        let read = super::map_in_order(pool, &inputs[i..i + run], |_, input| whole(input, encoding, &work));
+        for (input, read) in inputs[i..i + run].iter().zip(read) {
+            match read {
+                Some((meta, Ok(results))) => {
+                    sink(&meta, Event::Results(results))?;
+                    sink(&meta, Event::Done)?;
+                }
+                Some((meta, Err(reason))) => {
+                    sink(&meta, Event::Unreadable(reason))?;
+                    sink(&meta, Event::Done)?;
+                }
+                None => stream(input, &mut sink)?,
+            }
+        }
+        i += run;
     }
     Ok(())
 }
 
-/// How many of the first inputs are small files, to be read whole.
-fn small_run(inputs: &[Input]) -> usize {
-    let mut bytes = 0;
-    let mut n = 0;
-    for input in inputs.iter().take(SMALL_RUN_FILES) {
-        let Input::File(path) = input else { break };
-        match std::fs::metadata(path) {
-            Ok(m) if m.len() <= SMALL_FILE && bytes + m.len() <= SMALL_RUN_BYTES => bytes += m.len(),
-            // Unreadable metadata: the file is reported when it is read.
-            Err(_) => {}
-            Ok(_) => break,
-        }
-        n += 1;
-    }
-    n
-}
-
-/// Reads a whole input and runs `work` on its records.
+/// Reads a whole input and runs `work` on its records; `None` when it is
+/// a file larger than [`SMALL_FILE`], to be streamed instead.
 fn whole<R>(
     input: &Input,
     encoding: Option<Encoding>,
     work: &(impl Fn(&Meta, usize, &Record) -> R + Sync),
-) -> (Meta, Result<Vec<R>, String>) {
+) -> Option<(Meta, Result<Vec<R>, String>)> {
     let mut meta = Meta { source: input.name(), format: "unknown", encoding: None };
-    let bytes = match input.read() {
-        Ok(b) => b,
-        Err(e) => return (meta, Err(format!("cannot read: {e}"))),
+    let read = match input {
+        Input::File(path) => read_small(path),
+        _ => input.read().map(Some),
+    };
+    let bytes = match read {
+        Ok(Some(b)) => b,
+        Ok(None) => return None,
+        Err(e) => return Some((meta, Err(format!("cannot read: {e}")))),
     };
     match formats::read(&bytes, encoding) {
         Ok(parsed) => {
             meta.format = parsed.format.name();
             meta.encoding = parsed.encoding.map(Encoding::name);
             let results = parsed.records.iter().enumerate().map(|(k, r)| work(&meta, k, r)).collect();
-            (meta, Ok(results))
+            Some((meta, Ok(results)))
         }
         Err(e) => {
             meta.format = e.format.name();
-            (meta, Err(e.reason))
+            Some((meta, Err(e.reason)))
         }
     }
+}
+
+/// The bytes of a file of at most [`SMALL_FILE`] bytes; `None` when it is
+/// larger.
+fn read_small(path: &std::path::Path) -> std::io::Result<Option<Vec<u8>>> {
+    use std::io::Read;
+    let mut file = std::fs::File::open(path)?;
+    let len = file.metadata()?.len();
+    if len > SMALL_FILE {
+        return Ok(None);
+    }
+    let mut bytes = Vec::with_capacity(len as usize + 1);
+    file.read_to_end(&mut bytes)?;
+    Ok(Some(bytes))
 }
 
 /// Reads one input and hands its records to `f` in batches, with the index
@@ -135,6 +152,7 @@ fn whole<R>(
 fn each_batch(
     input: &Input,
     encoding: Option<Encoding>,
+    one_thread: bool,
     mut f: impl FnMut(&Meta, usize, Vec<Record>) -> Result<(), Failure>,
 ) -> Result<Result<Meta, (Meta, String)>, Failure> {
     let mut meta = Meta { source: input.name(), format: "unknown", encoding: None };
@@ -144,30 +162,41 @@ fn each_batch(
     };
     let mut first = 0;
     let mut failure = None;
-    // Reading runs on its own thread, a batch or two ahead of the replay;
-    // a large PGN text is read a piece at a time, in bounded memory.
-    let read = std::thread::scope(|scope| {
-        let (tx, rx) = std::sync::mpsc::sync_channel(2);
-        let reader = scope.spawn(move || {
-            formats::stream::read_stream(source, encoding, BATCH, |format, enc, records| {
-                // A closed channel means the consumer stopped; drop the rest.
-                let _ = tx.send((format, enc, records));
-            })
-        });
-        for (format, enc, records) in rx {
+    let mut hand_on =
+        |meta: &mut Meta, format: formats::detect::Format, enc: Option<Encoding>, records: Vec<Record>| {
             if failure.is_some() {
-                continue;
+                return;
             }
             meta.format = format.name();
             meta.encoding = enc.map(Encoding::name);
             let n = records.len();
-            if let Err(e) = f(&meta, first, records) {
+            if let Err(e) = f(meta, first, records) {
                 failure = Some(e);
             }
             first += n;
-        }
-        reader.join().expect("the reading thread does not panic")
-    });
+        };
+    // With one job, everything runs on this thread. Otherwise reading runs
+    // on its own thread, a batch or two ahead of the replay. Either way a
+    // large PGN text is read a piece at a time, in bounded memory.
+    let read = if one_thread {
+        formats::stream::read_stream(source, encoding, BATCH, |format, enc, records| {
+            hand_on(&mut meta, format, enc, records)
+        })
+    } else {
+        std::thread::scope(|scope| {
+            let (tx, rx) = std::sync::mpsc::sync_channel(2);
+            let reader = scope.spawn(move || {
+                formats::stream::read_stream(source, encoding, BATCH, |format, enc, records| {
+                    // A closed channel means the consumer stopped; drop the rest.
+                    let _ = tx.send((format, enc, records));
+                })
+            });
+            for (format, enc, records) in rx {
+                hand_on(&mut meta, format, enc, records);
+            }
+            reader.join().expect("the reading thread does not panic")
+        })
+    };
     if let Some(e) = failure {
         return Err(e);
     }

@@ -3,6 +3,7 @@
 
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::Mutex;
 
 use serde::Serialize;
 
@@ -64,67 +65,76 @@ struct Ply<'a> {
 /// main line, if any.
 type Trail = (Vec<u8>, Option<String>);
 
-/// The trail of one game, written out by the worker that replayed it.
+/// The trail of one game, written out into `out` (a buffer handed back by
+/// the writer, so that buffers are reused rather than allocated and freed
+/// game after game) by the worker that replayed it.
 fn trail(
     source: &str,
     index: usize,
     record: &Record,
     notation: crate::notation::Notation,
     format: FenFormat,
+    mut out: Vec<u8>,
 ) -> Result<Trail, Failure> {
     let replayed = replay(record);
     let mut pos = replayed.resolution.start.clone();
-    let mut out = Vec::with_capacity(100 * (replayed.moves.len() + 1));
-    let mut fen = String::with_capacity(100);
-    // JSON lines are written by hand, with what every line of the game
-    // shares escaped once: serializing each ply's fields costs more than
-    // replaying it.
-    let json_head = (format == FenFormat::Json).then(|| {
-        let mut head = String::from("{\"source\":");
-        push_json_str(&mut head, source);
-        head.push_str(&format!(",\"index\":{index},\"ply\":"));
-        head
-    });
-    let mut line = String::with_capacity(160);
-    let mut emit = |ply: usize, mv: Option<&str>, fen: &str, out: &mut Vec<u8>| -> Result<(), Failure> {
-        match &json_head {
-            Some(head) => {
-                line.clear();
-                line.push_str(head);
-                push_number(&mut line, ply);
-                line.push_str(",\"move\":");
-                match mv {
-                    Some(mv) => push_json_str(&mut line, mv),
-                    None => line.push_str("null"),
-                }
-                // A FEN holds letters, digits, '/', '-' and spaces only.
-                line.push_str(",\"fen\":\"");
-                line.push_str(fen);
-                line.push_str("\"}\n");
-                out.extend_from_slice(line.as_bytes());
-                Ok(())
-            }
-            None => write_ply(&Ply { source, index, ply, mv, fen }, format, out),
-        }
-    };
+    out.clear();
+    out.reserve(100 * (replayed.moves.len() + 1));
     // Only the ranks a move touches are written anew.
     let mut ranks = crate::fen::RankTexts::new(pos.board());
-    ranks.write(pos.turn(), pos.halfmoves(), pos.fullmoves(), &mut fen);
-    emit(0, None, &fen, &mut out)?;
     let mut text = String::with_capacity(16);
-    for (k, &m) in replayed.moves.iter().enumerate() {
-        text.clear();
-        notation.write_to(&pos, m, &mut text);
-        let _ = pos.play_unchecked(m);
-        ranks.update(pos.board(), m);
-        fen.clear();
+    if format == FenFormat::Json {
+        // JSON lines are written by hand, straight into the output, with
+        // what every line of the game shares escaped once: serializing
+        // each ply's fields costs more than replaying it.
+        let mut head = b"{\"source\":".to_vec();
+        push_json_str(&mut head, source);
+        head.extend_from_slice(b",\"index\":");
+        push_number(&mut head, index);
+        head.extend_from_slice(b",\"ply\":");
+        let mut line =
+            |ply: usize, mv: Option<&str>, pos: &crate::Position, ranks: &crate::fen::RankTexts| {
+                out.extend_from_slice(&head);
+                push_number(&mut out, ply);
+                out.extend_from_slice(b",\"move\":");
+                match mv {
+                    Some(mv) => push_json_str(&mut out, mv),
+                    None => out.extend_from_slice(b"null"),
+                }
+                // A FEN holds letters, digits, '/', '-' and spaces only.
+                out.extend_from_slice(b",\"fen\":\"");
+                ranks.write_bytes(pos.turn(), pos.halfmoves(), pos.fullmoves(), &mut out);
+                out.extend_from_slice(b"\"}\n");
+            };
+        line(0, None, &pos, &ranks);
+        for (k, &m) in replayed.moves.iter().enumerate() {
+            text.clear();
+            notation.write_to(&pos, m, &mut text);
+            let _ = pos.play_unchecked(m);
+            ranks.update(pos.board(), m);
+            line(k + 1, Some(&text), &pos, &ranks);
+        }
+    } else {
+        let mut fen = String::with_capacity(100);
         ranks.write(pos.turn(), pos.halfmoves(), pos.fullmoves(), &mut fen);
-        emit(k + 1, Some(&text), &fen, &mut out)?;
+        write_ply(&Ply { source, index, ply: 0, mv: None, fen: &fen }, format, &mut out)?;
+        for (k, &m) in replayed.moves.iter().enumerate() {
+            text.clear();
+            notation.write_to(&pos, m, &mut text);
+            let _ = pos.play_unchecked(m);
+            ranks.update(pos.board(), m);
+            fen.clear();
+            ranks.write(pos.turn(), pos.halfmoves(), pos.fullmoves(), &mut fen);
+            write_ply(&Ply { source, index, ply: k + 1, mv: Some(&text), fen: &fen }, format, &mut out)?;
+        }
     }
     let error =
         replayed.error.filter(|e| !e.in_variation).map(|e| format!("{source}: game {}: {e}", index + 1));
     Ok((out, error))
 }
+
+/// At most this many written buffers are kept for reuse: a few batches'.
+const SPARE_BUFFERS: usize = 1024;
 
 /// Writes the FEN trails; problems go to standard error.
 pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
@@ -135,8 +145,11 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
         writeln!(out, "source,index,ply,move,fen")?;
     }
     let mut tally = Tally::new(inputs.len());
+    // Buffers written out, for the next games' trails.
+    let spare = Mutex::new(Vec::<Vec<u8>>::new());
     let work = |meta: &Meta, index: usize, record: &Record| {
-        trail(&meta.source, index, record, notation, args.format)
+        let buffer = spare.lock().map(|mut s| s.pop()).ok().flatten().unwrap_or_default();
+        trail(&meta.source, index, record, notation, args.format, buffer)
     };
     each_input(&inputs, args.encoding, &pool, work, |meta, event| {
         match event {
@@ -146,6 +159,11 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
                     let (text, error) = trail?;
                     out.write_all(&text)?;
                     tally.game(error.as_deref());
+                    if let Ok(mut spare) = spare.lock()
+                        && spare.len() < SPARE_BUFFERS
+                    {
+                        spare.push(text);
+                    }
                 }
             }
             Event::Unreadable(reason) => tally.unreadable(&meta.source, &reason),
@@ -175,7 +193,7 @@ fn write_ply(p: &Ply, format: FenFormat, out: &mut impl Write) -> Result<(), Fai
 }
 
 /// Appends the decimal digits of `n`.
-fn push_number(out: &mut String, n: usize) {
+fn push_number(out: &mut Vec<u8>, n: usize) {
     let mut digits = [0u8; 20];
     let mut at = digits.len();
     let mut n = n;
@@ -187,17 +205,17 @@ fn push_number(out: &mut String, n: usize) {
             break;
         }
     }
-    out.push_str(std::str::from_utf8(&digits[at..]).expect("ASCII digits"));
+    out.extend_from_slice(&digits[at..]);
 }
 
 /// Appends `s` as a JSON string, as serde_json writes it.
-fn push_json_str(out: &mut String, s: &str) {
+fn push_json_str(out: &mut Vec<u8>, s: &str) {
     if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
-        out.push('"');
-        out.push_str(s);
-        out.push('"');
+        out.push(b'"');
+        out.extend_from_slice(s.as_bytes());
+        out.push(b'"');
     } else {
-        out.push_str(&serde_json::to_string(s).expect("strings serialize"));
+        serde_json::to_writer(out, s).expect("strings serialize");
     }
 }
 
@@ -215,7 +233,8 @@ mod tests {
         let record = &crate::formats::pgn::read("1. h2e2 h9g7 *")[0];
         for source in ["games.pgn", "a \"quoted\"\\name\t.pgn", "棋谱/对局.pgn"] {
             let (ours, _) =
-                trail(source, 7, record, crate::notation::Notation::Uci, FenFormat::Json).unwrap();
+                trail(source, 7, record, crate::notation::Notation::Uci, FenFormat::Json, Vec::new())
+                    .unwrap();
             let mut pos = crate::Position::start();
             let mut expected = Vec::new();
             let fen = pos.fen();

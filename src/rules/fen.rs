@@ -238,6 +238,18 @@ impl RankTexts {
 
     /// Appends the FEN: the ranks, then side to move and clocks.
     pub fn write(&self, turn: Color, halfmoves: u32, fullmoves: u32, out: &mut String) {
+        let (buf, n) = self.assemble(turn, halfmoves, fullmoves);
+        out.push_str(std::str::from_utf8(&buf[..n]).expect("FEN characters are ASCII"));
+    }
+
+    /// Appends the FEN as bytes (ASCII), for output built as bytes.
+    pub fn write_bytes(&self, turn: Color, halfmoves: u32, fullmoves: u32, out: &mut Vec<u8>) {
+        let (buf, n) = self.assemble(turn, halfmoves, fullmoves);
+        out.extend_from_slice(&buf[..n]);
+    }
+
+    /// The FEN in a buffer, and its length.
+    fn assemble(&self, turn: Color, halfmoves: u32, fullmoves: u32) -> ([u8; 128], usize) {
         // Built as bytes on the stack and appended once. At most 90 pieces,
         // 9 slashes, " w - - " and two 10-digit numbers.
         let mut buf = [0u8; 128];
@@ -264,7 +276,7 @@ impl RankTexts {
         put_number(halfmoves, &mut put);
         put(b' ');
         put_number(fullmoves, &mut put);
-        out.push_str(std::str::from_utf8(&buf[..n]).expect("FEN characters are ASCII"));
+        (buf, n)
     }
 }
 
