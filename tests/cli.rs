@@ -115,3 +115,29 @@ fn output_into_a_closed_pipe_is_quiet() {
     assert!(out.status.success(), "exit {:?}", out.status);
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
 }
+
+#[test]
+fn classify_names_openings_and_compares_tags() {
+    let games = "[ECCO \"B05\"]\n1. 炮八平五 马２进３ 2. 马八进七 车１平２ *\n\n\
+                 [ECCO \"A11\"]\n1. 相三进五 象３进５ *\n\n\
+                 [FEN \"3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1\"]\n1. 帅五平六 *\n";
+    let out = qipu().args(["classify", "--format", "json", "-"]).write_stdin(games).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let rows: Vec<serde_json::Value> =
+        String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(rows.len(), 3);
+    // Red's left-wing opening is read mirrored: 炮二平五 马８进７ 马二进三 车９平８.
+    assert_eq!((rows[0]["ecco"].as_str(), rows[0]["tagged"].as_str()), (Some("B05"), Some("B05")));
+    assert_eq!(rows[0]["opening"], "中炮对进左马");
+    assert_eq!(rows[0]["index"], 0);
+    // 1. 相三进五 象３进５ is A12 (列相局), whatever the tag says.
+    assert_eq!((rows[1]["ecco"].as_str(), rows[1]["tagged"].as_str()), (Some("A12"), Some("A11")));
+    assert!(rows[2]["ecco"].is_null());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains(
+            "3 game(s): 2 from the standard start classified; 2 carry an ECCO tag, 1 of them agree"
+        ),
+        "{stderr}"
+    );
+}

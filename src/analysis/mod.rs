@@ -1,5 +1,6 @@
 //! What is done with records: replay, and (as they are added) FEN trails,
 //! statistics and openings.
 
+pub mod ecco;
 pub mod replay;
 pub mod stats;

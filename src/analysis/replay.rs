@@ -160,6 +160,29 @@ fn resolve_node(
     }
 }
 
+/// The start position of `record` and the first `plies` moves of its
+/// main line, as far as they replay; `None` when the record is unreadable
+/// or its start position is not a legal one. Cheaper than [`replay`] when
+/// only an opening matters.
+pub fn opening(record: &Record, plies: usize) -> Option<(Position, Vec<Move>)> {
+    if record.unreadable.is_some() {
+        return None;
+    }
+    let start = match record.fen() {
+        None => Position::start(),
+        Some(fen) => Position::from_fen(fen).ok()?,
+    };
+    let mut pos = start.clone();
+    let mut moves = Vec::with_capacity(plies);
+    let mut san_base = None;
+    for id in record.tree.main_line().take(plies) {
+        let Ok(m) = resolve_node(record, id, &pos, &mut san_base) else { break };
+        let _ = pos.play_unchecked(m);
+        moves.push(m);
+    }
+    Some((start, moves))
+}
+
 /// Replays `record`.
 pub fn replay(record: &Record) -> Replayed {
     if let Some(why) = &record.unreadable {

@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 use crate::{FromFenError, Position};
 
 mod batch;
+mod classify;
 mod convert;
 mod convert_xqf;
 mod fen;
@@ -95,6 +96,12 @@ pub enum Command {
         after_help = "Examples:\n  qipu stats collection/\n  qipu stats games.pgn --format json --top 20"
     )]
     Stats(stats::Args),
+    /// Name each game's opening by ECCO 2004 (code, opening, variation),
+    /// beside the [ECCO] tag it carries.
+    #[command(
+        after_help = "Examples:\n  qipu classify games.pgn\n  qipu classify collection/ --format json > openings.jsonl"
+    )]
+    Classify(classify::Args),
 }
 
 /// How a command writes moves.
@@ -213,6 +220,7 @@ pub fn run(cli: Cli) -> Result<i32, Failure> {
         Command::Fen(args) => fen::run(&args, &mut out),
         Command::Convert(args) => convert::run(&args, &mut out),
         Command::Stats(args) => stats::run(&args, &mut out),
+        Command::Classify(args) => classify::run(&args, &mut out),
     }?;
     out.flush()?;
     Ok(code)
