@@ -141,3 +141,46 @@ fn classify_names_openings_and_compares_tags() {
         "{stderr}"
     );
 }
+
+#[test]
+fn openings_tree_merges_transpositions_and_writes_a_book() {
+    let games = "[Result \"1-0\"]\n1. 炮二平五 马８进７ 2. 兵三进一 1-0\n\n\
+                 [Result \"0-1\"]\n1. 兵三进一 马８进７ 2. 炮二平五 0-1\n\n\
+                 [Result \"1/2-1/2\"]\n1. 炮二平五 马２进３ 1/2-1/2\n";
+    let out = qipu().args(["openings", "--plies", "3", "-"]).write_stdin(games).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("start position: 3 game(s), +1 =1 -1, Red 50.0%"), "{text}");
+    assert!(text.contains("  1... 马８进７  1 game(s), +1 =0 -0, Red 100.0%"), "{text}");
+    // 兵三进一 马８进７ 炮二平五 reaches the position of 炮二平五 马８进７ 兵三进一.
+    assert!(text.contains("    2. 兵三进一  2 game(s), +1 =0 -1, Red 50.0%, B05\n"), "{text}");
+    assert!(
+        text.contains(
+            "    2. 炮二平五  2 game(s), +1 =0 -1, Red 50.0%, B05  (transposes to a position above)"
+        ),
+        "{text}"
+    );
+    let out = qipu()
+        .args(["openings", "--plies", "3", "--format", "json", "-"])
+        .write_stdin(games)
+        .output()
+        .unwrap();
+    let rows: Vec<serde_json::Value> =
+        String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(rows[0]["games"], 3);
+    let merged: Vec<&serde_json::Value> = rows.iter().filter(|r| r["ply"] == 3).collect();
+    assert_eq!(merged.len(), 2, "reached twice, by two move orders");
+    assert_eq!(merged[0]["id"], merged[1]["id"]);
+    assert_eq!(merged[0]["games"], 2);
+    assert_eq!(merged.iter().filter(|r| r["transposition"] == true).count(), 1);
+    // The book is a PGN that qipu reads back as a valid game with variations.
+    let out =
+        qipu().args(["openings", "--plies", "3", "--to", "pgn", "-"]).write_stdin(games).output().unwrap();
+    let book = String::from_utf8(out.stdout).unwrap();
+    assert!(book.contains("(1. 兵三进一"), "{book}");
+    let out = qipu().args(["validate", "--format", "json", "-"]).write_stdin(book.clone()).output().unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["status"], "ok", "{book}");
+    assert_eq!(report["plies"], 3);
+    assert!(report["variation_plies"].as_u64().unwrap() >= 3);
+}

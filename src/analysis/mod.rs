@@ -2,5 +2,6 @@
 //! statistics and openings.
 
 pub mod ecco;
+pub mod openings;
 pub mod replay;
 pub mod stats;

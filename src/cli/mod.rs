@@ -14,6 +14,7 @@ mod convert_xqf;
 mod fen;
 mod input;
 mod moves;
+mod openings;
 mod perft;
 mod progress;
 mod stats;
@@ -102,6 +103,13 @@ pub enum Command {
         after_help = "Examples:\n  qipu classify games.pgn\n  qipu classify collection/ --format json > openings.jsonl"
     )]
     Classify(classify::Args),
+    /// The opening tree of a collection: the first plies of every game from
+    /// the standard start, transpositions merged, each position with its
+    /// games, results, Red's score and the ECCO code most of them have.
+    #[command(
+        after_help = "Examples:\n  qipu openings collection/ --plies 8 --min-games 20\n  qipu openings games.pgn --format json > tree.jsonl\n  qipu openings collection/ --to pgn > book.pgn"
+    )]
+    Openings(openings::Args),
 }
 
 /// How a command writes moves.
@@ -221,6 +229,7 @@ pub fn run(cli: Cli) -> Result<i32, Failure> {
         Command::Convert(args) => convert::run(&args, &mut out),
         Command::Stats(args) => stats::run(&args, &mut out),
         Command::Classify(args) => classify::run(&args, &mut out),
+        Command::Openings(args) => openings::run(&args, &mut out),
     }?;
     out.flush()?;
     Ok(code)

@@ -1,0 +1,276 @@
+//! `qipu openings PATH...`: the opening tree of a collection, as an
+//! indented tree for people, JSON lines for programs, or a PGN with
+//! variations (an opening book other programs load).
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use super::batch::{Event, Meta, each_input};
+use super::input::expand;
+use super::progress::Progress;
+use super::{ChineseStyle, Failure, MoveNotation, OutputFormat};
+use crate::analysis::ecco;
+use crate::analysis::openings::{OpeningNode, OpeningTree};
+use crate::analysis::replay::opening;
+use crate::formats::encoding::Encoding;
+use crate::notation::Notation;
+use crate::record::{GameResult, MoveText, Record, RecordedMove, Resolution, Span};
+use crate::{Move, Position};
+
+/// What `--to` writes instead of the tree.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Book {
+    /// One PGN game whose main line is the most played line and whose
+    /// variations are the others, with counts in comments.
+    Pgn,
+}
+
+/// Arguments of `qipu openings`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Files, directories (searched recursively) or `-` for standard input.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// How many plies from the start the tree holds.
+    #[arg(long, default_value_t = 10)]
+    pub plies: usize,
+    /// Leave out moves played in fewer games than this.
+    #[arg(long, default_value_t = 1)]
+    pub min_games: u32,
+    /// `text` (an indented tree) or `json` (one object per position).
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub format: OutputFormat,
+    /// Write the tree as a PGN with variations instead.
+    #[arg(long, value_enum)]
+    pub to: Option<Book>,
+    /// Notation of the moves.
+    #[arg(long, value_enum, default_value_t = MoveNotation::Chinese)]
+    pub notation: MoveNotation,
+    /// Characters for --notation chinese.
+    #[arg(long, value_enum, default_value_t = ChineseStyle::Simplified)]
+    pub chinese: ChineseStyle,
+    /// Read text in this encoding instead of detecting it.
+    #[arg(long)]
+    pub encoding: Option<Encoding>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+}
+
+/// What a game gives the tree.
+type Opening = Option<(Position, Vec<Move>, Option<GameResult>, Option<&'static str>)>;
+
+/// Builds the tree of every input's games and writes it.
+pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
+    if args.plies == 0 {
+        return Err(Failure::usage("--plies must be at least 1"));
+    }
+    let inputs = expand(&args.paths)?;
+    let pool = super::thread_pool(args.jobs)?;
+    let mut progress = Progress::new(inputs.len());
+    let mut tree = OpeningTree::new(args.plies);
+    let mut unreadable = 0usize;
+    let plies = args.plies.max(ecco::PLIES);
+    let work = |_: &Meta, _: usize, record: &Record| -> Opening {
+        let (start, moves) = opening(record, plies)?;
+        let code = ecco::classify(&start, &moves).map(|e| e.code);
+        Some((start, moves, record.result(), code))
+    };
+    each_input(&inputs, args.encoding, &pool, work, |meta, event| {
+        match event {
+            Event::Results(found) => {
+                progress.games(found.len());
+                for (start, moves, result, code) in found.into_iter().flatten() {
+                    tree.add(&start, &moves, result, code);
+                }
+            }
+            Event::Unreadable(reason) => {
+                unreadable += 1;
+                eprintln!("{}: unreadable: {reason}", meta.source);
+            }
+            Event::Done => progress.input_done(),
+        }
+        Ok(())
+    })?;
+    progress.finish();
+    let notation = args.notation.with(args.chinese);
+    match (args.to, args.format) {
+        (Some(Book::Pgn), _) => out.write_all(book(&tree, args.min_games, notation).as_bytes())?,
+        (None, OutputFormat::Json) => json(&tree, args.min_games, notation, out)?,
+        (None, OutputFormat::Text) => text(&tree, args.min_games, notation, out)?,
+    }
+    let total = tree.node(0).games;
+    eprintln!(
+        "{total} game(s) from the standard start in the tree of {} plies ({} positions){}",
+        args.plies,
+        tree.nodes().len(),
+        if unreadable > 0 { format!("; {unreadable} input(s) unreadable") } else { String::new() }
+    );
+    Ok(if unreadable > 0 { 1 } else { 0 })
+}
+
+/// `+W =D -L, Red 55.2%, B00` for a node.
+fn summary(node: &OpeningNode) -> String {
+    let mut s = format!("{} game(s), +{} ={} -{}", node.games, node.red_wins, node.draws, node.black_wins);
+    if let Some(score) = node.score() {
+        s.push_str(&format!(", Red {:.1}%", 100.0 * score));
+    }
+    if let Some(code) = node.main_ecco() {
+        s.push_str(&format!(", {code}"));
+    }
+    s
+}
+
+/// The label of a move at `ply` (from 1): `3. 车一平二` or `3... 马８进７`.
+fn label(ply: usize, text: &str) -> String {
+    let number = ply.div_ceil(2);
+    if ply % 2 == 1 { format!("{number}. {text}") } else { format!("{number}... {text}") }
+}
+
+fn text(tree: &OpeningTree, min_games: u32, notation: Notation, out: &mut impl Write) -> Result<(), Failure> {
+    writeln!(out, "start position: {}", summary(tree.node(0)))?;
+    let mut expanded = vec![false; tree.nodes().len()];
+    expanded[0] = true;
+    print_children(tree, 0, &Position::start(), 0, min_games, notation, &mut expanded, out)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn print_children(
+    tree: &OpeningTree,
+    id: usize,
+    pos: &Position,
+    ply: usize,
+    min_games: u32,
+    notation: Notation,
+    expanded: &mut [bool],
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    if ply >= tree.plies() {
+        return Ok(());
+    }
+    for (m, child) in tree.children(id, min_games) {
+        let node = tree.node(child);
+        let indent = "  ".repeat(ply);
+        let mv = label(ply + 1, &notation.write(pos, m));
+        if expanded[child] {
+            writeln!(out, "{indent}{mv}  {}  (transposes to a position above)", summary(node))?;
+            continue;
+        }
+        expanded[child] = true;
+        writeln!(out, "{indent}{mv}  {}", summary(node))?;
+        let mut after = pos.clone();
+        let _ = after.play_unchecked(m);
+        print_children(tree, child, &after, ply + 1, min_games, notation, expanded, out)?;
+    }
+    Ok(())
+}
+
+/// One position of the tree, as a JSON line.
+#[derive(Serialize)]
+struct JsonNode {
+    id: usize,
+    /// The position it was reached from on this line (`null` for the start).
+    parent: Option<usize>,
+    ply: usize,
+    /// The move that leads here, in `--notation`.
+    #[serde(rename = "move")]
+    mv: Option<String>,
+    /// The same move as coordinates (`h2e2`).
+    iccs: Option<String>,
+    fen: String,
+    games: u32,
+    red_wins: u32,
+    draws: u32,
+    black_wins: u32,
+    score: Option<f64>,
+    ecco: Option<&'static str>,
+    /// The position was reached before by another move order: its moves
+    /// are listed there.
+    transposition: bool,
+}
+
+fn json(tree: &OpeningTree, min_games: u32, notation: Notation, out: &mut impl Write) -> Result<(), Failure> {
+    let mut line =
+        |id: usize, parent: Option<usize>, ply: usize, mv: Option<(String, Move)>, transposition: bool| {
+            let node = tree.node(id);
+            let row = JsonNode {
+                id,
+                parent,
+                ply,
+                iccs: mv.as_ref().map(|(_, m)| m.to_string()),
+                mv: mv.map(|(text, _)| text),
+                fen: tree.position(id).fen(),
+                games: node.games,
+                red_wins: node.red_wins,
+                draws: node.draws,
+                black_wins: node.black_wins,
+                score: node.score(),
+                ecco: node.main_ecco(),
+                transposition,
+            };
+            serde_json::to_writer(&mut *out, &row).map_err(|e| Failure::usage(e.to_string()))?;
+            writeln!(out)?;
+            Ok::<(), Failure>(())
+        };
+    line(0, None, 0, None, false)?;
+    let mut expanded = vec![false; tree.nodes().len()];
+    expanded[0] = true;
+    let mut stack = vec![(0usize, Position::start(), 0usize)];
+    while let Some((id, pos, ply)) = stack.pop() {
+        if ply >= tree.plies() {
+            continue;
+        }
+        let mut deeper = Vec::new();
+        for (m, child) in tree.children(id, min_games) {
+            let seen = expanded[child];
+            line(child, Some(id), ply + 1, Some((notation.write(&pos, m), m)), seen)?;
+            if !seen {
+                expanded[child] = true;
+                let mut after = pos.clone();
+                let _ = after.play_unchecked(m);
+                deeper.push((child, after, ply + 1));
+            }
+        }
+        stack.extend(deeper.into_iter().rev());
+    }
+    Ok(())
+}
+
+/// The tree as one PGN game: the most played line, the others as
+/// variations, each move's counts in a comment.
+fn book(tree: &OpeningTree, min_games: u32, notation: Notation) -> String {
+    let mut record = Record::default();
+    record.tags.push(("Event".into(), format!("Opening tree, {} plies", tree.plies())));
+    record.tree.node_mut(record.tree.root()).notes_mut().comment = Some(summary(tree.node(0)));
+    let mut moves = vec![None];
+    let mut expanded = vec![false; tree.nodes().len()];
+    expanded[0] = true;
+    let mut stack = vec![(0usize, record.tree.root(), 0usize)];
+    while let Some((id, at, ply)) = stack.pop() {
+        if ply >= tree.plies() {
+            continue;
+        }
+        let mut deeper = Vec::new();
+        for (m, child) in tree.children(id, min_games) {
+            let node =
+                record.tree.add_child(at, RecordedMove { text: MoveText::Coords(m), at: Span::default() });
+            if moves.len() <= node.index() {
+                moves.resize(node.index() + 1, None);
+            }
+            moves[node.index()] = Some(m);
+            let mut comment = summary(tree.node(child));
+            if expanded[child] {
+                comment.push_str(", transposes to a position above");
+            } else {
+                expanded[child] = true;
+                deeper.push((child, node, ply + 1));
+            }
+            record.tree.node_mut(node).notes_mut().comment = Some(comment);
+        }
+        stack.extend(deeper.into_iter().rev());
+    }
+    let resolution = Resolution { start: Position::start(), moves };
+    crate::formats::pgn::write(&record, &resolution, notation)
+}
