@@ -129,6 +129,7 @@ fn classify_names_openings_and_compares_tags() {
     // Red's left-wing opening is read mirrored: 炮二平五 马８进７ 马二进三 车９平８.
     assert_eq!((rows[0]["ecco"].as_str(), rows[0]["tagged"].as_str()), (Some("B05"), Some("B05")));
     assert_eq!(rows[0]["opening"], "中炮对进左马");
+    assert_eq!(rows[0]["opening_terms"], serde_json::json!(["中炮"]));
     assert_eq!(rows[0]["index"], 0);
     // 1. 相三进五 象３进５ is A12 (列相局), whatever the tag says.
     assert_eq!((rows[1]["ecco"].as_str(), rows[1]["tagged"].as_str()), (Some("A12"), Some("A11")));

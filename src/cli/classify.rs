@@ -10,7 +10,7 @@ use super::batch::{Event, Meta, each_input};
 use super::input::expand;
 use super::progress::Progress;
 use super::{Failure, OutputFormat};
-use crate::analysis::ecco::{self, Ecco};
+use crate::analysis::ecco::{self, OpeningName};
 use crate::formats::encoding::Encoding;
 use crate::record::Record;
 
@@ -20,8 +20,8 @@ pub struct Args {
     /// Files, directories (searched recursively) or `-` for standard input.
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
-    /// `text` (tab-separated: source, game, ECCO, opening, variation, tag)
-    /// or `json` (one object per game).
+    /// `text` (tab-separated: source, game, ECCO, opening, variation, tag,
+    /// traditional names) or `json` (one object per game).
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     pub format: OutputFormat,
     /// Read text in this encoding instead of detecting it.
@@ -44,10 +44,12 @@ struct Classified<'a> {
     variation: Option<&'static str>,
     /// The `[ECCO]` tag of the record, if any.
     tagged: Option<String>,
+    /// The traditional names of the opening (中炮, 屏风马 …).
+    opening_terms: Vec<&'static str>,
 }
 
-/// What one game gives: its index, its code and its `[ECCO]` tag.
-type Found = (usize, Option<Ecco>, Option<String>);
+/// What one game gives: its index, its opening's names and its `[ECCO]` tag.
+type Found = (usize, Option<OpeningName>, Option<String>);
 
 /// Classifies every game and prints one line for each.
 pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
@@ -58,7 +60,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
     let work = |_: &Meta, index: usize, record: &Record| -> Found {
         (
             index,
-            ecco::classify_record(record),
+            ecco::name_record(record),
             record.tag("ecco").map(str::trim).filter(|t| !t.is_empty()).map(str::to_string),
         )
     };
@@ -71,7 +73,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
                     classified += usize::from(code.is_some());
                     if let Some(t) = &tag {
                         tagged += 1;
-                        agreeing += usize::from(code.is_some_and(|c| c.code == t));
+                        agreeing += usize::from(code.as_ref().is_some_and(|c| c.ecco.code == t));
                     }
                     write(out, args.format, &meta.source, index, code, tag)?;
                 }
@@ -98,9 +100,11 @@ fn write(
     format: OutputFormat,
     source: &str,
     index: usize,
-    code: Option<Ecco>,
+    name: Option<OpeningName>,
     tagged: Option<String>,
 ) -> Result<(), Failure> {
+    let code = name.as_ref().map(|n| n.ecco);
+    let terms = name.map(|n| n.terms).unwrap_or_default();
     match format {
         OutputFormat::Json => {
             let line = Classified {
@@ -110,13 +114,15 @@ fn write(
                 opening: code.map(|c| c.opening),
                 variation: code.map(|c| c.variation),
                 tagged,
+                opening_terms: terms,
             };
             serde_json::to_writer(&mut *out, &line).map_err(|e| Failure::usage(e.to_string()))?;
             writeln!(out)?;
         }
         OutputFormat::Text => {
             let (c, o, v) = code.map_or(("-", "", ""), |c| (c.code, c.opening, c.variation));
-            writeln!(out, "{source}\t{}\t{c}\t{o}\t{v}\t{}", index + 1, tagged.as_deref().unwrap_or(""))?;
+            let (t, terms) = (tagged.as_deref().unwrap_or(""), terms.join(" "));
+            writeln!(out, "{source}\t{}\t{c}\t{o}\t{v}\t{t}\t{terms}", index + 1)?;
         }
     }
     Ok(())

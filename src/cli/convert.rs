@@ -66,6 +66,10 @@ pub struct Args {
     /// Encoding of PGN output: utf-8 (default), gbk or big5.
     #[arg(long, default_value = "utf-8")]
     pub output_encoding: Encoding,
+    /// Add or correct the [ECCO], [Opening] and [Variation] tags of games from the standard
+    /// start, by their moves.
+    #[arg(long)]
+    pub ecco: bool,
     /// Read text in this encoding instead of detecting it.
     #[arg(long)]
     pub encoding: Option<Encoding>,
@@ -120,6 +124,13 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     let notation = args.notation.with(args.chinese);
     let mut tally = Tally::new(inputs.len());
     let work = |meta: &Meta, index: usize, record: &Record| {
+        let tagged;
+        let record = if args.ecco {
+            tagged = with_ecco(record);
+            &tagged
+        } else {
+            record
+        };
         let replayed = replay(record);
         let text = match args.to {
             Target::Pgn => pgn::write(record, &replayed.resolution, notation) + "\n",
@@ -166,4 +177,12 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     out.flush()?;
     eprintln!("{} game(s) converted, {} with an illegal move or unreadable", tally.games, tally.bad);
     Ok(tally.code())
+}
+
+/// A copy of `record` with its ECCO tags set by its moves (see
+/// [`crate::analysis::ecco::tag_record`]).
+pub(super) fn with_ecco(record: &Record) -> Record {
+    let mut record = record.clone();
+    crate::analysis::ecco::tag_record(&mut record);
+    record
 }

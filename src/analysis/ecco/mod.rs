@@ -27,6 +27,7 @@
 
 pub mod pattern;
 pub mod table;
+pub mod terms;
 
 use std::sync::OnceLock;
 
@@ -131,6 +132,43 @@ pub fn classify(start: &Position, moves: &[Move]) -> Option<Ecco> {
 pub fn classify_record(record: &crate::record::Record) -> Option<Ecco> {
     let (start, moves) = super::replay::opening(record, PLIES)?;
     classify(&start, &moves)
+}
+
+/// What a game's opening is called: its ECCO code and the traditional
+/// names that apply ([`terms::opening_terms`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpeningName {
+    /// The ECCO code, opening and variation.
+    pub ecco: Ecco,
+    /// The traditional names (中炮, 屏风马 …).
+    pub terms: Vec<&'static str>,
+}
+
+/// The ECCO code and traditional names of a record's main line; `None`
+/// when it does not start from the standard position or cannot be read.
+pub fn name_record(record: &crate::record::Record) -> Option<OpeningName> {
+    let (start, moves) = super::replay::opening(record, PLIES)?;
+    if start != Position::start() {
+        return None;
+    }
+    let keys = opening_keys(&start, &moves);
+    Some(OpeningName { ecco: classify_keys(&keys), terms: terms::opening_terms(&keys) })
+}
+
+/// Sets the `[ECCO]`, `[Opening]` and `[Variation]` tags of a record from
+/// the standard start to what its moves say (the variation tag is removed
+/// when the code has none); returns false, changing nothing, for other
+/// records.
+pub fn tag_record(record: &mut crate::record::Record) -> bool {
+    let Some(name) = name_record(record) else { return false };
+    record.set_tag("ECCO", name.ecco.code);
+    record.set_tag("Opening", name.ecco.opening);
+    if name.ecco.variation.is_empty() {
+        record.tags.retain(|(k, _)| !k.eq_ignore_ascii_case("Variation"));
+    } else {
+        record.set_tag("Variation", name.ecco.variation);
+    }
+    true
 }
 
 /// The ECCO code of the opening plies `keys` (see [`opening_keys`]): of

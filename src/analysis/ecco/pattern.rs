@@ -82,6 +82,15 @@ impl Key {
     }
 }
 
+/// The key of a move written as four characters (`炮二平五`, `马８进７`).
+///
+/// # Panics
+/// When `text` is not such a move: for texts fixed in the code.
+pub(crate) fn key(text: &str) -> Key {
+    let chars: Vec<char> = text.chars().collect();
+    Key::parse(&chars).unwrap_or_else(|| panic!("{text} is a move")).0
+}
+
 /// A digit and the side that writes it so.
 fn digit(c: char) -> Option<(u8, Color)> {
     if let Some(n) = "一二三四五六七八九".chars().position(|d| d == c) {
