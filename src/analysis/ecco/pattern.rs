@@ -158,12 +158,75 @@ fn subgroup_opening(code: &str) -> Option<&'static str> {
 
 /// The definition as read, with the errata of the published text applied.
 fn corrected(code: &str, definition: &str) -> String {
-    match code {
-        "B32" => "1. 炮二平五，马２进３ 2. 兵七进一，炮８平６ 3. 马八进七".to_string(),
-        "C76" => definition.replace("从C73局面开始", "从C72局面开始"),
-        "D34" => definition.replace("4. 马八进九", "5. 马八进九"),
-        _ => definition.to_string(),
-    }
+    let text = match code {
+        "B32" => "1. 炮二平五，马２进３ 2. 兵七进一，炮８平６ 3. 马八进七",
+        "C76" => return definition.replace("从C73局面开始", "从C72局面开始"),
+        "D34" => return definition.replace("4. 马八进九", "5. 马八进九"),
+        _ => return read_as_xqbase(code).map_or_else(|| definition.to_string(), str::to_string),
+    };
+    text.to_string()
+}
+
+/// Definitions read as xqbase's classifier reads them where the published
+/// text says less or other (notation.md §6.2: "the VS tree's
+/// interpretation"; each checked against the tags of the CCPD games):
+/// - B21–B25 give way to D40–D43 (a 炮２平５ after 炮８平９ makes 列炮);
+/// - B40 lets Red play 车一平二 and 马八进七 before 炮八平六;
+/// - C01–C04 give way to C50–C99 too (炮八平六, 炮八平七, 炮八进二, 炮八进四
+///   and 炮八平九 decide the subgroup before 马八进七 does);
+/// - C10 lets Red play 马八进七 and 马八进九 before 车一进一;
+/// - C51 lets Red play 车二进六 before (the first of 马八进九 and 车二进六
+///   decides between C51 and C54);
+/// - C25 has one line: 8. 兵三进一 … 9. 兵七进一 (the other is never
+///   reached: 8. 兵七进一 is C24);
+/// - D04 and D05 have their first line only: after 2. 车一进一 the tree
+///   asks for 2. …，车９平８, which the horse on 8 forbids, so the game is D03;
+/// - D21–D27 are decided by the first of Red's moves from the 4th on that
+///   is not 马八进七 or a third or seventh pawn's step;
+/// - D43 lets Red play 马二进三 before the pawns.
+fn read_as_xqbase(code: &str) -> Option<&'static str> {
+    Some(match code {
+        "B21" => "m. ……，车８进５ n. 象七进九(此前可走马二进三、马八进七、兵三进一和兵七进一，不包括D40~D43)",
+        "B22" => "n. 车一进一(此前可走马二进三、马八进七、兵三进一和兵七进一，不包括D40~D43)",
+        "B23" => "n. 炮八进二(此前可走马二进三、马八进七、兵三进一和兵七进一，不包括D40~D43)",
+        "B24" => "n. 炮八进四(此前可走马二进三、马八进七、兵三进一和兵七进一，不包括D40~D43)",
+        "B25" => {
+            "m. 兵三进一，…… n. 兵七进一／ m. 兵七进一，…… n. 兵三进一(此前可走马二进三和马八进七，不包括D40~D43)"
+        }
+        "B40" => {
+            "1. 炮二平五，马２进３ l. ……，炮８平６ m. ……，马８进７ (此前可走象７进５／象３进５、卒７进１和卒３进１) \
+             n. 炮八平六 (此前红可走马二进三、马八进七、马八进九、车一平二、兵三进一和兵七进一，不包括B41~B45)"
+        }
+        "C01" => {
+            "n. 马八进七(此前可走马二进三、车一平二、兵三进一和兵七进一) (不包括C02~C04，C10~C19，C50~C99)"
+        }
+        "C02" => {
+            "m. 马八进七，…… n. 马七进六 (此前可走马二进三、车一平二、兵三进一和兵七进一，不包括C10~C19，C50~C99)"
+        }
+        "C03" => {
+            "m. 马八进七，…… n. 兵五进一 (此前可走马二进三、车一平二、兵三进一和兵七进一，不包括C04，C10~C19，C50~C99)"
+        }
+        "C04" => {
+            "k. 马八进七，…… l. 兵五进一 (此前红可走马二进三、车一平二、兵三进一和兵七进一) m. ……，炮８进４ n. ……，炮２进４／ \
+             m. ……，炮２进４ n. ……，炮８进４ (此前可走车９平８、卒７进１和卒３进１，不包括C10~C19，C50~C99)"
+        }
+        "C51" => {
+            "m.马八进九，…… n. 炮八平六 (不分先后，此前可走马二进三、车一平二、车二进六、兵三进一和兵七进一，不包括C52~C56)"
+        }
+        "C10" => "n. 车一进一(此前可走马二进三、马八进七、马八进九、兵三进一和兵七进一，不包括C11~C14)",
+        "C25" => "从C20局面开始：6. 车九进一，炮２进１ 7. 车二退二，象３进５ 8. 兵三进一，…… 9. 兵七进一",
+        "D04" => "1. 炮二平五，炮８平５ 2. 马二进三，马８进７ 3. 车一进一，车９平８(不包括D05)",
+        "D05" => "1. 炮二平五，炮８平５ 2. 马二进三，马８进７ 3. 车一进一，车９平８ 4. ……，车８进４",
+        "D21" => "n. 仕四进五／仕六进五(此前可走马八进七、兵三进一和兵七进一)",
+        "D22" => "n. 马八进九(此前可走马八进七、兵三进一和兵七进一)",
+        "D23" => "n. 车二进四(此前可走马八进七、兵三进一和兵七进一)",
+        "D24" => "n. 车二进六(此前可走马八进七、兵三进一和兵七进一)",
+        "D25" => "n. 炮八平六(此前可走马八进七、兵三进一和兵七进一)",
+        "D26" => "n. 兵三进一(此前可走马八进七，不包括D28)",
+        "D27" => "n. 兵七进一(此前可走马八进七，不包括D28)",
+        "D43" => "m. 兵三进一，…… n. 兵七进一／ m. 兵七进一，…… n. 兵三进一(此前可走马二进三和马八进七)",
+        _ => return None,
+    })
 }
 
 /// One way a game can match a code.
@@ -174,6 +237,10 @@ pub struct Line {
     /// For each side (Red, Black), the moves it plays at some later ply,
     /// each given by its alternatives.
     pub later: [Vec<Vec<Key>>; 2],
+    /// For each later move, the written sequence it belongs to (a
+    /// subgroup's opening, or the code's own steps): the order is kept
+    /// within a sequence, not across.
+    pub chain: [Vec<u8>; 2],
     /// For each side, the moves it may play before those (`None`: any).
     pub allowed: [Option<Vec<Key>>; 2],
     /// The first Red and Black moves, in any order.
@@ -181,6 +248,9 @@ pub struct Line {
     /// For each side, moves of which it must have played one that is not,
     /// before its later moves (`走过除 X 以外的走法`, B30).
     pub outside: [Option<Vec<Key>>; 2],
+    /// The later moves may come in any order (`不分先后`); otherwise each
+    /// side plays them in the order written.
+    pub any_order: bool,
 }
 
 impl Line {
@@ -234,7 +304,10 @@ impl Line {
             }
             while left > 0 {
                 let Some(k) = keys.get(ply) else { return false };
-                match later.iter().enumerate().position(|(i, alts)| !found[i] && alts.contains(k)) {
+                let chain = &self.chain[side];
+                let ready = |i: usize| self.any_order || (0..i).all(|j| chain[j] != chain[i] || found[j]);
+                match later.iter().enumerate().position(|(i, alts)| !found[i] && alts.contains(k) && ready(i))
+                {
                     Some(i) => {
                         found[i] = true;
                         left -= 1;
@@ -273,7 +346,8 @@ fn same_multiset(a: &[Key], b: &[Key]) -> bool {
 /// The codes a definition's `(不包括 …)` clauses set aside: when the game
 /// also follows one of them, that one is its code. Ranges (`B02~C99`) are
 /// given by their ends.
-pub fn exclusions(definition: &str) -> Vec<(String, String)> {
+pub fn exclusions(code: &str, definition: &str) -> Vec<(String, String)> {
+    let definition = corrected(code, definition);
     let mut out = Vec::new();
     for (at, _) in definition.match_indices("不包括") {
         let clause = &definition[at..];
@@ -331,9 +405,12 @@ fn join(before: &Line, line: &Line) -> Line {
         }
     }
     for side in 0..2 {
+        // The code's own later moves, but for those the opening has: in
+        // their own order, not after the opening's.
         for target in &line.later[side] {
             if !out.later[side].contains(target) {
                 out.later[side].push(target.clone());
+                out.chain[side].push(1);
             }
         }
         out.allowed[side] = match (&out.allowed[side], &line.allowed[side]) {
@@ -344,6 +421,7 @@ fn join(before: &Line, line: &Line) -> Line {
     if line.position.is_some() {
         out.position = line.position.clone();
     }
+    out.any_order |= line.any_order;
     for side in 0..2 {
         if line.outside[side].is_some() {
             out.outside[side] = line.outside[side].clone();
@@ -370,6 +448,7 @@ fn read_lines(text: &str) -> Vec<Line> {
     // lettered step.
     let mut allowed: [Option<Vec<Key>>; 2] = [None, None];
     let mut outside: [Option<Vec<Key>>; 2] = [None, None];
+    let mut any_order = false;
     let mut body = String::new();
     let mut rest = text;
     while let Some(open) = rest.find('(') {
@@ -378,9 +457,11 @@ fn read_lines(text: &str) -> Vec<Line> {
         let close = rest[open..].find(')').map_or(rest.len(), |k| open + k);
         let clause = &rest[open + 1..close];
         if clause.contains("不分先后") || clause.contains("不论先后") {
-            // The numbered moves so far may come in any order.
+            // The numbered moves so far may come in any order, and so may
+            // the lettered ones.
             body.push(ANY_ORDER);
             body.push(' ');
+            any_order = true;
         }
         if let Some(at) = clause.find("走过除") {
             for (key, color) in moves_in(&clause[at..]) {
@@ -439,12 +520,13 @@ fn read_lines(text: &str) -> Vec<Line> {
             allowed: allowed.clone(),
             outside: outside.clone(),
             position: position.clone(),
+            any_order,
             ..Line::default()
         };
         for step in all {
             add_step(&mut l, step);
             if step.text.contains(ANY_ORDER) && !l.fixed.is_empty() && l.position.is_none() {
-                l.position = Some(any_order(&mut l.fixed));
+                l.position = Some(numbered_in_any_order(&mut l.fixed));
             }
         }
         out.push(l);
@@ -458,7 +540,7 @@ const ANY_ORDER: char = '※';
 /// The numbered moves read so far, taken out as the first moves of each
 /// side in any order (`5. 炮八平六(不分先后)`: Red's first five moves are
 /// these five, in some order).
-fn any_order(fixed: &mut Vec<(usize, Vec<Key>)>) -> [Vec<Key>; 2] {
+fn numbered_in_any_order(fixed: &mut Vec<(usize, Vec<Key>)>) -> [Vec<Key>; 2] {
     let mut sets = [Vec::new(), Vec::new()];
     fixed.sort_by_key(|(ply, _)| *ply);
     for (ply, moves) in fixed.drain(..) {
@@ -545,7 +627,10 @@ fn add_step(line: &mut Line, step: &Step) {
                     None => line.fixed.push((ply, moves)),
                 }
             }
-            _ => line.later[side].push(moves),
+            _ => {
+                line.later[side].push(moves);
+                line.chain[side].push(0);
+            }
         }
     }
 }

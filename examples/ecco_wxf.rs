@@ -1,0 +1,43 @@
+//! For studying ECCO classification against other classifiers: prints, for
+//! every game from the standard start, its `[ECCO]` tag, qipu's code, and
+//! its first 20 plies in WXF, mirrored as the classifier reads them
+//! (horse `N`, elephant `B`, as xqbase's tools write them), one game a line.
+//!
+//! `cargo run --release --example ecco_wxf -- FILE...`
+
+use qipu::analysis::{ecco, replay};
+use qipu::notation::wxf;
+use qipu::{Color, Move, Position, formats};
+
+fn main() {
+    for path in std::env::args().skip(1) {
+        let bytes = std::fs::read(&path).expect("readable");
+        let Ok(parsed) = formats::read(&bytes, None) else { continue };
+        for record in &parsed.records {
+            let Some((start, moves)) = replay::opening(record, ecco::PLIES) else { continue };
+            let Some(found) = ecco::classify(&start, &moves) else { continue };
+            let mirror = moves.first().is_some_and(|m| m.from.file().number_for(Color::Red) >= 6);
+            let mut pos = Position::start();
+            let mut text = String::new();
+            for &m in &moves {
+                let m = if mirror {
+                    Move { from: m.from.flip_horizontal(), to: m.to.flip_horizontal() }
+                } else {
+                    m
+                };
+                let w: String = wxf::write(&pos, m)
+                    .chars()
+                    .map(|c| match c {
+                        'H' => 'N',
+                        'E' => 'B',
+                        c => c,
+                    })
+                    .collect();
+                text.push_str(&format!("{w:<4}"));
+                pos.play_unchecked(m);
+            }
+            let tag = record.tag("ecco").map(str::trim).filter(|t| !t.is_empty()).unwrap_or("-");
+            println!("{tag}\t{}\t{text}\t{path}", found.code);
+        }
+    }
+}
