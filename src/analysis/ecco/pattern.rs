@@ -170,6 +170,10 @@ fn corrected(code: &str, definition: &str) -> String {
 /// Definitions read as xqbase's classifier reads them where the published
 /// text says less or other (notation.md §6.2: "the VS tree's
 /// interpretation"; each checked against the tags of the CCPD games):
+/// - B04 is 2. …，炮２平１ after any second Red move;
+/// - B11 comes before B30 (Black's third move decides it first), and B30
+///   is what is left of 1. 炮二平五，马２进３ with 炮８平６ played after
+///   only pawn moves: no 马８进７ needed;
 /// - B21–B25 give way to D40–D43 (a 炮２平５ after 炮８平９ makes 列炮);
 /// - B40 lets Red play 车一平二 and 马八进七 before 炮八平六;
 /// - C01–C04 give way to C50–C99 too (炮八平六, 炮八平七, 炮八进二, 炮八进四
@@ -186,6 +190,9 @@ fn corrected(code: &str, definition: &str) -> String {
 /// - D43 lets Red play 马二进三 before the pawns.
 fn read_as_xqbase(code: &str) -> Option<&'static str> {
     Some(match code {
+        "B04" => "1. 炮二平五，马２进３ 2. ……，炮２平１",
+        "B11" => "1. 炮二平五，马２进３ 2. ……，炮８平６ 3. ……，马８进９／车９进１",
+        "B30" => "1. 炮二平五，马２进３ n. ……，炮８平６ (此前可走卒７进１和卒３进１，不包括B11，B31~B56)",
         "B21" => "m. ……，车８进５ n. 象七进九(此前可走马二进三、马八进七、兵三进一和兵七进一，不包括D40~D43)",
         "B22" => "n. 车一进一(此前可走马二进三、马八进七、兵三进一和兵七进一，不包括D40~D43)",
         "B23" => "n. 炮八进二(此前可走马二进三、马八进七、兵三进一和兵七进一，不包括D40~D43)",
