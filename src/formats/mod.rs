@@ -103,6 +103,10 @@ pub fn read_in_batches(
     batch: usize,
     mut f: impl FnMut(Format, Option<Encoding>, Vec<Record>),
 ) -> Result<(Format, Option<Encoding>), Unreadable> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        let reason = if bytes.is_empty() { "empty file" } else { "only white space" };
+        return Err(Unreadable { format: detect::detect(bytes), reason: reason.into() });
+    }
     match detect::detect(bytes) {
         Format::Pgn | Format::Text | Format::Json | Format::Dhtmlxq | Format::Cbf => {
             let decoded = encoding::decode(bytes, encoding);

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Runs every fuzz target of fuzz/ for the given time each (default 900 s), two at a time,
+# with seed corpora from ../shared/corpus and fixtures/ built on first use (in fuzz/corpus/,
+# git-ignored: the corpus files are not ours to commit). Findings go to fuzz/artifacts/<target>/;
+# each run's final statistics to fuzz/logs/<target>.log.
+#
+# Usage: bash scripts/fuzz.sh [SECONDS] [TARGET...]   (needs nightly and cargo-fuzz)
+set -euo pipefail
+cd "$(dirname "$0")/../fuzz"
+seconds=${1:-900}
+shift || true
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(xqf any_format dhtmlxq ccbridge stream fen notation pgn openings)
+shared=../../shared/corpus
+
+# seed DIR FIND-ARGS...: every 20th matching file under 20 KB, named by SHA-1.
+seed() {
+  local dir=$1 from=$2
+  shift 2
+  mkdir -p "corpus/$dir"
+  [ -d "$from" ] || return 0
+  (cd "$from" && find . -type f -size -20k "$@" -print0 | LC_ALL=C sort -z |
+    awk 'BEGIN{RS="\0"; ORS="\0"} (NR-1)%20==0' |
+    while IFS= read -r -d '' f; do cp "$f" "$OLDPWD/corpus/$dir/$(sha1sum "$f" | cut -c1-40)"; done)
+}
+if [ ! -d corpus/seeded ]; then
+  seed xqf "$shared/xqf"
+  for t in any_format stream pgn; do
+    seed "$t" "$shared/pgn"
+    seed "$t" "$shared/text"
+    seed "$t" "$shared/dhtmlxq"
+    seed "$t" ../fixtures
+  done
+  seed any_format "$shared/xqf"
+  seed dhtmlxq "$shared/dhtmlxq"
+  seed ccbridge "$shared/ccbridge"
+  mkdir -p corpus/fen corpus/notation corpus/openings
+  printf 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1' > corpus/fen/start
+  printf '3k5/4P4/4P4/4P4/4P4/9/9/9/9/4K4 w' > corpus/fen/pawns
+  for m in 炮二平五 马８进７ 前兵进一 C2.5 H8+7 +P+1 h2e2 H2-E2 c3c4 26 15=6; do
+    printf '%s' "$m" > "corpus/notation/$(printf '%s' "$m" | sha1sum | cut -c1-40)"
+  done
+  printf '\x01\x02\x03\x04\x05\x06' > corpus/openings/a
+  mkdir -p corpus/seeded
+fi
+
+mkdir -p logs
+cargo +nightly fuzz build
+run() {
+  local t=$1
+  cargo +nightly fuzz run "$t" "corpus/$t" -- -max_total_time="$seconds" -rss_limit_mb=2048 \
+    -timeout=10 -print_final_stats=1 > "logs/$t.log" 2>&1 && echo "$t: done" || echo "$t: FAILED (see logs/$t.log)"
+}
+i=0
+for t in "${targets[@]}"; do
+  run "$t" &
+  i=$((i + 1))
+  if [ $((i % 2)) -eq 0 ]; then wait; fi
+done
+wait
+for t in "${targets[@]}"; do
+  printf '%-12s %s\n' "$t" "$(grep -E '^#[0-9]+.*DONE|Done [0-9]+ runs|stat::number_of_executed_units' "logs/$t.log" | tail -1)"
+done

@@ -1,0 +1,126 @@
+//! Every command on a folder of damaged files: truncated, bit-flipped,
+//! misnamed, empty, garbage, mixed encodings, a directory named like a
+//! file and a link to nowhere. No command may panic; each exits 0 or 1
+//! (never 2: nothing here is a usage error); every input and every game
+//! is accounted for in the summary.
+
+mod common;
+
+use assert_cmd::Command;
+use qipu::analysis::replay::replay;
+use qipu::formats::{pgn, xqf};
+
+fn qipu() -> Command {
+    Command::cargo_bin("qipu").unwrap()
+}
+
+const GOOD: &str = "[Event \"good\"]\n1. 炮二平五 马８进７ 2. 马二进三 车９平８ 1-0\n\n\
+                    [Event \"also good\"]\n1. 相三进五 卒７进１ *\n";
+
+/// The damaged folder, and how many files it has.
+fn damaged() -> (std::path::PathBuf, usize) {
+    let dir = common::scratch("damaged");
+    let mut files = 0;
+    let mut put = |name: &str, bytes: &[u8]| {
+        std::fs::write(dir.join(name), bytes).unwrap();
+        files += 1;
+    };
+    put("good.pgn", GOOD.as_bytes());
+    // An XQF file cut in half.
+    let record = &pgn::read(GOOD)[0];
+    let xqf = xqf::write(record, &replay(record).resolution, xqf::Version::V10).unwrap();
+    put("truncated.xqf", &xqf[..xqf.len() / 2]);
+    put("whole.xqf", &xqf);
+    // Every 7th byte of a PGN text flipped.
+    let flipped: Vec<u8> =
+        GOOD.bytes().enumerate().map(|(i, b)| if i % 7 == 3 { b ^ 0x5A } else { b }).collect();
+    put("flipped.pgn", &flipped);
+    put("pgn-named.xqf", GOOD.as_bytes());
+    put("empty.pgn", b"");
+    let garbage: Vec<u8> = (0..4096u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+    put("garbage.bin", &garbage);
+    // A GBK game, then a UTF-8 one, in one file.
+    let (gbk, _, _) = encoding_rs::GBK.encode("[Event \"国标\"]\n1. 炮二平五 马８进７ *\n\n");
+    let mut mixed = gbk.into_owned();
+    mixed.extend_from_slice("[Event \"统一码\"]\n1. 炮二平五 马８进７ *\n".as_bytes());
+    put("mixed.pgn", &mixed);
+    // A directory named like a file, holding a game.
+    std::fs::create_dir_all(dir.join("games.pgn")).unwrap();
+    std::fs::write(dir.join("games.pgn/inner.pgn"), GOOD).unwrap();
+    files += 1;
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(dir.join("nowhere.pgn"), dir.join("link.pgn")).unwrap();
+        files += 1;
+    }
+    (dir, files)
+}
+
+fn no_panic(out: &std::process::Output, what: &str) -> String {
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!stderr.contains("panicked"), "{what}: {stderr}");
+    assert!(matches!(out.status.code(), Some(0 | 1)), "{what}: {:?} {stderr}", out.status.code());
+    stderr
+}
+
+#[test]
+fn every_command_survives_damaged_files_and_counts_them() {
+    let (dir, files) = damaged();
+    // validate: the summary adds up, and the JSON has one line per game.
+    let out = qipu().arg("validate").arg(&dir).output().unwrap();
+    no_panic(&out, "validate");
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let summary = stdout.lines().last().unwrap();
+    let numbers: Vec<usize> = summary
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse().unwrap())
+        .collect();
+    let [games, valid, illegal, unreadable, inputs] = numbers[..] else { panic!("{summary}") };
+    assert_eq!(games, valid + illegal + unreadable, "{summary}");
+    assert_eq!(inputs, files, "{summary}");
+    // Two games each in good.pgn, pgn-named.xqf and games.pgn/inner.pgn, one in whole.xqf.
+    assert!(valid >= 7, "{summary}");
+    assert!(unreadable >= 4, "empty, garbage, truncated, link: {summary}");
+    assert!(stdout.contains("empty.pgn: unreadable: empty file"), "{stdout}");
+    assert!(stdout.contains("truncated.xqf: unreadable: byte "), "binary: a byte offset: {stdout}");
+    assert!(stdout.contains("link.pgn: unreadable: cannot read: "), "{stdout}");
+    let out = qipu().args(["validate", "--format", "json"]).arg(&dir).output().unwrap();
+    no_panic(&out, "validate --format json");
+    let rows: Vec<serde_json::Value> =
+        String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(rows.len(), games);
+    for row in &rows {
+        if row["status"] != "ok" {
+            let message = row["error"]["message"].as_str().unwrap_or("");
+            assert!(!message.is_empty(), "a reason in words: {row}");
+            assert!(row["source"].as_str().is_some_and(|s| !s.is_empty()), "{row}");
+        }
+    }
+    let sources: std::collections::BTreeSet<&str> =
+        rows.iter().filter_map(|r| r["source"].as_str()).collect();
+    assert_eq!(sources.len(), files, "every input reported: {sources:?}");
+    // The other commands: no panic, a sensible exit code, a summary.
+    let out_dir = common::scratch("damaged-out");
+    let runs: Vec<Vec<String>> = vec![
+        vec!["fen".into()],
+        vec!["fen".into(), "--format".into(), "json".into()],
+        vec!["convert".into(), "--to".into(), "pgn".into()],
+        vec!["convert".into(), "--to".into(), "json".into()],
+        vec!["convert".into(), "--to".into(), "dhtmlxq".into()],
+        vec!["convert".into(), "--to".into(), "xqf".into(), "-o".into(), out_dir.display().to_string()],
+        vec!["stats".into()],
+        vec!["stats".into(), "--format".into(), "json".into()],
+        vec!["classify".into()],
+        vec!["openings".into()],
+    ];
+    for args in runs {
+        let out = qipu().args(&args).arg(&dir).output().unwrap();
+        let stderr = no_panic(&out, &args.join(" "));
+        assert!(!stderr.trim().is_empty() || !out.stdout.is_empty(), "{args:?} says something");
+    }
+    let out = qipu().args(["stats", "--format", "json"]).arg(&dir).output().unwrap();
+    let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(stats["games"].as_u64(), Some(games as u64), "{stats}");
+}
