@@ -217,3 +217,30 @@ fn convert_ecco_adds_and_corrects_opening_tags() {
     let out = qipu().args(["convert", "--to", "pgn", "-"]).write_stdin(games).output().unwrap();
     assert!(String::from_utf8(out.stdout).unwrap().contains("[Variation \"old\"]"));
 }
+
+#[test]
+fn convert_output_is_written_whole_and_never_over_a_file_without_force() {
+    let dir = scratch("output-safety");
+    let input = dir.join("in.pgn");
+    std::fs::write(&input, "[Event \"x\"]\n1. 炮二平五 马８进７ *\n").unwrap();
+    let target = dir.join("out.pgn");
+    std::fs::write(&target, "someone's games").unwrap();
+    let out = qipu().args(["convert", "--to", "pgn", "-o"]).arg(&target).arg(&input).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("exists; not written over (use --force)"));
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "someone's games");
+    let out =
+        qipu().args(["convert", "--to", "pgn", "--force", "-o"]).arg(&target).arg(&input).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(std::fs::read_to_string(&target).unwrap().contains("炮二平五"));
+    // Into an input, even with --force: refused.
+    let out =
+        qipu().args(["convert", "--to", "pgn", "--force", "-o"]).arg(&input).arg(&input).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    // No temporary file is left behind.
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+}

@@ -60,7 +60,8 @@ pub struct Args {
     /// XQF version to write with --to xqf.
     #[arg(long, value_enum, default_value = "10")]
     pub xqf_version: XqfVersion,
-    /// With --to xqf, write over existing files (never over an input).
+    /// Write over an existing output file (never over an input). Files are written under a
+    /// temporary name and renamed when complete.
     #[arg(long)]
     pub force: bool,
     /// Encoding of PGN output: utf-8 (default), gbk or big5.
@@ -110,14 +111,15 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     if !matches!(args.output_encoding, Encoding::Utf8 | Encoding::Gb18030 | Encoding::Big5) {
         return Err(Failure::usage("--output-encoding must be utf-8, gbk or big5"));
     }
-    let mut file;
-    let out: &mut dyn Write = match &args.output {
-        Some(p) => {
-            file = std::io::BufWriter::new(
-                std::fs::File::create(p).map_err(|e| Failure::usage(format!("{}: {e}", p.display())))?,
-            );
-            &mut file
-        }
+    let mut file = match &args.output {
+        Some(p) => Some(
+            super::output::OutputFile::create(p, args.force)
+                .map_err(|e| Failure::usage(format!("{}: {e}", p.display())))?,
+        ),
+        None => None,
+    };
+    let out: &mut dyn Write = match &mut file {
+        Some(f) => f,
         None => stdout,
     };
     let pool = super::thread_pool(args.jobs)?;
@@ -175,6 +177,9 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     })?;
     tally.finish();
     out.flush()?;
+    if let (Some(file), Some(p)) = (file, &args.output) {
+        file.commit().map_err(|e| Failure::usage(format!("{}: {e}", p.display())))?;
+    }
     eprintln!("{} game(s) converted, {} with an illegal move or unreadable", tally.games, tally.bad);
     Ok(tally.code())
 }

@@ -97,23 +97,15 @@ pub fn run(
 }
 
 /// Writes `bytes` to `path`: a new file, or with `force` over an existing
-/// one that is not an input.
+/// one that is not an input; complete or not at all.
 fn write_new(path: &Path, bytes: &[u8], force: bool, inputs: &HashSet<PathBuf>) -> std::io::Result<()> {
     use std::io::Write;
-    if force {
-        if std::fs::canonicalize(path).is_ok_and(|p| inputs.contains(&p)) {
-            return Err(std::io::Error::other("is an input file; not written"));
-        }
-        return std::fs::write(path, bytes);
+    if force && std::fs::canonicalize(path).is_ok_and(|p| inputs.contains(&p)) {
+        return Err(std::io::Error::other("is an input file; not written"));
     }
-    let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(path).map_err(|e| {
-        if e.kind() == std::io::ErrorKind::AlreadyExists {
-            std::io::Error::other("exists; not written over (use --force)")
-        } else {
-            e
-        }
-    })?;
-    file.write_all(bytes)
+    let mut file = super::output::OutputFile::create(path, force)?;
+    file.write_all(bytes)?;
+    file.commit()
 }
 
 /// A file name from a title: no path separators, control characters or

@@ -15,6 +15,7 @@ mod fen;
 mod input;
 mod moves;
 mod openings;
+mod output;
 mod perft;
 mod progress;
 mod stats;
