@@ -105,6 +105,20 @@ impl LineReader {
     pub fn finish(self) -> Vec<Record> {
         self.reader.finish()
     }
+
+    /// Skips a line too long to read (see [`crate::formats::stream`]): the
+    /// game it falls in is unreadable, with the line's number.
+    pub fn skip_overlong_line(&mut self, limit: usize) {
+        self.lines += 1;
+        let game = &mut self.reader.game;
+        if game.unreadable.is_none() {
+            game.unreadable = Some(Warning {
+                at: Span { line: self.lines, column: 1 },
+                message: format!("line longer than {} MB: not read", limit >> 20),
+            });
+        }
+        self.reader.has_moves = true;
+    }
 }
 
 /// Whether the text has a line of PGN tags.
@@ -199,7 +213,7 @@ impl Reader {
         if bytes.is_empty() {
             // An empty line inside a comment is part of it.
             if let Some((text, _)) = &mut self.comment {
-                text.push('\n');
+                append_capped(text, "\n");
             }
             return;
         }
@@ -209,15 +223,18 @@ impl Reader {
             if let Some((text, _)) = &mut self.comment {
                 match memchr::memchr(b'}', &bytes[i..]) {
                     Some(k) => {
-                        text.push_str(&line[i..i + k]);
+                        append_capped(text, &line[i..i + k]);
                         column += char_count(&bytes[i..i + k + 1]);
                         i += k + 1;
-                        let (text, _) = self.comment.take().expect("open comment");
+                        let (text, at) = self.comment.take().expect("open comment");
+                        if text.len() >= MAX_COMMENT {
+                            self.warn(at, "comment longer than 1 MB: the rest is left out");
+                        }
                         self.add_comment(text);
                     }
                     None => {
-                        text.push_str(&line[i..]);
-                        text.push('\n');
+                        append_capped(text, &line[i..]);
+                        append_capped(text, "\n");
                         return;
                     }
                 }
@@ -398,6 +415,25 @@ impl Reader {
     }
 }
 
+/// Comments are kept up to this size (a comment without end would
+/// otherwise hold the rest of the file).
+const MAX_COMMENT: usize = 1 << 20;
+
+/// Appends `piece` to a comment, up to [`MAX_COMMENT`] bytes (cut at a
+/// character boundary).
+fn append_capped(text: &mut String, piece: &str) {
+    let room = MAX_COMMENT.saturating_sub(text.len());
+    if piece.len() <= room {
+        text.push_str(piece);
+    } else {
+        let mut end = room;
+        while !piece.is_char_boundary(end) {
+            end -= 1;
+        }
+        text.push_str(&piece[..end]);
+    }
+}
+
 /// Characters in a piece of UTF-8: the bytes that do not continue one.
 fn char_count(bytes: &[u8]) -> u32 {
     bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count() as u32
@@ -468,6 +504,17 @@ fn strip_move_number(token: &str) -> (usize, &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_huge_comment_is_kept_up_to_a_megabyte() {
+        let line = "中".repeat(100_000); // 300 KB a line
+        let text = format!("[Event \"x\"]\n1. h2e2 {{{}}} h9g7 *\n", vec![line; 8].join("\n"));
+        let games = read(&text);
+        let comment = games[0].tree.node(games[0].tree.main_line().next().unwrap()).comment().unwrap();
+        assert!(comment.len() <= 1 << 20 && comment.len() > (1 << 20) - 4, "{}", comment.len());
+        assert!(games[0].warnings.iter().any(|w| w.message.contains("comment longer than 1 MB")));
+        assert_eq!(games[0].tree.main_line().count(), 2, "the moves after it are read");
+    }
     use crate::record::MoveText;
 
     fn moves(r: &Record) -> Vec<String> {

@@ -12,6 +12,13 @@ use crate::record::Record;
 /// How much of the input is read before deciding how to read the rest.
 pub const HEAD: usize = 1 << 20;
 
+/// Lines longer than this are not read: the game they fall in is
+/// unreadable, and memory stays bounded whatever the input.
+pub const MAX_LINE: usize = 16 << 20;
+
+/// Inputs that are not PGN text are read whole, up to this size.
+pub const MAX_WHOLE: u64 = 256 << 20;
+
 /// How much is read at a time after the head.
 const PIECE: usize = 1 << 20;
 
@@ -46,7 +53,17 @@ pub fn read_stream_sized(
     let whole = |mut bytes: Vec<u8>,
                  source: &mut dyn Read,
                  f: &mut dyn FnMut(Format, Option<Encoding>, Vec<Record>)| {
-        source.read_to_end(&mut bytes).map_err(cannot_read)?;
+        let room = (MAX_WHOLE + 1).saturating_sub(bytes.len() as u64);
+        source.take(room).read_to_end(&mut bytes).map_err(cannot_read)?;
+        if bytes.len() as u64 > MAX_WHOLE {
+            return Err(Unreadable {
+                format: detect::detect(&bytes),
+                reason: format!(
+                    "larger than {} MB: only PGN text is read a piece at a time; split the file",
+                    MAX_WHOLE >> 20
+                ),
+            });
+        }
         super::read_in_batches(&bytes, encoding, batch, &mut *f)
     };
     if head.len() < head_size || detect::detect(&head) != Format::Pgn {
@@ -78,20 +95,42 @@ pub fn read_stream_sized(
         Ok(())
     };
     let mut piece = vec![0u8; piece_size.max(1)];
+    // Within a line too long to read: its rest is dropped up to its end.
+    let mut skipping = false;
     loop {
+        if skipping {
+            match text.find('\n') {
+                Some(k) => {
+                    text.drain(..=k);
+                    skipping = false;
+                }
+                None => text.clear(),
+            }
+        }
         // Read the complete lines; keep the last, unfinished one.
-        let complete = text.rfind('\n').map_or(0, |k| k + 1);
+        let complete = if skipping { 0 } else { text.rfind('\n').map_or(0, |k| k + 1) };
         for line in text[..complete].lines() {
-            reader.push_line(line);
+            if line.len() > MAX_LINE {
+                reader.skip_overlong_line(MAX_LINE);
+            } else {
+                reader.push_line(line);
+            }
             if reader.ready() >= batch {
                 emit(reader.take_games(), &mut first)?;
             }
         }
         text.drain(..complete);
+        if !skipping && text.len() > MAX_LINE {
+            reader.skip_overlong_line(MAX_LINE);
+            text.clear();
+            skipping = true;
+        }
         let n = source.read(&mut piece).map_err(cannot_read)?;
         if n == 0 {
             decode(&mut decoder, &[], &mut text, true);
-            reader.push(&text);
+            if !skipping {
+                reader.push(&text);
+            }
             break;
         }
         decode(&mut decoder, &piece[..n], &mut text, false);
@@ -147,6 +186,26 @@ mod tests {
             read_stream_sized(text.as_bytes(), None, 1, head, piece, |_, _, g| streamed.extend(g)).unwrap();
             assert_eq!(streamed, whole, "head {head}, piece {piece}");
         }
+    }
+
+    #[test]
+    fn a_line_too_long_to_read_fails_its_game_only() {
+        let game = |n: usize| format!("[Event \"{n}\"]\n1. h2e2 h9g7 *\n\n");
+        let mut text = game(1).repeat(HEAD / 20);
+        let before = pgn::read(&text).len();
+        text.push_str("[Event \"long\"]\n1. h2e2 {");
+        text.push_str(&"x".repeat(MAX_LINE + 10));
+        text.push_str("}\n*\n\n");
+        text.push_str(&game(3));
+        let mut games = Vec::new();
+        read_stream(text.as_bytes(), None, 100, |_, _, g| games.extend(g)).unwrap();
+        assert_eq!(games.len(), before + 2);
+        let long = &games[before];
+        let why = long.unreadable.as_ref().expect("the long line's game fails");
+        assert!(why.message.contains("line longer than 16 MB"), "{}", why.message);
+        assert_eq!(why.at.line as usize, 3 * before + 2, "three lines a game before it");
+        assert!(games[before + 1].unreadable.is_none(), "the next game reads");
+        assert_eq!(games[before + 1].tag("Event"), Some("3"));
     }
 
     #[test]
