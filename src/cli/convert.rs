@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use super::batch::{Event, Meta, each_input};
 use super::input::{Input, expand};
-use super::progress::Tally;
+use super::progress::{Outcome, Tally};
 use super::{ChineseStyle, Failure, MoveNotation};
 use crate::analysis::replay::replay;
 use crate::formats::{dhtmlxq, encoding::Encoding, json, pgn};
@@ -91,10 +91,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
             XqfVersion::V18 => crate::formats::xqf::Version::V18,
         };
         let tally = super::convert_xqf::run(&inputs, args, dir, version)?;
-        eprintln!(
-            "{} game(s) converted, {} with an illegal move, not written or unreadable",
-            tally.games, tally.bad
-        );
+        eprintln!("{}; {} written", tally.summary(), tally.games - tally.unreadable - tally.not_written);
         return Ok(tally.code());
     }
     if let Some(out) = &args.output {
@@ -135,29 +132,31 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
         };
         let replayed = replay(record);
         let text = match args.to {
-            Target::Pgn => pgn::write(record, &replayed.resolution, notation) + "\n",
-            Target::Json => json::write(record, &replayed.resolution) + "\n",
-            Target::Dhtmlxq => match dhtmlxq::write(record, &replayed.resolution) {
-                Ok(block) => block + "\n",
-                Err(e) => {
-                    return (
-                        String::new(),
-                        Some(format!("{}: game {}: not written: {e}", meta.source, index + 1)),
-                    );
-                }
-            },
+            Target::Pgn => Ok(pgn::write(record, &replayed.resolution, notation) + "\n"),
+            Target::Json => Ok(json::write(record, &replayed.resolution) + "\n"),
+            Target::Dhtmlxq => dhtmlxq::write(record, &replayed.resolution)
+                .map(|block| block + "\n")
+                .map_err(|e| format!("{}: game {}: not written: {e}", meta.source, index + 1)),
             Target::Xqf => unreachable!("written by convert_xqf"),
         };
-        let problem = replayed.error.map(|e| {
+        let outcome = Outcome::of(record, replayed.error.as_ref(), |e| {
             format!("{}: game {}: {e} (moves from there on are kept as written)", meta.source, index + 1)
         });
-        (text, problem)
+        (text, outcome)
     };
     each_input(&inputs, args.encoding, &pool, work, |meta, event| {
         match event {
             Event::Results(texts) => {
                 tally.batch(texts.len());
-                for (text, problem) in texts {
+                for (text, outcome) in texts {
+                    tally.game(outcome);
+                    let text = match text {
+                        Ok(text) => text,
+                        Err(why) => {
+                            tally.not_written(&why);
+                            continue;
+                        }
+                    };
                     let (bytes, unmappable) = args.output_encoding.encode(&text);
                     if unmappable {
                         tally.tell(&format!(
@@ -167,7 +166,6 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
                         ));
                     }
                     out.write_all(&bytes)?;
-                    tally.game(problem.as_deref());
                 }
             }
             Event::Unreadable(reason) => tally.unreadable(&meta.source, &reason),
@@ -180,7 +178,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     if let (Some(file), Some(p)) = (file, &args.output) {
         file.commit().map_err(|e| Failure::usage(format!("{}: {e}", p.display())))?;
     }
-    eprintln!("{} game(s) converted, {} with an illegal move or unreadable", tally.games, tally.bad);
+    eprintln!("{}; {} written", tally.summary(), tally.games - tally.unreadable - tally.not_written);
     Ok(tally.code())
 }
 

@@ -5,9 +5,10 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
+use super::Failure;
 use super::batch::{Event, Meta, each_input};
 use super::input::Input;
-use super::{Failure, progress::Tally};
+use super::progress::{Outcome, Tally};
 use crate::analysis::replay::replay;
 use crate::formats::xqf;
 use crate::record::Record;
@@ -17,11 +18,12 @@ struct Converted {
     bytes: Result<Vec<u8>, String>,
     /// The file name without extension, from the title or the source.
     stem: String,
-    problem: Option<String>,
+    /// How the game replayed.
+    outcome: Outcome,
 }
 
 /// Writes every game of `inputs` as an XQF file of `version` into `dir`.
-/// Returns the tally of games written and games with a problem.
+/// Returns the tally of the games, and of those not written.
 pub fn run(
     inputs: &[Input],
     args: &super::convert::Args,
@@ -53,20 +55,23 @@ pub fn run(
             Some(title) => title,
             None => format!("{}-{}", file_name(&source_stem), index + 1),
         };
-        let problem = replayed.error.as_ref().map(|e| format!("{}: game {}: {e}", meta.source, index + 1));
+        let outcome = Outcome::of(record, replayed.error.as_ref(), |e| {
+            format!("{}: game {}: {e} (written with the moves as stored)", meta.source, index + 1)
+        });
         let bytes = xqf::write(record, &replayed.resolution, version)
             .map_err(|e| format!("{}: game {}: not written: {e}", meta.source, index + 1));
-        Converted { bytes, stem, problem }
+        Converted { bytes, stem, outcome }
     };
     each_input(inputs, args.encoding, &pool, work, |meta, event| {
         match event {
             Event::Results(converted) => {
                 tally.batch(converted.len());
                 for c in converted {
+                    tally.game(c.outcome);
                     let bytes = match c.bytes {
                         Ok(b) => b,
                         Err(e) => {
-                            tally.game(Some(&e));
+                            tally.not_written(&e);
                             continue;
                         }
                     };
@@ -79,11 +84,8 @@ pub fn run(
                     }
                     used.insert(name.clone());
                     let path = dir.join(&name);
-                    match write_new(&path, &bytes, args.force, &input_files) {
-                        Err(e) => tally.game(Some(&format!("{}: {e}", path.display()))),
-                        Ok(()) => tally.game(
-                            c.problem.map(|p| format!("{p} (written with the moves as stored)")).as_deref(),
-                        ),
+                    if let Err(e) = write_new(&path, &bytes, args.force, &input_files) {
+                        tally.not_written(&format!("{}: {e}", path.display()));
                     }
                 }
             }

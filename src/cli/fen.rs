@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::batch::{Event, Meta, each_input};
 use super::input::expand;
-use super::progress::Tally;
+use super::progress::{Outcome, Tally};
 use super::{ChineseStyle, Failure, MoveNotation};
 use crate::analysis::replay::replay;
 use crate::formats::encoding::Encoding;
@@ -61,9 +61,8 @@ struct Ply<'a> {
     fen: &'a str,
 }
 
-/// The trail of one game as written out, and the problem that stopped its
-/// main line, if any.
-type Trail = (Vec<u8>, Option<String>);
+/// The trail of one game as written out, and how the game fared.
+type Trail = (Vec<u8>, Outcome);
 
 /// The trail of one game, written out into `out` (a buffer handed back by
 /// the writer, so that buffers are reused rather than allocated and freed
@@ -128,9 +127,11 @@ fn trail(
             write_ply(&Ply { source, index, ply: k + 1, mv: Some(&text), fen: &fen }, format, &mut out)?;
         }
     }
-    let error =
-        replayed.error.filter(|e| !e.in_variation).map(|e| format!("{source}: game {}: {e}", index + 1));
-    Ok((out, error))
+    let outcome = Outcome::of(record, replayed.error.as_ref(), |e| {
+        let stops = if e.in_variation { "" } else { " (the trail stops there)" };
+        format!("{source}: game {}: {e}{stops}", index + 1)
+    });
+    Ok((out, outcome))
 }
 
 /// At most this many written buffers are kept for reuse: a few batches'.
@@ -156,9 +157,9 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
             Event::Results(trails) => {
                 tally.batch(trails.len());
                 for trail in trails {
-                    let (text, error) = trail?;
+                    let (text, outcome) = trail?;
                     out.write_all(&text)?;
-                    tally.game(error.as_deref());
+                    tally.game(outcome);
                     if let Ok(mut spare) = spare.lock()
                         && spare.len() < SPARE_BUFFERS
                     {
@@ -172,7 +173,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
         Ok(())
     })?;
     tally.finish();
-    eprintln!("{} game(s), {} with a main line that stops early or unreadable", tally.games, tally.bad);
+    eprintln!("{}", tally.summary());
     Ok(tally.code())
 }
 

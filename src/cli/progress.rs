@@ -70,61 +70,128 @@ impl Progress {
     }
 }
 
-/// The games of a batch command that writes its output and tells its
-/// problems on standard error: how many there were, and how many had a
-/// problem (an illegal move, a game not written, an unreadable input).
+/// What became of each game of a batch command, with its problems told
+/// on standard error as they come and a progress line meanwhile. Every game
+/// read, and every input that could not be read, is counted once: games =
+/// valid + illegal + unreadable.
 #[derive(Debug)]
 pub struct Tally {
-    /// Games seen, unreadable inputs counted as one.
+    /// Games seen (an unreadable input counts as one).
     pub games: usize,
-    /// Games with a problem.
-    pub bad: usize,
+    /// Games that replayed to the end.
+    pub valid: usize,
+    /// Games with a move that does not replay.
+    pub illegal: usize,
+    /// Games, or inputs, that could not be read.
+    pub unreadable: usize,
+    /// Games read and replayed but not written (convert).
+    pub not_written: usize,
+    inputs: usize,
     progress: Progress,
 }
 
+/// How one game fared.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// It replayed to the end.
+    Valid,
+    /// A move does not replay: what to tell.
+    Illegal(String),
+    /// It could not be read: what to tell.
+    Unreadable(String),
+}
+
+impl Outcome {
+    /// How a replayed record fared, as `validate` counts it: unreadable
+    /// when it could not be read, illegal when a move (main line or
+    /// variation) does not replay; `tell` words the problem.
+    pub fn of(
+        record: &crate::record::Record,
+        error: Option<&crate::analysis::replay::ReplayError>,
+        tell: impl FnOnce(&crate::analysis::replay::ReplayError) -> String,
+    ) -> Outcome {
+        match error {
+            None => Outcome::Valid,
+            Some(e) if record.unreadable.is_some() => Outcome::Unreadable(tell(e)),
+            Some(e) => Outcome::Illegal(tell(e)),
+        }
+    }
+}
+
 impl Tally {
-    /// A tally with a progress line for `inputs_total` inputs.
+    /// A tally over `inputs_total` inputs.
     pub fn new(inputs_total: usize) -> Tally {
-        Tally { games: 0, bad: 0, progress: Progress::new(inputs_total) }
+        Tally {
+            games: 0,
+            valid: 0,
+            illegal: 0,
+            unreadable: 0,
+            not_written: 0,
+            inputs: 0,
+            progress: Progress::new(inputs_total),
+        }
     }
 
-    /// `n` more games are about to be written.
+    /// Counts a batch of `n` games for the progress line.
     pub fn batch(&mut self, n: usize) {
         self.progress.games(n);
     }
 
-    /// One more game; with a problem, it is told.
-    pub fn game(&mut self, problem: Option<&str>) {
+    /// Counts one game and tells its problem.
+    pub fn game(&mut self, outcome: Outcome) {
         self.games += 1;
-        if let Some(p) = problem {
-            self.bad += 1;
-            self.tell(p);
+        match outcome {
+            Outcome::Valid => self.valid += 1,
+            Outcome::Illegal(p) => {
+                self.illegal += 1;
+                self.tell(&p);
+            }
+            Outcome::Unreadable(p) => {
+                self.unreadable += 1;
+                self.tell(&p);
+            }
         }
     }
 
-    /// An input from which nothing could be read: one game with a problem.
-    pub fn unreadable(&mut self, source: &str, reason: &str) {
-        self.game(Some(&format!("{source}: unreadable: {reason}")));
+    /// A game counted already that could not be written, and why.
+    pub fn not_written(&mut self, why: &str) {
+        self.not_written += 1;
+        self.tell(why);
     }
 
-    /// A message on standard error, below a cleared progress line.
+    /// Counts an input that cannot be read at all.
+    pub fn unreadable(&mut self, source: &str, reason: &str) {
+        self.game(Outcome::Unreadable(format!("{source}: unreadable: {reason}")));
+    }
+
+    /// Tells a message, clearing the progress line first.
     pub fn tell(&mut self, message: &str) {
         self.progress.finish();
         eprintln!("{message}");
     }
 
-    /// One more input done.
+    /// Counts an input as done.
     pub fn input_done(&mut self) {
+        self.inputs += 1;
         self.progress.input_done();
     }
 
-    /// Clears the progress line before the summary.
+    /// Clears the progress line.
     pub fn finish(&mut self) {
         self.progress.finish();
     }
 
-    /// The exit code: 1 when a game had a problem, else 0.
+    /// The summary line: `N game(s): V valid, I illegal, U unreadable (K input(s))`,
+    /// as `validate` writes it.
+    pub fn summary(&self) -> String {
+        format!(
+            "{} game(s): {} valid, {} illegal, {} unreadable ({} input(s))",
+            self.games, self.valid, self.illegal, self.unreadable, self.inputs
+        )
+    }
+
+    /// The exit code: 1 when a game was illegal, unreadable or not written.
     pub fn code(&self) -> i32 {
-        if self.bad > 0 { 1 } else { 0 }
+        if self.illegal + self.unreadable + self.not_written > 0 { 1 } else { 0 }
     }
 }
