@@ -99,7 +99,7 @@ pub enum Command {
     )]
     Stats(stats::Args),
     /// Name each game's opening by ECCO 2004 (code, opening, variation),
-    /// beside the [ECCO] tag it carries.
+    /// beside the `[ECCO]` tag it carries.
     #[command(
         after_help = "Examples:\n  qipu classify games.pgn\n  qipu classify collection/ --format json > openings.jsonl"
     )]
