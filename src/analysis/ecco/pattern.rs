@@ -162,6 +162,13 @@ fn corrected(code: &str, definition: &str) -> String {
         "B32" => "1. 炮二平五，马２进３ 2. 兵七进一，炮８平６ 3. 马八进七",
         "C76" => return definition.replace("从C73局面开始", "从C72局面开始"),
         "D34" => return definition.replace("4. 马八进九", "5. 马八进九"),
+        // xqbase: after 炮八进四, a 车二进六 before the horse decides C91.
+        "C92" | "C93" | "C94" | "C95" | "C96" => {
+            return definition
+                .replace("红此前可走马二进三、车一平二和车二进六", "红此前可走马二进三和车一平二");
+        }
+        // xqbase: 象７进５ comes before the other black move.
+        "C82" | "C83" => return definition.replace("不分先后，黑此前可走", "黑此前可走"),
         _ => return read_as_xqbase(code).map_or_else(|| definition.to_string(), str::to_string),
     };
     text.to_string()
@@ -170,7 +177,12 @@ fn corrected(code: &str, definition: &str) -> String {
 /// Definitions read as xqbase's classifier reads them where the published
 /// text says less or other (notation.md §6.2: "the VS tree's
 /// interpretation"; each checked against the tags of the CCPD games):
-/// - B04 is 2. …，炮２平１ after any second Red move;
+/// - B02, B03 and B04 are decided by Black's moves whatever Red's second
+///   and third are;
+/// - C11 needs 车一进一 before 马七进六 (马八进七 may come any time);
+/// - C82 and C83 need 象７进５ before the other black move, and C92–C96
+///   take no 车二进六 before the horse (it makes C91);
+/// - C85 is 5. …，马７进８ whatever Red's sixth move;
 /// - B11 comes before B30 (Black's third move decides it first), and B30
 ///   is what is left of 1. 炮二平五，马２进３ with 炮８平６ played after
 ///   only pawn moves: no 马８进７ needed;
@@ -190,7 +202,16 @@ fn corrected(code: &str, definition: &str) -> String {
 /// - D43 lets Red play 马二进三 before the pawns.
 fn read_as_xqbase(code: &str) -> Option<&'static str> {
     Some(match code {
+        "B02" => "1. 炮二平五，马２进３ 2. ……，卒７进１／卒３进１ 3. ……，士６进５／士４进５",
+        "B03" => "1. 炮二平五，马２进３ 2. ……，卒７进１／卒３进１ 3. ……，车９进２",
         "B04" => "1. 炮二平五，马２进３ 2. ……，炮２平１",
+        "C11" => {
+            "m. 车一进一，…… n. 马七进六 (此前可走马二进三、马八进七、车一平四／车一平六、兵三进一和兵七进一)"
+        }
+        "C85" => {
+            "1. 炮二平五，马８进７ 2. 马二进三，车９平８ 3. 兵七进一，卒７进１ 4. 马八进七，马２进３ \
+             5. 炮八进二(不论先后) 5. ……，马７进８ (不包括C86)"
+        }
         "B11" => "1. 炮二平五，马２进３ 2. ……，炮８平６ 3. ……，马８进９／车９进１",
         "B30" => "1. 炮二平五，马２进３ n. ……，炮８平６ (此前可走卒７进１和卒３进１，不包括B11，B31~B56)",
         "B21" => "m. ……，车８进５ n. 象七进九(此前可走马二进三、马八进七、兵三进一和兵七进一，不包括D40~D43)",
