@@ -98,6 +98,11 @@ fn every_command_survives_damaged_files_and_counts_them() {
             assert!(row["source"].as_str().is_some_and(|s| !s.is_empty()), "{row}");
         }
     }
+    // Each line of the mixed file is read in its own encoding.
+    let mixed: Vec<&serde_json::Value> =
+        rows.iter().filter(|r| r["source"].as_str().is_some_and(|s| s.ends_with("mixed.pgn"))).collect();
+    assert_eq!(mixed.len(), 2);
+    assert!(mixed.iter().all(|r| r["status"] == "ok"), "{mixed:?}");
     let sources: std::collections::BTreeSet<&str> =
         rows.iter().filter_map(|r| r["source"].as_str()).collect();
     assert_eq!(sources.len(), files, "every input reported: {sources:?}");

@@ -108,10 +108,48 @@ pub fn decode(bytes: &[u8], forced: Option<Encoding>) -> Decoded<'_> {
     let encoding = match forced.or(bom) {
         Some(e) => e,
         None if std::str::from_utf8(body).is_ok() => Encoding::Utf8,
-        None => guess_chinese(body),
+        None => {
+            let legacy = guess_chinese(body);
+            if body.split(|&b| b == b'\n').any(is_chinese_utf8) {
+                return decode_mixed(body, legacy);
+            }
+            legacy
+        }
     };
     let (text, had_errors) = encoding.codec().decode_without_bom_handling(body);
     Decoded { text, encoding, had_errors }
+}
+
+/// Whether a line is UTF-8 Chinese text: valid UTF-8 holding CJK
+/// characters and nothing between Latin-1 and the CJK blocks, which GBK or
+/// Big5 bytes read as UTF-8 would give.
+fn is_chinese_utf8(line: &[u8]) -> bool {
+    match std::str::from_utf8(line) {
+        Ok(text) if !text.is_ascii() => {
+            let cjk =
+                |c: char| ('\u{3000}'..='\u{9FFF}').contains(&c) || ('\u{FF00}'..='\u{FFEF}').contains(&c);
+            text.chars().any(cjk) && text.chars().all(|c| c.is_ascii() || cjk(c))
+        }
+        _ => false,
+    }
+}
+
+/// A text in `legacy` (GB18030 or Big5) with some lines in UTF-8, as files
+/// put together from several sources are: each line in its own encoding.
+fn decode_mixed(body: &[u8], legacy: Encoding) -> Decoded<'_> {
+    let mut text = String::with_capacity(body.len() + body.len() / 2);
+    let mut had_errors = false;
+    for line in body.split_inclusive(|&b| b == b'\n') {
+        match std::str::from_utf8(line) {
+            Ok(utf8) if is_chinese_utf8(line) => text.push_str(utf8),
+            _ => {
+                let (decoded, errors) = legacy.codec().decode_without_bom_handling(line);
+                text.push_str(&decoded);
+                had_errors |= errors;
+            }
+        }
+    }
+    Decoded { text: Cow::Owned(text), encoding: legacy, had_errors }
 }
 
 /// The encoding of a text known only by its first bytes `head` (a large
@@ -191,6 +229,20 @@ const COMMON: &str = "车車马馬炮砲包相象仕士帅帥将將兵卒进進�
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_legacy_text_with_utf8_lines_decodes_each_line_in_its_own_encoding() {
+        let (gbk, _, _) = encoding_rs::GBK.encode("[Event \"国标\"]\n1. 炮二平五 马８进７ *\n\n");
+        let mut bytes = gbk.into_owned();
+        bytes.extend_from_slice("[Event \"统一码\"]\n1. 炮二平五 马８进７ *\n".as_bytes());
+        let decoded = decode(&bytes, None);
+        assert_eq!(decoded.encoding, Encoding::Gb18030);
+        assert_eq!(decoded.text.matches("炮二平五 马８进７").count(), 2, "{}", decoded.text);
+        assert!(decoded.text.contains("国标") && decoded.text.contains("统一码"));
+        // GBK bytes that happen to be valid UTF-8 (全 is C8 AB) stay GBK.
+        let (gbk, _, _) = encoding_rs::GBK.encode("[Event \"全\"]\n1. 炮二平五 *\n");
+        assert!(decode(&gbk, None).text.contains("[Event \"全\"]"));
+    }
 
     #[test]
     fn boms_and_utf8() {
