@@ -244,3 +244,44 @@ fn convert_output_is_written_whole_and_never_over_a_file_without_force() {
         .collect();
     assert_eq!(names.len(), 2, "{names:?}");
 }
+
+#[cfg(unix)]
+#[test]
+fn an_interrupted_convert_leaves_no_file_behind() {
+    let dir = scratch("interrupted");
+    let input = dir.join("in.pgn");
+    let game = "[Event \"x\"]\n1. 炮二平五 马８进７ 2. 马二进三 车９平８ 3. 车一平二 马２进３ *\n\n";
+    std::fs::write(&input, game.repeat(400_000)).unwrap();
+    let target = dir.join("out.pgn");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("qipu"))
+        .args(["convert", "--to", "pgn", "--jobs", "1", "-o"])
+        .arg(&target)
+        .arg(&input)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait for the temporary file, then interrupt.
+    let partial = |dir: &std::path::Path| {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .any(|e| e.unwrap().file_name().to_string_lossy().contains("qipu-partial"))
+    };
+    let start = std::time::Instant::now();
+    while !partial(&dir) && start.elapsed() < std::time::Duration::from_secs(20) {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    assert!(partial(&dir), "the output is written under a temporary name");
+    std::process::Command::new("kill").arg("-INT").arg(child.id().to_string()).status().unwrap();
+    let status = child.wait().unwrap();
+    if status.success() {
+        // It finished first: the output is whole.
+        assert!(target.exists());
+        return;
+    }
+    assert_eq!(status.code(), Some(130));
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["in.pgn"], "no partial output: {names:?}");
+}

@@ -8,9 +8,10 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 /// A file being written; it appears under its name on [`OutputFile::commit`].
-/// Dropped without a commit, it is removed. (A process killed mid-way
-/// leaves at most the temporary `.NAME.qipu-partial-PID` beside the target,
-/// never a partial target.)
+/// Dropped without a commit, it is removed, and so it is when the run is
+/// interrupted (Ctrl-C, SIGTERM): only a process killed outright can leave
+/// the temporary `.NAME.qipu-partial-PID` beside the target, never a
+/// partial target.
 #[derive(Debug)]
 pub struct OutputFile {
     target: PathBuf,
@@ -32,6 +33,7 @@ impl OutputFile {
         let name = target.file_name().map_or("output".into(), |n| n.to_string_lossy().into_owned());
         let temp = target.with_file_name(format!(".{name}.qipu-partial-{}", std::process::id()));
         let file = File::options().write(true).create_new(true).open(&temp)?;
+        pending(|files| files.push(temp.clone()));
         Ok(OutputFile { target: target.to_path_buf(), temp, file: Some(BufWriter::new(file)), force })
     }
 
@@ -40,6 +42,7 @@ impl OutputFile {
     /// fails.
     pub fn commit(mut self) -> io::Result<()> {
         let file = self.file.take().expect("not committed twice");
+        pending(|files| files.retain(|f| *f != self.temp));
         file.into_inner().map_err(io::IntoInnerError::into_error)?.sync_all()?;
         if self.force {
             std::fs::rename(&self.temp, &self.target)?;
@@ -76,7 +79,31 @@ impl Drop for OutputFile {
     fn drop(&mut self) {
         if self.file.take().is_some() {
             let _ = std::fs::remove_file(&self.temp);
+            pending(|files| files.retain(|f| *f != self.temp));
         }
+    }
+}
+
+/// Runs `f` on the temporary files being written, the first time setting
+/// up the interrupt handler that removes them before the process ends.
+fn pending(f: impl FnOnce(&mut Vec<PathBuf>)) {
+    static FILES: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+    static HANDLER: std::sync::Once = std::sync::Once::new();
+    HANDLER.call_once(|| {
+        // Without a handler (one set elsewhere), interruption leaves the
+        // temporary file; the target is never partial either way.
+        let _ = ctrlc::set_handler(|| {
+            if let Ok(files) = FILES.lock() {
+                for file in files.iter() {
+                    let _ = std::fs::remove_file(file);
+                }
+            }
+            eprintln!("qipu: interrupted; no partial output file is left");
+            std::process::exit(130);
+        });
+    });
+    if let Ok(mut files) = FILES.lock() {
+        f(&mut files);
     }
 }
 
