@@ -177,8 +177,12 @@ fn corrected(code: &str, definition: &str) -> String {
 /// Definitions read as xqbase's classifier reads them where the published
 /// text says less or other (notation.md §6.2: "the VS tree's
 /// interpretation"; each checked against the tags of the CCPD games):
-/// - B02, B03 and B04 are decided by Black's moves whatever Red's second
-///   and third are;
+/// - B01 is any 1. 炮二平五，马２进３ that no other code takes (Red's second
+///   move does not matter), and B02, B03 and B04 are decided by Black's
+///   moves whatever Red's second and third are;
+/// - C50 is 炮八平六 after the moves that leave the subgroup open, with or
+///   without 马八进七; C71 is 马３进２ with or without 卒３进１ before;
+/// - D01 gives way to D03–D05 (Red's 车一进一 decides first);
 /// - C11 needs 车一进一 before 马七进六 (马八进七 may come any time);
 /// - C82 and C83 need 象７进５ before the other black move, and C92–C96
 ///   take no 车二进六 before the horse (it makes C91);
@@ -187,7 +191,8 @@ fn corrected(code: &str, definition: &str) -> String {
 ///   is what is left of 1. 炮二平五，马２进３ with 炮８平６ played after
 ///   only pawn moves: no 马８进７ needed;
 /// - B21–B25 give way to D40–D43 (a 炮２平５ after 炮８平９ makes 列炮);
-/// - B40 lets Red play 车一平二 and 马八进七 before 炮八平六;
+/// - B40 lets Red play 车一平二 and 马八进七 before 炮八平六, and B45 lets
+///   Red play only pawns between 炮八平六 and 马八进九;
 /// - C01–C04 give way to C50–C99 too (炮八平六, 炮八平七, 炮八进二, 炮八进四
 ///   and 炮八平九 decide the subgroup before 马八进七 does);
 /// - C10 lets Red play 马八进七 and 马八进九 before 车一进一;
@@ -202,6 +207,7 @@ fn corrected(code: &str, definition: &str) -> String {
 /// - D43 lets Red play 马二进三 before the pawns.
 fn read_as_xqbase(code: &str) -> Option<&'static str> {
     Some(match code {
+        "B01" => "1. 炮二平五，马２进３ (不包括B02~C99)",
         "B02" => "1. 炮二平五，马２进３ 2. ……，卒７进１／卒３进１ 3. ……，士６进５／士４进５",
         "B03" => "1. 炮二平五，马２进３ 2. ……，卒７进１／卒３进１ 3. ……，车９进２",
         "B04" => "1. 炮二平五，马２进３ 2. ……，炮２平１",
@@ -225,6 +231,10 @@ fn read_as_xqbase(code: &str) -> Option<&'static str> {
             "1. 炮二平五，马２进３ l. ……，炮８平６ m. ……，马８进７ (此前可走象７进５／象３进５、卒７进１和卒３进１) \
              n. 炮八平六 (此前红可走马二进三、马八进七、马八进九、车一平二、兵三进一和兵七进一，不包括B41~B45)"
         }
+        "B45" => {
+            "1. 炮二平五，马２进３ 2. 马二进三，炮８平６ 3. 车一平二，马８进７ m. 炮八平六，…… n. 马八进九／ \
+             m. 马八进九，…… n. 炮八平六 (此前可走兵三进一和兵七进一)"
+        }
         "C01" => {
             "n. 马八进七(此前可走马二进三、车一平二、兵三进一和兵七进一) (不包括C02~C04，C10~C19，C50~C99)"
         }
@@ -240,6 +250,15 @@ fn read_as_xqbase(code: &str) -> Option<&'static str> {
         }
         "C51" => {
             "m.马八进九，…… n. 炮八平六 (不分先后，此前可走马二进三、车一平二、车二进六、兵三进一和兵七进一，不包括C52~C56)"
+        }
+        "C50" => "n. 炮八平六 (此前可走马二进三、马八进七、马八进九、车一平二、车二进六、兵三进一和兵七进一)",
+        "C71" => {
+            "l. 炮八平七，…… (红此前可走马二进三、马八进九、车一平二、车二进六、兵三进一和兵七进一) \
+             n. ……，马３进２(黑此前可走车９平８和卒３进１，不包括C72~C79)"
+        }
+        "D01" => {
+            "1. 炮二平五，炮８平５ 2. 马二进三，马８进７ 3. ……，车９进１／ \
+             1. 炮二平五，炮８平５ 2. 马二进三，车９进１ 3. ……(不包括D03~D05，D20~D29)"
         }
         "C10" => "n. 车一进一(此前可走马二进三、马八进七、马八进九、兵三进一和兵七进一，不包括C11~C14)",
         "C25" => "从C20局面开始：6. 车九进一，炮２进１ 7. 车二退二，象３进５ 8. 兵三进一，…… 9. 兵七进一",
@@ -269,6 +288,10 @@ pub struct Line {
     /// subgroup's opening, or the code's own steps): the order is kept
     /// within a sequence, not across.
     pub chain: [Vec<u8>; 2],
+    /// For each later move, its place in its sequence: a move comes after
+    /// those of its sequence with a lower place; moves of one place (those
+    /// written before a `(不分先后)`) come in any order.
+    pub rank: [Vec<u16>; 2],
     /// For each side, the moves it may play before those (`None`: any).
     pub allowed: [Option<Vec<Key>>; 2],
     /// The first Red and Black moves, in any order.
@@ -276,9 +299,6 @@ pub struct Line {
     /// For each side, moves of which it must have played one that is not,
     /// before its later moves (`走过除 X 以外的走法`, B30).
     pub outside: [Option<Vec<Key>>; 2],
-    /// The later moves may come in any order (`不分先后`); otherwise each
-    /// side plays them in the order written.
-    pub any_order: bool,
 }
 
 impl Line {
@@ -333,7 +353,8 @@ impl Line {
             while left > 0 {
                 let Some(k) = keys.get(ply) else { return false };
                 let chain = &self.chain[side];
-                let ready = |i: usize| self.any_order || (0..i).all(|j| chain[j] != chain[i] || found[j]);
+                let rank = &self.rank[side];
+                let ready = |i: usize| (0..i).all(|j| chain[j] != chain[i] || rank[j] >= rank[i] || found[j]);
                 match later.iter().enumerate().position(|(i, alts)| !found[i] && alts.contains(k) && ready(i))
                 {
                     Some(i) => {
@@ -435,10 +456,11 @@ fn join(before: &Line, line: &Line) -> Line {
     for side in 0..2 {
         // The code's own later moves, but for those the opening has: in
         // their own order, not after the opening's.
-        for target in &line.later[side] {
+        for (target, &rank) in line.later[side].iter().zip(&line.rank[side]) {
             if !out.later[side].contains(target) {
                 out.later[side].push(target.clone());
                 out.chain[side].push(1);
+                out.rank[side].push(rank);
             }
         }
         out.allowed[side] = match (&out.allowed[side], &line.allowed[side]) {
@@ -449,7 +471,6 @@ fn join(before: &Line, line: &Line) -> Line {
     if line.position.is_some() {
         out.position = line.position.clone();
     }
-    out.any_order |= line.any_order;
     for side in 0..2 {
         if line.outside[side].is_some() {
             out.outside[side] = line.outside[side].clone();
@@ -476,7 +497,6 @@ fn read_lines(text: &str) -> Vec<Line> {
     // lettered step.
     let mut allowed: [Option<Vec<Key>>; 2] = [None, None];
     let mut outside: [Option<Vec<Key>>; 2] = [None, None];
-    let mut any_order = false;
     let mut body = String::new();
     let mut rest = text;
     while let Some(open) = rest.find('(') {
@@ -489,7 +509,6 @@ fn read_lines(text: &str) -> Vec<Line> {
             // the lettered ones.
             body.push(ANY_ORDER);
             body.push(' ');
-            any_order = true;
         }
         if let Some(at) = clause.find("走过除") {
             for (key, color) in moves_in(&clause[at..]) {
@@ -548,13 +567,24 @@ fn read_lines(text: &str) -> Vec<Line> {
             allowed: allowed.clone(),
             outside: outside.clone(),
             position: position.clone(),
-            any_order,
             ..Line::default()
         };
-        for step in all {
-            add_step(&mut l, step);
-            if step.text.contains(ANY_ORDER) && !l.fixed.is_empty() && l.position.is_none() {
-                l.position = Some(numbered_in_any_order(&mut l.fixed));
+        let mut group_start = [0usize; 2];
+        for (n, step) in all.into_iter().enumerate() {
+            add_step(&mut l, step, n as u16);
+            if step.text.contains(ANY_ORDER) {
+                if !l.fixed.is_empty() && l.position.is_none() {
+                    l.position = Some(numbered_in_any_order(&mut l.fixed));
+                }
+                // The lettered moves written since the last such clause
+                // take one place: any order among them.
+                for side in 0..2 {
+                    let ranks = &mut l.rank[side];
+                    if let Some(&first) = ranks.get(group_start[side]) {
+                        ranks[group_start[side]..].iter_mut().for_each(|r| *r = first);
+                    }
+                    group_start[side] = ranks.len();
+                }
             }
         }
         out.push(l);
@@ -637,7 +667,7 @@ fn steps(line: &str) -> Vec<Step<'_>> {
 }
 
 /// Adds a written step (`3. 车一平二，马８进７`, `n. ……，炮８进４`) to a line.
-fn add_step(line: &mut Line, step: &Step) {
+fn add_step(line: &mut Line, step: &Step, place: u16) {
     let mut halves = step.text.splitn(2, ['，', ',']);
     let red = halves.next().unwrap_or("");
     let black = halves.next();
@@ -658,6 +688,7 @@ fn add_step(line: &mut Line, step: &Step) {
             _ => {
                 line.later[side].push(moves);
                 line.chain[side].push(0);
+                line.rank[side].push(place);
             }
         }
     }
