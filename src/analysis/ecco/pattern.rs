@@ -177,6 +177,8 @@ fn corrected(code: &str, definition: &str) -> String {
 /// Definitions read as xqbase's classifier reads them where the published
 /// text says less or other (notation.md §6.2: "the VS tree's
 /// interpretation"; each checked against the tags of the CCPD games):
+/// - A53 is both Red horses out, in either order, whatever Black's second
+///   move;
 /// - B01 is any 1. 炮二平五，马２进３ that no other code takes (Red's second
 ///   move does not matter), and B02, B03 and B04 are decided by Black's
 ///   moves whatever Red's second and third are;
@@ -207,6 +209,9 @@ fn corrected(code: &str, definition: &str) -> String {
 /// - D43 lets Red play 马二进三 before the pawns.
 fn read_as_xqbase(code: &str) -> Option<&'static str> {
     Some(match code {
+        "A53" => {
+            "1. 炮二平四，炮２平５ l. 马八进七 n. 马二进三 (不分先后，此前可以走车九平八、兵三进一和兵七进一)"
+        }
         "B01" => "1. 炮二平五，马２进３ (不包括B02~C99)",
         "B02" => "1. 炮二平五，马２进３ 2. ……，卒７进１／卒３进１ 3. ……，士６进５／士４进５",
         "B03" => "1. 炮二平五，马２进３ 2. ……，卒７进１／卒３进１ 3. ……，车９进２",
