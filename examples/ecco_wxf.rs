@@ -7,7 +7,7 @@
 
 use qipu::analysis::{ecco, replay};
 use qipu::notation::wxf;
-use qipu::{Color, Move, Position, formats};
+use qipu::{Position, formats};
 
 fn main() {
     for path in std::env::args().skip(1) {
@@ -16,15 +16,9 @@ fn main() {
         for record in &parsed.records {
             let Some((start, moves)) = replay::opening(record, ecco::PLIES) else { continue };
             let Some(found) = ecco::classify(&start, &moves) else { continue };
-            let mirror = moves.first().is_some_and(|m| m.from.file().number_for(Color::Red) >= 6);
             let mut pos = Position::start();
             let mut text = String::new();
-            for &m in &moves {
-                let m = if mirror {
-                    Move { from: m.from.flip_horizontal(), to: m.to.flip_horizontal() }
-                } else {
-                    m
-                };
+            for m in ecco::as_read(&moves) {
                 let w: String = wxf::write(&pos, m)
                     .chars()
                     .map(|c| match c {

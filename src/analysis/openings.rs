@@ -51,6 +51,21 @@ pub struct OpeningNode {
 }
 
 impl OpeningNode {
+    /// A position first reached at `ply` from `parent`, with no game yet.
+    fn new(ply: usize, hash: u64, parent: Option<(usize, Move)>) -> OpeningNode {
+        OpeningNode {
+            ply,
+            hash,
+            parent,
+            children: Vec::new(),
+            games: 0,
+            red_wins: 0,
+            draws: 0,
+            black_wins: 0,
+            ecco: Vec::new(),
+        }
+    }
+
     /// Red's score over the games with a result: a win 1, a draw ½.
     pub fn score(&self) -> Option<f64> {
         let decided = self.red_wins + self.draws + self.black_wins;
@@ -78,18 +93,7 @@ pub struct OpeningTree {
 impl OpeningTree {
     /// An empty tree of the first `plies` plies.
     pub fn new(plies: usize) -> OpeningTree {
-        let start = Position::start();
-        let root = OpeningNode {
-            ply: 0,
-            hash: start.hash(),
-            parent: None,
-            children: Vec::new(),
-            games: 0,
-            red_wins: 0,
-            draws: 0,
-            black_wins: 0,
-            ecco: Vec::new(),
-        };
+        let root = OpeningNode::new(0, Position::start().hash(), None);
         let by_hash = HashMap::from([(root.hash, 0)]);
         OpeningTree { plies, nodes: vec![root], by_hash, seen: Vec::new() }
     }
@@ -132,17 +136,7 @@ impl OpeningTree {
                 Some(&id) => id,
                 None => {
                     let id = self.nodes.len();
-                    self.nodes.push(OpeningNode {
-                        ply: ply + 1,
-                        hash,
-                        parent: Some((at, m)),
-                        children: Vec::new(),
-                        games: 0,
-                        red_wins: 0,
-                        draws: 0,
-                        black_wins: 0,
-                        ecco: Vec::new(),
-                    });
+                    self.nodes.push(OpeningNode::new(ply + 1, hash, Some((at, m))));
                     self.by_hash.insert(hash, id);
                     id
                 }

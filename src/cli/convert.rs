@@ -91,7 +91,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
             XqfVersion::V18 => crate::formats::xqf::Version::V18,
         };
         let tally = super::convert_xqf::run(&inputs, args, dir, version)?;
-        eprintln!("{}; {} written", tally.summary(), tally.games - tally.unreadable - tally.not_written);
+        eprintln!("{}; {} written", tally.summary(), tally.written());
         return Ok(tally.code());
     }
     if let Some(out) = &args.output {
@@ -178,7 +178,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     if let (Some(file), Some(p)) = (file, &args.output) {
         file.commit().map_err(|e| Failure::usage(format!("{}: {e}", p.display())))?;
     }
-    eprintln!("{}; {} written", tally.summary(), tally.games - tally.unreadable - tally.not_written);
+    eprintln!("{}; {} written", tally.summary(), tally.written());
     Ok(tally.code())
 }
 

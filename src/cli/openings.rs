@@ -215,22 +215,39 @@ fn json(tree: &OpeningTree, min_games: u32, notation: Notation, out: &mut impl W
             Ok::<(), Failure>(())
         };
     line(0, None, 0, None, false)?;
+    walk(tree, min_games, 0, |&parent, m, child, ply, pos, seen| {
+        line(child, Some(parent), ply, Some((notation.write(pos, m), m)), seen)?;
+        Ok(child)
+    })
+}
+
+/// Walks the tree from the start, each position expanded once, a node's
+/// moves (the most played first) before those of its children: `visit`
+/// gets the value of the node moved from, the move, the node it leads to,
+/// its ply, the position before the move and whether the node was reached
+/// before; it returns the value of the node it leads to.
+fn walk<V>(
+    tree: &OpeningTree,
+    min_games: u32,
+    root: V,
+    mut visit: impl FnMut(&V, Move, usize, usize, &Position, bool) -> Result<V, Failure>,
+) -> Result<(), Failure> {
     let mut expanded = vec![false; tree.nodes().len()];
     expanded[0] = true;
-    let mut stack = vec![(0usize, Position::start(), 0usize)];
-    while let Some((id, pos, ply)) = stack.pop() {
+    let mut stack = vec![(0usize, Position::start(), 0usize, root)];
+    while let Some((id, pos, ply, value)) = stack.pop() {
         if ply >= tree.plies() {
             continue;
         }
         let mut deeper = Vec::new();
         for (m, child) in tree.children(id, min_games) {
             let seen = expanded[child];
-            line(child, Some(id), ply + 1, Some((notation.write(&pos, m), m)), seen)?;
+            let child_value = visit(&value, m, child, ply + 1, &pos, seen)?;
             if !seen {
                 expanded[child] = true;
                 let mut after = pos.clone();
                 let _ = after.play_unchecked(m);
-                deeper.push((child, after, ply + 1));
+                deeper.push((child, after, ply + 1, child_value));
             }
         }
         stack.extend(deeper.into_iter().rev());
@@ -245,32 +262,21 @@ fn book(tree: &OpeningTree, min_games: u32, notation: Notation) -> String {
     record.tags.push(("Event".into(), format!("Opening tree, {} plies", tree.plies())));
     record.tree.node_mut(record.tree.root()).notes_mut().comment = Some(summary(tree.node(0)));
     let mut moves = vec![None];
-    let mut expanded = vec![false; tree.nodes().len()];
-    expanded[0] = true;
-    let mut stack = vec![(0usize, record.tree.root(), 0usize)];
-    while let Some((id, at, ply)) = stack.pop() {
-        if ply >= tree.plies() {
-            continue;
+    let root = record.tree.root();
+    let walked = walk(tree, min_games, root, |&at, m, child, _, _, seen| {
+        let node = record.tree.add_child(at, RecordedMove { text: MoveText::Coords(m), at: Span::default() });
+        if moves.len() <= node.index() {
+            moves.resize(node.index() + 1, None);
         }
-        let mut deeper = Vec::new();
-        for (m, child) in tree.children(id, min_games) {
-            let node =
-                record.tree.add_child(at, RecordedMove { text: MoveText::Coords(m), at: Span::default() });
-            if moves.len() <= node.index() {
-                moves.resize(node.index() + 1, None);
-            }
-            moves[node.index()] = Some(m);
-            let mut comment = summary(tree.node(child));
-            if expanded[child] {
-                comment.push_str(", transposes to a position above");
-            } else {
-                expanded[child] = true;
-                deeper.push((child, node, ply + 1));
-            }
-            record.tree.node_mut(node).notes_mut().comment = Some(comment);
+        moves[node.index()] = Some(m);
+        let mut comment = summary(tree.node(child));
+        if seen {
+            comment.push_str(", transposes to a position above");
         }
-        stack.extend(deeper.into_iter().rev());
-    }
+        record.tree.node_mut(node).notes_mut().comment = Some(comment);
+        Ok(node)
+    });
+    walked.expect("building a record does not fail");
     let resolution = Resolution { start: Position::start(), moves };
     crate::formats::pgn::write(&record, &resolution, notation)
 }

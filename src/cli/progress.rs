@@ -190,6 +190,11 @@ impl Tally {
         )
     }
 
+    /// Games written (convert): those read, but for those not written.
+    pub fn written(&self) -> usize {
+        self.games - self.unreadable - self.not_written
+    }
+
     /// The exit code: 1 when a game was illegal, unreadable or not written.
     pub fn code(&self) -> i32 {
         if self.illegal + self.unreadable + self.not_written > 0 { 1 } else { 0 }

@@ -60,7 +60,7 @@ use crate::{Board, Color, File, Move, Piece, Rank, Role, Square};
 
 use super::byte_error as error;
 use super::settle_start;
-use super::xqf::slot_piece;
+use super::xqf::put_slot;
 
 /// The first 16 bytes of a CBR record.
 pub const RECORD_MAGIC: &[u8; 16] = b"CCBridge Record\0";
@@ -885,18 +885,8 @@ fn read_piece_slots(slots: &[u8], offset: usize) -> Result<Board, CcbridgeError>
         let Some(square) = square else {
             return error(offset + i, format!("piece slot {i}: byte {b:#04x} is not a point of the board"));
         };
-        let piece = slot_piece(i);
-        if let Some(other) = board.put(square, piece) {
-            return error(
-                offset + i,
-                format!(
-                    "piece slots: a {} {} and a {} {} both stand on {square}",
-                    other.color.name(),
-                    other.role.name(),
-                    piece.color.name(),
-                    piece.role.name()
-                ),
-            );
+        if let Err(why) = put_slot(&mut board, i, square) {
+            return error(offset + i, why);
         }
     }
     Ok(board)

@@ -110,7 +110,7 @@ pub fn decode(bytes: &[u8], forced: Option<Encoding>) -> Decoded<'_> {
         None if std::str::from_utf8(body).is_ok() => Encoding::Utf8,
         None => {
             let legacy = guess_chinese(body);
-            if body.split(|&b| b == b'\n').any(is_chinese_utf8) {
+            if body.split(|&b| b == b'\n').any(|line| chinese_utf8(line).is_some()) {
                 return decode_mixed(body, legacy);
             }
             legacy
@@ -120,18 +120,13 @@ pub fn decode(bytes: &[u8], forced: Option<Encoding>) -> Decoded<'_> {
     Decoded { text, encoding, had_errors }
 }
 
-/// Whether a line is UTF-8 Chinese text: valid UTF-8 holding CJK
+/// A line as UTF-8 Chinese text, if it is one: valid UTF-8 holding CJK
 /// characters and nothing between Latin-1 and the CJK blocks, which GBK or
 /// Big5 bytes read as UTF-8 would give.
-fn is_chinese_utf8(line: &[u8]) -> bool {
-    match std::str::from_utf8(line) {
-        Ok(text) if !text.is_ascii() => {
-            let cjk =
-                |c: char| ('\u{3000}'..='\u{9FFF}').contains(&c) || ('\u{FF00}'..='\u{FFEF}').contains(&c);
-            text.chars().any(cjk) && text.chars().all(|c| c.is_ascii() || cjk(c))
-        }
-        _ => false,
-    }
+fn chinese_utf8(line: &[u8]) -> Option<&str> {
+    let text = std::str::from_utf8(line).ok().filter(|t| !t.is_ascii())?;
+    let cjk = |c: char| ('\u{3000}'..='\u{9FFF}').contains(&c) || ('\u{FF00}'..='\u{FFEF}').contains(&c);
+    (text.chars().any(cjk) && text.chars().all(|c| c.is_ascii() || cjk(c))).then_some(text)
 }
 
 /// A text in `legacy` (GB18030 or Big5) with some lines in UTF-8, as files
@@ -140,9 +135,9 @@ fn decode_mixed(body: &[u8], legacy: Encoding) -> Decoded<'_> {
     let mut text = String::with_capacity(body.len() + body.len() / 2);
     let mut had_errors = false;
     for line in body.split_inclusive(|&b| b == b'\n') {
-        match std::str::from_utf8(line) {
-            Ok(utf8) if is_chinese_utf8(line) => text.push_str(utf8),
-            _ => {
+        match chinese_utf8(line) {
+            Some(utf8) => text.push_str(utf8),
+            None => {
                 let (decoded, errors) = legacy.codec().decode_without_bom_handling(line);
                 text.push_str(&decoded);
                 had_errors |= errors;

@@ -103,14 +103,21 @@ fn compiled() -> &'static [Compiled] {
     })
 }
 
-/// The keys of the first [`PLIES`] plies of `moves` from `start`, mirrored
-/// when Red opens on the left wing.
-pub fn opening_keys(start: &Position, moves: &[Move]) -> Vec<Key> {
+/// The first [`PLIES`] plies of `moves` as the classifier reads them:
+/// mirrored left to right when Red opens on the left wing (files 6 to 9).
+pub fn as_read(moves: &[Move]) -> impl Iterator<Item = Move> + '_ {
     let mirror = moves.first().is_some_and(|m| m.from.file().number_for(Color::Red) >= 6);
+    moves.iter().take(PLIES).map(move |&m| {
+        if mirror { Move { from: m.from.flip_horizontal(), to: m.to.flip_horizontal() } } else { m }
+    })
+}
+
+/// The keys of the first [`PLIES`] plies of `moves` from `start`, read as
+/// [`as_read`] says.
+pub fn opening_keys(start: &Position, moves: &[Move]) -> Vec<Key> {
     let mut pos = start.clone();
     let mut keys = Vec::with_capacity(PLIES);
-    for &m in moves.iter().take(PLIES) {
-        let m = if mirror { Move { from: m.from.flip_horizontal(), to: m.to.flip_horizontal() } } else { m };
+    for m in as_read(moves) {
         let Some(key) = Key::of(&pos, m) else { break };
         keys.push(key);
         pos.play_unchecked(m);

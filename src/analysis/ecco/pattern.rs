@@ -58,8 +58,7 @@ impl Key {
 
     /// Reads four characters such as `马８进７` or `炮二平五`; the side is
     /// told by the digits (Chinese numerals for Red, Arabic for Black).
-    fn parse(chars: &[char]) -> Option<(Key, Color)> {
-        let [piece, file, action, to] = chars else { return None };
+    const fn parse([piece, file, action, to]: [char; 4]) -> Option<(Key, Color)> {
         let role = match piece {
             '车' | '車' | '俥' => Role::Rook,
             '马' | '馬' | '傌' => Role::Horse,
@@ -70,31 +69,64 @@ impl Key {
             '兵' | '卒' => Role::Pawn,
             _ => return None,
         };
-        let (file, color) = digit(*file)?;
-        let (to, _) = digit(*to)?;
         let action = match action {
             '进' | '進' => b'+',
             '退' => b'-',
             '平' => b'.',
             _ => return None,
         };
-        Some((Key { role, file, action, to }, color))
+        match (digit(file), digit(to)) {
+            (Some((file, color)), Some((to, _))) => Some((Key { role, file, action, to }, color)),
+            _ => None,
+        }
     }
 }
 
-/// The key of a move written as four characters (`炮二平五`, `马８进７`).
-///
-/// # Panics
-/// When `text` is not such a move: for texts fixed in the code.
-pub(crate) fn key(text: &str) -> Key {
-    let chars: Vec<char> = text.chars().collect();
-    Key::parse(&chars).unwrap_or_else(|| panic!("{text} is a move")).0
+/// The key of a move written as four characters (`炮二平五`, `马８进７`),
+/// for texts fixed in the code: computed in a constant, a text that is not
+/// such a move fails the build.
+pub(crate) const fn key(text: &str) -> Key {
+    let b = text.as_bytes();
+    let mut chars = ['\0'; 4];
+    let (mut i, mut n) = (0, 0);
+    while i < b.len() && n < 4 {
+        // `text` is UTF-8: decode one character of 1 to 3 bytes.
+        let (c, len) = match b[i] {
+            0x00..=0x7F => (b[i] as u32, 1),
+            0xC0..=0xDF => (((b[i] & 0x1F) as u32) << 6 | (b[i + 1] & 0x3F) as u32, 2),
+            _ => {
+                (((b[i] & 0x0F) as u32) << 12 | ((b[i + 1] & 0x3F) as u32) << 6 | (b[i + 2] & 0x3F) as u32, 3)
+            }
+        };
+        chars[n] = match char::from_u32(c) {
+            Some(c) => c,
+            None => panic!("not a move"),
+        };
+        i += len;
+        n += 1;
+    }
+    match Key::parse(chars) {
+        Some((key, _)) if i == b.len() && n == 4 => key,
+        _ => panic!("not a move"),
+    }
 }
 
 /// A digit and the side that writes it so.
-fn digit(c: char) -> Option<(u8, Color)> {
-    if let Some(n) = "一二三四五六七八九".chars().position(|d| d == c) {
-        return Some((n as u8 + 1, Color::Red));
+const fn digit(c: char) -> Option<(u8, Color)> {
+    let red = match c {
+        '一' => 1,
+        '二' => 2,
+        '三' => 3,
+        '四' => 4,
+        '五' => 5,
+        '六' => 6,
+        '七' => 7,
+        '八' => 8,
+        '九' => 9,
+        _ => 0,
+    };
+    if red > 0 {
+        return Some((red, Color::Red));
     }
     match c {
         '１'..='９' => Some(((c as u32 - '０' as u32) as u8, Color::Black)),
@@ -109,7 +141,7 @@ fn moves_in(text: &str) -> Vec<(Key, Color)> {
     let mut out = Vec::new();
     let mut i = 0;
     while i + 4 <= chars.len() {
-        match Key::parse(&chars[i..i + 4]) {
+        match Key::parse([chars[i], chars[i + 1], chars[i + 2], chars[i + 3]]) {
             Some(found) => {
                 out.push(found);
                 i += 4;
@@ -158,20 +190,18 @@ fn subgroup_opening(code: &str) -> Option<&'static str> {
 
 /// The definition as read, with the errata of the published text applied.
 fn corrected(code: &str, definition: &str) -> String {
-    let text = match code {
-        "B32" => "1. 炮二平五，马２进３ 2. 兵七进一，炮８平６ 3. 马八进七",
-        "C76" => return definition.replace("从C73局面开始", "从C72局面开始"),
-        "D34" => return definition.replace("4. 马八进九", "5. 马八进九"),
+    match code {
+        "B32" => "1. 炮二平五，马２进３ 2. 兵七进一，炮８平６ 3. 马八进七".to_string(),
+        "C76" => definition.replace("从C73局面开始", "从C72局面开始"),
+        "D34" => definition.replace("4. 马八进九", "5. 马八进九"),
         // xqbase: after 炮八进四, a 车二进六 before the horse decides C91.
         "C92" | "C93" | "C94" | "C95" | "C96" => {
-            return definition
-                .replace("红此前可走马二进三、车一平二和车二进六", "红此前可走马二进三和车一平二");
+            definition.replace("红此前可走马二进三、车一平二和车二进六", "红此前可走马二进三和车一平二")
         }
         // xqbase: 象７进５ comes before the other black move.
-        "C82" | "C83" => return definition.replace("不分先后，黑此前可走", "黑此前可走"),
-        _ => return read_as_xqbase(code).map_or_else(|| definition.to_string(), str::to_string),
-    };
-    text.to_string()
+        "C82" | "C83" => definition.replace("不分先后，黑此前可走", "黑此前可走"),
+        _ => read_as_xqbase(code).unwrap_or(definition).to_string(),
+    }
 }
 
 /// Definitions read as xqbase's classifier reads them where the published
@@ -301,9 +331,6 @@ pub struct Line {
     pub allowed: [Option<Vec<Key>>; 2],
     /// The first Red and Black moves, in any order.
     pub position: Option<[Vec<Key>; 2]>,
-    /// For each side, moves of which it must have played one that is not,
-    /// before its later moves (`走过除 X 以外的走法`, B30).
-    pub outside: [Option<Vec<Key>>; 2],
 }
 
 impl Line {
@@ -350,7 +377,6 @@ impl Line {
             }
             let mut found = vec![false; later.len()];
             let mut left = later.len();
-            let mut went_outside = self.outside[side].is_none();
             let mut ply = scan_from[side].max(side);
             if ply % 2 != side {
                 ply += 1;
@@ -372,13 +398,9 @@ impl Line {
                         {
                             return false;
                         }
-                        went_outside |= self.outside[side].as_ref().is_some_and(|o| !o.contains(k));
                     }
                 }
                 ply += 2;
-            }
-            if !went_outside {
-                return false;
             }
         }
         true
@@ -476,11 +498,6 @@ fn join(before: &Line, line: &Line) -> Line {
     if line.position.is_some() {
         out.position = line.position.clone();
     }
-    for side in 0..2 {
-        if line.outside[side].is_some() {
-            out.outside[side] = line.outside[side].clone();
-        }
-    }
     out
 }
 
@@ -501,7 +518,6 @@ fn read_lines(text: &str) -> Vec<Line> {
     // The clauses in brackets: which moves each side may play before a
     // lettered step.
     let mut allowed: [Option<Vec<Key>>; 2] = [None, None];
-    let mut outside: [Option<Vec<Key>>; 2] = [None, None];
     let mut body = String::new();
     let mut rest = text;
     while let Some(open) = rest.find('(') {
@@ -515,11 +531,7 @@ fn read_lines(text: &str) -> Vec<Line> {
             body.push(ANY_ORDER);
             body.push(' ');
         }
-        if let Some(at) = clause.find("走过除") {
-            for (key, color) in moves_in(&clause[at..]) {
-                outside[color.index()].get_or_insert_with(Vec::new).push(key);
-            }
-        } else if let Some(at) = clause.find("可走").or_else(|| clause.find("可以走")) {
+        if let Some(at) = clause.find("可走").or_else(|| clause.find("可以走")) {
             let list = &clause[at..];
             let list = list.split("不包括").next().unwrap_or(list);
             for (key, color) in moves_in(list) {
@@ -568,12 +580,7 @@ fn read_lines(text: &str) -> Vec<Line> {
             all.extend(&first[..k]);
         }
         all.extend(line.iter());
-        let mut l = Line {
-            allowed: allowed.clone(),
-            outside: outside.clone(),
-            position: position.clone(),
-            ..Line::default()
-        };
+        let mut l = Line { allowed: allowed.clone(), position: position.clone(), ..Line::default() };
         let mut group_start = [0usize; 2];
         for (n, step) in all.into_iter().enumerate() {
             add_step(&mut l, step, n as u16);

@@ -5,6 +5,14 @@
 
 use super::pattern::{Key, key};
 
+/// The key of a fixed move text, computed when the program is built.
+macro_rules! k {
+    ($text:literal) => {{
+        const KEY: Key = key($text);
+        KEY
+    }};
+}
+
 /// The names of the traditional openings and formations found in the
 /// opening plies `keys` (see [`super::opening_keys`]), in a fixed order:
 /// Red's opening move first, then Black's answer, then later formations.
@@ -25,69 +33,68 @@ use super::pattern::{Key, key};
 pub fn opening_terms(keys: &[Key]) -> Vec<&'static str> {
     let red: Vec<Key> = keys.iter().step_by(2).copied().collect();
     let black: Vec<Key> = keys.iter().skip(1).step_by(2).copied().collect();
-    let red_has = |text: &str| red.contains(&key(text));
-    let black_has = |text: &str| black.contains(&key(text));
-    // Black's formations, on either wing: the move and its mirror.
-    let black_either = |a: &str, b: &str| black_has(a) || black_has(b);
+    let red_has = |key: Key| red.contains(&key);
+    let black_has = |key: Key| black.contains(&key);
     let first_red = red.first().copied();
     let first_black = black.first().copied();
     let mut terms = Vec::new();
     let opening_move = [
-        ("炮二平五", "中炮"),
-        ("兵三进一", "仙人指路"),
-        ("相三进五", "飞相局"),
-        ("马二进三", "起马局"),
-        ("炮二平六", "过宫炮"),
-        ("炮二平四", "士角炮"),
+        (k!("炮二平五"), "中炮"),
+        (k!("兵三进一"), "仙人指路"),
+        (k!("相三进五"), "飞相局"),
+        (k!("马二进三"), "起马局"),
+        (k!("炮二平六"), "过宫炮"),
+        (k!("炮二平四"), "士角炮"),
     ];
-    for (text, name) in opening_move {
-        if first_red == Some(key(text)) {
+    for (key, name) in opening_move {
+        if first_red == Some(key) {
             terms.push(name);
         }
     }
-    let central = first_red == Some(key("炮二平五"));
-    if central && first_black == Some(key("炮８平５")) {
+    let central = first_red == Some(k!("炮二平五"));
+    if central && first_black == Some(k!("炮８平５")) {
         terms.push("顺炮");
     }
-    if central && first_black == Some(key("炮２平５")) {
+    if central && first_black == Some(k!("炮２平５")) {
         terms.push("列炮");
     }
-    if first_red == Some(key("兵三进一")) && first_black == Some(key("炮８平７")) {
+    if first_red == Some(k!("兵三进一")) && first_black == Some(k!("炮８平７")) {
         terms.push("卒底炮");
     }
-    let both_horses = black_has("马８进７") && black_has("马２进３");
-    let palace_cannon = black_either("炮８平６", "炮２平４");
+    // Black's formations, on either wing: the move and its mirror.
+    let both_horses = black_has(k!("马８进７")) && black_has(k!("马２进３"));
+    let palace_cannon = black_has(k!("炮８平６")) || black_has(k!("炮２平４"));
     if both_horses && palace_cannon {
         terms.push("反宫马");
     } else if both_horses {
         terms.push("屏风马");
     }
-    let edge_horse =
-        (black_has("马２进３") && black_has("马８进９")) || (black_has("马８进７") && black_has("马２进１"));
+    let edge_horse = (black_has(k!("马２进３")) && black_has(k!("马８进９")))
+        || (black_has(k!("马８进７")) && black_has(k!("马２进１")));
     if edge_horse && !both_horses {
         terms.push("单提马");
     }
-    let first_three: Vec<Key> = black.iter().take(3).copied().collect();
-    let tiger = |moves: [&str; 3]| moves.iter().all(|m| first_three.contains(&key(m)));
-    if tiger(["马８进７", "炮８平９", "车９平８"]) || tiger(["马２进３", "炮２平１", "车１平２"])
+    let first_three = &black[..black.len().min(3)];
+    let tiger = |moves: [Key; 3]| moves.iter().all(|m| first_three.contains(m));
+    if tiger([k!("马８进７"), k!("炮８平９"), k!("车９平８")])
+        || tiger([k!("马２进３"), k!("炮２平１"), k!("车１平２")])
     {
         terms.push("三步虎");
     }
-    if central && red_has("炮八平六") {
+    if central && red_has(k!("炮八平六")) {
         terms.push("五六炮");
     }
-    if central && red_has("炮八平七") {
+    if central && red_has(k!("炮八平七")) {
         terms.push("五七炮");
     }
     // Red's rook to its own river bank, onto the river line, across it.
-    let rook = |steps: &str| ["车二进", "车八进"].iter().any(|r| red_has(&format!("{r}{steps}")));
-    if rook("四") {
+    if red_has(k!("车二进四")) || red_has(k!("车八进四")) {
         terms.push("巡河车");
     }
-    if rook("五") {
+    if red_has(k!("车二进五")) || red_has(k!("车八进五")) {
         terms.push("骑河车");
     }
-    if rook("六") {
+    if red_has(k!("车二进六")) || red_has(k!("车八进六")) {
         terms.push("过河车");
     }
     terms

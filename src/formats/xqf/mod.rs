@@ -64,6 +64,22 @@ const SLOT_ROLES: [Role; 16] = [
     Role::Pawn,
 ];
 
+/// Puts the piece of slot `i` on `square`; when another piece stands
+/// there already, says so.
+pub fn put_slot(board: &mut Board, i: usize, square: Square) -> Result<(), String> {
+    let piece = slot_piece(i);
+    match board.put(square, piece) {
+        None => Ok(()),
+        Some(other) => Err(format!(
+            "piece slots: a {} {} and a {} {} both stand on {square}",
+            other.color.name(),
+            other.role.name(),
+            piece.color.name(),
+            piece.role.name()
+        )),
+    }
+}
+
 /// The piece that slot `i` (0..32) holds.
 pub fn slot_piece(i: usize) -> Piece {
     let color = if i < 16 { Color::Red } else { Color::Black };
@@ -306,18 +322,8 @@ fn start_board(header: &[u8; HEADER_LEN], keys: &Keys) -> Result<Board, XqfError
     for (i, &slot) in slots.iter().enumerate() {
         let v = slot.wrapping_sub(keys.xy);
         let Some(square) = square(v) else { continue }; // off the board: captured
-        let piece = slot_piece(i);
-        if let Some(other) = board.put(square, piece) {
-            return error(
-                0x10 + i,
-                format!(
-                    "piece slots: a {} {} and a {} {} both stand on {square}",
-                    other.color.name(),
-                    other.role.name(),
-                    piece.color.name(),
-                    piece.role.name()
-                ),
-            );
+        if let Err(why) = put_slot(&mut board, i, square) {
+            return error(0x10 + i, why);
         }
     }
     Ok(board)
