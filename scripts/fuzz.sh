@@ -10,7 +10,7 @@ cd "$(dirname "$0")/../fuzz"
 seconds=${1:-900}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(xqf any_format dhtmlxq ccbridge stream fen notation pgn openings)
+[ ${#targets[@]} -gt 0 ] || targets=(xqf any_format dhtmlxq ccbridge stream fen notation pgn openings replay)
 shared=../../shared/corpus
 
 # seed DIR FIND-ARGS...: every 20th matching file under 20 KB, named by SHA-1.
@@ -42,6 +42,11 @@ if [ ! -d corpus/seeded ]; then
   done
   printf '\x01\x02\x03\x04\x05\x06' > corpus/openings/a
   mkdir -p corpus/seeded
+fi
+if [ ! -d corpus/replay ]; then
+  mkdir -p corpus/replay
+  for i in 0 1 2 3 4 5; do printf "\\x0$i\\x01\\x02\\x03\\x04\\x05\\x06" > "corpus/replay/$i"; done
+  printf '\x04\x80\x0b\x01\x01' > corpus/replay/raw
 fi
 
 mkdir -p logs
