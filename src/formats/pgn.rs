@@ -170,11 +170,16 @@ struct Reader {
     comment: Option<(String, Span)>,
     /// A comment at the start of a variation, for its first move.
     pending_before: Option<String>,
+    /// The line before was empty.
+    after_blank: bool,
 }
 
 impl Reader {
     fn line(&mut self, number: u32, line: &str) {
-        if self.comment.is_none()
+        let after_blank = std::mem::replace(&mut self.after_blank, line.trim().is_empty());
+        // A comment without end would take every later game: a line of tags
+        // after an empty line ends it (end_game warns of it).
+        if (self.comment.is_none() || after_blank)
             && let Some(tags) = tag_line(line)
         {
             // A tag the game already has starts the next game too: a game
@@ -190,6 +195,14 @@ impl Reader {
             return;
         }
         if self.ended {
+            // Move text that starts again at move 1 after a result is the
+            // next game, written without tags; anything else up to the next
+            // tags is a footer.
+            if self.comment.is_none() && starts_at_move_one(line) {
+                self.end_game();
+                self.game.at = Span { line: number, column: 1 };
+                self.movetext(number, line);
+            }
             return;
         }
         let trimmed = line.trim();
@@ -482,6 +495,20 @@ fn remark_nag(marks: &str) -> Option<u8> {
 /// Splits a move number (`12.`, `12...`, `12．`) off the front of a token;
 /// returns its length in bytes and the rest. `33.4` is a WXF move, not a
 /// number.
+/// Whether a line opens with move 1: `1.`, `1...` or `1．` (alone or
+/// joined to the move), or a bare `1` followed by a move.
+fn starts_at_move_one(line: &str) -> bool {
+    let mut words = line.split_whitespace();
+    let Some(first) = words.next() else { return false };
+    let Some(after) = first.strip_prefix('1') else { return false };
+    if after.is_empty() {
+        return words.next().is_some_and(crate::notation::is_move_text);
+    }
+    let rest = after.trim_start_matches(['.', '…', '．', '。']);
+    rest.len() < after.len()
+        && (rest.is_empty() || crate::notation::is_move_text(rest.trim_end_matches(['!', '?', '！', '？'])))
+}
+
 fn strip_move_number(token: &str) -> (usize, &str) {
     let digits = token.bytes().take_while(u8::is_ascii_digit).count();
     if digits == 0 {
@@ -557,6 +584,36 @@ mod tests {
         assert_eq!(moves(&games[1]), ["C2.5", "H8+7"]);
         assert_eq!(moves(&games[2]), ["炮二平五", "马二进三"]);
         assert_eq!(games[1].result, None);
+    }
+
+    #[test]
+    fn a_game_without_tags_after_a_result_is_the_next_game() {
+        let text =
+            "[Event \"a\"]\n1. h2e2 h9g7 *\n\n1. b2e2 b9c7 1-0\n1...h9g7 2. h2e2 0-1\n1 炮二平五 马８进７\n";
+        let games = read(text);
+        assert_eq!(games.len(), 4);
+        assert_eq!(moves(&games[1]), ["b2e2", "b9c7"]);
+        assert_eq!(games[1].at.line, 4);
+        assert_eq!(games[1].tags.len(), 0);
+        assert_eq!(moves(&games[2]), ["h9g7", "h2e2"]);
+        assert_eq!(moves(&games[3]), ["炮二平五", "马８进７"]);
+        // Footers are not games: neither text nor other move numbers.
+        let footer = "[Event \"a\"]\n1. h2e2 1-0\n欢迎访问\n12. h2e2\n1-0\n10.5 points\n";
+        assert_eq!(read(footer).len(), 1);
+    }
+
+    #[test]
+    fn a_comment_without_end_stops_at_tags_after_an_empty_line() {
+        let text = "[Event \"a\"]\n1. h2e2 {open\n[not a tag line]\n[Event \"in the comment\"]\n\n[Event \"b\"]\n1. h2e2 *\n";
+        let games = read(text);
+        assert_eq!(games.len(), 2);
+        let first = games[0].tree.main_line().next().unwrap();
+        assert_eq!(
+            games[0].tree.node(first).comment(),
+            Some("open\n[not a tag line]\n[Event \"in the comment\"]")
+        );
+        assert_eq!(games[0].warnings[0].message, "comment not closed with '}'");
+        assert_eq!(games[1].tag("Event"), Some("b"));
     }
 
     #[test]

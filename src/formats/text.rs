@@ -35,14 +35,14 @@ pub fn read(text: &str) -> Vec<Record> {
             moves.push((n, line));
         } else {
             if !moves.is_empty() {
-                games.extend(game(&header, &moves));
+                games.extend(games_of(&header, &moves));
                 header.clear();
                 moves.clear();
             }
             header.push(t);
         }
     }
-    games.extend(game(&header, &moves));
+    games.extend(games_of(&header, &moves));
     games
 }
 
@@ -50,6 +50,9 @@ pub fn read(text: &str) -> Vec<Record> {
 pub fn is_move_line(line: &str) -> bool {
     let mut any = false;
     for word in line.split_whitespace() {
+        if GameResult::parse(word).is_some() {
+            continue;
+        }
         let word =
             word.trim_start_matches(|c: char| c.is_ascii_digit()).trim_start_matches(['.', '．', '、']);
         if word.is_empty() || GameResult::parse(word).is_some() {
@@ -63,8 +66,8 @@ pub fn is_move_line(line: &str) -> bool {
     any
 }
 
-fn game(header: &[&str], moves: &[(usize, &str)]) -> Option<Record> {
-    let &(first, _) = moves.first()?;
+fn games_of(header: &[&str], moves: &[(usize, &str)]) -> Vec<Record> {
+    let Some(&(first, _)) = moves.first() else { return Vec::new() };
     // Keep line numbers: the move text starts on its own line of the file.
     let mut text = "\n".repeat(first);
     let mut line = first;
@@ -73,10 +76,16 @@ fn game(header: &[&str], moves: &[(usize, &str)]) -> Option<Record> {
         text.push_str(l);
         line = n;
     }
-    let mut record = pgn::read(&text).into_iter().next()?;
+    // Move text that starts again at move 1 after a result holds more
+    // games: the header belongs to the first.
+    let mut records = pgn::read(&text);
+    if records.is_empty() {
+        return records;
+    }
+    let record = &mut records[0];
     let mut notes = Vec::new();
     for h in header {
-        if !apply_header(&mut record, h) && !h.chars().all(|c| matches!(c, '-' | '—' | '=' | '─')) {
+        if !apply_header(record, h) && !h.chars().all(|c| matches!(c, '-' | '—' | '=' | '─')) {
             notes.push(*h);
         }
     }
@@ -90,7 +99,7 @@ fn game(header: &[&str], moves: &[(usize, &str)]) -> Option<Record> {
         }
         node.comment = Some(comment);
     }
-    Some(record)
+    records
 }
 
 /// Fills tags from a header line; false when the line is not one qipu
@@ -159,6 +168,20 @@ mod tests {
             assert_eq!(games.len(), 1, "{text}");
             assert_eq!(games[0].tree.main_line().count(), 3, "{text}");
         }
+    }
+
+    #[test]
+    fn move_lines_that_start_again_after_a_result_are_more_games() {
+        let text = "甲  红先胜  乙\n1. 炮二平五 马８进７ 1-0\n\n1. 相三进五 象３进５ *\n";
+        let games = read(text);
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].tag("Red"), Some("甲"));
+        assert_eq!(games[1].tag("Red"), None);
+        assert_eq!(games[1].tree.main_line().count(), 2);
+        assert_eq!(
+            games[1].tree.node(games[1].tree.main_line().next().unwrap()).mv.as_ref().unwrap().at.line,
+            4
+        );
     }
 
     #[test]
