@@ -26,12 +26,18 @@ for cmd in "fen" "convert --to pgn" "convert --to json" "convert --to dhtmlxq"; 
   n=$(check "$cmd" "$out/cmd")
   if [ "$n" -ne "$base" ]; then echo "$cmd counts $n games, validate $base"; exit 1; fi
 done
-"$qipu" stats --format json "$dir" > "$out/stats" 2>/dev/null || true
-n=$(python3 -c "import json,sys; print(json.load(open('$out/stats'))['games'])")
-printf '%-22s %s games\n' stats "$n"
+"$qipu" stats --format json "$dir" > "$out/stats" 2> "$out/cmd" || true
+n=$(check stats "$out/cmd")
 if [ "$n" -ne "$base" ]; then echo "stats counts $n games, validate $base"; exit 1; fi
-"$qipu" classify "$dir" > "$out/classify" 2> "$out/err" || true
-n=$(( $(wc -l < "$out/classify") + $(grep -c ': unreadable: ' "$out/err" || true) ))
-printf '%-22s %s games (lines + unreadable inputs)\n' classify "$n"
+n=$(python3 -c "import json,sys; print(json.load(open('$out/stats'))['games'])")
+if [ "$n" -ne "$base" ]; then echo "stats' table counts $n games, validate $base"; exit 1; fi
+"$qipu" classify "$dir" > "$out/classify" 2> "$out/cmd" || true
+n=$(check classify "$out/cmd")
 if [ "$n" -ne "$base" ]; then echo "classify counts $n games, validate $base"; exit 1; fi
+whole=$(grep ': unreadable: ' "$out/cmd" | grep -cvE ': game [0-9]+ \(' || true) # inputs unreadable as a whole
+n=$(( $(wc -l < "$out/classify") + whole ))
+if [ "$n" -ne "$base" ]; then echo "classify writes $n lines (+ unreadable inputs), validate $base games"; exit 1; fi
+"$qipu" openings "$dir" > /dev/null 2> "$out/cmd" || true
+n=$(check openings "$out/cmd")
+if [ "$n" -ne "$base" ]; then echo "openings counts $n games, validate $base"; exit 1; fi
 echo "every command accounts for the same $base games"

@@ -120,12 +120,14 @@ fn output_into_a_closed_pipe_is_quiet() {
 fn classify_names_openings_and_compares_tags() {
     let games = "[ECCO \"B05\"]\n1. 炮八平五 马２进３ 2. 马八进七 车１平２ *\n\n\
                  [ECCO \"A11\"]\n1. 相三进五 象３进５ *\n\n\
-                 [FEN \"3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1\"]\n1. 帅五平六 *\n";
+                 [FEN \"3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1\"]\n1. 帅五进一 *\n\n\
+                 1. 相三进五 象３进５ 2. 帅五进二 *\n";
     let out = qipu().args(["classify", "--format", "json", "-"]).write_stdin(games).output().unwrap();
-    assert_eq!(out.status.code(), Some(0));
+    // The last game has an illegal move: exit code 1, as validate gives.
+    assert_eq!(out.status.code(), Some(1));
     let rows: Vec<serde_json::Value> =
         String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-    assert_eq!(rows.len(), 3);
+    assert_eq!(rows.len(), 4);
     // Red's left-wing opening is read mirrored: 炮二平五 马８进７ 马二进三 车９平８.
     assert_eq!((rows[0]["ecco"].as_str(), rows[0]["tagged"].as_str()), (Some("B05"), Some("B05")));
     assert_eq!(rows[0]["opening"], "中炮对进左马");
@@ -134,10 +136,15 @@ fn classify_names_openings_and_compares_tags() {
     // 1. 相三进五 象３进５ is A12 (列相局), whatever the tag says.
     assert_eq!((rows[1]["ecco"].as_str(), rows[1]["tagged"].as_str()), (Some("A12"), Some("A11")));
     assert!(rows[2]["ecco"].is_null());
+    assert_eq!(rows[2]["status"], "ok");
+    // An illegal game is classified by the moves before its first wrong one.
+    assert_eq!((rows[3]["ecco"].as_str(), rows[3]["status"].as_str()), (Some("A12"), Some("illegal")));
     let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("-: game 4: ply 3 "), "the illegal move is told: {stderr}");
     assert!(
         stderr.contains(
-            "3 game(s): 2 from the standard start classified; 2 carry an ECCO tag, 1 of them agree"
+            "4 game(s): 3 valid, 1 illegal, 0 unreadable (1 input(s))\n\
+             3 from the standard start classified; 2 carry an ECCO tag, 1 of them agree"
         ),
         "{stderr}"
     );
@@ -184,4 +191,14 @@ fn openings_tree_merges_transpositions_and_writes_a_book() {
     assert_eq!(report["status"], "ok", "{book}");
     assert_eq!(report["plies"], 3);
     assert!(report["variation_plies"].as_u64().unwrap() >= 3);
+}
+
+#[test]
+fn validate_tells_warnings_of_valid_games_in_text() {
+    let games = "[Event \"a\"]\n1. h2e2 {no end h9g7\n\n[Event \"b\"]\n1. h2e2 *\n";
+    let out = qipu().args(["validate", "-"]).write_stdin(games).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    // The comment without end stops at the next game's tags, after an empty line.
+    assert!(text.contains("-: game 1: warning: line 2, column 9: comment not closed with '}'"), "{text}");
+    assert!(text.ends_with("2 game(s): 2 valid, 0 illegal, 0 unreadable (1 input(s))\n"), "{text}");
 }

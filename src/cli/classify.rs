@@ -8,9 +8,10 @@ use serde::Serialize;
 
 use super::batch::{Event, Meta, each_input};
 use super::input::expand;
-use super::progress::Progress;
+use super::progress::{Outcome, Tally};
 use super::{Failure, OutputFormat};
 use crate::analysis::ecco::{self, OpeningName};
+use crate::analysis::replay::replay;
 use crate::formats::encoding::Encoding;
 use crate::record::Record;
 
@@ -46,53 +47,58 @@ struct Classified<'a> {
     tagged: Option<String>,
     /// The traditional names of the opening (中炮, 屏风马 …).
     opening_terms: Vec<&'static str>,
+    /// `ok`, `illegal` or `unreadable`, as `validate` says.
+    status: &'static str,
 }
 
-/// What one game gives: its index, its opening's names and its `[ECCO]` tag.
-type Found = (usize, Option<OpeningName>, Option<String>);
+/// What one game gives: its index, its opening's names, its `[ECCO]` tag
+/// and how its replay fared.
+type Found = (usize, Option<OpeningName>, Option<String>, Outcome);
 
-/// Classifies every game and prints one line for each.
+/// Classifies every game and prints one line for each. Every game is
+/// replayed to its end, so the summary counts valid, illegal and unreadable
+/// games as `validate` does; a game with an illegal move is classified by
+/// the moves before it.
 pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
     let inputs = expand(&args.paths)?;
     let pool = super::thread_pool(args.jobs)?;
-    let mut progress = Progress::new(inputs.len());
-    let (mut games, mut classified, mut tagged, mut agreeing, mut unreadable) = (0, 0, 0, 0, 0);
-    let work = |_: &Meta, index: usize, record: &Record| -> Found {
-        (
-            index,
-            ecco::name_record(record),
-            record.tag("ecco").map(str::trim).filter(|t| !t.is_empty()).map(str::to_string),
-        )
+    let mut tally = Tally::new(inputs.len());
+    let (mut classified, mut tagged, mut agreeing) = (0, 0, 0);
+    let work = |meta: &Meta, index: usize, record: &Record| -> Found {
+        let replayed = replay(record);
+        let name = match &replayed.error {
+            Some(e) if e.ply == 0 => None,
+            _ => ecco::name_opening(&replayed.resolution.start, &replayed.moves),
+        };
+        let outcome = Outcome::of(&meta.source, index, record, replayed.error.as_ref(), "");
+        let tag = record.tag("ecco").map(str::trim).filter(|t| !t.is_empty()).map(str::to_string);
+        (index, name, tag, outcome)
     };
     each_input(&inputs, args.encoding, &pool, work, |meta, event| {
         match event {
             Event::Results(found) => {
-                progress.games(found.len());
-                for (index, code, tag) in found {
-                    games += 1;
+                tally.batch(found.len());
+                for (index, code, tag, outcome) in found {
                     classified += usize::from(code.is_some());
                     if let Some(t) = &tag {
                         tagged += 1;
                         agreeing += usize::from(code.as_ref().is_some_and(|c| c.ecco.code == t));
                     }
-                    write(out, args.format, &meta.source, index, code, tag)?;
+                    write(out, args.format, &meta.source, index, code, tag, outcome.status())?;
+                    tally.game(outcome);
                 }
             }
-            Event::Unreadable(reason) => {
-                unreadable += 1;
-                eprintln!("{}: unreadable: {reason}", meta.source);
-            }
-            Event::Done => progress.input_done(),
+            Event::Unreadable(reason) => tally.unreadable(&meta.source, &reason),
+            Event::Done => tally.input_done(),
         }
         Ok(())
     })?;
-    progress.finish();
+    tally.finish();
+    eprintln!("{}", tally.summary());
     eprintln!(
-        "{games} game(s): {classified} from the standard start classified; {tagged} carry an ECCO tag, \
-         {agreeing} of them agree{}",
-        if unreadable > 0 { format!("; {unreadable} input(s) unreadable") } else { String::new() }
+        "{classified} from the standard start classified; {tagged} carry an ECCO tag, {agreeing} of them agree"
     );
-    Ok(if unreadable > 0 { 1 } else { 0 })
+    Ok(tally.code())
 }
 
 fn write(
@@ -102,6 +108,7 @@ fn write(
     index: usize,
     name: Option<OpeningName>,
     tagged: Option<String>,
+    status: &'static str,
 ) -> Result<(), Failure> {
     let code = name.as_ref().map(|n| n.ecco);
     let terms = name.map(|n| n.terms).unwrap_or_default();
@@ -115,6 +122,7 @@ fn write(
                 variation: code.map(|c| c.variation),
                 tagged,
                 opening_terms: terms,
+                status,
             };
             serde_json::to_writer(&mut *out, &line).map_err(|e| Failure::usage(e.to_string()))?;
             writeln!(out)?;

@@ -139,9 +139,13 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
                 .map_err(|e| format!("{}: game {}: not written: {e}", meta.source, index + 1)),
             Target::Xqf => unreachable!("written by convert_xqf"),
         };
-        let outcome = Outcome::of(record, replayed.error.as_ref(), |e| {
-            format!("{}: game {}: {e} (moves from there on are kept as written)", meta.source, index + 1)
-        });
+        let outcome = Outcome::of(
+            &meta.source,
+            index,
+            record,
+            replayed.error.as_ref(),
+            " (moves from there on are kept as written)",
+        );
         (text, outcome)
     };
     each_input(&inputs, args.encoding, &pool, work, |meta, event| {

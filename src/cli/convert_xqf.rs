@@ -55,9 +55,13 @@ pub fn run(
             Some(title) => title,
             None => format!("{}-{}", file_name(&source_stem), index + 1),
         };
-        let outcome = Outcome::of(record, replayed.error.as_ref(), |e| {
-            format!("{}: game {}: {e} (written with the moves as stored)", meta.source, index + 1)
-        });
+        let outcome = Outcome::of(
+            &meta.source,
+            index,
+            record,
+            replayed.error.as_ref(),
+            " (written with the moves as stored)",
+        );
         let bytes = xqf::write(record, &replayed.resolution, version)
             .map_err(|e| format!("{}: game {}: not written: {e}", meta.source, index + 1));
         Converted { bytes, stem, outcome }

@@ -127,10 +127,9 @@ fn trail(
             write_ply(&Ply { source, index, ply: k + 1, mv: Some(&text), fen: &fen }, format, &mut out)?;
         }
     }
-    let outcome = Outcome::of(record, replayed.error.as_ref(), |e| {
-        let stops = if e.in_variation { "" } else { " (the trail stops there)" };
-        format!("{source}: game {}: {e}{stops}", index + 1)
-    });
+    let in_main_line = replayed.error.as_ref().is_some_and(|e| !e.in_variation);
+    let stops = if in_main_line { " (the trail stops there)" } else { "" };
+    let outcome = Outcome::of(source, index, record, replayed.error.as_ref(), stops);
     Ok((out, outcome))
 }
 

@@ -9,11 +9,11 @@ use serde::Serialize;
 
 use super::batch::{Event, Meta, each_input};
 use super::input::expand;
-use super::progress::Progress;
+use super::progress::{Outcome, Tally};
 use super::{ChineseStyle, Failure, MoveNotation, OutputFormat};
 use crate::analysis::ecco;
 use crate::analysis::openings::{OpeningNode, OpeningTree};
-use crate::analysis::replay::opening;
+use crate::analysis::replay::replay;
 use crate::formats::encoding::Encoding;
 use crate::notation::Notation;
 use crate::record::{GameResult, MoveText, Record, RecordedMove, Resolution, Span};
@@ -59,56 +59,65 @@ pub struct Args {
     pub jobs: Option<usize>,
 }
 
-/// What a game gives the tree.
-type Opening = Option<(Position, Vec<Move>, Option<GameResult>, Option<&'static str>)>;
+/// What a game gives the tree (nothing when its start position cannot be
+/// set up), and how its replay fared.
+type Opening = (Option<(Position, Vec<Move>, Option<GameResult>, Option<&'static str>)>, Outcome);
 
-/// Builds the tree of every input's games and writes it.
+/// Builds the tree of every input's games and writes it. Every game is
+/// replayed to its end, so the summary counts valid, illegal and unreadable
+/// games as `validate` does; a game with an illegal move adds the moves
+/// before it to the tree.
 pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
     if args.plies == 0 {
         return Err(Failure::usage("--plies must be at least 1"));
     }
     let inputs = expand(&args.paths)?;
     let pool = super::thread_pool(args.jobs)?;
-    let mut progress = Progress::new(inputs.len());
+    let mut tally = Tally::new(inputs.len());
     let mut tree = OpeningTree::new(args.plies);
-    let mut unreadable = 0usize;
     let plies = args.plies.max(ecco::PLIES);
-    let work = |_: &Meta, _: usize, record: &Record| -> Opening {
-        let (start, moves) = opening(record, plies)?;
-        let code = ecco::classify(&start, &moves).map(|e| e.code);
-        Some((start, moves, record.result(), code))
+    let work = |meta: &Meta, index: usize, record: &Record| -> Opening {
+        let mut replayed = replay(record);
+        let outcome = Outcome::of(&meta.source, index, record, replayed.error.as_ref(), "");
+        if replayed.error.as_ref().is_some_and(|e| e.ply == 0) {
+            return (None, outcome);
+        }
+        replayed.moves.truncate(plies);
+        let start = replayed.resolution.start;
+        let code = ecco::classify(&start, &replayed.moves).map(|e| e.code);
+        (Some((start, replayed.moves, record.result(), code)), outcome)
     };
     each_input(&inputs, args.encoding, &pool, work, |meta, event| {
         match event {
             Event::Results(found) => {
-                progress.games(found.len());
-                for (start, moves, result, code) in found.into_iter().flatten() {
-                    tree.add(&start, &moves, result, code);
+                tally.batch(found.len());
+                for (opening, outcome) in found {
+                    if let Some((start, moves, result, code)) = opening {
+                        tree.add(&start, &moves, result, code);
+                    }
+                    tally.game(outcome);
                 }
             }
-            Event::Unreadable(reason) => {
-                unreadable += 1;
-                eprintln!("{}: unreadable: {reason}", meta.source);
-            }
-            Event::Done => progress.input_done(),
+            Event::Unreadable(reason) => tally.unreadable(&meta.source, &reason),
+            Event::Done => tally.input_done(),
         }
         Ok(())
     })?;
-    progress.finish();
+    tally.finish();
     let notation = args.notation.with(args.chinese);
     match (args.to, args.format) {
         (Some(Book::Pgn), _) => out.write_all(book(&tree, args.min_games, notation).as_bytes())?,
         (None, OutputFormat::Json) => json(&tree, args.min_games, notation, out)?,
         (None, OutputFormat::Text) => text(&tree, args.min_games, notation, out)?,
     }
-    let total = tree.node(0).games;
+    eprintln!("{}", tally.summary());
     eprintln!(
-        "{total} game(s) from the standard start in the tree of {} plies ({} positions){}",
+        "{} from the standard start in the tree of {} plies ({} positions)",
+        tree.node(0).games,
         args.plies,
         tree.nodes().len(),
-        if unreadable > 0 { format!("; {unreadable} input(s) unreadable") } else { String::new() }
     );
-    Ok(if unreadable > 0 { 1 } else { 0 })
+    Ok(tally.code())
 }
 
 /// `+W =D -L, Red 55.2%, B00` for a node.

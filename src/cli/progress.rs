@@ -102,18 +102,35 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// `ok`, `illegal` or `unreadable`: the `status` of JSON output.
+    pub fn status(&self) -> &'static str {
+        match self {
+            Outcome::Valid => "ok",
+            Outcome::Illegal(_) => "illegal",
+            Outcome::Unreadable(_) => "unreadable",
+        }
+    }
+
     /// How a replayed record fared, as `validate` counts it: unreadable
     /// when it could not be read, illegal when a move (main line or
-    /// variation) does not replay; `tell` words the problem.
+    /// variation) does not replay. The problem is told as `validate` tells
+    /// it: `SOURCE: game N (PLACE): unreadable: WHY` or `SOURCE: game N:
+    /// ply P (PLACE): MOVE: WHY`, followed by `note` for an illegal game.
     pub fn of(
+        source: &str,
+        index: usize,
         record: &crate::record::Record,
         error: Option<&crate::analysis::replay::ReplayError>,
-        tell: impl FnOnce(&crate::analysis::replay::ReplayError) -> String,
+        note: &str,
     ) -> Outcome {
-        match error {
-            None => Outcome::Valid,
-            Some(e) if record.unreadable.is_some() => Outcome::Unreadable(tell(e)),
-            Some(e) => Outcome::Illegal(tell(e)),
+        let game = index + 1;
+        match (error, &record.unreadable) {
+            (None, _) => Outcome::Valid,
+            (Some(_), Some(why)) => Outcome::Unreadable(format!(
+                "{source}: game {game} ({}): unreadable: {}",
+                why.at, why.message
+            )),
+            (Some(e), None) => Outcome::Illegal(format!("{source}: game {game}: {e}{note}")),
         }
     }
 }

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use super::batch::{Event, Meta, each_input};
 use super::input::expand;
+use super::progress::{Outcome, Tally};
 use super::{Failure, OutputFormat};
 use crate::analysis::replay::replay;
 use crate::analysis::stats::{GameFacts, Stats};
@@ -32,27 +33,37 @@ pub struct Args {
     pub jobs: Option<usize>,
 }
 
-/// Counts every game of every input and prints the statistics.
+/// Counts every game of every input and prints the statistics; each
+/// illegal or unreadable game is told on standard error, and the summary
+/// line counts them as `validate` does.
 pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
     let inputs = expand(&args.paths)?;
     let pool = super::thread_pool(args.jobs)?;
     let mut stats = Stats::default();
-    let mut progress = super::progress::Progress::new(inputs.len());
-    let work = |meta: &Meta, _: usize, record: &Record| {
-        GameFacts::of(record, &replay(record), meta.format, meta.encoding)
+    let mut tally = Tally::new(inputs.len());
+    let work = |meta: &Meta, index: usize, record: &Record| {
+        let replayed = replay(record);
+        let outcome = Outcome::of(&meta.source, index, record, replayed.error.as_ref(), "");
+        (GameFacts::of(record, &replayed, meta.format, meta.encoding), outcome)
     };
     each_input(&inputs, args.encoding, &pool, work, |meta, event| {
         match event {
             Event::Results(facts) => {
-                progress.games(facts.len());
-                facts.iter().for_each(|f| stats.add(f));
+                tally.batch(facts.len());
+                for (f, outcome) in facts {
+                    stats.add(&f);
+                    tally.game(outcome);
+                }
             }
-            Event::Unreadable(_) => stats.add(&GameFacts::unreadable(meta.format)),
-            Event::Done => progress.input_done(),
+            Event::Unreadable(reason) => {
+                stats.add(&GameFacts::unreadable(meta.format));
+                tally.unreadable(&meta.source, &reason);
+            }
+            Event::Done => tally.input_done(),
         }
         Ok(())
     })?;
-    progress.finish();
+    tally.finish();
     stats.finish();
     match args.format {
         OutputFormat::Json => {
@@ -62,7 +73,8 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
         }
         OutputFormat::Text => text(&stats, args.top, out)?,
     }
-    Ok(0)
+    eprintln!("{}", tally.summary());
+    Ok(tally.code())
 }
 
 fn json(stats: &Stats, top: usize) -> serde_json::Value {

@@ -198,5 +198,8 @@ fn write_text(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
     if let Some(c) = &r.result_conflict {
         writeln!(out, "{}: game {}: {c}", r.source, r.index + 1)?;
     }
+    for w in &r.warnings {
+        writeln!(out, "{}: game {}: warning: {w}", r.source, r.index + 1)?;
+    }
     Ok(())
 }

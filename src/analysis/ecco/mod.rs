@@ -155,10 +155,17 @@ pub struct OpeningName {
 /// when it does not start from the standard position or cannot be read.
 pub fn name_record(record: &crate::record::Record) -> Option<OpeningName> {
     let (start, moves) = super::replay::opening(record, PLIES)?;
-    if start != Position::start() {
+    name_opening(&start, &moves)
+}
+
+/// The ECCO code and traditional names of a game from `start` whose main
+/// line begins with the legal `moves` (only the first [`PLIES`] matter);
+/// `None` when `start` is not the standard start position.
+pub fn name_opening(start: &Position, moves: &[Move]) -> Option<OpeningName> {
+    if *start != Position::start() {
         return None;
     }
-    let keys = opening_keys(&start, &moves);
+    let keys = opening_keys(start, moves);
     Some(OpeningName { ecco: classify_keys(&keys), terms: terms::opening_terms(&keys) })
 }
 
