@@ -249,10 +249,10 @@ fn convert_output_is_written_whole_and_never_over_a_file_without_force() {
     assert_eq!(names.len(), 2, "{names:?}");
 }
 
+/// Starts a long `convert -o` into `dir`, waits until its output file is
+/// open, sends `signal`, and returns how it ended.
 #[cfg(unix)]
-#[test]
-fn an_interrupted_convert_leaves_no_file_behind() {
-    let dir = scratch("interrupted");
+fn convert_interrupted(dir: &std::path::Path, signal: &str) -> std::process::ExitStatus {
     let input = dir.join("in.pgn");
     let game = "[Event \"x\"]\n1. 炮二平五 马８进７ 2. 马二进三 车９平８ 3. 车一平二 马２进３ *\n\n";
     std::fs::write(&input, game.repeat(400_000)).unwrap();
@@ -264,28 +264,56 @@ fn an_interrupted_convert_leaves_no_file_behind() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    // Wait for the temporary file, then interrupt.
-    let partial = |dir: &std::path::Path| {
-        std::fs::read_dir(dir)
+    // The output is open once a file of the directory other than the input
+    // is open (Linux: an unnamed file shows as `DIR/#INODE (deleted)`) or a
+    // temporary name appears in it (elsewhere).
+    let fds = std::path::PathBuf::from(format!("/proc/{}/fd", child.id()));
+    let open = || {
+        let named = std::fs::read_dir(dir)
             .unwrap()
-            .any(|e| e.unwrap().file_name().to_string_lossy().contains("qipu-partial"))
+            .any(|e| e.unwrap().file_name().to_string_lossy().contains("qipu-partial"));
+        let unnamed = std::fs::read_dir(&fds).into_iter().flatten().flatten().any(|fd| {
+            std::fs::read_link(fd.path()).is_ok_and(|to| to.starts_with(dir) && !to.ends_with("in.pgn"))
+        });
+        named || unnamed
     };
     let start = std::time::Instant::now();
-    while !partial(&dir) && start.elapsed() < std::time::Duration::from_secs(20) {
+    while !open() && start.elapsed() < std::time::Duration::from_secs(20) {
         std::thread::sleep(std::time::Duration::from_millis(2));
     }
-    assert!(partial(&dir), "the output is written under a temporary name");
-    std::process::Command::new("kill").arg("-INT").arg(child.id().to_string()).status().unwrap();
+    assert!(open(), "the output is being written");
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    std::process::Command::new("kill").arg(signal).arg(child.id().to_string()).status().unwrap();
     let status = child.wait().unwrap();
     if status.success() {
         // It finished first: the output is whole.
         assert!(target.exists());
-        return;
     }
-    assert_eq!(status.code(), Some(130));
-    let names: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    assert_eq!(names, ["in.pgn"], "no partial output: {names:?}");
+    status
+}
+
+#[cfg(unix)]
+fn names_in(dir: &std::path::Path) -> Vec<String> {
+    std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect()
+}
+
+#[cfg(unix)]
+#[test]
+fn an_interrupted_convert_leaves_no_file_behind() {
+    let dir = scratch("interrupted");
+    let status = convert_interrupted(&dir, "-INT");
+    if !status.success() {
+        assert_eq!(status.code(), Some(130));
+        assert_eq!(names_in(&dir), ["in.pgn"], "no partial output");
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_killed_convert_leaves_no_file_behind() {
+    let dir = scratch("killed");
+    let status = convert_interrupted(&dir, "-KILL");
+    if !status.success() {
+        assert_eq!(names_in(&dir), ["in.pgn"], "nothing left, not even a temporary file");
+    }
 }

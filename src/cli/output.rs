@@ -1,7 +1,12 @@
-//! Files the commands write: written under a temporary name in the same
-//! directory and renamed into place only when complete, so that a reader
-//! never sees half a file, an existing file is replaced only with
-//! `--force`, and a failed run leaves nothing behind.
+//! Files the commands write: written where no one sees them and given
+//! their name only when complete, so that a reader never sees half a file,
+//! an existing file is replaced only with `--force`, and a failed run
+//! leaves nothing behind.
+//!
+//! On Linux the file is written without a name (`O_TMPFILE`) and linked
+//! into place: even a process killed outright leaves nothing. Elsewhere, or
+//! on file systems without unnamed files, it is written as
+//! `.NAME.qipu-partial-PID` beside the target and renamed.
 
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
@@ -9,15 +14,18 @@ use std::path::{Path, PathBuf};
 
 /// A file being written; it appears under its name on [`OutputFile::commit`].
 /// Dropped without a commit, it is removed, and so it is when the run is
-/// interrupted (Ctrl-C, SIGTERM): only a process killed outright can leave
-/// the temporary `.NAME.qipu-partial-PID` beside the target, never a
-/// partial target.
+/// interrupted (Ctrl-C, SIGTERM).
 #[derive(Debug)]
 pub struct OutputFile {
     target: PathBuf,
-    temp: PathBuf,
+    /// The temporary name, for a file written under one.
+    temp: Option<PathBuf>,
     file: Option<BufWriter<File>>,
     force: bool,
+}
+
+fn exists_error() -> io::Error {
+    io::Error::new(io::ErrorKind::AlreadyExists, "exists; not written over (use --force)")
 }
 
 impl OutputFile {
@@ -25,16 +33,26 @@ impl OutputFile {
     /// not given.
     pub fn create(target: &Path, force: bool) -> io::Result<OutputFile> {
         if !force && target.exists() {
-            return Err(io::Error::new(
-                io::ErrorKind::AlreadyExists,
-                "exists; not written over (use --force)",
-            ));
+            return Err(exists_error());
         }
-        let name = target.file_name().map_or("output".into(), |n| n.to_string_lossy().into_owned());
-        let temp = target.with_file_name(format!(".{name}.qipu-partial-{}", std::process::id()));
+        pending(|_| ()); // the interrupt handler, for the exit code and message
+        if let Some(file) = unnamed::create(target) {
+            return Ok(OutputFile {
+                target: target.to_path_buf(),
+                temp: None,
+                file: Some(BufWriter::new(file)),
+                force,
+            });
+        }
+        let temp = temp_name(target);
         let file = File::options().write(true).create_new(true).open(&temp)?;
         pending(|files| files.push(temp.clone()));
-        Ok(OutputFile { target: target.to_path_buf(), temp, file: Some(BufWriter::new(file)), force })
+        Ok(OutputFile {
+            target: target.to_path_buf(),
+            temp: Some(temp),
+            file: Some(BufWriter::new(file)),
+            force,
+        })
     }
 
     /// Finishes the file and moves it to its name. Without `force`, an
@@ -42,26 +60,105 @@ impl OutputFile {
     /// fails.
     pub fn commit(mut self) -> io::Result<()> {
         let file = self.file.take().expect("not committed twice");
-        pending(|files| files.retain(|f| *f != self.temp));
-        file.into_inner().map_err(io::IntoInnerError::into_error)?.sync_all()?;
-        if self.force {
-            std::fs::rename(&self.temp, &self.target)?;
-        } else {
-            // A hard link fails when the name is taken: no race can lose a file.
-            match std::fs::hard_link(&self.temp, &self.target) {
-                Ok(()) => std::fs::remove_file(&self.temp)?,
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
-                    return Err(io::Error::new(
-                        io::ErrorKind::AlreadyExists,
-                        "exists; not written over (use --force)",
-                    ));
-                }
-                // File systems without hard links: rename after a last check.
-                Err(_) if !self.target.exists() => std::fs::rename(&self.temp, &self.target)?,
-                Err(e) => return Err(e),
+        let file = file.into_inner().map_err(io::IntoInnerError::into_error)?;
+        file.sync_all()?;
+        let temp = match self.temp.take() {
+            Some(temp) => {
+                pending(|files| files.retain(|f| *f != temp));
+                temp
             }
+            None if !self.force => {
+                // Linking fails when the name is taken: no race can lose a file.
+                return unnamed::link(&file, &self.target)
+                    .map_err(|e| if e.kind() == io::ErrorKind::AlreadyExists { exists_error() } else { e });
+            }
+            None => {
+                // A link cannot replace a file: name it, then rename it over.
+                let temp = temp_name(&self.target);
+                unnamed::link(&file, &temp)?;
+                temp
+            }
+        };
+        let result = place(&temp, &self.target, self.force);
+        if result.is_err() {
+            let _ = std::fs::remove_file(&temp);
         }
-        Ok(())
+        result
+    }
+}
+
+/// `.NAME.qipu-partial-PID` beside `target`.
+fn temp_name(target: &Path) -> PathBuf {
+    let name = target.file_name().map_or("output".into(), |n| n.to_string_lossy().into_owned());
+    target.with_file_name(format!(".{name}.qipu-partial-{}", std::process::id()))
+}
+
+/// Moves the complete file `temp` to `target`; without `force`, only if
+/// `target` does not exist.
+fn place(temp: &Path, target: &Path, force: bool) -> io::Result<()> {
+    if force {
+        return std::fs::rename(temp, target);
+    }
+    // A hard link fails when the name is taken: no race can lose a file.
+    match std::fs::hard_link(temp, target) {
+        Ok(()) => std::fs::remove_file(temp),
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Err(exists_error()),
+        // File systems without hard links: rename after a last check.
+        Err(_) if !target.exists() => std::fs::rename(temp, target),
+        Err(e) => Err(e),
+    }
+}
+
+/// Files without a name until they are linked into place (Linux).
+#[cfg(target_os = "linux")]
+mod unnamed {
+    use std::fs::File;
+    use std::io;
+    use std::os::unix::ffi::OsStrExt;
+    use std::os::unix::fs::OpenOptionsExt;
+    use std::os::unix::io::AsRawFd;
+    use std::path::Path;
+
+    /// An unnamed file in the directory of `target`; `None` where the
+    /// file system or kernel has none, or `/proc` is missing (the link
+    /// goes through it).
+    pub fn create(target: &Path) -> Option<File> {
+        if !Path::new("/proc/self/fd").is_dir() {
+            return None;
+        }
+        let dir = match target.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        File::options().write(true).mode(0o666).custom_flags(libc::O_TMPFILE).open(dir).ok()
+    }
+
+    /// Gives `file` the name `path`; fails if the name is taken.
+    pub fn link(file: &File, path: &Path) -> io::Result<()> {
+        let from = std::ffi::CString::new(format!("/proc/self/fd/{}", file.as_raw_fd())).expect("no NUL");
+        let to = std::ffi::CString::new(path.as_os_str().as_bytes())
+            .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "a NUL byte in the file name"))?;
+        // SAFETY: both are valid NUL-terminated paths that outlive the call.
+        let rc = unsafe {
+            libc::linkat(libc::AT_FDCWD, from.as_ptr(), libc::AT_FDCWD, to.as_ptr(), libc::AT_SYMLINK_FOLLOW)
+        };
+        if rc == 0 { Ok(()) } else { Err(io::Error::last_os_error()) }
+    }
+}
+
+/// Elsewhere every file is written under a temporary name.
+#[cfg(not(target_os = "linux"))]
+mod unnamed {
+    use std::fs::File;
+    use std::io;
+    use std::path::Path;
+
+    pub fn create(_: &Path) -> Option<File> {
+        None
+    }
+
+    pub fn link(_: &File, _: &Path) -> io::Result<()> {
+        unreachable!("no unnamed files here")
     }
 }
 
@@ -77,9 +174,12 @@ impl Write for OutputFile {
 
 impl Drop for OutputFile {
     fn drop(&mut self) {
-        if self.file.take().is_some() {
-            let _ = std::fs::remove_file(&self.temp);
-            pending(|files| files.retain(|f| *f != self.temp));
+        // An unnamed file goes with its handle.
+        if self.file.take().is_some()
+            && let Some(temp) = self.temp.take()
+        {
+            let _ = std::fs::remove_file(&temp);
+            pending(|files| files.retain(|f| *f != temp));
         }
     }
 }

@@ -98,6 +98,8 @@ pub struct Decoded<'a> {
 const SAMPLE: usize = 64 * 1024;
 
 /// Decodes `bytes`: with `forced` in that encoding, otherwise as detected.
+/// A text that is not all UTF-8 is decoded by [`decode_lines`], so that a
+/// file put together from sources in several encodings reads whole.
 pub fn decode(bytes: &[u8], forced: Option<Encoding>) -> Decoded<'_> {
     let (bom, body) = match bytes {
         [0xEF, 0xBB, 0xBF, rest @ ..] => (Some(Encoding::Utf8), rest),
@@ -109,42 +111,102 @@ pub fn decode(bytes: &[u8], forced: Option<Encoding>) -> Decoded<'_> {
         Some(e) => e,
         None if std::str::from_utf8(body).is_ok() => Encoding::Utf8,
         None => {
-            let legacy = guess_chinese(body);
-            if body.split(|&b| b == b'\n').any(|line| chinese_utf8(line).is_some()) {
-                return decode_mixed(body, legacy);
-            }
-            legacy
+            let primary = if mostly_utf8(body) { Encoding::Utf8 } else { guess_chinese(body) };
+            let mut text = String::with_capacity(body.len() + body.len() / 2);
+            let had_errors = decode_lines(body, primary, &mut text);
+            return Decoded { text: Cow::Owned(text), encoding: primary, had_errors };
         }
     };
     let (text, had_errors) = encoding.codec().decode_without_bom_handling(body);
     Decoded { text, encoding, had_errors }
 }
 
+/// Whether most lines of `bytes` that are not plain ASCII are UTF-8.
+fn mostly_utf8(bytes: &[u8]) -> bool {
+    let (mut utf8, mut other) = (0usize, 0usize);
+    for line in bytes.split(|&b| b == b'\n').filter(|l| !l.is_ascii()) {
+        if std::str::from_utf8(line).is_ok() {
+            utf8 += 1;
+        } else {
+            other += 1;
+        }
+    }
+    utf8 > other
+}
+
 /// A line as UTF-8 Chinese text, if it is one: valid UTF-8 holding CJK
-/// characters and nothing between Latin-1 and the CJK blocks, which GBK or
-/// Big5 bytes read as UTF-8 would give.
+/// characters, and besides them only ASCII and the punctuation Chinese text
+/// uses (`·`, dashes, quotes, `…`); not the Latin letters of other blocks
+/// that GBK or Big5 bytes read as UTF-8 give (全 is C8 AB, U+022B).
 fn chinese_utf8(line: &[u8]) -> Option<&str> {
     let text = std::str::from_utf8(line).ok().filter(|t| !t.is_ascii())?;
     let cjk = |c: char| ('\u{3000}'..='\u{9FFF}').contains(&c) || ('\u{FF00}'..='\u{FFEF}').contains(&c);
-    (text.chars().any(cjk) && text.chars().all(|c| c.is_ascii() || cjk(c))).then_some(text)
+    let punctuation = |c: char| c == '\u{B7}' || ('\u{2010}'..='\u{2027}').contains(&c);
+    (text.chars().any(cjk) && text.chars().all(|c| c.is_ascii() || cjk(c) || punctuation(c))).then_some(text)
 }
 
-/// A text in `legacy` (GB18030 or Big5) with some lines in UTF-8, as files
-/// put together from several sources are: each line in its own encoding.
-fn decode_mixed(body: &[u8], legacy: Encoding) -> Decoded<'_> {
-    let mut text = String::with_capacity(body.len() + body.len() / 2);
-    let mut had_errors = false;
-    for line in body.split_inclusive(|&b| b == b'\n') {
-        match chinese_utf8(line) {
-            Some(utf8) => text.push_str(utf8),
-            None => {
-                let (decoded, errors) = legacy.codec().decode_without_bom_handling(line);
-                text.push_str(&decoded);
-                had_errors |= errors;
-            }
+/// Whether a line of `bytes` is UTF-8 Chinese (see `chinese_utf8`).
+fn has_chinese_utf8_line(bytes: &[u8]) -> bool {
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', bytes).chain(std::iter::once(bytes.len())) {
+        let line = &bytes[start..end];
+        start = end + 1;
+        if chinese_utf8(line).is_some() {
+            return true;
         }
     }
-    Decoded { text: Cow::Owned(text), encoding: legacy, had_errors }
+    false
+}
+
+/// Decodes whole lines of a text in `primary` (UTF-8, GB18030 or Big5)
+/// onto the end of `text`, each line in its own encoding when the text is
+/// mixed: in a UTF-8 text, a line that is not UTF-8 is read as GB18030 or
+/// Big5 (whichever reads such lines better); in a GB18030 or Big5 text, a
+/// line of UTF-8 Chinese (see `chinese_utf8`: GBK that happens to be valid
+/// UTF-8, such as 全, stays GBK) is read as UTF-8. `bytes` must end at a
+/// line end or at the end of the text. Returns whether some bytes were
+/// not text in their encoding (read as U+FFFD).
+pub fn decode_lines(bytes: &[u8], primary: Encoding, text: &mut String) -> bool {
+    let lines = || bytes.split_inclusive(|&b| b == b'\n');
+    let mut had_errors = false;
+    let mut legacy = |line: &[u8], e: Encoding, text: &mut String| {
+        let mut decoder = e.decoder();
+        let room = decoder.max_utf8_buffer_length(line.len()).unwrap_or(line.len() * 3 + 16);
+        text.reserve(room);
+        let (_, _, errors) = decoder.decode_to_string(line, text, true);
+        had_errors |= errors;
+    };
+    match primary {
+        Encoding::Utf8 => {
+            if let Ok(all) = std::str::from_utf8(bytes) {
+                text.push_str(all);
+                return false;
+            }
+            let others: Vec<u8> =
+                lines().filter(|l| std::str::from_utf8(l).is_err()).flatten().copied().collect();
+            let other = guess_chinese(&others);
+            for line in lines() {
+                match std::str::from_utf8(line) {
+                    Ok(utf8) => text.push_str(utf8),
+                    Err(_) => legacy(line, other, text),
+                }
+            }
+        }
+        Encoding::Gb18030 | Encoding::Big5 => {
+            if !has_chinese_utf8_line(bytes) {
+                legacy(bytes, primary, text);
+            } else {
+                for line in lines() {
+                    match chinese_utf8(line) {
+                        Some(utf8) => text.push_str(utf8),
+                        None => legacy(line, primary, text),
+                    }
+                }
+            }
+        }
+        Encoding::Utf16Le | Encoding::Utf16Be => legacy(bytes, primary, text),
+    }
+    had_errors
 }
 
 /// The encoding of a text known only by its first bytes `head` (a large
@@ -237,6 +299,18 @@ mod tests {
         // GBK bytes that happen to be valid UTF-8 (全 is C8 AB) stay GBK.
         let (gbk, _, _) = encoding_rs::GBK.encode("[Event \"全\"]\n1. 炮二平五 *\n");
         assert!(decode(&gbk, None).text.contains("[Event \"全\"]"));
+    }
+
+    #[test]
+    fn a_utf8_text_with_legacy_lines_decodes_each_line_in_its_own_encoding() {
+        let mut bytes = "[Event \"第一届·杯赛 — 决赛\"]\n1. 炮二平五 马８进７ *\n\n".repeat(3).into_bytes();
+        let (gbk, _, _) = encoding_rs::GBK.encode("[Event \"国标\"]\n1. 炮二平五 马８进７ *\n");
+        bytes.extend_from_slice(&gbk);
+        let decoded = decode(&bytes, None);
+        assert_eq!(decoded.encoding, Encoding::Utf8);
+        assert_eq!(decoded.text.matches("第一届·杯赛 — 决赛").count(), 3, "{}", decoded.text);
+        assert_eq!(decoded.text.matches("炮二平五 马８进７").count(), 4, "{}", decoded.text);
+        assert!(decoded.text.contains("国标") && !decoded.had_errors);
     }
 
     #[test]

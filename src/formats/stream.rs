@@ -80,7 +80,16 @@ pub fn read_stream_sized(
     if !pgn_text {
         return whole(head, &mut source, &mut f);
     }
+    // UTF-8, GB18030 and Big5 end their lines with a 0x0A byte that is never
+    // part of a character: their lines are cut from the bytes and decoded
+    // one piece of whole lines at a time, each line in its own encoding when
+    // the text mixes them (see `encoding::decode_lines`). UTF-16 is decoded
+    // as it comes, to UTF-8.
+    let utf16 = matches!(enc, Encoding::Utf16Le | Encoding::Utf16Be);
+    let lines_in = if utf16 { Encoding::Utf8 } else { enc };
+    let mut raw = if utf16 { std::mem::take(&mut text).into_bytes() } else { head.split_off(bom) };
     drop(head);
+    text.clear();
     let mut reader = pgn::LineReader::default();
     let mut first = true;
     let mut emit = |games: Vec<Record>, first: &mut bool| -> Result<(), Unreadable> {
@@ -99,17 +108,20 @@ pub fn read_stream_sized(
     let mut skipping = false;
     loop {
         if skipping {
-            match text.find('\n') {
+            match memchr::memchr(b'\n', &raw) {
                 Some(k) => {
-                    text.drain(..=k);
+                    raw.drain(..=k);
                     skipping = false;
                 }
-                None => text.clear(),
+                None => raw.clear(),
             }
         }
         // Read the complete lines; keep the last, unfinished one.
-        let complete = if skipping { 0 } else { text.rfind('\n').map_or(0, |k| k + 1) };
-        for line in text[..complete].lines() {
+        if !skipping && let Some(k) = memchr::memrchr(b'\n', &raw) {
+            encoding::decode_lines(&raw[..=k], lines_in, &mut text);
+            raw.drain(..=k);
+        }
+        for line in text.lines() {
             if line.len() > MAX_LINE {
                 reader.skip_overlong_line(MAX_LINE);
             } else {
@@ -119,21 +131,32 @@ pub fn read_stream_sized(
                 emit(reader.take_games(), &mut first)?;
             }
         }
-        text.drain(..complete);
-        if !skipping && text.len() > MAX_LINE {
+        text.clear();
+        if !skipping && raw.len() > MAX_LINE {
             reader.skip_overlong_line(MAX_LINE);
-            text.clear();
+            raw.clear();
             skipping = true;
         }
         let n = source.read(&mut piece).map_err(cannot_read)?;
         if n == 0 {
-            decode(&mut decoder, &[], &mut text, true);
+            if utf16 {
+                decode(&mut decoder, &[], &mut text, true);
+                raw.extend_from_slice(text.as_bytes());
+                text.clear();
+            }
             if !skipping {
+                encoding::decode_lines(&raw, lines_in, &mut text);
                 reader.push(&text);
             }
             break;
         }
-        decode(&mut decoder, &piece[..n], &mut text, false);
+        if utf16 {
+            decode(&mut decoder, &piece[..n], &mut text, false);
+            raw.extend_from_slice(text.as_bytes());
+            text.clear();
+        } else {
+            raw.extend_from_slice(&piece[..n]);
+        }
     }
     let rest = reader.finish();
     if !rest.is_empty() || first {
@@ -175,6 +198,53 @@ mod tests {
         assert_eq!(streamed.len(), whole.len());
         assert_eq!(streamed, whole);
         assert!(batches > 10);
+    }
+
+    /// Reads `bytes` a piece at a time and whole; both must give the same
+    /// games, and they are returned.
+    fn streamed_and_whole(bytes: &[u8]) -> Vec<Record> {
+        let mut streamed = Vec::new();
+        read_stream(bytes, None, 100, |_, _, games| streamed.extend(games)).unwrap();
+        let whole = super::super::read(bytes, None).unwrap().records;
+        assert_eq!(streamed.len(), whole.len());
+        assert!(streamed == whole, "streamed and whole readings differ");
+        streamed
+    }
+
+    #[test]
+    fn a_large_text_of_mixed_encodings_reads_each_line_in_its_own() {
+        let game =
+            |event: &str| format!("[Event \"{event}\"]\n1. 炮二平五 马８进７ 2. 马二进三 车９平８ *\n\n");
+        let national = game("全国赛");
+        let (gbk, _, _) = encoding_rs::GBK.encode(&national);
+        let copies = HEAD / gbk.len() * 2;
+        // GB18030 with UTF-8 games after the first megabyte, and the other way round.
+        let mut legacy_first = gbk.repeat(copies);
+        legacy_first.extend_from_slice(game("统一码·赛").as_bytes());
+        legacy_first.extend_from_slice(&gbk);
+        let mut utf8_first = game("统一码·赛").repeat(copies).into_bytes();
+        utf8_first.extend_from_slice(&gbk);
+        utf8_first.extend_from_slice(game("统一码 — 赛").as_bytes());
+        for bytes in [legacy_first, utf8_first] {
+            let games = streamed_and_whole(&bytes);
+            assert!(games.len() > copies);
+            for g in &games {
+                let event = g.tag("Event").unwrap();
+                assert!(["全国赛", "统一码·赛", "统一码 — 赛"].contains(&event), "{event}");
+                assert_eq!(g.tree.main_line().count(), 4);
+            }
+            assert!(games.iter().any(|g| g.tag("Event") == Some("全国赛")));
+        }
+    }
+
+    #[test]
+    fn a_large_utf16_text_streams() {
+        let text = "[Event \"赛\"]\r\n1. 炮二平五 马８进７ *\r\n\r\n".repeat(HEAD / 40);
+        let mut bytes = vec![0xFF, 0xFE];
+        bytes.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
+        let games = streamed_and_whole(&bytes);
+        assert_eq!(games.len(), HEAD / 40);
+        assert_eq!(games[7].tag("Event"), Some("赛"));
     }
 
     #[test]
