@@ -172,7 +172,12 @@ struct Reader {
     pending_before: Option<String>,
     /// The line before was empty.
     after_blank: bool,
+    /// Warnings of this game past [`MAX_WARNINGS`].
+    unlisted_warnings: usize,
 }
+
+/// A game lists at most this many warnings; the rest are counted.
+const MAX_WARNINGS: usize = 20;
 
 impl Reader {
     fn line(&mut self, number: u32, line: &str) {
@@ -217,8 +222,14 @@ impl Reader {
         self.cursor.unwrap_or(self.game.tree.root())
     }
 
+    /// Notes a problem worked around; past [`MAX_WARNINGS`] a game's
+    /// problems are only counted.
     fn warn(&mut self, at: Span, message: impl Into<String>) {
-        self.game.warnings.push(Warning { at, message: message.into() });
+        if self.game.warnings.len() < MAX_WARNINGS {
+            self.game.warnings.push(Warning { at, message: message.into() });
+        } else {
+            self.unlisted_warnings += 1;
+        }
     }
 
     fn movetext(&mut self, number: u32, line: &str) {
@@ -397,13 +408,20 @@ impl Reader {
     }
 
     fn end_game(&mut self) {
+        // These are told whatever the count.
+        let warnings = &mut self.game.warnings;
         if let Some((text, at)) = self.comment.take() {
-            self.warn(at, "comment not closed with '}'");
+            warnings.push(Warning { at, message: "comment not closed with '}'".into() });
             self.add_comment(text);
         }
         if !self.variations.is_empty() {
-            let at = self.game.at;
-            self.warn(at, format!("{} variation(s) not closed with ')'", self.variations.len()));
+            let message = format!("{} variation(s) not closed with ')'", self.variations.len());
+            self.game.warnings.push(Warning { at: self.game.at, message });
+        }
+        if self.unlisted_warnings > 0 {
+            let message = format!("and {} more warning(s) of this game, not listed", self.unlisted_warnings);
+            self.game.warnings.push(Warning { at: self.game.at, message });
+            self.unlisted_warnings = 0;
         }
         // The next game is likely about as long as this one: room for its
         // moves is made once rather than grown move by move.
@@ -614,6 +632,15 @@ mod tests {
         );
         assert_eq!(games[0].warnings[0].message, "comment not closed with '}'");
         assert_eq!(games[1].tag("Event"), Some("b"));
+    }
+
+    #[test]
+    fn warnings_are_listed_up_to_a_count() {
+        let text = format!("1. h2e2 {} *", ")".repeat(1000));
+        let g = &read(&text)[0];
+        assert_eq!(g.warnings.len(), MAX_WARNINGS + 1);
+        assert_eq!(g.warnings[0].message, "')' closes no variation");
+        assert_eq!(g.warnings[MAX_WARNINGS].message, "and 980 more warning(s) of this game, not listed");
     }
 
     #[test]
