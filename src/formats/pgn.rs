@@ -412,6 +412,10 @@ impl Reader {
         let warnings = &mut self.game.warnings;
         if let Some((text, at)) = self.comment.take() {
             warnings.push(Warning { at, message: "comment not closed with '}'".into() });
+            if text.len() >= MAX_COMMENT {
+                warnings
+                    .push(Warning { at, message: "comment longer than 1 MB: the rest is left out".into() });
+            }
             self.add_comment(text);
         }
         if !self.variations.is_empty() {
@@ -553,12 +557,19 @@ mod tests {
     #[test]
     fn a_huge_comment_is_kept_up_to_a_megabyte() {
         let line = "中".repeat(100_000); // 300 KB a line
-        let text = format!("[Event \"x\"]\n1. h2e2 {{{}}} h9g7 *\n", vec![line; 8].join("\n"));
+        let text = format!("[Event \"x\"]\n1. h2e2 {{{}}} h9g7 *\n", [line.as_str(); 8].join("\n"));
         let games = read(&text);
         let comment = games[0].tree.node(games[0].tree.main_line().next().unwrap()).comment().unwrap();
         assert!(comment.len() <= 1 << 20 && comment.len() > (1 << 20) - 4, "{}", comment.len());
         assert!(games[0].warnings.iter().any(|w| w.message.contains("comment longer than 1 MB")));
         assert_eq!(games[0].tree.main_line().count(), 2, "the moves after it are read");
+        // Without its end, both are told.
+        let text = format!("[Event \"x\"]\n1. h2e2 {{{}\n", [line.as_str(); 8].join("\n"));
+        let warnings: Vec<String> = read(&text)[0].warnings.iter().map(|w| w.message.clone()).collect();
+        assert_eq!(
+            warnings,
+            ["comment not closed with '}'", "comment longer than 1 MB: the rest is left out"]
+        );
     }
     use crate::record::MoveText;
 
