@@ -139,6 +139,8 @@ fn classify_names_openings_and_compares_tags() {
     assert_eq!(rows[2]["status"], "ok");
     // An illegal game is classified by the moves before its first wrong one.
     assert_eq!((rows[3]["ecco"].as_str(), rows[3]["status"].as_str()), (Some("A12"), Some("illegal")));
+    assert_eq!((rows[3]["error"]["ply"].as_u64(), rows[3]["error"]["line"].as_u64()), (Some(3), Some(10)));
+    assert!(rows[0]["error"].is_null());
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(stderr.contains("-: game 4: ply 3 "), "the illegal move is told: {stderr}");
     assert!(

@@ -132,6 +132,14 @@ fn every_command_survives_damaged_files_and_counts_them() {
             assert!(stderr.contains(&expected), "{args:?}: {stderr}");
         }
     }
+    // classify's JSON has a line for every game and every input that holds none, as validate's.
+    let out = qipu().args(["classify", "--format", "json"]).arg(&dir).output().unwrap();
+    let lines: Vec<serde_json::Value> =
+        String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), games);
+    let failed = lines.iter().filter(|l| l["status"] != "ok").count();
+    assert_eq!(failed, illegal + unreadable);
+    assert!(lines.iter().filter(|l| l["status"] != "ok").all(|l| l["error"]["message"].is_string()));
     let out = qipu().args(["stats", "--format", "json"]).arg(&dir).output().unwrap();
     let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(stats["games"].as_u64(), Some(games as u64), "{stats}");

@@ -9,6 +9,7 @@ use serde::Serialize;
 use super::batch::{Event, Meta, each_input};
 use super::input::expand;
 use super::progress::{Outcome, Tally};
+use super::validate::ErrorJson;
 use super::{Failure, OutputFormat};
 use crate::analysis::ecco::{self, OpeningName};
 use crate::analysis::replay::replay;
@@ -44,16 +45,26 @@ struct Classified<'a> {
     opening: Option<&'static str>,
     variation: Option<&'static str>,
     /// The `[ECCO]` tag of the record, if any.
-    tagged: Option<String>,
+    tagged: Option<&'a str>,
     /// The traditional names of the opening (中炮, 屏风马 …).
-    opening_terms: Vec<&'static str>,
+    opening_terms: &'a [&'static str],
     /// `ok`, `illegal` or `unreadable`, as `validate` says.
     status: &'static str,
+    /// Where and why the game failed, as `validate` says.
+    error: Option<&'a ErrorJson>,
 }
 
-/// What one game gives: its index, its opening's names, its `[ECCO]` tag
-/// and how its replay fared.
-type Found = (usize, Option<OpeningName>, Option<String>, Outcome);
+/// What one game gives.
+struct Found {
+    index: usize,
+    /// Its opening's names (from the moves before the first wrong one).
+    name: Option<OpeningName>,
+    /// Its `[ECCO]` tag.
+    tag: Option<String>,
+    /// How its replay fared.
+    outcome: Outcome,
+    error: Option<ErrorJson>,
+}
 
 /// Classifies every game and prints one line for each. Every game is
 /// replayed to its end, so the summary counts valid, illegal and unreadable
@@ -70,25 +81,42 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
             Some(e) if e.ply == 0 => None,
             _ => ecco::name_opening(&replayed.resolution.start, &replayed.moves),
         };
-        let outcome = Outcome::of(&meta.source, index, record, replayed.error.as_ref(), "");
-        let tag = record.tag("ecco").map(str::trim).filter(|t| !t.is_empty()).map(str::to_string);
-        (index, name, tag, outcome)
+        Found {
+            index,
+            name,
+            tag: record.tag("ecco").map(str::trim).filter(|t| !t.is_empty()).map(str::to_string),
+            outcome: Outcome::of(&meta.source, index, record, replayed.error.as_ref(), ""),
+            error: replayed.error.as_ref().map(|e| ErrorJson::of(record, e)),
+        }
     };
     each_input(&inputs, args.encoding, &pool, work, |meta, event| {
         match event {
             Event::Results(found) => {
                 tally.batch(found.len());
-                for (index, code, tag, outcome) in found {
-                    classified += usize::from(code.is_some());
-                    if let Some(t) = &tag {
+                for game in found {
+                    classified += usize::from(game.name.is_some());
+                    if let Some(t) = &game.tag {
                         tagged += 1;
-                        agreeing += usize::from(code.as_ref().is_some_and(|c| c.ecco.code == t));
+                        agreeing += usize::from(game.name.as_ref().is_some_and(|c| c.ecco.code == t));
                     }
-                    write(out, args.format, &meta.source, index, code, tag, outcome.status())?;
-                    tally.game(outcome);
+                    write(out, args.format, &meta.source, &game)?;
+                    tally.game(game.outcome);
                 }
             }
-            Event::Unreadable(reason) => tally.unreadable(&meta.source, &reason),
+            Event::Unreadable(reason) => {
+                // JSON has a line for every game, and for every input that holds none.
+                if args.format == OutputFormat::Json {
+                    let game = Found {
+                        index: 0,
+                        name: None,
+                        tag: None,
+                        outcome: Outcome::Unreadable(String::new()),
+                        error: Some(ErrorJson::whole_input(reason.clone())),
+                    };
+                    write(out, args.format, &meta.source, &game)?;
+                }
+                tally.unreadable(&meta.source, &reason);
+            }
             Event::Done => tally.input_done(),
         }
         Ok(())
@@ -101,36 +129,29 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
     Ok(tally.code())
 }
 
-fn write(
-    out: &mut impl Write,
-    format: OutputFormat,
-    source: &str,
-    index: usize,
-    name: Option<OpeningName>,
-    tagged: Option<String>,
-    status: &'static str,
-) -> Result<(), Failure> {
-    let code = name.as_ref().map(|n| n.ecco);
-    let terms = name.map(|n| n.terms).unwrap_or_default();
+fn write(out: &mut impl Write, format: OutputFormat, source: &str, game: &Found) -> Result<(), Failure> {
+    let code = game.name.as_ref().map(|n| n.ecco);
+    let terms = game.name.as_ref().map_or(&[][..], |n| &n.terms[..]);
     match format {
         OutputFormat::Json => {
             let line = Classified {
                 source,
-                index,
+                index: game.index,
                 ecco: code.map(|c| c.code),
                 opening: code.map(|c| c.opening),
                 variation: code.map(|c| c.variation),
-                tagged,
+                tagged: game.tag.as_deref(),
                 opening_terms: terms,
-                status,
+                status: game.outcome.status(),
+                error: game.error.as_ref(),
             };
             serde_json::to_writer(&mut *out, &line).map_err(|e| Failure::usage(e.to_string()))?;
             writeln!(out)?;
         }
         OutputFormat::Text => {
             let (c, o, v) = code.map_or(("-", "", ""), |c| (c.code, c.opening, c.variation));
-            let (t, terms) = (tagged.as_deref().unwrap_or(""), terms.join(" "));
-            writeln!(out, "{source}\t{}\t{c}\t{o}\t{v}\t{t}\t{terms}", index + 1)?;
+            let (t, terms) = (game.tag.as_deref().unwrap_or(""), terms.join(" "));
+            writeln!(out, "{source}\t{}\t{c}\t{o}\t{v}\t{t}\t{terms}", game.index + 1)?;
         }
     }
     Ok(())

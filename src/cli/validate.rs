@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::batch::{Event, Meta, each_input};
 use super::input::expand;
 use super::{Failure, OutputFormat};
-use crate::analysis::replay::replay;
+use crate::analysis::replay::{ReplayError, replay};
 use crate::formats::encoding::Encoding;
 use crate::record::{Record, Span};
 
@@ -50,8 +50,9 @@ struct Report {
     whole_input: bool,
 }
 
+/// Where and why a game failed, as JSON output gives it.
 #[derive(Debug, Serialize)]
-struct ErrorJson {
+pub(super) struct ErrorJson {
     ply: usize,
     #[serde(rename = "move")]
     mv: String,
@@ -62,6 +63,29 @@ struct ErrorJson {
     /// The byte offset, in a binary file (null for text).
     offset: Option<u32>,
     message: String,
+}
+
+impl ErrorJson {
+    /// The error of a replayed record.
+    pub(super) fn of(record: &Record, e: &ReplayError) -> ErrorJson {
+        ErrorJson {
+            ply: e.ply,
+            mv: e.text.clone(),
+            line: e.at.line,
+            column: e.at.column,
+            offset: (e.at.line == 0 && (e.ply > 0 || record.unreadable.is_some())).then_some(e.at.column),
+            message: if e.in_variation {
+                format!("in a variation: {}", e.message)
+            } else {
+                e.message.clone()
+            },
+        }
+    }
+
+    /// An input that cannot be read at all, and why.
+    pub(super) fn whole_input(message: String) -> ErrorJson {
+        ErrorJson { ply: 0, mv: String::new(), line: 0, column: 0, offset: None, message }
+    }
 }
 
 /// Counts for the summary line.
@@ -133,7 +157,7 @@ fn unreadable(meta: &Meta, message: String) -> Report {
         variation_plies: 0,
         result: None,
         termination: None,
-        error: Some(ErrorJson { ply: 0, mv: String::new(), line: 0, column: 0, offset: None, message }),
+        error: Some(ErrorJson::whole_input(message)),
         warnings: Vec::new(),
         result_conflict: None,
         whole_input: true,
@@ -142,14 +166,7 @@ fn unreadable(meta: &Meta, message: String) -> Report {
 
 fn report(meta: &Meta, index: usize, record: &Record) -> Report {
     let replayed = replay(record);
-    let error = replayed.error.as_ref().map(|e| ErrorJson {
-        ply: e.ply,
-        mv: e.text.clone(),
-        line: e.at.line,
-        column: e.at.column,
-        offset: (e.at.line == 0 && (e.ply > 0 || record.unreadable.is_some())).then_some(e.at.column),
-        message: if e.in_variation { format!("in a variation: {}", e.message) } else { e.message.clone() },
-    });
+    let error = replayed.error.as_ref().map(|e| ErrorJson::of(record, e));
     Report {
         source: meta.source.clone(),
         index,
