@@ -96,6 +96,13 @@ impl Replayed {
     pub fn is_valid(&self) -> bool {
         self.error.is_none()
     }
+
+    /// Whether the game's start position could be set up (the record was
+    /// read and its start position is legal): only then do
+    /// `resolution.start` and `moves` describe the game.
+    pub fn has_start(&self) -> bool {
+        self.error.as_ref().is_none_or(|e| e.ply != 0)
+    }
 }
 
 /// Resolves one written move in `pos`: ICCS, then WXF, then Chinese, then

@@ -77,10 +77,10 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
     let (mut classified, mut tagged, mut agreeing) = (0, 0, 0);
     let work = |meta: &Meta, index: usize, record: &Record| -> Found {
         let replayed = replay(record);
-        let name = match &replayed.error {
-            Some(e) if e.ply == 0 => None,
-            _ => ecco::name_opening(&replayed.resolution.start, &replayed.moves),
-        };
+        let name = replayed
+            .has_start()
+            .then(|| ecco::name_opening(&replayed.resolution.start, &replayed.moves))
+            .flatten();
         Found {
             index,
             name,

@@ -1,6 +1,7 @@
 //! `qipu convert PATH... --to pgn|json|dhtmlxq|xqf`: records rewritten in a
 //! normalized form, tags, comments and variations kept.
 
+use std::borrow::Cow;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -8,7 +9,8 @@ use super::batch::{Event, Meta, each_input};
 use super::input::{Input, expand};
 use super::progress::{Outcome, Tally};
 use super::{ChineseStyle, Failure, MoveNotation};
-use crate::analysis::replay::replay;
+use crate::analysis::ecco;
+use crate::analysis::replay::{Replayed, replay};
 use crate::formats::{dhtmlxq, encoding::Encoding, json, pgn};
 use crate::record::Record;
 
@@ -123,14 +125,8 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     let notation = args.notation.with(args.chinese);
     let mut tally = Tally::new(inputs.len());
     let work = |meta: &Meta, index: usize, record: &Record| {
-        let tagged;
-        let record = if args.ecco {
-            tagged = with_ecco(record);
-            &tagged
-        } else {
-            record
-        };
         let replayed = replay(record);
+        let record = &*with_ecco(record, &replayed, args.ecco);
         let text = match args.to {
             Target::Pgn => Ok(pgn::write(record, &replayed.resolution, notation) + "\n"),
             Target::Json => Ok(json::write(record, &replayed.resolution) + "\n"),
@@ -186,10 +182,18 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     Ok(tally.code())
 }
 
-/// A copy of `record` with its ECCO tags set by its moves (see
-/// [`crate::analysis::ecco::tag_record`]).
-pub(super) fn with_ecco(record: &Record) -> Record {
-    let mut record = record.clone();
-    crate::analysis::ecco::tag_record(&mut record);
-    record
+/// `record`, with `--ecco` a copy whose ECCO tags are set by its replayed
+/// moves (games from another start, or that cannot be set up, keep theirs).
+pub(super) fn with_ecco<'r>(record: &'r Record, replayed: &Replayed, ecco: bool) -> Cow<'r, Record> {
+    if !ecco || !replayed.has_start() {
+        return Cow::Borrowed(record);
+    }
+    match ecco::classify(&replayed.resolution.start, &replayed.moves) {
+        Some(code) => {
+            let mut tagged = record.clone();
+            ecco::set_tags(&mut tagged, code);
+            Cow::Owned(tagged)
+        }
+        None => Cow::Borrowed(record),
+    }
 }

@@ -42,14 +42,8 @@ pub fn run(
     let mut used: HashSet<String> = HashSet::new();
     let mut tally = Tally::new(inputs.len());
     let work = |meta: &Meta, index: usize, record: &Record| {
-        let tagged;
-        let record = if args.ecco {
-            tagged = super::convert::with_ecco(record);
-            &tagged
-        } else {
-            record
-        };
         let replayed = replay(record);
+        let record = &*super::convert::with_ecco(record, &replayed, args.ecco);
         let source_stem = Path::new(&meta.source).file_stem().map_or("game".into(), |s| s.to_string_lossy());
         let stem = match record.tag("Title").map(file_name).filter(|t| !t.is_empty()) {
             Some(title) => title,

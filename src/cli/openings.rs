@@ -79,7 +79,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
     let work = |meta: &Meta, index: usize, record: &Record| -> Opening {
         let mut replayed = replay(record);
         let outcome = Outcome::of(&meta.source, index, record, replayed.error.as_ref(), "");
-        if replayed.error.as_ref().is_some_and(|e| e.ply == 0) {
+        if !replayed.has_start() {
             return (None, outcome);
         }
         replayed.moves.truncate(plies);

@@ -107,9 +107,7 @@ fn compiled() -> &'static [Compiled] {
 /// mirrored left to right when Red opens on the left wing (files 6 to 9).
 pub fn as_read(moves: &[Move]) -> impl Iterator<Item = Move> + '_ {
     let mirror = moves.first().is_some_and(|m| m.from.file().number_for(Color::Red) >= 6);
-    moves.iter().take(PLIES).map(move |&m| {
-        if mirror { Move { from: m.from.flip_horizontal(), to: m.to.flip_horizontal() } } else { m }
-    })
+    moves.iter().take(PLIES).map(move |&m| if mirror { m.flip_horizontal() } else { m })
 }
 
 /// The keys of the first [`PLIES`] plies of `moves` from `start`, read as
@@ -174,15 +172,21 @@ pub fn name_opening(start: &Position, moves: &[Move]) -> Option<OpeningName> {
 /// when the code has none); returns false, changing nothing, for other
 /// records.
 pub fn tag_record(record: &mut crate::record::Record) -> bool {
-    let Some(name) = name_record(record) else { return false };
-    record.set_tag("ECCO", name.ecco.code);
-    record.set_tag("Opening", name.ecco.opening);
-    if name.ecco.variation.is_empty() {
+    let Some(ecco) = classify_record(record) else { return false };
+    set_tags(record, ecco);
+    true
+}
+
+/// Sets the `[ECCO]`, `[Opening]` and `[Variation]` tags of a record to
+/// `ecco` (the variation tag is removed when the code has none).
+pub fn set_tags(record: &mut crate::record::Record, ecco: Ecco) {
+    record.set_tag("ECCO", ecco.code);
+    record.set_tag("Opening", ecco.opening);
+    if ecco.variation.is_empty() {
         record.tags.retain(|(k, _)| !k.eq_ignore_ascii_case("Variation"));
     } else {
-        record.set_tag("Variation", name.ecco.variation);
+        record.set_tag("Variation", ecco.variation);
     }
-    true
 }
 
 /// The ECCO code of the opening plies `keys` (see [`opening_keys`]): of
@@ -327,7 +331,7 @@ mod defining_lines {
 
     /// The line's moves mirrored left to right, replayed from the start.
     fn mirrored(moves: &[Move]) -> Vec<Move> {
-        moves.iter().map(|m| Move { from: m.from.flip_horizontal(), to: m.to.flip_horizontal() }).collect()
+        moves.iter().map(|m| m.flip_horizontal()).collect()
     }
 
     #[test]
