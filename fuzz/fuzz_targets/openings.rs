@@ -22,8 +22,7 @@ fuzz_target!(|data: &[u8]| {
     }
     let start = Position::start();
     let code = ecco::classify(&start, &moves).expect("the standard start has a code");
-    let mirrored: Vec<Move> =
-        moves.iter().map(|m| Move { from: m.from.flip_horizontal(), to: m.to.flip_horizontal() }).collect();
+    let mirrored: Vec<Move> = moves.iter().map(|m| m.flip_horizontal()).collect();
     // A first move on the king's file is not mirrored: the mirror of the
     // rest then reads differently, so compare only games that open off it.
     if moves.first().is_some_and(|m| m.from.file().index() != 4) {

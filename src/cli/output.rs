@@ -36,23 +36,16 @@ impl OutputFile {
             return Err(exists_error());
         }
         pending(|_| ()); // the interrupt handler, for the exit code and message
-        if let Some(file) = unnamed::create(target) {
-            return Ok(OutputFile {
-                target: target.to_path_buf(),
-                temp: None,
-                file: Some(BufWriter::new(file)),
-                force,
-            });
-        }
-        let temp = temp_name(target);
-        let file = File::options().write(true).create_new(true).open(&temp)?;
-        pending(|files| files.push(temp.clone()));
-        Ok(OutputFile {
-            target: target.to_path_buf(),
-            temp: Some(temp),
-            file: Some(BufWriter::new(file)),
-            force,
-        })
+        let (file, temp) = match unnamed::create(target) {
+            Some(file) => (file, None),
+            None => {
+                let temp = temp_name(target);
+                let file = File::options().write(true).create_new(true).open(&temp)?;
+                pending(|files| files.push(temp.clone()));
+                (file, Some(temp))
+            }
+        };
+        Ok(OutputFile { target: target.to_path_buf(), temp, file: Some(BufWriter::new(file)), force })
     }
 
     /// Finishes the file and moves it to its name. Without `force`, an

@@ -201,10 +201,7 @@ impl Tally {
     /// The summary line: `N game(s): V valid, I illegal, U unreadable (K input(s))`,
     /// as `validate` writes it.
     pub fn summary(&self) -> String {
-        format!(
-            "{} game(s): {} valid, {} illegal, {} unreadable ({} input(s))",
-            self.games, self.valid, self.illegal, self.unreadable, self.inputs
-        )
+        summary_line(self.games, self.valid, self.illegal, self.unreadable, self.inputs)
     }
 
     /// Games written (convert): those read, but for those not written.
@@ -216,4 +213,10 @@ impl Tally {
     pub fn code(&self) -> i32 {
         if self.illegal + self.unreadable + self.not_written > 0 { 1 } else { 0 }
     }
+}
+
+/// `N game(s): V valid, I illegal, U unreadable (K input(s))`: the summary
+/// line every batch command ends with.
+pub fn summary_line(games: usize, valid: usize, illegal: usize, unreadable: usize, inputs: usize) -> String {
+    format!("{games} game(s): {valid} valid, {illegal} illegal, {unreadable} unreadable ({inputs} input(s))")
 }

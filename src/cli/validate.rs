@@ -131,13 +131,12 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
         }
     })?;
     progress.finish();
-    let line = format!(
-        "{} game(s): {} valid, {} illegal, {} unreadable ({} input(s))",
+    let line = super::progress::summary_line(
         summary.games,
         summary.ok,
         summary.illegal,
         summary.unreadable,
-        inputs.len()
+        inputs.len(),
     );
     match args.format {
         OutputFormat::Text => writeln!(out, "{line}")?,

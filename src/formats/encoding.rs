@@ -124,7 +124,7 @@ pub fn decode(bytes: &[u8], forced: Option<Encoding>) -> Decoded<'_> {
 /// Whether most lines of `bytes` that are not plain ASCII are UTF-8.
 fn mostly_utf8(bytes: &[u8]) -> bool {
     let (mut utf8, mut other) = (0usize, 0usize);
-    for line in bytes.split(|&b| b == b'\n').filter(|l| !l.is_ascii()) {
+    for line in lines(bytes).filter(|l| !l.is_ascii()) {
         if std::str::from_utf8(line).is_ok() {
             utf8 += 1;
         } else {
@@ -145,17 +145,14 @@ fn chinese_utf8(line: &[u8]) -> Option<&str> {
     (text.chars().any(cjk) && text.chars().all(|c| c.is_ascii() || cjk(c) || punctuation(c))).then_some(text)
 }
 
-/// Whether a line of `bytes` is UTF-8 Chinese (see `chinese_utf8`).
-fn has_chinese_utf8_line(bytes: &[u8]) -> bool {
+/// The lines of `bytes`, without their `\n`.
+fn lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
     let mut start = 0;
-    for end in memchr::memchr_iter(b'\n', bytes).chain(std::iter::once(bytes.len())) {
+    memchr::memchr_iter(b'\n', bytes).chain(std::iter::once(bytes.len())).map(move |end| {
         let line = &bytes[start..end];
         start = end + 1;
-        if chinese_utf8(line).is_some() {
-            return true;
-        }
-    }
-    false
+        line
+    })
 }
 
 /// Decodes whole lines of a text in `primary` (UTF-8, GB18030 or Big5)
@@ -167,7 +164,7 @@ fn has_chinese_utf8_line(bytes: &[u8]) -> bool {
 /// line end or at the end of the text. Returns whether some bytes were
 /// not text in their encoding (read as U+FFFD).
 pub fn decode_lines(bytes: &[u8], primary: Encoding, text: &mut String) -> bool {
-    let lines = || bytes.split_inclusive(|&b| b == b'\n');
+    let with_ends = || bytes.split_inclusive(|&b| b == b'\n');
     let mut had_errors = false;
     let mut legacy = |line: &[u8], e: Encoding, text: &mut String| {
         let mut decoder = e.decoder();
@@ -183,9 +180,9 @@ pub fn decode_lines(bytes: &[u8], primary: Encoding, text: &mut String) -> bool 
                 return false;
             }
             let others: Vec<u8> =
-                lines().filter(|l| std::str::from_utf8(l).is_err()).flatten().copied().collect();
+                with_ends().filter(|l| std::str::from_utf8(l).is_err()).flatten().copied().collect();
             let other = guess_chinese(&others);
-            for line in lines() {
+            for line in with_ends() {
                 match std::str::from_utf8(line) {
                     Ok(utf8) => text.push_str(utf8),
                     Err(_) => legacy(line, other, text),
@@ -193,10 +190,10 @@ pub fn decode_lines(bytes: &[u8], primary: Encoding, text: &mut String) -> bool 
             }
         }
         Encoding::Gb18030 | Encoding::Big5 => {
-            if !has_chinese_utf8_line(bytes) {
+            if !lines(bytes).any(|line| chinese_utf8(line).is_some()) {
                 legacy(bytes, primary, text);
             } else {
-                for line in lines() {
+                for line in with_ends() {
                     match chinese_utf8(line) {
                         Some(utf8) => text.push_str(utf8),
                         None => legacy(line, primary, text),

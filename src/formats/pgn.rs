@@ -250,11 +250,7 @@ impl Reader {
                         append_capped(text, &line[i..i + k]);
                         column += char_count(&bytes[i..i + k + 1]);
                         i += k + 1;
-                        let (text, at) = self.comment.take().expect("open comment");
-                        if text.len() >= MAX_COMMENT {
-                            self.warn(at, "comment longer than 1 MB: the rest is left out");
-                        }
-                        self.add_comment(text);
+                        self.close_comment(true);
                     }
                     None => {
                         append_capped(text, &line[i..]);
@@ -379,6 +375,22 @@ impl Reader {
         false
     }
 
+    /// Ends the open comment, if any, and gives it to its move: `closed`
+    /// by its `}`, or not (at the end of the game). That it was not closed,
+    /// and that it was cut at [`MAX_COMMENT`], is told whatever the count
+    /// of warnings.
+    fn close_comment(&mut self, closed: bool) {
+        let Some((text, at)) = self.comment.take() else { return };
+        let warnings = &mut self.game.warnings;
+        if !closed {
+            warnings.push(Warning { at, message: "comment not closed with '}'".into() });
+        }
+        if text.len() >= MAX_COMMENT {
+            warnings.push(Warning { at, message: "comment longer than 1 MB: the rest is left out".into() });
+        }
+        self.add_comment(text);
+    }
+
     fn add_comment(&mut self, text: String) {
         // Only ASCII white space is layout; full-width spaces (　) are the author's.
         let text = text.trim_matches(|c: char| c.is_ascii_whitespace()).to_string();
@@ -408,16 +420,8 @@ impl Reader {
     }
 
     fn end_game(&mut self) {
+        self.close_comment(false);
         // These are told whatever the count.
-        let warnings = &mut self.game.warnings;
-        if let Some((text, at)) = self.comment.take() {
-            warnings.push(Warning { at, message: "comment not closed with '}'".into() });
-            if text.len() >= MAX_COMMENT {
-                warnings
-                    .push(Warning { at, message: "comment longer than 1 MB: the rest is left out".into() });
-            }
-            self.add_comment(text);
-        }
         if !self.variations.is_empty() {
             let message = format!("{} variation(s) not closed with ')'", self.variations.len());
             self.game.warnings.push(Warning { at: self.game.at, message });
@@ -514,9 +518,6 @@ fn remark_nag(marks: &str) -> Option<u8> {
     (nag > 0).then_some(nag as u8)
 }
 
-/// Splits a move number (`12.`, `12...`, `12．`) off the front of a token;
-/// returns its length in bytes and the rest. `33.4` is a WXF move, not a
-/// number.
 /// Whether a line opens with move 1: `1.`, `1...` or `1．` (alone or
 /// joined to the move), or a bare `1` followed by a move.
 fn starts_at_move_one(line: &str) -> bool {
@@ -531,6 +532,9 @@ fn starts_at_move_one(line: &str) -> bool {
         && (rest.is_empty() || crate::notation::is_move_text(rest.trim_end_matches(['!', '?', '！', '？'])))
 }
 
+/// Splits a move number (`12.`, `12...`, `12．`) off the front of a token;
+/// returns its length in bytes and the rest. `33.4` is a WXF move, not a
+/// number.
 fn strip_move_number(token: &str) -> (usize, &str) {
     let digits = token.bytes().take_while(u8::is_ascii_digit).count();
     if digits == 0 {

@@ -103,6 +103,17 @@ pub fn read_stream_sized(
         f(Format::Pgn, Some(enc), games);
         Ok(())
     };
+    // Appends bytes read to `raw`; UTF-16 decoded to UTF-8 on the way
+    // (through `text`, empty between pieces).
+    let mut take_in = |bytes: &[u8], last: bool, raw: &mut Vec<u8>, text: &mut String| {
+        if utf16 {
+            decode(&mut decoder, bytes, text, last);
+            raw.extend_from_slice(text.as_bytes());
+            text.clear();
+        } else {
+            raw.extend_from_slice(bytes);
+        }
+    };
     let mut piece = vec![0u8; piece_size.max(1)];
     // Within a line too long to read: its rest is dropped up to its end.
     let mut skipping = false;
@@ -138,24 +149,13 @@ pub fn read_stream_sized(
             skipping = true;
         }
         let n = source.read(&mut piece).map_err(cannot_read)?;
+        take_in(&piece[..n], n == 0, &mut raw, &mut text);
         if n == 0 {
-            if utf16 {
-                decode(&mut decoder, &[], &mut text, true);
-                raw.extend_from_slice(text.as_bytes());
-                text.clear();
-            }
             if !skipping {
                 encoding::decode_lines(&raw, lines_in, &mut text);
                 reader.push(&text);
             }
             break;
-        }
-        if utf16 {
-            decode(&mut decoder, &piece[..n], &mut text, false);
-            raw.extend_from_slice(text.as_bytes());
-            text.clear();
-        } else {
-            raw.extend_from_slice(&piece[..n]);
         }
     }
     let rest = reader.finish();

@@ -50,15 +50,13 @@ pub fn read(text: &str) -> Vec<Record> {
 pub fn is_move_line(line: &str) -> bool {
     let mut any = false;
     for word in line.split_whitespace() {
-        if GameResult::parse(word).is_some() {
-            continue;
-        }
-        let word =
+        // A move number, or a result alone (`1-0`) or after one (`45.1-0`).
+        let unnumbered =
             word.trim_start_matches(|c: char| c.is_ascii_digit()).trim_start_matches(['.', '．', '、']);
-        if word.is_empty() || GameResult::parse(word).is_some() {
+        if unnumbered.is_empty() || [word, unnumbered].iter().any(|w| GameResult::parse(w).is_some()) {
             continue;
         }
-        if !crate::notation::is_move_text(word) {
+        if !crate::notation::is_move_text(unnumbered) {
             return false;
         }
         any = true;

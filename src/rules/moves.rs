@@ -30,6 +30,11 @@ impl Move {
     pub const fn new(from: Square, to: Square) -> Move {
         Move { from, to }
     }
+
+    /// The same move seen in a mirror: files a…i become i…a.
+    pub const fn flip_horizontal(self) -> Move {
+        Move { from: self.from.flip_horizontal(), to: self.to.flip_horizontal() }
+    }
 }
 
 impl fmt::Display for Move {
