@@ -162,11 +162,18 @@ fn openings_tree_merges_transpositions_and_writes_a_book() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.starts_with("start position: 3 game(s), +1 =1 -1, Red 50.0%"), "{text}");
     assert!(text.contains("  1... 马８进７  1 game(s), +1 =0 -0, Red 100.0%"), "{text}");
-    // 兵三进一 马８进７ 炮二平五 reaches the position of 炮二平五 马８进７ 兵三进一.
-    assert!(text.contains("    2. 兵三进一  2 game(s), +1 =0 -1, Red 50.0%, B05\n"), "{text}");
+    // 兵三进一 马８进７ 炮二平五 reaches the position of 炮二平五 马８进７ 兵三进一:
+    // each move order has one game, the position two, and the line says so.
     assert!(
         text.contains(
-            "    2. 炮二平五  2 game(s), +1 =0 -1, Red 50.0%, B05  (transposes to a position above)"
+            "    2. 兵三进一  1 game(s) by this move order; with transpositions: 2 game(s), +1 =0 -1, Red 50.0%, B05\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "    2. 炮二平五  1 game(s) by this move order; with transpositions: 2 game(s), +1 =0 -1, \
+             Red 50.0%, B05  (transposes to a position above)"
         ),
         "{text}"
     );
@@ -182,6 +189,7 @@ fn openings_tree_merges_transpositions_and_writes_a_book() {
     assert_eq!(merged.len(), 2, "reached twice, by two move orders");
     assert_eq!(merged[0]["id"], merged[1]["id"]);
     assert_eq!(merged[0]["games"], 2);
+    assert_eq!((merged[0]["path_games"].as_u64(), merged[1]["path_games"].as_u64()), (Some(1), Some(1)));
     assert_eq!(merged.iter().filter(|r| r["transposition"] == true).count(), 1);
     // The book is a PGN that qipu reads back as a valid game with variations.
     let out =

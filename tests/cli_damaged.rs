@@ -77,20 +77,26 @@ fn every_command_survives_damaged_files_and_counts_them() {
         .filter(|s| !s.is_empty())
         .map(|s| s.parse().unwrap())
         .collect();
-    let [games, valid, illegal, unreadable, inputs] = numbers[..] else { panic!("{summary}") };
+    let [games, valid, illegal, unreadable, inputs, no_record] = numbers[..] else { panic!("{summary}") };
     assert_eq!(games, valid + illegal + unreadable, "{summary}");
     assert_eq!(inputs, files, "{summary}");
     // Two games each in good.pgn, pgn-named.xqf and games.pgn/inner.pgn, one in whole.xqf.
     assert!(valid >= 7, "{summary}");
-    assert!(unreadable >= 4, "empty, garbage, truncated, link: {summary}");
+    assert!(unreadable >= 4, "empty, flipped, truncated, link: {summary}");
+    // Found in a folder, garbage holds no record: not a game. Files named
+    // like records (`.pgn`) that hold none are damaged records.
+    assert_eq!(no_record, 1, "{summary}");
     assert!(stdout.contains("empty.pgn: unreadable: empty file"), "{stdout}");
+    assert!(stdout.contains("garbage.bin: holds no record: binary data"), "{stdout}");
     assert!(stdout.contains("truncated.xqf: unreadable: byte "), "binary: a byte offset: {stdout}");
-    assert!(stdout.contains("link.pgn: unreadable: cannot read: "), "{stdout}");
+    #[cfg(unix)]
+    assert!(stdout.contains("link.pgn: unreadable: cannot read: a link to nothing"), "{stdout}");
     let out = qipu().args(["validate", "--format", "json"]).arg(&dir).output().unwrap();
     no_panic(&out, "validate --format json");
     let rows: Vec<serde_json::Value> =
         String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-    assert_eq!(rows.len(), games);
+    assert_eq!(rows.len(), games + no_record);
+    assert_eq!(rows.iter().filter(|r| r["status"] == "no-record").count(), no_record);
     for row in &rows {
         if row["status"] != "ok" {
             let message = row["error"]["message"].as_str().unwrap_or("");
@@ -127,7 +133,8 @@ fn every_command_survives_damaged_files_and_counts_them() {
         // Every command accounts for every game as validate does.
         {
             let expected = format!(
-                "{games} game(s): {valid} valid, {illegal} illegal, {unreadable} unreadable ({inputs} input(s))"
+                "{games} game(s): {valid} valid, {illegal} illegal, {unreadable} unreadable ({inputs} input(s)); \
+                 {no_record} input(s) hold no record"
             );
             assert!(stderr.contains(&expected), "{args:?}: {stderr}");
         }
@@ -136,11 +143,61 @@ fn every_command_survives_damaged_files_and_counts_them() {
     let out = qipu().args(["classify", "--format", "json"]).arg(&dir).output().unwrap();
     let lines: Vec<serde_json::Value> =
         String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-    assert_eq!(lines.len(), games);
+    assert_eq!(lines.len(), games + no_record);
     let failed = lines.iter().filter(|l| l["status"] != "ok").count();
-    assert_eq!(failed, illegal + unreadable);
+    assert_eq!(failed, illegal + unreadable + no_record);
     assert!(lines.iter().filter(|l| l["status"] != "ok").all(|l| l["error"]["message"].is_string()));
     let out = qipu().args(["stats", "--format", "json"]).arg(&dir).output().unwrap();
     let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(stats["games"].as_u64(), Some(games as u64), "{stats}");
+}
+
+#[test]
+fn prose_in_a_folder_is_no_game_but_named_it_is_unreadable() {
+    let dir = common::scratch("prose");
+    std::fs::write(dir.join("games.pgn"), GOOD).unwrap();
+    std::fs::write(dir.join("README.TXT"), "这是一本棋谱的序言。\n收录对局一百局。\n").unwrap();
+    std::fs::write(dir.join("XQF工具包说明.txt"), "XQF工具包 1.0\n用法: 把文件拖进来\n").unwrap();
+    let dump: String =
+        (0..40).map(|i| format!("{:08x}: 0000 0000 0000 00a0 0000 0000 0000 0000\n", i * 16)).collect();
+    std::fs::write(dir.join("format.txt"), format!("XQF 文件格式\n\n{dump}")).unwrap();
+    // Walking the folder: three inputs hold no record, and that is no failure.
+    let out = qipu().arg("validate").arg(&dir).output().unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.ends_with(
+            "2 game(s): 2 valid, 0 illegal, 0 unreadable (4 input(s)); 3 input(s) hold no record\n"
+        ),
+        "{stdout}"
+    );
+    assert!(stdout.contains("README.TXT: holds no record: text without a game record"), "{stdout}");
+    assert!(stdout.contains("XQF工具包说明.txt: holds no record: text"), "not a broken XQF: {stdout}");
+    assert!(stdout.contains("format.txt: holds no record: text"), "a hex dump is no game: {stdout}");
+    // Named on the command line, prose is an unreadable input.
+    let out = qipu().arg("validate").arg(dir.join("README.TXT")).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.contains("README.TXT: unreadable: text without a game record"), "{stdout}");
+}
+
+#[test]
+fn a_missing_path_is_reported_and_the_rest_is_read() {
+    let dir = common::scratch("missing");
+    std::fs::write(dir.join("games.pgn"), GOOD).unwrap();
+    let missing = dir.join("nonexistent/x.pgn");
+    let out = qipu().arg("validate").arg(dir.join("games.pgn")).arg(&missing).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.contains("x.pgn: unreadable: no such file or directory"), "{stdout}");
+    assert!(stdout.ends_with("3 game(s): 2 valid, 0 illegal, 1 unreadable (2 input(s))\n"), "{stdout}");
+    for command in ["fen", "stats", "classify", "openings"] {
+        let out = qipu().arg(command).arg(dir.join("games.pgn")).arg(&missing).output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{command}");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            stderr.contains("3 game(s): 2 valid, 0 illegal, 1 unreadable (2 input(s))"),
+            "{command}: {stderr}"
+        );
+    }
 }

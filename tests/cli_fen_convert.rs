@@ -19,8 +19,9 @@ fn fen_trails_in_three_formats() {
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 4);
-    assert_eq!(lines[0], format!("-\t0\t0\t-\t{}", qipu::fen::START));
-    assert_eq!(lines[1], format!("-\t0\t1\tH2-E2\t{AFTER_1}"));
+    // Text numbers games from 1.
+    assert_eq!(lines[0], format!("-\t1\t0\t-\t{}", qipu::fen::START));
+    assert_eq!(lines[1], format!("-\t1\t1\tH2-E2\t{AFTER_1}"));
 
     let out = qipu()
         .args(["fen", "-", "--format", "json", "--notation", "chinese"])

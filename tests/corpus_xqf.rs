@@ -48,7 +48,7 @@ fn xqf_corpus() {
                 variation_plies += r.variation_plies;
                 match &r.error {
                     None => "ok",
-                    Some(e) if e.in_variation => "illegal in a variation",
+                    Some(e) if e.in_variation() => "illegal in a variation",
                     Some(_) => "illegal in the main line",
                 }
             }

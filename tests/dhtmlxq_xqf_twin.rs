@@ -25,7 +25,10 @@ fn text(comment: &str) -> String {
 fn nodes(record: &Record) -> Vec<String> {
     let r = replay(record);
     let t = &record.tree;
-    let mut out = vec![r.resolution.start.fen(), format!("{:?}", t.node(t.root()).comment().map(text))];
+    let mut out = vec![
+        r.resolution.setup.as_ref().unwrap().to_fen(),
+        format!("{:?}", t.node(t.root()).comment().map(text)),
+    ];
     for id in t.depth_first().skip(1) {
         let place = t.children(t.node(id).parent.unwrap()).position(|c| c == id).unwrap();
         let mv = match &t.node(id).mv.as_ref().unwrap().text {

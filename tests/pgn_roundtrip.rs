@@ -15,7 +15,10 @@ use qipu::record::Record;
 /// Everything that must survive a round trip, node by node in depth-first order.
 fn essence(record: &Record, replayed: &Replayed) -> Vec<String> {
     let tree = &record.tree;
-    let mut out = vec![replayed.resolution.start.fen(), format!("{:?}", tree.node(tree.root()).comment())];
+    let mut out = vec![
+        replayed.resolution.setup.as_ref().unwrap().to_fen(),
+        format!("{:?}", tree.node(tree.root()).comment()),
+    ];
     for id in tree.depth_first().skip(1) {
         let n = tree.node(id);
         let parent = n.parent.unwrap();

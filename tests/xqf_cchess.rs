@@ -42,7 +42,7 @@ fn start_positions_and_main_lines_agree_with_cchess() {
         let record = &parsed.unwrap_or_else(|e| panic!("line {n}: {path}: {e}")).records[0];
         let replayed = replay(record);
         // Board and side to move; the move counters are not compared.
-        let fen = replayed.resolution.start.fen();
+        let fen = replayed.resolution.setup.as_ref().unwrap().to_fen();
         let head = |f: &str| f.split(' ').take(2).collect::<Vec<_>>().join(" ");
         assert_eq!(head(&fen), head(fields[2]), "line {n}: {path}: start position");
         let ours: Vec<String> = record
@@ -64,7 +64,7 @@ fn start_positions_and_main_lines_agree_with_cchess() {
                     .error
                     .as_ref()
                     .unwrap_or_else(|| panic!("line {n}: {path}: qipu finds no error"));
-                assert_eq!((error.ply, error.in_variation), (ply, false), "line {n}: {path}: {error}");
+                assert_eq!((error.ply, error.in_variation()), (ply, false), "line {n}: {path}: {error}");
                 let mut kept = ours.clone();
                 kept.remove(ply - 1);
                 assert_eq!(kept, theirs, "line {n}: {path}: main line without the dropped record");

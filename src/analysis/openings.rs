@@ -35,9 +35,8 @@ pub struct OpeningNode {
     pub hash: u64,
     /// The node it was first reached from, and the move played there.
     pub parent: Option<(usize, Move)>,
-    /// The moves played from here, each with the node it leads to, in the
-    /// order first seen.
-    pub children: Vec<(Move, usize)>,
+    /// The moves played from here, in the order first seen.
+    pub children: Vec<Edge>,
     /// Games that reached the position.
     pub games: u32,
     /// Of those, won by Red, drawn, won by Black (the rest have no result).
@@ -79,6 +78,18 @@ impl OpeningNode {
     }
 }
 
+/// A move played from a position of the tree.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Edge {
+    /// The move.
+    pub m: Move,
+    /// The node it leads to.
+    pub node: usize,
+    /// Games that played it here. The node it leads to may count more:
+    /// games that reached the same position by another move order.
+    pub games: u32,
+}
+
 /// The tree of the first plies of many games.
 #[derive(Clone, Debug)]
 pub struct OpeningTree {
@@ -88,6 +99,8 @@ pub struct OpeningTree {
     /// Nodes counted for the game being added (a position reached twice
     /// counts the game once).
     seen: Vec<usize>,
+    /// Edges (node, child) counted for the game being added.
+    seen_edges: Vec<(usize, usize)>,
 }
 
 impl OpeningTree {
@@ -95,7 +108,7 @@ impl OpeningTree {
     pub fn new(plies: usize) -> OpeningTree {
         let root = OpeningNode::new(0, Position::start().hash(), None);
         let by_hash = HashMap::from([(root.hash, 0)]);
-        OpeningTree { plies, nodes: vec![root], by_hash, seen: Vec::new() }
+        OpeningTree { plies, nodes: vec![root], by_hash, seen: Vec::new(), seen_edges: Vec::new() }
     }
 
     /// How many plies the tree holds.
@@ -128,6 +141,7 @@ impl OpeningTree {
         let mut pos = start.clone();
         let mut at = 0;
         self.seen.clear();
+        self.seen_edges.clear();
         self.count(0, result, ecco);
         for (ply, &m) in moves.iter().take(self.plies).enumerate() {
             let _ = pos.play_unchecked(m);
@@ -141,8 +155,17 @@ impl OpeningTree {
                     id
                 }
             };
-            if !self.nodes[at].children.iter().any(|&(_, c)| c == next) {
-                self.nodes[at].children.push((m, next));
+            let children = &mut self.nodes[at].children;
+            let edge = match children.iter().position(|e| e.node == next) {
+                Some(k) => k,
+                None => {
+                    children.push(Edge { m, node: next, games: 0 });
+                    children.len() - 1
+                }
+            };
+            if !self.seen_edges.contains(&(at, next)) {
+                self.seen_edges.push((at, next));
+                self.nodes[at].children[edge].games += 1;
             }
             self.count(next, result, ecco);
             at = next;
@@ -187,16 +210,16 @@ impl OpeningTree {
         pos
     }
 
-    /// The children of node `id` with at least `min_games` games, the most
-    /// played first.
-    pub fn children(&self, id: usize, min_games: u32) -> Vec<(Move, usize)> {
-        let mut children: Vec<(Move, usize)> = self.nodes[id]
+    /// The moves played from node `id` whose position has at least
+    /// `min_games` games, the most played position first.
+    pub fn children(&self, id: usize, min_games: u32) -> Vec<Edge> {
+        let mut children: Vec<Edge> = self.nodes[id]
             .children
             .iter()
             .copied()
-            .filter(|&(_, c)| self.nodes[c].games >= min_games)
+            .filter(|e| self.nodes[e.node].games >= min_games)
             .collect();
-        children.sort_by_key(|&(_, c)| std::cmp::Reverse(self.nodes[c].games));
+        children.sort_by_key(|e| std::cmp::Reverse(self.nodes[e.node].games));
         children
     }
 }
@@ -225,7 +248,8 @@ mod tests {
         assert_eq!(tree.node(0).score(), Some(1.0));
         let after = tree.children(0, 1);
         assert_eq!(after.len(), 2, "a0a1 and, from the start again, h2e2");
-        let first = tree.position(after[0].1);
-        assert_eq!(first.hash(), tree.node(after[0].1).hash);
+        let first = tree.position(after[0].node);
+        assert_eq!(first.hash(), tree.node(after[0].node).hash);
+        assert_eq!(after[0].games, 1);
     }
 }

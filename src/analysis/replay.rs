@@ -5,8 +5,8 @@
 use std::fmt;
 
 use crate::notation::{chinese, iccs, san, wxf};
-use crate::record::{GameResult, MoveText, NodeId, Record, Resolution, Span};
-use crate::{Color, History, Move, Outcome, Position};
+use crate::record::{GameResult, MoveText, NodeId, Record, Resolution, Span, Warning};
+use crate::{Color, FromFenError, History, Move, Outcome, Position, PositionError, Setup};
 
 /// How the main line ends, computed from the final position.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -50,19 +50,50 @@ pub struct ReplayError {
     pub text: String,
     /// Where it was written.
     pub at: Span,
-    /// Whether it lies in a variation rather than the main line.
-    pub in_variation: bool,
+    /// The variation it lies in, `None` on the main line.
+    pub variation: Option<Variation>,
     /// Why, in words.
     pub message: String,
+}
+
+/// Where a variation leaves the main line: the variation, or the one it
+/// lies within, is played instead of the main line's move at `ply`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Variation {
+    /// The main-line ply it replaces.
+    pub ply: usize,
+    /// Its first move, as written.
+    pub first: String,
+}
+
+impl fmt::Display for Variation {
+    /// `the variation 12... 车８进５ (in place of ply 12)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let number = self.ply.div_ceil(2);
+        let dots = if self.ply % 2 == 1 { "." } else { "..." };
+        write!(f, "the variation {number}{dots} {} (in place of ply {})", self.first, self.ply)
+    }
+}
+
+impl ReplayError {
+    /// Whether it lies in a variation rather than the main line.
+    pub fn in_variation(&self) -> bool {
+        self.variation.is_some()
+    }
 }
 
 impl fmt::Display for ReplayError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.ply == 0 {
-            return write!(f, "start position: {}", self.message);
+            if self.at == Span::default() {
+                return write!(f, "start position: {}", self.message);
+            }
+            return write!(f, "start position ({}): {}", self.at, self.message);
         }
-        let line = if self.in_variation { "variation, " } else { "" };
-        write!(f, "{line}ply {}", self.ply)?;
+        if let Some(v) = &self.variation {
+            write!(f, "in {v}: ")?;
+        }
+        write!(f, "ply {}", self.ply)?;
         if self.at != Span::default() {
             write!(f, " ({})", self.at)?;
         }
@@ -77,8 +108,9 @@ pub struct Replayed {
     pub resolution: Resolution,
     /// The main-line moves that replayed, in order.
     pub moves: Vec<Move>,
-    /// The position after those moves.
-    pub end: Position,
+    /// The position after those moves; `None` when the start position is
+    /// not a legal one.
+    pub end: Option<Position>,
     /// Plies replayed in variations.
     pub variation_plies: usize,
     /// The first wrong move: of the main line if there is one, else of the
@@ -89,6 +121,9 @@ pub struct Replayed {
     /// A result that contradicts the final position (e.g. a draw recorded
     /// after a checkmate), in words.
     pub result_conflict: Option<String>,
+    /// How the record was read otherwise than written (a diagram's side to
+    /// move turned), besides the reader's own warnings in the record.
+    pub warnings: Vec<Warning>,
 }
 
 impl Replayed {
@@ -101,7 +136,7 @@ impl Replayed {
     /// read and its start position is legal): only then do
     /// `resolution.start` and `moves` describe the game.
     pub fn has_start(&self) -> bool {
-        self.error.as_ref().is_none_or(|e| e.ply != 0)
+        self.resolution.start.is_some()
     }
 }
 
@@ -167,6 +202,15 @@ fn resolve_node(
     }
 }
 
+/// The move of node `id` as written.
+fn written(record: &Record, id: NodeId) -> String {
+    match record.tree.node(id).mv.as_ref().map(|mv| &mv.text) {
+        Some(MoveText::Text(t)) => t.to_string(),
+        Some(MoveText::Coords(m)) => m.to_string(),
+        None => String::new(),
+    }
+}
+
 /// The start position of `record` and the first `plies` moves of its
 /// main line, as far as they replay; `None` when the record is unreadable
 /// or its start position is not a legal one. Cheaper than [`replay`] when
@@ -193,14 +237,11 @@ pub fn opening(record: &Record, plies: usize) -> Option<(Position, Vec<Move>)> {
 /// Replays `record`.
 pub fn replay(record: &Record) -> Replayed {
     if let Some(why) = &record.unreadable {
-        return not_replayed(record, Position::start(), why.at, format!("unreadable: {}", why.message));
+        return not_replayed(record, None, why.at, format!("unreadable: {}", why.message));
     }
-    let start = match record.fen() {
-        None => Position::start(),
-        Some(fen) => match Position::from_fen(fen) {
-            Ok(p) => p,
-            Err(e) => return not_replayed(record, Position::start(), record.at, e.to_string()),
-        },
+    let (setup, start, warning) = match start_of(record) {
+        Start::Legal(setup, start, warning) => (setup, start, warning),
+        Start::Rejected(setup, message) => return not_replayed(record, setup, start_place(record), message),
     };
     let tree = &record.tree;
     let mut resolved = vec![None; tree.len()];
@@ -234,7 +275,7 @@ pub fn replay(record: &Record) -> Replayed {
                     }
                     None => message,
                 };
-                error = Some(ReplayError { ply: moves.len() + 1, text, at, in_variation: false, message });
+                error = Some(ReplayError { ply: moves.len() + 1, text, at, variation: None, message });
                 break;
             }
         }
@@ -243,20 +284,23 @@ pub fn replay(record: &Record) -> Replayed {
     let mut variation_error = None;
     // Each variation is walked depth first on one position, moves played
     // going down and taken back coming up: no position is copied per move.
+    // `Enter` carries the variation that leaves the main line, for reports.
+    // (its first move, and the main-line ply it is played instead of).
     enum Step {
-        Enter(NodeId, usize),
+        Enter(NodeId, usize, (NodeId, usize)),
         Leave(crate::rules::Undo),
     }
     for (at_node, mut pos, ply) in branch_points {
-        let mut stack: Vec<Step> = tree.children(at_node).skip(1).map(|c| Step::Enter(c, ply)).collect();
+        let mut stack: Vec<Step> =
+            tree.children(at_node).skip(1).map(|c| Step::Enter(c, ply, (c, ply + 1))).collect();
         stack.reverse();
         while let Some(step) = stack.pop() {
-            let (id, ply) = match step {
+            let (id, ply, top) = match step {
                 Step::Leave(undo) => {
                     pos.undo(undo);
                     continue;
                 }
-                Step::Enter(id, ply) => (id, ply),
+                Step::Enter(id, ply, top) => (id, ply, top),
             };
             let mut base = san_base;
             match resolve_node(record, id, &pos, &mut base) {
@@ -266,20 +310,20 @@ pub fn replay(record: &Record) -> Replayed {
                     resolved[id.index()] = Some(m);
                     stack.push(Step::Leave(undo));
                     let first = stack.len();
-                    stack.extend(tree.children(id).map(|c| Step::Enter(c, ply + 1)));
+                    stack.extend(tree.children(id).map(|c| Step::Enter(c, ply + 1, top)));
                     stack[first..].reverse();
                 }
                 Err((text, at, message)) => {
                     if variation_error.is_none() {
-                        variation_error =
-                            Some(ReplayError { ply: ply + 1, text, at, in_variation: true, message });
+                        let variation = Some(Variation { ply: top.1, first: written(record, top.0) });
+                        variation_error = Some(ReplayError { ply: ply + 1, text, at, variation, message });
                     }
                 }
             }
         }
     }
     let error = error.or(variation_error);
-    let main_complete = error.as_ref().is_none_or(|e| e.in_variation);
+    let main_complete = error.as_ref().is_none_or(|e| e.in_variation());
     let (termination, result_conflict) = if main_complete {
         let outcome = pos.outcome();
         (termination(&pos, outcome, &history), result_conflict(record.result(), outcome))
@@ -287,26 +331,78 @@ pub fn replay(record: &Record) -> Replayed {
         (None, None)
     };
     Replayed {
-        resolution: Resolution { start, moves: resolved },
+        resolution: Resolution { setup: Some(setup), start: Some(start), moves: resolved },
         moves,
-        end: pos,
+        end: Some(pos),
         variation_plies,
         error,
         termination,
         result_conflict,
+        warnings: warning.into_iter().collect(),
+    }
+}
+
+/// Where the record gives its start position: the `FEN` tag, the header's
+/// piece slots; else where the record starts.
+fn start_place(record: &Record) -> Span {
+    record.start_at.unwrap_or(record.at)
+}
+
+/// How the start of a record reads (a value on the stack for a moment:
+/// the size of its variants does not matter).
+#[allow(clippy::large_enum_variant)]
+enum Start {
+    /// The placement as read and the legal position it is, with a warning
+    /// when it was read otherwise than written.
+    Legal(Setup, Position, Option<Warning>),
+    /// No legal position: the placement, if it could be read, and why.
+    Rejected(Option<Setup>, String),
+}
+
+/// The start of `record`.
+///
+/// One reading is relaxed: a record without moves whose side to move could
+/// take the other general (a diagram whose side to move was stored wrong, as
+/// XQF files often store it) is read with the other side to move.
+fn start_of(record: &Record) -> Start {
+    let Some(fen) = record.fen() else { return Start::Legal(Setup::start(), Position::start(), None) };
+    let setup = match Setup::from_fen(fen) {
+        Ok(setup) => setup,
+        Err(e) => return Start::Rejected(None, FromFenError::Syntax(e).to_string()),
+    };
+    let invalid =
+        |setup: Setup, e: PositionError| Start::Rejected(Some(setup), FromFenError::Position(e).to_string());
+    match Position::from_setup(setup.clone()) {
+        Ok(pos) => Start::Legal(setup, pos, None),
+        Err(PositionError::OppositeCheck(checked)) if record.tree.is_empty() => {
+            let turned = Setup { turn: checked, ..setup.clone() };
+            match Position::from_setup(turned.clone()) {
+                Ok(pos) => {
+                    let message = format!(
+                        "the record says {} is to move, but {checked} is in check (its general \
+                         could be taken): read as a diagram with {checked} to move",
+                        !checked
+                    );
+                    Start::Legal(turned, pos, Some(Warning { at: start_place(record), message }))
+                }
+                Err(_) => invalid(setup, PositionError::OppositeCheck(checked)),
+            }
+        }
+        Err(e) => invalid(setup, e),
     }
 }
 
 /// A record whose moves cannot be replayed at all, and why.
-fn not_replayed(record: &Record, pos: Position, at: Span, message: String) -> Replayed {
+fn not_replayed(record: &Record, setup: Option<Setup>, at: Span, message: String) -> Replayed {
     Replayed {
-        resolution: Resolution { start: pos.clone(), moves: vec![None; record.tree.len()] },
+        resolution: Resolution { setup, start: None, moves: vec![None; record.tree.len()] },
         moves: Vec::new(),
-        end: pos,
+        end: None,
         variation_plies: 0,
-        error: Some(ReplayError { ply: 0, text: String::new(), at, in_variation: false, message }),
+        error: Some(ReplayError { ply: 0, text: String::new(), at, variation: None, message }),
         termination: None,
         result_conflict: None,
+        warnings: Vec::new(),
     }
 }
 
@@ -379,7 +475,15 @@ mod tests {
         assert_eq!(r.variation_plies, 3);
         let r = replay_text("1. h2e2 h9g7 (1... h9g7 2. h2e2) 2. h0g2 *");
         let e = r.error.unwrap();
-        assert!(e.in_variation && e.ply == 3, "{e:?}");
+        assert!(e.in_variation() && e.ply == 3, "{e:?}");
+        // A wrong move deep in a variation names where it leaves the main line.
+        let r = replay_text("1. h2e2 h9g7 2. h0g2 (2. b0c2 b9c7 (2... i9i8 3. i0i1 i8i8)) 2... b9c7 *");
+        let e = r.error.unwrap();
+        assert_eq!(e.variation, Some(Variation { ply: 3, first: "b0c2".into() }));
+        assert_eq!(
+            e.to_string(),
+            "in the variation 2. b0c2 (in place of ply 3): ply 6 (line 1, column 55): i8i8: illegal: i8 holds a Black rook of the moving side"
+        );
     }
 
     #[test]
@@ -394,6 +498,15 @@ mod tests {
         assert_eq!(r.termination, None); // e0 faces nothing: e8/e7 pawns stand between
         let r = replay_text("[FEN \"bad\"]\n1. h2e2");
         assert_eq!(r.error.unwrap().ply, 0);
+    }
+
+    #[test]
+    fn two_moves_of_one_side_in_a_row_are_said_so() {
+        let r = replay(&crate::formats::json::read(
+            r#"{"tags":[],"fen":null,"result":null,"comment":null,"nodes":[{"id":1,"parent":0,"move":"h2e2","text":"h2e2"},{"id":2,"parent":1,"move":"b2b5","text":"b2b5"}]}"#,
+        ).unwrap()[0]);
+        let e = r.error.unwrap();
+        assert_eq!(e.message, "the Red cannon moves, but it is Black's turn: two Red moves in a row");
     }
 
     #[test]

@@ -85,21 +85,28 @@ impl GameFacts {
         } else {
             "illegal"
         };
-        let mut pos = replayed.resolution.start.clone();
-        let standard = pos.board() == &Board::start() && pos.turn() == Color::Red;
+        let standard = replayed.resolution.is_standard_start();
         let mut opening = (None, None);
         let mut captures = [0u32; 7];
         let write = Notation::Chinese(chinese::Style::Simplified);
-        for (ply, &m) in replayed.moves.iter().enumerate() {
-            if standard && ply < 2 {
-                let text = Some(write.write(&pos, m));
-                if ply == 0 { opening.0 = text } else { opening.1 = text }
+        // The final board: after the moves that replayed, or the placement
+        // as read when the start is no legal position (no move replayed).
+        let end = match replayed.resolution.start.clone() {
+            Some(mut pos) => {
+                for (ply, &m) in replayed.moves.iter().enumerate() {
+                    if standard && ply < 2 {
+                        let text = Some(write.write(&pos, m));
+                        if ply == 0 { opening.0 = text } else { opening.1 = text }
+                    }
+                    if let Some(p) = pos.board().piece_at(m.to) {
+                        captures[p.role.index()] += 1;
+                    }
+                    let _ = pos.play_unchecked(m);
+                }
+                Some(pos.board().clone())
             }
-            if let Some(p) = pos.board().piece_at(m.to) {
-                captures[p.role.index()] += 1;
-            }
-            let _ = pos.play_unchecked(m);
-        }
+            None => replayed.resolution.setup.as_ref().map(|s| s.board.clone()),
+        };
         let tree = &record.tree;
         let has_comments = tree.depth_first().any(|id| {
             let node = tree.node(id);
@@ -120,7 +127,7 @@ impl GameFacts {
             plies: replayed.moves.len(),
             opening,
             captures,
-            material: material(pos.board()),
+            material: end.as_ref().map_or(0.0, material),
             players,
             event: record.tag("Event").filter(|e| !e.trim().is_empty()).map(String::from),
             has_comments,
@@ -170,10 +177,22 @@ pub fn material(board: &Board) -> f64 {
 pub struct MoveScore {
     /// Games that began with it.
     pub games: usize,
-    /// Of those, games with a known result.
+    /// Of those, games won or lost (draws are counted apart).
     pub decided: usize,
-    /// Points of the side that played it (win 1, draw ½), over decided games.
+    /// Of those, games drawn.
+    pub draws: usize,
+    /// Points of the side that played it (win 1, draw ½), over the games
+    /// with a result (decided and drawn).
     pub points: f64,
+}
+
+impl MoveScore {
+    /// The score of the side that played the move over the games with a
+    /// result (a win 1, a draw ½), when there are some.
+    pub fn score(&self) -> Option<f64> {
+        let with_result = self.decided + self.draws;
+        (with_result > 0).then(|| self.points / with_result as f64)
+    }
 }
 
 /// The statistics of a collection.
@@ -226,12 +245,13 @@ fn ranked<S: serde::Serializer>(moves: &[(String, MoveScore)], s: S) -> Result<S
         mv: &'a str,
         games: usize,
         decided: usize,
+        draws: usize,
         score: Option<f64>,
     }
     let mut seq = s.serialize_seq(Some(moves.len()))?;
     for (mv, m) in moves {
-        let score = (m.decided > 0).then(|| m.points / m.decided as f64);
-        seq.serialize_element(&Row { mv, games: m.games, decided: m.decided, score })?;
+        let score = m.score();
+        seq.serialize_element(&Row { mv, games: m.games, decided: m.decided, draws: m.draws, score })?;
     }
     seq.end()
 }
@@ -289,9 +309,16 @@ impl Stats {
                 }
             };
             entry.games += 1;
-            if let Some(p) = points(for_red) {
-                entry.decided += 1;
-                entry.points += p;
+            match points(for_red) {
+                Some(p) if g.result == Some(GameResult::Draw) => {
+                    entry.draws += 1;
+                    entry.points += p;
+                }
+                Some(p) => {
+                    entry.decided += 1;
+                    entry.points += p;
+                }
+                None => {}
             }
         }
         for p in &g.players {
@@ -414,7 +441,11 @@ mod tests {
         assert_eq!(stats.plies, [4, 2, 1, 1]);
         assert_eq!(stats.median_plies(), Some(1.5));
         let (mv, score) = &stats.first_moves_red[0];
-        assert_eq!((mv.as_str(), score.games, score.decided, score.points), ("炮二平五", 2, 2, 1.5));
+        assert_eq!(
+            (mv.as_str(), score.games, score.decided, score.draws, score.points),
+            ("炮二平五", 2, 1, 1, 1.5)
+        );
+        assert_eq!(score.score(), Some(0.75));
         assert_eq!(stats.first_moves_black[0].0, "马８进７");
         assert_eq!(stats.captures["pawn"], 1); // 炮五进四 takes the e6 pawn
         // Ties are ordered by name.

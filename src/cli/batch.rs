@@ -37,6 +37,9 @@ pub enum Event<R> {
     Results(Vec<R>),
     /// Nothing can be read from it, and why.
     Unreadable(String),
+    /// It was found while walking a folder and holds no record at all
+    /// (prose, an empty file, a pipe), and why: not a game, not a problem.
+    NoRecord(String),
     /// It is finished.
     Done,
 }
@@ -64,8 +67,8 @@ pub fn each_input<R: Send>(
         })?;
         match read {
             Ok(meta) => sink(&meta, Event::Done),
-            Err((meta, reason)) => {
-                sink(&meta, Event::Unreadable(reason))?;
+            Err((meta, problem)) => {
+                sink(&meta, problem.event(input))?;
                 sink(&meta, Event::Done)
             }
         }
@@ -75,7 +78,7 @@ pub fn each_input<R: Send>(
         // A run of files: the small ones are read whole, side by side; each
         // large one is streamed in its turn.
         let run =
-            inputs[i..].iter().take(FILE_RUN).take_while(|input| matches!(input, Input::File(_))).count();
+            inputs[i..].iter().take(FILE_RUN).take_while(|input| matches!(input, Input::File { .. })).count();
         if run == 0 {
             stream(&inputs[i], &mut sink)?;
             i += 1;
@@ -88,8 +91,8 @@ pub fn each_input<R: Send>(
                     sink(&meta, Event::Results(results))?;
                     sink(&meta, Event::Done)?;
                 }
-                Some((meta, Err(reason))) => {
-                    sink(&meta, Event::Unreadable(reason))?;
+                Some((meta, Err(problem))) => {
+                    sink(&meta, problem.event(input))?;
                     sink(&meta, Event::Done)?;
                 }
                 None => stream(input, &mut sink)?,
@@ -100,22 +103,54 @@ pub fn each_input<R: Send>(
     Ok(())
 }
 
+/// Why an input gives no record.
+#[derive(Debug)]
+struct Problem {
+    reason: String,
+    holds_no_record: bool,
+}
+
+impl Problem {
+    fn cannot_read(e: &std::io::Error) -> Problem {
+        Problem { reason: format!("cannot read: {e}"), holds_no_record: false }
+    }
+
+    /// The event of `input` giving no record: a file found while walking a
+    /// folder that holds no record (prose, an image) is not a game; one
+    /// named on the command line, or named like a record (`.pgn`, `.xqf`),
+    /// is unreadable.
+    fn event<R>(self, input: &Input) -> Event<R> {
+        let record_name = input.path().is_some_and(formats::detect::has_record_extension);
+        if self.holds_no_record && input.found() && !record_name {
+            Event::NoRecord(self.reason)
+        } else {
+            Event::Unreadable(self.reason)
+        }
+    }
+}
+
+impl From<formats::Unreadable> for Problem {
+    fn from(e: formats::Unreadable) -> Problem {
+        Problem { reason: e.reason, holds_no_record: e.holds_no_record }
+    }
+}
+
 /// Reads a whole input and runs `work` on its records; `None` when it is
 /// a file larger than [`SMALL_FILE`], to be streamed instead.
 fn whole<R>(
     input: &Input,
     encoding: Option<Encoding>,
     work: &(impl Fn(&Meta, usize, &Record) -> R + Sync),
-) -> Option<(Meta, Result<Vec<R>, String>)> {
+) -> Option<(Meta, Result<Vec<R>, Problem>)> {
     let mut meta = Meta { source: input.name(), format: "unknown", encoding: None };
     let read = match input {
-        Input::File(path) => read_small(path),
-        _ => input.read().map(Some),
+        Input::File { path, .. } => read_small(path),
+        _ => return None,
     };
     let bytes = match read {
         Ok(Some(b)) => b,
         Ok(None) => return None,
-        Err(e) => return Some((meta, Err(format!("cannot read: {e}")))),
+        Err(e) => return Some((meta, Err(Problem::cannot_read(&e)))),
     };
     match formats::read(&bytes, encoding) {
         Ok(parsed) => {
@@ -126,7 +161,7 @@ fn whole<R>(
         }
         Err(e) => {
             meta.format = e.format.name();
-            Some((meta, Err(e.reason)))
+            Some((meta, Err(e.into())))
         }
     }
 }
@@ -154,11 +189,19 @@ fn each_batch(
     encoding: Option<Encoding>,
     one_thread: bool,
     mut f: impl FnMut(&Meta, usize, Vec<Record>) -> Result<(), Failure>,
-) -> Result<Result<Meta, (Meta, String)>, Failure> {
+) -> Result<Result<Meta, (Meta, Problem)>, Failure> {
     let mut meta = Meta { source: input.name(), format: "unknown", encoding: None };
-    let source = match input.open() {
-        Ok(s) => s,
-        Err(e) => return Ok(Err((meta, format!("cannot read: {e}")))),
+    let source = match input {
+        Input::Problem { reason, .. } => {
+            return Ok(Err((meta, Problem { reason: reason.clone(), holds_no_record: false })));
+        }
+        Input::Skipped { reason, .. } => {
+            return Ok(Err((meta, Problem { reason: reason.clone(), holds_no_record: true })));
+        }
+        _ => match input.open() {
+            Ok(s) => s,
+            Err(e) => return Ok(Err((meta, Problem::cannot_read(&e)))),
+        },
     };
     let mut first = 0;
     let mut failure = None;
@@ -204,7 +247,7 @@ fn each_batch(
         Ok(_) => Ok(Ok(meta)),
         Err(e) => {
             meta.format = e.format.name();
-            Ok(Err((meta, e.reason)))
+            Ok(Err((meta, e.into())))
         }
     }
 }

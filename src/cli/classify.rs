@@ -71,16 +71,14 @@ struct Found {
 /// games as `validate` does; a game with an illegal move is classified by
 /// the moves before it.
 pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
-    let inputs = expand(&args.paths)?;
+    let inputs = expand(&args.paths);
     let pool = super::thread_pool(args.jobs)?;
     let mut tally = Tally::new(inputs.len());
     let (mut classified, mut tagged, mut agreeing) = (0, 0, 0);
     let work = |meta: &Meta, index: usize, record: &Record| -> Found {
         let replayed = replay(record);
-        let name = replayed
-            .has_start()
-            .then(|| ecco::name_opening(&replayed.resolution.start, &replayed.moves))
-            .flatten();
+        let name =
+            replayed.resolution.start.as_ref().and_then(|start| ecco::name_opening(start, &replayed.moves));
         Found {
             index,
             name,
@@ -103,19 +101,24 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
                     tally.game(game.outcome);
                 }
             }
-            Event::Unreadable(reason) => {
+            Event::Unreadable(ref reason) | Event::NoRecord(ref reason) => {
+                let no_record = matches!(event, Event::NoRecord(_));
                 // JSON has a line for every game, and for every input that holds none.
                 if args.format == OutputFormat::Json {
-                    let game = Found {
-                        index: 0,
-                        name: None,
-                        tag: None,
-                        outcome: Outcome::Unreadable(String::new()),
-                        error: Some(ErrorJson::whole_input(reason.clone())),
+                    let outcome = if no_record {
+                        Outcome::NoRecord(String::new())
+                    } else {
+                        Outcome::Unreadable(String::new())
                     };
+                    let error = Some(ErrorJson::whole_input(reason.clone()));
+                    let game = Found { index: 0, name: None, tag: None, outcome, error };
                     write(out, args.format, &meta.source, &game)?;
                 }
-                tally.unreadable(&meta.source, &reason);
+                if no_record {
+                    tally.no_record(&meta.source, reason);
+                } else {
+                    tally.unreadable(&meta.source, reason);
+                }
             }
             Event::Done => tally.input_done(),
         }
@@ -145,7 +148,7 @@ fn write(out: &mut impl Write, format: OutputFormat, source: &str, game: &Found)
                 status: game.outcome.status(),
                 error: game.error.as_ref(),
             };
-            serde_json::to_writer(&mut *out, &line).map_err(|e| Failure::usage(e.to_string()))?;
+            super::write_json(&mut *out, &line)?;
             writeln!(out)?;
         }
         OutputFormat::Text => {

@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use super::batch::{Event, Meta, each_input};
-use super::input::{Input, expand};
+use super::input::expand;
 use super::progress::{Outcome, Tally};
 use super::{ChineseStyle, Failure, MoveNotation};
 use crate::analysis::ecco;
@@ -27,6 +27,15 @@ pub enum Target {
     /// One XQF file per game in the directory given with -o, named after the game's title
     /// (or SOURCE-N.xqf); version 10 unless --xqf-version 18.
     Xqf,
+}
+
+/// What `qipu convert` does with a character the output encoding lacks.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Unmappable {
+    /// The game is not written, and is named on standard error.
+    Error,
+    /// The character is written as `?`.
+    Replace,
 }
 
 /// XQF versions `qipu convert --to xqf` writes.
@@ -52,11 +61,12 @@ pub struct Args {
     /// Notation of the moves in PGN.
     #[arg(long, value_enum, default_value_t = MoveNotation::Chinese)]
     pub notation: MoveNotation,
-    /// Characters for --notation chinese.
-    #[arg(long, value_enum, default_value_t = ChineseStyle::Simplified)]
-    pub chinese: ChineseStyle,
-    /// Write into this file instead of standard output (never one of the inputs); with
-    /// --to xqf, the directory to write the files into (created if missing).
+    /// Characters for --notation chinese (default: simplified; traditional with
+    /// --output-encoding big5, which has no simplified characters).
+    #[arg(long, value_enum)]
+    pub chinese: Option<ChineseStyle>,
+    /// Write into this file instead of standard output (`-` is standard output; never one of
+    /// the inputs); with --to xqf, the directory to write the files into (created if missing).
     #[arg(short, long, value_name = "FILE|DIR")]
     pub output: Option<PathBuf>,
     /// XQF version to write with --to xqf.
@@ -66,9 +76,14 @@ pub struct Args {
     /// temporary name and renamed when complete.
     #[arg(long)]
     pub force: bool,
-    /// Encoding of PGN output: utf-8 (default), gbk or big5.
+    /// Encoding of the output: utf-8 (default), gbk or big5.
     #[arg(long, default_value = "utf-8")]
     pub output_encoding: Encoding,
+    /// What to do with a character of a tag or comment that --output-encoding cannot hold:
+    /// `error` (default) does not write the game and names it; `replace` writes `?` in its
+    /// place.
+    #[arg(long, value_enum, default_value_t = Unmappable::Error)]
+    pub unmappable: Unmappable,
     /// Add or correct the [ECCO], [Opening] and [Variation] tags of games from the standard
     /// start, by their moves.
     #[arg(long)]
@@ -83,9 +98,9 @@ pub struct Args {
 
 /// Converts every game; problems go to standard error.
 pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
-    let inputs = expand(&args.paths)?;
+    let inputs = expand(&args.paths);
     if args.to == Target::Xqf {
-        let Some(dir) = &args.output else {
+        let Some(dir) = args.output.as_ref().filter(|p| p.as_os_str() != "-") else {
             return Err(Failure::usage("--to xqf writes one file per game: give the directory with -o DIR"));
         };
         let version = match args.xqf_version {
@@ -96,10 +111,12 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
         eprintln!("{}; {} written", tally.summary(), tally.written());
         return Ok(tally.code());
     }
-    if let Some(out) = &args.output {
+    // `-o -` is standard output.
+    let output = args.output.as_ref().filter(|p| p.as_os_str() != "-");
+    if let Some(out) = output {
         let target = std::fs::canonicalize(out).ok();
         for input in &inputs {
-            if let Input::File(p) = input
+            if let Some(p) = input.path()
                 && target.is_some()
                 && std::fs::canonicalize(p).ok() == target
             {
@@ -110,7 +127,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     if !matches!(args.output_encoding, Encoding::Utf8 | Encoding::Gb18030 | Encoding::Big5) {
         return Err(Failure::usage("--output-encoding must be utf-8, gbk or big5"));
     }
-    let mut file = match &args.output {
+    let mut file = match output {
         Some(p) => Some(
             super::output::OutputFile::create(p, args.force)
                 .map_err(|e| Failure::usage(format!("{}: {e}", p.display())))?,
@@ -122,19 +139,33 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
         None => stdout,
     };
     let pool = super::thread_pool(args.jobs)?;
-    let notation = args.notation.with(args.chinese);
+    let style = args.chinese.unwrap_or(match args.output_encoding {
+        Encoding::Big5 => ChineseStyle::Traditional,
+        _ => ChineseStyle::Simplified,
+    });
+    let notation = args.notation.with(style);
     let mut tally = Tally::new(inputs.len());
     let work = |meta: &Meta, index: usize, record: &Record| {
         let replayed = replay(record);
         let record = &*with_ecco(record, &replayed, args.ecco);
+        let not_written =
+            |e: &dyn std::fmt::Display| format!("{}: game {}: not written: {e}", meta.source, index + 1);
         let text = match args.to {
             Target::Pgn => Ok(pgn::write(record, &replayed.resolution, notation) + "\n"),
             Target::Json => Ok(json::write(record, &replayed.resolution) + "\n"),
             Target::Dhtmlxq => dhtmlxq::write(record, &replayed.resolution)
                 .map(|block| block + "\n")
-                .map_err(|e| format!("{}: game {}: not written: {e}", meta.source, index + 1)),
-            Target::Xqf => unreachable!("written by convert_xqf"),
+                .map_err(|e| not_written(&e)),
+            Target::Xqf => Err("XQF files are written by convert_xqf".to_string()),
         };
+        let bytes = text.and_then(|text| {
+            encode(text, args.output_encoding, args.unmappable).map_err(|c| {
+                not_written(&format!(
+                    "{c:?} (U+{:04X}) cannot be written in {}; --unmappable replace writes '?' for it",
+                    c as u32, args.output_encoding
+                ))
+            })
+        });
         let outcome = Outcome::of(
             &meta.source,
             index,
@@ -142,53 +173,60 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
             replayed.error.as_ref(),
             " (moves from there on are kept as written)",
         );
-        (text, outcome)
+        (bytes, outcome)
     };
     each_input(&inputs, args.encoding, &pool, work, |meta, event| {
         match event {
             Event::Results(texts) => {
                 tally.batch(texts.len());
-                for (text, outcome) in texts {
+                for (bytes, outcome) in texts {
+                    // An unreadable record is never written as a game.
+                    let unreadable = matches!(outcome, Outcome::Unreadable(_));
                     tally.game(outcome);
-                    let text = match text {
-                        Ok(text) => text,
-                        Err(why) => {
-                            tally.not_written(&why);
-                            continue;
-                        }
-                    };
-                    let (bytes, unmappable) = args.output_encoding.encode(&text);
-                    if unmappable {
-                        tally.tell(&format!(
-                            "{}: a game holds characters {} cannot encode; they are written as &#NNNN; \
-                             (for Big5, --chinese traditional avoids this in the moves)",
-                            meta.source, args.output_encoding
-                        ));
+                    if unreadable {
+                        continue;
                     }
-                    out.write_all(&bytes)?;
+                    match bytes {
+                        Ok(bytes) => out.write_all(&bytes)?,
+                        Err(why) => tally.not_written(&why),
+                    }
                 }
             }
             Event::Unreadable(reason) => tally.unreadable(&meta.source, &reason),
+            Event::NoRecord(reason) => tally.no_record(&meta.source, &reason),
             Event::Done => tally.input_done(),
         }
         Ok(())
     })?;
     tally.finish();
     out.flush()?;
-    if let (Some(file), Some(p)) = (file, &args.output) {
+    if let (Some(file), Some(p)) = (file, output) {
         file.commit().map_err(|e| Failure::usage(format!("{}: {e}", p.display())))?;
     }
     eprintln!("{}; {} written", tally.summary(), tally.written());
     Ok(tally.code())
 }
 
+/// `text` in `encoding`; with `Unmappable::Error`, the first character it
+/// cannot hold is the error.
+fn encode(text: String, encoding: Encoding, unmappable: Unmappable) -> Result<Vec<u8>, char> {
+    if encoding == Encoding::Utf8 || text.is_ascii() {
+        return Ok(text.into_bytes());
+    }
+    let text = text.as_str();
+    match unmappable {
+        Unmappable::Error => encoding.encode(text).map(|b| b.into_owned()),
+        Unmappable::Replace => Ok(encoding.encode_replacing(text, '?').into_owned()),
+    }
+}
+
 /// `record`, with `--ecco` a copy whose ECCO tags are set by its replayed
 /// moves (games from another start, or that cannot be set up, keep theirs).
 pub(super) fn with_ecco<'r>(record: &'r Record, replayed: &Replayed, ecco: bool) -> Cow<'r, Record> {
-    if !ecco || !replayed.has_start() {
+    let Some(start) = replayed.resolution.start.as_ref().filter(|_| ecco) else {
         return Cow::Borrowed(record);
-    }
-    match ecco::classify(&replayed.resolution.start, &replayed.moves) {
+    };
+    match ecco::classify(start, &replayed.moves) {
         Some(code) => {
             let mut tagged = record.clone();
             ecco::set_tags(&mut tagged, code);

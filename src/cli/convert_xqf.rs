@@ -31,13 +31,8 @@ pub fn run(
     version: xqf::Version,
 ) -> Result<Tally, Failure> {
     std::fs::create_dir_all(dir).map_err(|e| Failure::usage(format!("{}: {e}", dir.display())))?;
-    let input_files: HashSet<PathBuf> = inputs
-        .iter()
-        .filter_map(|i| match i {
-            Input::File(p) => std::fs::canonicalize(p).ok(),
-            Input::Stdin => None,
-        })
-        .collect();
+    let input_files: HashSet<PathBuf> =
+        inputs.iter().filter_map(|i| std::fs::canonicalize(i.path()?).ok()).collect();
     let pool = super::thread_pool(args.jobs)?;
     let mut used: HashSet<String> = HashSet::new();
     let mut tally = Tally::new(inputs.len());
@@ -65,7 +60,12 @@ pub fn run(
             Event::Results(converted) => {
                 tally.batch(converted.len());
                 for c in converted {
+                    // An unreadable record is never written as a game.
+                    let unreadable = matches!(c.outcome, Outcome::Unreadable(_));
                     tally.game(c.outcome);
+                    if unreadable {
+                        continue;
+                    }
                     let bytes = match c.bytes {
                         Ok(b) => b,
                         Err(e) => {
@@ -88,6 +88,7 @@ pub fn run(
                 }
             }
             Event::Unreadable(reason) => tally.unreadable(&meta.source, &reason),
+            Event::NoRecord(reason) => tally.no_record(&meta.source, &reason),
             Event::Done => tally.input_done(),
         }
         Ok(())

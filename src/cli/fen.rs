@@ -14,11 +14,13 @@ use super::{ChineseStyle, Failure, MoveNotation};
 use crate::analysis::replay::replay;
 use crate::formats::encoding::Encoding;
 use crate::record::Record;
+use crate::{Color, Position};
 
 /// Output formats of `qipu fen`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum FenFormat {
-    /// `source game ply move fen`, tab-separated, for people and simple tools.
+    /// `source game ply move fen`, tab-separated, for people and simple tools (games numbered
+    /// from 1).
     Text,
     /// One JSON object per ply and line: source, index, ply, move, fen
     /// (`jsonl` is accepted too).
@@ -76,12 +78,41 @@ fn trail(
     mut out: Vec<u8>,
 ) -> Result<Trail, Failure> {
     let replayed = replay(record);
-    let mut pos = replayed.resolution.start.clone();
     out.clear();
-    out.reserve(100 * (replayed.moves.len() + 1));
+    // Ply 0 is the placement as read, legal or not; the moves follow from
+    // the position when it is a legal one (none replayed otherwise).
+    if let Some(setup) = &replayed.resolution.setup {
+        let start = replayed.resolution.start.clone();
+        write_trail(source, index, setup, start, &replayed.moves, notation, format, &mut out)?;
+    }
+    let in_main_line = replayed.error.as_ref().is_some_and(|e| !e.in_variation());
+    let stops = if in_main_line { " (the trail stops there)" } else { "" };
+    let outcome = Outcome::of(source, index, record, replayed.error.as_ref(), stops);
+    Ok((out, outcome))
+}
+
+/// Writes the trail of one game into `out`: the placement `setup` as ply
+/// 0, then the position after each of `moves`, played from `start`.
+#[allow(clippy::too_many_arguments)]
+fn write_trail(
+    source: &str,
+    index: usize,
+    setup: &crate::Setup,
+    start: Option<crate::Position>,
+    moves: &[crate::Move],
+    notation: crate::notation::Notation,
+    format: FenFormat,
+    out: &mut Vec<u8>,
+) -> Result<(), Failure> {
+    out.reserve(100 * (moves.len() + 1));
     // Only the ranks a move touches are written anew.
-    let mut ranks = crate::fen::RankTexts::new(pos.board());
+    let mut ranks = crate::fen::RankTexts::new(&setup.board);
     let mut text = String::with_capacity(16);
+    // Moves replay only from a legal start.
+    let (mut pos, moves) = match start {
+        Some(pos) => (pos, moves),
+        None => (Position::start(), &[][..]),
+    };
     if format == FenFormat::Json {
         // JSON lines are written by hand, straight into the output, with
         // what every line of the game shares escaped once: serializing
@@ -92,45 +123,42 @@ fn trail(
         push_number(&mut head, index);
         head.extend_from_slice(b",\"ply\":");
         let mut line =
-            |ply: usize, mv: Option<&str>, pos: &crate::Position, ranks: &crate::fen::RankTexts| {
+            |ply: usize, mv: Option<&str>, clocks: (Color, u32, u32), ranks: &crate::fen::RankTexts| {
                 out.extend_from_slice(&head);
-                push_number(&mut out, ply);
+                push_number(out, ply);
                 out.extend_from_slice(b",\"move\":");
                 match mv {
-                    Some(mv) => push_json_str(&mut out, mv),
+                    Some(mv) => push_json_str(out, mv),
                     None => out.extend_from_slice(b"null"),
                 }
                 // A FEN holds letters, digits, '/', '-' and spaces only.
                 out.extend_from_slice(b",\"fen\":\"");
-                ranks.write_bytes(pos.turn(), pos.halfmoves(), pos.fullmoves(), &mut out);
+                ranks.write_bytes(clocks.0, clocks.1, clocks.2, out);
                 out.extend_from_slice(b"\"}\n");
             };
-        line(0, None, &pos, &ranks);
-        for (k, &m) in replayed.moves.iter().enumerate() {
+        line(0, None, (setup.turn, setup.halfmoves, setup.fullmoves), &ranks);
+        for (k, &m) in moves.iter().enumerate() {
             text.clear();
             notation.write_to(&pos, m, &mut text);
             let _ = pos.play_unchecked(m);
             ranks.update(pos.board(), m);
-            line(k + 1, Some(&text), &pos, &ranks);
+            line(k + 1, Some(&text), (pos.turn(), pos.halfmoves(), pos.fullmoves()), &ranks);
         }
     } else {
         let mut fen = String::with_capacity(100);
-        ranks.write(pos.turn(), pos.halfmoves(), pos.fullmoves(), &mut fen);
-        write_ply(&Ply { source, index, ply: 0, mv: None, fen: &fen }, format, &mut out)?;
-        for (k, &m) in replayed.moves.iter().enumerate() {
+        ranks.write(setup.turn, setup.halfmoves, setup.fullmoves, &mut fen);
+        write_ply(&Ply { source, index, ply: 0, mv: None, fen: &fen }, format, out)?;
+        for (k, &m) in moves.iter().enumerate() {
             text.clear();
             notation.write_to(&pos, m, &mut text);
             let _ = pos.play_unchecked(m);
             ranks.update(pos.board(), m);
             fen.clear();
             ranks.write(pos.turn(), pos.halfmoves(), pos.fullmoves(), &mut fen);
-            write_ply(&Ply { source, index, ply: k + 1, mv: Some(&text), fen: &fen }, format, &mut out)?;
+            write_ply(&Ply { source, index, ply: k + 1, mv: Some(&text), fen: &fen }, format, out)?;
         }
     }
-    let in_main_line = replayed.error.as_ref().is_some_and(|e| !e.in_variation);
-    let stops = if in_main_line { " (the trail stops there)" } else { "" };
-    let outcome = Outcome::of(source, index, record, replayed.error.as_ref(), stops);
-    Ok((out, outcome))
+    Ok(())
 }
 
 /// At most this many written buffers are kept for reuse: a few batches'.
@@ -138,7 +166,7 @@ const SPARE_BUFFERS: usize = 1024;
 
 /// Writes the FEN trails; problems go to standard error.
 pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
-    let inputs = expand(&args.paths)?;
+    let inputs = expand(&args.paths);
     let pool = super::thread_pool(args.jobs)?;
     let notation = args.notation.with(args.chinese);
     if args.format == FenFormat::Csv {
@@ -167,6 +195,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
                 }
             }
             Event::Unreadable(reason) => tally.unreadable(&meta.source, &reason),
+            Event::NoRecord(reason) => tally.no_record(&meta.source, &reason),
             Event::Done => tally.input_done(),
         }
         Ok(())
@@ -179,9 +208,10 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
 fn write_ply(p: &Ply, format: FenFormat, out: &mut impl Write) -> Result<(), Failure> {
     let mv = p.mv.unwrap_or("-");
     match format {
-        FenFormat::Text => writeln!(out, "{}\t{}\t{}\t{mv}\t{}", p.source, p.index, p.ply, p.fen)?,
+        // Text reports number games from 1; JSON and CSV keep the 0-based index.
+        FenFormat::Text => writeln!(out, "{}\t{}\t{}\t{mv}\t{}", p.source, p.index + 1, p.ply, p.fen)?,
         FenFormat::Json => {
-            serde_json::to_writer(&mut *out, p).map_err(|e| Failure::usage(e.to_string()))?;
+            super::write_json(&mut *out, p)?;
             writeln!(out)?;
         }
         FenFormat::Csv => {

@@ -1,89 +1,230 @@
 //! The inputs of a command: files, directories searched recursively, and
 //! `-` for standard input.
+//!
+//! A path that cannot be read (missing, a folder that cannot be listed) is
+//! an input of its own that is reported, and the others are still read.
+//! Links are followed, but every folder and file is visited once: a link
+//! back to a folder already walked (a loop) is told once and not followed.
+//! A named pipe or device met while walking a folder is not opened (a pipe
+//! would wait forever for a writer).
 
+use std::collections::HashSet;
 use std::io::Read;
 use std::path::{Path, PathBuf};
-
-use super::Failure;
 
 /// One input to read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Input {
-    /// A file.
-    File(PathBuf),
+    /// A file: named on the command line, or `found` while walking a folder.
+    File {
+        /// Its path.
+        path: PathBuf,
+        /// Whether it was found in a folder rather than named.
+        found: bool,
+    },
     /// Standard input.
     Stdin,
+    /// A path that cannot be read, and why (reported as unreadable).
+    Problem {
+        /// The path.
+        path: PathBuf,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A path met while walking a folder that is not read, and why (a
+    /// pipe, a device): it holds no record.
+    Skipped {
+        /// The path.
+        path: PathBuf,
+        /// Why it is not read.
+        reason: String,
+    },
 }
 
 impl Input {
     /// The name used in reports (`-` for standard input).
     pub fn name(&self) -> String {
         match self {
-            Input::File(p) => p.display().to_string(),
+            Input::File { path, .. } | Input::Problem { path, .. } | Input::Skipped { path, .. } => {
+                path.display().to_string()
+            }
             Input::Stdin => "-".to_string(),
         }
     }
 
-    /// The content, to read a piece at a time.
-    pub fn open(&self) -> std::io::Result<Box<dyn Read + Send>> {
-        Ok(match self {
-            Input::File(p) => Box::new(std::fs::File::open(p)?),
-            Input::Stdin => Box::new(std::io::stdin()),
-        })
+    /// The path of a file input.
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            Input::File { path, .. } => Some(path),
+            _ => None,
+        }
     }
 
-    /// The whole content.
-    pub fn read(&self) -> std::io::Result<Vec<u8>> {
+    /// Whether it was found while walking a folder (not named).
+    pub fn found(&self) -> bool {
+        matches!(self, Input::File { found: true, .. } | Input::Skipped { .. })
+    }
+
+    /// The content, to read a piece at a time.
+    pub fn open(&self) -> std::io::Result<Box<dyn Read + Send>> {
         match self {
-            Input::File(p) => std::fs::read(p),
-            Input::Stdin => {
-                let mut buf = Vec::new();
-                std::io::stdin().lock().read_to_end(&mut buf)?;
-                Ok(buf)
+            Input::File { path, .. } => Ok(Box::new(std::fs::File::open(path)?)),
+            Input::Stdin => Ok(Box::new(std::io::stdin())),
+            Input::Problem { reason, .. } | Input::Skipped { reason, .. } => {
+                Err(std::io::Error::other(reason.clone()))
             }
         }
     }
 }
 
 /// Expands the command-line paths: directories into the files below them
-/// (sorted by name, so the order is the same on every run).
-pub fn expand(paths: &[PathBuf]) -> Result<Vec<Input>, Failure> {
-    let mut out = Vec::new();
+/// (sorted by name, so the order is the same on every run). Problems are
+/// inputs of their own, in their place.
+pub fn expand(paths: &[PathBuf]) -> Vec<Input> {
+    let mut walk = Walk::default();
     for path in paths {
         if path.as_os_str() == "-" {
-            out.push(Input::Stdin);
-        } else if path.is_dir() {
-            walk(path, &mut out)?;
-        } else if path.exists() {
-            out.push(Input::File(path.clone()));
-        } else {
-            return Err(Failure::usage(format!("{}: no such file or directory", path.display())));
+            walk.out.push(Input::Stdin);
+            continue;
+        }
+        match std::fs::metadata(path) {
+            Ok(meta) if meta.is_dir() => {
+                if walk.first_visit(path, &meta) {
+                    walk.dir(path);
+                }
+            }
+            Ok(_) => walk.out.push(Input::File { path: path.clone(), found: false }),
+            Err(e) => walk.problem(path, e),
         }
     }
-    Ok(out)
+    walk.out
 }
 
-fn walk(dir: &Path, out: &mut Vec<Input>) -> Result<(), Failure> {
-    let io = |e: std::io::Error| Failure::usage(format!("{}: {e}", dir.display()));
-    // The entry's type comes with the directory listing on most systems:
-    // no extra call per file (symbolic links are followed with one).
-    let mut entries: Vec<(PathBuf, bool)> = std::fs::read_dir(dir)
-        .map_err(io)?
-        .map(|e| {
-            let e = e?;
-            let kind = e.file_type()?;
-            let is_dir = if kind.is_symlink() { e.path().is_dir() } else { kind.is_dir() };
-            Ok((e.path(), is_dir))
-        })
-        .collect::<Result<_, std::io::Error>>()
-        .map_err(io)?;
-    entries.sort();
-    for (p, is_dir) in entries {
-        if is_dir {
-            walk(&p, out)?;
-        } else {
-            out.push(Input::File(p));
+/// What a walk has found, and the folders and files it has visited.
+#[derive(Default)]
+struct Walk {
+    out: Vec<Input>,
+    seen: HashSet<Identity>,
+}
+
+/// A file's identity: its device and inode on Unix, its canonical path
+/// elsewhere.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Identity {
+    #[cfg_attr(not(unix), allow(dead_code))]
+    Inode(u64, u64),
+    #[cfg_attr(unix, allow(dead_code))]
+    Path(PathBuf),
+}
+
+fn identity(path: &Path, meta: &std::fs::Metadata) -> Identity {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let _ = path;
+        Identity::Inode(meta.dev(), meta.ino())
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        Identity::Path(std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()))
+    }
+}
+
+impl Walk {
+    /// Whether `path` is visited for the first time (and marks it visited).
+    fn first_visit(&mut self, path: &Path, meta: &std::fs::Metadata) -> bool {
+        self.seen.insert(identity(path, meta))
+    }
+
+    fn problem(&mut self, path: &Path, e: std::io::Error) {
+        let reason = match e.kind() {
+            std::io::ErrorKind::NotFound => "no such file or directory".to_string(),
+            _ => format!("cannot read: {e}"),
+        };
+        self.out.push(Input::Problem { path: path.to_path_buf(), reason });
+    }
+
+    /// The entries of a folder, sorted by name; a folder that cannot be
+    /// listed is reported and has none.
+    fn list(&mut self, dir: &Path) -> std::vec::IntoIter<PathBuf> {
+        let mut paths = Vec::new();
+        match std::fs::read_dir(dir) {
+            Ok(entries) => {
+                for entry in entries {
+                    match entry {
+                        Ok(e) => paths.push(e.path()),
+                        Err(e) => self.problem(dir, e),
+                    }
+                }
+            }
+            Err(e) => self.problem(dir, e),
+        }
+        paths.sort();
+        paths.into_iter()
+    }
+
+    /// Walks a folder depth first, entries in name order, without
+    /// recursion (folders of any depth).
+    fn dir(&mut self, root: &Path) {
+        let mut stack = vec![self.list(root)];
+        while let Some(entries) = stack.last_mut() {
+            let Some(path) = entries.next() else {
+                stack.pop();
+                continue;
+            };
+            // Links are followed: the metadata of what they point to.
+            let meta = match std::fs::metadata(&path) {
+                Ok(meta) => meta,
+                Err(e) if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) => {
+                    let reason = format!("cannot read: a link to nothing ({e})");
+                    self.out.push(Input::Problem { path, reason });
+                    continue;
+                }
+                Err(e) => {
+                    self.problem(&path, e);
+                    continue;
+                }
+            };
+            if !self.first_visit(&path, &meta) {
+                if meta.is_dir() {
+                    eprintln!(
+                        "qipu: {}: a link to a folder already read (a loop, or the same folder under \
+                         another name): not read again",
+                        path.display()
+                    );
+                }
+                continue;
+            }
+            if meta.is_dir() {
+                let below = self.list(&path);
+                stack.push(below);
+            } else if meta.is_file() {
+                self.out.push(Input::File { path, found: true });
+            } else {
+                let reason = format!("{}, not opened while walking a folder", special_kind(&meta));
+                self.out.push(Input::Skipped { path, reason });
+            }
         }
     }
-    Ok(())
+}
+
+/// What a file that is neither a regular file nor a folder is.
+fn special_kind(meta: &std::fs::Metadata) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let kind = meta.file_type();
+        if kind.is_fifo() {
+            return "a named pipe (FIFO)";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+        if kind.is_char_device() || kind.is_block_device() {
+            return "a device";
+        }
+    }
+    let _ = meta;
+    "not a regular file"
 }

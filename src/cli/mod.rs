@@ -69,8 +69,9 @@ pub enum Command {
     Validate(validate::Args),
     /// Print the FEN trail of each game: the position after every ply of the main line.
     ///
-    /// Ply 0 is the start position (move `-`). Each line names the source, the game (0-based
-    /// index in its file), the ply, the move in --notation (ICCS by default) and the FEN.
+    /// Ply 0 is the start position (move `-`), as the record gives it even when it is not a legal
+    /// one. Each line names the source, the game (numbered from 1 in text; the 0-based `index`
+    /// in JSON and CSV), the ply, the move in --notation (ICCS by default) and the FEN.
     /// A game whose main line stops at a wrong move gives its trail up to that move and a
     /// message on standard error; the exit code is then 1.
     #[command(
@@ -215,6 +216,18 @@ impl From<io::Error> for Failure {
             Failure { message: format!("cannot write output: {e}"), code: 2 }
         }
     }
+}
+
+/// Writes `value` as JSON into `out`. A closed output (`| head`) is the
+/// quiet end that [`Failure::from`] makes of it, like any write error.
+pub(crate) fn write_json(
+    out: &mut (impl Write + ?Sized),
+    value: &impl serde::Serialize,
+) -> Result<(), Failure> {
+    serde_json::to_writer(&mut *out, value).map_err(|e| match e.io_error_kind() {
+        Some(kind) => Failure::from(io::Error::from(kind)),
+        None => Failure::usage(format!("cannot write JSON: {e}")),
+    })
 }
 
 /// Runs a parsed command line; returns the exit code (0, or 1 when some

@@ -12,7 +12,7 @@ use super::input::expand;
 use super::progress::{Outcome, Tally};
 use super::{ChineseStyle, Failure, MoveNotation, OutputFormat};
 use crate::analysis::ecco;
-use crate::analysis::openings::{OpeningNode, OpeningTree};
+use crate::analysis::openings::{Edge, OpeningNode, OpeningTree};
 use crate::analysis::replay::replay;
 use crate::formats::encoding::Encoding;
 use crate::notation::Notation;
@@ -71,7 +71,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
     if args.plies == 0 {
         return Err(Failure::usage("--plies must be at least 1"));
     }
-    let inputs = expand(&args.paths)?;
+    let inputs = expand(&args.paths);
     let pool = super::thread_pool(args.jobs)?;
     let mut tally = Tally::new(inputs.len());
     let mut tree = OpeningTree::new(args.plies);
@@ -79,11 +79,8 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
     let work = |meta: &Meta, index: usize, record: &Record| -> Opening {
         let mut replayed = replay(record);
         let outcome = Outcome::of(&meta.source, index, record, replayed.error.as_ref(), "");
-        if !replayed.has_start() {
-            return (None, outcome);
-        }
+        let Some(start) = replayed.resolution.start.take() else { return (None, outcome) };
         replayed.moves.truncate(plies);
-        let start = replayed.resolution.start;
         let code = ecco::classify(&start, &replayed.moves).map(|e| e.code);
         (Some((start, replayed.moves, record.result(), code)), outcome)
     };
@@ -99,6 +96,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
                 }
             }
             Event::Unreadable(reason) => tally.unreadable(&meta.source, &reason),
+            Event::NoRecord(reason) => tally.no_record(&meta.source, &reason),
             Event::Done => tally.input_done(),
         }
         Ok(())
@@ -132,6 +130,19 @@ fn summary(node: &OpeningNode) -> String {
     s
 }
 
+/// The summary of the position a move leads to. When other move orders
+/// reach it too, the games of this move come first and the position's
+/// counts are said to be merged: a move never seems to have more games
+/// than the position it is played from.
+fn edge_summary(tree: &OpeningTree, edge: Edge) -> String {
+    let node = tree.node(edge.node);
+    if edge.games == node.games {
+        summary(node)
+    } else {
+        format!("{} game(s) by this move order; with transpositions: {}", edge.games, summary(node))
+    }
+}
+
 /// The label of a move at `ply` (from 1): `3. 车一平二` or `3... 马８进７`.
 fn label(ply: usize, text: &str) -> String {
     let number = ply.div_ceil(2);
@@ -159,16 +170,16 @@ fn print_children(
     if ply >= tree.plies() {
         return Ok(());
     }
-    for (m, child) in tree.children(id, min_games) {
-        let node = tree.node(child);
+    for edge in tree.children(id, min_games) {
+        let (m, child) = (edge.m, edge.node);
         let indent = "  ".repeat(ply);
         let mv = label(ply + 1, &notation.write(pos, m));
         if expanded[child] {
-            writeln!(out, "{indent}{mv}  {}  (transposes to a position above)", summary(node))?;
+            writeln!(out, "{indent}{mv}  {}  (transposes to a position above)", edge_summary(tree, edge))?;
             continue;
         }
         expanded[child] = true;
-        writeln!(out, "{indent}{mv}  {}", summary(node))?;
+        writeln!(out, "{indent}{mv}  {}", edge_summary(tree, edge))?;
         let mut after = pos.clone();
         let _ = after.play_unchecked(m);
         print_children(tree, child, &after, ply + 1, min_games, notation, expanded, out)?;
@@ -183,6 +194,9 @@ struct JsonNode {
     /// The position it was reached from on this line (`null` for the start).
     parent: Option<usize>,
     ply: usize,
+    /// Games that reached it by this move from `parent` (`games` counts
+    /// every move order).
+    path_games: u32,
     /// The move that leads here, in `--notation`.
     #[serde(rename = "move")]
     mv: Option<String>,
@@ -202,12 +216,14 @@ struct JsonNode {
 
 fn json(tree: &OpeningTree, min_games: u32, notation: Notation, out: &mut impl Write) -> Result<(), Failure> {
     let mut line =
-        |id: usize, parent: Option<usize>, ply: usize, mv: Option<(String, Move)>, transposition: bool| {
+        |edge: Edge, parent: Option<usize>, ply: usize, mv: Option<(String, Move)>, transposition: bool| {
+            let id = edge.node;
             let node = tree.node(id);
             let row = JsonNode {
                 id,
                 parent,
                 ply,
+                path_games: edge.games,
                 iccs: mv.as_ref().map(|(_, m)| m.to_string()),
                 mv: mv.map(|(text, _)| text),
                 fen: tree.position(id).fen(),
@@ -219,14 +235,16 @@ fn json(tree: &OpeningTree, min_games: u32, notation: Notation, out: &mut impl W
                 ecco: node.main_ecco(),
                 transposition,
             };
-            serde_json::to_writer(&mut *out, &row).map_err(|e| Failure::usage(e.to_string()))?;
+            super::write_json(&mut *out, &row)?;
             writeln!(out)?;
             Ok::<(), Failure>(())
         };
-    line(0, None, 0, None, false)?;
-    walk(tree, min_games, 0, |&parent, m, child, ply, pos, seen| {
-        line(child, Some(parent), ply, Some((notation.write(pos, m), m)), seen)?;
-        Ok(child)
+    let root =
+        Edge { m: Move::new(crate::Square::A0, crate::Square::A0), node: 0, games: tree.node(0).games };
+    line(root, None, 0, None, false)?;
+    walk(tree, min_games, 0, |&parent, edge, ply, pos, seen| {
+        line(edge, Some(parent), ply, Some((notation.write(pos, edge.m), edge.m)), seen)?;
+        Ok(edge.node)
     })
 }
 
@@ -239,7 +257,7 @@ fn walk<V>(
     tree: &OpeningTree,
     min_games: u32,
     root: V,
-    mut visit: impl FnMut(&V, Move, usize, usize, &Position, bool) -> Result<V, Failure>,
+    mut visit: impl FnMut(&V, Edge, usize, &Position, bool) -> Result<V, Failure>,
 ) -> Result<(), Failure> {
     let mut expanded = vec![false; tree.nodes().len()];
     expanded[0] = true;
@@ -249,9 +267,10 @@ fn walk<V>(
             continue;
         }
         let mut deeper = Vec::new();
-        for (m, child) in tree.children(id, min_games) {
+        for edge in tree.children(id, min_games) {
+            let (m, child) = (edge.m, edge.node);
             let seen = expanded[child];
-            let child_value = visit(&value, m, child, ply + 1, &pos, seen)?;
+            let child_value = visit(&value, edge, ply + 1, &pos, seen)?;
             if !seen {
                 expanded[child] = true;
                 let mut after = pos.clone();
@@ -272,13 +291,14 @@ fn book(tree: &OpeningTree, min_games: u32, notation: Notation) -> String {
     record.tree.node_mut(record.tree.root()).notes_mut().comment = Some(summary(tree.node(0)));
     let mut moves = vec![None];
     let root = record.tree.root();
-    let walked = walk(tree, min_games, root, |&at, m, child, _, _, seen| {
+    let walked = walk(tree, min_games, root, |&at, edge, _, _, seen| {
+        let m = edge.m;
         let node = record.tree.add_child(at, RecordedMove { text: MoveText::Coords(m), at: Span::default() });
         if moves.len() <= node.index() {
             moves.resize(node.index() + 1, None);
         }
         moves[node.index()] = Some(m);
-        let mut comment = summary(tree.node(child));
+        let mut comment = edge_summary(tree, edge);
         if seen {
             comment.push_str(", transposes to a position above");
         }
@@ -286,6 +306,6 @@ fn book(tree: &OpeningTree, min_games: u32, notation: Notation) -> String {
         Ok(node)
     });
     walked.expect("building a record does not fail");
-    let resolution = Resolution { start: Position::start(), moves };
+    let resolution = Resolution { setup: Some(crate::Setup::start()), start: Some(Position::start()), moves };
     crate::formats::pgn::write(&record, &resolution, notation)
 }

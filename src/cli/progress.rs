@@ -86,6 +86,8 @@ pub struct Tally {
     pub unreadable: usize,
     /// Games read and replayed but not written (convert).
     pub not_written: usize,
+    /// Inputs found while walking folders that hold no record.
+    pub no_record: usize,
     inputs: usize,
     progress: Progress,
 }
@@ -99,6 +101,8 @@ pub enum Outcome {
     Illegal(String),
     /// It could not be read: what to tell.
     Unreadable(String),
+    /// The input holds no record (not a game): what to tell.
+    NoRecord(String),
 }
 
 impl Outcome {
@@ -108,6 +112,7 @@ impl Outcome {
             Outcome::Valid => "ok",
             Outcome::Illegal(_) => "illegal",
             Outcome::Unreadable(_) => "unreadable",
+            Outcome::NoRecord(_) => "no-record",
         }
     }
 
@@ -144,6 +149,7 @@ impl Tally {
             illegal: 0,
             unreadable: 0,
             not_written: 0,
+            no_record: 0,
             inputs: 0,
             progress: Progress::new(inputs_total),
         }
@@ -154,8 +160,14 @@ impl Tally {
         self.progress.games(n);
     }
 
-    /// Counts one game and tells its problem.
+    /// Counts one game and tells its problem (or an input that holds no
+    /// record, which is not a game).
     pub fn game(&mut self, outcome: Outcome) {
+        if let Outcome::NoRecord(p) = outcome {
+            self.no_record += 1;
+            self.tell(&p);
+            return;
+        }
         self.games += 1;
         match outcome {
             Outcome::Valid => self.valid += 1,
@@ -167,6 +179,7 @@ impl Tally {
                 self.unreadable += 1;
                 self.tell(&p);
             }
+            Outcome::NoRecord(_) => {}
         }
     }
 
@@ -179,6 +192,11 @@ impl Tally {
     /// Counts an input that cannot be read at all.
     pub fn unreadable(&mut self, source: &str, reason: &str) {
         self.game(Outcome::Unreadable(format!("{source}: unreadable: {reason}")));
+    }
+
+    /// Counts an input found in a folder that holds no record.
+    pub fn no_record(&mut self, source: &str, reason: &str) {
+        self.game(Outcome::NoRecord(no_record_line(source, reason)));
     }
 
     /// Tells a message, clearing the progress line first.
@@ -201,7 +219,7 @@ impl Tally {
     /// The summary line: `N game(s): V valid, I illegal, U unreadable (K input(s))`,
     /// as `validate` writes it.
     pub fn summary(&self) -> String {
-        summary_line(self.games, self.valid, self.illegal, self.unreadable, self.inputs)
+        summary_line(self.games, self.valid, self.illegal, self.unreadable, self.inputs, self.no_record)
     }
 
     /// Games written (convert): those read, but for those not written.
@@ -215,8 +233,27 @@ impl Tally {
     }
 }
 
-/// `N game(s): V valid, I illegal, U unreadable (K input(s))`: the summary
-/// line every batch command ends with.
-pub fn summary_line(games: usize, valid: usize, illegal: usize, unreadable: usize, inputs: usize) -> String {
-    format!("{games} game(s): {valid} valid, {illegal} illegal, {unreadable} unreadable ({inputs} input(s))")
+/// `N game(s): V valid, I illegal, U unreadable (K input(s))`, and when
+/// some inputs found in folders hold no record, `; M input(s) hold no
+/// record`: the summary line every batch command ends with.
+pub fn summary_line(
+    games: usize,
+    valid: usize,
+    illegal: usize,
+    unreadable: usize,
+    inputs: usize,
+    no_record: usize,
+) -> String {
+    let mut line = format!(
+        "{games} game(s): {valid} valid, {illegal} illegal, {unreadable} unreadable ({inputs} input(s))"
+    );
+    if no_record > 0 {
+        line.push_str(&format!("; {no_record} input(s) hold no record"));
+    }
+    line
+}
+
+/// How an input that holds no record is told: `SOURCE: holds no record: WHY`.
+pub fn no_record_line(source: &str, reason: &str) -> String {
+    format!("{source}: holds no record: {reason}")
 }

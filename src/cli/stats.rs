@@ -37,7 +37,7 @@ pub struct Args {
 /// illegal or unreadable game is told on standard error, and the summary
 /// line counts them as `validate` does.
 pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
-    let inputs = expand(&args.paths)?;
+    let inputs = expand(&args.paths);
     let pool = super::thread_pool(args.jobs)?;
     let mut stats = Stats::default();
     let mut tally = Tally::new(inputs.len());
@@ -59,6 +59,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
                 stats.add(&GameFacts::unreadable(meta.format));
                 tally.unreadable(&meta.source, &reason);
             }
+            Event::NoRecord(reason) => tally.no_record(&meta.source, &reason),
             Event::Done => tally.input_done(),
         }
         Ok(())
@@ -68,7 +69,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
     match args.format {
         OutputFormat::Json => {
             let json = json(&stats, args.top);
-            serde_json::to_writer(&mut *out, &json).map_err(|e| Failure::usage(e.to_string()))?;
+            super::write_json(&mut *out, &json)?;
             writeln!(out)?;
         }
         OutputFormat::Text => text(&stats, args.top, out)?,
@@ -133,12 +134,8 @@ fn text(stats: &Stats, top: usize, out: &mut impl Write) -> std::io::Result<()> 
         ("Black's first moves (games, Black's score)", &stats.first_moves_black),
     ] {
         let mut rows = list.iter().take(top).map(|(mv, s)| {
-            let score = if s.decided > 0 {
-                format!("{:5.1}%", 100.0 * s.points / s.decided as f64)
-            } else {
-                "-".into()
-            };
-            (mv.clone(), format!("{:>8}  {score:>6} of {} decided", s.games, s.decided))
+            let score = s.score().map_or("-".into(), |score| format!("{:5.1}%", 100.0 * score));
+            (mv.clone(), format!("{:>8}  {score:>6} ({} decided, {} drawn)", s.games, s.decided, s.draws))
         });
         section(out, title, &mut rows)?;
     }

@@ -48,6 +48,9 @@ struct Report {
     /// The whole input is unreadable (not one record of it).
     #[serde(skip)]
     whole_input: bool,
+    /// The problem as the text report tells it (as every command does).
+    #[serde(skip)]
+    told: Option<String>,
 }
 
 /// Where and why a game failed, as JSON output gives it.
@@ -73,11 +76,12 @@ impl ErrorJson {
             mv: e.text.clone(),
             line: e.at.line,
             column: e.at.column,
-            offset: (e.at.line == 0 && (e.ply > 0 || record.unreadable.is_some())).then_some(e.at.column),
-            message: if e.in_variation {
-                format!("in a variation: {}", e.message)
-            } else {
-                e.message.clone()
+            offset: (e.at.line == 0
+                && (e.ply > 0 || record.unreadable.is_some() || record.start_at.is_some()))
+            .then_some(e.at.column),
+            message: match &e.variation {
+                Some(v) => format!("in {v}: {}", e.message),
+                None => e.message.clone(),
             },
         }
     }
@@ -95,24 +99,26 @@ struct Summary {
     ok: usize,
     illegal: usize,
     unreadable: usize,
+    no_record: usize,
 }
 
 /// Validates every game of every input.
 pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
-    let inputs = expand(&args.paths)?;
+    let inputs = expand(&args.paths);
     let pool = super::thread_pool(args.jobs)?;
     let mut summary = Summary::default();
     let mut progress = super::progress::Progress::new(inputs.len());
     let mut emit = |r: &Report, out: &mut dyn Write| -> Result<(), Failure> {
-        summary.games += 1;
         match r.status {
             "ok" => summary.ok += 1,
             "illegal" => summary.illegal += 1,
+            "no-record" => summary.no_record += 1,
             _ => summary.unreadable += 1,
         }
+        summary.games += usize::from(r.status != "no-record");
         match args.format {
             OutputFormat::Json => {
-                serde_json::to_writer(&mut *out, r).map_err(|e| Failure::usage(e.to_string()))?;
+                super::write_json(&mut *out, r)?;
                 writeln!(out)?;
             }
             OutputFormat::Text => write_text(r, out)?,
@@ -124,7 +130,8 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
             progress.games(reports.len());
             reports.iter().try_for_each(|r| emit(r, out))
         }
-        Event::Unreadable(message) => emit(&unreadable(meta, message), out),
+        Event::Unreadable(message) => emit(&unreadable(meta, message, "unreadable"), out),
+        Event::NoRecord(message) => emit(&unreadable(meta, message, "no-record"), out),
         Event::Done => {
             progress.input_done();
             Ok(())
@@ -137,6 +144,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
         summary.illegal,
         summary.unreadable,
         inputs.len(),
+        summary.no_record,
     );
     match args.format {
         OutputFormat::Text => writeln!(out, "{line}")?,
@@ -145,11 +153,13 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
     Ok(if summary.illegal + summary.unreadable > 0 { 1 } else { 0 })
 }
 
-fn unreadable(meta: &Meta, message: String) -> Report {
+/// The report of an input that gives no game: `unreadable`, or
+/// `no-record` for one found in a folder that holds no record.
+fn unreadable(meta: &Meta, message: String, status: &'static str) -> Report {
     Report {
         source: meta.source.clone(),
         index: 0,
-        status: "unreadable",
+        status,
         format: meta.format,
         encoding: meta.encoding,
         plies: 0,
@@ -160,6 +170,7 @@ fn unreadable(meta: &Meta, message: String) -> Report {
         warnings: Vec::new(),
         result_conflict: None,
         whole_input: true,
+        told: None,
     }
 }
 
@@ -183,36 +194,33 @@ fn report(meta: &Meta, index: usize, record: &Record) -> Report {
         result: record.result().map(|r| r.as_str()),
         termination: replayed.termination.map(|t| t.as_str()),
         error,
-        warnings: record.warnings.iter().map(|w| format!("{}: {}", w.at, w.message)).collect(),
+        warnings: record
+            .warnings
+            .iter()
+            .chain(&replayed.warnings)
+            .map(|w| format!("{}: {}", w.at, w.message))
+            .collect(),
         result_conflict: replayed.result_conflict,
         whole_input: false,
+        told: replayed.error.as_ref().filter(|_| record.unreadable.is_none()).map(|e| e.to_string()),
     }
 }
 
 fn write_text(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
     if let Some(e) = &r.error {
-        if r.whole_input {
+        if r.whole_input && r.status == "no-record" {
+            writeln!(out, "{}", super::progress::no_record_line(&r.source, &e.message))?;
+        } else if r.whole_input {
             writeln!(out, "{}: unreadable: {}", r.source, e.message)?;
         } else if r.status == "unreadable" {
             let at = Span { line: e.line, column: e.column };
             writeln!(out, "{}: game {} ({at}): {}", r.source, r.index + 1, e.message)?;
-        } else if e.ply == 0 {
-            writeln!(out, "{}: game {}: start position: {}", r.source, r.index + 1, e.message)?;
-        } else {
-            let at = Span { line: e.line, column: e.column };
-            writeln!(
-                out,
-                "{}: game {}: ply {} ({at}): {}: {}",
-                r.source,
-                r.index + 1,
-                e.ply,
-                e.mv,
-                e.message
-            )?;
+        } else if let Some(told) = &r.told {
+            writeln!(out, "{}: game {}: {told}", r.source, r.index + 1)?;
         }
     }
     if let Some(c) = &r.result_conflict {
-        writeln!(out, "{}: game {}: {c}", r.source, r.index + 1)?;
+        writeln!(out, "{}: game {}: warning: {c}", r.source, r.index + 1)?;
     }
     for w in &r.warnings {
         writeln!(out, "{}: game {}: warning: {w}", r.source, r.index + 1)?;

@@ -354,7 +354,7 @@ impl<'a> Document<'a> {
             }
         };
         record.tree = build_tree(&self.moves);
-        settle_start(&mut record, &setup.board, Some((setup.turn, fen_at, "file")), setup.fullmoves);
+        settle_start(&mut record, &setup.board, fen_at, Some((setup.turn, fen_at, "file")), setup.fullmoves);
         Ok(record)
     }
 }

@@ -503,7 +503,8 @@ fn read_record(file: &[u8], start: usize, end: usize, holder: &str) -> Result<Re
         let message = "the board is empty: a title or separator entry, not a game".to_string();
         record.unreadable = Some(Warning { at: span(start + layout.board), message });
     }
-    settle_start(&mut record, &board, Some((side, span(start + layout.side), "file")), fullmoves as u32);
+    let (board_at, side_at) = (span(start + layout.board), span(start + layout.side));
+    settle_start(&mut record, &board, board_at, Some((side, side_at, "file")), fullmoves as u32);
     Ok(record)
 }
 
@@ -739,7 +740,10 @@ fn gbk_string(
         return error(length_at, format!("{what}: {len} bytes, but only {} are left", cursor.left()));
     }
     let text_at = cursor.offset();
-    Ok(gbk_text(cursor.take(len, what)?, what, text_at, warnings))
+    // The text ends at a NUL (a C string's terminator, counted in its length).
+    let bytes = cursor.take(len, what)?;
+    let bytes = &bytes[..memchr::memchr(0, bytes).unwrap_or(bytes.len())];
+    Ok(gbk_text(bytes, what, text_at, warnings))
 }
 
 /// Reads the inflated data: the library header, then the games, each with
@@ -865,7 +869,7 @@ fn read_compressed_game(bytes: &[u8], base: usize) -> Result<Record, CcbridgeErr
     record.tree = tree;
     record.tree.node_mut(record.tree.root()).notes_mut().comment = comment;
     read_comment_lines(&mut cursor, &moves, &mut record);
-    settle_start(&mut record, &board, None, 1);
+    settle_start(&mut record, &board, span(board_at), None, 1);
     Ok(record)
 }
 

@@ -40,6 +40,25 @@ impl Format {
     }
 }
 
+/// The file-name extensions of Xiangqi record formats, read or not (in
+/// lower case): a file named so that holds nothing readable is a damaged
+/// record, not prose that happens to sit among records.
+pub const RECORD_EXTENSIONS: [&str; 14] =
+    ["pgn", "xqf", "cbr", "cbl", "cbf", "dhtml", "xqn", "mxq", "sg", "che", "ccm", "chn", "ucc", "wxf"];
+
+/// Whether a file's name has the extension of a record format.
+///
+/// ```
+/// use qipu::formats::detect::has_record_extension;
+/// assert!(has_record_extension(std::path::Path::new("games/对局.PGN")));
+/// assert!(!has_record_extension(std::path::Path::new("README.txt")));
+/// ```
+pub fn has_record_extension(path: &std::path::Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| RECORD_EXTENSIONS.iter().any(|r| e.eq_ignore_ascii_case(r)))
+}
+
 /// Judges the format of `bytes`: binary formats by signature; any text is
 /// `Pgn` here, told apart from plain text, JSON, DhtmlXQ and CBF once
 /// decoded.
@@ -52,7 +71,9 @@ impl Format {
 /// assert_eq!(detect(b"\x00\x01\x02\x03"), Format::Binary);
 /// ```
 pub fn detect(bytes: &[u8]) -> Format {
-    if bytes.starts_with(b"XQ") {
+    // `XQ` and a version byte (10 to 18 in real files): text that happens
+    // to start with `XQ` (`XQF工具包…`) is not an XQF file.
+    if bytes.starts_with(b"XQ") && bytes.get(2).is_none_or(|&v| v < 0x20) {
         return Format::Xqf;
     }
     if super::ccbridge::is_cbr(bytes) {

@@ -210,8 +210,9 @@ fn read_block(text: &str, start: usize, end: usize, lines: &LineIndex, record: &
     let mut by_name: HashMap<&str, &Tag> = HashMap::new();
     for tag in &tags {
         by_name.insert(tag.name.as_str(), tag);
-        let value = tag.value.trim();
-        if value.is_empty() || STRUCTURE.contains(&tag.name.as_str()) {
+        // Line ends around the value are layout; spaces are the author's.
+        let value = super::encoding::unescape_references(tag.value.trim_matches(['\r', '\n']));
+        if value.trim().is_empty() || STRUCTURE.contains(&tag.name.as_str()) {
             continue;
         }
         if tag.name.starts_with("move_") || tag.name.starts_with("comment") {
@@ -328,9 +329,15 @@ fn read_block(text: &str, start: usize, end: usize, lines: &LineIndex, record: &
 
     // vschess's `fen` tag, else the side to move from the first move's
     // piece (DhtmlXQ does not store it).
-    match by_name.get("fen").map(|t| t.value.trim()).filter(|f| !f.is_empty()) {
-        Some(fen) => record.set_tag("FEN", fen),
-        None => super::settle_start(record, &board, None, 1),
+    match by_name.get("fen").filter(|t| !t.value.trim().is_empty()) {
+        Some(fen) => {
+            record.set_tag("FEN", fen.value.trim());
+            record.start_at = Some(lines.span(fen.at));
+        }
+        None => {
+            let board_at = by_name.get("binit").map_or(record.at, |t| lines.span(t.at));
+            super::settle_start(record, &board, board_at, None, 1)
+        }
     }
     true
 }
@@ -430,6 +437,7 @@ fn start_board(tags: &HashMap<&str, &Tag>, lines: &LineIndex) -> Result<Board, W
 fn comment_text(value: &str) -> String {
     // Line ends around the value are layout; spaces are the author's.
     let value = value.trim_matches(['\r', '\n']).replace("\r\n", "\n").replace("||", "\n");
+    let value = super::encoding::unescape_references(&value).into_owned();
     if !value.contains("\\u") {
         return value;
     }
@@ -516,11 +524,12 @@ pub fn write(record: &Record, resolution: &Resolution) -> Result<String, String>
     let tag = |out: &mut String, name: &str, value: &str| {
         let _ = writeln!(out, "[DhtmlXQ_{name}]{}[/DhtmlXQ_{name}]", guard_tags(value));
     };
-    tag(&mut out, "ver", record.tag("DhtmlXQ_ver").unwrap_or("www_dpxq_com"));
+    tag(&mut out, "ver", &super::clean::one_line(record.tag("DhtmlXQ_ver").unwrap_or("www_dpxq_com")));
     for (key, value) in &record.tags {
         if key.eq_ignore_ascii_case("DhtmlXQ_ver") {
             continue;
         }
+        let value = &super::clean::one_line(value);
         if let Some((name, _)) = TAGS.iter().find(|(_, k)| k.eq_ignore_ascii_case(key)) {
             tag(&mut out, name, value);
         } else if let Some(name) = key.strip_prefix("DhtmlXQ_") {
@@ -536,25 +545,31 @@ pub fn write(record: &Record, resolution: &Resolution) -> Result<String, String>
         };
         tag(&mut out, "result", word);
     }
-    let start = &resolution.start;
-    if start.board() != &Board::start() {
-        tag(&mut out, "binit", &binit(start.board())?);
+    let Some(start) = &resolution.setup else {
+        return Err("the start position cannot be read, and DhtmlXQ stores a board".to_string());
+    };
+    if start.board != Board::start() {
+        tag(&mut out, "binit", &binit(&start.board)?);
     }
-    if start.turn() == Color::Black || start.board() != &Board::start() {
+    if start.turn == Color::Black || start.board != Board::start() {
         // vschess's tag: it also says who moves first when no move does.
-        tag(&mut out, "fen", &start.fen());
+        tag(&mut out, "fen", &start.to_fen());
     }
     let tree = &record.tree;
     let point = |s: Square| format!("{}{}", s.file().index(), 9 - s.rank().index());
     let move_digits = |id: NodeId| -> Result<String, String> {
         let m = match resolution.move_of(id) {
             Some(m) => m,
-            None => match &tree.node(id).mv.as_ref().expect("a move node").text {
-                MoveText::Coords(m) => *m,
-                MoveText::Text(t) => {
-                    return Err(format!("the move {t} did not replay; DhtmlXQ stores points"));
+            None => {
+                let mv = tree.node(id).mv.as_ref().expect("a move node");
+                match (mv.points(), &mv.text) {
+                    (Some(m), _) => m,
+                    (None, MoveText::Text(t)) => {
+                        return Err(format!("the move {t} did not replay; DhtmlXQ stores points"));
+                    }
+                    (None, MoveText::Coords(m)) => *m, // never: points are points
                 }
-            },
+            }
         };
         Ok(format!("{}{}", point(m.from), point(m.to)))
     };
@@ -595,7 +610,10 @@ pub fn write(record: &Record, resolution: &Resolution) -> Result<String, String>
             tag(&mut out, &name, &digits);
         }
     }
-    let comment = |id: NodeId| tree.node(id).merged_comment().unwrap_or_default().replace('\n', "||");
+    let comment = |id: NodeId| {
+        let text = tree.node(id).merged_comment().unwrap_or_default();
+        super::clean::lines(&text).replace('\n', "||")
+    };
     let root_comment = comment(tree.root());
     if !root_comment.is_empty() {
         tag(&mut out, "comment0", &root_comment);

@@ -233,12 +233,55 @@ pub fn detect_head(head: &[u8], forced: Option<Encoding>) -> (Encoding, usize) {
 }
 
 impl Encoding {
-    /// `text` in this encoding, and whether some characters could not be
-    /// encoded (they are written as `&#NNNN;`). UTF-16 is written as UTF-8,
-    /// as the WHATWG encoders do.
-    pub fn encode(self, text: &str) -> (Cow<'_, [u8]>, bool) {
-        let (bytes, _, unmappable) = self.codec().encode(text);
-        (bytes, unmappable)
+    /// `text` in this encoding; the first character it cannot hold is the
+    /// error. UTF-16 is written as UTF-8, as the WHATWG encoders do.
+    ///
+    /// ```
+    /// use qipu::formats::encoding::Encoding;
+    /// assert_eq!(Encoding::Big5.encode("馬８進７").unwrap().len(), 8);
+    /// assert_eq!(Encoding::Big5.encode("马８进７"), Err('马'));
+    /// ```
+    pub fn encode(self, text: &str) -> Result<Cow<'_, [u8]>, char> {
+        self.encode_with(text, None)
+    }
+
+    /// `text` in this encoding, a character it cannot hold written as
+    /// `replacement` (which it must hold, as `?` in every encoding does).
+    pub fn encode_replacing(self, text: &str, replacement: char) -> Cow<'_, [u8]> {
+        self.encode_with(text, Some(replacement)).unwrap_or_else(|_| Cow::Owned(Vec::new()))
+    }
+
+    fn encode_with(self, text: &str, replacement: Option<char>) -> Result<Cow<'_, [u8]>, char> {
+        let codec = self.codec().output_encoding();
+        if codec == encoding_rs::UTF_8 {
+            return Ok(Cow::Borrowed(text.as_bytes()));
+        }
+        if text.is_ascii() {
+            return Ok(Cow::Borrowed(text.as_bytes()));
+        }
+        let mut encoder = codec.new_encoder();
+        let mut out = Vec::with_capacity(text.len() + 16);
+        let mut rest = text;
+        loop {
+            let room = encoder
+                .max_buffer_length_from_utf8_without_replacement(rest.len())
+                .unwrap_or(rest.len() * 4 + 16);
+            out.reserve(room);
+            let (result, read) = encoder.encode_from_utf8_to_vec_without_replacement(rest, &mut out, true);
+            rest = &rest[read..];
+            match result {
+                encoding_rs::EncoderResult::InputEmpty => return Ok(Cow::Owned(out)),
+                encoding_rs::EncoderResult::OutputFull => continue,
+                encoding_rs::EncoderResult::Unmappable(c) => match replacement {
+                    Some(r) => {
+                        let mut buf = [0u8; 4];
+                        let (_, _, _) =
+                            encoder.encode_from_utf8_to_vec(r.encode_utf8(&mut buf), &mut out, false);
+                    }
+                    None => return Err(c),
+                },
+            }
+        }
     }
 
     /// A decoder for text in this encoding, fed a piece at a time (no
@@ -246,6 +289,54 @@ impl Encoding {
     pub fn decoder(self) -> encoding_rs::Decoder {
         self.codec().new_decoder_without_bom_handling()
     }
+}
+
+/// `text` with the numeric character references that tools write for the
+/// characters their output encoding lacks (`&#39532;`, `&#x9A6C;`: 马)
+/// read as those characters. A reference to no character, to a control
+/// character, or not closed by `;` is left as written.
+///
+/// ```
+/// use qipu::formats::encoding::unescape_references;
+/// assert_eq!(unescape_references("&#39532;８&#36827;７"), "马８进７");
+/// assert_eq!(unescape_references("&#x70AE;二平五 &#0; &#12"), "炮二平五 &#0; &#12");
+/// ```
+pub fn unescape_references(text: &str) -> Cow<'_, str> {
+    let mut found = memchr::memmem::find_iter(text.as_bytes(), b"&#").peekable();
+    if found.peek().is_none() {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut done = 0;
+    for at in found {
+        if at < done {
+            continue;
+        }
+        if let Some((c, len)) = reference_at(&text[at..]) {
+            out.push_str(&text[done..at]);
+            out.push(c);
+            done = at + len;
+        }
+    }
+    out.push_str(&text[done..]);
+    Cow::Owned(out)
+}
+
+/// The character of the reference at the start of `text` (`&#NNN;` or
+/// `&#xHHH;`) and the reference's length in bytes.
+fn reference_at(text: &str) -> Option<(char, usize)> {
+    let rest = text.strip_prefix("&#")?;
+    let (digits, radix, skip) = match rest.strip_prefix(['x', 'X']) {
+        Some(hex) => (hex, 16, 3),
+        None => (rest, 10, 2),
+    };
+    let end = digits.find(';')?;
+    let digits = &digits[..end];
+    if digits.is_empty() || digits.len() > 7 || !digits.chars().all(|c| c.is_digit(radix)) {
+        return None;
+    }
+    let c = char::from_u32(u32::from_str_radix(digits, radix).ok()?)?;
+    (!c.is_control()).then_some((c, skip + end + 1))
 }
 
 /// GB18030 or Big5, whichever reads the start of `bytes` as more

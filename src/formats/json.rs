@@ -21,7 +21,7 @@ use crate::record::{GameResult, MoveText, NodeId, Record, RecordedMove, Resoluti
 #[derive(Serialize)]
 struct JsonRecord<'a> {
     tags: &'a [(String, String)],
-    fen: String,
+    fen: Option<String>,
     result: Option<&'static str>,
     comment: Option<&'a str>,
     nodes: Vec<JsonNode<'a>>,
@@ -94,7 +94,7 @@ pub fn write(record: &Record, resolution: &Resolution) -> String {
         .collect();
     let json = JsonRecord {
         tags: &record.tags,
-        fen: resolution.start.fen(),
+        fen: resolution.setup.as_ref().map(crate::Setup::to_fen),
         result: record.result().map(|r| r.as_str()),
         comment: tree.node(tree.root()).comment(),
         nodes,

@@ -3,6 +3,7 @@
 
 pub mod cbf;
 pub mod ccbridge;
+pub mod clean;
 pub mod detect;
 pub mod dhtmlxq;
 pub mod encoding;
@@ -43,14 +44,16 @@ fn byte_error<T>(offset: usize, reason: impl Into<String>) -> Result<T, ByteErro
 }
 
 /// Settles the side to move of a record whose moves are points, and writes
-/// its `FEN` tag when the start is not the standard one with Red to move.
-/// The side is the colour of the first move's piece; without a move, what
-/// the file stores (`stored`: the side, where, and what says it, such as
-/// "header"), else Red. A stored side that the first move contradicts is
-/// reported as a warning.
+/// its `FEN` tag when the start is not the standard one with Red to move
+/// (`board_at`: where the file stores the placement). The side is the
+/// colour of the first move's piece; without a move, what the file stores
+/// (`stored`: the side, where, and what says it, such as "header"), else
+/// Red. A stored side that the first move contradicts is reported as a
+/// warning.
 pub(crate) fn settle_start(
     record: &mut Record,
     board: &crate::Board,
+    board_at: crate::record::Span,
     stored: Option<(crate::Color, crate::record::Span, &str)>,
     fullmoves: u32,
 ) {
@@ -71,6 +74,7 @@ pub(crate) fn settle_start(
         let mut fen = String::new();
         crate::rules::fen::write_fen(board, turn, 0, fullmoves.max(1), &mut fen);
         record.tags.push(("FEN".into(), fen));
+        record.start_at = Some(board_at);
     }
 }
 
@@ -82,6 +86,22 @@ pub struct Unreadable {
     pub format: Format,
     /// Why nothing can be read, in words.
     pub reason: String,
+    /// Whether the file holds no record at all (prose, an empty file,
+    /// binary data of no record format) rather than a record that cannot
+    /// be read (a damaged XQF, a broken JSON line).
+    pub holds_no_record: bool,
+}
+
+impl Unreadable {
+    /// A file that is a record, or meant to be one, and cannot be read.
+    pub fn damaged(format: Format, reason: impl Into<String>) -> Unreadable {
+        Unreadable { format, reason: reason.into(), holds_no_record: false }
+    }
+
+    /// A file that holds no record at all.
+    pub fn no_record(format: Format, reason: impl Into<String>) -> Unreadable {
+        Unreadable { format, reason: reason.into(), holds_no_record: true }
+    }
 }
 
 /// Reads the records of a file of any supported format; `encoding`
@@ -105,15 +125,17 @@ pub fn read_in_batches(
 ) -> Result<(Format, Option<Encoding>), Unreadable> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         let reason = if bytes.is_empty() { "empty file" } else { "only white space" };
-        return Err(Unreadable { format: detect::detect(bytes), reason: reason.into() });
+        return Err(Unreadable::no_record(detect::detect(bytes), reason));
     }
     match detect::detect(bytes) {
         Format::Pgn | Format::Text | Format::Json | Format::Dhtmlxq | Format::Cbf => {
             let decoded = encoding::decode(bytes, encoding);
             let enc = Some(decoded.encoding);
-            let not_a_game = |format| Unreadable {
-                format,
-                reason: "text without a game record: no tags, and the first word is not a move".into(),
+            let not_a_game = |format| {
+                Unreadable::no_record(
+                    format,
+                    "text without a game record: no tags, and the first word is not a move",
+                )
             };
             // DhtmlXQ blocks holding at least one tag; a text that only
             // mentions `[DhtmlXQ]` is read as whatever else it is.
@@ -133,15 +155,13 @@ pub fn read_in_batches(
                         f(Format::Cbf, enc, vec![record]);
                         Ok((Format::Cbf, enc))
                     }
-                    Err(e) => Err(Unreadable { format: Format::Cbf, reason: e.to_string() }),
+                    Err(e) => Err(Unreadable::damaged(Format::Cbf, e.to_string())),
                 }
             } else if json::looks_like_json(&decoded.text) {
-                let records = json::read(&decoded.text).map_err(|reason| Unreadable {
-                    format: Format::Json,
-                    reason: format!("JSON records: {reason}"),
-                })?;
+                let records = json::read(&decoded.text)
+                    .map_err(|reason| Unreadable::damaged(Format::Json, format!("JSON records: {reason}")))?;
                 if records.is_empty() {
-                    return Err(Unreadable { format: Format::Json, reason: "no game found".into() });
+                    return Err(Unreadable::no_record(Format::Json, "no game found"));
                 }
                 hand_on(records, batch, |records| f(Format::Json, enc, records));
                 Ok((Format::Json, enc))
@@ -159,16 +179,16 @@ pub fn read_in_batches(
                 });
                 match failure {
                     Some(e) => Err(e),
-                    None if first => Err(Unreadable { format: Format::Pgn, reason: "no game found".into() }),
+                    None if first => Err(Unreadable::no_record(Format::Pgn, "no game found")),
                     None => Ok((Format::Pgn, enc)),
                 }
             } else {
-                let records = text::read(&decoded.text);
+                let records = text::read(&encoding::unescape_references(&decoded.text));
                 if records.is_empty() {
-                    return Err(Unreadable {
-                        format: Format::Text,
-                        reason: "text without a game record: no line of moves".into(),
-                    });
+                    return Err(Unreadable::no_record(
+                        Format::Text,
+                        "text without a game record: no line of moves",
+                    ));
                 }
                 if records.iter().all(|r| !looks_like_a_game(r)) {
                     return Err(not_a_game(Format::Text));
@@ -182,20 +202,20 @@ pub fn read_in_batches(
                 f(Format::Xqf, None, vec![record]);
                 Ok((Format::Xqf, None))
             }
-            Err(e) => Err(Unreadable { format: Format::Xqf, reason: e.to_string() }),
+            Err(e) => Err(Unreadable::damaged(Format::Xqf, e.to_string())),
         },
         Format::Cbr => match ccbridge::read_cbr(bytes) {
             Ok(record) => {
                 f(Format::Cbr, None, vec![record]);
                 Ok((Format::Cbr, None))
             }
-            Err(e) => Err(Unreadable { format: Format::Cbr, reason: e.to_string() }),
+            Err(e) => Err(Unreadable::damaged(Format::Cbr, e.to_string())),
         },
         Format::Cbl => {
-            let library = ccbridge::read_cbl(bytes)
-                .map_err(|e| Unreadable { format: Format::Cbl, reason: e.to_string() })?;
+            let library =
+                ccbridge::read_cbl(bytes).map_err(|e| Unreadable::damaged(Format::Cbl, e.to_string()))?;
             if library.records.is_empty() {
-                return Err(Unreadable { format: Format::Cbl, reason: "a library without a record".into() });
+                return Err(Unreadable::damaged(Format::Cbl, "a library without a record"));
             }
             // A record of the library that cannot be read is still a game
             // to account for: it is marked unreadable, with its place.
@@ -217,12 +237,12 @@ pub fn read_in_batches(
         }
         Format::Binary => {
             let start = bytes.iter().take(4).map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(" ");
-            Err(Unreadable {
-                format: Format::Binary,
-                reason: format!(
+            Err(Unreadable::no_record(
+                Format::Binary,
+                format!(
                     "binary data that is not a known record format (it starts with {start}; an XQF file starts with 'XQ')"
                 ),
-            })
+            ))
         }
     }
 }

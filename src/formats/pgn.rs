@@ -155,6 +155,35 @@ fn tag_line(line: &str) -> Option<Vec<(String, String)>> {
     (!tags.is_empty()).then_some(tags)
 }
 
+/// The column (in characters) of the `[FEN` tag in a line of tags.
+fn fen_tag_column(line: &str) -> u32 {
+    let at = line
+        .match_indices('[')
+        .find(|(i, _)| line[i + 1..].trim_start().get(..3).is_some_and(|n| n.eq_ignore_ascii_case("FEN")))
+        .map_or(0, |(i, _)| i);
+    line[..at].chars().count() as u32 + 1
+}
+
+/// A comment's text without the padding of `{ text }`: at most one ASCII
+/// white-space character at each end.
+fn unpadded(text: &str) -> &str {
+    let text = text.strip_prefix(|c: char| c.is_ascii_whitespace()).unwrap_or(text);
+    text.strip_suffix(|c: char| c.is_ascii_whitespace()).unwrap_or(text)
+}
+
+/// A comment as written between braces: padded with a space at each end
+/// when it starts or ends with white space (see `unpadded`), `}` written
+/// as the full-width `｝` (a PGN comment cannot hold it).
+fn braced(comment: &str) -> String {
+    let text = super::clean::lines(comment).replace('}', "｝");
+    let edge = |c: Option<char>| c.is_some_and(|c| c.is_ascii_whitespace());
+    if edge(text.chars().next()) || edge(text.chars().next_back()) {
+        format!("{{ {text} }}")
+    } else {
+        format!("{{{text}}}")
+    }
+}
+
 /// Reader state across lines.
 #[derive(Debug, Default)]
 struct Reader {
@@ -181,6 +210,8 @@ const MAX_WARNINGS: usize = 20;
 
 impl Reader {
     fn line(&mut self, number: u32, line: &str) {
+        // `&#39532;` for 马: what tools write for a character their encoding lacks.
+        let line = &*super::encoding::unescape_references(line);
         let after_blank = std::mem::replace(&mut self.after_blank, line.trim().is_empty());
         // A comment without end would take every later game: a line of tags
         // after an empty line ends it (end_game warns of it).
@@ -195,6 +226,9 @@ impl Reader {
             }
             if self.game.tags.is_empty() {
                 self.game.at = Span { line: number, column: 1 };
+            }
+            if tags.iter().any(|(name, _)| name.eq_ignore_ascii_case("FEN")) {
+                self.game.start_at = Some(Span { line: number, column: fen_tag_column(line) });
             }
             self.game.tags.extend(tags);
             return;
@@ -388,15 +422,23 @@ impl Reader {
         if text.len() >= MAX_COMMENT {
             warnings.push(Warning { at, message: "comment longer than 1 MB: the rest is left out".into() });
         }
+        // A comment without end ends where the reader stopped it: the line
+        // ends before that are layout.
+        let text =
+            if closed { text } else { text.trim_end_matches(|c: char| c.is_ascii_whitespace()).to_string() };
         self.add_comment(text);
     }
 
     fn add_comment(&mut self, text: String) {
-        // Only ASCII white space is layout; full-width spaces (　) are the author's.
-        let text = text.trim_matches(|c: char| c.is_ascii_whitespace()).to_string();
+        // One ASCII white-space character at each end is the padding of
+        // `{ text }`; the rest is the author's (qipu writes a comment that
+        // starts or ends with white space padded, so that it reads back the
+        // same). An empty comment says nothing.
+        let text = unpadded(&text);
         if text.is_empty() {
             return;
         }
+        let text = text.to_string();
         let cur = self.cursor();
         // Right after `(`, a comment belongs to the variation's first move.
         let starts_variation =
@@ -777,12 +819,17 @@ pub fn write_to(
 ) {
     use std::fmt::Write;
     let result = record.result().unwrap_or(GameResult::Unknown);
-    let standard = resolution.start == crate::Position::start();
+    let standard = resolution.is_standard_start();
     let value = |name: &str| -> Option<String> {
         match name {
             "Game" => Some(record.tag("Game").unwrap_or("Chinese Chess").to_string()),
             "Result" => Some(result.as_str().to_string()),
-            "FEN" => (!standard || record.fen().is_some()).then(|| resolution.start.fen()),
+            // The placement as read, legal or not; a FEN that does not
+            // parse is kept as it was written.
+            "FEN" => match &resolution.setup {
+                Some(setup) => (!standard || record.fen().is_some()).then(|| setup.to_fen()),
+                None => record.fen().map(str::to_string),
+            },
             "Format" => Some(notation.pgn_format().to_string()),
             _ => record.tag(name).map(str::to_string),
         }
@@ -811,7 +858,10 @@ pub fn write_to(
     }
     let mut stack = Vec::new();
     if let Some(first) = tree.main_child(tree.root()) {
-        stack.push(Task::Move { id: first, pos: Box::new(resolution.start.clone()), force_number: true });
+        stack.push(match &resolution.start {
+            Some(start) => Task::Move { id: first, pos: Box::new(start.clone()), force_number: true },
+            None => Task::Raw { id: first },
+        });
     }
     let mut word = String::new();
     while let Some(task) = stack.pop() {
@@ -892,8 +942,9 @@ pub fn write_to(
     out.push('\n');
 }
 
+/// A tag value as written between quotes: one line, `\` and `"` escaped.
 fn escape(v: &str) -> String {
-    v.replace('\\', "\\\\").replace('"', "\\\"")
+    super::clean::one_line(v).replace('\\', "\\\\").replace('"', "\\\"")
 }
 
 /// Lays out move-text words in lines of at most 80 columns.
@@ -923,8 +974,7 @@ impl MovetextWriter {
     }
 
     fn comment(&mut self, c: &str) {
-        // `}` cannot appear inside a PGN comment: write the full-width form.
-        self.word(&format!("{{{}}}", c.replace('}', "｝")));
+        self.word(&braced(c));
         if c.contains('\n') {
             self.line = 80; // continue on a new line
         }

@@ -46,8 +46,7 @@ pub fn read_stream_sized(
     piece_size: usize,
     mut f: impl FnMut(Format, Option<Encoding>, Vec<Record>),
 ) -> Result<(Format, Option<Encoding>), Unreadable> {
-    let cannot_read =
-        |e: std::io::Error| Unreadable { format: Format::Binary, reason: format!("cannot read: {e}") };
+    let cannot_read = |e: std::io::Error| Unreadable::damaged(Format::Binary, format!("cannot read: {e}"));
     let mut head = Vec::with_capacity(head_size);
     (&mut source).take(head_size as u64).read_to_end(&mut head).map_err(cannot_read)?;
     let whole = |mut bytes: Vec<u8>,
@@ -56,13 +55,13 @@ pub fn read_stream_sized(
         let room = (MAX_WHOLE + 1).saturating_sub(bytes.len() as u64);
         source.take(room).read_to_end(&mut bytes).map_err(cannot_read)?;
         if bytes.len() as u64 > MAX_WHOLE {
-            return Err(Unreadable {
-                format: detect::detect(&bytes),
-                reason: format!(
+            return Err(Unreadable::damaged(
+                detect::detect(&bytes),
+                format!(
                     "larger than {} MB: only PGN text is read a piece at a time; split the file",
                     MAX_WHOLE >> 20
                 ),
-            });
+            ));
         }
         super::read_in_batches(&bytes, encoding, batch, &mut *f)
     };
@@ -94,10 +93,10 @@ pub fn read_stream_sized(
     let mut first = true;
     let mut emit = |games: Vec<Record>, first: &mut bool| -> Result<(), Unreadable> {
         if *first && games.iter().all(|r| !super::looks_like_a_game(r)) {
-            return Err(Unreadable {
-                format: Format::Pgn,
-                reason: "text without a game record: no tags, and the first word is not a move".into(),
-            });
+            return Err(Unreadable::no_record(
+                Format::Pgn,
+                "text without a game record: no tags, and the first word is not a move",
+            ));
         }
         *first = false;
         f(Format::Pgn, Some(enc), games);
@@ -161,7 +160,7 @@ pub fn read_stream_sized(
     let rest = reader.finish();
     if !rest.is_empty() || first {
         if rest.is_empty() {
-            return Err(Unreadable { format: Format::Pgn, reason: "no game found".into() });
+            return Err(Unreadable::no_record(Format::Pgn, "no game found"));
         }
         emit(rest, &mut first)?;
     }

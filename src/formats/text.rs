@@ -47,21 +47,48 @@ pub fn read(text: &str) -> Vec<Record> {
 }
 
 /// Whether every word of the line is a move, a move number or a result.
+///
+/// A move number has one to three digits (`1`, `12.`, `01.`, `1、`); a
+/// bare number has no leading zero, and a number runs into its move without
+/// a dot only before a Chinese one (`1炮二平五`). So the offsets and bytes
+/// of a hex dump (`000002a0: 0000 …`) are not move lines.
 pub fn is_move_line(line: &str) -> bool {
     let mut any = false;
     for word in line.split_whitespace() {
-        // A move number, or a result alone (`1-0`) or after one (`45.1-0`).
-        let unnumbered =
-            word.trim_start_matches(|c: char| c.is_ascii_digit()).trim_start_matches(['.', '．', '、']);
-        if unnumbered.is_empty() || [word, unnumbered].iter().any(|w| GameResult::parse(w).is_some()) {
+        if GameResult::parse(word).is_some() {
             continue;
         }
-        if !crate::notation::is_move_text(unnumbered) {
+        let Some(rest) = after_number(word) else { return false };
+        // A move number alone, or a result after one (`45.1-0`).
+        if rest.is_empty() || GameResult::parse(rest).is_some() {
+            continue;
+        }
+        if !crate::notation::is_move_text(rest) {
             return false;
         }
         any = true;
     }
     any
+}
+
+/// What follows the move number that starts `word` (all of it when there
+/// is none); `None` when the digits are not a move number.
+fn after_number(word: &str) -> Option<&str> {
+    let digits = word.len() - word.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    if digits == 0 {
+        return Some(word);
+    }
+    let rest = &word[digits..];
+    let separated = rest.trim_start_matches(['.', '．', '、']);
+    let dotted = separated.len() < rest.len();
+    let leading_zero = word.starts_with('0');
+    let fits = digits <= 3
+        && match (dotted, rest.is_empty()) {
+            (true, _) => true,
+            (false, true) => !leading_zero,
+            (false, false) => !leading_zero && rest.chars().next().is_some_and(|c| !c.is_ascii()),
+        };
+    fits.then_some(separated)
 }
 
 fn games_of(header: &[&str], moves: &[(usize, &str)]) -> Vec<Record> {

@@ -95,7 +95,8 @@ impl IccsMove {
             Some(Illegality::NoPiece(_) | Illegality::NotYourTurn(_)) => {
                 Err(ResolveError::EmptyOrigin { color: pos.turn(), square: m.from })
             }
-            Some(why) => Err(ResolveError::Illegal { reason: format!("{m}: {why}") }),
+            // The move is written as its points: no need to name them again.
+            Some(why) => Err(ResolveError::Illegal { reason: why.to_string() }),
         }
     }
 }

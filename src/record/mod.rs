@@ -22,7 +22,7 @@
 use std::fmt;
 use std::num::NonZeroU32;
 
-use crate::{Move, Position};
+use crate::{Move, Position, Setup};
 
 /// The result of a game as a record states it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -199,6 +199,23 @@ impl RecordedMove {
     /// A move written as text at `line`, `column`.
     pub fn text(text: &str, line: u32, column: u32) -> RecordedMove {
         RecordedMove { text: MoveText::Text(Word::from(text)), at: Span { line, column } }
+    }
+
+    /// The move's points, when it is written as points: coordinates a
+    /// binary format stored, or text in plain coordinates (`h2e2`,
+    /// `H2-E2`). Formats that store points can keep such a move even when
+    /// it does not replay.
+    ///
+    /// ```
+    /// use qipu::record::RecordedMove;
+    /// assert_eq!(RecordedMove::text("H2-E2", 1, 1).points().map(|m| m.to_string()), Some("h2e2".into()));
+    /// assert_eq!(RecordedMove::text("炮二平五", 1, 1).points(), None);
+    /// ```
+    pub fn points(&self) -> Option<Move> {
+        match &self.text {
+            MoveText::Coords(m) => Some(*m),
+            MoveText::Text(t) => crate::notation::iccs::parse_plain(t.as_bytes()).map(|m| m.0),
+        }
     }
 }
 
@@ -396,12 +413,22 @@ impl MoveTree {
     }
 }
 
-/// What replaying a record settled, for the writers: the start position
-/// and the move of every node of the tree that replayed.
+/// What replaying a record settled, for the writers: the start placement
+/// as the record gives it, the start position when that placement is a
+/// legal one, and the move of every node of the tree that replayed.
+///
+/// A record whose start position is not legal (a puzzle with a missing
+/// king, a piece on a point it can never reach) keeps its placement here:
+/// writers write it as it was read, never the standard start in its place.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Resolution {
-    /// The start position.
-    pub start: Position,
+    /// The start placement as read: the record's FEN, or the standard start
+    /// when the record gives no position. `None` when the record's position
+    /// cannot be read at all (a FEN that does not parse, an unreadable
+    /// record).
+    pub setup: Option<Setup>,
+    /// The start position: `setup`, when it is a legal position.
+    pub start: Option<Position>,
     /// The move of each node, by node index (`None` for the root and for
     /// moves that did not replay).
     pub moves: Vec<Option<Move>>,
@@ -411,6 +438,11 @@ impl Resolution {
     /// The move of node `id`, if it replayed.
     pub fn move_of(&self, id: NodeId) -> Option<Move> {
         self.moves.get(id.index()).copied().flatten()
+    }
+
+    /// Whether the start placement is the standard one with Red to move.
+    pub fn is_standard_start(&self) -> bool {
+        self.setup.as_ref().is_some_and(|s| s.board == crate::Board::start() && s.turn == crate::Color::Red)
     }
 }
 
@@ -434,6 +466,9 @@ pub struct Record {
     pub result: Option<GameResult>,
     /// Where the record starts in its source.
     pub at: Span,
+    /// Where the record gives its start position (the `FEN` tag, a binary
+    /// header's piece slots), when it gives one.
+    pub start_at: Option<Span>,
     /// Problems met while reading.
     pub warnings: Vec<Warning>,
     /// Set when the record could not be read (a broken entry of a file that

@@ -34,7 +34,9 @@ impl fmt::Display for Illegality {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             Illegality::NoPiece(sq) => write!(f, "no piece on {sq}"),
-            Illegality::NotYourTurn(p) => write!(f, "the {p} on the origin point moves out of turn"),
+            Illegality::NotYourTurn(p) => {
+                write!(f, "the {p} moves, but it is {}'s turn: two {} moves in a row", !p.color, p.color)
+            }
             Illegality::OwnPiece(p, sq) => write!(f, "{sq} holds a {p} of the moving side"),
             Illegality::CannotMoveSo(p) => write!(f, "a {} cannot move so", p.role),
             Illegality::Blocked(p, sq) => match p.role {

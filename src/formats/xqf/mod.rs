@@ -259,6 +259,7 @@ fn read_file(bytes: &[u8], raws: Option<&mut Vec<RawRecord>>) -> Result<Record, 
     super::settle_start(
         &mut record,
         &board,
+        Span { line: 0, column: 0x10 },
         Some((header_turn, Span { line: 0, column: 0x32 }, "header")),
         fullmoves,
     );
@@ -282,12 +283,15 @@ fn header_string(
         });
         len = capacity;
     }
-    if len == 0 {
+    // A fixed-size field ends at its first NUL: what follows is not text
+    // (a field that another one overflowed, uninitialised bytes).
+    let field = &header[offset + 1..offset + 1 + len];
+    let field = &field[..memchr::memchr(0, field).unwrap_or(len)];
+    if field.is_empty() {
         return None;
     }
-    let text = decode_text(&header[offset + 1..offset + 1 + len], |message| {
-        warnings.push(Warning { at, message: format!("{tag}: {message}") })
-    });
+    let text =
+        decode_text(field, |message| warnings.push(Warning { at, message: format!("{tag}: {message}") }));
     (!text.is_empty()).then_some(text)
 }
 

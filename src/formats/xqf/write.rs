@@ -5,7 +5,7 @@
 
 use super::{GAME_TYPES, HEADER_LEN, Keys, Preserved, RawRecord, STRINGS, slots_of};
 use crate::record::{GameResult, MoveText, NodeId, Record, Resolution};
-use crate::{Color, Move, Position, Square};
+use crate::{Board, Color, Move, Square};
 
 /// The version to write.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
@@ -52,12 +52,14 @@ pub fn write(record: &Record, resolution: &Resolution, version: Version) -> Resu
         key_bytes(record, resolution, &mut header);
     }
     let keys = Keys::derive(&header);
-    let start = &resolution.start;
-    write_slots(start, &keys, &mut header)?;
-    let fullmoves = start.fullmoves();
+    let Some(start) = &resolution.setup else {
+        return Err(WriteError("the start position cannot be read, and XQF stores a board".into()));
+    };
+    write_slots(&start.board, &keys, &mut header)?;
+    let fullmoves = start.fullmoves;
     let step = if fullmoves > 1 { (fullmoves * 2).min(u16::MAX as u32) as u16 } else { 0 };
     header[0x30..0x32].copy_from_slice(&step.to_le_bytes());
-    header[0x32] = u8::from(start.turn() == Color::Black);
+    header[0x32] = u8::from(start.turn == Color::Black);
     header[0x33] = match record.result() {
         Some(GameResult::RedWins) => 1,
         Some(GameResult::BlackWins) => 2,
@@ -70,7 +72,7 @@ pub fn write(record: &Record, resolution: &Resolution, version: Version) -> Resu
     }
     for &(offset, capacity, tag) in &STRINGS {
         if let Some(text) = record.tag(tag) {
-            let bytes = gb18030_within(text, capacity);
+            let bytes = gb18030_within(&crate::formats::clean::one_line(text), capacity);
             header[offset] = bytes.len() as u8;
             header[offset + 1..offset + 1 + bytes.len()].copy_from_slice(&bytes);
         }
@@ -208,7 +210,7 @@ fn push_comment(plain: &mut Vec<u8>, comment: &[u8], version: Version, keys: &Ke
 /// CRLF; empty when there is nothing.
 fn comment_bytes(text: Option<&str>) -> Vec<u8> {
     let Some(text) = text.filter(|t| !t.is_empty()) else { return Vec::new() };
-    let mut text = text.replace("\r\n", "\n").replace('\n', "\r\n");
+    let mut text = crate::formats::clean::lines(text).replace('\n', "\r\n");
     text.push_str("\r\n");
     encoding_rs::GB18030.encode(&text).0.into_owned()
 }
@@ -237,19 +239,19 @@ fn node_move(record: &Record, resolution: &Resolution, id: NodeId) -> Result<Mov
         return Ok(m);
     }
     let mv = record.tree.node(id).mv.as_ref().expect("a move node");
-    match &mv.text {
-        MoveText::Coords(m) => Ok(*m),
-        MoveText::Text(t) => Err(WriteError(format!(
-            "the move {t} ({}) did not replay, and XQF stores points, not text",
-            mv.at
-        ))),
-    }
+    mv.points().ok_or_else(|| {
+        let text = match &mv.text {
+            MoveText::Text(t) => t.to_string(),
+            MoveText::Coords(m) => m.to_string(),
+        };
+        WriteError(format!("the move {text} ({}) did not replay, and XQF stores points, not text", mv.at))
+    })
 }
 
 /// Puts the start position into the 32 piece slots: each side's pieces of
 /// a kind from its own right to left, as XQStudio lists them.
-fn write_slots(start: &Position, keys: &Keys, header: &mut [u8; HEADER_LEN]) -> Result<(), WriteError> {
-    let slots = slots_of(start.board()).map_err(|piece| {
+fn write_slots(board: &Board, keys: &Keys, header: &mut [u8; HEADER_LEN]) -> Result<(), WriteError> {
+    let slots = slots_of(board).map_err(|piece| {
         WriteError(format!(
             "the start position has more {} {}s than XQF's piece slots hold",
             piece.color.name(),
