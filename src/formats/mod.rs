@@ -10,6 +10,7 @@ pub mod json;
 pub mod pgn;
 pub mod stream;
 pub mod text;
+pub mod wxf_record;
 pub mod xqf;
 
 use crate::record::Record;
@@ -108,7 +109,7 @@ pub fn read_in_batches(
         return Err(Unreadable { format: detect::detect(bytes), reason: reason.into() });
     }
     match detect::detect(bytes) {
-        Format::Pgn | Format::Text | Format::Json | Format::Dhtmlxq | Format::Cbf => {
+        Format::Pgn | Format::Text | Format::Json | Format::Dhtmlxq | Format::Cbf | Format::Wxf => {
             let decoded = encoding::decode(bytes, encoding);
             let enc = Some(decoded.encoding);
             let not_a_game = |format| Unreadable {
