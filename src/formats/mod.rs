@@ -146,6 +146,13 @@ pub fn read_in_batches(
                 }
                 hand_on(records, batch, |records| f(Format::Json, enc, records));
                 Ok((Format::Json, enc))
+            } else if wxf_record::is_wxf(&decoded.text) {
+                let records = wxf_record::read(&decoded.text);
+                if records.is_empty() {
+                    return Err(Unreadable { format: Format::Wxf, reason: "no game found".into() });
+                }
+                hand_on(records, batch, |records| f(Format::Wxf, enc, records));
+                Ok((Format::Wxf, enc))
             } else if pgn::has_tags(&decoded.text) {
                 let mut first = true;
                 let mut failure = None;
