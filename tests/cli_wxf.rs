@@ -205,3 +205,61 @@ fn convert_writes_the_tags_and_every_move_as_pgn() {
     assert_eq!(replayed.moves, replay(&read(PLAYOK.as_bytes()).records[0]).moves);
     assert_eq!(replayed.termination, Some(Termination::Checkmate));
 }
+
+#[test]
+fn mangled_wxf_files_are_read_or_reported() {
+    const PIECES: &[&str] = &[
+        "START{",
+        "}END",
+        "}",
+        "{",
+        "FORMAT  WXF\n",
+        "RED ",
+        ";",
+        ";;",
+        "FEN ",
+        " b",
+        "SETUP{",
+        "\n",
+        "\r\n",
+        " ",
+        "1.",
+        "...",
+        "c2.5",
+        "H++7",
+        "1-0",
+        "*",
+        "中",
+        "\u{FEFF}",
+        "\t",
+    ];
+    let mut rng = common::Rng(0x5eed_0000_0000_0a0f);
+    let seed: Vec<char> = format!("{PLAYOK}{XIEXIE_POSITION}{XIEXIE_MOVES}").chars().collect();
+    let mut records = 0;
+    // QIPU_ROBUST_ITERS raises the count for a longer hunt by hand.
+    let iterations = std::env::var("QIPU_ROBUST_ITERS").ok().and_then(|v| v.parse().ok()).unwrap_or(2_000);
+    for _ in 0..iterations {
+        let mut text = seed.clone();
+        for _ in 0..1 + rng.below(8) {
+            let at = rng.below(text.len() + 1);
+            if rng.below(3) == 0 && at < text.len() {
+                text.remove(at);
+            } else {
+                let piece = PIECES[rng.below(PIECES.len())];
+                for (k, c) in piece.chars().enumerate() {
+                    text.insert(at + k, c);
+                }
+            }
+        }
+        let text: String = text.into_iter().collect();
+        let Ok(parsed) = formats::read(text.as_bytes(), None) else { continue };
+        for record in &parsed.records {
+            let replayed = replay(record);
+            let written =
+                qipu::formats::pgn::write(record, &replayed.resolution, qipu::notation::Notation::Wxf);
+            assert!(!qipu::formats::pgn::read(&written).is_empty(), "{written}");
+            records += 1;
+        }
+    }
+    assert!(records > 2_000, "{records}");
+}

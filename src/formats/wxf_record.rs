@@ -83,6 +83,8 @@
 //! assert_eq!(games[0].result(), Some(qipu::record::GameResult::RedWins));
 //! ```
 
+use std::collections::HashSet;
+
 use super::pgn;
 use crate::record::{GameResult, NodeId, Record, RecordedMove, Span, Warning};
 
@@ -245,6 +247,9 @@ struct Reader {
     notes: Vec<String>,
     /// Text after `}END` was told of (once a game).
     told_trailing: bool,
+    /// The header keys of the game, upper case: one seen again starts the
+    /// next game.
+    keys: HashSet<String>,
 }
 
 impl Reader {
@@ -293,13 +298,14 @@ impl Reader {
         } else if let Some((key, value)) =
             header_line(line).filter(|(key, _)| self.part == Part::Header || is_known(key))
         {
-            let repeated = self.game.tag(&tag_name(key)).is_some();
-            let format = key.eq_ignore_ascii_case("FORMAT");
-            if self.part == Part::After || (self.started && (format || repeated)) {
+            let key = key.to_ascii_uppercase();
+            let repeated = self.keys.contains(&key);
+            if self.part == Part::After || (self.started && (key == "FORMAT" || repeated)) {
                 self.end_game();
             }
             self.begin(at);
-            self.header(key, value, at);
+            self.header(&key, value, at);
+            self.keys.insert(key);
         } else if self.part == Part::After {
             if !std::mem::replace(&mut self.told_trailing, true) {
                 self.warn(at, "text after }END: not read");
@@ -318,10 +324,9 @@ impl Reader {
         }
     }
 
-    /// Sets the tags of one header line.
+    /// Sets the tags of one header line (`key` in upper case).
     fn header(&mut self, key: &str, value: &str, at: Span) {
-        let upper = key.to_ascii_uppercase();
-        match upper.as_str() {
+        match key {
             "RED" | "BLACK" => self.player(&tag_name(key), value),
             "EVENT" => {
                 let (event, time) = value.split_once(';').unwrap_or((value, ""));
@@ -437,6 +442,7 @@ impl Reader {
         self.cursor = None;
         self.started = false;
         self.told_trailing = false;
+        self.keys.clear();
     }
 
     fn finish(mut self) -> Vec<Record> {
