@@ -253,6 +253,7 @@ struct Reader {
 }
 
 impl Reader {
+    /// Reads line `number` of the text.
     fn line(&mut self, number: u32, line: &str) {
         match self.part {
             Part::Moves(open) => {
@@ -298,14 +299,7 @@ impl Reader {
         } else if let Some((key, value)) =
             header_line(line).filter(|(key, _)| self.part == Part::Header || is_known(key))
         {
-            let key = key.to_ascii_uppercase();
-            let repeated = self.keys.contains(&key);
-            if self.part == Part::After || (self.started && (key == "FORMAT" || repeated)) {
-                self.end_game();
-            }
-            self.begin(at);
-            self.header(&key, value, at);
-            self.keys.insert(key);
+            self.key_line(key, value, at);
         } else if self.part == Part::After {
             if !std::mem::replace(&mut self.told_trailing, true) {
                 self.warn(at, "text after }END: not read");
@@ -314,6 +308,20 @@ impl Reader {
             self.begin(at);
             self.notes.push(line.trim().to_string());
         }
+    }
+
+    /// A `KEY value` line at `at`: the next game's first line after `}END`,
+    /// or at a `FORMAT` line or a key this game already has; else one more
+    /// line of this game's header.
+    fn key_line(&mut self, key: &str, value: &str, at: Span) {
+        let key = key.to_ascii_uppercase();
+        let repeated = self.keys.contains(&key);
+        if self.part == Part::After || (self.started && (key == "FORMAT" || repeated)) {
+            self.end_game();
+        }
+        self.begin(at);
+        self.header(&key, value, at);
+        self.keys.insert(key);
     }
 
     /// Marks the game begun at `at`, its first line.
@@ -364,6 +372,7 @@ impl Reader {
         }
     }
 
+    /// Notes a problem of the game, worked around.
     fn warn(&mut self, at: Span, message: impl Into<String>) {
         self.game.warnings.push(Warning { at, message: message.into() });
     }
@@ -445,6 +454,7 @@ impl Reader {
         self.keys.clear();
     }
 
+    /// Ends the text: every game read.
     fn finish(mut self) -> Vec<Record> {
         self.end_game();
         self.games
