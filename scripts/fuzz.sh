@@ -43,6 +43,12 @@ if [ ! -d corpus/seeded ]; then
   printf '\x01\x02\x03\x04\x05\x06' > corpus/openings/a
   mkdir -p corpus/seeded
 fi
+# WXF game files (PlayOK, XieXie): none in the corpus, so two small ones written here.
+for t in any_format stream; do
+  mkdir -p "corpus/$t"
+  [ -f "corpus/$t/wxf-playok" ] || printf 'FORMAT  WXF\nRED     a ; 1200 ;;\nBLACK   b ; 1240 ;;\nRESULT  1-0\nDATE    2020-01-01 10:00:00\nEVENT   PlayOK Game ; 10m+0s\nSTART{\n 1. C2.5 h8+7   2. H2+3 r9.8   3. R1.2 h2+3\n 4. P7+1 1-0 }END\n' > "corpus/$t/wxf-playok"
+  [ -f "corpus/$t/wxf-xiexie" ] || printf 'FORMAT  \tWXF\nGAME    \nRED     \t;;;\nBLACK   \t;;;\nFEN  \t\trheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RHEAKAEHR b\n\nSTART{\n H8+7\n}END\n' > "corpus/$t/wxf-xiexie"
+done
 if [ ! -d corpus/replay ]; then
   mkdir -p corpus/replay
   for i in 0 1 2 3 4 5; do printf "\\x0$i\\x01\\x02\\x03\\x04\\x05\\x06" > "corpus/replay/$i"; done

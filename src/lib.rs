@@ -1,8 +1,8 @@
 //! qipu (棋谱) reads, checks and converts Xiangqi (Chinese chess) game
 //! records.
 //!
-//! Records are read from PGN, plain text, XQF, DhtmlXQ and 象棋桥 CBR, CBL
-//! and CBF ([`formats`]) into one model ([`record`]), replayed move by move
+//! Records are read from PGN, plain text, XQF, DhtmlXQ, 象棋桥 CBR, CBL
+//! and CBF, and WXF game files ([`formats`]) into one model ([`record`]), replayed move by move
 //! ([`analysis::replay`]) and written as PGN, JSON, XQF or DhtmlXQ.
 //!
 //! Underneath is the rules engine that every record is replayed through: the board vocabulary ([`Square`], [`Piece`], [`Board`]), FEN,

@@ -57,9 +57,9 @@ pub enum Command {
     ///
     /// Reads PGN (Chinese, WXF or ICCS moves, in UTF-8, GBK or Big5, detected), plain-text
     /// records, XQF (every version), DhtmlXQ (alone or in web pages), 象棋桥 CBR, CBL and CBF,
-    /// and qipu's JSON records, told apart by content; files, whole directories (recursively)
-    /// or standard input (`-`). Every move of the main line and of
-    /// every variation is checked; the first wrong move of a line is reported with the game,
+    /// WXF game files (PlayOK, XieXie) and qipu's JSON records, told apart by content; files,
+    /// whole directories (recursively) or standard input (`-`). Every move of the main line and
+    /// of every variation is checked; the first wrong move of a line is reported with the game,
     /// the ply, the line and column, and why. Valid games print nothing in text mode; a summary
     /// line ends the output. Exit code 0 when every game is valid, 1 when some game is illegal
     /// or unreadable, 2 on a usage or I/O error.

@@ -19,6 +19,9 @@ pub enum Format {
     Cbl,
     /// A 象棋桥 CCBridge XML record (`<ChineseChessRecord>`).
     Cbf,
+    /// A WXF game file (`FORMAT WXF`, `START{ … }END`), as PlayOK and
+    /// XieXie write them.
+    Wxf,
     /// Binary data that is no record format qipu knows.
     Binary,
 }
@@ -35,6 +38,7 @@ impl Format {
             Format::Cbr => "cbr",
             Format::Cbl => "cbl",
             Format::Cbf => "cbf",
+            Format::Wxf => "wxf",
             Format::Binary => "binary",
         }
     }
@@ -60,8 +64,8 @@ pub fn has_record_extension(path: &std::path::Path) -> bool {
 }
 
 /// Judges the format of `bytes`: binary formats by signature; any text is
-/// `Pgn` here, told apart from plain text, JSON, DhtmlXQ and CBF once
-/// decoded.
+/// `Pgn` here, told apart from plain text, JSON, DhtmlXQ, CBF and WXF
+/// files once decoded.
 ///
 /// ```
 /// use qipu::formats::detect::{detect, Format};

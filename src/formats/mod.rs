@@ -11,6 +11,7 @@ pub mod json;
 pub mod pgn;
 pub mod stream;
 pub mod text;
+pub mod wxf_record;
 pub mod xqf;
 
 use crate::record::Record;
@@ -128,7 +129,7 @@ pub fn read_in_batches(
         return Err(Unreadable::no_record(detect::detect(bytes), reason));
     }
     match detect::detect(bytes) {
-        Format::Pgn | Format::Text | Format::Json | Format::Dhtmlxq | Format::Cbf => {
+        Format::Pgn | Format::Text | Format::Json | Format::Dhtmlxq | Format::Cbf | Format::Wxf => {
             let decoded = encoding::decode(bytes, encoding);
             let enc = Some(decoded.encoding);
             let not_a_game = |format| {
@@ -165,6 +166,13 @@ pub fn read_in_batches(
                 }
                 hand_on(records, batch, |records| f(Format::Json, enc, records));
                 Ok((Format::Json, enc))
+            } else if wxf_record::is_wxf(&decoded.text) {
+                let records = wxf_record::read(&decoded.text);
+                if records.is_empty() {
+                    return Err(Unreadable { format: Format::Wxf, reason: "no game found".into() });
+                }
+                hand_on(records, batch, |records| f(Format::Wxf, enc, records));
+                Ok((Format::Wxf, enc))
             } else if pgn::has_tags(&decoded.text) {
                 let mut first = true;
                 let mut failure = None;

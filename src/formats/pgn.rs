@@ -392,11 +392,7 @@ impl Reader {
         }
         let column = at.column + token[..number_len].chars().count() as u32;
         // Remark marks (`!`, `?!`, ...) become NAGs, so they survive rewriting.
-        let marks = rest.len() - rest.trim_end_matches(['!', '?', '！', '？']).len();
-        let (text, nag) = match remark_nag(&rest[rest.len() - marks..]) {
-            Some(nag) if marks < rest.len() => (&rest[..rest.len() - marks], Some(nag)),
-            _ => (rest, None),
-        };
+        let (text, nag) = split_remark(rest);
         let mv = RecordedMove::text(text, at.line, column);
         let node = self.game.tree.add_child(self.cursor(), mv);
         if let Some(before) = self.pending_before.take() {
@@ -545,6 +541,16 @@ fn token_end(line: &str, start: usize) -> (usize, u32) {
     (end, chars)
 }
 
+/// A move and the NAG of the remark marks after it (`C2.5!?` is `C2.5`
+/// and 5); marks that are no NAG, or a text of marks only, stay as written.
+pub(crate) fn split_remark(text: &str) -> (&str, Option<u8>) {
+    let marks = text.len() - text.trim_end_matches(['!', '?', '！', '？']).len();
+    match remark_nag(&text[text.len() - marks..]) {
+        Some(nag) if marks < text.len() => (&text[..text.len() - marks], Some(nag)),
+        _ => (text, None),
+    }
+}
+
 /// The NAG of a remark mark: `!` 1, `?` 2, `!!` 3, `??` 4, `!?` 5, `?!` 6
 /// (full-width marks too).
 fn remark_nag(marks: &str) -> Option<u8> {
@@ -577,7 +583,7 @@ fn starts_at_move_one(line: &str) -> bool {
 /// Splits a move number (`12.`, `12...`, `12．`) off the front of a token;
 /// returns its length in bytes and the rest. `33.4` is a WXF move, not a
 /// number.
-fn strip_move_number(token: &str) -> (usize, &str) {
+pub(crate) fn strip_move_number(token: &str) -> (usize, &str) {
     let digits = token.bytes().take_while(u8::is_ascii_digit).count();
     if digits == 0 {
         return (0, token);

@@ -6,7 +6,7 @@
 use std::io::Read;
 
 use super::encoding::{self, Encoding};
-use super::{Format, Unreadable, detect, dhtmlxq, json, pgn};
+use super::{Format, Unreadable, detect, dhtmlxq, json, pgn, wxf_record};
 use crate::record::Record;
 
 /// How much of the input is read before deciding how to read the rest.
@@ -75,6 +75,7 @@ pub fn read_stream_sized(
     let pgn_text = !dhtmlxq::contains_block(&text)
         && !json::looks_like_json(&text)
         && !text.trim_start().starts_with('<')
+        && !wxf_record::is_wxf(&text)
         && pgn::has_tags(&text);
     if !pgn_text {
         return whole(head, &mut source, &mut f);
@@ -275,6 +276,20 @@ mod tests {
         assert_eq!(why.at.line as usize, 3 * before + 2, "three lines a game before it");
         assert!(games[before + 1].unreadable.is_none(), "the next game reads");
         assert_eq!(games[before + 1].tag("Event"), Some("3"));
+    }
+
+    #[test]
+    fn a_large_wxf_file_is_not_taken_for_pgn() {
+        // A line of its header that reads as a PGN tag does not make it PGN.
+        let game = "FORMAT  WXF\nRED     a ; 1200 ;;\n[Note \"x\"]\nSTART{\n 1. C2.5 h8+7 }END\n";
+        let text = game.repeat(HEAD / game.len() + 10);
+        let mut games = 0;
+        let (format, _) = read_stream(text.as_bytes(), None, 100, |format, _, g| {
+            assert_eq!(format, Format::Wxf);
+            games += g.len();
+        })
+        .unwrap();
+        assert_eq!((format, games), (Format::Wxf, HEAD / game.len() + 10));
     }
 
     #[test]
