@@ -106,7 +106,7 @@ fn a_xiexie_position_without_moves_is_a_valid_record() {
     assert!(game.unreadable.is_none() && game.warnings.is_empty());
     let replayed = replay(game);
     assert!(replayed.is_valid(), "{:?}", replayed.error);
-    assert_eq!(replayed.resolution.start.turn(), qipu::Color::Black);
+    assert_eq!(replayed.resolution.setup.as_ref().unwrap().turn, qipu::Color::Black);
     assert_eq!(replayed.moves.len(), 0);
 }
 

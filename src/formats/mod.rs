@@ -169,7 +169,7 @@ pub fn read_in_batches(
             } else if wxf_record::is_wxf(&decoded.text) {
                 let records = wxf_record::read(&decoded.text);
                 if records.is_empty() {
-                    return Err(Unreadable { format: Format::Wxf, reason: "no game found".into() });
+                    return Err(Unreadable::no_record(Format::Wxf, "no game found"));
                 }
                 hand_on(records, batch, |records| f(Format::Wxf, enc, records));
                 Ok((Format::Wxf, enc))
