@@ -522,7 +522,8 @@ pub fn write(record: &Record, resolution: &Resolution) -> Result<String, String>
     use std::fmt::Write;
     let mut out = String::from("[DhtmlXQ]\n");
     let tag = |out: &mut String, name: &str, value: &str| {
-        let _ = writeln!(out, "[DhtmlXQ_{name}]{}[/DhtmlXQ_{name}]", guard_tags(value));
+        let value = super::encoding::guard_references(value);
+        let _ = writeln!(out, "[DhtmlXQ_{name}]{}[/DhtmlXQ_{name}]", guard_tags(&value));
     };
     tag(&mut out, "ver", &super::clean::one_line(record.tag("DhtmlXQ_ver").unwrap_or("www_dpxq_com")));
     for (key, value) in &record.tags {
@@ -612,7 +613,7 @@ pub fn write(record: &Record, resolution: &Resolution) -> Result<String, String>
     }
     let comment = |id: NodeId| {
         let text = tree.node(id).merged_comment().unwrap_or_default();
-        super::clean::lines(&text).replace('\n', "||")
+        comment_value(&super::clean::lines(&text))
     };
     let root_comment = comment(tree.root());
     if !root_comment.is_empty() {
@@ -638,6 +639,18 @@ pub fn write(record: &Record, resolution: &Resolution) -> Result<String, String>
 
 /// `value` with each `[` that would open or close a DhtmlXQ tag made
 /// full-width (`［`): DhtmlXQ has no escape, and no other `[` needs one.
+/// A comment as a DhtmlXQ value: line breaks as `||`; a `|` of the text,
+/// and a `\u` that would read as an escape, written as `\u` escapes so
+/// that they read back as they are.
+fn comment_value(text: &str) -> String {
+    let text = if text.contains('|') || text.contains("\\u") {
+        text.replace("\\u", "\\u005Cu").replace('|', "\\u007C")
+    } else {
+        text.to_string()
+    };
+    text.replace('\n', "||")
+}
+
 fn guard_tags(value: &str) -> std::borrow::Cow<'_, str> {
     if find_ci(value, "[dhtmlxq", 0).is_none() && find_ci(value, "[/dhtmlxq", 0).is_none() {
         return value.into();

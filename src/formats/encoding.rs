@@ -322,6 +322,18 @@ pub fn unescape_references(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// `text` written so that [`unescape_references`] reads it back as it is:
+/// a literal `&#` is written `&#38;#` (`&#38;` is `&`).
+///
+/// ```
+/// use qipu::formats::encoding::{guard_references, unescape_references};
+/// let text = "&#39532; means 马";
+/// assert_eq!(unescape_references(&guard_references(text)), text);
+/// ```
+pub fn guard_references(text: &str) -> Cow<'_, str> {
+    if text.contains("&#") { Cow::Owned(text.replace("&#", "&#38;#")) } else { Cow::Borrowed(text) }
+}
+
 /// The character of the reference at the start of `text` (`&#NNN;` or
 /// `&#xHHH;`) and the reference's length in bytes.
 fn reference_at(text: &str) -> Option<(char, usize)> {

@@ -176,12 +176,37 @@ fn unpadded(text: &str) -> &str {
 /// as the full-width `｝` (a PGN comment cannot hold it).
 fn braced(comment: &str) -> String {
     let text = super::clean::lines(comment).replace('}', "｝");
+    let text = super::encoding::guard_references(&text).into_owned();
+    let text = guard_tag_lines(&text);
     let edge = |c: Option<char>| c.is_some_and(|c| c.is_ascii_whitespace());
     if edge(text.chars().next()) || edge(text.chars().next_back()) {
         format!("{{ {text} }}")
     } else {
         format!("{{{text}}}")
     }
+}
+
+/// A comment's text with the `[` of each line that would read as a line of
+/// tags after an empty line (which ends a comment left open) written as
+/// the full-width `［`.
+fn guard_tag_lines(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains("\n\n") {
+        return text.into();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut after_blank = false;
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        if after_blank && tag_line(line).is_some() {
+            out.push_str(&line.replacen('[', "［", 1));
+        } else {
+            out.push_str(line);
+        }
+        after_blank = line.trim().is_empty();
+    }
+    out.into()
 }
 
 /// Reader state across lines.
@@ -948,9 +973,10 @@ pub fn write_to(
     out.push('\n');
 }
 
-/// A tag value as written between quotes: one line, `\` and `"` escaped.
+/// A tag value as written between quotes: one line, `\` and `"` escaped,
+/// a literal `&#` kept from reading as a character reference.
 fn escape(v: &str) -> String {
-    super::clean::one_line(v).replace('\\', "\\\\").replace('"', "\\\"")
+    super::encoding::guard_references(&super::clean::one_line(v)).replace('\\', "\\\\").replace('"', "\\\"")
 }
 
 /// Lays out move-text words in lines of at most 80 columns.
