@@ -49,6 +49,32 @@ for t in any_format stream; do
   [ -f "corpus/$t/wxf-playok" ] || printf 'FORMAT  WXF\nRED     a ; 1200 ;;\nBLACK   b ; 1240 ;;\nRESULT  1-0\nDATE    2020-01-01 10:00:00\nEVENT   PlayOK Game ; 10m+0s\nSTART{\n 1. C2.5 h8+7   2. H2+3 r9.8   3. R1.2 h2+3\n 4. P7+1 1-0 }END\n' > "corpus/$t/wxf-playok"
   [ -f "corpus/$t/wxf-xiexie" ] || printf 'FORMAT  \tWXF\nGAME    \nRED     \t;;;\nBLACK   \t;;;\nFEN  \t\trheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RHEAKAEHR b\n\nSTART{\n H8+7\n}END\n' > "corpus/$t/wxf-xiexie"
 done
+# Shapes the tests found readers going wrong on: a hex dump, text that starts with XQ,
+# character references, comments with white space at their ends, a FEN qipu rejects, a
+# diagram with the wrong side to move, a comment holding tag lines after an empty line.
+for t in any_format stream pgn; do
+  mkdir -p "corpus/$t"
+  [ -f "corpus/$t/hexdump" ] || printf 'XQF format
+
+00000000: 5851 0a00 0000 0000 0000 0000 0000 0000
+000002a0: 0000 0000 0000 00a0 0000 0000 0000 0000
+' > "corpus/$t/hexdump"
+  [ -f "corpus/$t/xq-text" ] || printf 'XQF tools 1.0
+1. h2e2 h9g7 *
+' > "corpus/$t/xq-text"
+  [ -f "corpus/$t/references" ] || printf '[Red "&#35768;&#38134;&#24029;"]
+1. &#28846;二平五 &#39532;８&#x8FDB;７ *
+' > "corpus/$t/references"
+  [ -f "corpus/$t/padded" ] || printf '[FEN "3a5/4a4/9/9/9/9/9/9/4A4/3AK4 w - - 0 1"]
+{  a  } 1. d1e2 {
+
+[Event "x"]
+}
+
+[FEN "4k4/4P4/9/9/9/9/9/9/9/3K5 w"]
+*
+' > "corpus/$t/padded"
+done
 if [ ! -d corpus/replay ]; then
   mkdir -p corpus/replay
   for i in 0 1 2 3 4 5; do printf "\\x0$i\\x01\\x02\\x03\\x04\\x05\\x06" > "corpus/replay/$i"; done
