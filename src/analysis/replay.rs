@@ -502,9 +502,11 @@ mod tests {
 
     #[test]
     fn two_moves_of_one_side_in_a_row_are_said_so() {
-        let r = replay(&crate::formats::json::read(
-            r#"{"tags":[],"fen":null,"result":null,"comment":null,"nodes":[{"id":1,"parent":0,"move":"h2e2","text":"h2e2"},{"id":2,"parent":1,"move":"b2b5","text":"b2b5"}]}"#,
-        ).unwrap()[0]);
+        let r = replay(
+            &crate::formats::json::read(
+                r#"{"tags":[],"fen":null,"result":null,"comment":null,"nodes":[{"id":1,"parent":0,"move":"h2e2","text":"h2e2"},{"id":2,"parent":1,"move":"b2b5","text":"b2b5"}]}"#,
+            )[0],
+        );
         let e = r.error.unwrap();
         assert_eq!(e.message, "the Red cannon moves, but it is Black's turn: two Red moves in a row");
     }

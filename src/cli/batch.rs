@@ -14,12 +14,24 @@ const BATCH: usize = 128;
 /// What is known of an input besides its records.
 #[derive(Debug, Clone)]
 pub struct Meta {
-    /// The input's name in reports.
+    /// The input's name in text reports (escaped: see `input::escaped_name`).
     pub source: String,
+    /// The input's name for JSON: exact when it is UTF-8, else escaped.
+    pub json_source: String,
+    /// Whether `json_source` is escaped (the name is not UTF-8).
+    pub source_escaped: bool,
     /// The format detected (`"unknown"` when the input could not be read).
     pub format: &'static str,
     /// The text encoding, for text formats.
     pub encoding: Option<&'static str>,
+}
+
+impl Meta {
+    /// What is known of `input` before it is read.
+    fn of(input: &Input) -> Meta {
+        let (json_source, source_escaped) = input.json_name();
+        Meta { source: input.name(), json_source, source_escaped, format: "unknown", encoding: None }
+    }
 }
 
 /// Files up to this size are read whole, many at a time in parallel;
@@ -142,7 +154,7 @@ fn whole<R>(
     encoding: Option<Encoding>,
     work: &(impl Fn(&Meta, usize, &Record) -> R + Sync),
 ) -> Option<(Meta, Result<Vec<R>, Problem>)> {
-    let mut meta = Meta { source: input.name(), format: "unknown", encoding: None };
+    let mut meta = Meta::of(input);
     let read = match input {
         Input::File { path, .. } => read_small(path),
         _ => return None,
@@ -166,17 +178,22 @@ fn whole<R>(
     }
 }
 
-/// The bytes of a file of at most [`SMALL_FILE`] bytes; `None` when it is
-/// larger.
+/// The bytes of a regular file of at most [`SMALL_FILE`] bytes; `None`
+/// when it is larger, or not a regular file (a pipe, a device: its size
+/// says nothing, and it is streamed in bounded memory instead).
 fn read_small(path: &std::path::Path) -> std::io::Result<Option<Vec<u8>>> {
     use std::io::Read;
-    let mut file = std::fs::File::open(path)?;
-    let len = file.metadata()?.len();
-    if len > SMALL_FILE {
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() || meta.len() > SMALL_FILE {
         return Ok(None);
     }
-    let mut bytes = Vec::with_capacity(len as usize + 1);
-    file.read_to_end(&mut bytes)?;
+    let mut file = std::fs::File::open(path)?;
+    let mut bytes = Vec::with_capacity(meta.len() as usize + 1);
+    // A file that grew since: read no more than the limit and one byte.
+    (&mut file).take(SMALL_FILE + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > SMALL_FILE {
+        return Ok(None);
+    }
     Ok(Some(bytes))
 }
 
@@ -190,7 +207,7 @@ fn each_batch(
     one_thread: bool,
     mut f: impl FnMut(&Meta, usize, Vec<Record>) -> Result<(), Failure>,
 ) -> Result<Result<Meta, (Meta, Problem)>, Failure> {
-    let mut meta = Meta { source: input.name(), format: "unknown", encoding: None };
+    let mut meta = Meta::of(input);
     let source = match input {
         Input::Problem { reason, .. } => {
             return Ok(Err((meta, Problem { reason: reason.clone(), holds_no_record: false })));

@@ -38,6 +38,9 @@ pub struct Args {
 #[derive(Serialize)]
 struct Classified<'a> {
     source: &'a str,
+    /// As in `validate`: present when `source` is escaped.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    source_escaped: bool,
     /// The game's index in its input, from 0.
     index: usize,
     /// `null` for games that do not start from the standard position.
@@ -97,7 +100,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
                         tagged += 1;
                         agreeing += usize::from(game.name.as_ref().is_some_and(|c| c.ecco.code == t));
                     }
-                    write(out, args.format, &meta.source, &game)?;
+                    write(out, args.format, meta, &game)?;
                     tally.game(game.outcome);
                 }
             }
@@ -112,7 +115,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
                     };
                     let error = Some(ErrorJson::whole_input(reason.clone()));
                     let game = Found { index: 0, name: None, tag: None, outcome, error };
-                    write(out, args.format, &meta.source, &game)?;
+                    write(out, args.format, meta, &game)?;
                 }
                 if no_record {
                     tally.no_record(&meta.source, reason);
@@ -132,13 +135,14 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
     Ok(tally.code())
 }
 
-fn write(out: &mut impl Write, format: OutputFormat, source: &str, game: &Found) -> Result<(), Failure> {
+fn write(out: &mut impl Write, format: OutputFormat, meta: &Meta, game: &Found) -> Result<(), Failure> {
     let code = game.name.as_ref().map(|n| n.ecco);
     let terms = game.name.as_ref().map_or(&[][..], |n| &n.terms[..]);
     match format {
         OutputFormat::Json => {
             let line = Classified {
-                source,
+                source: &meta.json_source,
+                source_escaped: meta.source_escaped,
                 index: game.index,
                 ecco: code.map(|c| c.code),
                 opening: code.map(|c| c.opening),
@@ -154,7 +158,8 @@ fn write(out: &mut impl Write, format: OutputFormat, source: &str, game: &Found)
         OutputFormat::Text => {
             let (c, o, v) = code.map_or(("-", "", ""), |c| (c.code, c.opening, c.variation));
             let (t, terms) = (game.tag.as_deref().unwrap_or(""), terms.join(" "));
-            writeln!(out, "{source}\t{}\t{c}\t{o}\t{v}\t{t}\t{terms}", game.index + 1)?;
+            let row = format!("{}\t{}\t{c}\t{o}\t{v}\t{t}\t{terms}", meta.source, game.index + 1);
+            writeln!(out, "{}", super::progress::escaped(&row))?;
         }
     }
     Ok(())

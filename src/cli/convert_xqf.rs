@@ -110,33 +110,39 @@ fn write_new(path: &Path, bytes: &[u8], force: bool, inputs: &HashSet<PathBuf>) 
 }
 
 /// A file name from a title: no path separators, control characters or
-/// characters Windows forbids; at most 80 characters.
+/// characters Windows forbids; at most 80 characters, and at most
+/// [`MAX_STEM`] bytes, cut on a character boundary, so that the name with
+/// its number and extension fits any file system (255 bytes a name).
 fn file_name(title: &str) -> String {
-    title
-        .trim()
-        .chars()
-        .map(|c| {
-            if c.is_control() || matches!(c, '/' | '\\' | ':' | '*' | '?' | '"' | '<' | '>' | '|') {
-                '_'
-            } else {
-                c
-            }
-        })
-        .take(80)
-        .collect::<String>()
-        .trim_matches(['.', ' '])
-        .to_string()
+    let mut name = String::new();
+    for c in title.trim().chars().take(80) {
+        let c = if c.is_control() || matches!(c, '/' | '\\' | ':' | '*' | '?' | '"' | '<' | '>' | '|') {
+            '_'
+        } else {
+            c
+        };
+        if name.len() + c.len_utf8() > MAX_STEM {
+            break;
+        }
+        name.push(c);
+    }
+    name.trim_matches(['.', ' ']).to_string()
 }
+
+/// The most bytes of a file name's stem: 255 (the name limit of the usual
+/// file systems) less room for `-NNNNNNNNNN.xqf`.
+const MAX_STEM: usize = 255 - 16;
 
 #[cfg(test)]
 mod tests {
-    use super::file_name;
+    use super::{MAX_STEM, file_name};
 
     #[test]
     fn titles_make_safe_file_names() {
         assert_eq!(file_name("许银川 vs 吕钦 1/2"), "许银川 vs 吕钦 1_2");
         assert_eq!(file_name("../../etc/passwd"), "_.._etc_passwd");
         assert_eq!(file_name(" . "), "");
-        assert_eq!(file_name(&"长".repeat(100)).chars().count(), 80);
+        assert_eq!(file_name(&"长".repeat(100)).chars().count(), 79, "239 bytes at most");
+        assert!(file_name(&"😀".repeat(100)).len() <= MAX_STEM);
     }
 }

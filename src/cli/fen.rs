@@ -70,7 +70,7 @@ type Trail = (Vec<u8>, Outcome);
 /// the writer, so that buffers are reused rather than allocated and freed
 /// game after game) by the worker that replayed it.
 fn trail(
-    source: &str,
+    meta: &Meta,
     index: usize,
     record: &Record,
     notation: crate::notation::Notation,
@@ -83,19 +83,31 @@ fn trail(
     // the position when it is a legal one (none replayed otherwise).
     if let Some(setup) = &replayed.resolution.setup {
         let start = replayed.resolution.start.clone();
+        // Text is for people (the escaped name); JSON and CSV for programs.
+        let source = match format {
+            FenFormat::Text => Source { name: &meta.source, escaped: false },
+            _ => Source { name: &meta.json_source, escaped: meta.source_escaped },
+        };
         write_trail(source, index, setup, start, &replayed.moves, notation, format, &mut out)?;
     }
     let in_main_line = replayed.error.as_ref().is_some_and(|e| !e.in_variation());
     let stops = if in_main_line { " (the trail stops there)" } else { "" };
-    let outcome = Outcome::of(source, index, record, replayed.error.as_ref(), stops);
+    let outcome = Outcome::of(&meta.source, index, record, replayed.error.as_ref(), stops);
     Ok((out, outcome))
+}
+
+/// The name of a trail's input, and whether it is escaped (for JSON).
+#[derive(Copy, Clone)]
+struct Source<'a> {
+    name: &'a str,
+    escaped: bool,
 }
 
 /// Writes the trail of one game into `out`: the placement `setup` as ply
 /// 0, then the position after each of `moves`, played from `start`.
 #[allow(clippy::too_many_arguments)]
 fn write_trail(
-    source: &str,
+    source: Source<'_>,
     index: usize,
     setup: &crate::Setup,
     start: Option<crate::Position>,
@@ -118,7 +130,10 @@ fn write_trail(
         // what every line of the game shares escaped once: serializing
         // each ply's fields costs more than replaying it.
         let mut head = b"{\"source\":".to_vec();
-        push_json_str(&mut head, source);
+        push_json_str(&mut head, source.name);
+        if source.escaped {
+            head.extend_from_slice(b",\"source_escaped\":true");
+        }
         head.extend_from_slice(b",\"index\":");
         push_number(&mut head, index);
         head.extend_from_slice(b",\"ply\":");
@@ -147,6 +162,7 @@ fn write_trail(
     } else {
         let mut fen = String::with_capacity(100);
         ranks.write(setup.turn, setup.halfmoves, setup.fullmoves, &mut fen);
+        let source = source.name;
         write_ply(&Ply { source, index, ply: 0, mv: None, fen: &fen }, format, out)?;
         for (k, &m) in moves.iter().enumerate() {
             text.clear();
@@ -177,7 +193,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
     let spare = Mutex::new(Vec::<Vec<u8>>::new());
     let work = |meta: &Meta, index: usize, record: &Record| {
         let buffer = spare.lock().map(|mut s| s.pop()).ok().flatten().unwrap_or_default();
-        trail(&meta.source, index, record, notation, args.format, buffer)
+        trail(meta, index, record, notation, args.format, buffer)
     };
     each_input(&inputs, args.encoding, &pool, work, |meta, event| {
         match event {
@@ -258,12 +274,22 @@ fn csv(s: &str) -> String {
 mod tests {
     use super::*;
 
+    fn meta(source: &str) -> Meta {
+        Meta {
+            source: source.to_string(),
+            json_source: source.to_string(),
+            source_escaped: false,
+            format: "pgn",
+            encoding: None,
+        }
+    }
+
     #[test]
     fn hand_written_json_lines_equal_serde_json() {
         let record = &crate::formats::pgn::read("1. h2e2 h9g7 *")[0];
         for source in ["games.pgn", "a \"quoted\"\\name\t.pgn", "棋谱/对局.pgn"] {
             let (ours, _) =
-                trail(source, 7, record, crate::notation::Notation::Uci, FenFormat::Json, Vec::new())
+                trail(&meta(source), 7, record, crate::notation::Notation::Uci, FenFormat::Json, Vec::new())
                     .unwrap();
             let mut pos = crate::Position::start();
             let mut expected = Vec::new();

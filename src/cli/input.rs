@@ -42,13 +42,31 @@ pub enum Input {
 }
 
 impl Input {
-    /// The name used in reports (`-` for standard input).
+    /// The name used in text reports (`-` for standard input), escaped as
+    /// [`escaped_name`] says: a name cannot forge a line of a report.
     pub fn name(&self) -> String {
+        match self.path_of() {
+            Some(path) => escaped_name(path),
+            None => "-".to_string(),
+        }
+    }
+
+    /// The name for JSON: the name itself when it is UTF-8 (JSON escapes
+    /// what it must), else the escaped name and `true`.
+    pub fn json_name(&self) -> (String, bool) {
+        match self.path_of().map(|p| p.to_str().ok_or(p)) {
+            Some(Ok(name)) => (name.to_string(), false),
+            Some(Err(path)) => (escaped_name(path), true),
+            None => ("-".to_string(), false),
+        }
+    }
+
+    fn path_of(&self) -> Option<&Path> {
         match self {
             Input::File { path, .. } | Input::Problem { path, .. } | Input::Skipped { path, .. } => {
-                path.display().to_string()
+                Some(path)
             }
-            Input::Stdin => "-".to_string(),
+            Input::Stdin => None,
         }
     }
 
@@ -75,6 +93,38 @@ impl Input {
             }
         }
     }
+}
+
+/// A path as text reports print it: control characters as `\n`, `\t`,
+/// `\r` or `\u{1b}`, a byte that is not UTF-8 as `\xHH`, and (on Unix,
+/// where it is no separator) a backslash as `\\`; everything else as it
+/// is. Two different names never print the same.
+///
+/// ```text
+/// "a\nb.pgn" -> a\nb.pgn      b"\xff.pgn" -> \xff.pgn      "对局.pgn" -> 对局.pgn
+/// ```
+pub fn escaped_name(path: &Path) -> String {
+    #[cfg(unix)]
+    let bytes = {
+        use std::os::unix::ffi::OsStrExt;
+        path.as_os_str().as_bytes().to_vec()
+    };
+    #[cfg(not(unix))]
+    let bytes = path.to_string_lossy().into_owned().into_bytes();
+    let mut out = String::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            match c {
+                '\\' if cfg!(unix) => out.push_str("\\\\"),
+                c if c.is_control() => out.extend(c.escape_debug()),
+                c => out.push(c),
+            }
+        }
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    out
 }
 
 /// Expands the command-line paths: directories into the files below them

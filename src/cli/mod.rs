@@ -162,13 +162,26 @@ pub enum OutputFormat {
     Json,
 }
 
-/// A thread pool of `jobs` threads (all cores when `None`).
+/// At most this many threads per core: more only share the cores.
+const JOBS_PER_CORE: usize = 4;
+
+/// A thread pool of `jobs` threads (all cores when `None`), at most
+/// [`JOBS_PER_CORE`] times the cores (a larger number is capped, with a
+/// message).
 pub(crate) fn thread_pool(jobs: Option<usize>) -> Result<rayon::ThreadPool, Failure> {
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(n) = jobs {
         if n == 0 {
             return Err(Failure::usage("--jobs must be at least 1"));
         }
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let most = cores * JOBS_PER_CORE;
+        let n = if n > most {
+            eprintln!("qipu: --jobs {n} is more than {JOBS_PER_CORE} a core ({cores} cores): using {most}");
+            most
+        } else {
+            n
+        };
         builder = builder.num_threads(n);
     }
     builder.build().map_err(|e| Failure::usage(format!("cannot start threads: {e}")))

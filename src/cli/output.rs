@@ -7,6 +7,11 @@
 //! into place: even a process killed outright leaves nothing. Elsewhere, or
 //! on file systems without unnamed files, it is written as
 //! `.NAME.qipu-partial-PID` beside the target and renamed.
+//!
+//! A target that is not a regular file (a character device such as
+//! `/dev/null`, a pipe, `/dev/stdout`), or any path under `/dev`, is written
+//! into, never replaced. A link to a regular file is followed: the file it
+//! names is replaced, and the link stays.
 
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
@@ -18,6 +23,8 @@ use std::path::{Path, PathBuf};
 #[derive(Debug)]
 pub struct OutputFile {
     target: PathBuf,
+    /// Written into directly (a device, a pipe): nothing to move at the end.
+    direct: bool,
     /// The temporary name, for a file written under one.
     temp: Option<PathBuf>,
     file: Option<BufWriter<File>>,
@@ -32,6 +39,16 @@ impl OutputFile {
     /// Starts writing `target`; fails at once if it exists and `force` is
     /// not given.
     pub fn create(target: &Path, force: bool) -> io::Result<OutputFile> {
+        if written_into(target) {
+            let file = File::options().write(true).open(target)?;
+            let file = Some(BufWriter::new(file));
+            return Ok(OutputFile { target: target.to_path_buf(), direct: true, temp: None, file, force });
+        }
+        // A link to a regular file: the file is replaced, the link stays.
+        let target = &match std::fs::symlink_metadata(target) {
+            Ok(meta) if meta.file_type().is_symlink() => std::fs::canonicalize(target)?,
+            _ => target.to_path_buf(),
+        };
         if !force && target.exists() {
             return Err(exists_error());
         }
@@ -45,7 +62,13 @@ impl OutputFile {
                 (file, Some(temp))
             }
         };
-        Ok(OutputFile { target: target.to_path_buf(), temp, file: Some(BufWriter::new(file)), force })
+        Ok(OutputFile {
+            target: target.to_path_buf(),
+            direct: false,
+            temp,
+            file: Some(BufWriter::new(file)),
+            force,
+        })
     }
 
     /// Finishes the file and moves it to its name. Without `force`, an
@@ -53,31 +76,68 @@ impl OutputFile {
     /// fails.
     pub fn commit(mut self) -> io::Result<()> {
         let file = self.file.take().expect("not committed twice");
-        let file = file.into_inner().map_err(io::IntoInnerError::into_error)?;
+        let mut file = file.into_inner().map_err(io::IntoInnerError::into_error)?;
+        if self.direct {
+            return Ok(());
+        }
         file.sync_all()?;
         let temp = match self.temp.take() {
-            Some(temp) => {
-                pending(|files| files.retain(|f| *f != temp));
-                temp
-            }
+            Some(temp) => temp,
             None if !self.force => {
                 // Linking fails when the name is taken: no race can lose a file.
-                return unnamed::link(&file, &self.target)
-                    .map_err(|e| if e.kind() == io::ErrorKind::AlreadyExists { exists_error() } else { e });
+                match unnamed::link(&file, &self.target) {
+                    Ok(()) => return Ok(()),
+                    Err(e) if e.kind() == io::ErrorKind::AlreadyExists => return Err(exists_error()),
+                    // The file cannot be linked (no /proc, no right to link
+                    // by descriptor): its bytes go under a temporary name.
+                    Err(_) => copy_to_temp(&mut file, &self.target)?,
+                }
             }
             None => {
-                // A link cannot replace a file: name it, then rename it over.
+                // A link cannot replace a file: name it, then rename it
+                // over. The name is one the interrupt handler removes.
                 let temp = temp_name(&self.target);
-                unnamed::link(&file, &temp)?;
-                temp
+                pending(|files| files.push(temp.clone()));
+                if unnamed::link(&file, &temp).is_err() {
+                    let _ = std::fs::remove_file(&temp);
+                    pending(|files| files.retain(|f| *f != temp));
+                    copy_to_temp(&mut file, &self.target)?
+                } else {
+                    temp
+                }
             }
         };
         let result = place(&temp, &self.target, self.force);
         if result.is_err() {
             let _ = std::fs::remove_file(&temp);
         }
+        pending(|files| files.retain(|f| *f != temp));
         result
     }
+}
+
+/// Whether `target` is written into rather than replaced: it exists and is
+/// not a regular file (a device, a pipe, `/dev/stdout`), or it lies under
+/// `/dev`.
+fn written_into(target: &Path) -> bool {
+    target.starts_with("/dev") || std::fs::metadata(target).is_ok_and(|m| !m.is_file())
+}
+
+/// Copies an unnamed file that could not be linked into a new file under
+/// the temporary name of `target` (one the interrupt handler removes).
+fn copy_to_temp(file: &mut File, target: &Path) -> io::Result<PathBuf> {
+    use std::io::Seek;
+    let temp = temp_name(target);
+    let mut copy = File::options().write(true).create_new(true).open(&temp)?;
+    pending(|files| files.push(temp.clone()));
+    file.seek(io::SeekFrom::Start(0))?;
+    let copied = std::io::copy(file, &mut copy).and_then(|_| copy.sync_all());
+    if let Err(e) = copied {
+        let _ = std::fs::remove_file(&temp);
+        pending(|files| files.retain(|f| *f != temp));
+        return Err(e);
+    }
+    Ok(temp)
 }
 
 /// `.NAME.qipu-partial-PID` beside `target`.
@@ -113,12 +173,8 @@ mod unnamed {
     use std::path::Path;
 
     /// An unnamed file in the directory of `target`; `None` where the
-    /// file system or kernel has none, or `/proc` is missing (the link
-    /// goes through it).
+    /// file system or kernel has none.
     pub fn create(target: &Path) -> Option<File> {
-        if !Path::new("/proc/self/fd").is_dir() {
-            return None;
-        }
         let dir = match target.parent() {
             Some(d) if !d.as_os_str().is_empty() => d,
             _ => Path::new("."),
@@ -126,14 +182,30 @@ mod unnamed {
         File::options().write(true).mode(0o666).custom_flags(libc::O_TMPFILE).open(dir).ok()
     }
 
-    /// Gives `file` the name `path`; fails if the name is taken.
+    /// Gives `file` the name `path`; fails if the name is taken. Through
+    /// `/proc/self/fd` when it is there, else by the descriptor itself
+    /// (which needs the right to: root's).
     pub fn link(file: &File, path: &Path) -> io::Result<()> {
-        let from = std::ffi::CString::new(format!("/proc/self/fd/{}", file.as_raw_fd())).expect("no NUL");
         let to = std::ffi::CString::new(path.as_os_str().as_bytes())
             .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "a NUL byte in the file name"))?;
-        // SAFETY: both are valid NUL-terminated paths that outlive the call.
-        let rc = unsafe {
-            libc::linkat(libc::AT_FDCWD, from.as_ptr(), libc::AT_FDCWD, to.as_ptr(), libc::AT_SYMLINK_FOLLOW)
+        let rc = if Path::new("/proc/self/fd").is_dir() {
+            let from = std::ffi::CString::new(format!("/proc/self/fd/{}", file.as_raw_fd())).expect("no NUL");
+            // SAFETY: both are valid NUL-terminated paths that outlive the call.
+            unsafe {
+                libc::linkat(
+                    libc::AT_FDCWD,
+                    from.as_ptr(),
+                    libc::AT_FDCWD,
+                    to.as_ptr(),
+                    libc::AT_SYMLINK_FOLLOW,
+                )
+            }
+        } else {
+            // SAFETY: an open descriptor, an empty path and a valid
+            // NUL-terminated target that outlive the call.
+            unsafe {
+                libc::linkat(file.as_raw_fd(), c"".as_ptr(), libc::AT_FDCWD, to.as_ptr(), libc::AT_EMPTY_PATH)
+            }
         };
         if rc == 0 { Ok(()) } else { Err(io::Error::last_os_error()) }
     }
@@ -151,7 +223,7 @@ mod unnamed {
     }
 
     pub fn link(_: &File, _: &Path) -> io::Result<()> {
-        unreachable!("no unnamed files here")
+        Err(io::Error::other("no unnamed files here"))
     }
 }
 
@@ -186,12 +258,19 @@ fn pending(f: impl FnOnce(&mut Vec<PathBuf>)) {
         // Without a handler (one set elsewhere), interruption leaves the
         // temporary file; the target is never partial either way.
         let _ = ctrlc::set_handler(|| {
+            let mut left = Vec::new();
             if let Ok(files) = FILES.lock() {
                 for file in files.iter() {
-                    let _ = std::fs::remove_file(file);
+                    if std::fs::remove_file(file).is_err() && file.exists() {
+                        left.push(file.display().to_string());
+                    }
                 }
             }
-            eprintln!("qipu: interrupted; no partial output file is left");
+            if left.is_empty() {
+                eprintln!("qipu: interrupted; no partial output file is left");
+            } else {
+                eprintln!("qipu: interrupted; could not remove the partial file(s) {}", left.join(", "));
+            }
             std::process::exit(130);
         });
     });

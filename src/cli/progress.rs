@@ -199,10 +199,11 @@ impl Tally {
         self.game(Outcome::NoRecord(no_record_line(source, reason)));
     }
 
-    /// Tells a message, clearing the progress line first.
+    /// Tells a message, clearing the progress line first; control
+    /// characters of the message are escaped (see [`escaped`]).
     pub fn tell(&mut self, message: &str) {
         self.progress.finish();
-        eprintln!("{message}");
+        eprintln!("{}", escaped(message));
     }
 
     /// Counts an input as done.
@@ -251,6 +252,20 @@ pub fn summary_line(
         line.push_str(&format!("; {no_record} input(s) hold no record"));
     }
     line
+}
+
+/// A line of a text report with its control characters escaped (`\n`,
+/// `\u{1}`): text taken from a record (a move, a tag, a name) can neither
+/// break the line nor make one of its own.
+pub fn escaped(line: &str) -> std::borrow::Cow<'_, str> {
+    if !line.chars().any(char::is_control) {
+        return line.into();
+    }
+    let mut out = String::with_capacity(line.len() + 8);
+    for c in line.chars() {
+        if c.is_control() { out.extend(c.escape_debug()) } else { out.push(c) }
+    }
+    out.into()
 }
 
 /// How an input that holds no record is told: `SOURCE: holds no record: WHY`.

@@ -33,7 +33,15 @@ pub struct Args {
 /// The report of one game, as written in JSON.
 #[derive(Debug, Serialize)]
 struct Report {
+    /// The input's name, exact when it is UTF-8.
     source: String,
+    /// Present, and true, when `source` is escaped: the name is not UTF-8,
+    /// and each byte that is not is written `\xHH` (a backslash `\\`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    source_escaped: bool,
+    /// The name as text reports print it.
+    #[serde(skip)]
+    shown: String,
     index: usize,
     status: &'static str,
     format: &'static str,
@@ -157,7 +165,9 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
 /// `no-record` for one found in a folder that holds no record.
 fn unreadable(meta: &Meta, message: String, status: &'static str) -> Report {
     Report {
-        source: meta.source.clone(),
+        source: meta.json_source.clone(),
+        source_escaped: meta.source_escaped,
+        shown: meta.source.clone(),
         index: 0,
         status,
         format: meta.format,
@@ -178,7 +188,9 @@ fn report(meta: &Meta, index: usize, record: &Record) -> Report {
     let replayed = replay(record);
     let error = replayed.error.as_ref().map(|e| ErrorJson::of(record, e));
     Report {
-        source: meta.source.clone(),
+        source: meta.json_source.clone(),
+        source_escaped: meta.source_escaped,
+        shown: meta.source.clone(),
         index,
         status: if record.unreadable.is_some() {
             "unreadable"
@@ -206,24 +218,27 @@ fn report(meta: &Meta, index: usize, record: &Record) -> Report {
     }
 }
 
+/// Writes the text report of a game: each line escaped, so that the text of
+/// a record (a move, a tag) cannot break a line or forge one.
 fn write_text(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
+    let mut line = |text: String| writeln!(out, "{}", super::progress::escaped(&text));
     if let Some(e) = &r.error {
         if r.whole_input && r.status == "no-record" {
-            writeln!(out, "{}", super::progress::no_record_line(&r.source, &e.message))?;
+            line(super::progress::no_record_line(&r.shown, &e.message))?;
         } else if r.whole_input {
-            writeln!(out, "{}: unreadable: {}", r.source, e.message)?;
+            line(format!("{}: unreadable: {}", r.shown, e.message))?;
         } else if r.status == "unreadable" {
             let at = Span { line: e.line, column: e.column };
-            writeln!(out, "{}: game {} ({at}): {}", r.source, r.index + 1, e.message)?;
+            line(format!("{}: game {} ({at}): {}", r.shown, r.index + 1, e.message))?;
         } else if let Some(told) = &r.told {
-            writeln!(out, "{}: game {}: {told}", r.source, r.index + 1)?;
+            line(format!("{}: game {}: {told}", r.shown, r.index + 1))?;
         }
     }
     if let Some(c) = &r.result_conflict {
-        writeln!(out, "{}: game {}: warning: {c}", r.source, r.index + 1)?;
+        line(format!("{}: game {}: warning: {c}", r.shown, r.index + 1))?;
     }
     for w in &r.warnings {
-        writeln!(out, "{}: game {}: warning: {w}", r.source, r.index + 1)?;
+        line(format!("{}: game {}: warning: {w}", r.shown, r.index + 1))?;
     }
     Ok(())
 }

@@ -72,7 +72,9 @@ pub fn has_record_extension(path: &std::path::Path) -> bool {
 /// assert_eq!(detect(b"[Game \"Chinese Chess\"]"), Format::Pgn);
 /// assert_eq!(detect(b"XQ\x12\0\0"), Format::Xqf);
 /// assert_eq!(detect(b"CCBridge Record\0\0\0\0\x02"), Format::Cbr);
-/// assert_eq!(detect(b"\x00\x01\x02\x03"), Format::Binary);
+/// assert_eq!(detect(&[0u8, 1, 2, 3, 4, 5, 6, 7, 8, 0x10].repeat(10)), Format::Binary);
+/// // One stray control byte in a text does not make it binary.
+/// assert_eq!(detect(b"[Event \"x\"]\n1. h2e2 \x01 h9g7 *\n"), Format::Pgn);
 /// ```
 pub fn detect(bytes: &[u8]) -> Format {
     // `XQ` and a version byte (10 to 18 in real files): text that happens
@@ -87,9 +89,17 @@ pub fn detect(bytes: &[u8]) -> Format {
         return Format::Cbl;
     }
     let utf16 = bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]);
-    let head = &bytes[..bytes.len().min(4096)];
-    if !utf16 && head.iter().any(|&b| b == 0 || (b < 0x09)) {
+    if !utf16 && is_binary(&bytes[..bytes.len().min(4096)]) {
         return Format::Binary;
     }
     Format::Pgn
+}
+
+/// Whether the start of a file is binary data rather than text: more than
+/// one byte in a hundred (and at least 8) is a control character that text
+/// never holds (NUL to BS, SO to SUB, FS to US). A stray control byte in a
+/// text is a problem of the game that holds it, not of the file.
+fn is_binary(head: &[u8]) -> bool {
+    let controls = head.iter().filter(|&&b| b < 0x09 || (0x0E..0x20).contains(&b) && b != 0x1B).count();
+    controls >= 8 && controls * 100 > head.len()
 }

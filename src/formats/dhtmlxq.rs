@@ -64,6 +64,9 @@ const TAGS: [(&str, &str); 30] = [
     ("type", "GameType"),
 ];
 
+/// How many branches up a ply is looked for (see `node_at`).
+const MAX_BRANCH_CLIMB: usize = 64;
+
 /// Tags that hold the record's structure, not its header.
 const STRUCTURE: [&str; 5] = ["binit", "movelist", "fen", "result", "init"];
 
@@ -84,11 +87,14 @@ pub fn read(text: &str) -> Vec<Record> {
         let name = &text[open + 1..body_start.saturating_sub(1).max(open + 1)];
         let close = format!("[/{name}]");
         let mut record = Record { at: lines.span(open), ..Record::default() };
-        let (body_end, next) = match find_ci(text, &close, body_start) {
+        // Blocks do not nest: the closing tag is looked for up to the next
+        // block, so that the text is scanned once however many are open.
+        let next_open = find_block_open(text, body_start).unwrap_or(text.len());
+        let (body_end, next) = match find_ci(&text[..next_open], &close, body_start) {
             Some(end) => (end, end + close.len()),
             None => {
                 // Unclosed: the block runs to the next block or the end.
-                let end = find_block_open(text, body_start).unwrap_or(text.len());
+                let end = next_open;
                 record.warnings.push(Warning {
                     at: lines.span(open),
                     message: format!("[{name}] is not closed with {close}"),
@@ -164,7 +170,10 @@ fn tags<'a>(
         let Some(name_end) = text[open..end].find(']').map(|k| open + k) else { break };
         let name = text[open + 9..name_end].to_ascii_lowercase();
         let value_start = name_end + 1;
-        let close = find_ci(&text[..end], "[/dhtmlxq_", value_start);
+        // Tags do not nest: the closing tag is looked for up to the next
+        // opening one (the text is scanned once however many are open).
+        let next_open = find_ci(&text[..end], "[dhtmlxq_", value_start).unwrap_or(end);
+        let close = find_ci(&text[..next_open], "[/dhtmlxq_", value_start);
         let closed = close.is_some();
         let (value_end, next) = match close {
             Some(close) => {
@@ -187,7 +196,7 @@ fn tags<'a>(
                     at: lines.span(open),
                     message: format!("[DhtmlXQ_{name}] is not closed"),
                 });
-                (end, end)
+                (next_open, next_open)
             }
         };
         out.push(Tag { name, value: &text[value_start..value_end], at: value_start, closed });
@@ -208,6 +217,9 @@ fn read_block(text: &str, start: usize, end: usize, lines: &LineIndex, record: &
     record.warnings.append(&mut warnings);
     record.tags.push(("Game".into(), "Chinese Chess".into()));
     let mut by_name: HashMap<&str, &Tag> = HashMap::new();
+    // Where each tag name stands in the record's tags (a tag repeated takes
+    // the later value), so that a block of many tags reads in linear time.
+    let mut tag_at: HashMap<String, usize> = HashMap::new();
     for tag in &tags {
         by_name.insert(tag.name.as_str(), tag);
         // Line ends around the value are layout; spaces are the author's.
@@ -222,7 +234,13 @@ fn read_block(text: &str, start: usize, end: usize, lines: &LineIndex, record: &
             Some((_, key)) => key.to_string(),
             None => format!("DhtmlXQ_{}", tag.name),
         };
-        record.set_tag(&key, value);
+        match tag_at.get(&key.to_ascii_lowercase()) {
+            Some(&k) => record.tags[k].1 = value.into_owned(),
+            None => {
+                tag_at.insert(key.to_ascii_lowercase(), record.tags.len());
+                record.tags.push((key, value.into_owned()));
+            }
+        }
     }
     if let Some(result) = by_name.get("result").map(|t| t.value.trim()).filter(|v| !v.is_empty()) {
         let result = parse_result(result);
@@ -259,38 +277,50 @@ fn read_block(text: &str, start: usize, end: usize, lines: &LineIndex, record: &
     // (branch number) -> (parent, first ply, node of each ply)
     let mut placed: HashMap<usize, (usize, usize, Vec<NodeId>)> = HashMap::new();
     let root = record.tree.root();
-    let mut pending = branches;
-    loop {
-        let before = pending.len();
-        let mut left = Vec::new();
-        for (c, a, k, tag) in pending {
-            if placed.contains_key(&c) {
-                record.warnings.push(Warning {
-                    at: lines.span(tag.at),
-                    message: format!("branch {c} given twice; the second is ignored"),
-                });
-                continue;
-            }
-            let parent = if c == 0 { Some(root) } else { node_at(&placed, a, k - 1, root) };
-            let Some(parent) = parent else {
-                left.push((c, a, k, tag));
-                continue;
-            };
-            let nodes = add_branch(record, parent, tag, lines);
-            placed.insert(c, (a, k, nodes));
+    // Branches are placed once their parent is, the lowest number first:
+    // each waits under its parent's number, and placing a branch makes
+    // those waiting for it ready, so that any order of tags reads in
+    // n log n time.
+    let mut waiting: HashMap<usize, Vec<usize>> = HashMap::new();
+    let mut ready = std::collections::BinaryHeap::new();
+    for (i, branch) in branches.iter().enumerate() {
+        if branch.0 == 0 {
+            ready.push(std::cmp::Reverse((branch.0, i)));
+        } else {
+            waiting.entry(branch.1).or_default().push(i);
         }
-        if left.is_empty() || left.len() == before {
-            for (c, a, k, tag) in left {
-                record.warnings.push(Warning {
-                    at: lines.span(tag.at),
-                    message: format!(
-                        "branch {c} starts at ply {k} of branch {a}, which is not there; ignored"
-                    ),
-                });
-            }
-            break;
+    }
+    while let Some(std::cmp::Reverse((_, i))) = ready.pop() {
+        let (c, a, k, tag) = branches[i];
+        if placed.contains_key(&c) {
+            record.warnings.push(Warning {
+                at: lines.span(tag.at),
+                message: format!("branch {c} given twice; the second is ignored"),
+            });
+            continue;
         }
-        pending = left;
+        let parent = if c == 0 { Some(root) } else { node_at(&placed, a, k - 1, root) };
+        let Some(parent) = parent else {
+            record.warnings.push(Warning {
+                at: lines.span(tag.at),
+                message: format!("branch {c} starts at ply {k} of branch {a}, which is not there; ignored"),
+            });
+            continue;
+        };
+        let nodes = add_branch(record, parent, tag, lines);
+        placed.insert(c, (a, k, nodes));
+        if let Some(children) = waiting.remove(&c) {
+            ready.extend(children.into_iter().map(|j| std::cmp::Reverse((branches[j].0, j))));
+        }
+    }
+    // Branches whose parent never came.
+    let mut orphans: Vec<_> = waiting.into_values().flatten().map(|j| branches[j]).collect();
+    orphans.sort_by_key(|b| b.0);
+    for (c, a, k, tag) in orphans {
+        record.warnings.push(Warning {
+            at: lines.span(tag.at),
+            message: format!("branch {c} starts at ply {k} of branch {a}, which is not there; ignored"),
+        });
     }
 
     // Comments.
@@ -354,8 +384,10 @@ fn node_at(
         return Some(root);
     }
     let mut branch = branch;
-    // A branch's plies before its first one are its parent's.
-    for _ in 0..=placed.len() {
+    // A branch's plies before its first one are its parent's (looked for
+    // a few branches up at most: real files need one or two, and a chain of
+    // thousands would make every lookup walk it).
+    for _ in 0..=placed.len().min(MAX_BRANCH_CLIMB) {
         let (parent, first, nodes) = placed.get(&branch)?;
         if ply >= *first {
             return nodes.get(ply - first).copied();
@@ -484,19 +516,30 @@ fn parse_result(value: &str) -> GameResult {
 struct LineIndex<'a> {
     text: &'a str,
     starts: Vec<usize>,
+    /// The last place asked for: (line, offset, column), so that places
+    /// asked for in order along one long line (a web page on one line) are
+    /// counted on from there, not from the line's start each time.
+    last: std::cell::Cell<(usize, usize, usize)>,
 }
 
 impl<'a> LineIndex<'a> {
     fn new(text: &'a str) -> LineIndex<'a> {
         let mut starts = vec![0];
         starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|k| k + 1));
-        LineIndex { text, starts }
+        LineIndex { text, starts, last: std::cell::Cell::new((0, 0, 1)) }
     }
 
     fn span(&self, offset: usize) -> Span {
         let line = self.starts.partition_point(|&s| s <= offset) - 1;
         let start = self.starts[line];
-        let column = self.text.get(start..offset).map_or(offset - start, |s| s.chars().count()) + 1;
+        let (last_line, last_offset, last_column) = self.last.get();
+        let (from, base) = if last_line == line && (start..=offset).contains(&last_offset) {
+            (last_offset, last_column)
+        } else {
+            (start, 1)
+        };
+        let column = self.text.get(from..offset).map_or(offset - from, |s| s.chars().count()) + base;
+        self.last.set((line, offset, column));
         Span { line: line as u32 + 1, column: column as u32 }
     }
 }

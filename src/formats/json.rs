@@ -126,32 +126,99 @@ struct OwnedNode {
     nags: Vec<u8>,
 }
 
-/// Whether a text looks like qipu's JSON records: its first character
-/// (after white space) opens an object.
+/// Whether a text holds qipu's JSON records: its first line that is not
+/// blank is a JSON object (a PGN text that opens with a `{comment}` is not),
+/// or opens like one of qipu's records (`{"tags":`) though it is damaged.
 pub fn looks_like_json(text: &str) -> bool {
-    text.trim_start().starts_with('{')
+    let Some(first) = text.lines().map(|l| l.trim_start_matches('\u{feff}').trim()).find(|l| !l.is_empty())
+    else {
+        return false;
+    };
+    first.starts_with("{\"tags\"")
+        || (first.starts_with('{')
+            && serde_json::from_str::<serde::de::IgnoredAny>(first).is_ok()
+            && first.ends_with('}'))
 }
 
-/// Reads JSON records, one object per line (blank lines skipped). The
-/// first line that is not a record stops the reading with its line number
-/// and the reason.
+/// Reads JSON records, one object per line (blank lines skipped). A line
+/// that is not a record is an unreadable record, with its line and the
+/// reason: one damaged line costs one game.
 ///
 /// ```
 /// use qipu::formats::json;
-/// let games = json::read(r#"{"tags":[["Red","许银川"]],"fen":null,"result":"1-0","comment":null,"nodes":[{"id":1,"parent":0,"move":"h2e2","text":"炮二平五","comment":"中炮","comment_before":null,"nags":[]}]}"#).unwrap();
+/// let games = json::read(r#"{"tags":[["Red","许银川"]],"fen":null,"result":"1-0","comment":null,"nodes":[{"id":1,"parent":0,"move":"h2e2","text":"炮二平五","comment":"中炮","comment_before":null,"nags":[]}]}
+/// {"tags":[["Red","吕"#);
 /// assert_eq!(games[0].tag("Red"), Some("许银川"));
 /// assert_eq!(games[0].tree.main_line().count(), 1);
+/// assert!(games[1].unreadable.is_some());
 /// ```
-pub fn read(text: &str) -> Result<Vec<Record>, String> {
-    let mut records = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let owned: OwnedRecord = serde_json::from_str(line).map_err(|e| format!("line {}: {e}", n + 1))?;
-        records.push(record(owned, n as u32 + 1).map_err(|e| format!("line {}: {e}", n + 1))?);
+pub fn read(text: &str) -> Vec<Record> {
+    let mut reader = LineReader::default();
+    for line in text.lines() {
+        reader.push_line(line);
     }
-    Ok(records)
+    reader.finish()
+}
+
+/// A reader of JSON records fed a line at a time, for texts too large to
+/// hold at once.
+#[derive(Debug, Default)]
+pub struct LineReader {
+    lines: u32,
+    games: Vec<Record>,
+}
+
+impl LineReader {
+    /// Reads one line (without its line end).
+    pub fn push_line(&mut self, line: &str) {
+        self.lines += 1;
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        let line = if self.lines == 1 { line.trim_start_matches('\u{feff}') } else { line };
+        if line.trim().is_empty() {
+            return;
+        }
+        let mut at = Span { line: self.lines, column: 1 };
+        let read = serde_json::from_str::<OwnedRecord>(line)
+            .map_err(|e| {
+                // The line is the record's: the place is a column of it.
+                at.column = e.column().max(1) as u32;
+                let text = e.to_string();
+                text.rsplit_once(" at line ").map_or(text.clone(), |(what, _)| what.to_string())
+            })
+            .and_then(|owned| record(owned, self.lines));
+        self.games.push(read.unwrap_or_else(|reason| Record {
+            at: Span { line: self.lines, column: 1 },
+            unreadable: Some(crate::record::Warning { at, message: format!("JSON record: {reason}") }),
+            ..Record::default()
+        }));
+    }
+
+    /// Skips a line too long to read: an unreadable record at its line.
+    pub fn skip_overlong_line(&mut self, limit: usize) {
+        self.lines += 1;
+        let at = Span { line: self.lines, column: 1 };
+        let message = format!("line longer than {} MB: not read", limit >> 20);
+        self.games.push(Record {
+            at,
+            unreadable: Some(crate::record::Warning { at, message }),
+            ..Record::default()
+        });
+    }
+
+    /// How many records are complete and waiting.
+    pub fn ready(&self) -> usize {
+        self.games.len()
+    }
+
+    /// The records read so far.
+    pub fn take_games(&mut self) -> Vec<Record> {
+        std::mem::take(&mut self.games)
+    }
+
+    /// Ends the text: the records not taken yet.
+    pub fn finish(self) -> Vec<Record> {
+        self.games
+    }
 }
 
 fn record(owned: OwnedRecord, line: u32) -> Result<Record, String> {

@@ -140,11 +140,16 @@ pub fn read_in_batches(
             };
             // DhtmlXQ blocks holding at least one tag; a text that only
             // mentions `[DhtmlXQ]` is read as whatever else it is.
-            let blocks = if dhtmlxq::contains_block(&decoded.text) {
+            let mut blocks = if dhtmlxq::contains_block(&decoded.text) {
                 dhtmlxq::read(&decoded.text)
             } else {
                 Vec::new()
             };
+            // A PGN whose comments quote DhtmlXQ blocks is a PGN: the reading
+            // that finds more games is the file's.
+            if !blocks.is_empty() && pgn::has_tags(&decoded.text) && pgn_games(&decoded.text) > blocks.len() {
+                blocks.clear();
+            }
             if !blocks.is_empty() {
                 hand_on(blocks, batch, |records| f(Format::Dhtmlxq, enc, records));
                 Ok((Format::Dhtmlxq, enc))
@@ -159,8 +164,7 @@ pub fn read_in_batches(
                     Err(e) => Err(Unreadable::damaged(Format::Cbf, e.to_string())),
                 }
             } else if json::looks_like_json(&decoded.text) {
-                let records = json::read(&decoded.text)
-                    .map_err(|reason| Unreadable::damaged(Format::Json, format!("JSON records: {reason}")))?;
+                let records = json::read(&decoded.text);
                 if records.is_empty() {
                     return Err(Unreadable::no_record(Format::Json, "no game found"));
                 }
@@ -193,6 +197,13 @@ pub fn read_in_batches(
             } else {
                 let records = text::read(&encoding::unescape_references(&decoded.text));
                 if records.is_empty() {
+                    // PGN move text without tags, which plain-text lines do
+                    // not read (`{开局} 1. 炮二平五 {中炮} 马８进７ *`).
+                    let games = pgn::read(&decoded.text);
+                    if !games.is_empty() && games.iter().all(looks_like_a_game) {
+                        hand_on(games, batch, |records| f(Format::Pgn, enc, records));
+                        return Ok((Format::Pgn, enc));
+                    }
                     return Err(Unreadable::no_record(
                         Format::Text,
                         "text without a game record: no line of moves",
@@ -253,6 +264,13 @@ pub fn read_in_batches(
             ))
         }
     }
+}
+
+/// How many games a PGN reading of `text` finds (counted, not kept).
+pub(crate) fn pgn_games(text: &str) -> usize {
+    let mut games = 0;
+    pgn::read_in_batches(text, 256, |batch| games += batch.iter().filter(|r| looks_like_a_game(r)).count());
+    games
 }
 
 /// Hands `records` to `f` in batches of at most `batch`, in order.

@@ -78,6 +78,12 @@ pub struct LineReader {
 }
 
 impl LineReader {
+    /// A reader whose first line is line `line` of its source (1-based):
+    /// for move text cut out of a larger text.
+    pub fn starting_at_line(line: u32) -> LineReader {
+        LineReader { lines: line.saturating_sub(1), ..LineReader::default() }
+    }
+
     /// Reads the lines of `text`.
     pub fn push(&mut self, text: &str) {
         for line in text.lines() {
@@ -226,9 +232,18 @@ struct Reader {
     pending_before: Option<String>,
     /// The line before was empty.
     after_blank: bool,
+    /// Lines of text after the game's result that are not read (a footer):
+    /// how many, and the first one's number.
+    footer: Option<(u32, u32)>,
+    /// The names of the game's tags in lower case, once it has more than
+    /// [`FEW_TAGS`]: a game of many tags is read in linear time.
+    tag_names: std::collections::HashSet<String>,
     /// Warnings of this game past [`MAX_WARNINGS`].
     unlisted_warnings: usize,
 }
+
+/// Up to this many tags, a game's tags are looked through one by one.
+const FEW_TAGS: usize = 32;
 
 /// A game lists at most this many warnings; the rest are counted.
 const MAX_WARNINGS: usize = 20;
@@ -245,7 +260,7 @@ impl Reader {
         {
             // A tag the game already has starts the next game too: a game
             // without moves is followed directly by the next one's tags.
-            let repeated = tags.iter().any(|(name, _)| self.game.tag(name).is_some());
+            let repeated = tags.iter().any(|(name, _)| self.has_tag(name));
             if self.has_moves || self.ended || repeated {
                 self.end_game();
             }
@@ -255,17 +270,21 @@ impl Reader {
             if tags.iter().any(|(name, _)| name.eq_ignore_ascii_case("FEN")) {
                 self.game.start_at = Some(Span { line: number, column: fen_tag_column(line) });
             }
-            self.game.tags.extend(tags);
+            self.add_tags(tags);
             return;
         }
         if self.ended {
-            // Move text that starts again at move 1 after a result is the
-            // next game, written without tags; anything else up to the next
-            // tags is a footer.
-            if self.comment.is_none() && starts_at_move_one(line) {
+            // Move text that starts again at move 1, or moves without
+            // numbers, after a result are the next game, written without
+            // tags; anything else up to the next tags is a footer, told in a
+            // warning with its size and place.
+            if self.comment.is_none() && (starts_at_move_one(line) || unnumbered_moves(line)) {
                 self.end_game();
                 self.game.at = Span { line: number, column: 1 };
                 self.movetext(number, line);
+            } else if !line.trim().is_empty() {
+                let (lines, _) = self.footer.get_or_insert((0, number));
+                *lines += 1;
             }
             return;
         }
@@ -275,6 +294,24 @@ impl Reader {
             return;
         }
         self.movetext(number, line);
+    }
+
+    /// Whether the game has a tag called `name` (in any case).
+    fn has_tag(&self, name: &str) -> bool {
+        if self.game.tags.len() <= FEW_TAGS {
+            self.game.tags.iter().any(|(n, _)| n.eq_ignore_ascii_case(name))
+        } else {
+            self.tag_names.contains(&name.to_ascii_lowercase())
+        }
+    }
+
+    fn add_tags(&mut self, tags: Vec<(String, String)>) {
+        let before = self.game.tags.len();
+        self.game.tags.extend(tags);
+        if self.game.tags.len() > FEW_TAGS {
+            let from = if before > FEW_TAGS { before } else { 0 };
+            self.tag_names.extend(self.game.tags[from..].iter().map(|(n, _)| n.to_ascii_lowercase()));
+        }
     }
 
     fn cursor(&self) -> NodeId {
@@ -484,6 +521,10 @@ impl Reader {
 
     fn end_game(&mut self) {
         self.close_comment(false);
+        if let Some((lines, first)) = self.footer.take() {
+            let message = format!("{lines} line(s) of text after the result, not moves: not read");
+            self.game.warnings.push(Warning { at: Span { line: first, column: 1 }, message });
+        }
         // These are told whatever the count.
         if !self.variations.is_empty() {
             let message = format!("{} variation(s) not closed with ')'", self.variations.len());
@@ -508,6 +549,7 @@ impl Reader {
         self.ended = false;
         self.cursor = None;
         self.variations.clear();
+        self.tag_names.clear();
         self.pending_before = None;
     }
 
@@ -603,6 +645,22 @@ fn starts_at_move_one(line: &str) -> bool {
     let rest = after.trim_start_matches(['.', '…', '．', '。']);
     rest.len() < after.len()
         && (rest.is_empty() || crate::notation::is_move_text(rest.trim_end_matches(['!', '?', '！', '？'])))
+}
+
+/// Whether a line is moves without numbers (`炮二平五 马８进７ 马二进三 1-0`):
+/// two moves or more, and nothing but moves and a result.
+fn unnumbered_moves(line: &str) -> bool {
+    let mut moves = 0;
+    for word in line.split_whitespace() {
+        if GameResult::parse(word).is_some() {
+            continue;
+        }
+        if !crate::notation::is_move_text(word.trim_end_matches(['!', '?', '！', '？'])) {
+            return false;
+        }
+        moves += 1;
+    }
+    moves >= 2
 }
 
 /// Splits a move number (`12.`, `12...`, `12．`) off the front of a token;

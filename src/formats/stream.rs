@@ -1,7 +1,9 @@
-//! Reading a large input a piece at a time, in bounded memory: PGN text is
-//! decoded and read as it arrives, and its games are handed on in batches
-//! while the rest is still being read. Other formats, and texts whose kind
-//! cannot be told from their first megabyte, are read whole.
+//! Reading a large input a piece at a time, in bounded memory: PGN text and
+//! JSON records are decoded and read as they arrive, and their games are
+//! handed on in batches while the rest is still being read. Data of no
+//! record format is refused on its first megabyte. Other formats, and texts
+//! whose kind cannot be told from their first megabyte, are read whole, up
+//! to [`MAX_WHOLE`].
 
 use std::io::Read;
 
@@ -58,13 +60,18 @@ pub fn read_stream_sized(
             return Err(Unreadable::damaged(
                 detect::detect(&bytes),
                 format!(
-                    "larger than {} MB: only PGN text is read a piece at a time; split the file",
+                    "larger than {} MB: only PGN and JSON text is read a piece at a time; split the file",
                     MAX_WHOLE >> 20
                 ),
             ));
         }
         super::read_in_batches(&bytes, encoding, batch, &mut *f)
     };
+    // Data of no record format is refused on its head: the rest (of a
+    // device such as /dev/zero, maybe endless) is not read.
+    if detect::detect(&head) == Format::Binary {
+        return super::read_in_batches(&head, encoding, batch, &mut f);
+    }
     if head.len() < head_size || detect::detect(&head) != Format::Pgn {
         return whole(head, &mut source, &mut f);
     }
@@ -72,14 +79,19 @@ pub fn read_stream_sized(
     let mut decoder = enc.decoder();
     let mut text = String::new();
     decode(&mut decoder, &head[bom..], &mut text, false);
-    let pgn_text = !dhtmlxq::contains_block(&text)
-        && !json::looks_like_json(&text)
+    // Texts read a line at a time: JSON records, and PGN.
+    let mut reader = if json::looks_like_json(&text) {
+        Lines::Json(json::LineReader::default())
+    } else if (!dhtmlxq::contains_block(&text) || super::pgn_games(&text) > dhtmlxq::read(&text).len())
         && !text.trim_start().starts_with('<')
         && !wxf_record::is_wxf(&text)
-        && pgn::has_tags(&text);
-    if !pgn_text {
+        && pgn::has_tags(&text)
+    {
+        Lines::Pgn(pgn::LineReader::default())
+    } else {
         return whole(head, &mut source, &mut f);
-    }
+    };
+    let format = reader.format();
     // UTF-8, GB18030 and Big5 end their lines with a 0x0A byte that is never
     // part of a character: their lines are cut from the bytes and decoded
     // one piece of whole lines at a time, each line in its own encoding when
@@ -90,17 +102,16 @@ pub fn read_stream_sized(
     let mut raw = if utf16 { std::mem::take(&mut text).into_bytes() } else { head.split_off(bom) };
     drop(head);
     text.clear();
-    let mut reader = pgn::LineReader::default();
     let mut first = true;
     let mut emit = |games: Vec<Record>, first: &mut bool| -> Result<(), Unreadable> {
-        if *first && games.iter().all(|r| !super::looks_like_a_game(r)) {
+        if *first && format == Format::Pgn && games.iter().all(|r| !super::looks_like_a_game(r)) {
             return Err(Unreadable::no_record(
                 Format::Pgn,
                 "text without a game record: no tags, and the first word is not a move",
             ));
         }
         *first = false;
-        f(Format::Pgn, Some(enc), games);
+        f(format, Some(enc), games);
         Ok(())
     };
     // Appends bytes read to `raw`; UTF-16 decoded to UTF-8 on the way
@@ -153,7 +164,9 @@ pub fn read_stream_sized(
         if n == 0 {
             if !skipping {
                 encoding::decode_lines(&raw, lines_in, &mut text);
-                reader.push(&text);
+                for line in text.lines() {
+                    reader.push_line(line);
+                }
             }
             break;
         }
@@ -161,11 +174,63 @@ pub fn read_stream_sized(
     let rest = reader.finish();
     if !rest.is_empty() || first {
         if rest.is_empty() {
-            return Err(Unreadable::no_record(Format::Pgn, "no game found"));
+            return Err(Unreadable::no_record(format, "no game found"));
         }
         emit(rest, &mut first)?;
     }
-    Ok((Format::Pgn, Some(enc)))
+    Ok((format, Some(enc)))
+}
+
+/// The reader of a text read a line at a time (one per input: the size of
+/// its variants does not matter).
+#[allow(clippy::large_enum_variant)]
+enum Lines {
+    Pgn(pgn::LineReader),
+    Json(json::LineReader),
+}
+
+impl Lines {
+    fn format(&self) -> Format {
+        match self {
+            Lines::Pgn(_) => Format::Pgn,
+            Lines::Json(_) => Format::Json,
+        }
+    }
+
+    fn push_line(&mut self, line: &str) {
+        match self {
+            Lines::Pgn(r) => r.push_line(line),
+            Lines::Json(r) => r.push_line(line),
+        }
+    }
+
+    fn skip_overlong_line(&mut self, limit: usize) {
+        match self {
+            Lines::Pgn(r) => r.skip_overlong_line(limit),
+            Lines::Json(r) => r.skip_overlong_line(limit),
+        }
+    }
+
+    fn ready(&self) -> usize {
+        match self {
+            Lines::Pgn(r) => r.ready(),
+            Lines::Json(r) => r.ready(),
+        }
+    }
+
+    fn take_games(&mut self) -> Vec<Record> {
+        match self {
+            Lines::Pgn(r) => r.take_games(),
+            Lines::Json(r) => r.take_games(),
+        }
+    }
+
+    fn finish(self) -> Vec<Record> {
+        match self {
+            Lines::Pgn(r) => r.finish(),
+            Lines::Json(r) => r.finish(),
+        }
+    }
 }
 
 /// Decodes `bytes` onto the end of `text`.

@@ -93,17 +93,20 @@ fn after_number(word: &str) -> Option<&str> {
 
 fn games_of(header: &[&str], moves: &[(usize, &str)]) -> Vec<Record> {
     let Some(&(first, _)) = moves.first() else { return Vec::new() };
-    // Keep line numbers: the move text starts on its own line of the file.
-    let mut text = "\n".repeat(first);
+    // Keep line numbers: the move text starts on its own line of the file
+    // (and blank lines between move lines are kept).
+    let mut reader = pgn::LineReader::starting_at_line(first as u32 + 1);
     let mut line = first;
     for &(n, l) in moves {
-        text.push_str(&"\n".repeat(n - line));
-        text.push_str(l);
+        for _ in line + 1..n {
+            reader.push_line("");
+        }
+        reader.push_line(l);
         line = n;
     }
     // Move text that starts again at move 1 after a result holds more
     // games: the header belongs to the first.
-    let mut records = pgn::read(&text);
+    let mut records = reader.finish();
     if records.is_empty() {
         return records;
     }

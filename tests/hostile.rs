@@ -1,0 +1,225 @@
+//! Hostile input and hostile file systems: link loops, folders that cannot
+//! be read, devices and pipes as inputs and outputs, file names that would
+//! forge report lines, titles too long for a file name, files whose
+//! content would fool detection, text after a result, damaged JSON lines,
+//! and more threads than cores. Each case is small, generated here, and
+//! fails on a reader or a command that loses, invents or hangs.
+
+mod common;
+
+use std::process::Command as Process;
+
+use assert_cmd::Command;
+
+fn qipu() -> Command {
+    Command::cargo_bin("qipu").unwrap()
+}
+
+fn stdout(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+const GAME: &str = "[Event \"x\"]\n1. 炮二平五 马８进７ 2. 马二进三 *\n";
+
+#[cfg(unix)]
+#[test]
+fn link_loops_are_walked_once_and_told_once() {
+    let dir = common::scratch("loops");
+    std::fs::write(dir.join("game.pgn"), GAME).unwrap();
+    std::os::unix::fs::symlink(".", dir.join("a")).unwrap();
+    std::os::unix::fs::symlink(".", dir.join("b")).unwrap();
+    std::fs::create_dir(dir.join("sub")).unwrap();
+    std::os::unix::fs::symlink("..", dir.join("sub/up")).unwrap();
+    let out = qipu().arg("validate").arg(&dir).timeout(std::time::Duration::from_secs(20)).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).ends_with("1 game(s): 1 valid, 0 illegal, 0 unreadable (1 input(s))\n"),
+        "{}",
+        stdout(&out)
+    );
+    // Each loop is told once.
+    assert_eq!(stderr(&out).matches("a link to a folder already read").count(), 3, "{}", stderr(&out));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_folder_that_cannot_be_read_is_reported_and_the_rest_is_read() {
+    // A folder deeper than PATH_MAX: made step by step from within, as no
+    // single path to it can be given.
+    let dir = common::scratch("deep");
+    std::fs::write(dir.join("game.pgn"), GAME).unwrap();
+    let long = "d".repeat(250);
+    let script = format!("cd '{}' && for i in $(seq 20); do mkdir {long} && cd {long}; done", dir.display());
+    assert!(Process::new("bash").arg("-c").arg(&script).status().unwrap().success());
+    let out = qipu().arg("validate").arg(&dir).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let text = stdout(&out);
+    assert!(text.contains(": unreadable: cannot read: "), "the deep folder is told: {text}");
+    assert!(text.contains("1 valid"), "the game beside it is read: {text}");
+}
+
+#[cfg(unix)]
+#[test]
+fn pipes_and_devices_are_streamed_refused_or_written_into() {
+    let dir = common::scratch("devices");
+    std::fs::write(dir.join("game.pgn"), GAME).unwrap();
+    // A pipe met while walking a folder is not opened (it would wait forever).
+    assert!(Process::new("mkfifo").arg(dir.join("pipe.pgn")).status().unwrap().success());
+    let out = qipu().arg("validate").arg(&dir).timeout(std::time::Duration::from_secs(20)).output().unwrap();
+    assert!(
+        stdout(&out).contains("pipe.pgn: holds no record: a named pipe (FIFO), not opened while walking a folder"),
+        "{}",
+        stdout(&out)
+    );
+    // An endless device named on the command line is refused on its start.
+    let out =
+        qipu().args(["validate", "/dev/zero"]).timeout(std::time::Duration::from_secs(20)).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).contains("/dev/zero: unreadable: binary data"), "{}", stdout(&out));
+    // A device as the output is written into, never replaced by a file.
+    let device = dir.join("null");
+    let made = Process::new("mknod").arg(&device).args(["c", "1", "3"]).status();
+    if made.is_ok_and(|s| s.success()) {
+        let out = qipu()
+            .args(["convert", "--to", "pgn", "--force", "-o"])
+            .arg(&device)
+            .arg(dir.join("game.pgn"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        use std::os::unix::fs::FileTypeExt;
+        assert!(std::fs::metadata(&device).unwrap().file_type().is_char_device(), "still a device");
+    } else {
+        eprintln!("skipped the device part: mknod needs root");
+    }
+    // A link to a regular file: the file is replaced, the link stays.
+    std::fs::write(dir.join("real.pgn"), "old").unwrap();
+    std::os::unix::fs::symlink("real.pgn", dir.join("link.pgn")).unwrap();
+    let out = qipu()
+        .args(["convert", "--to", "pgn", "--force", "-o"])
+        .arg(dir.join("link.pgn"))
+        .arg(dir.join("game.pgn"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(std::fs::symlink_metadata(dir.join("link.pgn")).unwrap().file_type().is_symlink());
+    assert!(std::fs::read_to_string(dir.join("real.pgn")).unwrap().contains("炮二平五"));
+}
+
+#[cfg(unix)]
+#[test]
+fn file_names_cannot_forge_report_lines_and_differ_when_their_bytes_do() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = common::scratch("names");
+    let forged = "a.pgn: game 1: ply 1 (line 1, column 4): h2e2: illegal\nb.pgn";
+    std::fs::write(dir.join(forged), "1. h2e9 *\n").unwrap();
+    for byte in [0xFEu8, 0xFF] {
+        let bytes = [b'x', byte, b'.', b'p', b'g', b'n'];
+        std::fs::write(dir.join(std::ffi::OsStr::from_bytes(&bytes)), "1. h2e9 *\n").unwrap();
+    }
+    let out = qipu().arg("validate").arg(&dir).output().unwrap();
+    let text = stdout(&out);
+    assert_eq!(text.lines().count(), 4, "three reports and the summary: {text}");
+    assert!(text.contains("illegal\\nb.pgn: game 1"), "{text}");
+    assert!(text.contains("x\\xfe.pgn: game 1") && text.contains("x\\xff.pgn: game 1"), "{text}");
+    // JSON keeps a UTF-8 name exact, and says when it had to escape one.
+    let out = qipu().args(["validate", "--format", "json"]).arg(&dir).output().unwrap();
+    let rows: Vec<serde_json::Value> =
+        stdout(&out).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert!(rows.iter().any(|r| r["source"].as_str().unwrap().ends_with(forged)));
+    assert_eq!(rows.iter().filter(|r| r["source_escaped"] == true).count(), 2);
+}
+
+#[test]
+fn long_titles_make_file_names_that_fit_and_stay_unique() {
+    let dir = common::scratch("titles");
+    let title = "😀长".repeat(60);
+    let games = format!("[Title \"{title}\"]\n1. h2e2 *\n\n[Title \"{title}\"]\n1. h2e2 h9g7 *\n");
+    std::fs::write(dir.join("games.pgn"), games).unwrap();
+    let out = qipu()
+        .args(["convert", "--to", "xqf", "-o"])
+        .arg(dir.join("out"))
+        .arg(dir.join("games.pgn"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let names: Vec<_> = std::fs::read_dir(dir.join("out")).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(names.len(), 2);
+    assert!(names.iter().all(|n| n.len() <= 255));
+}
+
+#[test]
+fn detection_never_drops_a_files_games() {
+    // A 50-game PGN whose comments quote DhtmlXQ blocks.
+    let mut pgn = String::new();
+    for i in 0..50 {
+        let comment = if i % 17 == 0 {
+            "[DhtmlXQ][DhtmlXQ_movelist]7747[/DhtmlXQ_movelist][/DhtmlXQ]"
+        } else {
+            "中炮"
+        };
+        pgn.push_str(&format!("[Event \"{i}\"]\n1. 炮二平五 {{{comment}}} 马８进７ *\n\n"));
+    }
+    let out = qipu().args(["validate", "-"]).write_stdin(pgn.clone()).output().unwrap();
+    assert!(
+        stdout(&out).ends_with("50 game(s): 50 valid, 0 illegal, 0 unreadable (1 input(s))\n"),
+        "{}",
+        stdout(&out)
+    );
+    // A PGN that opens with a comment is not JSON.
+    let out = qipu().args(["validate", "-"]).write_stdin("{开局} 1. 炮二平五 马８进７ *\n").output().unwrap();
+    assert!(stdout(&out).contains("1 valid"), "{}", stdout(&out));
+    // A control byte is a problem of the game that holds it, not of the file.
+    let mut bytes = pgn.into_bytes();
+    let at = bytes.iter().position(|&b| b == b'*').unwrap();
+    bytes.insert(at, 0x01);
+    let out = qipu().args(["validate", "-"]).write_stdin(bytes).output().unwrap();
+    assert!(
+        stdout(&out).ends_with("50 game(s): 49 valid, 1 illegal, 0 unreadable (1 input(s))\n"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn text_after_a_result_is_the_next_game_or_told() {
+    let text = "[Event \"a\"]\n1. 炮二平五 马８进７ 1-0\n炮二平五 马８进７ 马二进三 1-0\n\n[Event \"b\"]\n1. h2e2 *\n欢迎访问\nwww.example.com\n";
+    let out = qipu().args(["validate", "-"]).write_stdin(text).output().unwrap();
+    let report = stdout(&out);
+    assert!(report.ends_with("3 game(s): 3 valid, 0 illegal, 0 unreadable (1 input(s))\n"), "{report}");
+    assert!(
+        report.contains(
+            "-: game 3: warning: line 7, column 1: 2 line(s) of text after the result, not moves: not read"
+        ),
+        "{report}"
+    );
+}
+
+#[test]
+fn json_lines_stream_and_a_damaged_line_is_one_game() {
+    let line = r#"{"tags":[["Event","x"]],"fen":null,"result":"*","comment":null,"nodes":[{"id":1,"parent":0,"move":"h2e2","text":"h2e2","comment":null,"comment_before":null,"nags":[]}]}"#;
+    let mut text = String::new();
+    for i in 0..122 {
+        text.push_str(if i == 60 { &line[..40] } else { line });
+        text.push('\n');
+    }
+    let out = qipu().args(["validate", "-"]).write_stdin(text).output().unwrap();
+    let report = stdout(&out);
+    assert!(report.ends_with("122 game(s): 121 valid, 0 illegal, 1 unreadable (1 input(s))\n"), "{report}");
+    assert!(
+        report.contains("-: game 61 (line 61, column 40): unreadable: JSON record: EOF while parsing"),
+        "{report}"
+    );
+}
+
+#[test]
+fn jobs_are_capped_at_a_few_a_core() {
+    let out =
+        qipu().args(["validate", "--jobs", "18446744073709551615", "-"]).write_stdin(GAME).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(stderr(&out).contains("--jobs 18446744073709551615 is more than 4 a core"), "{}", stderr(&out));
+}
