@@ -71,7 +71,8 @@ fn pipes_and_devices_are_streamed_refused_or_written_into() {
     assert!(Process::new("mkfifo").arg(dir.join("pipe.pgn")).status().unwrap().success());
     let out = qipu().arg("validate").arg(&dir).timeout(std::time::Duration::from_secs(20)).output().unwrap();
     assert!(
-        stdout(&out).contains("pipe.pgn: holds no record: a named pipe (FIFO), not opened while walking a folder"),
+        stdout(&out)
+            .contains("pipe.pgn: holds no record: a named pipe (FIFO), not opened while walking a folder"),
         "{}",
         stdout(&out)
     );

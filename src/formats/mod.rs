@@ -274,11 +274,15 @@ pub(crate) fn pgn_games(text: &str) -> usize {
 }
 
 /// Hands `records` to `f` in batches of at most `batch`, in order.
-fn hand_on(mut records: Vec<Record>, batch: usize, mut f: impl FnMut(Vec<Record>)) {
-    while !records.is_empty() {
-        let rest = records.split_off(records.len().min(batch.max(1)));
-        f(records);
-        records = rest;
+fn hand_on(records: Vec<Record>, batch: usize, mut f: impl FnMut(Vec<Record>)) {
+    // Taken from the front as they go: no copy of what is left per batch.
+    let mut records = records.into_iter();
+    loop {
+        let next: Vec<Record> = records.by_ref().take(batch.max(1)).collect();
+        if next.is_empty() {
+            break;
+        }
+        f(next);
     }
 }
 

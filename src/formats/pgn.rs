@@ -235,9 +235,13 @@ struct Reader {
     /// Lines of text after the game's result that are not read (a footer):
     /// how many, and the first one's number.
     footer: Option<(u32, u32)>,
-    /// The names of the game's tags in lower case, once it has more than
-    /// [`FEW_TAGS`]: a game of many tags is read in linear time.
-    tag_names: std::collections::HashSet<String>,
+    /// The hashes of the names of the game's tags (in lower case), once
+    /// it has more than [`FEW_TAGS`]: a game of many tags is read in linear
+    /// time and little memory.
+    tag_names: std::collections::HashSet<u64>,
+    /// The hasher of `tag_names` (random keys: no text can make names
+    /// collide on purpose).
+    tag_hasher: std::hash::RandomState,
     /// Warnings of this game past [`MAX_WARNINGS`].
     unlisted_warnings: usize,
 }
@@ -301,8 +305,18 @@ impl Reader {
         if self.game.tags.len() <= FEW_TAGS {
             self.game.tags.iter().any(|(n, _)| n.eq_ignore_ascii_case(name))
         } else {
-            self.tag_names.contains(&name.to_ascii_lowercase())
+            self.tag_names.contains(&self.name_hash(name))
         }
+    }
+
+    /// The hash of a tag name, in any case.
+    fn name_hash(&self, name: &str) -> u64 {
+        use std::hash::{BuildHasher, Hasher};
+        let mut h = self.tag_hasher.build_hasher();
+        for b in name.bytes() {
+            h.write_u8(b.to_ascii_lowercase());
+        }
+        h.finish()
     }
 
     fn add_tags(&mut self, tags: Vec<(String, String)>) {
@@ -310,7 +324,10 @@ impl Reader {
         self.game.tags.extend(tags);
         if self.game.tags.len() > FEW_TAGS {
             let from = if before > FEW_TAGS { before } else { 0 };
-            self.tag_names.extend(self.game.tags[from..].iter().map(|(n, _)| n.to_ascii_lowercase()));
+            for k in from..self.game.tags.len() {
+                let hash = self.name_hash(&self.game.tags[k].0);
+                self.tag_names.insert(hash);
+            }
         }
     }
 

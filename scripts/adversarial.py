@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""Runs qipu on adversarial inputs, generated here, and prints the time and
+peak memory of each (/usr/bin/time), so that a reader slower than linear or a
+memory not bounded by its budget shows: every input is made at 1, 2, 4, 8 and
+16 MB, and the time must double with it (the ratio column stays near 2).
+
+Usage: python3 scripts/adversarial.py [--sizes 1,2,4,8,16] [--only NAME,...]
+(from the repository root; builds the release binary first).
+"""
+
+import argparse
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+QIPU = os.path.join(ROOT, "target", "release", "qipu")
+MB = 1 << 20
+
+LEGAL = "1. h2e2 h9g7 2. h0g2 i9h9 3. i0h0 b9c7 4. b0c2 h7i7 5. h0h6 b7a7 "
+
+
+def repeat_to(unit, size):
+    """`unit` repeated to `size` bytes (whole units)."""
+    unit = unit.encode() if isinstance(unit, str) else unit
+    return unit * max(1, size // len(unit))
+
+
+def numbered(make, size):
+    """Units made by `make(i)` up to `size` bytes."""
+    out, n, i = [], 0, 0
+    while n < size:
+        u = make(i).encode()
+        out.append(u)
+        n += len(u)
+        i += 1
+    return b"".join(out)
+
+
+# Each case: name, the file name's extension, and the bytes for a size.
+CASES = {
+    "dhtmlxq-open-blocks": ("txt", lambda s: repeat_to("[DhtmlXQ]", s)),
+    "dhtmlxq-open-tags": ("txt", lambda s: b"[DhtmlXQ]" + repeat_to("[DhtmlXQ_title]x", s)),
+    "dhtmlxq-distinct-tags": ("txt", lambda s: b"[DhtmlXQ]" + numbered(lambda i: f"[DhtmlXQ_t{i}]v[/DhtmlXQ_t{i}]", s) + b"[/DhtmlXQ]"),
+    "dhtmlxq-branches": ("txt", lambda s: b"[DhtmlXQ][DhtmlXQ_movelist]7747[/DhtmlXQ_movelist]" + numbered(lambda i: f"[DhtmlXQ_move_{i}_2_{i + 1}]7062[/DhtmlXQ_move_{i}_2_{i + 1}]", s) + b"[/DhtmlXQ]"),
+    "dhtmlxq-comments-one-line": ("html", lambda s: b"<p>[DhtmlXQ][DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist]" + numbered(lambda i: f"[DhtmlXQ_comment{i % 3}]c{i}[/DhtmlXQ_comment{i % 3}]", s) + b"[/DhtmlXQ]</p>"),
+    "pgn-distinct-tags": ("pgn", lambda s: numbered(lambda i: f'[T{i} "v"]\n', s) + b"1. h2e2 *\n"),
+    "pgn-games": ("pgn", lambda s: repeat_to(f'[Event "x"]\n{LEGAL}*\n\n', s)),
+    "pgn-open-comment": ("pgn", lambda s: b'[Event "x"]\n1. h2e2 {' + repeat_to("words of a comment that never ends\n", s)),
+    "pgn-comments": ("pgn", lambda s: b'[Event "x"]\n1. h2e2 ' + repeat_to("{c}\n", s) + b"*\n"),
+    "pgn-open-variations": ("pgn", lambda s: b'[Event "x"]\n1. h2e2 h9g7 ' + repeat_to("(1... b9c7\n", s) + b"*\n"),
+    "pgn-closed-variations": ("pgn", lambda s: b'[Event "x"]\n1. h2e2 h9g7 ' + repeat_to("(1... b9c7)\n", s) + b"*\n"),
+    "pgn-nags": ("pgn", lambda s: b'[Event "x"]\n1. h2e2 ' + repeat_to("$1\n", s) + b"*\n"),
+    "pgn-move-numbers": ("pgn", lambda s: b'[Event "x"]\n' + repeat_to("1.\n", s) + b"*\n"),
+    "pgn-blank-lines": ("pgn", lambda s: b'[Event "x"]\n' + repeat_to("\n", s) + b"1. h2e2 *\n"),
+    "pgn-stray-parens": ("pgn", lambda s: b'[Event "x"]\n1. h2e2 ' + repeat_to(")\n", s) + b"*\n"),
+    "pgn-footer-after-result": ("pgn", lambda s: b'[Event "x"]\n1. h2e2 1-0\n' + repeat_to("text after the result\n", s)),
+    "text-games": ("txt", lambda s: repeat_to("红方 vs 黑方\n1. 炮二平五 马８进７ 2. 马二进三 车９平８\n", s)),
+    "text-one-line": ("txt", lambda s: repeat_to("炮二平五 马８进７ ", s)),
+    "json-lines": ("json", lambda s: repeat_to('{"tags":[["Event","x"]],"fen":null,"result":"*","comment":null,"nodes":[{"id":1,"parent":0,"move":"h2e2","text":"h2e2"}]}\n', s)),
+    "wxf-games": ("wxf", lambda s: repeat_to("FORMAT  WXF\nRED     a ; 1200 ;;\nRESULT  1-0\nSTART{\n 1. C2.5 h8+7   2. H2+3 r9.8 }END\n", s)),
+    "wxf-distinct-keys": ("wxf", lambda s: b"FORMAT  WXF\n" + numbered(lambda i: f"K{i}   v\n", s) + b"START{\n 1. C2.5 }END\n"),
+}
+
+
+def run(args, stdin=None):
+    """(seconds, peak KB, exit code) of qipu run with `args`."""
+    cmd = ["/usr/bin/time", "-f", "%e %M", QIPU] + args
+    p = subprocess.run(cmd, stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    last = p.stderr.decode(errors="replace").strip().splitlines()[-1]
+    seconds, kb = last.split()
+    return float(seconds), int(kb), p.returncode
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--sizes", default="1,2,4,8,16")
+    parser.add_argument("--only", default="")
+    parser.add_argument("--command", default="validate")
+    opts = parser.parse_args()
+    sizes = [int(s) for s in opts.sizes.split(",")]
+    only = [o for o in opts.only.split(",") if o]
+    subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
+    work = tempfile.mkdtemp(prefix="qipu-adversarial-")
+    print(f"| input | {' | '.join(f'{s} MB' for s in sizes)} | time ratio per doubling | peak memory |")
+    print(f"|---|{'---|' * len(sizes)}---|---|")
+    for name, (ext, make) in CASES.items():
+        if only and name not in only:
+            continue
+        times, peaks = [], []
+        for size in sizes:
+            path = os.path.join(work, f"{name}-{size}.{ext}")
+            with open(path, "wb") as f:
+                f.write(make(size * MB))
+            seconds, kb, _ = run([opts.command, path])
+            times.append(seconds)
+            peaks.append(kb)
+            os.remove(path)
+        ratios = [b / a for a, b in zip(times, times[1:]) if a >= 0.05]
+        ratio = f"{max(ratios):.2f}" if ratios else "(too fast to tell)"
+        cells = " | ".join(f"{t:.2f} s" for t in times)
+        print(f"| {name} | {cells} | {ratio} | {max(peaks) / 1024:.0f} MB |", flush=True)
+    special(work)
+
+
+def special(work):
+    """Special files and long games: time and peak memory, one run each."""
+    print("\n| special input | command | time | peak memory | exit |")
+    print("|---|---|---|---|---|")
+    games = os.path.join(work, "games.pgn")
+    with open(games, "wb") as f:
+        f.write(repeat_to(f'[Event "x"]\n{LEGAL}*\n\n', 100 * MB))
+
+    def row(what, args, stdin=None, shell=None):
+        if shell:
+            cmd = f"/usr/bin/time -f '%e %M' {QIPU} {shell} > /dev/null"
+            p = subprocess.run(["bash", "-c", cmd], stderr=subprocess.PIPE)
+            seconds, kb = p.stderr.decode().strip().splitlines()[-1].split()
+            seconds, kb, code = float(seconds), int(kb), p.returncode
+        else:
+            seconds, kb, code = run(args, stdin)
+        print(f"| {what} | `qipu {shell or ' '.join(args)}` | {seconds:.2f} s | {kb / 1024:.0f} MB | {code} |", flush=True)
+
+    row("/dev/zero", ["validate", "/dev/zero"])
+    row("a FIFO fed 600 MB of PGN", [], shell=f"validate <(for i in 1 2 3 4 5 6; do cat {games}; done)")
+    row("100 MB PGN through a process substitution", [], shell=f"validate <(cat {games})")
+    row("the same file", ["validate", games])
+    many = os.path.join(work, "many")
+    os.makedirs(many)
+    random.seed(1)
+    long_game = "[Event \"long\"]\n" + " ".join(["h0g2 h9g7 g2h0 g7h9"] * 12_500) + " *\n"
+    for i in range(256):
+        with open(os.path.join(many, f"{i:03}.pgn"), "w") as f:
+            f.write(long_game)
+    row("256 files of 500 KB, 50,000 plies a game", ["fen", "--format", "json", many])
+    huge = os.path.join(work, "huge.pgn")
+    with open(huge, "w") as f:
+        f.write("[Event \"huge\"]\n")
+        for _ in range(100):
+            f.write(" ".join(["h0g2 h9g7 g2h0 g7h9"] * 25_000))
+            f.write("\n")
+        f.write("*\n")
+    row("one game of 10,000,000 plies", ["validate", huge])
+    row("one game of 10,000,000 plies", ["convert", "--to", "json", huge])
+    row("--jobs 18446744073709551615", ["validate", "--jobs", "18446744073709551615", games])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
