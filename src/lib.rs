@@ -33,7 +33,6 @@
 #![warn(missing_docs, missing_debug_implementations)]
 
 pub mod analysis;
-pub mod cli;
 pub mod formats;
 pub mod notation;
 pub mod record;

@@ -2,9 +2,11 @@
 
 use clap::Parser;
 
+mod cli;
+
 fn main() {
-    let cli = qipu::cli::Cli::parse();
-    match qipu::cli::run(cli) {
+    let cli = cli::Cli::parse();
+    match cli::run(cli) {
         Ok(code) => std::process::exit(code),
         Err(failure) => {
             if !failure.message.is_empty() {

@@ -16,6 +16,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+#[cfg(feature = "serde")]
 use serde::Serialize;
 
 use super::replay::Replayed;
@@ -173,7 +174,8 @@ pub fn material(board: &Board) -> f64 {
 }
 
 /// Counts and score of one first move.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
 pub struct MoveScore {
     /// Games that began with it.
     pub games: usize,
@@ -196,7 +198,8 @@ impl MoveScore {
 }
 
 /// The statistics of a collection.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
 pub struct Stats {
     /// Games counted.
     pub games: usize,
@@ -210,26 +213,26 @@ pub struct Stats {
     pub result_vs_termination: BTreeMap<String, usize>,
     /// Main-line plies of every game, in input order (for the
     /// distribution, mean and median).
-    #[serde(skip)]
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub plies: Vec<u32>,
     /// Red's first moves, most played first, with counts and Red's score.
-    #[serde(serialize_with = "ranked")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "ranked"))]
     pub first_moves_red: Vec<(String, MoveScore)>,
     /// Black's first moves, with counts and Black's score.
-    #[serde(serialize_with = "ranked")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "ranked"))]
     pub first_moves_black: Vec<(String, MoveScore)>,
     /// Pieces captured in main lines, by kind.
     pub captures: BTreeMap<String, u64>,
     /// Sum of the end-of-main-line material balances (Red minus Black).
-    #[serde(skip)]
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub material_sum: f64,
     /// End-of-main-line material balance, by range.
     pub material_balance: BTreeMap<String, usize>,
     /// Games per player.
-    #[serde(skip)]
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub players: HashMap<String, usize>,
     /// Games per event.
-    #[serde(skip)]
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub events: HashMap<String, usize>,
     /// Games with at least one comment.
     pub with_comments: usize,
@@ -237,11 +240,12 @@ pub struct Stats {
     pub with_variations: usize,
 }
 
+#[cfg(feature = "serde")]
 fn ranked<S: serde::Serializer>(moves: &[(String, MoveScore)], s: S) -> Result<S::Ok, S::Error> {
     use serde::ser::SerializeSeq;
     #[derive(Serialize)]
     struct Row<'a> {
-        #[serde(rename = "move")]
+        #[cfg_attr(feature = "serde", serde(rename = "move"))]
         mv: &'a str,
         games: usize,
         decided: usize,

@@ -2,8 +2,8 @@
 
 use super::Failure;
 use super::input::Input;
-use crate::formats::{self, encoding::Encoding};
-use crate::record::Record;
+use qipu::formats::{self, encoding::Encoding};
+use qipu::record::Record;
 
 /// Games read and replayed per batch: enough to keep every core busy, few
 /// enough that a batch's records (about 6 KB a game) are still in cache

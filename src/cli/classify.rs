@@ -11,10 +11,10 @@ use super::input::expand;
 use super::progress::{Outcome, Tally};
 use super::validate::ErrorJson;
 use super::{Failure, OutputFormat};
-use crate::analysis::ecco::{self, OpeningName};
-use crate::analysis::replay::replay;
-use crate::formats::encoding::Encoding;
-use crate::record::Record;
+use qipu::analysis::ecco::{self, OpeningName};
+use qipu::analysis::replay::replay;
+use qipu::formats::encoding::Encoding;
+use qipu::record::Record;
 
 /// Arguments of `qipu classify`.
 #[derive(Debug, clap::Args)]

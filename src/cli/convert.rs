@@ -9,10 +9,10 @@ use super::batch::{Event, Meta, each_input};
 use super::input::expand;
 use super::progress::{Outcome, Tally};
 use super::{ChineseStyle, Failure, MoveNotation};
-use crate::analysis::ecco;
-use crate::analysis::replay::{Replayed, replay};
-use crate::formats::{dhtmlxq, encoding::Encoding, json, pgn};
-use crate::record::Record;
+use qipu::analysis::ecco;
+use qipu::analysis::replay::{Replayed, replay};
+use qipu::formats::{dhtmlxq, encoding::Encoding, json, pgn};
+use qipu::record::Record;
 
 /// Formats `qipu convert` writes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -104,8 +104,8 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
             return Err(Failure::usage("--to xqf writes one file per game: give the directory with -o DIR"));
         };
         let version = match args.xqf_version {
-            XqfVersion::V10 => crate::formats::xqf::Version::V10,
-            XqfVersion::V18 => crate::formats::xqf::Version::V18,
+            XqfVersion::V10 => qipu::formats::xqf::Version::V10,
+            XqfVersion::V18 => qipu::formats::xqf::Version::V18,
         };
         let tally = super::convert_xqf::run(&inputs, args, dir, version)?;
         eprintln!("{}; {} written", tally.summary(), tally.written());

@@ -9,9 +9,9 @@ use super::Failure;
 use super::batch::{Event, Meta, each_input};
 use super::input::Input;
 use super::progress::{Outcome, Tally};
-use crate::analysis::replay::replay;
-use crate::formats::xqf;
-use crate::record::Record;
+use qipu::analysis::replay::replay;
+use qipu::formats::xqf;
+use qipu::record::Record;
 
 /// One game made into an XQF file, or why it could not be.
 struct Converted {

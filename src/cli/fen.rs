@@ -11,10 +11,10 @@ use super::batch::{Event, Meta, each_input};
 use super::input::expand;
 use super::progress::{Outcome, Tally};
 use super::{ChineseStyle, Failure, MoveNotation};
-use crate::analysis::replay::replay;
-use crate::formats::encoding::Encoding;
-use crate::record::Record;
-use crate::{Color, Position};
+use qipu::analysis::replay::replay;
+use qipu::formats::encoding::Encoding;
+use qipu::record::Record;
+use qipu::{Color, Position};
 
 /// Output formats of `qipu fen`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -73,7 +73,7 @@ fn trail(
     meta: &Meta,
     index: usize,
     record: &Record,
-    notation: crate::notation::Notation,
+    notation: qipu::notation::Notation,
     format: FenFormat,
     mut out: Vec<u8>,
 ) -> Result<Trail, Failure> {
@@ -109,16 +109,16 @@ struct Source<'a> {
 fn write_trail(
     source: Source<'_>,
     index: usize,
-    setup: &crate::Setup,
-    start: Option<crate::Position>,
-    moves: &[crate::Move],
-    notation: crate::notation::Notation,
+    setup: &qipu::Setup,
+    start: Option<qipu::Position>,
+    moves: &[qipu::Move],
+    notation: qipu::notation::Notation,
     format: FenFormat,
     out: &mut Vec<u8>,
 ) -> Result<(), Failure> {
     out.reserve(100 * (moves.len() + 1));
     // Only the ranks a move touches are written anew.
-    let mut ranks = crate::fen::RankTexts::new(&setup.board);
+    let mut ranks = qipu::fen::RankTexts::new(&setup.board);
     let mut text = String::with_capacity(16);
     // Moves replay only from a legal start.
     let (mut pos, moves) = match start {
@@ -138,7 +138,7 @@ fn write_trail(
         push_number(&mut head, index);
         head.extend_from_slice(b",\"ply\":");
         let mut line =
-            |ply: usize, mv: Option<&str>, clocks: (Color, u32, u32), ranks: &crate::fen::RankTexts| {
+            |ply: usize, mv: Option<&str>, clocks: (Color, u32, u32), ranks: &qipu::fen::RankTexts| {
                 out.extend_from_slice(&head);
                 push_number(out, ply);
                 out.extend_from_slice(b",\"move\":");
@@ -286,12 +286,12 @@ mod tests {
 
     #[test]
     fn hand_written_json_lines_equal_serde_json() {
-        let record = &crate::formats::pgn::read("1. h2e2 h9g7 *")[0];
+        let record = &qipu::formats::pgn::read("1. h2e2 h9g7 *")[0];
         for source in ["games.pgn", "a \"quoted\"\\name\t.pgn", "棋谱/对局.pgn"] {
             let (ours, _) =
-                trail(&meta(source), 7, record, crate::notation::Notation::Uci, FenFormat::Json, Vec::new())
+                trail(&meta(source), 7, record, qipu::notation::Notation::Uci, FenFormat::Json, Vec::new())
                     .unwrap();
-            let mut pos = crate::Position::start();
+            let mut pos = qipu::Position::start();
             let mut expected = Vec::new();
             let fen = pos.fen();
             serde_json::to_writer(&mut expected, &Ply { source, index: 7, ply: 0, mv: None, fen: &fen })

@@ -5,7 +5,7 @@ use std::io::{self, Write};
 
 use clap::{Parser, Subcommand};
 
-use crate::{FromFenError, Position};
+use qipu::{FromFenError, Position};
 
 mod batch;
 mod classify;
@@ -129,8 +129,8 @@ pub enum MoveNotation {
 
 impl MoveNotation {
     /// The notation, with the Chinese characters chosen.
-    pub fn with(self, style: ChineseStyle) -> crate::notation::Notation {
-        use crate::notation::{Notation, chinese::Style};
+    pub fn with(self, style: ChineseStyle) -> qipu::notation::Notation {
+        use qipu::notation::{Notation, chinese::Style};
         match self {
             MoveNotation::Uci => Notation::Uci,
             MoveNotation::Iccs => Notation::Iccs,

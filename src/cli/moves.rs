@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use super::{ChineseStyle, Failure, MoveNotation, position_arg};
-use crate::Outcome;
+use qipu::Outcome;
 
 /// Arguments of `qipu moves`.
 #[derive(Debug, clap::Args)]

@@ -11,13 +11,13 @@ use super::batch::{Event, Meta, each_input};
 use super::input::expand;
 use super::progress::{Outcome, Tally};
 use super::{ChineseStyle, Failure, MoveNotation, OutputFormat};
-use crate::analysis::ecco;
-use crate::analysis::openings::{Edge, OpeningNode, OpeningTree};
-use crate::analysis::replay::replay;
-use crate::formats::encoding::Encoding;
-use crate::notation::Notation;
-use crate::record::{GameResult, MoveText, Record, RecordedMove, Resolution, Span};
-use crate::{Move, Position};
+use qipu::analysis::ecco;
+use qipu::analysis::openings::{Edge, OpeningNode, OpeningTree};
+use qipu::analysis::replay::replay;
+use qipu::formats::encoding::Encoding;
+use qipu::notation::Notation;
+use qipu::record::{GameResult, MoveText, Record, RecordedMove, Resolution, Span};
+use qipu::{Move, Position};
 
 /// What `--to` writes instead of the tree.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -239,8 +239,7 @@ fn json(tree: &OpeningTree, min_games: u32, notation: Notation, out: &mut impl W
             writeln!(out)?;
             Ok::<(), Failure>(())
         };
-    let root =
-        Edge { m: Move::new(crate::Square::A0, crate::Square::A0), node: 0, games: tree.node(0).games };
+    let root = Edge { m: Move::new(qipu::Square::A0, qipu::Square::A0), node: 0, games: tree.node(0).games };
     line(root, None, 0, None, false)?;
     walk(tree, min_games, 0, |&parent, edge, ply, pos, seen| {
         line(edge, Some(parent), ply, Some((notation.write(pos, edge.m), edge.m)), seen)?;
@@ -306,6 +305,6 @@ fn book(tree: &OpeningTree, min_games: u32, notation: Notation) -> String {
         Ok(node)
     });
     walked.expect("building a record does not fail");
-    let resolution = Resolution { setup: Some(crate::Setup::start()), start: Some(Position::start()), moves };
-    crate::formats::pgn::write(&record, &resolution, notation)
+    let resolution = Resolution { setup: Some(qipu::Setup::start()), start: Some(Position::start()), moves };
+    qipu::formats::pgn::write(&record, &resolution, notation)
 }

@@ -24,7 +24,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     })?;
     let pos = position_arg(fen_words)?;
     if args.divide {
-        let split = crate::divide(&pos, depth);
+        let split = qipu::divide(&pos, depth);
         for (m, n) in &split {
             writeln!(out, "{m} {n}")?;
         }
@@ -32,7 +32,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         writeln!(out)?;
         writeln!(out, "{total}")?;
     } else {
-        writeln!(out, "{}", crate::perft(&pos, depth))?;
+        writeln!(out, "{}", qipu::perft(&pos, depth))?;
     }
     Ok(())
 }

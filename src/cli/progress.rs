@@ -124,8 +124,8 @@ impl Outcome {
     pub fn of(
         source: &str,
         index: usize,
-        record: &crate::record::Record,
-        error: Option<&crate::analysis::replay::ReplayError>,
+        record: &qipu::record::Record,
+        error: Option<&qipu::analysis::replay::ReplayError>,
         note: &str,
     ) -> Outcome {
         let game = index + 1;

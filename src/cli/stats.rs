@@ -8,10 +8,10 @@ use super::batch::{Event, Meta, each_input};
 use super::input::expand;
 use super::progress::{Outcome, Tally};
 use super::{Failure, OutputFormat};
-use crate::analysis::replay::replay;
-use crate::analysis::stats::{GameFacts, Stats};
-use crate::formats::encoding::Encoding;
-use crate::record::Record;
+use qipu::analysis::replay::replay;
+use qipu::analysis::stats::{GameFacts, Stats};
+use qipu::formats::encoding::Encoding;
+use qipu::record::Record;
 
 /// Arguments of `qipu stats`.
 #[derive(Debug, clap::Args)]

@@ -9,9 +9,9 @@ use serde::Serialize;
 use super::batch::{Event, Meta, each_input};
 use super::input::expand;
 use super::{Failure, OutputFormat};
-use crate::analysis::replay::{ReplayError, replay};
-use crate::formats::encoding::Encoding;
-use crate::record::{Record, Span};
+use qipu::analysis::replay::{ReplayError, replay};
+use qipu::formats::encoding::Encoding;
+use qipu::record::{Record, Span};
 
 /// Arguments of `qipu validate`.
 #[derive(Debug, clap::Args)]

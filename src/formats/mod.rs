@@ -7,6 +7,7 @@ pub mod clean;
 pub mod detect;
 pub mod dhtmlxq;
 pub mod encoding;
+#[cfg(feature = "serde")]
 pub mod json;
 pub mod pgn;
 pub mod stream;
@@ -163,8 +164,7 @@ pub fn read_in_batches(
                     }
                     Err(e) => Err(Unreadable::damaged(Format::Cbf, e.to_string())),
                 }
-            } else if json::looks_like_json(&decoded.text) {
-                let records = json::read(&decoded.text);
+            } else if let Some(records) = json_records(&decoded.text) {
                 if records.is_empty() {
                     return Err(Unreadable::no_record(Format::Json, "no game found"));
                 }
@@ -263,6 +263,20 @@ pub fn read_in_batches(
                 ),
             ))
         }
+    }
+}
+
+/// The JSON records of `text`, when it holds qipu's JSON records (read
+/// only with the `serde` feature).
+fn json_records(text: &str) -> Option<Vec<Record>> {
+    #[cfg(feature = "serde")]
+    {
+        json::looks_like_json(text).then(|| json::read(text))
+    }
+    #[cfg(not(feature = "serde"))]
+    {
+        let _ = text;
+        None
     }
 }
 

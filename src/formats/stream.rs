@@ -8,7 +8,9 @@
 use std::io::Read;
 
 use super::encoding::{self, Encoding};
-use super::{Format, Unreadable, detect, dhtmlxq, json, pgn, wxf_record};
+#[cfg(feature = "serde")]
+use super::json;
+use super::{Format, Unreadable, detect, dhtmlxq, pgn, wxf_record};
 use crate::record::Record;
 
 /// How much of the input is read before deciding how to read the rest.
@@ -80,8 +82,8 @@ pub fn read_stream_sized(
     let mut text = String::new();
     decode(&mut decoder, &head[bom..], &mut text, false);
     // Texts read a line at a time: JSON records, and PGN.
-    let mut reader = if json::looks_like_json(&text) {
-        Lines::Json(json::LineReader::default())
+    let mut reader = if let Some(json) = Lines::json(&text) {
+        json
     } else if (!dhtmlxq::contains_block(&text) || super::pgn_games(&text) > dhtmlxq::read(&text).len())
         && !text.trim_start().starts_with('<')
         && !wxf_record::is_wxf(&text)
@@ -186,13 +188,29 @@ pub fn read_stream_sized(
 #[allow(clippy::large_enum_variant)]
 enum Lines {
     Pgn(pgn::LineReader),
+    #[cfg(feature = "serde")]
     Json(json::LineReader),
 }
 
 impl Lines {
+    /// A reader of JSON records, when `head` begins them (read only with
+    /// the `serde` feature).
+    fn json(head: &str) -> Option<Lines> {
+        #[cfg(feature = "serde")]
+        {
+            json::looks_like_json(head).then(|| Lines::Json(json::LineReader::default()))
+        }
+        #[cfg(not(feature = "serde"))]
+        {
+            let _ = head;
+            None
+        }
+    }
+
     fn format(&self) -> Format {
         match self {
             Lines::Pgn(_) => Format::Pgn,
+            #[cfg(feature = "serde")]
             Lines::Json(_) => Format::Json,
         }
     }
@@ -200,6 +218,7 @@ impl Lines {
     fn push_line(&mut self, line: &str) {
         match self {
             Lines::Pgn(r) => r.push_line(line),
+            #[cfg(feature = "serde")]
             Lines::Json(r) => r.push_line(line),
         }
     }
@@ -207,6 +226,7 @@ impl Lines {
     fn skip_overlong_line(&mut self, limit: usize) {
         match self {
             Lines::Pgn(r) => r.skip_overlong_line(limit),
+            #[cfg(feature = "serde")]
             Lines::Json(r) => r.skip_overlong_line(limit),
         }
     }
@@ -214,6 +234,7 @@ impl Lines {
     fn ready(&self) -> usize {
         match self {
             Lines::Pgn(r) => r.ready(),
+            #[cfg(feature = "serde")]
             Lines::Json(r) => r.ready(),
         }
     }
@@ -221,6 +242,7 @@ impl Lines {
     fn take_games(&mut self) -> Vec<Record> {
         match self {
             Lines::Pgn(r) => r.take_games(),
+            #[cfg(feature = "serde")]
             Lines::Json(r) => r.take_games(),
         }
     }
@@ -228,6 +250,7 @@ impl Lines {
     fn finish(self) -> Vec<Record> {
         match self {
             Lines::Pgn(r) => r.finish(),
+            #[cfg(feature = "serde")]
             Lines::Json(r) => r.finish(),
         }
     }
