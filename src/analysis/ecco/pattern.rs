@@ -311,8 +311,9 @@ fn corrected(code: &str, definition: &str) -> String {
 ///   反宫马 opening, and B32 gives way to B11;
 /// - B06, B07 and D30 allow 车９平８ and 车８进５ before, as their openings
 ///   do (`subgroup_opening`);
-/// - B21–B25 give way to D40–D43 (a 炮２平５ after 炮８平９ makes 列炮);
-///   B25, D28 and D43 allow the pawns' further steps before the second;
+/// - B21–B25 give way to D40–D43 (a 炮２平５ after 炮８平９ makes 列炮),
+///   B21 to B25 and D41 to D43 (the second of 兵三进一 and 兵七进一 decides
+///   first); B25 and D43 allow the pawns' further steps before the second;
 /// - B40 lets Red play 车一平二 and 马八进七 before 炮八平六; in B41–B45,
 ///   after 炮八平六, 车一进一 and 车二进六 may come before the horse, and
 ///   B41 and B45 take 炮八平六 and the horse in either order;
@@ -329,7 +330,8 @@ fn corrected(code: &str, definition: &str) -> String {
 ///   without 马八进七; the first of 马八进九 and 车二进六 decides between C51
 ///   and C54;
 /// - C68 lets Red play 兵三进一 and 兵七进一 before 炮八平七, but not before
-///   兵七进一, and Black 卒３进１ before 卒７进１; C70 gives way to it;
+///   兵七进一, and Black 卒３进１ before 卒７进１; C70 gives way to it; C71
+///   is 马３进２ with or without 卒３进１ before (a capture can free it);
 /// - C80–C84 let Red play 马八进九 before 炮八进二, and C82 and C83 need
 ///   象７进５ before the other black move;
 /// - C85 is 5. …，马７进８ whatever Red's sixth move;
@@ -372,7 +374,16 @@ fn read_as_xqbase(code: &str) -> Option<&'static str> {
             "1. 炮二平五，马８进７ m. ……，炮８进４ n. ……，炮２平５ \
              (此前可走车９平８、车８进５、卒３进１和卒７进１，不包括D31~D36)"
         }
-        "B21" => "m. ……，车８进５ n. 象七进九(此前可走马二进三、马八进七、兵三进一和兵七进一，不包括D40~D43)",
+        "B21" => {
+            "m. ……，车８进５ n. 象七进九(此前可走马二进三、马八进七、兵三进一和兵七进一，不包括B25，D40~D43)"
+        }
+        "D41" => {
+            "m. ……，车８进５ n. 兵五进一，炮２平５ (此前红可走马二进三、马八进七、兵三进一和兵七进一，不包括D43)"
+        }
+        "C71" => {
+            "l. 炮八平七，…… (红此前可走马二进三、马八进九、车一平二、车二进六、兵三进一和兵七进一) \
+             n. ……，马３进２(黑此前可走车９平８和卒３进１，不包括C72~C79)"
+        }
         "B25" => {
             "m. 兵三进一，…… n. 兵七进一 (不分先后，此前可走马二进三、马八进七、兵三进一和兵七进一，不包括D40~D43)"
         }
