@@ -29,6 +29,7 @@ pub mod pattern;
 pub mod table;
 pub mod terms;
 
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use pattern::{Key, Line};
@@ -74,17 +75,30 @@ impl Ecco {
 }
 
 /// A code as the classifier uses it: its lines with their weights, and
-/// the codes it gives way to.
+/// the codes it gives way to (first and last index in the table of each
+/// range).
 struct Compiled {
     lines: Vec<(u32, Line)>,
-    gives_way_to: Vec<(&'static str, &'static str)>,
+    gives_way_to: Vec<(usize, usize)>,
 }
 
-/// Each code's lines, read once, in code order.
-fn compiled() -> &'static [Compiled] {
-    static CODES: OnceLock<Vec<Compiled>> = OnceLock::new();
-    CODES.get_or_init(|| {
-        table::ROWS
+/// Every code's lines, read once, in code order, and where to find them
+/// by the moves they fix at the first two plies.
+struct Codes {
+    codes: Vec<Compiled>,
+    /// The (code, line) pairs by the first Red move and the first Black
+    /// move each line asks for (`None`: it asks for none, or for one of
+    /// several).
+    by_start: HashMap<Start, Vec<(usize, usize)>>,
+}
+
+/// The first Red move and the first Black move a line asks for (`None`:
+/// none, or one of several).
+type Start = (Option<Key>, Option<Key>);
+
+impl Codes {
+    fn read() -> Codes {
+        let codes: Vec<Compiled> = table::ROWS
             .iter()
             .map(|row| {
                 let lines = pattern::lines(row.code, row.definition);
@@ -92,15 +106,48 @@ fn compiled() -> &'static [Compiled] {
                 let gives_way_to = ranges
                     .iter()
                     .filter_map(|(lo, hi)| {
-                        let lo = table::ROWS.iter().find(|r| r.code >= lo.as_str())?.code;
-                        let hi = table::ROWS.iter().rev().find(|r| r.code <= hi.as_str())?.code;
+                        let lo = table::ROWS.iter().position(|r| r.code >= lo.as_str())?;
+                        let hi = table::ROWS.iter().rposition(|r| r.code <= hi.as_str())?;
                         Some((lo, hi))
                     })
                     .collect();
                 Compiled { lines: lines.into_iter().map(|l| (l.weight(), l)).collect(), gives_way_to }
             })
-            .collect()
-    })
+            .collect();
+        let mut by_start: HashMap<_, Vec<_>> = HashMap::new();
+        for (i, code) in codes.iter().enumerate() {
+            for (j, (_, line)) in code.lines.iter().enumerate() {
+                by_start.entry(start_of(line)).or_default().push((i, j));
+            }
+        }
+        Codes { codes, by_start }
+    }
+
+    /// The lines that a game whose first moves are `red` and `black` may
+    /// follow.
+    fn starting(&self, red: Option<Key>, black: Option<Key>) -> impl Iterator<Item = &(usize, usize)> {
+        let starts = [(red, black), (red, None), (None, black), (None, None)];
+        let wanted = move |i: usize| starts[..i].iter().all(|s| *s != starts[i]);
+        (0..4)
+            .filter(move |&i| wanted(i))
+            .flat_map(move |i| self.by_start.get(&starts[i]).into_iter().flatten())
+    }
+}
+
+/// The first Red move and the first Black move a line asks for.
+fn start_of(line: &Line) -> Start {
+    let fixed = |ply: usize| match line.fixed.iter().find(|(p, _)| *p == ply) {
+        Some((_, moves)) if moves.len() == 1 => Some(moves[0]),
+        _ => None,
+    };
+    let red = fixed(0).or_else(|| line.position.as_ref().and_then(|[red, _]| red.first().copied()));
+    (red, fixed(1))
+}
+
+/// The codes, read once.
+fn codes() -> &'static Codes {
+    static CODES: OnceLock<Codes> = OnceLock::new();
+    CODES.get_or_init(Codes::read)
 }
 
 /// The first [`PLIES`] plies of `moves` as the classifier reads them:
@@ -193,19 +240,22 @@ pub fn set_tags(record: &mut crate::record::Record, ecco: Ecco) {
 /// the codes whose lines the game follows, those that no other matching
 /// code's `(不包括 …)` clause claims, and of these the most specific.
 pub fn classify_keys(keys: &[Key]) -> Ecco {
-    let codes = compiled();
-    let matched: Vec<(usize, u32)> = codes
-        .iter()
-        .enumerate()
-        .filter_map(|(i, c)| {
-            c.lines.iter().filter(|(_, l)| l.matches(keys)).map(|(w, _)| *w).max().map(|w| (i, w))
-        })
-        .collect();
+    let codes = codes();
+    // (code, weight of its heaviest line the game follows).
+    let mut matched: Vec<(usize, u32)> = Vec::new();
+    for &(i, j) in codes.starting(keys.first().copied(), keys.get(1).copied()) {
+        let (weight, line) = &codes.codes[i].lines[j];
+        if !line.matches(keys) {
+            continue;
+        }
+        match matched.iter_mut().find(|(code, _)| *code == i) {
+            Some((_, w)) => *w = (*w).max(*weight),
+            None => matched.push((i, *weight)),
+        }
+    }
     let yields = |i: usize| {
-        codes[i]
-            .gives_way_to
-            .iter()
-            .any(|&(lo, hi)| matched.iter().any(|&(j, _)| j != i && (lo..=hi).contains(&table::ROWS[j].code)))
+        let ranges = &codes.codes[i].gives_way_to;
+        ranges.iter().any(|&(lo, hi)| matched.iter().any(|&(j, _)| j != i && (lo..=hi).contains(&j)))
     };
     let best = matched.iter().filter(|&&(i, _)| !yields(i)).max_by_key(|&&(i, w)| (w, std::cmp::Reverse(i)));
     Ecco::of(best.map_or(0, |&(i, _)| i))

@@ -59,9 +59,11 @@
 //! - a scan of one side's moves runs to the end of the 20 plies (or, in the
 //!   屏风马 subgroup, past Red's ninth move, its tenth being never read)
 //!   without a move that ends it: the classifier then returns a fixed code
-//!   that forgets the moves it has found (C00 after 马八进七, 马八进九 or
-//!   车二进六; D50 after 马８进７; B30 after 马８进７; B05 after 炮８平９ or
-//!   炮８进４; C80 after 象７进５; C10 after 车二进四);
+//!   that forgets the moves it has found (C00 when it has found 马八进七,
+//!   马八进九 or 车二进六; D50, which is 1. …，炮２平５, at the end of the
+//!   后补列炮 scan; B30 when it has found 马８进７; B05 when it has found
+//!   炮８平９ or 炮８进４; C80 when it has found 象７进５; C10 when the scan
+//!   after 车二进四 runs into the one after 车一进一);
 //! - C70: a 卒７进１ after 卒３进１, Red without 兵七进一, makes C60, which
 //!   gives way to C70 by the table;
 //! - C24: 8. 兵七进一 … 9. 兵七进一 (the same pawn again) makes C25, whose
@@ -466,6 +468,10 @@ pub struct Later {
     pub allowed: Option<Vec<Key>>,
 }
 
+/// The most later moves a line asks of one side (the table asks at most
+/// four; [`lines`] checks it).
+pub const MAX_LATER: usize = 8;
+
 /// The sequence of a subgroup's opening (or of a code that continues none).
 pub const OPENING: usize = 0;
 /// The sequence of a code's own steps after its subgroup's opening.
@@ -543,34 +549,32 @@ impl Line {
         self.start_matches(keys) && self.later_moves_match(keys)
     }
 
-    /// Whether the position and the fixed plies match.
+    /// Whether the fixed plies and the position match.
     fn start_matches(&self, keys: &[Key]) -> bool {
-        if let Some(position) = &self.position {
-            // The positions all grow out of the first Red move of their
-            // set (炮二平五): the family is chosen on it first (§6.2, item 4).
-            if position[0].first().is_some_and(|first| keys.first() != Some(first)) {
-                return false;
-            }
-            for (side, set) in position.iter().enumerate() {
-                let plies: Vec<Key> = keys.iter().skip(side).step_by(2).take(set.len()).copied().collect();
-                let played = if self.loose_position {
-                    plies.iter().all(|k| set.contains(k))
-                } else {
-                    same_multiset(&plies, set)
-                };
-                if plies.len() < set.len() || !played {
-                    return false;
-                }
-            }
+        if !self.fixed.iter().all(|(ply, allowed)| keys.get(*ply).is_some_and(|k| allowed.contains(k))) {
+            return false;
         }
-        self.fixed.iter().all(|(ply, allowed)| keys.get(*ply).is_some_and(|k| allowed.contains(k)))
+        let Some(position) = &self.position else { return true };
+        // The positions all grow out of the first Red move of their set
+        // (炮二平五): the family is chosen on it first (§6.2, item 4).
+        if position[0].first().is_some_and(|first| keys.first() != Some(first)) {
+            return false;
+        }
+        position.iter().enumerate().all(|(side, set)| {
+            let plies = || keys.iter().skip(side).step_by(2).take(set.len());
+            plies().count() == set.len()
+                && if self.loose_position {
+                    plies().all(|k| set.contains(k))
+                } else {
+                    same_multiset(plies(), set)
+                }
+        })
     }
 
     /// Whether the later moves are all played, each side playing before
     /// each only the moves its list allows.
     fn later_moves_match(&self, keys: &[Key]) -> bool {
-        let mut progress =
-            Progress { line: self, found: [0, 1].map(|side| vec![None; self.later[side].len()]) };
+        let mut progress = Progress { line: self, found: [[None; MAX_LATER]; 2] };
         let mut left = self.later[0].len() + self.later[1].len();
         for (ply, key) in keys.iter().enumerate() {
             if left == 0 {
@@ -594,7 +598,7 @@ impl Line {
 struct Progress<'a> {
     line: &'a Line,
     /// For each side and later move, the ply it was played on.
-    found: [Vec<Option<usize>>; 2],
+    found: [[Option<usize>; MAX_LATER]; 2],
 }
 
 impl Progress<'_> {
@@ -633,7 +637,7 @@ impl Progress<'_> {
         let steps = &self.line.later[side];
         [OPENING, OWN].map(|sequence| {
             (0..steps.len()).find(|&i| {
-                steps[i].sequence == sequence && self.ready(side, i, ply) && steps[i].moves.contains(key)
+                steps[i].sequence == sequence && steps[i].moves.contains(key) && self.ready(side, i, ply)
             })
         })
     }
@@ -651,24 +655,27 @@ impl Progress<'_> {
     /// code's own moves, a move the subgroup's opening names.
     fn allows(&self, side: usize, ply: usize, key: &Key, hit: [Option<usize>; 2]) -> bool {
         let steps = &self.line.later[side];
-        let opening_move = self.line.opening_plies.contains(&ply) || hit[OPENING].is_some();
-        let again = (0..steps.len()).any(|j| self.found[side][j].is_some() && steps[j].moves.contains(key));
+        let opening_move = || self.line.opening_plies.contains(&ply) || hit[OPENING].is_some();
+        let again =
+            || (0..steps.len()).any(|j| self.found[side][j].is_some() && steps[j].moves.contains(key));
         steps.iter().enumerate().all(|(i, step)| {
-            let neutral = again || hit[step.sequence].is_some() || (step.sequence == OWN && opening_move);
             self.found[side][i].is_some()
-                || !self.scanned(side, step.sequence, ply)
-                || neutral
                 || step.allowed.as_ref().is_none_or(|allowed| allowed.contains(key))
+                || !self.scanned(side, step.sequence, ply)
+                || hit[step.sequence].is_some()
+                || (step.sequence == OWN && opening_move())
+                || again()
         })
     }
 }
 
-/// Whether two lists hold the same moves, as many times each.
-fn same_multiset(a: &[Key], b: &[Key]) -> bool {
-    let mut rest = b.to_vec();
-    a.iter().all(|k| match rest.iter().position(|r| r == k) {
+/// Whether `played` holds the moves of `set` (at most [`MAX_LATER`] * 2),
+/// as many times each.
+fn same_multiset<'a>(mut played: impl Iterator<Item = &'a Key>, set: &[Key]) -> bool {
+    let mut used = [false; 2 * MAX_LATER];
+    played.all(|k| match (0..set.len()).find(|&i| !used[i] && set[i] == *k) {
         Some(i) => {
-            rest.swap_remove(i);
+            used[i] = true;
             true
         }
         None => false,
@@ -711,19 +718,30 @@ pub fn exclusions(code: &str, definition: &str) -> Vec<(String, String)> {
 pub fn lines(code: &str, definition: &str) -> Vec<Line> {
     let text = corrected(code, definition);
     let own = read_lines(&text);
-    let Some(opening) = subgroup_opening(code) else { return own };
-    // A line written from the first move stands alone, unless its moves
-    // come in any order (a position): it is reached through the opening.
-    let whole = text.trim_start().starts_with("1.");
-    let openings = read_lines(opening);
-    let mut out = Vec::new();
-    for line in &own {
-        if whole && line.position.is_none() {
-            out.push(line.clone());
-        } else {
-            out.extend(openings.iter().map(|before| join(before, line)));
+    let out = match subgroup_opening(code) {
+        None => own,
+        Some(opening) => {
+            // A line written from the first move stands alone, unless its
+            // moves come in any order (a position): it is reached through
+            // the opening.
+            let whole = text.trim_start().starts_with("1.");
+            let openings = read_lines(opening);
+            let mut out = Vec::new();
+            for line in &own {
+                if whole && line.position.is_none() {
+                    out.push(line.clone());
+                } else {
+                    out.extend(openings.iter().map(|before| join(before, line)));
+                }
+            }
+            out
         }
-    }
+    };
+    let fits = |l: &Line| {
+        l.later.iter().all(|s| s.len() <= MAX_LATER)
+            && l.position.as_ref().is_none_or(|p| p.iter().all(|s| s.len() <= 2 * MAX_LATER))
+    };
+    assert!(out.iter().all(fits), "{code}: more moves than MAX_LATER");
     out
 }
 
