@@ -5,9 +5,10 @@
 //!
 //! `cargo run --release --example ecco_wxf -- FILE...`
 
+mod ecco_common;
+
 use qipu::analysis::{ecco, replay};
-use qipu::notation::wxf;
-use qipu::{Position, formats};
+use qipu::formats;
 
 fn main() {
     for path in std::env::args().skip(1) {
@@ -16,20 +17,7 @@ fn main() {
         for record in &parsed.records {
             let Some((start, moves)) = replay::opening(record, ecco::PLIES) else { continue };
             let Some(found) = ecco::classify(&start, &moves) else { continue };
-            let mut pos = Position::start();
-            let mut text = String::new();
-            for m in ecco::as_read(&moves) {
-                let w: String = wxf::write(&pos, m)
-                    .chars()
-                    .map(|c| match c {
-                        'H' => 'N',
-                        'E' => 'B',
-                        c => c,
-                    })
-                    .collect();
-                text.push_str(&format!("{w:<4}"));
-                pos.play_unchecked(m);
-            }
+            let text = ecco_common::classifier_text(&moves);
             let tag = record.tag("ecco").map(str::trim).filter(|t| !t.is_empty()).unwrap_or("-");
             println!("{tag}\t{}\t{text}\t{path}", found.code);
         }

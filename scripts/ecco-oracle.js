@@ -6,7 +6,8 @@
 //   cargo run --release --example ecco_wxf -- FILE... > games.tsv
 //   node scripts/ecco-oracle.js path/to/function.wxfToEcco.js games.tsv
 // Input lines: tag, qipu's code, the first 20 plies in WXF (already mirrored), source.
-// Output: the same with xqbase's code inserted third, and a summary on standard error.
+// Output: the same with xqbase's code inserted third (tag, qipu, xqbase, WXF, source), and a
+// summary on standard error.
 const fs = require('fs');
 const [classifier, games] = process.argv.slice(2);
 if (!classifier || !games) {
@@ -19,7 +20,7 @@ let tagged = 0, qipuTag = 0, xqbaseTag = 0, both = 0, all = 0;
 for (const line of fs.readFileSync(games, 'utf8').split('\n').filter(Boolean)) {
   const [tag, qipu, wxf, source] = line.split('\t');
   const xqbase = vs.WXF2ECCOIndex(wxf.padEnd(80, ' '));
-  console.log([tag, qipu, xqbase, source].join('\t'));
+  console.log([tag, qipu, xqbase, wxf, source].join('\t'));
   all += 1;
   both += qipu === xqbase;
   if (tag !== '-') {
