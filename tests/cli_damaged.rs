@@ -7,7 +7,6 @@
 mod common;
 
 use assert_cmd::Command;
-use qipu::analysis::replay::replay;
 use qipu::formats::{pgn, xqf};
 
 fn qipu() -> Command {
@@ -28,7 +27,7 @@ fn damaged() -> (std::path::PathBuf, usize) {
     put("good.pgn", GOOD.as_bytes());
     // An XQF file cut in half.
     let record = &pgn::read(GOOD)[0];
-    let xqf = xqf::write(record, &replay(record).resolution, xqf::Version::V10).unwrap();
+    let xqf = xqf::write(record, xqf::Version::V10).unwrap();
     put("truncated.xqf", &xqf[..xqf.len() / 2]);
     put("whole.xqf", &xqf);
     // Every 7th byte of a PGN text flipped.

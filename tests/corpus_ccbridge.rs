@@ -59,7 +59,7 @@ fn count(declared: usize, records: Vec<Result<Record, String>>, errors: &mut Vec
                     record.tag("Title").unwrap_or("?"),
                     e.text,
                     e.ply,
-                    e.message
+                    e.message()
                 ));
             }
         }

@@ -89,8 +89,7 @@ fn xqf_corpus_written_back_byte_for_byte() {
         let bytes = std::fs::read(&path).unwrap();
         let Ok((record, preserved)) = formats::xqf::read_preserving(&bytes) else { continue };
         read += 1;
-        let written =
-            formats::xqf::write_preserving(&record, &replay(&record).resolution, &preserved).unwrap();
+        let written = formats::xqf::write_preserving(&record, &preserved).unwrap();
         if written == bytes {
             same += 1;
         } else {

@@ -78,7 +78,7 @@ fn dhtmlxq_corpus() {
             games += 1;
             let r = replay(record);
             // Written as DhtmlXQ and read back: the same tree, comments and tags.
-            let block = qipu::formats::dhtmlxq::write(record, &r.resolution).unwrap();
+            let block = qipu::formats::dhtmlxq::write(record).unwrap();
             let back = &qipu::formats::dhtmlxq::read(&block)[0];
             let (a, b) = (nodes(back), nodes(record));
             let first = a.iter().zip(&b).position(|(x, y)| x != y);

@@ -51,7 +51,7 @@ fn check_file(path: &Path) -> usize {
             Notation::Iccs,
             Notation::Uci,
         ] {
-            let text = pgn::write(record, &replayed.resolution, notation);
+            let text = pgn::write(record, notation);
             let back = pgn::read(&text);
             assert_eq!(back.len(), 1, "{} game {index} as {notation:?}:\n{text}", path.display());
             let again = replay(&back[0]);

@@ -59,15 +59,15 @@ proptest! {
             Notation::Iccs,
             Notation::Uci,
         ] {
-            let written = pgn::write(record, &replayed.resolution, notation);
+            let written = pgn::write(record, notation);
             prop_assert_eq!(read_moves(written.as_bytes()), vec![moves.clone()], "{:?}: {}", notation, written);
         }
-        let written = json::write(record, &replayed.resolution);
+        let written = json::write(record);
         prop_assert_eq!(read_moves(written.as_bytes()), vec![moves.clone()]);
-        let written = dhtmlxq::write(record, &replayed.resolution).unwrap();
+        let written = dhtmlxq::write(record).unwrap();
         prop_assert_eq!(read_moves(written.as_bytes()), vec![moves.clone()]);
         for version in [xqf::Version::V10, xqf::Version::V18] {
-            let written = xqf::write(record, &replayed.resolution, version).unwrap();
+            let written = xqf::write(record, version).unwrap();
             prop_assert_eq!(read_moves(&written), vec![moves.clone()]);
         }
     }
@@ -83,13 +83,12 @@ proptest! {
         let (text, _) = game(&choices);
         let two = format!("{text}\n{text}");
         let record = &pgn::read(&text)[0];
-        let resolution = replay(record).resolution;
         let original: Vec<u8> = match format {
             0 => two.into_bytes(),
-            1 => xqf::write(record, &resolution, xqf::Version::V10).unwrap(),
-            2 => xqf::write(record, &resolution, xqf::Version::V18).unwrap(),
-            3 => dhtmlxq::write(record, &resolution).unwrap().into_bytes(),
-            _ => json::write(record, &resolution).into_bytes(),
+            1 => xqf::write(record, xqf::Version::V10).unwrap(),
+            2 => xqf::write(record, xqf::Version::V18).unwrap(),
+            3 => dhtmlxq::write(record).unwrap().into_bytes(),
+            _ => json::write(record).into_bytes(),
         };
         let games = formats::read(&original, None).unwrap().records.len();
         let mut damaged = original.clone();
@@ -276,12 +275,12 @@ proptest! {
         prop_assert!(replayed.is_valid());
         let mut written: Vec<(&str, Notation, String)> = Vec::new();
         for notation in [Notation::Chinese(Style::Simplified), Notation::Chinese(Style::Traditional), Notation::Wxf, Notation::Iccs] {
-            written.push(("pgn", notation, pgn::write(&record, &replayed.resolution, notation)));
+            written.push(("pgn", notation, pgn::write(&record, notation)));
         }
-        written.push(("json", Notation::Uci, json::write(&record, &replayed.resolution)));
-        written.push(("dhtmlxq", Notation::Uci, dhtmlxq::write(&record, &replayed.resolution).unwrap()));
+        written.push(("json", Notation::Uci, json::write(&record)));
+        written.push(("dhtmlxq", Notation::Uci, dhtmlxq::write(&record).unwrap()));
         for version in [xqf::Version::V10, xqf::Version::V18] {
-            let bytes = xqf::write(&record, &replayed.resolution, version).unwrap();
+            let bytes = xqf::write(&record, version).unwrap();
             let back = xqf::read(&bytes).unwrap();
             prop_assert_eq!(said(&back, "xqf"), said(&record, "xqf"), "{:?}", version);
         }

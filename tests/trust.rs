@@ -10,7 +10,6 @@ use std::io::{BufRead, BufReader};
 use std::process::{Command as Process, Stdio};
 
 use assert_cmd::Command;
-use qipu::analysis::replay::replay;
 use qipu::formats::{self, xqf};
 
 fn qipu() -> Command {
@@ -49,7 +48,7 @@ fn xqf_file(fen: &str, moves: &[&str], title: &str) -> Vec<u8> {
         nodes.join(",")
     );
     let record = formats::read(line.as_bytes(), None).unwrap().records.remove(0);
-    xqf::write(&record, &replay(&record).resolution, xqf::Version::V10).unwrap()
+    xqf::write(&record, xqf::Version::V10).unwrap()
 }
 
 #[test]

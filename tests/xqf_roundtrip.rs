@@ -91,13 +91,11 @@ fn xqf_to_pgn_dhtmlxq_and_json_and_back() {
     for path in common::files(&root) {
         let bytes = std::fs::read(&path).unwrap();
         let Ok(original) = xqf::read(&bytes) else { continue };
-        let replayed = replay(&original);
         let name = path.display();
         // XQF -> PGN (Chinese moves) -> XQF 18
-        let text = pgn::write(&original, &replayed.resolution, Notation::Chinese(chinese::Style::Simplified));
+        let text = pgn::write(&original, Notation::Chinese(chinese::Style::Simplified));
         let from_pgn = &pgn::read(&text)[0];
-        let written = xqf::write(from_pgn, &replay(from_pgn).resolution, xqf::Version::V18)
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let written = xqf::write(from_pgn, xqf::Version::V18).unwrap_or_else(|e| panic!("{name}: {e}"));
         let back = xqf::read(&written).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(
             essence(&back, Through::Pgn),
@@ -105,10 +103,9 @@ fn xqf_to_pgn_dhtmlxq_and_json_and_back() {
             "{name}: XQF -> PGN -> XQF"
         );
         // XQF -> DhtmlXQ -> XQF 10
-        let block = dhtmlxq::write(&original, &replayed.resolution).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let block = dhtmlxq::write(&original).unwrap_or_else(|e| panic!("{name}: {e}"));
         let from_dhtmlxq = &dhtmlxq::read(&block)[0];
-        let written = xqf::write(from_dhtmlxq, &replay(from_dhtmlxq).resolution, xqf::Version::V10)
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let written = xqf::write(from_dhtmlxq, xqf::Version::V10).unwrap_or_else(|e| panic!("{name}: {e}"));
         let back = xqf::read(&written).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(
             essence(&back, Through::Dhtmlxq),
@@ -116,9 +113,9 @@ fn xqf_to_pgn_dhtmlxq_and_json_and_back() {
             "{name}: XQF -> DhtmlXQ -> XQF"
         );
         // XQF -> JSON -> XQF 10
-        let line = json::write(&original, &replayed.resolution);
+        let line = json::write(&original);
         let from_json = formats::read(line.as_bytes(), None).unwrap().records.remove(0);
-        let written = xqf::write(&from_json, &replay(&from_json).resolution, xqf::Version::V10).unwrap();
+        let written = xqf::write(&from_json, xqf::Version::V10).unwrap();
         let back = xqf::read(&written).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(
             essence(&back, Through::Json),

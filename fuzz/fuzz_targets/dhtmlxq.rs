@@ -14,7 +14,7 @@ fuzz_target!(|data: &[u8]| {
     for text in [text.as_ref(), prefixed.as_str()] {
         for record in dhtmlxq::read(text) {
             let replayed = replay(&record);
-            if let Ok(block) = dhtmlxq::write(&record, &replayed.resolution) {
+            if let Ok(block) = dhtmlxq::write(&record) {
                 let _ = dhtmlxq::read(&block);
             }
         }

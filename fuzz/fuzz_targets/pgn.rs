@@ -19,7 +19,7 @@ fuzz_target!(|data: &[u8]| {
         if !replayed.is_valid() {
             continue;
         }
-        let written = pgn::write(&record, &replayed.resolution, Notation::Chinese(Style::Simplified));
+        let written = pgn::write(&record, Notation::Chinese(Style::Simplified));
         let again = pgn::read(&written);
         assert_eq!(again.len(), 1, "{written}");
         let back = replay(&again[0]);

@@ -151,11 +151,9 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
         let not_written =
             |e: &dyn std::fmt::Display| format!("{}: game {}: not written: {e}", meta.source, index + 1);
         let text = match args.to {
-            Target::Pgn => Ok(pgn::write(record, &replayed.resolution, notation) + "\n"),
-            Target::Json => Ok(json::write(record, &replayed.resolution) + "\n"),
-            Target::Dhtmlxq => dhtmlxq::write(record, &replayed.resolution)
-                .map(|block| block + "\n")
-                .map_err(|e| not_written(&e)),
+            Target::Pgn => Ok(pgn::write(record, notation) + "\n"),
+            Target::Json => Ok(json::write(record) + "\n"),
+            Target::Dhtmlxq => dhtmlxq::write(record).map(|block| block + "\n").map_err(|e| not_written(&e)),
             Target::Xqf => Err("XQF files are written by convert_xqf".to_string()),
         };
         let bytes = text.and_then(|text| {

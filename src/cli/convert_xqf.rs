@@ -51,7 +51,7 @@ pub fn run(
             replayed.error.as_ref(),
             " (written with the moves as stored)",
         );
-        let bytes = xqf::write(record, &replayed.resolution, version)
+        let bytes = xqf::write(record, version)
             .map_err(|e| format!("{}: game {}: not written: {e}", meta.source, index + 1));
         Converted { bytes, stem, outcome }
     };

@@ -16,7 +16,7 @@ use qipu::analysis::openings::{Edge, OpeningNode, OpeningTree};
 use qipu::analysis::replay::replay;
 use qipu::formats::encoding::Encoding;
 use qipu::notation::Notation;
-use qipu::record::{GameResult, MoveText, Record, RecordedMove, Resolution, Span};
+use qipu::record::{GameResult, MoveText, Record, RecordedMove, Span};
 use qipu::{Move, Position};
 
 /// What `--to` writes instead of the tree.
@@ -288,15 +288,10 @@ fn book(tree: &OpeningTree, min_games: u32, notation: Notation) -> String {
     let mut record = Record::default();
     record.tags.push(("Event".into(), format!("Opening tree, {} plies", tree.plies())));
     record.tree.node_mut(record.tree.root()).notes_mut().comment = Some(summary(tree.node(0)));
-    let mut moves = vec![None];
     let root = record.tree.root();
     let walked = walk(tree, min_games, root, |&at, edge, _, _, seen| {
-        let m = edge.m;
-        let node = record.tree.add_child(at, RecordedMove { text: MoveText::Coords(m), at: Span::default() });
-        if moves.len() <= node.index() {
-            moves.resize(node.index() + 1, None);
-        }
-        moves[node.index()] = Some(m);
+        let node =
+            record.tree.add_child(at, RecordedMove { text: MoveText::Coords(edge.m), at: Span::default() });
         let mut comment = edge_summary(tree, edge);
         if seen {
             comment.push_str(", transposes to a position above");
@@ -305,6 +300,5 @@ fn book(tree: &OpeningTree, min_games: u32, notation: Notation) -> String {
         Ok(node)
     });
     walked.expect("building a record does not fail");
-    let resolution = Resolution { setup: Some(qipu::Setup::start()), start: Some(Position::start()), moves };
-    qipu::formats::pgn::write(&record, &resolution, notation)
+    qipu::formats::pgn::write(&record, notation)
 }

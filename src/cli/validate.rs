@@ -88,8 +88,8 @@ impl ErrorJson {
                 && (e.ply > 0 || record.unreadable.is_some() || record.start_at.is_some()))
             .then_some(e.at.column),
             message: match &e.variation {
-                Some(v) => format!("in {v}: {}", e.message),
-                None => e.message.clone(),
+                Some(v) => format!("in {v}: {}", e.message()),
+                None => e.message(),
             },
         }
     }

@@ -25,7 +25,7 @@
 
 use std::collections::HashMap;
 
-use crate::record::{GameResult, MoveText, NodeId, Record, RecordedMove, Resolution, Span, Warning};
+use crate::record::{GameResult, MoveText, NodeId, Record, RecordedMove, Span, Warning};
 use crate::{Board, Color, Move, Square};
 
 use super::xqf::slot_piece;
@@ -544,7 +544,7 @@ impl<'a> LineIndex<'a> {
     }
 }
 
-/// Writes `record` (replayed into `resolution`) as one `[DhtmlXQ]` block.
+/// Writes `record`, as its replay settled it, as one `[DhtmlXQ]` block.
 ///
 /// Every move must have replayed or be stored as points. A comment before
 /// a move is put ahead of the comment after it, annotation glyphs become
@@ -556,12 +556,13 @@ impl<'a> LineIndex<'a> {
 /// use qipu::analysis::replay::replay;
 /// use qipu::formats::{dhtmlxq, pgn};
 /// let record = &pgn::read("[Red \"许银川\"]\n1. 炮二平五 {中炮} 马８进７ (1... 象３进５) *")[0];
-/// let block = dhtmlxq::write(record, &replay(record).resolution).unwrap();
+/// let block = dhtmlxq::write(record).unwrap();
 /// assert!(block.contains("[DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist]"));
 /// let back = &dhtmlxq::read(&block)[0];
 /// assert_eq!(back.tree.variation_count(), 1);
 /// ```
-pub fn write(record: &Record, resolution: &Resolution) -> Result<String, String> {
+pub fn write(record: &Record) -> Result<String, String> {
+    let resolution = &record.replayed().resolution;
     use std::fmt::Write;
     let mut out = String::from("[DhtmlXQ]\n");
     let tag = |out: &mut String, name: &str, value: &str| {
@@ -795,11 +796,11 @@ mod tests {
                    2. 马二进三 车９平８ (2... 马２进３) 1-0";
         let record = &crate::formats::pgn::read(pgn)[0];
         let replayed = replay(record);
-        let block = write(record, &replayed.resolution).unwrap();
+        let block = write(record).unwrap();
         let back = &read(&block)[0];
         assert!(back.warnings.is_empty(), "{:?}", back.warnings);
         let r2 = replay(back);
-        let nodes = |r: &Record, res: &Resolution| -> Vec<String> {
+        let nodes = |r: &Record, res: &crate::record::Resolution| -> Vec<String> {
             let t = &r.tree;
             t.depth_first()
                 .skip(1)

@@ -16,7 +16,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::record::{GameResult, MoveText, NodeId, Record, RecordedMove, Resolution, Span};
+use crate::record::{GameResult, MoveText, NodeId, Record, RecordedMove, Span};
 
 #[derive(Serialize)]
 struct JsonRecord<'a> {
@@ -70,7 +70,8 @@ impl Serialize for MoveWord<'_> {
 }
 
 /// Writes a record as one line of JSON, given what replaying it settled.
-pub fn write(record: &Record, resolution: &Resolution) -> String {
+pub fn write(record: &Record) -> String {
+    let resolution = &record.replayed().resolution;
     let tree = &record.tree;
     let nodes = tree
         .depth_first()

@@ -95,7 +95,7 @@ fn games_of(header: &[&str], moves: &[(usize, &str)]) -> Vec<Record> {
     let Some(&(first, _)) = moves.first() else { return Vec::new() };
     // Keep line numbers: the move text starts on its own line of the file
     // (and blank lines between move lines are kept).
-    let mut reader = pgn::LineReader::starting_at_line(first as u32 + 1);
+    let mut reader = pgn::LineReader::default().starting_at_line(first as u32 + 1);
     let mut line = first;
     for &(n, l) in moves {
         for _ in line + 1..n {

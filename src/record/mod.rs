@@ -24,6 +24,14 @@ use std::num::NonZeroU32;
 
 use crate::{Move, Position, Setup};
 
+mod build;
+pub mod replay;
+mod visit;
+
+pub use build::RecordBuilder;
+pub use replay::Replayed;
+pub use visit::{Skip, Visitor};
+
 /// The result of a game as a record states it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum GameResult {
@@ -455,8 +463,18 @@ pub struct Warning {
     pub message: String,
 }
 
-/// One game record.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// One game record: what was read, and, once asked for, its replay.
+///
+/// ```
+/// use qipu::formats::pgn;
+/// let record = &pgn::read("[Event \"x\"]\n1. 炮二平五 马８进７ 2. 马二进三 *")[0];
+/// assert_eq!(record.tag("Event"), Some("x"));
+/// let replayed = record.replayed(); // replayed once, kept with the record
+/// assert!(replayed.is_valid());
+/// assert_eq!(replayed.moves.len(), 3);
+/// assert_eq!(record.positions().count(), 4); // the start and after each move
+/// ```
+#[derive(Clone, Debug, Default)]
 pub struct Record {
     /// Tags in the order read; names as written.
     pub tags: Vec<(String, String)>,
@@ -474,7 +492,25 @@ pub struct Record {
     /// Set when the record could not be read (a broken entry of a file that
     /// holds several): where and why. The other fields hold what was read.
     pub unreadable: Option<Warning>,
+    /// The replay, once asked for ([`Record::replayed`]).
+    pub(crate) replay: std::sync::OnceLock<Replayed>,
 }
+
+impl PartialEq for Record {
+    /// Records are equal when they say the same: the replay kept with one
+    /// does not count.
+    fn eq(&self, other: &Record) -> bool {
+        self.tags == other.tags
+            && self.tree == other.tree
+            && self.result == other.result
+            && self.at == other.at
+            && self.start_at == other.start_at
+            && self.warnings == other.warnings
+            && self.unreadable == other.unreadable
+    }
+}
+
+impl Eq for Record {}
 
 impl Record {
     /// The value of the first tag called `name` (case-insensitive).
@@ -499,6 +535,37 @@ impl Record {
     /// The result: the one written after the moves, else the `Result` tag.
     pub fn result(&self) -> Option<GameResult> {
         self.result.or_else(|| self.tag("Result").and_then(GameResult::parse))
+    }
+
+    /// The replay of the record ([`replay::replay`]): done the first time
+    /// it is asked for, and kept. Change the moves or the `FEN` tag after
+    /// that, and call [`Record::forget_replay`].
+    pub fn replayed(&self) -> &Replayed {
+        self.replay.get_or_init(|| replay::replay(self))
+    }
+
+    /// Drops the replay kept, after the record was changed.
+    pub fn forget_replay(&mut self) {
+        self.replay = std::sync::OnceLock::new();
+    }
+
+    /// The positions of the main line as replayed: the start, then the
+    /// position after each move that replayed (none when the start position
+    /// is not a legal one). The moves are played, not resolved again.
+    pub fn positions(&self) -> impl Iterator<Item = Position> + '_ {
+        let replayed = self.replayed();
+        let mut pos = replayed.resolution.start.clone();
+        let mut moves = replayed.moves.iter();
+        let mut first = true;
+        std::iter::from_fn(move || {
+            if first {
+                first = false;
+                return pos.clone();
+            }
+            let p = pos.as_mut()?;
+            let _ = p.play_unchecked(*moves.next()?);
+            Some(p.clone())
+        })
     }
 }
 

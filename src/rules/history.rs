@@ -88,6 +88,18 @@ impl History {
         history
     }
 
+    /// Starts again at `start`, keeping the room made so far (no
+    /// allocation for the next game of about the same length).
+    pub fn reset(&mut self, start: &Position) {
+        self.entries.clear();
+        self.entries.push(Entry {
+            hash: start.hash(),
+            halfmoves: 0,
+            check: start.is_check(),
+            turn: start.turn(),
+        });
+    }
+
     /// Records the position after a move.
     pub fn push(&mut self, pos: &Position) {
         self.entries.push(Entry {

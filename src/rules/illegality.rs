@@ -55,6 +55,8 @@ impl fmt::Display for Illegality {
     }
 }
 
+impl std::error::Error for Illegality {}
+
 impl Position {
     /// Why `m` is not legal here, or `None` when it is.
     ///

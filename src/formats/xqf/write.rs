@@ -22,7 +22,7 @@ pub enum Version {
 #[error("{0}")]
 pub struct WriteError(pub String);
 
-/// Writes `record` (replayed into `resolution`) as an XQF file.
+/// Writes `record`, as its replay settled it, as an XQF file.
 ///
 /// Every move must have replayed (XQF stores points, not text), and the
 /// start position must fit XQF's 32 piece slots. Comments are written with
@@ -36,12 +36,13 @@ pub struct WriteError(pub String);
 /// use qipu::formats::{pgn, xqf};
 /// let record = &pgn::read("[Red \"许银川\"]\n1. 炮二平五 {中炮} 马８进７ *")[0];
 /// let replayed = replay(record);
-/// let bytes = xqf::write(record, &replayed.resolution, xqf::Version::V18).unwrap();
+/// let bytes = xqf::write(record, xqf::Version::V18).unwrap();
 /// let back = xqf::read(&bytes).unwrap();
 /// assert_eq!(back.tag("Red"), Some("许银川"));
 /// assert_eq!(back.tree.main_line().count(), 2);
 /// ```
-pub fn write(record: &Record, resolution: &Resolution, version: Version) -> Result<Vec<u8>, WriteError> {
+pub fn write(record: &Record, version: Version) -> Result<Vec<u8>, WriteError> {
+    let resolution = &record.replayed().resolution;
     let mut header = [0u8; HEADER_LEN];
     header[..2].copy_from_slice(b"XQ");
     header[2] = match version {
@@ -118,11 +119,8 @@ pub fn write(record: &Record, resolution: &Resolution, version: Version) -> Resu
 /// it came from: same version, keys, header and stored bytes. Moves and
 /// comments come from the record, so a file whose record was not changed
 /// comes out identical (as every file XQStudio wrote does).
-pub fn write_preserving(
-    record: &Record,
-    resolution: &Resolution,
-    preserved: &Preserved,
-) -> Result<Vec<u8>, WriteError> {
+pub fn write_preserving(record: &Record, preserved: &Preserved) -> Result<Vec<u8>, WriteError> {
+    let resolution = &record.replayed().resolution;
     let header = &*preserved.header;
     let version = header[2];
     let keys = Keys::derive(header);

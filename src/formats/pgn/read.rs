@@ -1,0 +1,772 @@
+//! Reading PGN text into a visitor's games.
+
+use nom::IResult;
+use nom::Parser;
+use nom::bytes::complete::{escaped_transform, is_not, take_while1};
+use nom::character::complete::{char, space0};
+use nom::combinator::{opt, value};
+use nom::sequence::delimited;
+
+use std::ops::ControlFlow;
+
+use crate::record::{GameResult, Record, RecordBuilder, RecordedMove, Span, Visitor, Warning};
+
+/// Reads every game of a PGN text into records.
+pub fn read(text: &str) -> Vec<Record> {
+    read_with(text, &mut RecordBuilder::default())
+}
+
+/// Reads every game of a PGN text with `visitor`: what it makes of each
+/// game, in order.
+pub fn read_with<V: Visitor>(text: &str, visitor: &mut V) -> Vec<V::Output> {
+    let mut reader = LineReader::with(visitor);
+    for line in text.lines() {
+        reader.push_line(line);
+    }
+    reader.finish()
+}
+
+/// Reads the games of a PGN text and hands them to `f` in batches of at
+/// most `batch` games, in order, so that a large file is never held as
+/// records all at once.
+pub fn read_in_batches(text: &str, batch: usize, mut f: impl FnMut(Vec<Record>)) {
+    let mut reader = LineReader::default();
+    for line in text.lines() {
+        reader.push_line(line);
+        if reader.ready() >= batch {
+            f(reader.take_games());
+        }
+    }
+    let rest = reader.finish();
+    if !rest.is_empty() {
+        f(rest);
+    }
+}
+
+/// A PGN reader fed text a line at a time, for texts too large to hold at
+/// once; it hands each game to its visitor (a [`RecordBuilder`] unless told
+/// otherwise) as it is read.
+///
+/// ```
+/// use qipu::formats::pgn::LineReader;
+/// let mut reader = LineReader::default();
+/// reader.push("[Event \"a\"]\n1. h2e2 *\n");
+/// reader.push("[Event \"b\"]\n1. h2e2 *\n");
+/// assert_eq!(reader.take_games().len(), 1); // the second may go on
+/// assert_eq!(reader.finish().len(), 1);
+/// ```
+#[derive(Debug)]
+pub struct LineReader<V: Visitor = RecordBuilder> {
+    visitor: V,
+    state: State,
+    games: Vec<V::Output>,
+    lines: u32,
+}
+
+impl Default for LineReader<RecordBuilder> {
+    fn default() -> LineReader<RecordBuilder> {
+        LineReader::with(RecordBuilder::default())
+    }
+}
+
+impl<V: Visitor> LineReader<V> {
+    /// A reader that gives its games to `visitor`.
+    pub fn with(visitor: V) -> LineReader<V> {
+        LineReader { visitor, state: State::default(), games: Vec::new(), lines: 0 }
+    }
+
+    /// A reader whose first line is line `line` of its source (1-based):
+    /// for move text cut out of a larger text.
+    pub fn starting_at_line(mut self, line: u32) -> LineReader<V> {
+        self.lines = line.saturating_sub(1);
+        self
+    }
+
+    /// Reads the lines of `text`.
+    pub fn push(&mut self, text: &str) {
+        for line in text.lines() {
+            self.push_line(line);
+        }
+    }
+
+    /// Reads one line (without its line end; a final `\r` is dropped).
+    pub fn push_line(&mut self, line: &str) {
+        self.lines += 1;
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        let mut reader =
+            Reader { visitor: &mut self.visitor, state: &mut self.state, games: &mut self.games };
+        reader.line(self.lines, line);
+    }
+
+    /// How many games are complete and waiting.
+    pub fn ready(&self) -> usize {
+        self.games.len()
+    }
+
+    /// The games completed so far.
+    pub fn take_games(&mut self) -> Vec<V::Output> {
+        std::mem::take(&mut self.games)
+    }
+
+    /// Ends the text: the games still open.
+    pub fn finish(mut self) -> Vec<V::Output> {
+        let mut reader =
+            Reader { visitor: &mut self.visitor, state: &mut self.state, games: &mut self.games };
+        reader.end_game();
+        self.games
+    }
+
+    /// Skips a line too long to read (see [`crate::formats::stream`]): the
+    /// game it falls in is unreadable, with the line's number.
+    pub fn skip_overlong_line(&mut self, limit: usize) {
+        self.lines += 1;
+        let at = Span { line: self.lines, column: 1 };
+        let message = format!("line longer than {} MB: not read", limit >> 20);
+        let mut reader =
+            Reader { visitor: &mut self.visitor, state: &mut self.state, games: &mut self.games };
+        reader.unreadable(Warning { at, message });
+        reader.state.has_moves = true;
+    }
+}
+
+/// Whether the text has a line of PGN tags.
+pub fn has_tags(text: &str) -> bool {
+    text.lines().any(|l| l.trim_start().starts_with('[') && tag_line(l).is_some())
+}
+
+/// One `[Name "value"]` pair.
+fn tag_pair(input: &str) -> IResult<&str, (String, String)> {
+    let name = take_while1(|c: char| c.is_alphanumeric() || c == '_' || c == '-');
+    let quoted = delimited(
+        char('"'),
+        opt(escaped_transform(
+            is_not("\\\""),
+            '\\',
+            nom::branch::alt((value("\\", char('\\')), value("\"", char('"')))),
+        )),
+        char('"'),
+    );
+    let (rest, (_, _, name, _, value, _, _)) =
+        (space0, char('['), name, space0, quoted, space0, char(']')).parse(input)?;
+    Ok((rest, (name.to_string(), value.unwrap_or_default())))
+}
+
+/// The tags of a line made of tags only, if it is one.
+pub(crate) fn tag_line(line: &str) -> Option<Vec<(String, String)>> {
+    let mut rest = line;
+    let mut tags = Vec::new();
+    while !rest.trim().is_empty() {
+        let (r, tag) = tag_pair(rest).ok()?;
+        tags.push(tag);
+        rest = r;
+    }
+    (!tags.is_empty()).then_some(tags)
+}
+
+/// The column (in characters) of the `[FEN` tag in a line of tags.
+fn fen_tag_column(line: &str) -> u32 {
+    let at = line
+        .match_indices('[')
+        .find(|(i, _)| line[i + 1..].trim_start().get(..3).is_some_and(|n| n.eq_ignore_ascii_case("FEN")))
+        .map_or(0, |(i, _)| i);
+    line[..at].chars().count() as u32 + 1
+}
+
+/// A comment's text without the padding of `{ text }`: at most one ASCII
+/// white-space character at each end.
+fn unpadded(text: &str) -> &str {
+    let text = text.strip_prefix(|c: char| c.is_ascii_whitespace()).unwrap_or(text);
+    text.strip_suffix(|c: char| c.is_ascii_whitespace()).unwrap_or(text)
+}
+
+/// What the reader knows of the game being read, beyond what it has told
+/// the visitor.
+#[derive(Debug, Default)]
+struct State {
+    /// `begin_game` was called for the game.
+    began: bool,
+    /// Where the game starts (its first tag line, or the line where move
+    /// text starts again at move 1).
+    game_at: Span,
+    /// Events met before `begin_game`, given right after it.
+    early: Vec<Early>,
+    /// The game has a tag, a move or a result: it is a game.
+    content: bool,
+    /// The game has move text (or a result): the next tag line starts a new game.
+    has_moves: bool,
+    /// After a result or a separator: skip lines up to the next tags.
+    ended: bool,
+    /// Moves from the start to where the next move is played.
+    depth: usize,
+    /// The open variations: the depth to go back to, or `None` for one
+    /// opened before any move (read as a continuation).
+    variations: Vec<Option<usize>>,
+    /// The variations from this one on are skipped by the visitor.
+    skip_from: Option<usize>,
+    /// The visitor stopped the game's moves.
+    stopped: bool,
+    /// An open `{` comment: its text so far and where it started.
+    comment: Option<(String, Span)>,
+    /// The line before was empty.
+    after_blank: bool,
+    /// Lines of text after the game's result that are not read (a footer):
+    /// how many, and the first one's number.
+    footer: Option<(u32, u32)>,
+    /// The names of the game's tags, in lower case, while they are few.
+    tags: Vec<String>,
+    /// The hashes of the names of the game's tags (in lower case), once
+    /// it has more than [`FEW_TAGS`]: a game of many tags is read in linear
+    /// time and little memory.
+    tag_names: std::collections::HashSet<u64>,
+    /// The hasher of `tag_names` (random keys: no text can make names
+    /// collide on purpose).
+    tag_hasher: std::hash::RandomState,
+    /// Warnings told of this game.
+    warnings: usize,
+    /// Warnings of this game past [`MAX_WARNINGS`].
+    unlisted_warnings: usize,
+}
+
+/// An event met before the game began (a comment or a problem before its
+/// first tag or move).
+#[derive(Debug)]
+enum Early {
+    Comment(String),
+    Warning(Warning),
+    Unreadable(Warning),
+}
+
+/// Up to this many tags, a game's tags are looked through one by one.
+const FEW_TAGS: usize = 32;
+
+/// A game lists at most this many warnings; the rest are counted.
+const MAX_WARNINGS: usize = 20;
+
+/// The reader at work on a line: its state, its visitor and the games done.
+struct Reader<'a, V: Visitor> {
+    visitor: &'a mut V,
+    state: &'a mut State,
+    games: &'a mut Vec<V::Output>,
+}
+
+impl<V: Visitor> Reader<'_, V> {
+    fn line(&mut self, number: u32, line: &str) {
+        // `&#39532;` for 马: what tools write for a character their encoding lacks.
+        let line = &*crate::formats::encoding::unescape_references(line);
+        let after_blank = std::mem::replace(&mut self.state.after_blank, line.trim().is_empty());
+        // A comment without end would take every later game: a line of tags
+        // after an empty line ends it (end_game warns of it).
+        if (self.state.comment.is_none() || after_blank)
+            && let Some(tags) = tag_line(line)
+        {
+            // A tag the game already has starts the next game too: a game
+            // without moves is followed directly by the next one's tags.
+            let repeated = tags.iter().any(|(name, _)| self.has_tag(name));
+            if self.state.has_moves || self.state.ended || repeated {
+                self.end_game();
+            }
+            if !self.state.began && self.state.tags.is_empty() && self.state.tag_names.is_empty() {
+                self.state.game_at = Span { line: number, column: 1 };
+            }
+            self.begin();
+            self.state.content = true;
+            for (name, value) in &tags {
+                let column = if name.eq_ignore_ascii_case("FEN") { fen_tag_column(line) } else { 1 };
+                self.visitor.tag(name, value, Span { line: number, column });
+            }
+            self.add_tags(tags);
+            return;
+        }
+        if self.state.ended {
+            // Move text that starts again at move 1, or moves without
+            // numbers, after a result are the next game, written without
+            // tags; anything else up to the next tags is a footer, told in a
+            // warning with its size and place.
+            if self.state.comment.is_none() && (starts_at_move_one(line) || unnumbered_moves(line)) {
+                self.end_game();
+                self.state.game_at = Span { line: number, column: 1 };
+                self.movetext(number, line);
+            } else if !line.trim().is_empty() {
+                let (lines, _) = self.state.footer.get_or_insert((0, number));
+                *lines += 1;
+            }
+            return;
+        }
+        let trimmed = line.trim();
+        if self.state.comment.is_none() && trimmed.len() >= 3 && trimmed.chars().all(|c| c == '=') {
+            self.state.ended = true;
+            return;
+        }
+        self.movetext(number, line);
+    }
+
+    /// Begins the game, if it has not begun: `begin_game`, then what was
+    /// met before it.
+    fn begin(&mut self) {
+        if self.state.began {
+            return;
+        }
+        self.state.began = true;
+        self.visitor.begin_game(self.state.game_at);
+        for early in std::mem::take(&mut self.state.early) {
+            match early {
+                Early::Comment(c) => self.visitor.comment(&c),
+                Early::Warning(w) => self.visitor.warning(w),
+                Early::Unreadable(w) => self.visitor.unreadable(w),
+            }
+        }
+    }
+
+    /// Whether the game has a tag called `name` (in any case).
+    fn has_tag(&self, name: &str) -> bool {
+        if self.state.tag_names.is_empty() {
+            self.state.tags.iter().any(|n| n.eq_ignore_ascii_case(name))
+        } else {
+            self.state.tag_names.contains(&self.name_hash(name))
+        }
+    }
+
+    /// The hash of a tag name, in any case.
+    fn name_hash(&self, name: &str) -> u64 {
+        use std::hash::{BuildHasher, Hasher};
+        let mut h = self.state.tag_hasher.build_hasher();
+        for b in name.bytes() {
+            h.write_u8(b.to_ascii_lowercase());
+        }
+        h.finish()
+    }
+
+    fn add_tags(&mut self, tags: Vec<(String, String)>) {
+        for (name, _) in tags {
+            if self.state.tag_names.is_empty() && self.state.tags.len() < FEW_TAGS {
+                self.state.tags.push(name);
+                continue;
+            }
+            if self.state.tag_names.is_empty() {
+                let names = std::mem::take(&mut self.state.tags);
+                for n in names {
+                    let hash = self.name_hash(&n);
+                    self.state.tag_names.insert(hash);
+                }
+            }
+            let hash = self.name_hash(&name);
+            self.state.tag_names.insert(hash);
+        }
+    }
+
+    /// Whether the visitor is told of moves, comments and variations here.
+    fn telling(&self) -> bool {
+        !self.state.stopped && self.state.skip_from.is_none()
+    }
+
+    /// Tells a problem worked around; past [`MAX_WARNINGS`] a game's
+    /// problems are only counted.
+    fn warn(&mut self, at: Span, message: impl Into<String>) {
+        if self.state.warnings < MAX_WARNINGS {
+            self.tell_warning(Warning { at, message: message.into() });
+        } else {
+            self.state.unlisted_warnings += 1;
+        }
+    }
+
+    /// Tells a warning, whatever the count.
+    fn tell_warning(&mut self, warning: Warning) {
+        self.state.warnings += 1;
+        if self.state.began {
+            self.visitor.warning(warning);
+        } else {
+            self.state.early.push(Early::Warning(warning));
+        }
+    }
+
+    /// Tells that the game cannot be read.
+    fn unreadable(&mut self, why: Warning) {
+        if self.state.began {
+            self.visitor.unreadable(why);
+        } else {
+            self.state.early.push(Early::Unreadable(why));
+        }
+    }
+
+    fn movetext(&mut self, number: u32, line: &str) {
+        let bytes = line.as_bytes();
+        if bytes.is_empty() {
+            // An empty line inside a comment is part of it.
+            if let Some((text, _)) = &mut self.state.comment {
+                append_capped(text, "\n");
+            }
+            return;
+        }
+        let mut i = 0; // byte offset
+        let mut column = 1u32; // its column, in characters
+        while i < bytes.len() {
+            if let Some((text, _)) = &mut self.state.comment {
+                match memchr::memchr(b'}', &bytes[i..]) {
+                    Some(k) => {
+                        append_capped(text, &line[i..i + k]);
+                        column += char_count(&bytes[i..i + k + 1]);
+                        i += k + 1;
+                        self.close_comment(true);
+                    }
+                    None => {
+                        append_capped(text, &line[i..]);
+                        append_capped(text, "\n");
+                        return;
+                    }
+                }
+                continue;
+            }
+            let at = Span { line: number, column };
+            let b = bytes[i];
+            if b >= 0x80 {
+                let c = line[i..].chars().next().expect("not at the end");
+                if c.is_whitespace() {
+                    i += c.len_utf8();
+                    column += 1;
+                    continue;
+                }
+            }
+            match b {
+                b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r' => {
+                    i += 1;
+                    column += 1;
+                }
+                b'{' => {
+                    self.state.comment = Some((String::new(), at));
+                    self.state.has_moves = true;
+                    i += 1;
+                    column += 1;
+                }
+                b';' => {
+                    let text = line[i + 1..].to_string();
+                    self.add_comment(text);
+                    return;
+                }
+                b'(' => {
+                    self.open_variation(at);
+                    i += 1;
+                    column += 1;
+                }
+                b')' => {
+                    self.close_variation(at);
+                    i += 1;
+                    column += 1;
+                }
+                b'}' => {
+                    self.warn(at, "'}' closes no comment");
+                    i += 1;
+                    column += 1;
+                }
+                b'[' => {
+                    // A tag inside move text (`[Score "10=0"]`): skip it.
+                    let end = memchr::memchr(b']', &bytes[i..]).map_or(line.len(), |k| i + k + 1);
+                    column += char_count(&bytes[i..end]);
+                    i = end;
+                }
+                _ => {
+                    let (end, chars) = token_end(line, i);
+                    let token = &line[i..end];
+                    column += chars;
+                    i = end;
+                    if self.token(token, at) {
+                        return; // a result: the rest of the line is not move text
+                    }
+                }
+            }
+        }
+    }
+
+    /// `(`: an alternative to the move just read; before any move of the
+    /// line, it is read as a continuation.
+    fn open_variation(&mut self, at: Span) {
+        if self.state.depth == 0 {
+            self.warn(at, "variation before the first move: read as a continuation");
+            self.state.variations.push(None);
+            return;
+        }
+        let depth = self.state.depth;
+        self.state.variations.push(Some(depth));
+        self.state.depth -= 1;
+        if self.telling() {
+            self.begin();
+            if self.visitor.begin_variation().0 {
+                self.state.skip_from = Some(self.state.variations.len());
+            }
+        }
+    }
+
+    /// `)`: the variation ends, and the line it left goes on.
+    fn close_variation(&mut self, at: Span) {
+        let open = self.state.variations.len();
+        match self.state.variations.pop() {
+            None => self.warn(at, "')' closes no variation"),
+            Some(None) => {}
+            Some(Some(depth)) => {
+                self.state.depth = depth;
+                match self.state.skip_from {
+                    Some(from) if from == open => self.state.skip_from = None,
+                    Some(_) => {}
+                    None if !self.state.stopped => self.visitor.end_variation(),
+                    None => {}
+                }
+            }
+        }
+    }
+
+    /// Handles one token; true when it ends the game's move text.
+    fn token(&mut self, token: &str, at: Span) -> bool {
+        self.state.has_moves = true;
+        // Results open with 0, 1, * or ½ (0xC2 0xBD).
+        if matches!(token.as_bytes()[0], b'0' | b'1' | b'*' | 0xC2)
+            && let Some(result) = GameResult::parse(token)
+        {
+            self.begin();
+            self.state.content = true;
+            self.visitor.result(result);
+            self.state.ended = true;
+            return true;
+        }
+        if let Some(nag) = token.strip_prefix('$') {
+            match nag.parse::<u8>() {
+                Ok(n) => {
+                    if self.telling() {
+                        self.begin();
+                        self.visitor.nag(n);
+                    }
+                }
+                Err(_) => self.warn(at, format!("{token:?} is not a NAG")),
+            }
+            return false;
+        }
+        let (number_len, rest) = strip_move_number(token);
+        let rest = rest.trim_start_matches(['.', '…', '．', '。']);
+        if rest.is_empty() || rest == "--" {
+            return false;
+        }
+        let column = at.column + token[..number_len].chars().count() as u32;
+        // Remark marks (`!`, `?!`, ...) become NAGs, so they survive rewriting.
+        let (text, nag) = split_remark(rest);
+        self.begin();
+        self.state.content = true;
+        self.state.depth += 1;
+        if self.telling() {
+            let mv = RecordedMove::text(text, at.line, column);
+            if let ControlFlow::Break(()) = self.visitor.mv(&mv) {
+                self.state.stopped = true;
+            }
+            if let Some(nag) = nag {
+                self.visitor.nag(nag);
+            }
+        }
+        false
+    }
+
+    /// Ends the open comment, if any, and tells it: `closed` by its `}`,
+    /// or not (at the end of the game). That it was not closed, and that
+    /// it was cut at [`MAX_COMMENT`], is told whatever the count of
+    /// warnings.
+    fn close_comment(&mut self, closed: bool) {
+        let Some((text, at)) = self.state.comment.take() else { return };
+        if !closed {
+            self.tell_warning(Warning { at, message: "comment not closed with '}'".into() });
+        }
+        if text.len() >= MAX_COMMENT {
+            self.tell_warning(Warning {
+                at,
+                message: "comment longer than 1 MB: the rest is left out".into(),
+            });
+        }
+        // A comment without end ends where the reader stopped it: the line
+        // ends before that are layout.
+        let text =
+            if closed { text } else { text.trim_end_matches(|c: char| c.is_ascii_whitespace()).to_string() };
+        self.add_comment(text);
+    }
+
+    fn add_comment(&mut self, text: String) {
+        // One ASCII white-space character at each end is the padding of
+        // `{ text }`; the rest is the author's (qipu writes a comment that
+        // starts or ends with white space padded, so that it reads back the
+        // same). An empty comment says nothing.
+        let text = unpadded(&text);
+        if text.is_empty() || !self.telling() {
+            return;
+        }
+        if self.state.began {
+            self.visitor.comment(text);
+        } else {
+            self.state.early.push(Early::Comment(text.to_string()));
+        }
+    }
+
+    fn end_game(&mut self) {
+        self.close_comment(false);
+        if let Some((lines, first)) = self.state.footer.take() {
+            let message = format!("{lines} line(s) of text after the result, not moves: not read");
+            self.tell_warning(Warning { at: Span { line: first, column: 1 }, message });
+        }
+        // These are told whatever the count.
+        let game_at = self.state.game_at;
+        if !self.state.variations.is_empty() {
+            let message = format!("{} variation(s) not closed with ')'", self.state.variations.len());
+            self.tell_warning(Warning { at: game_at, message });
+        }
+        if self.state.unlisted_warnings > 0 {
+            let message =
+                format!("and {} more warning(s) of this game, not listed", self.state.unlisted_warnings);
+            self.tell_warning(Warning { at: game_at, message });
+        }
+        if self.state.began {
+            // Variations left open are closed for the visitor.
+            let open = match self.state.skip_from {
+                Some(from) => from - 1,
+                None => self.state.variations.len(),
+            };
+            if !self.state.stopped {
+                for variation in self.state.variations.iter().take(open) {
+                    if variation.is_some() {
+                        self.visitor.end_variation();
+                    }
+                }
+            }
+            let game = self.visitor.end_game();
+            if self.state.content {
+                self.games.push(game);
+            }
+        }
+        let state = std::mem::take(self.state);
+        // The hasher and the room made for names are kept.
+        self.state.tag_hasher = state.tag_hasher;
+        self.state.tags = state.tags;
+        self.state.tags.clear();
+        self.state.tag_names = state.tag_names;
+        self.state.tag_names.clear();
+        self.state.after_blank = state.after_blank;
+    }
+}
+
+/// Comments are kept up to this size (a comment without end would
+/// otherwise hold the rest of the file).
+const MAX_COMMENT: usize = 1 << 20;
+
+/// Appends `piece` to a comment, up to [`MAX_COMMENT`] bytes (cut at a
+/// character boundary).
+fn append_capped(text: &mut String, piece: &str) {
+    let room = MAX_COMMENT.saturating_sub(text.len());
+    if piece.len() <= room {
+        text.push_str(piece);
+    } else {
+        let mut end = room;
+        while !piece.is_char_boundary(end) {
+            end -= 1;
+        }
+        text.push_str(&piece[..end]);
+    }
+}
+
+/// Characters in a piece of UTF-8: the bytes that do not continue one.
+fn char_count(bytes: &[u8]) -> u32 {
+    bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count() as u32
+}
+
+/// Where the token starting at byte `start` of `line` ends (at white space,
+/// a comment, a variation bracket or a tag), and its length in characters.
+fn token_end(line: &str, start: usize) -> (usize, u32) {
+    let bytes = line.as_bytes();
+    let mut end = start;
+    let mut chars = 0;
+    while end < bytes.len() {
+        let b = bytes[end];
+        if b < 0x80 {
+            if b.is_ascii_whitespace() || matches!(b, 0x0B | b'{' | b'}' | b'(' | b')' | b';' | b'[') {
+                break;
+            }
+            end += 1;
+        } else {
+            let c = line[end..].chars().next().expect("not at the end");
+            if c.is_whitespace() {
+                break;
+            }
+            end += c.len_utf8();
+        }
+        chars += 1;
+    }
+    (end, chars)
+}
+
+/// A move and the NAG of the remark marks after it (`C2.5!?` is `C2.5`
+/// and 5); marks that are no NAG, or a text of marks only, stay as written.
+pub(crate) fn split_remark(text: &str) -> (&str, Option<u8>) {
+    let marks = text.len() - text.trim_end_matches(['!', '?', '！', '？']).len();
+    match remark_nag(&text[text.len() - marks..]) {
+        Some(nag) if marks < text.len() => (&text[..text.len() - marks], Some(nag)),
+        _ => (text, None),
+    }
+}
+
+/// The NAG of a remark mark: `!` 1, `?` 2, `!!` 3, `??` 4, `!?` 5, `?!` 6
+/// (full-width marks too).
+fn remark_nag(marks: &str) -> Option<u8> {
+    let ascii: String = marks
+        .chars()
+        .map(|c| match c {
+            '！' => '!',
+            '？' => '?',
+            c => c,
+        })
+        .collect();
+    let nag = crate::record::REMARK_MARKS.iter().position(|&m| m == ascii)?;
+    (nag > 0).then_some(nag as u8)
+}
+
+/// Whether a line opens with move 1: `1.`, `1...` or `1．` (alone or
+/// joined to the move), or a bare `1` followed by a move.
+fn starts_at_move_one(line: &str) -> bool {
+    let mut words = line.split_whitespace();
+    let Some(first) = words.next() else { return false };
+    let Some(after) = first.strip_prefix('1') else { return false };
+    if after.is_empty() {
+        return words.next().is_some_and(crate::notation::is_move_text);
+    }
+    let rest = after.trim_start_matches(['.', '…', '．', '。']);
+    rest.len() < after.len()
+        && (rest.is_empty() || crate::notation::is_move_text(rest.trim_end_matches(['!', '?', '！', '？'])))
+}
+
+/// Whether a line is moves without numbers (`炮二平五 马８进７ 马二进三 1-0`):
+/// two moves or more, and nothing but moves and a result.
+fn unnumbered_moves(line: &str) -> bool {
+    let mut moves = 0;
+    for word in line.split_whitespace() {
+        if GameResult::parse(word).is_some() {
+            continue;
+        }
+        if !crate::notation::is_move_text(word.trim_end_matches(['!', '?', '！', '？'])) {
+            return false;
+        }
+        moves += 1;
+    }
+    moves >= 2
+}
+
+/// Splits a move number (`12.`, `12...`, `12．`) off the front of a token;
+/// returns its length in bytes and the rest. `33.4` is a WXF move, not a
+/// number.
+pub(crate) fn strip_move_number(token: &str) -> (usize, &str) {
+    let digits = token.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 {
+        return (0, token);
+    }
+    let rest = &token[digits..];
+    let b = token.as_bytes();
+    if b.len() == 4 && digits == 2 && matches!(b[2], b'.' | b'=' | b'+' | b'-') && b[3].is_ascii_digit() {
+        return (0, token);
+    }
+    let after = rest.trim_start_matches(['.', '…', '．', '。']);
+    if after.len() == rest.len() {
+        // Digits without dots: a bare move number (`1 炮二平五`), or a
+        // token of its own such as WXF `15=6`.
+        return if rest.is_empty() { (token.len(), "") } else { (0, token) };
+    }
+    (token.len() - after.len(), after)
+}

@@ -1,0 +1,165 @@
+//! Tests of the PGN reader.
+
+use super::*;
+use crate::record::{GameResult, Record, Span};
+
+const MAX_WARNINGS: usize = 20;
+
+#[test]
+fn a_huge_comment_is_kept_up_to_a_megabyte() {
+    let line = "中".repeat(100_000); // 300 KB a line
+    let text = format!("[Event \"x\"]\n1. h2e2 {{{}}} h9g7 *\n", [line.as_str(); 8].join("\n"));
+    let games = read(&text);
+    let comment = games[0].tree.node(games[0].tree.main_line().next().unwrap()).comment().unwrap();
+    assert!(comment.len() <= 1 << 20 && comment.len() > (1 << 20) - 4, "{}", comment.len());
+    assert!(games[0].warnings.iter().any(|w| w.message.contains("comment longer than 1 MB")));
+    assert_eq!(games[0].tree.main_line().count(), 2, "the moves after it are read");
+    // Without its end, both are told.
+    let text = format!("[Event \"x\"]\n1. h2e2 {{{}\n", [line.as_str(); 8].join("\n"));
+    let warnings: Vec<String> = read(&text)[0].warnings.iter().map(|w| w.message.clone()).collect();
+    assert_eq!(warnings, ["comment not closed with '}'", "comment longer than 1 MB: the rest is left out"]);
+}
+use crate::record::MoveText;
+
+fn moves(r: &Record) -> Vec<String> {
+    r.tree
+        .main_line()
+        .map(|id| match &r.tree.node(id).mv.as_ref().unwrap().text {
+            MoveText::Text(t) => t.to_string(),
+            MoveText::Coords(m) => m.to_string(),
+        })
+        .collect()
+}
+
+#[test]
+fn empty_lines_inside_a_comment_are_kept() {
+    let g = &read("1. h2e2 {first\n\nthird} *")[0];
+    let first = g.tree.main_line().next().unwrap();
+    assert_eq!(g.tree.node(first).comment(), Some("first\n\nthird"));
+}
+
+#[test]
+fn tags_and_moves() {
+    let text = "[Game \"Chinese Chess\"]\r\n[Red \"许银川\"][Black \"吕钦\"]\r\n[Result \"1-0\"]\r\n\r\n  1. 炮二平五 马８进７\r\n  2. 马二进三\r\n  2.          车９平８\r\n 10. 兵七进一 1-0\r\n";
+    let games = read(text);
+    assert_eq!(games.len(), 1);
+    let g = &games[0];
+    assert_eq!(g.tag("red"), Some("许银川"));
+    assert_eq!(g.tag("BLACK"), Some("吕钦"));
+    assert_eq!(moves(g), ["炮二平五", "马８进７", "马二进三", "车９平８", "兵七进一"]);
+    assert_eq!(g.result, Some(GameResult::RedWins));
+    let first = g.tree.main_line().next().unwrap();
+    assert_eq!(g.tree.node(first).mv.as_ref().unwrap().at, Span { line: 5, column: 6 });
+}
+
+#[test]
+fn several_games_footer_and_separators() {
+    let text = "[Event \"a\"]\n1. h2e2 h9g7 1-0\n====\n欢迎访问《象棋百科全书》网站\n[Event \"b\"]\n1. C2.5 H8+7\n=========\n[Event \"c\"]\n1.炮二平五 2.马二进三\n";
+    let games = read(text);
+    assert_eq!(games.len(), 3);
+    assert_eq!(moves(&games[0]), ["h2e2", "h9g7"]);
+    assert_eq!(moves(&games[1]), ["C2.5", "H8+7"]);
+    assert_eq!(moves(&games[2]), ["炮二平五", "马二进三"]);
+    assert_eq!(games[1].result, None);
+}
+
+#[test]
+fn a_game_without_tags_after_a_result_is_the_next_game() {
+    let text =
+        "[Event \"a\"]\n1. h2e2 h9g7 *\n\n1. b2e2 b9c7 1-0\n1...h9g7 2. h2e2 0-1\n1 炮二平五 马８进７\n";
+    let games = read(text);
+    assert_eq!(games.len(), 4);
+    assert_eq!(moves(&games[1]), ["b2e2", "b9c7"]);
+    assert_eq!(games[1].at.line, 4);
+    assert_eq!(games[1].tags.len(), 0);
+    assert_eq!(moves(&games[2]), ["h9g7", "h2e2"]);
+    assert_eq!(moves(&games[3]), ["炮二平五", "马８进７"]);
+    // Footers are not games: neither text nor other move numbers.
+    let footer = "[Event \"a\"]\n1. h2e2 1-0\n欢迎访问\n12. h2e2\n1-0\n10.5 points\n";
+    assert_eq!(read(footer).len(), 1);
+}
+
+#[test]
+fn a_comment_without_end_stops_at_tags_after_an_empty_line() {
+    let text = "[Event \"a\"]\n1. h2e2 {open\n[not a tag line]\n[Event \"in the comment\"]\n\n[Event \"b\"]\n1. h2e2 *\n";
+    let games = read(text);
+    assert_eq!(games.len(), 2);
+    let first = games[0].tree.main_line().next().unwrap();
+    assert_eq!(
+        games[0].tree.node(first).comment(),
+        Some("open\n[not a tag line]\n[Event \"in the comment\"]")
+    );
+    assert_eq!(games[0].warnings[0].message, "comment not closed with '}'");
+    assert_eq!(games[1].tag("Event"), Some("b"));
+}
+
+#[test]
+fn warnings_are_listed_up_to_a_count() {
+    let text = format!("1. h2e2 {} *", ")".repeat(1000));
+    let g = &read(&text)[0];
+    assert_eq!(g.warnings.len(), MAX_WARNINGS + 1);
+    assert_eq!(g.warnings[0].message, "')' closes no variation");
+    assert_eq!(g.warnings[MAX_WARNINGS].message, "and 980 more warning(s) of this game, not listed");
+}
+
+#[test]
+fn comments_variations_nags() {
+    let text = "{start}\n1. h2e2!? {a\nlong comment} h9g7 $1 (1... b9c7 {alt} (1... h7e7)) 2. h0g2 ; rest of line\n(2. b0c2 {x}) *";
+    let g = &read(text)[0];
+    let t = &g.tree;
+    assert_eq!(t.node(t.root()).comment(), Some("start"));
+    assert_eq!(moves(g), ["h2e2", "h9g7", "h0g2"]);
+    let ids: Vec<_> = t.main_line().collect();
+    assert_eq!(t.node(ids[0]).comment(), Some("a\nlong comment"));
+    assert_eq!(t.node(ids[0]).nags(), [5]);
+    assert_eq!(moves(g)[0], "h2e2");
+    assert_eq!(t.node(ids[1]).nags(), [1]);
+    assert_eq!(t.node(ids[2]).comment(), Some("rest of line"));
+    let alts: Vec<_> = t.children(ids[0]).collect();
+    assert_eq!(alts.len(), 3);
+    assert_eq!(t.node(alts[1]).comment(), Some("alt"));
+    assert_eq!(t.variation_count(), 3);
+    assert!(g.warnings.is_empty(), "{:?}", g.warnings);
+}
+
+#[test]
+fn move_numbers() {
+    assert_eq!(strip_move_number("12."), (3, ""));
+    assert_eq!(strip_move_number("12..."), (5, ""));
+    assert_eq!(strip_move_number("1.炮二平五"), (2, "炮二平五"));
+    assert_eq!(strip_move_number("1．炮二平五"), (4, "炮二平五"));
+    assert_eq!(strip_move_number("33.4"), (0, "33.4"));
+    assert_eq!(strip_move_number("15=6"), (0, "15=6"));
+    assert_eq!(strip_move_number("7"), (1, ""));
+    assert_eq!(strip_move_number("C2.5"), (0, "C2.5"));
+}
+
+#[test]
+fn broken_text_is_read_with_warnings() {
+    let g = &read("1. h2e2 {open comment\n2. h0g2")[0];
+    assert_eq!(moves(g), ["h2e2"]);
+    assert_eq!(g.warnings.len(), 1);
+    let g = &read("1. h2e2 ) (h9g7")[0];
+    assert_eq!(g.warnings.len(), 2);
+    let g = &read("1. h2e2 }h9g7")[0];
+    assert_eq!(moves(g), ["h2e2", "h9g7"]);
+    assert_eq!(g.warnings.len(), 1);
+    assert!(read("").is_empty());
+    assert!(read("\n\n   \n").is_empty());
+}
+
+#[test]
+fn a_game_without_moves_ends_at_the_next_games_tags() {
+    let games = read("[Event \"a\"]\n[Result \"*\"]\n\n[Event \"b\"]\n1. h2e2 *\n");
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0].tag("Event"), Some("a"));
+    assert!(games[0].tree.is_empty());
+    assert_eq!(games[1].tag("Event"), Some("b"));
+}
+
+#[test]
+fn tags_inside_move_text_are_skipped() {
+    let g = &read("[Title \"x\"]\n[Score \"10=0\"] 1.H2-E2  [Score \"10=0\"] H9-G7\n")[0];
+    assert_eq!(moves(g), ["H2-E2", "H9-G7"]);
+    assert_eq!(g.tags.len(), 1);
+}

@@ -1,0 +1,891 @@
+//! Replaying a game: every move of the main line and of every variation
+//! resolved against its position and checked, the first wrong move of each
+//! line reported with where and why, and the end of the main line judged.
+//!
+//! [`Replayer`] does it as a [`Visitor`], on a reader's events as they
+//! come: no tree is built, memory grows with the main line only (one
+//! history entry a ply), and the moves of a huge game are checked as they
+//! are read. [`replay`] does it on a [`Record`], and also says which move
+//! each node of the tree is. Both give the same [`Replayed`].
+//!
+//! ```
+//! use qipu::formats::pgn;
+//! use qipu::record::replay::{Replayer, Termination};
+//! let games = pgn::read_with("[FEN \"3k5/R8/9/9/9/9/9/9/1R7/4K4 w\"]\n1. b1b9 1-0", &mut Replayer::default());
+//! assert!(games[0].is_valid());
+//! assert_eq!(games[0].termination, Some(Termination::Checkmate));
+//! ```
+
+use std::fmt;
+use std::ops::ControlFlow;
+
+use super::{GameResult, MoveText, NodeId, Record, RecordedMove, Resolution, Skip, Span, Visitor, Warning};
+use crate::notation::{ParseMoveError, ResolveError, chinese, iccs, san, wxf};
+use crate::rules::Undo;
+use crate::{Color, FromFenError, History, Illegality, Move, Outcome, Position, PositionError, Setup};
+
+/// How the main line ends, computed from the final position.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Termination {
+    /// The side to move is checkmated.
+    Checkmate,
+    /// The side to move has no legal move and is not in check: it loses.
+    Stalemate,
+    /// 120 plies without a capture.
+    MoveLimit,
+    /// The final position stands for the third time.
+    Repetition,
+}
+
+impl Termination {
+    /// The name used in reports and JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Termination::Checkmate => "checkmate",
+            Termination::Stalemate => "stalemate",
+            Termination::MoveLimit => "move-limit",
+            Termination::Repetition => "repetition",
+        }
+    }
+}
+
+impl fmt::Display for Termination {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Why a written move is no legal move of its position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    /// The move reads in some notation, but answers no legal move (or
+    /// several).
+    #[error(transparent)]
+    Resolve(#[from] ResolveError),
+    /// Coordinates, as a binary format stores them, of no legal move.
+    #[error(transparent)]
+    Illegal(#[from] Illegality),
+    /// ASCII text that is a move in no notation.
+    #[error("not a Chinese, WXF, ICCS or SAN move ({})", .0.reason)]
+    NotAMove(ParseMoveError),
+    /// Chinese text that does not read as a move.
+    #[error("{}", .0.reason)]
+    NotChinese(ParseMoveError),
+}
+
+/// What is wrong at the place a [`ReplayError`] gives.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Problem {
+    /// The record could not be read.
+    #[error("unreadable: {0}")]
+    Unreadable(String),
+    /// The start position does not read, or is no legal position.
+    #[error(transparent)]
+    Start(#[from] FromFenError),
+    /// A move does not replay; `over` when the game was already over.
+    #[error("{error}{}", over.map(game_over).unwrap_or_default())]
+    Move {
+        /// Why.
+        error: MoveError,
+        /// The end of the game before the move, when it had ended.
+        over: Option<Outcome>,
+    },
+}
+
+/// ` (the game was already over: Red is checkmated)`.
+fn game_over(outcome: Outcome) -> String {
+    match outcome {
+        Outcome::Checkmate { winner } => format!(" (the game was already over: {} is checkmated)", !winner),
+        Outcome::Stalemate { winner } => format!(" (the game was already over: {} has no move)", !winner),
+    }
+}
+
+/// A move that could not be replayed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplayError {
+    /// The ply of the move in its line (1 = the first move of the game;
+    /// in a variation, counted from the start of the game too); 0 for a
+    /// bad start position or an unreadable record.
+    pub ply: usize,
+    /// The move as written (empty for a bad start position).
+    pub text: String,
+    /// Where it was written.
+    pub at: Span,
+    /// The variation it lies in, `None` on the main line.
+    pub variation: Option<Variation>,
+    /// Why.
+    pub problem: Problem,
+}
+
+/// Where a variation leaves the main line: the variation, or the one it
+/// lies within, is played instead of the main line's move at `ply`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Variation {
+    /// The main-line ply it replaces.
+    pub ply: usize,
+    /// Its first move, as written.
+    pub first: String,
+}
+
+impl fmt::Display for Variation {
+    /// `the variation 12... 车８进５ (in place of ply 12)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let number = self.ply.div_ceil(2);
+        let dots = if self.ply % 2 == 1 { "." } else { "..." };
+        write!(f, "the variation {number}{dots} {} (in place of ply {})", self.first, self.ply)
+    }
+}
+
+impl ReplayError {
+    /// Whether it lies in a variation rather than the main line.
+    pub fn in_variation(&self) -> bool {
+        self.variation.is_some()
+    }
+
+    /// Why, in words.
+    pub fn message(&self) -> String {
+        self.problem.to_string()
+    }
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.ply == 0 {
+            if self.at == Span::default() {
+                return write!(f, "start position: {}", self.problem);
+            }
+            return write!(f, "start position ({}): {}", self.at, self.problem);
+        }
+        if let Some(v) = &self.variation {
+            write!(f, "in {v}: ")?;
+        }
+        write!(f, "ply {}", self.ply)?;
+        if self.at != Span::default() {
+            write!(f, " ({})", self.at)?;
+        }
+        write!(f, ": {}: {}", self.text, self.problem)
+    }
+}
+
+/// A replayed game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Replayed {
+    /// The start position, and (from [`replay`]) the move of every node
+    /// that replayed.
+    pub resolution: Resolution,
+    /// The main-line moves that replayed, in order (left empty by a
+    /// [`Replayer`] told not to keep them).
+    pub moves: Vec<Move>,
+    /// How many main-line moves replayed.
+    pub plies: usize,
+    /// The position after those moves; `None` when the start position is
+    /// not a legal one.
+    pub end: Option<Position>,
+    /// Plies replayed in variations.
+    pub variation_plies: usize,
+    /// The first wrong move: of the main line if there is one, else of the
+    /// first variation that holds one (in the order the record gives
+    /// them).
+    pub error: Option<ReplayError>,
+    /// How the main line ends, when it was replayed to its end.
+    pub termination: Option<Termination>,
+    /// A result that contradicts the final position (e.g. a draw recorded
+    /// after a checkmate), in words.
+    pub result_conflict: Option<String>,
+    /// How the record was read otherwise than written (a diagram's side to
+    /// move turned), besides the reader's own warnings.
+    pub warnings: Vec<Warning>,
+}
+
+impl Replayed {
+    /// Whether every move of the record replayed.
+    pub fn is_valid(&self) -> bool {
+        self.error.is_none()
+    }
+
+    /// Whether the game's start position could be set up (the record was
+    /// read and its start position is legal): only then do
+    /// `resolution.start` and `moves` describe the game.
+    pub fn has_start(&self) -> bool {
+        self.resolution.start.is_some()
+    }
+}
+
+/// What a [`Replayer`] tells as the main line is replayed: the start, and
+/// each move with the positions before and after it. The methods do
+/// nothing unless a follower says otherwise; `()` follows nothing.
+pub trait Follow {
+    /// The start position is set up (legal).
+    fn start(&mut self, start: &Position) {
+        let _ = start;
+    }
+
+    /// A main-line move `m` is about to be played in `before`.
+    fn before_move(&mut self, before: &Position, m: Move) {
+        let _ = (before, m);
+    }
+
+    /// The main-line move `m` was played: `after` is the position now.
+    fn after_move(&mut self, after: &Position, m: Move) {
+        let _ = (after, m);
+    }
+}
+
+impl Follow for () {}
+
+/// Resolves one written move in `pos`: ICCS, then WXF, then Chinese, then
+/// WinBoard SAN, whichever reads it.
+///
+/// ```
+/// use qipu::Position;
+/// use qipu::record::replay::resolve;
+/// let pos = Position::start();
+/// assert_eq!(resolve(&pos, "炮二平五"), resolve(&pos, "h2e2"));
+/// assert!(resolve(&pos, "车一进九").unwrap_err().to_string().contains("illegal"));
+/// ```
+pub fn resolve(pos: &Position, text: &str) -> Result<Move, MoveError> {
+    resolve_in_game(pos, text, &mut None)
+}
+
+/// Like [`resolve`], keeping the rank convention of SAN moves (0…9 or
+/// 1…10) from one move of a game to the next in `san_base`.
+pub fn resolve_in_game(pos: &Position, text: &str, san_base: &mut Option<u8>) -> Result<Move, MoveError> {
+    // Text that opens with a Chinese character can only be Chinese notation:
+    // try it first, sparing the other readers' failures.
+    if text.chars().next().is_some_and(is_cjk)
+        && let Ok(d) = chinese::parse(text)
+    {
+        return Ok(d.resolve(pos)?);
+    }
+    if let Ok(m) = iccs::parse(text) {
+        return Ok(m.resolve(pos)?);
+    }
+    if let Ok(d) = wxf::parse(text) {
+        return Ok(d.resolve(pos)?);
+    }
+    match chinese::parse(text) {
+        Ok(d) => Ok(d.resolve(pos)?),
+        Err(_) if let Ok(m) = san::parse(text) => {
+            let (m, base) = m.resolve_ranked(pos, *san_base)?;
+            *san_base = base;
+            Ok(m)
+        }
+        Err(e) if text.is_ascii() => Err(MoveError::NotAMove(e)),
+        Err(e) => Err(MoveError::NotChinese(e)),
+    }
+}
+
+/// A CJK ideograph (not a full-width Latin letter or digit, which ICCS and
+/// WXF moves may be written in).
+fn is_cjk(c: char) -> bool {
+    ('\u{2E80}'..'\u{FF00}').contains(&c)
+}
+
+/// Resolves a move of a record in `pos`.
+fn resolve_move(mv: &RecordedMove, pos: &Position, san_base: &mut Option<u8>) -> Result<Move, MoveError> {
+    match &mv.text {
+        MoveText::Text(t) => match iccs::parse_plain(t.as_bytes()) {
+            Some(m) => Ok(m.resolve(pos)?),
+            None => resolve_in_game(pos, t, san_base),
+        },
+        MoveText::Coords(m) => match pos.illegality(*m) {
+            None => Ok(*m),
+            Some(why) => Err(MoveError::Illegal(why)),
+        },
+    }
+}
+
+/// The move as written.
+fn written(mv: &RecordedMove) -> String {
+    match &mv.text {
+        MoveText::Text(t) => t.to_string(),
+        MoveText::Coords(m) => m.to_string(),
+    }
+}
+
+/// How the start of a game reads.
+#[derive(Clone, Debug)]
+enum Start {
+    /// Not worked out yet.
+    Unknown,
+    /// The placement as read and the legal position it is.
+    Legal(Setup),
+    /// No legal position: the placement, if it could be read, and why.
+    Rejected(Option<Setup>, FromFenError),
+}
+
+/// One line being replayed: the main line or a variation.
+#[derive(Clone, Debug, Default)]
+struct Line {
+    /// The last move played in this line, to take back for a variation.
+    last: Option<Undo>,
+    /// Plies from the start of the game to where the line stands.
+    ply: usize,
+    /// A move of the line did not replay: the rest of it is not replayed.
+    failed: bool,
+    /// Moves read after the one that failed.
+    after_failure: usize,
+    /// Whether this is the main line.
+    main: bool,
+    /// The variation that leaves the main line, for reports (set on its
+    /// first move).
+    top: Option<Variation>,
+}
+
+/// The visitor that replays each game (see the [module docs](self)).
+/// Follow the main line with a [`Follow`] (`Replayer::following`).
+#[derive(Debug)]
+pub struct Replayer<F = ()> {
+    follow: F,
+    /// Keep the main line's moves in [`Replayed::moves`].
+    keep_moves: bool,
+    game_at: Span,
+    fen: Option<(String, Span)>,
+    /// A FEN tag was seen (only the first counts, empty or not).
+    fen_seen: bool,
+    result_tag: Option<GameResult>,
+    result_tag_seen: bool,
+    result: Option<GameResult>,
+    unreadable: Option<Warning>,
+    start: Start,
+    start_warning: Option<Warning>,
+    /// The start position, once set up.
+    start_pos: Option<Position>,
+    pos: Position,
+    history: History,
+    moves: Vec<Move>,
+    plies: usize,
+    line: Line,
+    /// The lines a variation was begun from, with their positions.
+    frames: Vec<(Position, Line)>,
+    san_base: Option<u8>,
+    main_error: Option<ReplayError>,
+    variation_error: Option<ReplayError>,
+    variation_plies: usize,
+    any_move: bool,
+    /// The move the last `mv` replayed as.
+    last: Option<Move>,
+}
+
+impl Default for Replayer<()> {
+    fn default() -> Replayer<()> {
+        Replayer::following(())
+    }
+}
+
+impl<F: Follow> Replayer<F> {
+    /// A replayer that tells `follow` of the main line.
+    pub fn following(follow: F) -> Replayer<F> {
+        let pos = Position::start();
+        Replayer {
+            follow,
+            keep_moves: true,
+            game_at: Span::default(),
+            fen: None,
+            fen_seen: false,
+            result_tag: None,
+            result_tag_seen: false,
+            result: None,
+            unreadable: None,
+            start: Start::Unknown,
+            start_warning: None,
+            start_pos: None,
+            history: History::new(&pos),
+            pos,
+            moves: Vec::new(),
+            plies: 0,
+            line: Line { main: true, ..Line::default() },
+            frames: Vec::new(),
+            san_base: None,
+            main_error: None,
+            variation_error: None,
+            variation_plies: 0,
+            any_move: false,
+            last: None,
+        }
+    }
+
+    /// Whether to keep the main line's moves ([`Replayed::moves`]); without
+    /// them a game of any length needs only its history.
+    pub fn keep_moves(mut self, keep: bool) -> Replayer<F> {
+        self.keep_moves = keep;
+        self
+    }
+
+    /// The follower.
+    pub fn follower(&self) -> &F {
+        &self.follow
+    }
+
+    /// The follower, to change it.
+    pub fn follower_mut(&mut self) -> &mut F {
+        &mut self.follow
+    }
+
+    /// The move the last move read replayed as, if it did.
+    pub fn last_move(&self) -> Option<Move> {
+        self.last
+    }
+
+    /// Where the record gives its start position: the `FEN` tag, else the
+    /// game's start.
+    fn start_place(&self) -> Span {
+        match &self.fen {
+            Some((_, at)) if *at != Span::default() => *at,
+            _ => self.game_at,
+        }
+    }
+
+    /// Sets up the start position, the first time it is needed. One
+    /// reading is relaxed: a game without moves whose side to move could
+    /// take the other general (a diagram whose side to move was stored
+    /// wrong, as XQF files often store it) is read with the other side to
+    /// move.
+    fn set_up(&mut self) {
+        if !matches!(self.start, Start::Unknown) {
+            return;
+        }
+        let setup = match &self.fen {
+            None => Ok(Setup::start()),
+            Some((fen, _)) => Setup::from_fen(fen),
+        };
+        self.start = match setup {
+            Err(e) => Start::Rejected(None, FromFenError::Syntax(e)),
+            Ok(setup) => match Position::from_setup(setup.clone()) {
+                Ok(pos) => {
+                    self.pos = pos;
+                    Start::Legal(setup)
+                }
+                Err(PositionError::OppositeCheck(checked)) if !self.any_move => {
+                    let turned = Setup { turn: checked, ..setup.clone() };
+                    match Position::from_setup(turned.clone()) {
+                        Ok(pos) => {
+                            let message = format!(
+                                "the record says {} is to move, but {checked} is in check (its general \
+                                 could be taken): read as a diagram with {checked} to move",
+                                !checked
+                            );
+                            self.start_warning = Some(Warning { at: self.start_place(), message });
+                            self.pos = pos;
+                            Start::Legal(turned)
+                        }
+                        Err(_) => Start::Rejected(Some(setup), PositionError::OppositeCheck(checked).into()),
+                    }
+                }
+                Err(e) => Start::Rejected(Some(setup), e.into()),
+            },
+        };
+        if let Start::Legal(_) = self.start {
+            self.history.reset(&self.pos);
+            self.start_pos = Some(self.pos.clone());
+            self.follow.start(&self.pos);
+        }
+    }
+
+    /// Whether moves are replayed at all: the record is read and its start
+    /// is legal.
+    fn replaying(&self) -> bool {
+        self.unreadable.is_none() && matches!(self.start, Start::Legal(_))
+    }
+
+    fn reset(&mut self) {
+        self.game_at = Span::default();
+        self.fen = None;
+        self.fen_seen = false;
+        self.result_tag = None;
+        self.result_tag_seen = false;
+        self.result = None;
+        self.unreadable = None;
+        self.start = Start::Unknown;
+        self.start_warning = None;
+        self.start_pos = None;
+        self.moves.clear();
+        self.plies = 0;
+        self.line = Line { main: true, ..Line::default() };
+        self.frames.clear();
+        self.san_base = None;
+        self.main_error = None;
+        self.variation_error = None;
+        self.variation_plies = 0;
+        self.any_move = false;
+        self.last = None;
+    }
+
+    /// The game's result: the one written after the moves, else the
+    /// `Result` tag.
+    fn stated_result(&self) -> Option<GameResult> {
+        self.result.or(self.result_tag)
+    }
+}
+
+impl<F: Follow> Visitor for Replayer<F> {
+    type Output = Replayed;
+
+    fn begin_game(&mut self, at: Span) {
+        self.game_at = at;
+    }
+
+    fn tag(&mut self, name: &str, value: &str, at: Span) {
+        if name.eq_ignore_ascii_case("FEN") && !self.fen_seen {
+            self.fen_seen = true;
+            let fen = value.trim();
+            if !fen.is_empty() {
+                self.fen = Some((fen.to_string(), at));
+            }
+        } else if name.eq_ignore_ascii_case("Result") && !self.result_tag_seen {
+            self.result_tag_seen = true;
+            self.result_tag = GameResult::parse(value);
+        }
+    }
+
+    fn mv(&mut self, mv: &RecordedMove) -> ControlFlow<()> {
+        self.last = None;
+        self.any_move = true;
+        self.set_up();
+        if !self.replaying() {
+            return ControlFlow::Continue(());
+        }
+        if self.line.failed {
+            self.line.after_failure += 1;
+            return ControlFlow::Continue(());
+        }
+        if !self.line.main && self.line.top.is_none() {
+            self.line.top = Some(Variation { ply: self.line.ply + 1, first: written(mv) });
+        }
+        // Variation moves read SAN with the main line's convention, and
+        // keep none of their own.
+        let mut variation_base = self.san_base;
+        let base = if self.line.main { &mut self.san_base } else { &mut variation_base };
+        match resolve_move(mv, &self.pos, base) {
+            Ok(m) => {
+                if self.line.main {
+                    self.follow.before_move(&self.pos, m);
+                }
+                let undo = self.pos.play_unchecked(m);
+                if self.line.main {
+                    self.history.push(&self.pos);
+                    if self.keep_moves {
+                        self.moves.push(m);
+                    }
+                    self.plies += 1;
+                    self.follow.after_move(&self.pos, m);
+                } else {
+                    self.variation_plies += 1;
+                }
+                self.line.last = Some(undo);
+                self.line.ply += 1;
+                self.last = Some(m);
+            }
+            Err(error) => {
+                let over = if self.line.main { self.pos.outcome() } else { None };
+                let e = ReplayError {
+                    ply: self.line.ply + 1,
+                    text: written(mv),
+                    at: mv.at,
+                    variation: self.line.top.clone(),
+                    problem: Problem::Move { error, over },
+                };
+                if self.line.main {
+                    self.main_error = Some(e);
+                } else if self.variation_error.is_none() {
+                    self.variation_error = Some(e);
+                }
+                self.line.failed = true;
+                self.line.after_failure = 0;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_variation(&mut self) -> Skip {
+        if !self.replaying() {
+            return Skip(true);
+        }
+        let parent = &self.line;
+        // A variation of a line that went wrong is replayed when it is an
+        // alternative to the wrong move itself, from the position before it;
+        // after that, nothing of the line is.
+        let undo = match (parent.failed, parent.after_failure, parent.last) {
+            (true, 0, _) => None,
+            (true, _, _) => return Skip(true),
+            (false, _, Some(undo)) => Some(undo),
+            (false, _, None) => return Skip(true),
+        };
+        let line = Line {
+            last: None,
+            ply: if undo.is_some() { parent.ply - 1 } else { parent.ply },
+            failed: false,
+            after_failure: 0,
+            main: false,
+            top: if parent.main { None } else { parent.top.clone() },
+        };
+        let pos = self.pos.clone();
+        if let Some(undo) = undo {
+            self.pos.undo(undo);
+        }
+        self.frames.push((pos, std::mem::replace(&mut self.line, line)));
+        Skip(false)
+    }
+
+    fn end_variation(&mut self) {
+        if let Some((pos, line)) = self.frames.pop() {
+            self.pos = pos;
+            self.line = line;
+        }
+    }
+
+    fn result(&mut self, result: GameResult) {
+        self.result = Some(result);
+    }
+
+    fn unreadable(&mut self, why: Warning) {
+        if self.unreadable.is_none() {
+            self.unreadable = Some(why);
+        }
+    }
+
+    fn end_game(&mut self) -> Replayed {
+        // Variations left open (a stop) are closed.
+        while !self.frames.is_empty() {
+            self.end_variation();
+        }
+        let replayed = if let Some(why) = &self.unreadable {
+            not_replayed(
+                None,
+                ReplayError {
+                    ply: 0,
+                    text: String::new(),
+                    at: why.at,
+                    variation: None,
+                    problem: Problem::Unreadable(why.message.clone()),
+                },
+            )
+        } else {
+            self.set_up();
+            match &self.start {
+                Start::Rejected(setup, e) => not_replayed(
+                    setup.clone(),
+                    ReplayError {
+                        ply: 0,
+                        text: String::new(),
+                        at: self.start_place(),
+                        variation: None,
+                        problem: Problem::Start(e.clone()),
+                    },
+                ),
+                Start::Legal(setup) => {
+                    let setup = setup.clone();
+                    self.replayed(setup)
+                }
+                Start::Unknown => unreachable_start(),
+            }
+        };
+        self.reset();
+        replayed
+    }
+}
+
+impl<F: Follow> Replayer<F> {
+    /// The replay of a game whose start, `setup`, is legal.
+    fn replayed(&mut self, setup: Setup) -> Replayed {
+        let error = self.main_error.take().or(self.variation_error.take());
+        let main_complete = error.as_ref().is_none_or(|e| e.in_variation());
+        let (termination, result_conflict) = if main_complete {
+            let outcome = self.pos.outcome();
+            (termination(&self.pos, outcome, &self.history), result_conflict(self.stated_result(), outcome))
+        } else {
+            (None, None)
+        };
+        Replayed {
+            resolution: Resolution { setup: Some(setup), start: self.start_pos.take(), moves: Vec::new() },
+            moves: std::mem::take(&mut self.moves),
+            plies: self.plies,
+            end: Some(self.pos.clone()),
+            variation_plies: self.variation_plies,
+            error,
+            termination,
+            result_conflict,
+            warnings: self.start_warning.take().into_iter().collect(),
+        }
+    }
+}
+
+/// `set_up` always settles the start: were it not to, the game is told as
+/// one whose start could not be read.
+fn unreachable_start() -> Replayed {
+    not_replayed(
+        None,
+        ReplayError {
+            ply: 0,
+            text: String::new(),
+            at: Span::default(),
+            variation: None,
+            problem: Problem::Unreadable("the start position was not set up".into()),
+        },
+    )
+}
+
+/// A game whose moves cannot be replayed at all, and why.
+fn not_replayed(setup: Option<Setup>, error: ReplayError) -> Replayed {
+    Replayed {
+        resolution: Resolution { setup, start: None, moves: Vec::new() },
+        moves: Vec::new(),
+        plies: 0,
+        end: None,
+        variation_plies: 0,
+        error: Some(error),
+        termination: None,
+        result_conflict: None,
+        warnings: Vec::new(),
+    }
+}
+
+fn termination(pos: &Position, outcome: Option<Outcome>, history: &History) -> Option<Termination> {
+    match outcome {
+        Some(Outcome::Checkmate { .. }) => Some(Termination::Checkmate),
+        Some(Outcome::Stalemate { .. }) => Some(Termination::Stalemate),
+        None if history.repetition().is_some() => Some(Termination::Repetition),
+        None if pos.is_natural_limit() => Some(Termination::MoveLimit),
+        None => None,
+    }
+}
+
+fn result_conflict(result: Option<GameResult>, outcome: Option<Outcome>) -> Option<String> {
+    let outcome = outcome?;
+    let expected = match outcome.winner() {
+        Color::Red => GameResult::RedWins,
+        Color::Black => GameResult::BlackWins,
+    };
+    match result {
+        Some(r) if r != expected && r != GameResult::Unknown => Some(format!(
+            "result {r} contradicts the final position: {} has no legal move, so {} wins",
+            !outcome.winner(),
+            outcome.winner()
+        )),
+        _ => None,
+    }
+}
+
+/// Replays `record`: every move of it, and which move each node of its
+/// tree is ([`Resolution::move_of`]).
+///
+/// ```
+/// use qipu::formats::pgn;
+/// use qipu::record::replay::replay;
+/// let record = &pgn::read("1. 炮二平五 马８进７\n2. 马二进四 *")[0];
+/// let replayed = replay(record);
+/// let e = replayed.error.unwrap();
+/// assert_eq!((e.ply, e.text.as_str()), (3, "马二进四"));
+/// assert!(e.to_string().contains("horse leg"));
+/// ```
+pub fn replay(record: &Record) -> Replayed {
+    let mut moves = vec![None; record.tree.len()];
+    let mut replayer = Replayer::default();
+    let mut replayed = record.walk(&mut replayer, |r, id: NodeId| moves[id.index()] = r.last_move());
+    if replayed.has_start() {
+        replayed.resolution.moves = moves;
+    } else {
+        replayed.resolution.moves = vec![None; record.tree.len()];
+    }
+    replayed
+}
+
+/// The start position of `record` and the first `plies` moves of its
+/// main line, as far as they replay; `None` when the record is unreadable
+/// or its start position is not a legal one.
+pub fn opening(record: &Record, plies: usize) -> Option<(Position, Vec<Move>)> {
+    let replayed = record.replayed();
+    let start = replayed.resolution.start.clone()?;
+    Some((start, replayed.moves.iter().take(plies).copied().collect()))
+}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::pgn;
+    use crate::record::Span;
+
+    fn replay_text(text: &str) -> Replayed {
+        replay(&pgn::read(text)[0])
+    }
+
+    #[test]
+    fn a_valid_game_in_three_notations() {
+        let r = replay_text("1. 炮二平五 H8+7 3. h0g2 *");
+        assert!(r.is_valid(), "{:?}", r.error);
+        assert_eq!(r.moves.len(), 3);
+        assert_eq!(r.termination, None);
+    }
+
+    #[test]
+    fn the_first_wrong_move_is_reported_with_reason_and_place() {
+        let r = replay_text("1. 炮二平五 马８进７\n2. 马二进四 *");
+        let e = r.error.unwrap();
+        assert_eq!((e.ply, e.text.as_str(), e.at), (3, "马二进四", Span { line: 2, column: 4 }));
+        assert!(e.message().contains("horse leg"), "{}", e.message());
+        assert_eq!(r.moves.len(), 2);
+        let e = replay_text("1. 车一进九").error.unwrap();
+        assert!(
+            e.message().contains("path is blocked") || e.message().contains("illegal"),
+            "{}",
+            e.message()
+        );
+        // SAN with ranks 0-9 (h2h5) or 1-10 (h2h4): both legal, so ambiguous.
+        let e = replay_text("1. Ch5").error.unwrap();
+        assert!(e.message().contains("ambiguous"), "{}", e.message());
+        let e = replay_text("1. Ca5").error.unwrap();
+        assert!(e.message().contains("no Red cannon"), "{}", e.message());
+        let e = replay_text("1. Zz9").error.unwrap();
+        assert!(e.message().contains("not a Chinese, WXF, ICCS or SAN move"), "{}", e.message());
+    }
+
+    #[test]
+    fn variations_are_replayed_from_their_own_position() {
+        let r = replay_text("1. h2e2 h9g7 (1... b9c7 2. h0g2 (2. b0c2)) 2. h0g2 *");
+        assert!(r.is_valid(), "{:?}", r.error);
+        assert_eq!(r.moves.len(), 3);
+        assert_eq!(r.variation_plies, 3);
+        let r = replay_text("1. h2e2 h9g7 (1... h9g7 2. h2e2) 2. h0g2 *");
+        let e = r.error.unwrap();
+        assert!(e.in_variation() && e.ply == 3, "{e:?}");
+        // A wrong move deep in a variation names where it leaves the main line.
+        let r = replay_text("1. h2e2 h9g7 2. h0g2 (2. b0c2 b9c7 (2... i9i8 3. i0i1 i8i8)) 2... b9c7 *");
+        let e = r.error.unwrap();
+        assert_eq!(e.variation, Some(Variation { ply: 3, first: "b0c2".into() }));
+        assert_eq!(
+            e.to_string(),
+            "in the variation 2. b0c2 (in place of ply 3): ply 6 (line 1, column 55): i8i8: illegal: i8 holds a Black rook of the moving side"
+        );
+    }
+
+    #[test]
+    fn termination_and_result_conflicts() {
+        let mate = "[FEN \"3k5/R8/9/9/9/9/9/9/1R7/4K4 w\"]\n";
+        let r = replay_text(&format!("{mate}1. b1b9 1-0"));
+        assert_eq!(r.termination, Some(Termination::Checkmate));
+        assert_eq!(r.result_conflict, None);
+        let r = replay_text(&format!("{mate}1. b1b9 1/2-1/2"));
+        assert!(r.result_conflict.unwrap().contains("Red wins"));
+        let r = replay_text("[FEN \"3k5/4P4/4P4/9/9/9/9/9/9/3K5 w\"]\n1. d0e0 1-0");
+        assert_eq!(r.termination, None); // e0 faces nothing: e8/e7 pawns stand between
+        let r = replay_text("[FEN \"bad\"]\n1. h2e2");
+        assert_eq!(r.error.unwrap().ply, 0);
+    }
+
+    #[test]
+    fn two_moves_of_one_side_in_a_row_are_said_so() {
+        let r = replay(
+            &crate::formats::json::read(
+                r#"{"tags":[],"fen":null,"result":null,"comment":null,"nodes":[{"id":1,"parent":0,"move":"h2e2","text":"h2e2"},{"id":2,"parent":1,"move":"b2b5","text":"b2b5"}]}"#,
+            )[0],
+        );
+        let e = r.error.unwrap();
+        assert_eq!(e.message(), "the Red cannon moves, but it is Black's turn: two Red moves in a row");
+    }
+
+    #[test]
+    fn moves_after_the_end_are_explained() {
+        let mate = "[FEN \"3k5/R8/9/9/9/9/9/9/1R7/4K4 w\"]\n";
+        let e = replay_text(&format!("{mate}1. b1b9 d9d8")).error.unwrap();
+        assert!(e.message().contains("already over"), "{}", e.message());
+    }
+}

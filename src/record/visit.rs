@@ -1,0 +1,188 @@
+//! Reading a game as events, as pgn-reader reads chess: every reader of
+//! every format calls a [`Visitor`] for each part of a game in the order a
+//! PGN text writes it, and the visitor makes of them what it needs. Building
+//! a [`Record`](super::Record) is one visitor
+//! ([`RecordBuilder`](super::RecordBuilder)); replaying, counting or
+//! writing a trail are others, and need no tree: they can skip variations
+//! or stop a game early.
+//!
+//! The calls of one game:
+//!
+//! ```text
+//! begin_game
+//!   tag*                       (the FEN tag gives the start position)
+//!   (warning | unreadable)*    (whenever the reader meets a problem)
+//!   comment*                   (about the game, before the first move)
+//!   { mv  nag*  comment*
+//!     ( begin_variation  [comment*]  mv ...  end_variation )* }*
+//!   result?
+//! end_game
+//! ```
+//!
+//! A variation is an alternative to the move just played: it is played from
+//! the position before it, and the line goes on after `end_variation` from
+//! the position after it. Variations nest. A comment right after
+//! `begin_variation` is said before the variation's first move.
+//!
+//! ```
+//! use std::ops::ControlFlow;
+//! use qipu::record::{RecordedMove, Span, Visitor, Skip};
+//!
+//! /// Counts the moves of the main line, skipping every variation.
+//! #[derive(Default)]
+//! struct MainLine(usize);
+//!
+//! impl Visitor for MainLine {
+//!     type Output = usize;
+//!     fn mv(&mut self, _: &RecordedMove) -> ControlFlow<()> {
+//!         self.0 += 1;
+//!         ControlFlow::Continue(())
+//!     }
+//!     fn begin_variation(&mut self) -> Skip {
+//!         Skip(true)
+//!     }
+//!     fn end_game(&mut self) -> usize {
+//!         std::mem::take(&mut self.0)
+//!     }
+//! }
+//!
+//! let games = qipu::formats::pgn::read_with("1. h2e2 h9g7 (1... b9c7 2. h0g2) 2. h0g2 *", &mut MainLine::default());
+//! assert_eq!(games, [3]);
+//! ```
+
+use std::ops::ControlFlow;
+
+use super::{GameResult, RecordedMove, Span, Warning};
+
+/// Whether to skip a variation: `Skip(true)` has the reader go past it
+/// without calling the visitor for anything in it.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+#[must_use]
+pub struct Skip(pub bool);
+
+/// What a reader calls for each part of a game; see the [module
+/// docs](self) for the order. Every method but [`Visitor::end_game`] does
+/// nothing unless the visitor says otherwise.
+pub trait Visitor {
+    /// What a game gives the visitor's user.
+    type Output;
+
+    /// A game begins, at `at` in its source.
+    fn begin_game(&mut self, at: Span) {
+        let _ = at;
+    }
+
+    /// A tag, where it was written.
+    fn tag(&mut self, name: &str, value: &str, at: Span) {
+        let _ = (name, value, at);
+    }
+
+    /// A move as written. `Break` skips the rest of the game's moves (the
+    /// reader still reads to the end of the game, and calls
+    /// [`Visitor::result`] and [`Visitor::end_game`]).
+    fn mv(&mut self, mv: &RecordedMove) -> ControlFlow<()> {
+        let _ = mv;
+        ControlFlow::Continue(())
+    }
+
+    /// An annotation glyph (`$1`, or a remark mark `!?` read as one) of the
+    /// move just read.
+    fn nag(&mut self, nag: u8) {
+        let _ = nag;
+    }
+
+    /// A comment: after the move just read, or, before the first move,
+    /// about the game.
+    fn comment(&mut self, text: &str) {
+        let _ = text;
+    }
+
+    /// A comment that a record keeps before a move (other than right after
+    /// `begin_variation`, where [`Visitor::comment`] says the same): only
+    /// records built by other means than a reader give these.
+    fn comment_before(&mut self, text: &str) {
+        self.comment(text);
+    }
+
+    /// A variation begins: an alternative to the move just read.
+    fn begin_variation(&mut self) -> Skip {
+        Skip(false)
+    }
+
+    /// The variation ends.
+    fn end_variation(&mut self) {}
+
+    /// The result written after the moves.
+    fn result(&mut self, result: GameResult) {
+        let _ = result;
+    }
+
+    /// A problem the reader met and worked around.
+    fn warning(&mut self, warning: Warning) {
+        let _ = warning;
+    }
+
+    /// The game cannot be read, and why (what was read of it is still
+    /// given).
+    fn unreadable(&mut self, why: Warning) {
+        let _ = why;
+    }
+
+    /// The game ends: what the visitor makes of it. The visitor is then
+    /// ready for the next game.
+    fn end_game(&mut self) -> Self::Output;
+}
+
+/// A visitor lent out: readers that take a visitor by value take a `&mut`
+/// one too.
+impl<V: Visitor + ?Sized> Visitor for &mut V {
+    type Output = V::Output;
+
+    fn begin_game(&mut self, at: Span) {
+        (**self).begin_game(at)
+    }
+
+    fn tag(&mut self, name: &str, value: &str, at: Span) {
+        (**self).tag(name, value, at)
+    }
+
+    fn mv(&mut self, mv: &RecordedMove) -> ControlFlow<()> {
+        (**self).mv(mv)
+    }
+
+    fn nag(&mut self, nag: u8) {
+        (**self).nag(nag)
+    }
+
+    fn comment(&mut self, text: &str) {
+        (**self).comment(text)
+    }
+
+    fn comment_before(&mut self, text: &str) {
+        (**self).comment_before(text)
+    }
+
+    fn begin_variation(&mut self) -> Skip {
+        (**self).begin_variation()
+    }
+
+    fn end_variation(&mut self) {
+        (**self).end_variation()
+    }
+
+    fn result(&mut self, result: GameResult) {
+        (**self).result(result)
+    }
+
+    fn warning(&mut self, warning: Warning) {
+        (**self).warning(warning)
+    }
+
+    fn unreadable(&mut self, why: Warning) {
+        (**self).unreadable(why)
+    }
+
+    fn end_game(&mut self) -> V::Output {
+        (**self).end_game()
+    }
+}
