@@ -26,7 +26,7 @@ use crate::{Move, Position, Setup};
 
 mod build;
 pub mod replay;
-mod visit;
+pub mod visit;
 
 pub use build::RecordBuilder;
 pub use replay::Replayed;
