@@ -33,6 +33,7 @@
 #![warn(missing_docs, missing_debug_implementations)]
 
 pub mod analysis;
+pub mod batch;
 pub mod formats;
 pub mod notation;
 pub mod record;

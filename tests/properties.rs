@@ -305,3 +305,67 @@ proptest! {
         }
     }
 }
+
+/// Lines of PGN-like text of every kind a chunk boundary could fall next
+/// to: tags, empty lines, moves, results, comments open and closed, `;`
+/// comments, variations, separators, footers, stray brackets.
+fn pgn_line() -> impl Strategy<Value = &'static str> {
+    prop::sample::select(vec![
+        "[Event \"a\"]",
+        "[Site \"b\"]",
+        "[Event \"a\"] [Round \"2\"]",
+        "",
+        "",
+        "",
+        "1. h2e2 h9g7",
+        "2. h0g2",
+        "1. 炮二平五 马８进７",
+        "h2e2 h9g7",
+        "*",
+        "1-0",
+        "2. h0g2 0-1",
+        "{ a comment",
+        "closes } 1. h2e2",
+        "{ whole }",
+        "; a comment 1-0",
+        "(1. b2e2)",
+        "( 1. b2e2",
+        ")",
+        "=====",
+        "footer text",
+        "[x 1-0",
+        "1. h2e2 { x } {",
+        "} {",
+        "1-0 {",
+        "\u{3000}; x",
+        "[FEN \"4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1\"]",
+    ])
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    /// A PGN text read in chunks (with heads and pieces small enough to put
+    /// a boundary at every line) gives exactly the games of reading it whole.
+    #[test]
+    fn pgn_read_in_chunks_equals_pgn_read_whole(
+        lines in prop::collection::vec(pgn_line(), 1..60),
+        head in 8usize..64,
+        piece in 1usize..40,
+    ) {
+        let text = format!("[Event \"first\"]\n{}\n", lines.join("\n"));
+        let whole = formats::read(text.as_bytes(), None);
+        let mut streamed = Vec::new();
+        let read = formats::stream::split_sized(text.as_bytes(), None, head, piece).and_then(|split| {
+            formats::stream::read_split(split, None, &mut qipu::record::RecordBuilder::default(), |r| streamed.push(r))
+        });
+        match (whole, read) {
+            (Ok(whole), Ok(read)) => {
+                prop_assert_eq!(whole.format, read.format);
+                prop_assert_eq!(whole.records, streamed);
+            }
+            (Err(a), Err(b)) => prop_assert_eq!(a.reason, b.reason),
+            (a, b) => prop_assert!(false, "whole {:?}, streamed {:?}", a.map(|r| r.records.len()), b),
+        }
+    }
+}

@@ -6,6 +6,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use qipu::formats::{self, detect::Format, stream};
+use qipu::record::RecordBuilder;
 
 fuzz_target!(|data: &[u8]| {
     let (head, piece) = match data.first() {
@@ -13,9 +14,11 @@ fuzz_target!(|data: &[u8]| {
         None => (8, 1),
     };
     let mut streamed = Vec::new();
-    let read = stream::read_stream_sized(data, None, 2, head, piece, |_, _, g| streamed.extend(g));
+    let read = stream::split_sized(data, None, head, piece).and_then(|split| {
+        stream::read_split(split, None, &mut RecordBuilder::default(), |g| streamed.push(g))
+    });
     let utf8 = std::str::from_utf8(data).is_ok() && !data.starts_with(&[0xEF, 0xBB, 0xBF]);
-    if let (Ok((Format::Pgn, _)), true) = (&read, utf8)
+    if let (Ok(formats::Read { format: Format::Pgn, .. }), true) = (&read, utf8)
         && let Ok(whole) = formats::read(data, None)
         && whole.format == Format::Pgn
     {

@@ -3,11 +3,11 @@
 //! JSON.
 //!
 //! ```
-//! use qipu::analysis::{replay::replay, stats::{GameFacts, Stats}};
+//! use qipu::analysis::stats::{GameFacts, Stats};
 //! use qipu::formats::pgn;
 //! let mut stats = Stats::default();
 //! for record in pgn::read("[Red \"许银川\"]\n1. 炮二平五 马８进７ 2. 马二进三 1-0\n\n[Red \"吕钦\"]\n1. 相三进五 *") {
-//!     stats.add(&GameFacts::of(&record, &replay(&record), "pgn", Some("utf-8")));
+//!     stats.add(&GameFacts::of(&record, "pgn", Some("utf-8")));
 //! }
 //! assert_eq!(stats.games, 2);
 //! assert_eq!(stats.first_moves_red[0].0, "炮二平五");
@@ -19,10 +19,11 @@ use std::collections::{BTreeMap, HashMap};
 #[cfg(feature = "serde")]
 use serde::Serialize;
 
-use super::replay::Replayed;
+use crate::batch::{Checked, Checker};
 use crate::notation::{Notation, chinese};
+use crate::record::replay::Follow;
 use crate::record::{GameResult, Record};
-use crate::{Board, Color, Role, Square};
+use crate::{Board, Color, Move, Position, Role, Square};
 
 /// What one game contributes to the statistics.
 #[derive(Clone, Debug, PartialEq)]
@@ -77,63 +78,89 @@ impl GameFacts {
         }
     }
 
-    /// The facts of `record`, replayed into `replayed`.
-    pub fn of(record: &Record, replayed: &Replayed, format: &str, encoding: Option<&str>) -> GameFacts {
-        let status = if record.unreadable.is_some() {
-            "unreadable"
-        } else if replayed.is_valid() {
-            "ok"
-        } else {
-            "illegal"
-        };
-        let standard = replayed.resolution.is_standard_start();
-        let mut opening = (None, None);
-        let mut captures = [0u32; 7];
-        let write = Notation::Chinese(chinese::Style::Simplified);
+    /// The facts of `record`, read from `format` (and `encoding`).
+    pub fn of(record: &Record, format: &str, encoding: Option<&str>) -> GameFacts {
+        GameFacts::of_checked(&record.visit(&mut Checker::following(MainLine::default())), format, encoding)
+    }
+
+    /// The facts of a game checked as it was read, read from `format` (and
+    /// `encoding`).
+    pub fn of_checked(checked: &Checked<LineFacts>, format: &str, encoding: Option<&str>) -> GameFacts {
+        let replayed = &checked.replayed;
+        let line = &checked.followed;
         // The final board: after the moves that replayed, or the placement
         // as read when the start is no legal position (no move replayed).
-        let end = match replayed.resolution.start.clone() {
-            Some(mut pos) => {
-                for (ply, &m) in replayed.moves.iter().enumerate() {
-                    if standard && ply < 2 {
-                        let text = Some(write.write(&pos, m));
-                        if ply == 0 { opening.0 = text } else { opening.1 = text }
-                    }
-                    if let Some(p) = pos.board().piece_at(m.to) {
-                        captures[p.role.index()] += 1;
-                    }
-                    let _ = pos.play_unchecked(m);
-                }
-                Some(pos.board().clone())
-            }
-            None => replayed.resolution.setup.as_ref().map(|s| s.board.clone()),
-        };
-        let tree = &record.tree;
-        let has_comments = tree.depth_first().any(|id| {
-            let node = tree.node(id);
-            node.comment().is_some() || node.comment_before().is_some()
-        });
-        let players = ["Red", "Black"]
-            .iter()
-            .filter_map(|t| record.tag(t))
-            .filter(|p| !p.trim().is_empty())
-            .map(String::from)
-            .collect();
+        let end = line.end.as_ref().or(replayed.resolution.setup.as_ref().map(|s| &s.board));
+        let named = |tag: &Option<String>| tag.as_ref().filter(|t| !t.trim().is_empty()).cloned();
         GameFacts {
             format: format.to_string(),
             encoding: encoding.map(String::from),
-            status,
-            result: record.result(),
+            status: checked.status.as_str(),
+            result: checked.result,
             termination: replayed.termination.map(|t| t.as_str()),
-            plies: replayed.moves.len(),
-            opening,
-            captures,
-            material: end.as_ref().map_or(0.0, material),
-            players,
-            event: record.tag("Event").filter(|e| !e.trim().is_empty()).map(String::from),
-            has_comments,
-            has_variations: tree.variation_count() > 0,
+            plies: replayed.plies,
+            opening: line.opening.clone(),
+            captures: line.captures,
+            material: end.map_or(0.0, material),
+            players: [&checked.red, &checked.black].into_iter().filter_map(named).collect(),
+            event: named(&checked.event),
+            has_comments: checked.has_comments,
+            has_variations: checked.has_variations,
         }
+    }
+}
+
+/// What [`MainLine`] gathers of a game's main line for the statistics.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LineFacts {
+    /// Red's first move and Black's first move (Chinese notation), when the
+    /// game starts from the standard position.
+    pub opening: (Option<String>, Option<String>),
+    /// Pieces captured, by kind (`Role::index`).
+    pub captures: [u32; 7],
+    /// The board after the last move that replayed; `None` when the start
+    /// is no legal position.
+    pub end: Option<Board>,
+}
+
+/// Follows a game's main line as it is replayed, for [`GameFacts`]: the
+/// first moves, the captures and the final board.
+#[derive(Clone, Debug, Default)]
+pub struct MainLine {
+    facts: LineFacts,
+    standard: bool,
+    ply: usize,
+}
+
+impl Follow for MainLine {
+    type Output = LineFacts;
+
+    fn start(&mut self, start: &Position) {
+        self.standard = start.turn() == Color::Red && *start.board() == Board::start();
+        self.ply = 0;
+        self.facts.end = Some(start.board().clone());
+    }
+
+    fn before_move(&mut self, before: &Position, m: Move) {
+        if self.standard && self.ply < 2 {
+            let text = Some(Notation::Chinese(chinese::Style::Simplified).write(before, m));
+            if self.ply == 0 { self.facts.opening.0 = text } else { self.facts.opening.1 = text }
+        }
+        if let Some(p) = before.board().piece_at(m.to) {
+            self.facts.captures[p.role.index()] += 1;
+        }
+        self.ply += 1;
+    }
+
+    fn after_move(&mut self, after: &Position, _: Move) {
+        if let Some(end) = &mut self.facts.end {
+            end.clone_from(after.board());
+        }
+    }
+
+    fn end(&mut self) -> LineFacts {
+        self.standard = false;
+        std::mem::take(&mut self.facts)
     }
 }
 
@@ -411,7 +438,6 @@ fn top(counts: &HashMap<String, usize>, n: usize) -> Vec<(String, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::replay::replay;
     use crate::formats::pgn;
 
     #[test]
@@ -435,7 +461,7 @@ mod tests {
                     [FEN \"3k5/R8/9/9/9/9/9/9/1R7/4K4 w\"]\n1. b1b9 1-0\n";
         let mut stats = Stats::default();
         for record in pgn::read(text) {
-            stats.add(&GameFacts::of(&record, &replay(&record), "pgn", Some("utf-8")));
+            stats.add(&GameFacts::of(&record, "pgn", Some("utf-8")));
         }
         stats.finish();
         assert_eq!(stats.games, 4);

@@ -6,15 +6,13 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use super::batch::{Event, Meta, each_input};
-use super::input::expand;
 use super::progress::{Outcome, Tally};
 use super::validate::ErrorJson;
 use super::{Failure, OutputFormat};
 use qipu::analysis::ecco::{self, OpeningName};
-use qipu::analysis::replay::replay;
+use qipu::batch::{Checker, Event, Meta};
 use qipu::formats::encoding::Encoding;
-use qipu::record::Record;
+use qipu::record::replay::FirstMoves;
 
 /// Arguments of `qipu classify`.
 #[derive(Debug, clap::Args)]
@@ -74,59 +72,71 @@ struct Found {
 /// games as `validate` does; a game with an illegal move is classified by
 /// the moves before it.
 pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
-    let inputs = expand(&args.paths);
-    let pool = super::thread_pool(args.jobs)?;
+    let inputs = super::inputs(&args.paths);
+    let batch = super::batch(args.jobs, args.encoding)?;
     let mut tally = Tally::new(inputs.len());
     let (mut classified, mut tagged, mut agreeing) = (0, 0, 0);
-    let work = |meta: &Meta, index: usize, record: &Record| -> Found {
-        let replayed = replay(record);
-        let name =
-            replayed.resolution.start.as_ref().and_then(|start| ecco::name_opening(start, &replayed.moves));
-        Found {
-            index,
-            name,
-            tag: record.tag("ecco").map(str::trim).filter(|t| !t.is_empty()).map(str::to_string),
-            outcome: Outcome::of(&meta.source, index, record, replayed.error.as_ref(), ""),
-            error: replayed.error.as_ref().map(|e| ErrorJson::of(record, e)),
-        }
-    };
-    each_input(&inputs, args.encoding, &pool, work, |meta, event| {
-        match event {
-            Event::Results(found) => {
-                tally.batch(found.len());
-                for game in found {
-                    classified += usize::from(game.name.is_some());
-                    if let Some(t) = &game.tag {
-                        tagged += 1;
-                        agreeing += usize::from(game.name.as_ref().is_some_and(|c| c.ecco.code == t));
+    batch.run(
+        &inputs,
+        || Checker::following(FirstMoves::new(ecco::PLIES)),
+        |meta, event| {
+            match event {
+                Event::Games { first, games } => {
+                    tally.batch(games.len());
+                    for (k, checked) in games.into_iter().enumerate() {
+                        let index = first + k;
+                        let name = checked
+                            .followed
+                            .as_ref()
+                            .and_then(|(start, moves)| ecco::name_opening(start, moves));
+                        let unreadable = checked.unreadable.as_ref();
+                        let error = checked.replayed.error.as_ref();
+                        let game = Found {
+                            index,
+                            name,
+                            tag: checked
+                                .ecco
+                                .as_deref()
+                                .map(str::trim)
+                                .filter(|t| !t.is_empty())
+                                .map(str::to_string),
+                            outcome: Outcome::of(&meta.source, index, unreadable, error, ""),
+                            error: error
+                                .map(|e| ErrorJson::of(e, unreadable.is_some(), checked.start_at.is_some())),
+                        };
+                        classified += usize::from(game.name.is_some());
+                        if let Some(t) = &game.tag {
+                            tagged += 1;
+                            agreeing += usize::from(game.name.as_ref().is_some_and(|c| c.ecco.code == t));
+                        }
+                        write(out, args.format, meta, &game)?;
+                        tally.game(game.outcome);
                     }
-                    write(out, args.format, meta, &game)?;
-                    tally.game(game.outcome);
                 }
-            }
-            Event::Unreadable(ref reason) | Event::NoRecord(ref reason) => {
-                let no_record = matches!(event, Event::NoRecord(_));
-                // JSON has a line for every game, and for every input that holds none.
-                if args.format == OutputFormat::Json {
-                    let outcome = if no_record {
-                        Outcome::NoRecord(String::new())
+                Event::Unreadable(ref reason) | Event::NoRecord(ref reason) => {
+                    let no_record = matches!(event, Event::NoRecord(_));
+                    // JSON has a line for every game, and for every input that holds none.
+                    if args.format == OutputFormat::Json {
+                        let outcome = if no_record {
+                            Outcome::NoRecord(String::new())
+                        } else {
+                            Outcome::Unreadable(String::new())
+                        };
+                        let error = Some(ErrorJson::whole_input(reason.clone()));
+                        let game = Found { index: 0, name: None, tag: None, outcome, error };
+                        write(out, args.format, meta, &game)?;
+                    }
+                    if no_record {
+                        tally.no_record(&meta.source, reason);
                     } else {
-                        Outcome::Unreadable(String::new())
-                    };
-                    let error = Some(ErrorJson::whole_input(reason.clone()));
-                    let game = Found { index: 0, name: None, tag: None, outcome, error };
-                    write(out, args.format, meta, &game)?;
+                        tally.unreadable(&meta.source, reason);
+                    }
                 }
-                if no_record {
-                    tally.no_record(&meta.source, reason);
-                } else {
-                    tally.unreadable(&meta.source, reason);
-                }
+                Event::Done => tally.input_done(),
             }
-            Event::Done => tally.input_done(),
-        }
-        Ok(())
-    })?;
+            Ok::<(), Failure>(())
+        },
+    )?;
     tally.finish();
     eprintln!("{}", tally.summary());
     eprintln!(

@@ -5,14 +5,14 @@ use std::borrow::Cow;
 use std::io::Write;
 use std::path::PathBuf;
 
-use super::batch::{Event, Meta, each_input};
-use super::input::expand;
 use super::progress::{Outcome, Tally};
 use super::{ChineseStyle, Failure, MoveNotation};
 use qipu::analysis::ecco;
-use qipu::analysis::replay::{Replayed, replay};
+use qipu::batch::Event;
 use qipu::formats::{dhtmlxq, encoding::Encoding, json, pgn};
-use qipu::record::Record;
+use qipu::record::replay::{ReplayError, Replayed};
+use qipu::record::visit::Map;
+use qipu::record::{Record, RecordBuilder, Warning};
 
 /// Formats `qipu convert` writes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -98,7 +98,7 @@ pub struct Args {
 
 /// Converts every game; problems go to standard error.
 pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
-    let inputs = expand(&args.paths);
+    let inputs = super::inputs(&args.paths);
     if args.to == Target::Xqf {
         let Some(dir) = args.output.as_ref().filter(|p| p.as_os_str() != "-") else {
             return Err(Failure::usage("--to xqf writes one file per game: give the directory with -o DIR"));
@@ -138,64 +138,71 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
         Some(f) => f,
         None => stdout,
     };
-    let pool = super::thread_pool(args.jobs)?;
+    let batch = super::batch(args.jobs, args.encoding)?;
     let style = args.chinese.unwrap_or(match args.output_encoding {
         Encoding::Big5 => ChineseStyle::Traditional,
         _ => ChineseStyle::Simplified,
     });
     let notation = args.notation.with(style);
     let mut tally = Tally::new(inputs.len());
-    let work = |meta: &Meta, index: usize, record: &Record| {
-        let replayed = replay(record);
-        let record = &*with_ecco(record, &replayed, args.ecco);
-        let not_written =
-            |e: &dyn std::fmt::Display| format!("{}: game {}: not written: {e}", meta.source, index + 1);
+    // Each game is written where it is read, and only the bytes kept.
+    let write = |record: Record| {
+        let replayed = record.replayed();
+        let tagged = &*with_ecco(&record, replayed, args.ecco);
         let text = match args.to {
-            Target::Pgn => Ok(pgn::write(record, notation) + "\n"),
-            Target::Json => Ok(json::write(record) + "\n"),
-            Target::Dhtmlxq => dhtmlxq::write(record).map(|block| block + "\n").map_err(|e| not_written(&e)),
+            Target::Pgn => Ok(pgn::write(tagged, notation) + "\n"),
+            Target::Json => Ok(json::write(tagged) + "\n"),
+            Target::Dhtmlxq => dhtmlxq::write(tagged).map(|block| block + "\n").map_err(|e| e.to_string()),
             Target::Xqf => Err("XQF files are written by convert_xqf".to_string()),
         };
         let bytes = text.and_then(|text| {
             encode(text, args.output_encoding, args.unmappable).map_err(|c| {
-                not_written(&format!(
+                format!(
                     "{c:?} (U+{:04X}) cannot be written in {}; --unmappable replace writes '?' for it",
                     c as u32, args.output_encoding
-                ))
+                )
             })
         });
-        let outcome = Outcome::of(
-            &meta.source,
-            index,
-            record,
-            replayed.error.as_ref(),
-            " (moves from there on are kept as written)",
-        );
-        (bytes, outcome)
+        Converted { bytes, error: replayed.error.clone(), unreadable: record.unreadable }
     };
-    each_input(&inputs, args.encoding, &pool, work, |meta, event| {
-        match event {
-            Event::Results(texts) => {
-                tally.batch(texts.len());
-                for (bytes, outcome) in texts {
-                    // An unreadable record is never written as a game.
-                    let unreadable = matches!(outcome, Outcome::Unreadable(_));
-                    tally.game(outcome);
-                    if unreadable {
-                        continue;
-                    }
-                    match bytes {
-                        Ok(bytes) => out.write_all(&bytes)?,
-                        Err(why) => tally.not_written(&why),
+    batch.run(
+        &inputs,
+        || Map::new(RecordBuilder::default(), write),
+        |meta, event| {
+            match event {
+                Event::Games { first, games } => {
+                    tally.batch(games.len());
+                    for (k, game) in games.into_iter().enumerate() {
+                        let index = first + k;
+                        let note = " (moves from there on are kept as written)";
+                        tally.game(Outcome::of(
+                            &meta.source,
+                            index,
+                            game.unreadable.as_ref(),
+                            game.error.as_ref(),
+                            note,
+                        ));
+                        // An unreadable record is never written as a game.
+                        if game.unreadable.is_some() {
+                            continue;
+                        }
+                        match game.bytes {
+                            Ok(bytes) => out.write_all(&bytes)?,
+                            Err(why) => tally.not_written(&format!(
+                                "{}: game {}: not written: {why}",
+                                meta.source,
+                                index + 1
+                            )),
+                        }
                     }
                 }
+                Event::Unreadable(reason) => tally.unreadable(&meta.source, &reason),
+                Event::NoRecord(reason) => tally.no_record(&meta.source, &reason),
+                Event::Done => tally.input_done(),
             }
-            Event::Unreadable(reason) => tally.unreadable(&meta.source, &reason),
-            Event::NoRecord(reason) => tally.no_record(&meta.source, &reason),
-            Event::Done => tally.input_done(),
-        }
-        Ok(())
-    })?;
+            Ok::<(), Failure>(())
+        },
+    )?;
     tally.finish();
     out.flush()?;
     if let (Some(file), Some(p)) = (file, output) {
@@ -203,6 +210,14 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     }
     eprintln!("{}; {} written", tally.summary(), tally.written());
     Ok(tally.code())
+}
+
+/// A game written, or why it could not be, and how it replayed.
+#[derive(Debug)]
+struct Converted {
+    bytes: Result<Vec<u8>, String>,
+    error: Option<ReplayError>,
+    unreadable: Option<Warning>,
 }
 
 /// `text` in `encoding`; with `Unmappable::Error`, the first character it

@@ -6,20 +6,21 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use super::Failure;
-use super::batch::{Event, Meta, each_input};
-use super::input::Input;
 use super::progress::{Outcome, Tally};
-use qipu::analysis::replay::replay;
+use qipu::batch::{Event, Input};
 use qipu::formats::xqf;
-use qipu::record::Record;
+use qipu::record::replay::ReplayError;
+use qipu::record::visit::Map;
+use qipu::record::{Record, RecordBuilder, Warning};
 
 /// One game made into an XQF file, or why it could not be.
 struct Converted {
     bytes: Result<Vec<u8>, String>,
-    /// The file name without extension, from the title or the source.
-    stem: String,
+    /// The file name without extension from the title, if it has one.
+    title: Option<String>,
     /// How the game replayed.
-    outcome: Outcome,
+    error: Option<ReplayError>,
+    unreadable: Option<Warning>,
 }
 
 /// Writes every game of `inputs` as an XQF file of `version` into `dir`.
@@ -33,66 +34,78 @@ pub fn run(
     std::fs::create_dir_all(dir).map_err(|e| Failure::usage(format!("{}: {e}", dir.display())))?;
     let input_files: HashSet<PathBuf> =
         inputs.iter().filter_map(|i| std::fs::canonicalize(i.path()?).ok()).collect();
-    let pool = super::thread_pool(args.jobs)?;
+    let batch = super::batch(args.jobs, args.encoding)?;
     let mut used: HashSet<String> = HashSet::new();
     let mut tally = Tally::new(inputs.len());
-    let work = |meta: &Meta, index: usize, record: &Record| {
-        let replayed = replay(record);
-        let record = &*super::convert::with_ecco(record, &replayed, args.ecco);
-        let source_stem = Path::new(&meta.source).file_stem().map_or("game".into(), |s| s.to_string_lossy());
-        let stem = match record.tag("Title").map(file_name).filter(|t| !t.is_empty()) {
-            Some(title) => title,
-            None => format!("{}-{}", file_name(&source_stem), index + 1),
-        };
-        let outcome = Outcome::of(
-            &meta.source,
-            index,
-            record,
-            replayed.error.as_ref(),
-            " (written with the moves as stored)",
-        );
-        let bytes = xqf::write(record, version)
-            .map_err(|e| format!("{}: game {}: not written: {e}", meta.source, index + 1));
-        Converted { bytes, stem, outcome }
+    let write = |record: Record| {
+        let replayed = record.replayed();
+        let tagged = &*super::convert::with_ecco(&record, replayed, args.ecco);
+        Converted {
+            bytes: xqf::write(tagged, version).map_err(|e| e.to_string()),
+            title: tagged.tag("Title").map(file_name).filter(|t| !t.is_empty()),
+            error: replayed.error.clone(),
+            unreadable: record.unreadable.clone(),
+        }
     };
-    each_input(inputs, args.encoding, &pool, work, |meta, event| {
-        match event {
-            Event::Results(converted) => {
-                tally.batch(converted.len());
-                for c in converted {
-                    // An unreadable record is never written as a game.
-                    let unreadable = matches!(c.outcome, Outcome::Unreadable(_));
-                    tally.game(c.outcome);
-                    if unreadable {
-                        continue;
-                    }
-                    let bytes = match c.bytes {
-                        Ok(b) => b,
-                        Err(e) => {
-                            tally.not_written(&e);
+    batch.run(
+        inputs,
+        || Map::new(RecordBuilder::default(), write),
+        |meta, event| {
+            match event {
+                Event::Games { first, games } => {
+                    tally.batch(games.len());
+                    for (k, c) in games.into_iter().enumerate() {
+                        let index = first + k;
+                        let note = " (written with the moves as stored)";
+                        tally.game(Outcome::of(
+                            &meta.source,
+                            index,
+                            c.unreadable.as_ref(),
+                            c.error.as_ref(),
+                            note,
+                        ));
+                        // An unreadable record is never written as a game.
+                        if c.unreadable.is_some() {
                             continue;
                         }
-                    };
-                    // A second game of the same name in this run gets a number.
-                    let mut name = format!("{}.xqf", c.stem);
-                    let mut n = 2;
-                    while used.contains(&name) {
-                        name = format!("{}-{n}.xqf", c.stem);
-                        n += 1;
-                    }
-                    used.insert(name.clone());
-                    let path = dir.join(&name);
-                    if let Err(e) = write_new(&path, &bytes, args.force, &input_files) {
-                        tally.not_written(&format!("{}: {e}", path.display()));
+                        let bytes = match c.bytes {
+                            Ok(b) => b,
+                            Err(e) => {
+                                tally.not_written(&format!(
+                                    "{}: game {}: not written: {e}",
+                                    meta.source,
+                                    index + 1
+                                ));
+                                continue;
+                            }
+                        };
+                        let stem = c.title.unwrap_or_else(|| {
+                            let source = Path::new(&meta.source)
+                                .file_stem()
+                                .map_or("game".into(), |s| s.to_string_lossy());
+                            format!("{}-{}", file_name(&source), index + 1)
+                        });
+                        // A second game of the same name in this run gets a number.
+                        let mut name = format!("{stem}.xqf");
+                        let mut n = 2;
+                        while used.contains(&name) {
+                            name = format!("{stem}-{n}.xqf");
+                            n += 1;
+                        }
+                        used.insert(name.clone());
+                        let path = dir.join(&name);
+                        if let Err(e) = write_new(&path, &bytes, args.force, &input_files) {
+                            tally.not_written(&format!("{}: {e}", path.display()));
+                        }
                     }
                 }
+                Event::Unreadable(reason) => tally.unreadable(&meta.source, &reason),
+                Event::NoRecord(reason) => tally.no_record(&meta.source, &reason),
+                Event::Done => tally.input_done(),
             }
-            Event::Unreadable(reason) => tally.unreadable(&meta.source, &reason),
-            Event::NoRecord(reason) => tally.no_record(&meta.source, &reason),
-            Event::Done => tally.input_done(),
-        }
-        Ok(())
-    })?;
+            Ok::<(), Failure>(())
+        },
+    )?;
     tally.finish();
     Ok(tally)
 }

@@ -3,18 +3,16 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::Mutex;
 
+#[cfg(test)]
 use serde::Serialize;
 
-use super::batch::{Event, Meta, each_input};
-use super::input::expand;
 use super::progress::{Outcome, Tally};
 use super::{ChineseStyle, Failure, MoveNotation};
-use qipu::analysis::replay::replay;
+use qipu::Position;
+use qipu::batch::{Checker, Event, Meta};
 use qipu::formats::encoding::Encoding;
-use qipu::record::Record;
-use qipu::{Color, Position};
+use qipu::record::replay::Follow;
 
 /// Output formats of `qipu fen`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -53,6 +51,7 @@ pub struct Args {
     pub jobs: Option<usize>,
 }
 
+#[cfg(test)]
 #[derive(Serialize)]
 struct Ply<'a> {
     source: &'a str,
@@ -63,179 +62,184 @@ struct Ply<'a> {
     fen: &'a str,
 }
 
-/// The trail of one game as written out, and how the game fared.
-type Trail = (Vec<u8>, Outcome);
-
-/// The trail of one game, written out into `out` (a buffer handed back by
-/// the writer, so that buffers are reused rather than allocated and freed
-/// game after game) by the worker that replayed it.
-fn trail(
-    meta: &Meta,
-    index: usize,
-    record: &Record,
+/// Follows a game's main line, writing the end of each ply's line (after
+/// the source and game, written by the sink): `ply`, the move in the
+/// notation asked for and the FEN, in the format asked for.
+#[derive(Debug)]
+struct Trail {
     notation: qipu::notation::Notation,
     format: FenFormat,
-    mut out: Vec<u8>,
-) -> Result<Trail, Failure> {
-    let replayed = replay(record);
-    out.clear();
-    // Ply 0 is the placement as read, legal or not; the moves follow from
-    // the position when it is a legal one (none replayed otherwise).
-    if let Some(setup) = &replayed.resolution.setup {
-        let start = replayed.resolution.start.clone();
-        // Text is for people (the escaped name); JSON and CSV for programs.
-        let source = match format {
-            FenFormat::Text => Source { name: &meta.source, escaped: false },
-            _ => Source { name: &meta.json_source, escaped: meta.source_escaped },
-        };
-        write_trail(source, index, setup, start, &replayed.moves, notation, format, &mut out)?;
-    }
-    let in_main_line = replayed.error.as_ref().is_some_and(|e| !e.in_variation());
-    let stops = if in_main_line { " (the trail stops there)" } else { "" };
-    let outcome = Outcome::of(&meta.source, index, record, replayed.error.as_ref(), stops);
-    Ok((out, outcome))
+    /// The ranks of the board as FEN text: only those a move touches are
+    /// written anew.
+    ranks: Option<qipu::fen::RankTexts>,
+    ply: usize,
+    mv: String,
+    fen: String,
+    lines: Vec<u8>,
 }
 
-/// The name of a trail's input, and whether it is escaped (for JSON).
-#[derive(Copy, Clone)]
-struct Source<'a> {
-    name: &'a str,
-    escaped: bool,
-}
-
-/// Writes the trail of one game into `out`: the placement `setup` as ply
-/// 0, then the position after each of `moves`, played from `start`.
-#[allow(clippy::too_many_arguments)]
-fn write_trail(
-    source: Source<'_>,
-    index: usize,
-    setup: &qipu::Setup,
-    start: Option<qipu::Position>,
-    moves: &[qipu::Move],
-    notation: qipu::notation::Notation,
-    format: FenFormat,
-    out: &mut Vec<u8>,
-) -> Result<(), Failure> {
-    out.reserve(100 * (moves.len() + 1));
-    // Only the ranks a move touches are written anew.
-    let mut ranks = qipu::fen::RankTexts::new(&setup.board);
-    let mut text = String::with_capacity(16);
-    // Moves replay only from a legal start.
-    let (mut pos, moves) = match start {
-        Some(pos) => (pos, moves),
-        None => (Position::start(), &[][..]),
-    };
-    if format == FenFormat::Json {
-        // JSON lines are written by hand, straight into the output, with
-        // what every line of the game shares escaped once: serializing
-        // each ply's fields costs more than replaying it.
-        let mut head = b"{\"source\":".to_vec();
-        push_json_str(&mut head, source.name);
-        if source.escaped {
-            head.extend_from_slice(b",\"source_escaped\":true");
+impl Trail {
+    fn new(notation: qipu::notation::Notation, format: FenFormat) -> Trail {
+        Trail {
+            notation,
+            format,
+            ranks: None,
+            ply: 0,
+            mv: String::with_capacity(16),
+            fen: String::with_capacity(100),
+            lines: Vec::new(),
         }
-        head.extend_from_slice(b",\"index\":");
-        push_number(&mut head, index);
-        head.extend_from_slice(b",\"ply\":");
-        let mut line =
-            |ply: usize, mv: Option<&str>, clocks: (Color, u32, u32), ranks: &qipu::fen::RankTexts| {
-                out.extend_from_slice(&head);
-                push_number(out, ply);
+    }
+}
+
+impl Follow for Trail {
+    type Output = Vec<u8>;
+
+    fn start(&mut self, start: &Position) {
+        self.ranks = Some(qipu::fen::RankTexts::new(start.board()));
+        self.ply = 0;
+    }
+
+    fn before_move(&mut self, before: &Position, m: qipu::Move) {
+        self.mv.clear();
+        self.notation.write_to(before, m, &mut self.mv);
+    }
+
+    fn after_move(&mut self, pos: &Position, m: qipu::Move) {
+        let Some(ranks) = &mut self.ranks else { return };
+        self.ply += 1;
+        ranks.update(pos.board(), m);
+        let out = &mut self.lines;
+        match self.format {
+            FenFormat::Json => {
+                // JSON lines are written by hand, straight into the output:
+                // serializing each ply's fields costs more than replaying it.
+                push_number(out, self.ply);
                 out.extend_from_slice(b",\"move\":");
-                match mv {
-                    Some(mv) => push_json_str(out, mv),
-                    None => out.extend_from_slice(b"null"),
-                }
+                push_json_str(out, &self.mv);
                 // A FEN holds letters, digits, '/', '-' and spaces only.
                 out.extend_from_slice(b",\"fen\":\"");
-                ranks.write_bytes(clocks.0, clocks.1, clocks.2, out);
+                ranks.write_bytes(pos.turn(), pos.halfmoves(), pos.fullmoves(), out);
                 out.extend_from_slice(b"\"}\n");
-            };
-        line(0, None, (setup.turn, setup.halfmoves, setup.fullmoves), &ranks);
-        for (k, &m) in moves.iter().enumerate() {
-            text.clear();
-            notation.write_to(&pos, m, &mut text);
-            let _ = pos.play_unchecked(m);
-            ranks.update(pos.board(), m);
-            line(k + 1, Some(&text), (pos.turn(), pos.halfmoves(), pos.fullmoves()), &ranks);
+            }
+            FenFormat::Text => {
+                push_number(out, self.ply);
+                out.push(b'\t');
+                out.extend_from_slice(self.mv.as_bytes());
+                out.push(b'\t');
+                ranks.write_bytes(pos.turn(), pos.halfmoves(), pos.fullmoves(), out);
+                out.push(b'\n');
+            }
+            FenFormat::Csv => {
+                self.fen.clear();
+                ranks.write(pos.turn(), pos.halfmoves(), pos.fullmoves(), &mut self.fen);
+                let _ = writeln!(out, "{},{},{}", self.ply, csv(&self.mv), csv(&self.fen));
+            }
         }
-    } else {
-        let mut fen = String::with_capacity(100);
-        ranks.write(setup.turn, setup.halfmoves, setup.fullmoves, &mut fen);
-        let source = source.name;
-        write_ply(&Ply { source, index, ply: 0, mv: None, fen: &fen }, format, out)?;
-        for (k, &m) in moves.iter().enumerate() {
-            text.clear();
-            notation.write_to(&pos, m, &mut text);
-            let _ = pos.play_unchecked(m);
-            ranks.update(pos.board(), m);
-            fen.clear();
-            ranks.write(pos.turn(), pos.halfmoves(), pos.fullmoves(), &mut fen);
-            write_ply(&Ply { source, index, ply: k + 1, mv: Some(&text), fen: &fen }, format, out)?;
+    }
+
+    fn end(&mut self) -> Vec<u8> {
+        self.ranks = None;
+        std::mem::take(&mut self.lines)
+    }
+}
+
+/// The start of each line of a game's trail: its source and game.
+fn line_head(meta: &Meta, index: usize, format: FenFormat) -> Vec<u8> {
+    let mut head = Vec::with_capacity(64);
+    match format {
+        // Text is for people (the escaped name, games from 1); JSON and CSV
+        // for programs (the exact name, the 0-based index).
+        FenFormat::Text => {
+            head.extend_from_slice(meta.source.as_bytes());
+            head.push(b'\t');
+            push_number(&mut head, index + 1);
+            head.push(b'\t');
         }
+        FenFormat::Json => {
+            head.extend_from_slice(b"{\"source\":");
+            push_json_str(&mut head, &meta.json_source);
+            if meta.source_escaped {
+                head.extend_from_slice(b",\"source_escaped\":true");
+            }
+            head.extend_from_slice(b",\"index\":");
+            push_number(&mut head, index);
+            head.extend_from_slice(b",\"ply\":");
+        }
+        FenFormat::Csv => {
+            head.extend_from_slice(csv(&meta.json_source).as_bytes());
+            head.push(b',');
+            push_number(&mut head, index);
+            head.push(b',');
+        }
+    }
+    head
+}
+
+/// The end of the line of ply 0: the placement as read, legal or not.
+fn first_line(setup: &qipu::Setup, format: FenFormat) -> String {
+    let fen = qipu::fen::RankTexts::new(&setup.board);
+    let mut text = String::with_capacity(100);
+    fen.write(setup.turn, setup.halfmoves, setup.fullmoves, &mut text);
+    match format {
+        FenFormat::Json => format!("0,\"move\":null,\"fen\":\"{text}\"}}\n"),
+        FenFormat::Text => format!("0\t-\t{text}\n"),
+        FenFormat::Csv => format!("0,,{}\n", csv(&text)),
+    }
+}
+
+/// Writes a game's trail: each line of `lines` after `head`.
+fn write_lines(out: &mut impl Write, head: &[u8], lines: &[u8]) -> std::io::Result<()> {
+    for line in lines.split_inclusive(|&b| b == b'\n') {
+        out.write_all(head)?;
+        out.write_all(line)?;
     }
     Ok(())
 }
 
-/// At most this many written buffers are kept for reuse: a few batches'.
-const SPARE_BUFFERS: usize = 1024;
-
 /// Writes the FEN trails; problems go to standard error.
 pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
-    let inputs = expand(&args.paths);
-    let pool = super::thread_pool(args.jobs)?;
+    let inputs = super::inputs(&args.paths);
+    let batch = super::batch(args.jobs, args.encoding)?;
     let notation = args.notation.with(args.chinese);
     if args.format == FenFormat::Csv {
         writeln!(out, "source,index,ply,move,fen")?;
     }
     let mut tally = Tally::new(inputs.len());
-    // Buffers written out, for the next games' trails.
-    let spare = Mutex::new(Vec::<Vec<u8>>::new());
-    let work = |meta: &Meta, index: usize, record: &Record| {
-        let buffer = spare.lock().map(|mut s| s.pop()).ok().flatten().unwrap_or_default();
-        trail(meta, index, record, notation, args.format, buffer)
-    };
-    each_input(&inputs, args.encoding, &pool, work, |meta, event| {
+    let follower = || Checker::following(Trail::new(notation, args.format));
+    batch.run(&inputs, follower, |meta, event| {
         match event {
-            Event::Results(trails) => {
-                tally.batch(trails.len());
-                for trail in trails {
-                    let (text, outcome) = trail?;
-                    out.write_all(&text)?;
-                    tally.game(outcome);
-                    if let Ok(mut spare) = spare.lock()
-                        && spare.len() < SPARE_BUFFERS
-                    {
-                        spare.push(text);
+            Event::Games { first, games } => {
+                tally.batch(games.len());
+                for (k, game) in games.into_iter().enumerate() {
+                    let index = first + k;
+                    // Ply 0 is the placement as read, legal or not; the
+                    // moves follow from the position when it is a legal one.
+                    if let Some(setup) = &game.replayed.resolution.setup {
+                        let head = line_head(meta, index, args.format);
+                        write_lines(out, &head, first_line(setup, args.format).as_bytes())?;
+                        write_lines(out, &head, &game.followed)?;
                     }
+                    let in_main_line = game.replayed.error.as_ref().is_some_and(|e| !e.in_variation());
+                    let stops = if in_main_line { " (the trail stops there)" } else { "" };
+                    tally.game(Outcome::of(
+                        &meta.source,
+                        index,
+                        game.unreadable.as_ref(),
+                        game.replayed.error.as_ref(),
+                        stops,
+                    ));
                 }
             }
             Event::Unreadable(reason) => tally.unreadable(&meta.source, &reason),
             Event::NoRecord(reason) => tally.no_record(&meta.source, &reason),
             Event::Done => tally.input_done(),
         }
-        Ok(())
+        Ok::<(), Failure>(())
     })?;
     tally.finish();
     eprintln!("{}", tally.summary());
     Ok(tally.code())
-}
-
-fn write_ply(p: &Ply, format: FenFormat, out: &mut impl Write) -> Result<(), Failure> {
-    let mv = p.mv.unwrap_or("-");
-    match format {
-        // Text reports number games from 1; JSON and CSV keep the 0-based index.
-        FenFormat::Text => writeln!(out, "{}\t{}\t{}\t{mv}\t{}", p.source, p.index + 1, p.ply, p.fen)?,
-        FenFormat::Json => {
-            super::write_json(&mut *out, p)?;
-            writeln!(out)?;
-        }
-        FenFormat::Csv => {
-            let mv = p.mv.unwrap_or("");
-            writeln!(out, "{},{},{},{},{}", csv(p.source), p.index, p.ply, csv(mv), csv(p.fen))?
-        }
-    }
-    Ok(())
 }
 
 /// Appends the decimal digits of `n`.
@@ -286,11 +290,14 @@ mod tests {
 
     #[test]
     fn hand_written_json_lines_equal_serde_json() {
-        let record = &qipu::formats::pgn::read("1. h2e2 h9g7 *")[0];
         for source in ["games.pgn", "a \"quoted\"\\name\t.pgn", "棋谱/对局.pgn"] {
-            let (ours, _) =
-                trail(&meta(source), 7, record, qipu::notation::Notation::Uci, FenFormat::Json, Vec::new())
-                    .unwrap();
+            let mut checker = Checker::following(Trail::new(qipu::notation::Notation::Uci, FenFormat::Json));
+            let game = qipu::formats::pgn::read_with("1. h2e2 h9g7 *", &mut checker).remove(0);
+            let head = line_head(&meta(source), 7, FenFormat::Json);
+            let mut ours = Vec::new();
+            let setup = game.replayed.resolution.setup.as_ref().unwrap();
+            write_lines(&mut ours, &head, first_line(setup, FenFormat::Json).as_bytes()).unwrap();
+            write_lines(&mut ours, &head, &game.followed).unwrap();
             let mut pos = qipu::Position::start();
             let mut expected = Vec::new();
             let fen = pos.fen();

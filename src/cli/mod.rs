@@ -5,14 +5,13 @@ use std::io::{self, Write};
 
 use clap::{Parser, Subcommand};
 
+use qipu::formats::encoding::Encoding;
 use qipu::{FromFenError, Position};
 
-mod batch;
 mod classify;
 mod convert;
 mod convert_xqf;
 mod fen;
-mod input;
 mod moves;
 mod openings;
 mod output;
@@ -165,42 +164,39 @@ pub enum OutputFormat {
 /// At most this many threads per core: more only share the cores.
 const JOBS_PER_CORE: usize = 4;
 
-/// A thread pool of `jobs` threads (all cores when `None`), at most
-/// [`JOBS_PER_CORE`] times the cores (a larger number is capped, with a
-/// message).
-pub(crate) fn thread_pool(jobs: Option<usize>) -> Result<rayon::ThreadPool, Failure> {
-    let mut builder = rayon::ThreadPoolBuilder::new();
-    if let Some(n) = jobs {
-        if n == 0 {
-            return Err(Failure::usage("--jobs must be at least 1"));
-        }
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let most = cores * JOBS_PER_CORE;
-        let n = if n > most {
-            eprintln!("qipu: --jobs {n} is more than {JOBS_PER_CORE} a core ({cores} cores): using {most}");
-            most
-        } else {
-            n
-        };
-        builder = builder.num_threads(n);
+/// The inputs that `paths` expand to (see [`qipu::batch::expand`]); each
+/// link back to a folder already read is told on standard error.
+pub(crate) fn inputs(paths: &[std::path::PathBuf]) -> Vec<qipu::batch::Input> {
+    let expanded = qipu::batch::expand(paths);
+    for path in &expanded.loops {
+        eprintln!(
+            "qipu: {}: a link to a folder already read (a loop, or the same folder under another name): not read again",
+            qipu::batch::escaped_name(path)
+        );
     }
-    builder.build().map_err(|e| Failure::usage(format!("cannot start threads: {e}")))
+    expanded.inputs
 }
 
-/// `f` applied to every item (with its index) on the pool's threads,
-/// results in input order. With one thread the calling thread does the work:
-/// no hand-off to a worker, and no worker spinning while it waits.
-pub(crate) fn map_in_order<T: Sync, R: Send>(
-    pool: &rayon::ThreadPool,
-    items: &[T],
-    f: impl Fn(usize, &T) -> R + Sync + Send,
-) -> Vec<R> {
-    use rayon::prelude::*;
-    if pool.current_num_threads() == 1 {
-        items.iter().enumerate().map(|(i, t)| f(i, t)).collect()
-    } else {
-        pool.install(|| items.par_iter().enumerate().map(|(i, t)| f(i, t)).collect())
+/// The number of threads `--jobs` asks for: all cores when `None`, at most
+/// [`JOBS_PER_CORE`] times the cores (a larger number is capped, with a
+/// message).
+pub(crate) fn jobs(jobs: Option<usize>) -> Result<usize, Failure> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    match jobs {
+        None => Ok(cores),
+        Some(0) => Err(Failure::usage("--jobs must be at least 1")),
+        Some(n) if n > cores * JOBS_PER_CORE => {
+            let most = cores * JOBS_PER_CORE;
+            eprintln!("qipu: --jobs {n} is more than {JOBS_PER_CORE} a core ({cores} cores): using {most}");
+            Ok(most)
+        }
+        Some(n) => Ok(n),
     }
+}
+
+/// A batch on the threads `--jobs` asks for, reading text in `encoding`.
+pub(crate) fn batch(jobs: Option<usize>, encoding: Option<Encoding>) -> Result<qipu::batch::Batch, Failure> {
+    Ok(qipu::batch::Batch::new().threads(self::jobs(jobs)?).encoding(encoding))
 }
 
 /// An error that ends a command, with the exit code it maps to.

@@ -7,16 +7,15 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use super::batch::{Event, Meta, each_input};
-use super::input::expand;
 use super::progress::{Outcome, Tally};
 use super::{ChineseStyle, Failure, MoveNotation, OutputFormat};
 use qipu::analysis::ecco;
 use qipu::analysis::openings::{Edge, OpeningNode, OpeningTree};
-use qipu::analysis::replay::replay;
+use qipu::batch::{Checker, Event};
 use qipu::formats::encoding::Encoding;
 use qipu::notation::Notation;
-use qipu::record::{GameResult, MoveText, Record, RecordedMove, Span};
+use qipu::record::replay::FirstMoves;
+use qipu::record::{MoveText, Record, RecordedMove, Span};
 use qipu::{Move, Position};
 
 /// What `--to` writes instead of the tree.
@@ -59,10 +58,6 @@ pub struct Args {
     pub jobs: Option<usize>,
 }
 
-/// What a game gives the tree (nothing when its start position cannot be
-/// set up), and how its replay fared.
-type Opening = (Option<(Position, Vec<Move>, Option<GameResult>, Option<&'static str>)>, Outcome);
-
 /// Builds the tree of every input's games and writes it. Every game is
 /// replayed to its end, so the summary counts valid, illegal and unreadable
 /// games as `validate` does; a game with an illegal move adds the moves
@@ -71,36 +66,34 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
     if args.plies == 0 {
         return Err(Failure::usage("--plies must be at least 1"));
     }
-    let inputs = expand(&args.paths);
-    let pool = super::thread_pool(args.jobs)?;
+    let inputs = super::inputs(&args.paths);
+    let batch = super::batch(args.jobs, args.encoding)?;
     let mut tally = Tally::new(inputs.len());
     let mut tree = OpeningTree::new(args.plies);
     let plies = args.plies.max(ecco::PLIES);
-    let work = |meta: &Meta, index: usize, record: &Record| -> Opening {
-        let mut replayed = replay(record);
-        let outcome = Outcome::of(&meta.source, index, record, replayed.error.as_ref(), "");
-        let Some(start) = replayed.resolution.start.take() else { return (None, outcome) };
-        replayed.moves.truncate(plies);
-        let code = ecco::classify(&start, &replayed.moves).map(|e| e.code);
-        (Some((start, replayed.moves, record.result(), code)), outcome)
-    };
-    each_input(&inputs, args.encoding, &pool, work, |meta, event| {
-        match event {
-            Event::Results(found) => {
-                tally.batch(found.len());
-                for (opening, outcome) in found {
-                    if let Some((start, moves, result, code)) = opening {
-                        tree.add(&start, &moves, result, code);
+    batch.run(
+        &inputs,
+        || Checker::following(FirstMoves::new(plies)),
+        |meta, event| {
+            match event {
+                Event::Games { first, games } => {
+                    tally.batch(games.len());
+                    for (k, game) in games.into_iter().enumerate() {
+                        if let Some((start, moves)) = &game.followed {
+                            let code = ecco::classify(start, moves).map(|e| e.code);
+                            tree.add(start, moves, game.result, code);
+                        }
+                        let error = game.replayed.error.as_ref();
+                        tally.game(Outcome::of(&meta.source, first + k, game.unreadable.as_ref(), error, ""));
                     }
-                    tally.game(outcome);
                 }
+                Event::Unreadable(reason) => tally.unreadable(&meta.source, &reason),
+                Event::NoRecord(reason) => tally.no_record(&meta.source, &reason),
+                Event::Done => tally.input_done(),
             }
-            Event::Unreadable(reason) => tally.unreadable(&meta.source, &reason),
-            Event::NoRecord(reason) => tally.no_record(&meta.source, &reason),
-            Event::Done => tally.input_done(),
-        }
-        Ok(())
-    })?;
+            Ok::<(), Failure>(())
+        },
+    )?;
     tally.finish();
     let notation = args.notation.with(args.chinese);
     match (args.to, args.format) {

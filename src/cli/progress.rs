@@ -124,12 +124,12 @@ impl Outcome {
     pub fn of(
         source: &str,
         index: usize,
-        record: &qipu::record::Record,
-        error: Option<&qipu::analysis::replay::ReplayError>,
+        unreadable: Option<&qipu::record::Warning>,
+        error: Option<&qipu::record::replay::ReplayError>,
         note: &str,
     ) -> Outcome {
         let game = index + 1;
-        match (error, &record.unreadable) {
+        match (error, unreadable) {
             (None, _) => Outcome::Valid,
             (Some(_), Some(why)) => Outcome::Unreadable(format!(
                 "{source}: game {game} ({}): unreadable: {}",

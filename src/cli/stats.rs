@@ -4,14 +4,11 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use super::batch::{Event, Meta, each_input};
-use super::input::expand;
 use super::progress::{Outcome, Tally};
 use super::{Failure, OutputFormat};
-use qipu::analysis::replay::replay;
-use qipu::analysis::stats::{GameFacts, Stats};
+use qipu::analysis::stats::{GameFacts, MainLine, Stats};
+use qipu::batch::{Checker, Event};
 use qipu::formats::encoding::Encoding;
-use qipu::record::Record;
 
 /// Arguments of `qipu stats`.
 #[derive(Debug, clap::Args)]
@@ -37,33 +34,33 @@ pub struct Args {
 /// illegal or unreadable game is told on standard error, and the summary
 /// line counts them as `validate` does.
 pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
-    let inputs = expand(&args.paths);
-    let pool = super::thread_pool(args.jobs)?;
+    let inputs = super::inputs(&args.paths);
+    let batch = super::batch(args.jobs, args.encoding)?;
     let mut stats = Stats::default();
     let mut tally = Tally::new(inputs.len());
-    let work = |meta: &Meta, index: usize, record: &Record| {
-        let replayed = replay(record);
-        let outcome = Outcome::of(&meta.source, index, record, replayed.error.as_ref(), "");
-        (GameFacts::of(record, &replayed, meta.format, meta.encoding), outcome)
-    };
-    each_input(&inputs, args.encoding, &pool, work, |meta, event| {
-        match event {
-            Event::Results(facts) => {
-                tally.batch(facts.len());
-                for (f, outcome) in facts {
-                    stats.add(&f);
-                    tally.game(outcome);
+    batch.run(
+        &inputs,
+        || Checker::following(MainLine::default()),
+        |meta, event| {
+            match event {
+                Event::Games { first, games } => {
+                    tally.batch(games.len());
+                    for (k, game) in games.iter().enumerate() {
+                        stats.add(&GameFacts::of_checked(game, meta.format, meta.encoding));
+                        let error = game.replayed.error.as_ref();
+                        tally.game(Outcome::of(&meta.source, first + k, game.unreadable.as_ref(), error, ""));
+                    }
                 }
+                Event::Unreadable(reason) => {
+                    stats.add(&GameFacts::unreadable(meta.format));
+                    tally.unreadable(&meta.source, &reason);
+                }
+                Event::NoRecord(reason) => tally.no_record(&meta.source, &reason),
+                Event::Done => tally.input_done(),
             }
-            Event::Unreadable(reason) => {
-                stats.add(&GameFacts::unreadable(meta.format));
-                tally.unreadable(&meta.source, &reason);
-            }
-            Event::NoRecord(reason) => tally.no_record(&meta.source, &reason),
-            Event::Done => tally.input_done(),
-        }
-        Ok(())
-    })?;
+            Ok::<(), Failure>(())
+        },
+    )?;
     tally.finish();
     stats.finish();
     match args.format {

@@ -6,12 +6,11 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use super::batch::{Event, Meta, each_input};
-use super::input::expand;
 use super::{Failure, OutputFormat};
-use qipu::analysis::replay::{ReplayError, replay};
+use qipu::batch::{Checked, Checker, Event, Meta};
 use qipu::formats::encoding::Encoding;
-use qipu::record::{Record, Span};
+use qipu::record::Span;
+use qipu::record::replay::ReplayError;
 
 /// Arguments of `qipu validate`.
 #[derive(Debug, clap::Args)]
@@ -77,16 +76,15 @@ pub(super) struct ErrorJson {
 }
 
 impl ErrorJson {
-    /// The error of a replayed record.
-    pub(super) fn of(record: &Record, e: &ReplayError) -> ErrorJson {
+    /// The error of a game replayed, `unreadable` or not, whose start
+    /// position's place is known or not.
+    pub(super) fn of(e: &ReplayError, unreadable: bool, start_at_known: bool) -> ErrorJson {
         ErrorJson {
             ply: e.ply,
             mv: e.text.clone(),
             line: e.at.line,
             column: e.at.column,
-            offset: (e.at.line == 0
-                && (e.ply > 0 || record.unreadable.is_some() || record.start_at.is_some()))
-            .then_some(e.at.column),
+            offset: (e.at.line == 0 && (e.ply > 0 || unreadable || start_at_known)).then_some(e.at.column),
             message: match &e.variation {
                 Some(v) => format!("in {v}: {}", e.message()),
                 None => e.message(),
@@ -112,8 +110,8 @@ struct Summary {
 
 /// Validates every game of every input.
 pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
-    let inputs = expand(&args.paths);
-    let pool = super::thread_pool(args.jobs)?;
+    let inputs = super::inputs(&args.paths);
+    let batch = super::batch(args.jobs, args.encoding)?;
     let mut summary = Summary::default();
     let mut progress = super::progress::Progress::new(inputs.len());
     let mut emit = |r: &Report, out: &mut dyn Write| -> Result<(), Failure> {
@@ -133,10 +131,10 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
         }
         Ok(())
     };
-    each_input(&inputs, args.encoding, &pool, report, |meta, event| match event {
-        Event::Results(reports) => {
-            progress.games(reports.len());
-            reports.iter().try_for_each(|r| emit(r, out))
+    batch.run(&inputs, Checker::default, |meta, event| match event {
+        Event::Games { first, games } => {
+            progress.games(games.len());
+            games.iter().enumerate().try_for_each(|(k, checked)| emit(&report(meta, first + k, checked), out))
         }
         Event::Unreadable(message) => emit(&unreadable(meta, message, "unreadable"), out),
         Event::NoRecord(message) => emit(&unreadable(meta, message, "no-record"), out),
@@ -184,37 +182,27 @@ fn unreadable(meta: &Meta, message: String, status: &'static str) -> Report {
     }
 }
 
-fn report(meta: &Meta, index: usize, record: &Record) -> Report {
-    let replayed = replay(record);
-    let error = replayed.error.as_ref().map(|e| ErrorJson::of(record, e));
+fn report(meta: &Meta, index: usize, checked: &Checked) -> Report {
+    let replayed = &checked.replayed;
+    let unreadable = checked.unreadable.is_some();
+    let error = replayed.error.as_ref().map(|e| ErrorJson::of(e, unreadable, checked.start_at.is_some()));
     Report {
         source: meta.json_source.clone(),
         source_escaped: meta.source_escaped,
         shown: meta.source.clone(),
         index,
-        status: if record.unreadable.is_some() {
-            "unreadable"
-        } else if replayed.is_valid() {
-            "ok"
-        } else {
-            "illegal"
-        },
+        status: checked.status.as_str(),
         format: meta.format,
         encoding: meta.encoding,
-        plies: replayed.moves.len(),
+        plies: replayed.plies,
         variation_plies: replayed.variation_plies,
-        result: record.result().map(|r| r.as_str()),
+        result: checked.result.map(|r| r.as_str()),
         termination: replayed.termination.map(|t| t.as_str()),
         error,
-        warnings: record
-            .warnings
-            .iter()
-            .chain(&replayed.warnings)
-            .map(|w| format!("{}: {}", w.at, w.message))
-            .collect(),
-        result_conflict: replayed.result_conflict,
+        warnings: checked.warnings.iter().map(|w| format!("{}: {}", w.at, w.message)).collect(),
+        result_conflict: replayed.result_conflict.clone(),
         whole_input: false,
-        told: replayed.error.as_ref().filter(|_| record.unreadable.is_none()).map(|e| e.to_string()),
+        told: replayed.error.as_ref().filter(|_| !unreadable).map(|e| e.to_string()),
     }
 }
 

@@ -139,7 +139,10 @@ fn mostly_utf8(bytes: &[u8]) -> bool {
 /// uses (`·`, dashes, quotes, `…`); not the Latin letters of other blocks
 /// that GBK or Big5 bytes read as UTF-8 give (全 is C8 AB, U+022B).
 fn chinese_utf8(line: &[u8]) -> Option<&str> {
-    let text = std::str::from_utf8(line).ok().filter(|t| !t.is_ascii())?;
+    // An ASCII line is the same in every encoding: not UTF-8 on its own.
+    let first = line.iter().position(|&b| b >= 0x80)?;
+    std::str::from_utf8(&line[first..]).ok()?;
+    let text = std::str::from_utf8(line).ok()?;
     let cjk = |c: char| ('\u{3000}'..='\u{9FFF}').contains(&c) || ('\u{FF00}'..='\u{FFEF}').contains(&c);
     let punctuation = |c: char| c == '\u{B7}' || ('\u{2010}'..='\u{2027}').contains(&c);
     (text.chars().any(cjk) && text.chars().all(|c| c.is_ascii() || cjk(c) || punctuation(c))).then_some(text)
@@ -302,7 +305,8 @@ impl Encoding {
 /// assert_eq!(unescape_references("&#x70AE;二平五 &#0; &#12"), "炮二平五 &#0; &#12");
 /// ```
 pub fn unescape_references(text: &str) -> Cow<'_, str> {
-    let mut found = memchr::memmem::find_iter(text.as_bytes(), b"&#").peekable();
+    let bytes = text.as_bytes();
+    let mut found = memchr::memchr_iter(b'&', bytes).filter(|&k| bytes.get(k + 1) == Some(&b'#')).peekable();
     if found.peek().is_none() {
         return Cow::Borrowed(text);
     }

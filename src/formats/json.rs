@@ -170,6 +170,12 @@ pub struct LineReader {
 }
 
 impl LineReader {
+    /// A reader whose first line is line `line` of its source (1-based).
+    pub fn starting_at_line(mut self, line: u32) -> LineReader {
+        self.lines = line.saturating_sub(1);
+        self
+    }
+
     /// Reads one line (without its line end).
     pub fn push_line(&mut self, line: &str) {
         self.lines += 1;

@@ -1,17 +1,41 @@
-//! Reading a large input a piece at a time, in bounded memory: PGN text and
-//! JSON records are decoded and read as they arrive, and their games are
-//! handed on in batches while the rest is still being read. Data of no
-//! record format is refused on its first megabyte. Other formats, and texts
-//! whose kind cannot be told from their first megabyte, are read whole, up
-//! to [`MAX_WHOLE`].
+//! Reading a large input a piece at a time, in bounded memory.
+//!
+//! The first megabyte decides how ([`super::sniff`]): PGN text and JSON
+//! records are cut, as they arrive, into [`Chunk`]s of whole games (each a
+//! megabyte or so) that are read one after the other, or side by side on
+//! several threads, and give the same games as reading the whole text at
+//! once; data of no record format is refused on its first megabyte; other
+//! formats, and texts whose kind cannot be told from their first megabyte,
+//! are read whole, up to [`MAX_WHOLE`].
+//!
+//! A PGN text is cut only where any reading of it starts a new game: at a
+//! line of tags that is surely read as tags (after an empty line, or when
+//! no comment can be open) when the game before it surely has moves.
+//! UTF-8, GB18030 and Big5 end their lines with a 0x0A byte that is never
+//! part of a character, and a line's first bytes other than white space
+//! are never the second byte of one; braces (which can be, in GBK and
+//! Big5) are looked for in the decoded line. The bytes are cut before they
+//! are decoded, and each chunk decodes its own, line by line (see
+//! [`encoding::decode_lines`]). UTF-16 is decoded as it
+//! comes, to UTF-8.
+//!
+//! ```
+//! use qipu::formats::stream::read_stream_with;
+//! use qipu::record::replay::Replayer;
+//! let text = "[Event \"a\"]\n1. h2e2 h9g7 *\n\n".repeat(100_000); // 3 MB
+//! let mut games = 0;
+//! let read = read_stream_with(text.as_bytes(), None, &mut Replayer::default(), |_| games += 1).unwrap();
+//! assert_eq!((read.format.name(), games), ("pgn", 100_000));
+//! ```
 
-use std::io::Read;
+use std::io::Read as _;
 
+use super::detect::{self, Format};
 use super::encoding::{self, Encoding};
 #[cfg(feature = "serde")]
 use super::json;
-use super::{Format, Unreadable, detect, dhtmlxq, pgn, wxf_record};
-use crate::record::Record;
+use super::{Read, Unreadable, pgn, sniff};
+use crate::record::Visitor;
 
 /// How much of the input is read before deciding how to read the rest.
 pub const HEAD: usize = 1 << 20;
@@ -20,44 +44,104 @@ pub const HEAD: usize = 1 << 20;
 /// unreadable, and memory stays bounded whatever the input.
 pub const MAX_LINE: usize = 16 << 20;
 
-/// Inputs that are not PGN text are read whole, up to this size.
+/// Inputs that are not PGN or JSON text are read whole, up to this size.
 pub const MAX_WHOLE: u64 = 256 << 20;
 
-/// How much is read at a time after the head.
+/// How much is read at a time after the head, and about how large a chunk
+/// is.
 const PIECE: usize = 1 << 20;
 
-/// Reads the records of `source` like [`super::read_in_batches`], holding
-/// only a piece of the input and a few batches of records at a time when
-/// it is PGN. The encoding of a streamed text is decided on its first
-/// megabyte.
-pub fn read_stream(
-    source: impl Read,
-    encoding: Option<Encoding>,
-    batch: usize,
-    f: impl FnMut(Format, Option<Encoding>, Vec<Record>),
-) -> Result<(Format, Option<Encoding>), Unreadable> {
-    read_stream_sized(source, encoding, batch, HEAD, PIECE, f)
+/// How an input is read: whole, or in chunks.
+#[derive(Debug)]
+pub enum Split<R> {
+    /// The input, read whole: a format that is not read in pieces.
+    Whole(Vec<u8>),
+    /// The input, read in chunks of whole games.
+    Chunks(Chunks<R>),
 }
 
-/// [`read_stream`] with the sizes of the head (what is read before
-/// deciding how to read the rest) and of the pieces after it given: small
-/// sizes put piece boundaries everywhere, for tests and fuzzing.
-pub fn read_stream_sized(
-    mut source: impl Read,
+/// Cuts an input into chunks of whole games as it is read (see the
+/// [module docs](self)).
+#[derive(Debug)]
+pub struct Chunks<R> {
+    source: R,
+    format: Format,
+    encoding: Encoding,
+    /// The encoding each line is decoded from (UTF-8 for UTF-16, decoded
+    /// as it comes).
+    lines_in: Encoding,
+    utf16: Option<encoding_rs::Decoder>,
+    /// Bytes read and not yet in a chunk.
+    raw: Vec<u8>,
+    /// Where in `raw` the complete lines looked at end.
+    scanned: usize,
+    /// The last place in `raw` where a chunk may end, and how many lines of
+    /// the input come before it.
+    cut: Option<(usize, u32)>,
+    /// Lines of the input looked at (or skipped, when too long).
+    lines: u32,
+    /// The lines of the chunk being made, before `raw`.
+    parts: Vec<Part>,
+    first_line: u32,
+    /// What the line scan knows of the line before.
+    last_blank: bool,
+    /// The game being scanned has moves (or a separator ended it), as
+    /// the PGN reader will find: a line of tags after an empty line then
+    /// starts the next game.
+    game_has_moves: bool,
+    /// Surely no comment is open after the line scanned last.
+    comment_closed: bool,
+    /// Within a line too long to read: its rest is dropped up to its end.
+    skipping: bool,
+    piece: Vec<u8>,
+    piece_size: usize,
+    done: bool,
+}
+
+/// Whole lines of an input, the games of which read alone as they do in
+/// the whole input.
+#[derive(Debug)]
+pub struct Chunk {
+    format: Format,
+    encoding: Encoding,
+    lines_in: Encoding,
+    /// The number of the chunk's first line in its input.
+    first_line: u32,
+    parts: Vec<Part>,
+}
+
+/// Part of a chunk: bytes of whole lines, or a line too long to read.
+#[derive(Debug)]
+enum Part {
+    Lines(Vec<u8>),
+    Overlong,
+}
+
+/// Decides how to read `source` from its first megabyte (`encoding`
+/// overrides text-encoding detection).
+pub fn split<R: std::io::Read>(source: R, encoding: Option<Encoding>) -> Result<Split<R>, Unreadable> {
+    split_sized(source, encoding, HEAD, PIECE)
+}
+
+/// [`split`] with the sizes of the head (what is read before deciding how
+/// to read the rest) and of the pieces (and chunks) after it given: small
+/// sizes put piece and chunk boundaries everywhere, for tests and fuzzing.
+pub fn split_sized<R: std::io::Read>(
+    mut source: R,
     encoding: Option<Encoding>,
-    batch: usize,
     head_size: usize,
     piece_size: usize,
-    mut f: impl FnMut(Format, Option<Encoding>, Vec<Record>),
-) -> Result<(Format, Option<Encoding>), Unreadable> {
-    let cannot_read = |e: std::io::Error| Unreadable::damaged(Format::Binary, format!("cannot read: {e}"));
+) -> Result<Split<R>, Unreadable> {
     let mut head = Vec::with_capacity(head_size);
     (&mut source).take(head_size as u64).read_to_end(&mut head).map_err(cannot_read)?;
-    let whole = |mut bytes: Vec<u8>,
-                 source: &mut dyn Read,
-                 f: &mut dyn FnMut(Format, Option<Encoding>, Vec<Record>)| {
+    // Data of no record format is refused on its head: the rest (of a
+    // device such as /dev/zero, maybe endless) is not read.
+    if detect::detect(&head) == Format::Binary {
+        return Ok(Split::Whole(head));
+    }
+    let whole = |mut bytes: Vec<u8>, mut source: R| {
         let room = (MAX_WHOLE + 1).saturating_sub(bytes.len() as u64);
-        source.take(room).read_to_end(&mut bytes).map_err(cannot_read)?;
+        (&mut source).take(room).read_to_end(&mut bytes).map_err(cannot_read)?;
         if bytes.len() as u64 > MAX_WHOLE {
             return Err(Unreadable::damaged(
                 detect::detect(&bytes),
@@ -67,192 +151,375 @@ pub fn read_stream_sized(
                 ),
             ));
         }
-        super::read_in_batches(&bytes, encoding, batch, &mut *f)
+        Ok(Split::Whole(bytes))
     };
-    // Data of no record format is refused on its head: the rest (of a
-    // device such as /dev/zero, maybe endless) is not read.
-    if detect::detect(&head) == Format::Binary {
-        return super::read_in_batches(&head, encoding, batch, &mut f);
-    }
     if head.len() < head_size || detect::detect(&head) != Format::Pgn {
-        return whole(head, &mut source, &mut f);
+        return whole(head, source);
     }
     let (enc, bom) = encoding::detect_head(&head, encoding);
     let mut decoder = enc.decoder();
     let mut text = String::new();
     decode(&mut decoder, &head[bom..], &mut text, false);
-    // Texts read a line at a time: JSON records, and PGN.
-    let mut reader = if let Some(json) = Lines::json(&text) {
-        json
-    } else if (!dhtmlxq::contains_block(&text) || super::pgn_games(&text) > dhtmlxq::read(&text).len())
-        && !text.trim_start().starts_with('<')
-        && !wxf_record::is_wxf(&text)
-        && pgn::has_tags(&text)
-    {
-        Lines::Pgn(pgn::LineReader::default())
-    } else {
-        return whole(head, &mut source, &mut f);
+    // Texts read in chunks: JSON records, and PGN (but not a web page,
+    // which may hold DhtmlXQ blocks further on).
+    let format = match sniff::text_format(&text) {
+        Format::Json => Format::Json,
+        Format::Pgn if !sniff::starts_with_markup(&text) => Format::Pgn,
+        _ => return whole(head, source),
     };
-    let format = reader.format();
-    // UTF-8, GB18030 and Big5 end their lines with a 0x0A byte that is never
-    // part of a character: their lines are cut from the bytes and decoded
-    // one piece of whole lines at a time, each line in its own encoding when
-    // the text mixes them (see `encoding::decode_lines`). UTF-16 is decoded
-    // as it comes, to UTF-8.
     let utf16 = matches!(enc, Encoding::Utf16Le | Encoding::Utf16Be);
-    let lines_in = if utf16 { Encoding::Utf8 } else { enc };
-    let mut raw = if utf16 { std::mem::take(&mut text).into_bytes() } else { head.split_off(bom) };
-    drop(head);
-    text.clear();
-    let mut first = true;
-    let mut emit = |games: Vec<Record>, first: &mut bool| -> Result<(), Unreadable> {
-        if *first && format == Format::Pgn && games.iter().all(|r| !super::looks_like_a_game(r)) {
-            return Err(Unreadable::no_record(
-                Format::Pgn,
-                "text without a game record: no tags, and the first word is not a move",
-            ));
-        }
-        *first = false;
-        f(format, Some(enc), games);
-        Ok(())
-    };
-    // Appends bytes read to `raw`; UTF-16 decoded to UTF-8 on the way
-    // (through `text`, empty between pieces).
-    let mut take_in = |bytes: &[u8], last: bool, raw: &mut Vec<u8>, text: &mut String| {
-        if utf16 {
-            decode(&mut decoder, bytes, text, last);
-            raw.extend_from_slice(text.as_bytes());
-            text.clear();
-        } else {
-            raw.extend_from_slice(bytes);
-        }
-    };
-    let mut piece = vec![0u8; piece_size.max(1)];
-    // Within a line too long to read: its rest is dropped up to its end.
-    let mut skipping = false;
-    loop {
-        if skipping {
-            match memchr::memchr(b'\n', &raw) {
-                Some(k) => {
-                    raw.drain(..=k);
-                    skipping = false;
-                }
-                None => raw.clear(),
-            }
-        }
-        // Read the complete lines; keep the last, unfinished one.
-        if !skipping && let Some(k) = memchr::memrchr(b'\n', &raw) {
-            encoding::decode_lines(&raw[..=k], lines_in, &mut text);
-            raw.drain(..=k);
-        }
-        for line in text.lines() {
-            if line.len() > MAX_LINE {
-                reader.skip_overlong_line(MAX_LINE);
-            } else {
-                reader.push_line(line);
-            }
-            if reader.ready() >= batch {
-                emit(reader.take_games(), &mut first)?;
-            }
-        }
-        text.clear();
-        if !skipping && raw.len() > MAX_LINE {
-            reader.skip_overlong_line(MAX_LINE);
-            raw.clear();
-            skipping = true;
-        }
-        let n = source.read(&mut piece).map_err(cannot_read)?;
-        take_in(&piece[..n], n == 0, &mut raw, &mut text);
-        if n == 0 {
-            if !skipping {
-                encoding::decode_lines(&raw, lines_in, &mut text);
-                for line in text.lines() {
-                    reader.push_line(line);
-                }
-            }
-            break;
-        }
-    }
-    let rest = reader.finish();
-    if !rest.is_empty() || first {
-        if rest.is_empty() {
-            return Err(Unreadable::no_record(format, "no game found"));
-        }
-        emit(rest, &mut first)?;
-    }
-    Ok((format, Some(enc)))
+    let raw = if utf16 { text.into_bytes() } else { head.split_off(bom) };
+    Ok(Split::Chunks(Chunks {
+        source,
+        format,
+        encoding: enc,
+        lines_in: if utf16 { Encoding::Utf8 } else { enc },
+        utf16: utf16.then_some(decoder),
+        raw,
+        scanned: 0,
+        cut: None,
+        lines: 0,
+        parts: Vec::new(),
+        first_line: 1,
+        last_blank: false,
+        game_has_moves: false,
+        comment_closed: true,
+        skipping: false,
+        piece: vec![0u8; piece_size.max(1)],
+        piece_size: piece_size.max(1),
+        done: false,
+    }))
 }
 
-/// The reader of a text read a line at a time (one per input: the size of
-/// its variants does not matter).
-#[allow(clippy::large_enum_variant)]
-enum Lines {
-    Pgn(pgn::LineReader),
-    #[cfg(feature = "serde")]
-    Json(json::LineReader),
+fn cannot_read(e: std::io::Error) -> Unreadable {
+    Unreadable::damaged(Format::Binary, format!("cannot read: {e}"))
 }
 
-impl Lines {
-    /// A reader of JSON records, when `head` begins them (read only with
-    /// the `serde` feature).
-    fn json(head: &str) -> Option<Lines> {
-        #[cfg(feature = "serde")]
-        {
-            json::looks_like_json(head).then(|| Lines::Json(json::LineReader::default()))
-        }
-        #[cfg(not(feature = "serde"))]
-        {
-            let _ = head;
-            None
+impl<R: std::io::Read> Chunks<R> {
+    /// The format of the text.
+    pub fn format(&self) -> Format {
+        self.format
+    }
+
+    /// The encoding of the text.
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
+    }
+
+    /// Looks at the complete lines of `raw` not looked at yet, noting the
+    /// last place a chunk may end.
+    fn scan(&mut self) {
+        while let Some(k) = memchr::memchr(b'\n', &self.raw[self.scanned..]) {
+            let start = self.scanned;
+            if k > MAX_LINE {
+                // A line too long to read, whole in `raw`: it is dropped.
+                self.overlong(start);
+                self.raw.drain(..=k);
+                continue;
+            }
+            let line = &self.raw[start..start + k];
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            let blank = line.iter().all(u8::is_ascii_whitespace);
+            if self.format == Format::Json {
+                self.cut = Some((start, self.lines));
+            } else if !blank {
+                let (cut, has_moves, comment_closed) = self.scan_pgn_line(line);
+                if cut {
+                    self.cut = Some((start, self.lines));
+                }
+                self.game_has_moves = has_moves;
+                self.comment_closed = comment_closed;
+            }
+            self.last_blank = blank;
+            self.lines += 1;
+            self.scanned = start + k + 1;
         }
     }
 
-    fn format(&self) -> Format {
-        match self {
-            Lines::Pgn(_) => Format::Pgn,
-            #[cfg(feature = "serde")]
-            Lines::Json(_) => Format::Json,
+    /// Looks at a non-empty line of PGN: whether a chunk may start at it,
+    /// and after it whether the game surely has moves and no comment is
+    /// surely open. A chunk may start at a line of tags that the reader
+    /// reads as tags (outside a comment, or after an empty line, which ends
+    /// one) when the game before it has moves: the reader then surely
+    /// starts a new game there.
+    fn scan_pgn_line(&self, line: &[u8]) -> (bool, bool, bool) {
+        let tags = line.trim_ascii_start().first() == Some(&b'[')
+            && (self.last_blank || self.comment_closed)
+            && self.is_tag_line(line);
+        if tags {
+            return (self.game_has_moves, false, true);
+        }
+        let moves = has_moves(line).unwrap_or(self.game_has_moves);
+        // The reader opens a comment at a `{` and closes it at the next
+        // `}`: when a line's last brace is `}`, no comment is open after
+        // it; when it is `{`, one may be.
+        let closed = self.last_brace(line).map_or(self.comment_closed, |brace| brace == b'}');
+        (false, moves, closed)
+    }
+
+    /// Whether a line is a line of tags.
+    fn is_tag_line(&self, line: &[u8]) -> bool {
+        match std::str::from_utf8(line) {
+            Ok(text) if self.lines_in == Encoding::Utf8 || text.is_ascii() => pgn::is_tag_line(text),
+            _ => pgn::is_tag_line(&self.decoded(line)),
         }
     }
 
-    fn push_line(&mut self, line: &str) {
-        match self {
-            Lines::Pgn(r) => r.push_line(line),
-            #[cfg(feature = "serde")]
-            Lines::Json(r) => r.push_line(line),
+    /// A line decoded.
+    fn decoded(&self, line: &[u8]) -> String {
+        let mut text = String::new();
+        encoding::decode_lines(line, self.lines_in, &mut text);
+        text
+    }
+
+    /// The last `{` or `}` of a line, as characters (in GBK and Big5 their
+    /// bytes can be the second byte of another character).
+    fn last_brace(&self, line: &[u8]) -> Option<u8> {
+        let k = memchr::memrchr2(b'{', b'}', line)?;
+        if self.lines_in == Encoding::Utf8 || line.is_ascii() {
+            return Some(line[k]);
+        }
+        let text = self.decoded(line);
+        text.rfind(['{', '}']).map(|k| text.as_bytes()[k])
+    }
+
+    /// Reads the next piece of the input onto `raw`; false at its end.
+    fn read_piece(&mut self) -> Result<bool, Unreadable> {
+        let n = self.source.read(&mut self.piece).map_err(cannot_read)?;
+        match &mut self.utf16 {
+            Some(decoder) => {
+                let mut text = String::new();
+                decode(decoder, &self.piece[..n], &mut text, n == 0);
+                self.raw.extend_from_slice(text.as_bytes());
+            }
+            None => self.raw.extend_from_slice(&self.piece[..n]),
+        }
+        Ok(n > 0)
+    }
+
+    /// The next chunk: at least a piece's worth of whole games, or the rest
+    /// of the input.
+    fn next_chunk(&mut self) -> Result<Option<Chunk>, Unreadable> {
+        loop {
+            if self.skipping {
+                match memchr::memchr(b'\n', &self.raw) {
+                    Some(k) => {
+                        self.raw.drain(..=k);
+                        self.skipping = false;
+                    }
+                    None => self.raw.clear(),
+                }
+                self.scanned = 0;
+                self.cut = None;
+            }
+            if !self.skipping {
+                self.scan();
+            }
+            if let Some((cut, lines)) = self.cut
+                && (cut > 0 || !self.parts.is_empty())
+                && self.chunk_len() + cut >= self.piece_size
+            {
+                return Ok(Some(self.take(cut, lines)));
+            }
+            if !self.skipping && self.raw.len() - self.scanned > MAX_LINE {
+                // A line too long to read, not ended yet: it is dropped up
+                // to its end.
+                let start = self.scanned;
+                self.overlong(start);
+                self.raw.clear();
+                self.skipping = true;
+            }
+            if self.done {
+                if self.raw.is_empty() && self.parts.is_empty() {
+                    return Ok(None);
+                }
+                let (all, lines) = (self.raw.len(), self.lines);
+                return Ok(Some(self.take(all, lines)));
+            }
+            if !self.read_piece()? {
+                self.done = true;
+            }
         }
     }
 
-    fn skip_overlong_line(&mut self, limit: usize) {
-        match self {
-            Lines::Pgn(r) => r.skip_overlong_line(limit),
-            #[cfg(feature = "serde")]
-            Lines::Json(r) => r.skip_overlong_line(limit),
+    /// Ends the lines of the chunk being made before the line too long to
+    /// read that starts at `raw[start]`, which is told as such; the caller
+    /// drops it from `raw`.
+    fn overlong(&mut self, start: usize) {
+        let before: Vec<u8> = self.raw.drain(..start).collect();
+        if !before.is_empty() {
+            self.parts.push(Part::Lines(before));
         }
+        self.parts.push(Part::Overlong);
+        self.lines += 1;
+        self.scanned = 0;
+        self.cut = None;
+        self.last_blank = false;
+        self.game_has_moves = false;
+        self.comment_closed = false;
     }
 
-    fn ready(&self) -> usize {
-        match self {
-            Lines::Pgn(r) => r.ready(),
-            #[cfg(feature = "serde")]
-            Lines::Json(r) => r.ready(),
-        }
+    /// The bytes in the chunk being made.
+    fn chunk_len(&self) -> usize {
+        self.parts.iter().map(|p| if let Part::Lines(b) = p { b.len() } else { 0 }).sum()
     }
 
-    fn take_games(&mut self) -> Vec<Record> {
-        match self {
-            Lines::Pgn(r) => r.take_games(),
-            #[cfg(feature = "serde")]
-            Lines::Json(r) => r.take_games(),
+    /// The chunk of the parts made and `raw[..end]`, where `lines` lines
+    /// of the input end.
+    fn take(&mut self, end: usize, lines: u32) -> Chunk {
+        let rest = self.raw.split_off(end);
+        let bytes = std::mem::replace(&mut self.raw, rest);
+        if !bytes.is_empty() {
+            self.parts.push(Part::Lines(bytes));
         }
+        let chunk = Chunk {
+            format: self.format,
+            encoding: self.encoding,
+            lines_in: self.lines_in,
+            first_line: self.first_line,
+            parts: std::mem::take(&mut self.parts),
+        };
+        self.first_line = lines + 1;
+        self.scanned -= end.min(self.scanned);
+        self.cut = None;
+        chunk
+    }
+}
+
+impl<R: std::io::Read> Iterator for Chunks<R> {
+    type Item = Result<Chunk, Unreadable>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_chunk().transpose()
+    }
+}
+
+/// What a non-empty line of PGN tells of whether its game has moves, as
+/// the PGN reader finds (any word of move text, a result, or a `{`
+/// comment, outside a comment; a `===` separator ends the game too): `Some(true)`
+/// when it surely has them from this line on, `Some(false)` when a new
+/// game may begin at it (a line that opens with `[`: tags, most likely),
+/// `None` when it says nothing sure (a `;` comment, a variation, a character
+/// other than ASCII first). Inside a comment the game has moves already,
+/// since the `{` that opened it counts.
+fn has_moves(line: &[u8]) -> Option<bool> {
+    let line = line.trim_ascii();
+    match line.first()? {
+        b'[' => Some(false),
+        b'=' if line.len() >= 3 && line.iter().all(|&b| b == b'=') => Some(true),
+        b if b.is_ascii_alphanumeric() || matches!(b, b'{' | b'*' | b'$') => Some(true),
+        _ => None,
+    }
+}
+
+impl Chunk {
+    /// The format of the chunk's text.
+    pub fn format(&self) -> Format {
+        self.format
     }
 
-    fn finish(self) -> Vec<Record> {
-        match self {
-            Lines::Pgn(r) => r.finish(),
+    /// The encoding of the chunk's text.
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
+    }
+
+    /// How many bytes the chunk holds.
+    pub fn len(&self) -> usize {
+        self.parts.iter().map(|p| if let Part::Lines(b) = p { b.len() } else { 0 }).sum()
+    }
+
+    /// Whether the chunk holds nothing.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0 && self.parts.is_empty()
+    }
+
+    /// Reads the chunk's games with `visitor`, handing what it makes of each
+    /// to `each` with whether the game looks like a game (see
+    /// [`super::read`]'s rule for a file of text without one).
+    pub fn read_with<V: Visitor>(&self, visitor: &mut V, mut each: impl FnMut(V::Output, bool)) {
+        let mut text = String::new();
+        match self.format {
             #[cfg(feature = "serde")]
-            Lines::Json(r) => r.finish(),
+            Format::Json => {
+                let mut reader = json::LineReader::default().starting_at_line(self.first_line);
+                for part in &self.parts {
+                    match part {
+                        Part::Lines(bytes) => {
+                            text.clear();
+                            encoding::decode_lines(bytes, self.lines_in, &mut text);
+                            for line in text.lines() {
+                                reader.push_line(line);
+                                for record in reader.take_games() {
+                                    each(visitor.record(record), true);
+                                }
+                            }
+                        }
+                        Part::Overlong => reader.skip_overlong_line(MAX_LINE),
+                    }
+                }
+                for record in reader.finish() {
+                    each(visitor.record(record), true);
+                }
+            }
+            _ => {
+                let mut reader = pgn::LineReader::with(super::read::Sighted::new(visitor))
+                    .starting_at_line(self.first_line);
+                for part in &self.parts {
+                    match part {
+                        Part::Lines(bytes) => {
+                            text.clear();
+                            encoding::decode_lines(bytes, self.lines_in, &mut text);
+                            for line in text.lines() {
+                                reader.push_line(line);
+                            }
+                            for (game, looks) in reader.take_games() {
+                                each(game, looks);
+                            }
+                        }
+                        Part::Overlong => reader.skip_overlong_line(MAX_LINE),
+                    }
+                }
+                for (game, looks) in reader.finish() {
+                    each(game, looks);
+                }
+            }
         }
+    }
+}
+
+/// Reads the games of `source` with `visitor` like [`super::read_with`],
+/// a piece at a time when it is PGN or JSON text (see the [module
+/// docs](self)), in bounded memory.
+pub fn read_stream_with<V: Visitor>(
+    source: impl std::io::Read,
+    encoding: Option<Encoding>,
+    visitor: &mut V,
+    each: impl FnMut(V::Output),
+) -> Result<Read, Unreadable> {
+    read_split(split(source, encoding)?, encoding, visitor, each)
+}
+
+/// Reads the games of an input [`split`] (or [`split_sized`]) with
+/// `visitor`: the whole of it, or its chunks one after the other.
+pub fn read_split<R: std::io::Read, V: Visitor>(
+    split: Split<R>,
+    encoding: Option<Encoding>,
+    visitor: &mut V,
+    mut each: impl FnMut(V::Output),
+) -> Result<Read, Unreadable> {
+    let mut chunks = match split {
+        Split::Whole(bytes) => return super::read_with(&bytes, encoding, visitor, each),
+        Split::Chunks(chunks) => chunks,
+    };
+    let read = Read { format: chunks.format(), encoding: Some(chunks.encoding()) };
+    let mut held = super::read::Held::default();
+    for chunk in &mut chunks {
+        chunk?.read_with(visitor, |game, looks| held.take((game, looks), &mut each));
+    }
+    match held.end() {
+        None => Err(Unreadable::no_record(read.format, "no game found")),
+        Some(false) => Err(super::not_a_game(read.format)),
+        Some(true) => Ok(read),
     }
 }
 
@@ -267,6 +534,30 @@ fn decode(decoder: &mut encoding_rs::Decoder, bytes: &[u8], text: &mut String, l
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::record::{Record, RecordBuilder};
+
+    /// The records of `bytes` read a piece at a time, with heads and
+    /// pieces of the sizes given, and how it was read.
+    fn read_stream_sized(bytes: &[u8], head: usize, piece: usize) -> Result<(Read, Vec<Record>), Unreadable> {
+        read_stream_in(bytes, None, head, piece)
+    }
+
+    /// [`read_stream_sized`] in the encoding given.
+    fn read_stream_in(
+        bytes: &[u8],
+        encoding: Option<Encoding>,
+        head: usize,
+        piece: usize,
+    ) -> Result<(Read, Vec<Record>), Unreadable> {
+        let mut records = Vec::new();
+        let split = split_sized(bytes, encoding, head, piece)?;
+        let read = read_split(split, encoding, &mut RecordBuilder::default(), |r| records.push(r))?;
+        Ok((read, records))
+    }
+
+    fn read_stream(bytes: &[u8]) -> Result<(Read, Vec<Record>), Unreadable> {
+        read_stream_sized(bytes, HEAD, PIECE)
+    }
 
     #[test]
     fn a_large_text_streams_in_pieces_with_the_same_games() {
@@ -274,25 +565,19 @@ mod tests {
         let game = "[Event \"全国赛\"]\r\n1. 炮二平五 马８进７ 2. 马二进三 车９平８ *\r\n\r\n";
         let text = game.repeat(HEAD / game.len() * 2 + 3);
         let (gbk, _, _) = encoding_rs::GBK.encode(&text);
-        let mut streamed = Vec::new();
-        let mut batches = 0;
-        let (format, enc) = read_stream(&gbk[..], None, 100, |_, _, games| {
-            batches += 1;
-            streamed.extend(games)
-        })
-        .unwrap();
-        assert_eq!((format, enc), (Format::Pgn, Some(Encoding::Gb18030)));
+        let (read, streamed) = read_stream(&gbk).unwrap();
+        assert_eq!((read.format, read.encoding), (Format::Pgn, Some(Encoding::Gb18030)));
         let whole = pgn::read(&text);
         assert_eq!(streamed.len(), whole.len());
         assert_eq!(streamed, whole);
-        assert!(batches > 10);
+        let Split::Chunks(chunks) = split(&gbk[..], None).unwrap() else { panic!("read in chunks") };
+        assert!(chunks.count() >= 2);
     }
 
     /// Reads `bytes` a piece at a time and whole; both must give the same
     /// games, and they are returned.
     fn streamed_and_whole(bytes: &[u8]) -> Vec<Record> {
-        let mut streamed = Vec::new();
-        read_stream(bytes, None, 100, |_, _, games| streamed.extend(games)).unwrap();
+        let (_, streamed) = read_stream(bytes).unwrap();
         let whole = super::super::read(bytes, None).unwrap().records;
         assert_eq!(streamed.len(), whole.len());
         assert!(streamed == whole, "streamed and whole readings differ");
@@ -340,8 +625,7 @@ mod tests {
         let text = "[Event \"赛\"]\n{开局\n说明}\n1. 炮二平五 马８进７\r\n2. 马二进三 *\n\n[Event \"b\"]\n1. h2e2 *\n";
         let whole = pgn::read(text);
         for (head, piece) in [(16, 1), (20, 3), (33, 7), (64, 2)] {
-            let mut streamed = Vec::new();
-            read_stream_sized(text.as_bytes(), None, 1, head, piece, |_, _, g| streamed.extend(g)).unwrap();
+            let (_, streamed) = read_stream_sized(text.as_bytes(), head, piece).unwrap();
             assert_eq!(streamed, whole, "head {head}, piece {piece}");
         }
     }
@@ -355,8 +639,7 @@ mod tests {
         text.push_str(&"x".repeat(MAX_LINE + 10));
         text.push_str("}\n*\n\n");
         text.push_str(&game(3));
-        let mut games = Vec::new();
-        read_stream(text.as_bytes(), None, 100, |_, _, g| games.extend(g)).unwrap();
+        let (_, games) = read_stream(text.as_bytes()).unwrap();
         assert_eq!(games.len(), before + 2);
         let long = &games[before];
         let why = long.unreadable.as_ref().expect("the long line's game fails");
@@ -371,20 +654,57 @@ mod tests {
         // A line of its header that reads as a PGN tag does not make it PGN.
         let game = "FORMAT  WXF\nRED     a ; 1200 ;;\n[Note \"x\"]\nSTART{\n 1. C2.5 h8+7 }END\n";
         let text = game.repeat(HEAD / game.len() + 10);
-        let mut games = 0;
-        let (format, _) = read_stream(text.as_bytes(), None, 100, |format, _, g| {
-            assert_eq!(format, Format::Wxf);
-            games += g.len();
-        })
-        .unwrap();
-        assert_eq!((format, games), (Format::Wxf, HEAD / game.len() + 10));
+        let (read, games) = read_stream(text.as_bytes()).unwrap();
+        assert_eq!((read.format, games.len()), (Format::Wxf, HEAD / game.len() + 10));
     }
 
     #[test]
     fn small_and_other_inputs_are_read_whole() {
-        let mut n = 0;
-        read_stream(&b"[Event \"a\"]\n1. h2e2 *\n"[..], None, 10, |_, _, g| n += g.len()).unwrap();
-        assert_eq!(n, 1);
-        assert!(read_stream(&b"\x00\x01binary"[..], None, 10, |_, _, _| {}).is_err());
+        assert_eq!(read_stream(b"[Event \"a\"]\n1. h2e2 *\n").unwrap().1.len(), 1);
+        assert!(read_stream(b"\x00\x01binary").is_err());
+    }
+
+    #[test]
+    fn tags_right_after_a_game_start_a_chunk_unless_a_comment_may_be_open() {
+        // Tags right after the result (no empty line): a new game. Inside a
+        // comment (here opened on the line before it) the same line is
+        // comment text. In Big5 `吥` ends in the byte of `}`, 叻 in that
+        // of `{`; in GBK `亇` and `亄`.
+        let text = "[Event \"a\"]\n1. h2e2\n1-0\n[Event \"b\"]\n1. h2e2 { open\n[Event \"c\"]\nclosed }\n\
+                    [Event \"d\"]\n1. h2e2 {叻} 叻\n[Event \"e\"]\n1. h2e2 { 吥 亇\n[Event \"f\"]\n}\n";
+        for (encode, encoding) in [
+            (encoding_rs::UTF_8, Encoding::Utf8),
+            (encoding_rs::BIG5, Encoding::Big5),
+            (encoding_rs::GBK, Encoding::Gb18030),
+        ] {
+            let (bytes, _, _) = encode.encode(text);
+            let whole = super::super::read(&bytes, Some(encoding)).unwrap().records;
+            assert_eq!(whole.len(), 4, "c is inside b's comment, f inside e's");
+            for (head, piece) in [(8, 1), (16, 3), (24, 7), (40, 2)] {
+                let (_, streamed) = read_stream_in(&bytes, Some(encoding), head, piece).unwrap();
+                assert_eq!(streamed, whole, "{} head {head}, piece {piece}", encode.name());
+            }
+        }
+    }
+
+    #[test]
+    fn chunks_cut_only_where_every_reading_starts_a_game() {
+        // Games that end in every way a chunk boundary could be misread:
+        // a result in a `;` comment, in an open comment, tags that go on
+        // after an empty line, a footer, move text without tags, a `(` left
+        // open, a result written inside a comment; games without results,
+        // a line that opens with `[` but is no tag, a variation without a
+        // move before it, a separator, a full-width space.
+        let text = "[Event \"a\"]\n1. h2e2 h9g7 1-0\n\n[Event \"b\"]\n; note 0-1\n\n[Site \"b2\"]\n1. h2e2 *\n\n\
+                    [Event \"c\"]\n1. h2e2 {open 1-0\n\n[Event \"d\"]\n1. b2e2 (1. h2e2 *\n\n[Event \"e\"]\n\
+                    1. h2e2 1/2-1/2\nfooter 0-1\n\n[Event \"f\"]\n1. h2e2 *\n1. b2e2 *\n\n[Event \"g\"]\n{x 1-0}\n\n[Event \"h\"]\n*\n\n\
+                    [Event \"i\"]\n[x 1-0\n\n[Site \"i2\"]\n1. h2e2\n\n[Event \"j\"]\n(1. h2e2)\n\n[Site \"j2\"]\n\
+                    1. h2e2\n\n[Event \"k\"]\n=====\n\n[Site \"k2\"]\n1. h2e2\n\n[Event \"l\"]\n\u{3000};x\n\n[Site \"l2\"]\n\
+                    1. h2e2\n\n[Event \"m\"]\n1. h2e2\n\n[Event \"n\"]\n[Event \"n2\"]\n1. h2e2\n";
+        let whole = pgn::read(text);
+        for (head, piece) in [(8, 1), (8, 5), (16, 11), (40, 3), (64, 64), (200, 7)] {
+            let (_, streamed) = read_stream_sized(text.as_bytes(), head, piece).unwrap();
+            assert_eq!(streamed, whole, "head {head}, piece {piece}");
+        }
     }
 }

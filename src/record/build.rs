@@ -53,7 +53,7 @@ impl Visitor for RecordBuilder {
 
     fn tag(&mut self, name: &str, value: &str, at: Span) {
         // The place of the start position, when the reader knows it.
-        if name.eq_ignore_ascii_case("FEN") && at != Span::default() {
+        if name.eq_ignore_ascii_case("FEN") && at != Span::default() && self.game.start_at.is_none() {
             self.game.start_at = Some(at);
         }
         self.game.tags.push((name.to_string(), value.to_string()));
@@ -125,6 +125,10 @@ impl Visitor for RecordBuilder {
         if self.game.unreadable.is_none() {
             self.game.unreadable = Some(why);
         }
+    }
+
+    fn record(&mut self, record: Record) -> Record {
+        record
     }
 
     fn end_game(&mut self) -> Record {

@@ -214,7 +214,36 @@ impl Replayed {
 /// What a [`Replayer`] tells as the main line is replayed: the start, and
 /// each move with the positions before and after it. The methods do
 /// nothing unless a follower says otherwise; `()` follows nothing.
+///
+/// A follower that counts captures, handed on by a
+/// [`Checker`](crate::batch::Checker) with each game:
+///
+/// ```
+/// use qipu::{Move, Position};
+/// use qipu::batch::Checker;
+/// use qipu::formats::pgn;
+/// use qipu::record::replay::Follow;
+///
+/// #[derive(Default)]
+/// struct Captures(usize);
+///
+/// impl Follow for Captures {
+///     type Output = usize;
+///     fn before_move(&mut self, before: &Position, m: Move) {
+///         self.0 += usize::from(before.board().piece_at(m.to).is_some());
+///     }
+///     fn end(&mut self) -> usize {
+///         std::mem::take(&mut self.0)
+///     }
+/// }
+///
+/// let games = pgn::read_with("1. h2h9 i9h9 *", &mut Checker::following(Captures::default()));
+/// assert_eq!(games[0].followed, 2);
+/// ```
 pub trait Follow {
+    /// What the follower makes of a game's main line.
+    type Output;
+
     /// The start position is set up (legal).
     fn start(&mut self, start: &Position) {
         let _ = start;
@@ -229,9 +258,18 @@ pub trait Follow {
     fn after_move(&mut self, after: &Position, m: Move) {
         let _ = (after, m);
     }
+
+    /// The game ends: what the follower made of it. The follower is then
+    /// ready for the next game (whose start may not be told, when it is
+    /// not a legal position).
+    fn end(&mut self) -> Self::Output;
 }
 
-impl Follow for () {}
+impl Follow for () {
+    type Output = ();
+
+    fn end(&mut self) {}
+}
 
 /// Resolves one written move in `pos`: ICCS, then WXF, then Chinese, then
 /// WinBoard SAN, whichever reads it.
@@ -798,6 +836,54 @@ pub fn opening(record: &Record, plies: usize) -> Option<(Position, Vec<Move>)> {
     let start = replayed.resolution.start.clone()?;
     Some((start, replayed.moves.iter().take(plies).copied().collect()))
 }
+
+/// Follows the main line for its opening: the start position and the
+/// first moves, as [`opening`] gives them of a record.
+///
+/// ```
+/// use qipu::batch::Checker;
+/// use qipu::formats::pgn;
+/// use qipu::record::replay::FirstMoves;
+/// let games = pgn::read_with("1. h2e2 h9g7 2. h0g2 *", &mut Checker::following(FirstMoves::new(2)));
+/// let (start, moves) = games[0].followed.clone().unwrap();
+/// assert_eq!((start, moves.len()), (qipu::Position::start(), 2));
+/// ```
+#[derive(Clone, Debug)]
+pub struct FirstMoves {
+    plies: usize,
+    start: Option<Position>,
+    moves: Vec<Move>,
+}
+
+impl FirstMoves {
+    /// Keeps the first `plies` moves.
+    pub fn new(plies: usize) -> FirstMoves {
+        FirstMoves { plies, start: None, moves: Vec::new() }
+    }
+}
+
+impl Follow for FirstMoves {
+    /// The start position and the first moves; `None` when the start is
+    /// no legal position.
+    type Output = Option<(Position, Vec<Move>)>;
+
+    fn start(&mut self, start: &Position) {
+        self.start = Some(start.clone());
+        self.moves.clear();
+    }
+
+    fn before_move(&mut self, _: &Position, m: Move) {
+        if self.moves.len() < self.plies {
+            self.moves.push(m);
+        }
+    }
+
+    fn end(&mut self) -> Self::Output {
+        let start = self.start.take()?;
+        Some((start, std::mem::take(&mut self.moves)))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,7 +1,7 @@
 //! Reading a game as events, as pgn-reader reads chess: every reader of
 //! every format calls a [`Visitor`] for each part of a game in the order a
 //! PGN text writes it, and the visitor makes of them what it needs. Building
-//! a [`Record`](super::Record) is one visitor
+//! a [`Record`] is one visitor
 //! ([`RecordBuilder`](super::RecordBuilder)); replaying, counting or
 //! writing a trail are others, and need no tree: they can skip variations
 //! or stop a game early.
@@ -52,7 +52,7 @@
 
 use std::ops::ControlFlow;
 
-use super::{GameResult, RecordedMove, Span, Warning};
+use super::{GameResult, Record, RecordedMove, Span, Warning};
 
 /// Whether to skip a variation: `Skip(true)` has the reader go past it
 /// without calling the visitor for anything in it.
@@ -131,11 +131,22 @@ pub trait Visitor {
     /// The game ends: what the visitor makes of it. The visitor is then
     /// ready for the next game.
     fn end_game(&mut self) -> Self::Output;
+
+    /// A whole game, from a reader that builds records (XQF, 象棋桥,
+    /// DhtmlXQ, JSON): by default its events are visited
+    /// ([`Record::visit`]); a visitor that builds records
+    /// ([`RecordBuilder`](super::RecordBuilder)) takes it as it is.
+    fn record(&mut self, record: Record) -> Self::Output
+    where
+        Self: Sized,
+    {
+        record.visit(self)
+    }
 }
 
 /// A visitor lent out: readers that take a visitor by value take a `&mut`
 /// one too.
-impl<V: Visitor + ?Sized> Visitor for &mut V {
+impl<V: Visitor> Visitor for &mut V {
     type Output = V::Output;
 
     fn begin_game(&mut self, at: Span) {
@@ -184,5 +195,88 @@ impl<V: Visitor + ?Sized> Visitor for &mut V {
 
     fn end_game(&mut self) -> V::Output {
         (**self).end_game()
+    }
+
+    fn record(&mut self, record: Record) -> V::Output {
+        (**self).record(record)
+    }
+}
+
+/// A visitor whose output is another's, made into something else as each
+/// game ends (like [`Iterator::map`]): a record built and written at once,
+/// on the thread that read it.
+///
+/// ```
+/// use qipu::formats::pgn;
+/// use qipu::record::{RecordBuilder, visit::Map};
+/// let mut lengths = Map::new(RecordBuilder::default(), |record: qipu::record::Record| record.tree.main_line().count());
+/// assert_eq!(pgn::read_with("1. h2e2 h9g7 2. h0g2 *", &mut lengths), vec![3]);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Map<V, F> {
+    inner: V,
+    f: F,
+}
+
+impl<V, F> Map<V, F> {
+    /// `inner`, its output made into `f`'s.
+    pub fn new(inner: V, f: F) -> Map<V, F> {
+        Map { inner, f }
+    }
+}
+
+impl<V: Visitor, R, F: FnMut(V::Output) -> R> Visitor for Map<V, F> {
+    type Output = R;
+
+    fn begin_game(&mut self, at: Span) {
+        self.inner.begin_game(at)
+    }
+
+    fn tag(&mut self, name: &str, value: &str, at: Span) {
+        self.inner.tag(name, value, at)
+    }
+
+    fn mv(&mut self, mv: &RecordedMove) -> ControlFlow<()> {
+        self.inner.mv(mv)
+    }
+
+    fn nag(&mut self, nag: u8) {
+        self.inner.nag(nag)
+    }
+
+    fn comment(&mut self, text: &str) {
+        self.inner.comment(text)
+    }
+
+    fn comment_before(&mut self, text: &str) {
+        self.inner.comment_before(text)
+    }
+
+    fn begin_variation(&mut self) -> Skip {
+        self.inner.begin_variation()
+    }
+
+    fn end_variation(&mut self) {
+        self.inner.end_variation()
+    }
+
+    fn result(&mut self, result: GameResult) {
+        self.inner.result(result)
+    }
+
+    fn warning(&mut self, warning: Warning) {
+        self.inner.warning(warning)
+    }
+
+    fn unreadable(&mut self, why: Warning) {
+        self.inner.unreadable(why)
+    }
+
+    fn end_game(&mut self) -> R {
+        (self.f)(self.inner.end_game())
+    }
+
+    fn record(&mut self, record: Record) -> R {
+        (self.f)(self.inner.record(record))
     }
 }

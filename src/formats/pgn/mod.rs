@@ -33,6 +33,6 @@ mod write;
 #[cfg(test)]
 mod tests;
 
-pub use read::{LineReader, has_tags, read, read_in_batches, read_with};
+pub use read::{LineReader, has_tags, is_tag_line, read, read_in_batches, read_with};
 pub(crate) use read::{split_remark, strip_move_number};
 pub use write::{write, write_to};

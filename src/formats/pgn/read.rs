@@ -151,6 +151,11 @@ fn tag_pair(input: &str) -> IResult<&str, (String, String)> {
     Ok((rest, (name.to_string(), value.unwrap_or_default())))
 }
 
+/// Whether a line is made of PGN tags only (`[Event "x"] [Date "2020"]`).
+pub fn is_tag_line(line: &str) -> bool {
+    line.trim_start().starts_with('[') && tag_line(line).is_some()
+}
+
 /// The tags of a line made of tags only, if it is one.
 pub(crate) fn tag_line(line: &str) -> Option<Vec<(String, String)>> {
     let mut rest = line;

@@ -1,4 +1,4 @@
-//! The inputs of a command: files, directories searched recursively, and
+//! The inputs of a batch: files, directories searched recursively, and
 //! `-` for standard input.
 //!
 //! A path that cannot be read (missing, a folder that cannot be listed) is
@@ -127,10 +127,26 @@ pub fn escaped_name(path: &Path) -> String {
     out
 }
 
-/// Expands the command-line paths: directories into the files below them
-/// (sorted by name, so the order is the same on every run). Problems are
-/// inputs of their own, in their place.
-pub fn expand(paths: &[PathBuf]) -> Vec<Input> {
+/// The inputs a list of paths expands to, and the links back to folders
+/// already read that were not followed (loops), to tell.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Expanded {
+    /// The inputs, in order.
+    pub inputs: Vec<Input>,
+    /// Links to folders already read, not read again.
+    pub loops: Vec<PathBuf>,
+}
+
+/// Expands paths (`-` for standard input): directories into the files below
+/// them (sorted by name, so the order is the same on every run). Problems
+/// are inputs of their own, in their place.
+///
+/// ```
+/// let expanded = qipu::batch::expand(&["fixtures/pgn".into(), "no/such.pgn".into()]);
+/// assert!(expanded.inputs.len() >= 2);
+/// assert!(matches!(expanded.inputs.last(), Some(qipu::batch::Input::Problem { .. })));
+/// ```
+pub fn expand(paths: &[PathBuf]) -> Expanded {
     let mut walk = Walk::default();
     for path in paths {
         if path.as_os_str() == "-" {
@@ -147,7 +163,7 @@ pub fn expand(paths: &[PathBuf]) -> Vec<Input> {
             Err(e) => walk.problem(path, e),
         }
     }
-    walk.out
+    Expanded { inputs: walk.out, loops: walk.loops }
 }
 
 /// What a walk has found, and the folders and files it has visited.
@@ -155,6 +171,7 @@ pub fn expand(paths: &[PathBuf]) -> Vec<Input> {
 struct Walk {
     out: Vec<Input>,
     seen: HashSet<Identity>,
+    loops: Vec<PathBuf>,
 }
 
 /// A file's identity: its device and inode on Unix, its canonical path
@@ -238,11 +255,7 @@ impl Walk {
             };
             if !self.first_visit(&path, &meta) {
                 if meta.is_dir() {
-                    eprintln!(
-                        "qipu: {}: a link to a folder already read (a loop, or the same folder under \
-                         another name): not read again",
-                        path.display()
-                    );
+                    self.loops.push(path);
                 }
                 continue;
             }

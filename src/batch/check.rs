@@ -1,0 +1,216 @@
+//! Checking a game as it is read: its replay, the problems its reader met,
+//! and one status.
+
+use std::ops::ControlFlow;
+
+use crate::record::replay::{Follow, Replayed, Replayer};
+use crate::record::{GameResult, RecordedMove, Skip, Span, Visitor, Warning};
+
+/// What became of a game: it replayed to its end, a move (or its start
+/// position) is wrong, or it could not be read.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// Every move of it replayed.
+    Valid,
+    /// A move, or the start position, is no legal one.
+    Illegal,
+    /// The game could not be read.
+    Unreadable,
+}
+
+impl Status {
+    /// `ok`, `illegal` or `unreadable`: the `status` of JSON output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Valid => "ok",
+            Status::Illegal => "illegal",
+            Status::Unreadable => "unreadable",
+        }
+    }
+
+    /// The status of a game read (`unreadable` when it could not be) and
+    /// replayed.
+    pub fn of(unreadable: bool, replayed: &Replayed) -> Status {
+        match (unreadable, replayed.is_valid()) {
+            (true, _) => Status::Unreadable,
+            (false, true) => Status::Valid,
+            (false, false) => Status::Illegal,
+        }
+    }
+}
+
+/// What a [`Checker`] makes of a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Checked<T = ()> {
+    /// Valid, illegal or unreadable.
+    pub status: Status,
+    /// The replay (without the main line's moves: see [`Replayer::keep_moves`]).
+    pub replayed: Replayed,
+    /// The problems the reader met and worked around, then those the replay
+    /// met (at most [`MAX_WARNINGS`]).
+    pub warnings: Vec<Warning>,
+    /// Why the game could not be read, when it could not.
+    pub unreadable: Option<Warning>,
+    /// The result the game states: written after the moves, else its
+    /// `Result` tag.
+    pub result: Option<GameResult>,
+    /// The game has a comment.
+    pub has_comments: bool,
+    /// The game has a variation.
+    pub has_variations: bool,
+    /// The game's `Red`, `Black` and `Event` tags.
+    pub red: Option<String>,
+    /// The `Black` tag.
+    pub black: Option<String>,
+    /// The `Event` tag.
+    pub event: Option<String>,
+    /// The `ECCO` tag.
+    pub ecco: Option<String>,
+    /// Where the start position (the `FEN` tag, an XQF header) is written,
+    /// when the reader knows.
+    pub start_at: Option<Span>,
+    /// What the follower of the main line made of it.
+    pub followed: T,
+}
+
+/// Warnings a [`Checker`] keeps of a game: readers list at most 20 and
+/// count the rest, and a game can hold no more than this.
+pub const MAX_WARNINGS: usize = 1000;
+
+/// The visitor that checks each game without building it: its replay, the
+/// problems met, and what a [`Follow`]er of the main line gathers (a FEN
+/// trail, the first moves).
+///
+/// ```
+/// use qipu::batch::{Checker, Status};
+/// use qipu::formats::pgn;
+/// let checked = pgn::read_with("1. h2e2 h9g7 2. h0g2 *\n\n1. h2e9 *", &mut Checker::default());
+/// assert_eq!((checked[0].status, checked[1].status), (Status::Valid, Status::Illegal));
+/// ```
+#[derive(Debug)]
+pub struct Checker<F: Follow = ()> {
+    replayer: Replayer<F>,
+    warnings: Vec<Warning>,
+    unreadable: Option<Warning>,
+    result: Option<GameResult>,
+    result_tag: Option<Option<GameResult>>,
+    has_comments: bool,
+    has_variations: bool,
+    tags: [Option<String>; 4],
+    start_at: Option<Span>,
+}
+
+impl Default for Checker<()> {
+    fn default() -> Checker<()> {
+        Checker::following(())
+    }
+}
+
+impl<F: Follow> Checker<F> {
+    /// A checker whose replay tells `follow` of the main line.
+    pub fn following(follow: F) -> Checker<F> {
+        Checker {
+            replayer: Replayer::following(follow).keep_moves(false),
+            warnings: Vec::new(),
+            unreadable: None,
+            result: None,
+            result_tag: None,
+            has_comments: false,
+            has_variations: false,
+            tags: Default::default(),
+            start_at: None,
+        }
+    }
+
+    /// The follower, to read what it gathers as the game goes on.
+    pub fn follower(&self) -> &F {
+        self.replayer.follower()
+    }
+}
+
+/// The tags a [`Checker`] keeps, in the order of [`Checker::tags`].
+const KEPT_TAGS: [&str; 4] = ["Red", "Black", "Event", "ECCO"];
+
+impl<F: Follow> Visitor for Checker<F> {
+    type Output = Checked<F::Output>;
+
+    fn begin_game(&mut self, at: Span) {
+        self.replayer.begin_game(at);
+    }
+
+    fn tag(&mut self, name: &str, value: &str, at: Span) {
+        if name.eq_ignore_ascii_case("Result") && self.result_tag.is_none() {
+            self.result_tag = Some(GameResult::parse(value));
+        }
+        if let Some(k) = KEPT_TAGS.iter().position(|t| t.eq_ignore_ascii_case(name))
+            && self.tags[k].is_none()
+        {
+            self.tags[k] = Some(value.to_string());
+        }
+        if name.eq_ignore_ascii_case("FEN") && at != Span::default() && self.start_at.is_none() {
+            self.start_at = Some(at);
+        }
+        self.replayer.tag(name, value, at);
+    }
+
+    fn mv(&mut self, mv: &RecordedMove) -> ControlFlow<()> {
+        self.replayer.mv(mv)
+    }
+
+    fn comment(&mut self, text: &str) {
+        let _ = text;
+        self.has_comments = true;
+    }
+
+    fn begin_variation(&mut self) -> Skip {
+        self.has_variations = true;
+        self.replayer.begin_variation()
+    }
+
+    fn end_variation(&mut self) {
+        self.replayer.end_variation();
+    }
+
+    fn result(&mut self, result: GameResult) {
+        self.result = Some(result);
+        self.replayer.result(result);
+    }
+
+    fn warning(&mut self, warning: Warning) {
+        if self.warnings.len() < MAX_WARNINGS {
+            self.warnings.push(warning);
+        }
+    }
+
+    fn unreadable(&mut self, why: Warning) {
+        if self.unreadable.is_none() {
+            self.unreadable = Some(why.clone());
+        }
+        self.replayer.unreadable(why);
+    }
+
+    fn end_game(&mut self) -> Checked<F::Output> {
+        let mut replayed = self.replayer.end_game();
+        let mut warnings = std::mem::take(&mut self.warnings);
+        warnings.append(&mut replayed.warnings);
+        let unreadable = self.unreadable.take();
+        let [red, black, event, ecco] = std::mem::take(&mut self.tags);
+        let checked = Checked {
+            status: Status::of(unreadable.is_some(), &replayed),
+            replayed,
+            warnings,
+            unreadable,
+            result: self.result.take().or(self.result_tag.take().flatten()),
+            has_comments: std::mem::take(&mut self.has_comments),
+            has_variations: std::mem::take(&mut self.has_variations),
+            red,
+            black,
+            event,
+            ecco,
+            start_at: self.start_at.take(),
+            followed: self.replayer.follower_mut().end(),
+        };
+        self.result_tag = None;
+        checked
+    }
+}

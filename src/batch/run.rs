@@ -1,0 +1,511 @@
+//! Running a visitor over every game of a batch's inputs, on several
+//! threads, with what it makes of each game handed on in input order.
+//!
+//! The inputs are cut into jobs: a group of small files, read whole; a
+//! large input's chunks (see [`stream`]), or the whole of it when its
+//! format is not read in pieces. Jobs run side by side, at most a few more
+//! than there are threads at once; what each gives is handed to the sink
+//! in input order. The calling thread opens the inputs, cuts them into
+//! chunks and feeds the sink; with one thread it does the jobs too.
+
+use crate::formats::encoding::Encoding;
+use crate::formats::stream::{self, Chunk, Split};
+use crate::formats::{self, Unreadable, detect};
+use crate::record::Visitor;
+
+use super::input::Input;
+
+/// What is known of an input besides its games.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Meta {
+    /// The input's name in text reports (escaped: see [`super::escaped_name`]).
+    pub source: String,
+    /// The input's name for JSON: exact when it is UTF-8, else escaped.
+    pub json_source: String,
+    /// Whether `json_source` is escaped (the name is not UTF-8).
+    pub source_escaped: bool,
+    /// The format found (`"unknown"` before the input is read).
+    pub format: &'static str,
+    /// The text encoding, for text formats.
+    pub encoding: Option<&'static str>,
+}
+
+impl Meta {
+    /// What is known of `input` before it is read.
+    pub fn of(input: &Input) -> Meta {
+        let (json_source, source_escaped) = input.json_name();
+        Meta { source: input.name(), json_source, source_escaped, format: "unknown", encoding: None }
+    }
+
+    fn read(&mut self, read: formats::Read) {
+        self.format = read.format.name();
+        self.encoding = read.encoding.map(Encoding::name);
+    }
+}
+
+/// What the sink is told of an input, in input order: its games (in one or
+/// more runs), or why it gives none, then that it is done.
+#[derive(Debug)]
+pub enum Event<R> {
+    /// What the visitor made of some of the input's games, in order; the
+    /// first is game `first` of the input (counted from 0).
+    Games {
+        /// The index in the input of the first game.
+        first: usize,
+        /// What the visitor made of each game.
+        games: Vec<R>,
+    },
+    /// No more game can be read from the input, and why.
+    Unreadable(String),
+    /// The input was found while walking a folder and holds no record at
+    /// all (prose, an empty file, an image), and why: not a game, not a
+    /// problem.
+    NoRecord(String),
+    /// The input is finished.
+    Done,
+}
+
+/// A batch's settings: threads and text encoding (see the [module
+/// docs](super)).
+#[derive(Clone, Debug)]
+pub struct Batch {
+    threads: usize,
+    encoding: Option<Encoding>,
+}
+
+impl Default for Batch {
+    fn default() -> Batch {
+        Batch::new()
+    }
+}
+
+/// Files up to this size are read whole, several in one job; larger ones,
+/// and inputs that are not regular files, are read a chunk at a time.
+const SMALL_FILE: u64 = 1 << 20;
+
+/// A job of small files holds at most this many files...
+const GROUP_FILES: usize = 256;
+
+/// ...and this many bytes (unless one file is larger).
+const GROUP_BYTES: u64 = 1 << 20;
+
+impl Batch {
+    /// A batch on every core (one thread without the `parallel` feature),
+    /// detecting the encoding of each text.
+    pub fn new() -> Batch {
+        #[cfg(feature = "parallel")]
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        #[cfg(not(feature = "parallel"))]
+        let threads = 1;
+        Batch { threads, encoding: None }
+    }
+
+    /// Runs on `threads` threads (at least one; one without the `parallel`
+    /// feature).
+    pub fn threads(mut self, threads: usize) -> Batch {
+        self.threads = threads.max(1);
+        self
+    }
+
+    /// Reads text in `encoding` instead of detecting it.
+    pub fn encoding(mut self, encoding: Option<Encoding>) -> Batch {
+        self.encoding = encoding;
+        self
+    }
+
+    /// Reads every game of `inputs` with a visitor from `make` (one for
+    /// each job) and hands what it makes of each to `sink`, in input order,
+    /// with the input's [`Meta`]. An error of the sink (a closed output, an
+    /// interruption) stops the batch: the jobs under way end, no other
+    /// starts, and the error is returned.
+    pub fn run<V, E>(
+        &self,
+        inputs: &[Input],
+        make: impl Fn() -> V + Sync,
+        mut sink: impl FnMut(&Meta, Event<V::Output>) -> Result<(), E>,
+    ) -> Result<(), E>
+    where
+        V: Visitor,
+        V::Output: Send,
+    {
+        let mut order = Order { sink: &mut sink, stream: None };
+        let encoding = self.encoding;
+        #[cfg(feature = "parallel")]
+        if self.threads > 1 {
+            return in_parallel(
+                self.threads,
+                |submit| produce(inputs, encoding, &make, submit),
+                |piece| order.take(piece),
+            );
+        }
+        produce(inputs, encoding, &make, &mut |task| order.take(task.run()))
+    }
+}
+
+/// What a job gives, or a mark the producer puts between jobs.
+enum Piece<R> {
+    /// Whole inputs: each with its games, or why it gives none.
+    Inputs(Vec<(Meta, Result<Vec<R>, Stop>)>),
+    /// A chunked input begins; whether it may hold no record without
+    /// being unreadable (see [`may_hold_no_record`]).
+    Begin(Meta, detect::Format, bool),
+    /// Games of the chunked input, each with whether it looks like a game.
+    Chunk(Vec<(R, bool)>),
+    /// The chunked input ends, cut short when it is `Some`.
+    End(Option<Stop>),
+}
+
+/// Why an input gives no more game: unreadable, or holding no record.
+#[derive(Debug)]
+struct Stop {
+    reason: String,
+    no_record: bool,
+    format: Option<&'static str>,
+}
+
+impl Stop {
+    /// `input` stops for `reason`: a file found while walking a folder
+    /// that holds no record (prose, an image) is not a game; one named on
+    /// the command line, or named like a record (`.pgn`, `.xqf`), is
+    /// unreadable.
+    fn new(input: &Input, reason: String, holds_no_record: bool) -> Stop {
+        Stop { reason, no_record: holds_no_record && may_hold_no_record(input), format: None }
+    }
+
+    fn of(input: &Input, e: Unreadable) -> Stop {
+        Stop { format: Some(e.format.name()), ..Stop::new(input, e.reason, e.holds_no_record) }
+    }
+
+    fn event<R>(self) -> Event<R> {
+        if self.no_record { Event::NoRecord(self.reason) } else { Event::Unreadable(self.reason) }
+    }
+}
+
+/// Whether `input` may hold no record without being unreadable: it was
+/// found while walking a folder and is not named like a record.
+fn may_hold_no_record(input: &Input) -> bool {
+    input.found() && !input.path().is_some_and(detect::has_record_extension)
+}
+
+/// Work for a thread, or a piece ready at once.
+enum Task<'a, R> {
+    Ready(Piece<R>),
+    Job(Box<dyn FnOnce() -> Piece<R> + Send + 'a>),
+}
+
+impl<R> Task<'_, R> {
+    fn run(self) -> Piece<R> {
+        match self {
+            Task::Ready(piece) => piece,
+            Task::Job(job) => job(),
+        }
+    }
+}
+
+/// Cuts `inputs` into tasks, in order.
+fn produce<'a, V, E>(
+    inputs: &'a [Input],
+    encoding: Option<Encoding>,
+    make: &'a (impl Fn() -> V + Sync),
+    submit: &mut dyn FnMut(Task<'a, V::Output>) -> Result<(), E>,
+) -> Result<(), E>
+where
+    V: Visitor,
+    V::Output: Send,
+{
+    let mut i = 0;
+    while i < inputs.len() {
+        let group = small_files(&inputs[i..]);
+        if group > 0 {
+            let files = &inputs[i..i + group];
+            submit(Task::Job(Box::new(move || {
+                let mut visitor = make();
+                Piece::Inputs(files.iter().map(|input| read_whole(input, encoding, &mut visitor)).collect())
+            })))?;
+            i += group;
+            continue;
+        }
+        let input = &inputs[i];
+        i += 1;
+        let stop = |meta: Meta, stop: Stop| Task::Ready(Piece::Inputs(vec![(meta, Err(stop))]));
+        let mut meta = Meta::of(input);
+        let source = match input {
+            Input::Problem { reason, .. } => {
+                submit(stop(meta, Stop::new(input, reason.clone(), false)))?;
+                continue;
+            }
+            Input::Skipped { reason, .. } => {
+                submit(stop(meta, Stop::new(input, reason.clone(), true)))?;
+                continue;
+            }
+            _ => match input.open() {
+                Ok(source) => source,
+                Err(e) => {
+                    submit(stop(meta, Stop::new(input, format!("cannot read: {e}"), false)))?;
+                    continue;
+                }
+            },
+        };
+        match stream::split(source, encoding) {
+            Err(e) => {
+                let stop = Stop::of(input, e);
+                meta.format = stop.format.unwrap_or(meta.format);
+                submit(Task::Ready(Piece::Inputs(vec![(meta, Err(stop))])))?;
+            }
+            Ok(Split::Whole(bytes)) => submit(Task::Job(Box::new(move || {
+                let mut visitor = make();
+                Piece::Inputs(vec![read_bytes(input, meta, &bytes, encoding, &mut visitor)])
+            })))?,
+            Ok(Split::Chunks(chunks)) => {
+                meta.format = chunks.format().name();
+                meta.encoding = Some(chunks.encoding().name());
+                submit(Task::Ready(Piece::Begin(meta, chunks.format(), may_hold_no_record(input))))?;
+                let mut end = None;
+                for chunk in chunks {
+                    match chunk {
+                        Ok(chunk) => {
+                            submit(Task::Job(Box::new(move || Piece::Chunk(read_chunk(&chunk, make)))))?
+                        }
+                        Err(e) => {
+                            end = Some(Stop::of(input, e));
+                            break;
+                        }
+                    }
+                }
+                submit(Task::Ready(Piece::End(end)))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// How many inputs from the first are small regular files, to read whole
+/// in one job.
+fn small_files(inputs: &[Input]) -> usize {
+    let mut bytes = 0;
+    let mut n = 0;
+    for input in inputs.iter().take(GROUP_FILES) {
+        let Input::File { path, .. } = input else { break };
+        let Ok(meta) = std::fs::metadata(path) else { break };
+        if !meta.is_file() || meta.len() > SMALL_FILE || (n > 0 && bytes + meta.len() > GROUP_BYTES) {
+            break;
+        }
+        bytes += meta.len();
+        n += 1;
+    }
+    n
+}
+
+/// Reads a whole input with `visitor`.
+fn read_whole<V: Visitor>(
+    input: &Input,
+    encoding: Option<Encoding>,
+    visitor: &mut V,
+) -> (Meta, Result<Vec<V::Output>, Stop>) {
+    let meta = Meta::of(input);
+    let bytes = match read_small(input) {
+        Ok(Some(bytes)) => bytes,
+        // Grown past the limit since it was looked at: read in pieces.
+        Ok(None) => return read_streamed(input, meta, encoding, visitor),
+        Err(e) => return (meta, Err(Stop::new(input, format!("cannot read: {e}"), false))),
+    };
+    read_bytes(input, meta, &bytes, encoding, visitor)
+}
+
+/// The games of an input's `bytes`.
+fn read_bytes<V: Visitor>(
+    input: &Input,
+    mut meta: Meta,
+    bytes: &[u8],
+    encoding: Option<Encoding>,
+    visitor: &mut V,
+) -> (Meta, Result<Vec<V::Output>, Stop>) {
+    let mut games = Vec::new();
+    match formats::read_with(bytes, encoding, visitor, |game| games.push(game)) {
+        Ok(read) => {
+            meta.read(read);
+            (meta, Ok(games))
+        }
+        Err(e) => {
+            meta.format = e.format.name();
+            (meta, Err(Stop::of(input, e)))
+        }
+    }
+}
+
+/// The games of an input read a piece at a time, all on this thread.
+fn read_streamed<V: Visitor>(
+    input: &Input,
+    mut meta: Meta,
+    encoding: Option<Encoding>,
+    visitor: &mut V,
+) -> (Meta, Result<Vec<V::Output>, Stop>) {
+    let source = match input.open() {
+        Ok(source) => source,
+        Err(e) => return (meta, Err(Stop::new(input, format!("cannot read: {e}"), false))),
+    };
+    let mut games = Vec::new();
+    match stream::read_stream_with(source, encoding, visitor, |game| games.push(game)) {
+        Ok(read) => {
+            meta.read(read);
+            (meta, Ok(games))
+        }
+        Err(e) => {
+            meta.format = e.format.name();
+            (meta, Err(Stop::of(input, e)))
+        }
+    }
+}
+
+/// The bytes of a regular file of at most [`SMALL_FILE`] bytes; `None`
+/// when it has grown larger.
+fn read_small(input: &Input) -> std::io::Result<Option<Vec<u8>>> {
+    use std::io::Read;
+    let mut file = input.open()?;
+    let mut bytes = Vec::new();
+    file.by_ref().take(SMALL_FILE + 1).read_to_end(&mut bytes)?;
+    Ok((bytes.len() as u64 <= SMALL_FILE).then_some(bytes))
+}
+
+/// The games of a chunk, each with whether it looks like a game.
+fn read_chunk<V: Visitor>(chunk: &Chunk, make: &impl Fn() -> V) -> Vec<(V::Output, bool)> {
+    let mut visitor = make();
+    let mut games = Vec::new();
+    chunk.read_with(&mut visitor, |game, looks| games.push((game, looks)));
+    games
+}
+
+/// The pieces, in order, made into events for the sink.
+struct Order<'s, R, S> {
+    sink: &'s mut S,
+    /// The chunked input being read: its meta, the games held until one
+    /// looks like a game, and how many games were handed on.
+    stream: Option<Stream<R>>,
+}
+
+/// A chunked input being read.
+struct Stream<R> {
+    meta: Meta,
+    /// Whether it may hold no record without being unreadable.
+    may_hold_no_record: bool,
+    format: detect::Format,
+    /// The games held until one looks like a game.
+    held: formats::Held<R>,
+    /// How many games were handed on.
+    first: usize,
+}
+
+impl<R, E, S: FnMut(&Meta, Event<R>) -> Result<(), E>> Order<'_, R, S> {
+    fn take(&mut self, piece: Piece<R>) -> Result<(), E> {
+        match piece {
+            Piece::Inputs(inputs) => {
+                for (meta, read) in inputs {
+                    match read {
+                        Ok(games) => {
+                            if !games.is_empty() {
+                                (self.sink)(&meta, Event::Games { first: 0, games })?;
+                            }
+                        }
+                        Err(stop) => (self.sink)(&meta, stop.event())?,
+                    }
+                    (self.sink)(&meta, Event::Done)?;
+                }
+            }
+            Piece::Begin(meta, format, may_hold_no_record) => {
+                self.stream =
+                    Some(Stream { meta, may_hold_no_record, format, held: Default::default(), first: 0 })
+            }
+            Piece::Chunk(games) => {
+                let stream = self.stream.as_mut().expect("a chunk comes after its input begins");
+                let mut ready = Vec::new();
+                for game in games {
+                    stream.held.take(game, &mut |g| ready.push(g));
+                }
+                if !ready.is_empty() {
+                    let n = ready.len();
+                    (self.sink)(&stream.meta, Event::Games { first: stream.first, games: ready })?;
+                    stream.first += n;
+                }
+            }
+            Piece::End(stop) => {
+                let Stream { meta, may_hold_no_record, held, format, .. } =
+                    self.stream.take().expect("an input ends after it begins");
+                let unreadable = match held.end() {
+                    _ if stop.is_some() => None,
+                    None => Some(Unreadable::no_record(format, "no game found")),
+                    Some(false) => Some(formats::not_a_game(format)),
+                    Some(true) => None,
+                };
+                let stop = stop.or(unreadable.map(|e| Stop {
+                    no_record: e.holds_no_record && may_hold_no_record,
+                    reason: e.reason,
+                    format: None,
+                }));
+                if let Some(stop) = stop {
+                    (self.sink)(&meta, stop.event())?;
+                }
+                (self.sink)(&meta, Event::Done)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Runs the tasks `produce` submits on `threads` threads, at most a few
+/// more than the threads at once, and hands what they give to `take` in
+/// the order they were submitted.
+#[cfg(feature = "parallel")]
+fn in_parallel<'a, R: Send + 'a, E>(
+    threads: usize,
+    produce: impl FnOnce(&mut dyn FnMut(Task<'a, R>) -> Result<(), E>) -> Result<(), E>,
+    mut take: impl FnMut(Piece<R>) -> Result<(), E>,
+) -> Result<(), E> {
+    let Ok(pool) = rayon::ThreadPoolBuilder::new().num_threads(threads).build() else {
+        // No threads to be had: the work is done here.
+        return produce(&mut |task| take(task.run()));
+    };
+    let window = 2 * threads + 2;
+    pool.in_place_scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::channel::<(usize, std::thread::Result<Piece<R>>)>();
+        // Pieces from `next_out` on, in order, as they come.
+        let mut waiting: std::collections::VecDeque<Option<Piece<R>>> = Default::default();
+        let mut next_out = 0;
+        let mut flush = |waiting: &mut std::collections::VecDeque<Option<Piece<R>>>,
+                         next_out: &mut usize|
+         -> Result<(), E> {
+            while let Some(Some(_)) = waiting.front() {
+                let piece = waiting.pop_front().flatten().expect("a piece");
+                *next_out += 1;
+                take(piece)?;
+            }
+            Ok(())
+        };
+        let mut result = produce(&mut |task| {
+            while waiting.len() >= window {
+                let (k, piece) = rx.recv().expect("a job under way sends what it gives");
+                waiting[k - next_out] = Some(piece.unwrap_or_else(|p| std::panic::resume_unwind(p)));
+                flush(&mut waiting, &mut next_out)?;
+            }
+            let k = next_out + waiting.len();
+            match task {
+                Task::Ready(piece) => waiting.push_back(Some(piece)),
+                Task::Job(job) => {
+                    waiting.push_back(None);
+                    let tx = tx.clone();
+                    scope.spawn(move |_| {
+                        // The receiver is gone when the batch stopped early.
+                        let piece = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
+                        let _ = tx.send((k, piece));
+                    });
+                }
+            }
+            flush(&mut waiting, &mut next_out)
+        });
+        while result.is_ok() && !waiting.is_empty() {
+            let (k, piece) = rx.recv().expect("a job under way sends what it gives");
+            waiting[k - next_out] = Some(piece.unwrap_or_else(|p| std::panic::resume_unwind(p)));
+            result = flush(&mut waiting, &mut next_out);
+        }
+        result
+    })
+}

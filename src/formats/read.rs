@@ -1,0 +1,332 @@
+//! Reading a whole file of any format into a visitor.
+
+use super::detect::{self, Format};
+use super::encoding::{self, Encoding};
+use super::{Unreadable, cbf, ccbridge, dhtmlxq, pgn, sniff, text, wxf_record, xqf};
+use crate::notation;
+use crate::record::{MoveText, Record, RecordedMove, Span, Visitor, Warning};
+
+/// How a file was read: its format and, for text, its encoding.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Read {
+    /// The format found.
+    pub format: Format,
+    /// The text encoding, for text formats.
+    pub encoding: Option<Encoding>,
+}
+
+/// Reads the games of a file of any format with `visitor`, handing what it
+/// makes of each game to `each`, in order; `encoding` overrides text-encoding
+/// detection. A file that holds no game is [`Unreadable`], and `each` is not
+/// called.
+///
+/// ```
+/// use qipu::formats::read_with;
+/// use qipu::record::replay::Replayer;
+/// let mut valid = 0;
+/// let read = read_with(b"[Event \"x\"]\n1. h2e2 h9g7 *\n", None, &mut Replayer::default(), |r| valid += usize::from(r.is_valid())).unwrap();
+/// assert_eq!((read.format.name(), valid), ("pgn", 1));
+/// ```
+pub fn read_with<V: Visitor>(
+    bytes: &[u8],
+    encoding: Option<Encoding>,
+    visitor: &mut V,
+    mut each: impl FnMut(V::Output),
+) -> Result<Read, Unreadable> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        let reason = if bytes.is_empty() { "empty file" } else { "only white space" };
+        return Err(Unreadable::no_record(detect::detect(bytes), reason));
+    }
+    let binary = |format| Read { format, encoding: None };
+    match detect::detect(bytes) {
+        Format::Xqf => match xqf::read(bytes) {
+            Ok(record) => {
+                each(visitor.record(record));
+                Ok(binary(Format::Xqf))
+            }
+            Err(e) => Err(Unreadable::damaged(Format::Xqf, e.to_string())),
+        },
+        Format::Cbr => match ccbridge::read_cbr(bytes) {
+            Ok(record) => {
+                each(visitor.record(record));
+                Ok(binary(Format::Cbr))
+            }
+            Err(e) => Err(Unreadable::damaged(Format::Cbr, e.to_string())),
+        },
+        Format::Cbl => {
+            let library =
+                ccbridge::read_cbl(bytes).map_err(|e| Unreadable::damaged(Format::Cbl, e.to_string()))?;
+            if library.records.is_empty() {
+                return Err(Unreadable::damaged(Format::Cbl, "a library without a record"));
+            }
+            // A record of the library that cannot be read is still a game
+            // to account for: it is marked unreadable, with its place.
+            for record in library.records {
+                let record = record.unwrap_or_else(|e| Record {
+                    unreadable: Some(Warning {
+                        at: Span { line: 0, column: e.offset as u32 },
+                        message: e.reason,
+                    }),
+                    ..Record::default()
+                });
+                each(visitor.record(record));
+            }
+            Ok(binary(Format::Cbl))
+        }
+        Format::Binary => {
+            let start = bytes.iter().take(4).map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(" ");
+            Err(Unreadable::no_record(
+                Format::Binary,
+                format!(
+                    "binary data that is not a known record format (it starts with {start}; an XQF file starts with 'XQ')"
+                ),
+            ))
+        }
+        _ => {
+            let decoded = encoding::decode(bytes, encoding);
+            read_text(&decoded.text, decoded.encoding, visitor, each)
+        }
+    }
+}
+
+/// Reads a decoded text of any text format with `visitor`.
+pub(crate) fn read_text<V: Visitor>(
+    text: &str,
+    encoding: Encoding,
+    visitor: &mut V,
+    mut each: impl FnMut(V::Output),
+) -> Result<Read, Unreadable> {
+    let read = |format| Read { format, encoding: Some(encoding) };
+    let none = |format| Unreadable::no_record(format, "no game found");
+    match sniff::text_format(text) {
+        Format::Dhtmlxq => {
+            for record in dhtmlxq::read(text) {
+                each(visitor.record(record));
+            }
+            Ok(read(Format::Dhtmlxq))
+        }
+        Format::Cbf => match cbf::read(text) {
+            Ok(record) => {
+                each(visitor.record(record));
+                Ok(read(Format::Cbf))
+            }
+            Err(e) => Err(Unreadable::damaged(Format::Cbf, e.to_string())),
+        },
+        Format::Json => {
+            let records = json_records(text);
+            if records.is_empty() {
+                return Err(none(Format::Json));
+            }
+            for record in records {
+                each(visitor.record(record));
+            }
+            Ok(read(Format::Json))
+        }
+        Format::Wxf => {
+            let records = wxf_record::read(text);
+            if records.is_empty() {
+                return Err(none(Format::Wxf));
+            }
+            for record in records {
+                each(visitor.record(record));
+            }
+            Ok(read(Format::Wxf))
+        }
+        Format::Pgn => {
+            let mut games = Sighted::new(visitor);
+            let mut held = Held::default();
+            for game in pgn::read_with(text, &mut games) {
+                held.take(game, &mut each);
+            }
+            match held.end() {
+                None => Err(none(Format::Pgn)),
+                Some(false) => Err(not_a_game(Format::Pgn)),
+                Some(true) => Ok(read(Format::Pgn)),
+            }
+        }
+        _ => {
+            let records = text::read(&encoding::unescape_references(text));
+            if records.is_empty() {
+                // PGN move text without tags, which plain-text lines do not
+                // read (`{开局} 1. 炮二平五 {中炮} 马８进７ *`).
+                let games = pgn::read(text);
+                if !games.is_empty() && games.iter().all(looks_like_a_game) {
+                    for record in games {
+                        each(visitor.record(record));
+                    }
+                    return Ok(read(Format::Pgn));
+                }
+                return Err(Unreadable::no_record(
+                    Format::Text,
+                    "text without a game record: no line of moves",
+                ));
+            }
+            if records.iter().all(|r| !looks_like_a_game(r)) {
+                return Err(not_a_game(Format::Text));
+            }
+            for record in records {
+                each(visitor.record(record));
+            }
+            Ok(read(Format::Text))
+        }
+    }
+}
+
+/// A text whose games do not look like games.
+pub(crate) fn not_a_game(format: Format) -> Unreadable {
+    Unreadable::no_record(format, "text without a game record: no tags, and the first word is not a move")
+}
+
+/// The games read from a text, held until one looks like a game (a text
+/// of which none does holds no record); from then on they are handed on
+/// as they come.
+#[derive(Debug)]
+pub(crate) struct Held<O> {
+    games: Vec<O>,
+    /// A game looked like a game.
+    seen: bool,
+    /// Some game was read.
+    any: bool,
+}
+
+impl<O> Default for Held<O> {
+    fn default() -> Held<O> {
+        Held { games: Vec::new(), seen: false, any: false }
+    }
+}
+
+impl<O> Held<O> {
+    /// Takes a game and whether it looks like one.
+    pub(crate) fn take(&mut self, (game, looks): (O, bool), each: &mut impl FnMut(O)) {
+        self.any = true;
+        if self.seen {
+            each(game);
+            return;
+        }
+        self.games.push(game);
+        if looks {
+            self.seen = true;
+            for g in self.games.drain(..) {
+                each(g);
+            }
+        }
+    }
+
+    /// `None` when no game was read; else whether one looked like a game
+    /// (when none did, the games held are dropped).
+    pub(crate) fn end(self) -> Option<bool> {
+        self.any.then_some(self.seen)
+    }
+}
+
+/// The JSON records of a text (read only with the `serde` feature).
+fn json_records(text: &str) -> Vec<Record> {
+    #[cfg(feature = "serde")]
+    {
+        super::json::read(text)
+    }
+    #[cfg(not(feature = "serde"))]
+    {
+        let _ = text;
+        Vec::new()
+    }
+}
+
+/// Whether a record read from text is a game: it has tags, or its first
+/// move reads as a move in some notation.
+pub(crate) fn looks_like_a_game(record: &Record) -> bool {
+    if !record.tags.is_empty() {
+        return true;
+    }
+    let Some(first) = record.tree.main_line().next() else { return record.result.is_some() };
+    match &record.tree.node(first).mv.as_ref().expect("a move").text {
+        MoveText::Text(t) => notation::is_move_text(t),
+        MoveText::Coords(_) => true,
+    }
+}
+
+/// A visitor that also tells whether each game looks like a game (as
+/// [`looks_like_a_game`] says of a record): it has tags, or its first move
+/// reads as a move, or, without moves, a result.
+#[derive(Debug)]
+pub(crate) struct Sighted<V> {
+    inner: V,
+    tags: bool,
+    first_move: Option<bool>,
+    result: bool,
+}
+
+impl<V: Visitor> Sighted<V> {
+    pub(crate) fn new(inner: V) -> Sighted<V> {
+        Sighted { inner, tags: false, first_move: None, result: false }
+    }
+}
+
+impl<V: Visitor> Visitor for Sighted<V> {
+    type Output = (V::Output, bool);
+
+    fn begin_game(&mut self, at: Span) {
+        self.inner.begin_game(at)
+    }
+
+    fn tag(&mut self, name: &str, value: &str, at: Span) {
+        self.tags = true;
+        self.inner.tag(name, value, at)
+    }
+
+    fn mv(&mut self, mv: &RecordedMove) -> std::ops::ControlFlow<()> {
+        if self.first_move.is_none() {
+            self.first_move = Some(match &mv.text {
+                MoveText::Text(t) => notation::is_move_text(t),
+                MoveText::Coords(_) => true,
+            });
+        }
+        self.inner.mv(mv)
+    }
+
+    fn nag(&mut self, nag: u8) {
+        self.inner.nag(nag)
+    }
+
+    fn comment(&mut self, text: &str) {
+        self.inner.comment(text)
+    }
+
+    fn comment_before(&mut self, text: &str) {
+        self.inner.comment_before(text)
+    }
+
+    fn begin_variation(&mut self) -> crate::record::Skip {
+        self.inner.begin_variation()
+    }
+
+    fn end_variation(&mut self) {
+        self.inner.end_variation()
+    }
+
+    fn result(&mut self, result: crate::record::GameResult) {
+        self.result = true;
+        self.inner.result(result)
+    }
+
+    fn warning(&mut self, warning: Warning) {
+        self.inner.warning(warning)
+    }
+
+    fn unreadable(&mut self, why: Warning) {
+        self.inner.unreadable(why)
+    }
+
+    fn record(&mut self, record: Record) -> (V::Output, bool) {
+        let looks = looks_like_a_game(&record);
+        (self.inner.record(record), looks)
+    }
+
+    fn end_game(&mut self) -> (V::Output, bool) {
+        let looks = self.tags || self.first_move.unwrap_or(self.result);
+        self.tags = false;
+        self.first_move = None;
+        self.result = false;
+        (self.inner.end_game(), looks)
+    }
+}
