@@ -44,8 +44,10 @@ impl Status {
 pub struct Checked<T = ()> {
     /// Valid, illegal or unreadable.
     pub status: Status,
-    /// The replay (without the main line's moves: see [`Replayer::keep_moves`]).
-    pub replayed: Replayed,
+    /// The replay (without the main line's moves: see
+    /// [`Replayer::keep_moves`]), boxed: what a checker makes of a game stays
+    /// small to hand on.
+    pub replayed: Box<Replayed>,
     /// The problems the reader met and worked around, then those the replay
     /// met (at most [`MAX_WARNINGS`]).
     pub warnings: Vec<Warning>,
@@ -190,7 +192,7 @@ impl<F: Follow> Visitor for Checker<F> {
     }
 
     fn end_game(&mut self) -> Checked<F::Output> {
-        let mut replayed = self.replayer.end_game();
+        let mut replayed = Box::new(self.replayer.end_game());
         let mut warnings = std::mem::take(&mut self.warnings);
         warnings.append(&mut replayed.warnings);
         let unreadable = self.unreadable.take();

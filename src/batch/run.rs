@@ -149,8 +149,9 @@ enum Piece<R> {
     /// A chunked input begins; whether it may hold no record without
     /// being unreadable (see [`may_hold_no_record`]).
     Begin(Meta, detect::Format, bool),
-    /// Games of the chunked input, each with whether it looks like a game.
-    Chunk(Vec<(R, bool)>),
+    /// Games of the chunked input, and the first of them that looks like
+    /// a game (see [`formats::read_with`] on texts that hold none).
+    Chunk(Vec<R>, Option<usize>),
     /// The chunked input ends, cut short when it is `Some`.
     End(Option<Stop>),
 }
@@ -263,9 +264,7 @@ where
                 let mut end = None;
                 for chunk in chunks {
                     match chunk {
-                        Ok(chunk) => {
-                            submit(Task::Job(Box::new(move || Piece::Chunk(read_chunk(&chunk, make)))))?
-                        }
+                        Ok(chunk) => submit(Task::Job(Box::new(move || read_chunk(&chunk, make))))?,
                         Err(e) => {
                             end = Some(Stop::of(input, e));
                             break;
@@ -367,12 +366,18 @@ fn read_small(input: &Input) -> std::io::Result<Option<Vec<u8>>> {
     Ok((bytes.len() as u64 <= SMALL_FILE).then_some(bytes))
 }
 
-/// The games of a chunk, each with whether it looks like a game.
-fn read_chunk<V: Visitor>(chunk: &Chunk, make: &impl Fn() -> V) -> Vec<(V::Output, bool)> {
+/// The games of a chunk.
+fn read_chunk<V: Visitor>(chunk: &Chunk, make: &impl Fn() -> V) -> Piece<V::Output> {
     let mut visitor = make();
     let mut games = Vec::new();
-    chunk.read_with(&mut visitor, |game, looks| games.push((game, looks)));
-    games
+    let mut first_game = None;
+    chunk.read_with(&mut visitor, |game, looks| {
+        if looks && first_game.is_none() {
+            first_game = Some(games.len());
+        }
+        games.push(game);
+    });
+    Piece::Chunk(games, first_game)
 }
 
 /// The pieces, in order, made into events for the sink.
@@ -390,7 +395,11 @@ struct Stream<R> {
     may_hold_no_record: bool,
     format: detect::Format,
     /// The games held until one looks like a game.
-    held: formats::Held<R>,
+    held: Vec<R>,
+    /// A game looked like a game: the others are handed on as they come.
+    seen: bool,
+    /// Some game was read.
+    any: bool,
     /// How many games were handed on.
     first: usize,
 }
@@ -412,29 +421,46 @@ impl<R, E, S: FnMut(&Meta, Event<R>) -> Result<(), E>> Order<'_, R, S> {
                 }
             }
             Piece::Begin(meta, format, may_hold_no_record) => {
-                self.stream =
-                    Some(Stream { meta, may_hold_no_record, format, held: Default::default(), first: 0 })
+                self.stream = Some(Stream {
+                    meta,
+                    may_hold_no_record,
+                    format,
+                    held: Vec::new(),
+                    seen: false,
+                    any: false,
+                    first: 0,
+                })
             }
-            Piece::Chunk(games) => {
+            Piece::Chunk(mut games, first_game) => {
                 let stream = self.stream.as_mut().expect("a chunk comes after its input begins");
-                let mut ready = Vec::new();
-                for game in games {
-                    stream.held.take(game, &mut |g| ready.push(g));
+                stream.any |= !games.is_empty();
+                if !stream.seen {
+                    // Games are held until one looks like a game: a text
+                    // of which none does holds no record.
+                    if first_game.is_none() {
+                        stream.held.append(&mut games);
+                        return Ok(());
+                    }
+                    stream.seen = true;
+                    if !stream.held.is_empty() {
+                        stream.held.append(&mut games);
+                        games = std::mem::take(&mut stream.held);
+                    }
                 }
-                if !ready.is_empty() {
-                    let n = ready.len();
-                    (self.sink)(&stream.meta, Event::Games { first: stream.first, games: ready })?;
+                if !games.is_empty() {
+                    let n = games.len();
+                    (self.sink)(&stream.meta, Event::Games { first: stream.first, games })?;
                     stream.first += n;
                 }
             }
             Piece::End(stop) => {
-                let Stream { meta, may_hold_no_record, held, format, .. } =
+                let Stream { meta, may_hold_no_record, seen, any, format, .. } =
                     self.stream.take().expect("an input ends after it begins");
-                let unreadable = match held.end() {
+                let unreadable = match (any, seen) {
                     _ if stop.is_some() => None,
-                    None => Some(Unreadable::no_record(format, "no game found")),
-                    Some(false) => Some(formats::not_a_game(format)),
-                    Some(true) => None,
+                    (false, _) => Some(Unreadable::no_record(format, "no game found")),
+                    (true, false) => Some(formats::not_a_game(format)),
+                    (true, true) => None,
                 };
                 let stop = stop.or(unreadable.map(|e| Stop {
                     no_record: e.holds_no_record && may_hold_no_record,

@@ -178,9 +178,6 @@ pub struct Replayed {
     pub moves: Vec<Move>,
     /// How many main-line moves replayed.
     pub plies: usize,
-    /// The position after those moves; `None` when the start position is
-    /// not a legal one.
-    pub end: Option<Position>,
     /// Plies replayed in variations.
     pub variation_plies: usize,
     /// The first wrong move: of the main line if there is one, else of the
@@ -738,7 +735,6 @@ impl<F: Follow> Replayer<F> {
             resolution: Resolution { setup: Some(setup), start: self.start_pos.take(), moves: Vec::new() },
             moves: std::mem::take(&mut self.moves),
             plies: self.plies,
-            end: Some(self.pos.clone()),
             variation_plies: self.variation_plies,
             error,
             termination,
@@ -769,7 +765,6 @@ fn not_replayed(setup: Option<Setup>, error: ReplayError) -> Replayed {
         resolution: Resolution { setup, start: None, moves: Vec::new() },
         moves: Vec::new(),
         plies: 0,
-        end: None,
         variation_plies: 0,
         error: Some(error),
         termination: None,
