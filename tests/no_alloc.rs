@@ -1,4 +1,6 @@
-//! Playing, undoing and generating moves never touch the heap.
+//! Playing, undoing and generating moves never touch the heap; reading and
+//! checking a game (validate), gathering its statistics (stats) and writing
+//! its FEN trail (fen) allocate per game, not per move.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -47,4 +49,115 @@ fn move_generation_play_and_undo_do_not_allocate() {
     let after = ALLOCATIONS.with(Cell::get);
     assert!(nodes > 79_666);
     assert_eq!(after - before, 0, "allocations during move generation, play and undo");
+}
+
+/// A random game of up to `plies` plies from the start, as an ICCS PGN
+/// game, and how many plies it has.
+fn random_game(plies: usize, seed: u64) -> (String, usize) {
+    let mut pos = qipu::Position::start();
+    let mut state = seed;
+    let mut text = String::from("[Event \"allocations\"]\n");
+    let mut played = 0;
+    while played < plies {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let m = moves[(state >> 33) as usize % moves.len()];
+        if played % 2 == 0 {
+            text.push_str(&format!("{}. ", played / 2 + 1));
+        }
+        text.push_str(&format!("{m} "));
+        pos.play_unchecked(m);
+        played += 1;
+    }
+    text.push_str("*\n");
+    (text, played)
+}
+
+/// Allocations made by reading and checking `text` with `visitor`.
+fn allocations_reading<V: qipu::record::Visitor>(text: &str, visitor: &mut V) -> usize {
+    let before = ALLOCATIONS.with(Cell::get);
+    let mut games = 0;
+    qipu::formats::read_with(text.as_bytes(), None, visitor, |_| games += 1).unwrap();
+    assert_eq!(games, 1);
+    ALLOCATIONS.with(Cell::get) - before
+}
+
+/// The allocations a game's reading and replay make grow with the log of
+/// its length (vectors doubling), not with its moves: a game ten times as
+/// long makes at most a few more.
+fn assert_no_allocation_per_move<V: qipu::record::Visitor>(what: &str, make: impl Fn() -> V) {
+    let (short, short_plies) = random_game(60, 7);
+    // The first seed whose game runs to 600 plies without an end.
+    let (long, long_plies) =
+        (1..100).map(|seed| random_game(600, seed)).find(|(_, plies)| *plies == 600).expect("a long game");
+    assert!(short_plies == 60);
+    // Warm up what is made once (tables, the start position).
+    allocations_reading(&short, &mut make());
+    let short_allocations = allocations_reading(&short, &mut make());
+    let long_allocations = allocations_reading(&long, &mut make());
+    let extra = long_allocations.saturating_sub(short_allocations);
+    assert!(
+        extra <= 40,
+        "{what}: {short_allocations} allocations for {short_plies} plies, {long_allocations} for {long_plies}"
+    );
+}
+
+#[test]
+fn validating_a_game_does_not_allocate_per_move() {
+    assert_no_allocation_per_move("validate", qipu::batch::Checker::default);
+}
+
+#[test]
+fn the_statistics_of_a_game_do_not_allocate_per_move() {
+    assert_no_allocation_per_move("stats", || {
+        qipu::batch::Checker::following(qipu::analysis::stats::MainLine::default())
+    });
+}
+
+/// What `qipu fen` does at each ply: the move written in a notation and
+/// the FEN brought up to date from the ranks the move touched, both
+/// appended to one buffer.
+#[derive(Debug, Default)]
+struct FenTrail {
+    ranks: Option<qipu::fen::RankTexts>,
+    mv: String,
+    lines: Vec<u8>,
+}
+
+impl qipu::record::replay::Follow for FenTrail {
+    type Output = usize;
+
+    fn start(&mut self, start: &qipu::Position) {
+        self.ranks = Some(qipu::fen::RankTexts::new(start.board()));
+    }
+
+    fn before_move(&mut self, before: &qipu::Position, m: qipu::Move) {
+        self.mv.clear();
+        qipu::notation::Notation::Chinese(qipu::notation::chinese::Style::Simplified).write_to(
+            before,
+            m,
+            &mut self.mv,
+        );
+    }
+
+    fn after_move(&mut self, pos: &qipu::Position, m: qipu::Move) {
+        let Some(ranks) = &mut self.ranks else { return };
+        ranks.update(pos.board(), m);
+        self.lines.extend_from_slice(self.mv.as_bytes());
+        self.lines.push(b'\t');
+        ranks.write_bytes(pos.turn(), pos.halfmoves(), pos.fullmoves(), &mut self.lines);
+        self.lines.push(b'\n');
+    }
+
+    fn end(&mut self) -> usize {
+        self.lines.len()
+    }
+}
+
+#[test]
+fn the_fen_trail_of_a_game_does_not_allocate_per_move() {
+    assert_no_allocation_per_move("fen", || qipu::batch::Checker::following(FenTrail::default()));
 }

@@ -424,9 +424,9 @@ impl<V: Visitor> Reader<'_, V> {
             let at = Span { line: number, column };
             let b = bytes[i];
             if b >= 0x80 {
-                let c = line[i..].chars().next().expect("not at the end");
-                if c.is_whitespace() {
-                    i += c.len_utf8();
+                let n = wide_space_len(bytes, i);
+                if n > 0 {
+                    i += n;
                     column += 1;
                     continue;
                 }
@@ -544,7 +544,12 @@ impl<V: Visitor> Reader<'_, V> {
             return false;
         }
         let (number_len, rest) = strip_move_number(token);
-        let rest = rest.trim_start_matches(['.', '…', '．', '。']);
+        // Dots after a number (`1...`, `1．`): `.`, or `…`, `．`, `。`, which
+        // open with 0xE2, 0xEF and 0xE3.
+        let rest = match rest.as_bytes().first() {
+            Some(b'.' | 0xE2 | 0xEF | 0xE3) => rest.trim_start_matches(['.', '…', '．', '。']),
+            _ => rest,
+        };
         if rest.is_empty() || rest == "--" {
             return false;
         }
@@ -683,25 +688,71 @@ fn token_end(line: &str, start: usize) -> (usize, u32) {
     while end < bytes.len() {
         let b = bytes[end];
         if b < 0x80 {
-            if b.is_ascii_whitespace() || matches!(b, 0x0B | b'{' | b'}' | b'(' | b')' | b';' | b'[') {
+            if ENDS_TOKEN[b as usize] {
                 break;
             }
             end += 1;
         } else {
-            let c = line[end..].chars().next().expect("not at the end");
-            if c.is_whitespace() {
+            if wide_space_len(bytes, end) > 0 {
                 break;
             }
-            end += c.len_utf8();
+            end += utf8_len(b);
         }
         chars += 1;
     }
-    (end, chars)
+    (end.min(bytes.len()), chars)
+}
+
+/// The ASCII bytes that end a token: white space (vertical tab and form
+/// feed too), comment and variation brackets, `;` and `[`.
+static ENDS_TOKEN: [bool; 128] = {
+    let mut table = [false; 128];
+    let ends = b" \t\n\r\x0B\x0C{}();[";
+    let mut i = 0;
+    while i < ends.len() {
+        table[ends[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
+
+/// The length of the UTF-8 character whose first byte is `lead` (1 for a
+/// byte that continues one, so that a scan always moves on).
+#[inline]
+fn utf8_len(lead: u8) -> usize {
+    match lead {
+        0xF0.. => 4,
+        0xE0.. => 3,
+        0xC0.. => 2,
+        _ => 1,
+    }
+}
+
+/// The length in bytes of the white-space character at byte `i` of a
+/// UTF-8 text, at or above U+0080, or 0 when it is not white space.
+/// Such characters open with 0xC2 (U+0085, U+00A0), 0xE1 (U+1680), 0xE2
+/// (U+2000-U+205F) or 0xE3 (U+3000): most characters, and all CJK ones,
+/// are told apart by their first byte alone.
+#[inline]
+fn wide_space_len(bytes: &[u8], i: usize) -> usize {
+    if !matches!(bytes[i], 0xC2 | 0xE1 | 0xE2 | 0xE3) {
+        return 0;
+    }
+    let n = utf8_len(bytes[i]);
+    match std::str::from_utf8(&bytes[i..(i + n).min(bytes.len())]) {
+        Ok(s) if s.chars().next().is_some_and(char::is_whitespace) => n,
+        _ => 0,
+    }
 }
 
 /// A move and the NAG of the remark marks after it (`C2.5!?` is `C2.5`
 /// and 5); marks that are no NAG, or a text of marks only, stay as written.
 pub(crate) fn split_remark(text: &str) -> (&str, Option<u8>) {
+    // Marks end with `!`, `?` or the last byte of `！` (EF BC 81) or `？`
+    // (EF BC 9F): most moves have none.
+    if !matches!(text.as_bytes().last(), Some(b'!' | b'?' | 0x81 | 0x9F)) {
+        return (text, None);
+    }
     let marks = text.len() - text.trim_end_matches(['!', '?', '！', '？']).len();
     match remark_nag(&text[text.len() - marks..]) {
         Some(nag) if marks < text.len() => (&text[..text.len() - marks], Some(nag)),

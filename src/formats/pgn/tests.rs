@@ -163,3 +163,21 @@ fn tags_inside_move_text_are_skipped() {
     assert_eq!(moves(g), ["H2-E2", "H9-G7"]);
     assert_eq!(g.tags.len(), 1);
 }
+
+#[test]
+fn wide_white_space_separates_moves_and_wide_marks_are_remarks() {
+    // U+3000 (ideographic space), U+00A0 (no-break space) and U+2003 (em
+    // space) separate moves like a space; other characters, CJK ones and
+    // full-width digits among them, are part of the move.
+    let text = "1.\u{3000}炮二平五\u{a0}马８进７\u{2003}2. 马二进三！ 车９平８？！ *\n";
+    let games = read(text);
+    assert_eq!(moves(&games[0]), ["炮二平五", "马８进７", "马二进三", "车９平８"]);
+    assert_eq!(games[0].warnings.len(), 0, "{:?}", games[0].warnings);
+    let nags: Vec<Vec<u8>> =
+        games[0].tree.main_line().map(|id| games[0].tree.node(id).nags().to_vec()).collect();
+    assert_eq!(nags, [vec![], vec![], vec![1], vec![6]]);
+    // Columns count characters, wide spaces included.
+    let at: Vec<u32> =
+        games[0].tree.main_line().map(|id| games[0].tree.node(id).mv.as_ref().unwrap().at.column).collect();
+    assert_eq!(at, [4, 9, 17, 23]);
+}
