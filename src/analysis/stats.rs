@@ -19,7 +19,7 @@ use std::collections::{BTreeMap, HashMap};
 #[cfg(feature = "serde")]
 use serde::Serialize;
 
-use crate::batch::{Checked, Checker};
+use crate::batch::{Checked, Checker, Status};
 use crate::notation::{Notation, chinese};
 use crate::record::replay::Follow;
 use crate::record::{GameResult, Record};
@@ -32,8 +32,8 @@ pub struct GameFacts {
     pub format: String,
     /// Text encoding, for text formats.
     pub encoding: Option<String>,
-    /// `ok`, `illegal` or `unreadable`.
-    pub status: &'static str,
+    /// Valid, illegal or unreadable.
+    pub status: Status,
     /// The result the record states.
     pub result: Option<GameResult>,
     /// How the main line ends, computed.
@@ -64,7 +64,7 @@ impl GameFacts {
         GameFacts {
             format: format.to_string(),
             encoding: None,
-            status: "unreadable",
+            status: Status::Unreadable,
             result: None,
             termination: None,
             plies: 0,
@@ -95,7 +95,7 @@ impl GameFacts {
         GameFacts {
             format: format.to_string(),
             encoding: encoding.map(String::from),
-            status: checked.status.as_str(),
+            status: checked.status,
             result: checked.result,
             termination: replayed.termination.map(|t| t.as_str()),
             plies: replayed.plies,
@@ -305,10 +305,10 @@ impl Stats {
             None => g.format.clone(),
         };
         *self.by_format.entry(format).or_default() += 1;
-        *self.by_status.entry(g.status.to_string()).or_default() += 1;
+        *self.by_status.entry(g.status.as_str().to_string()).or_default() += 1;
         let result = g.result.map_or("none", |r| r.as_str());
         *self.by_result.entry(result.to_string()).or_default() += 1;
-        if g.status != "unreadable" {
+        if g.status != Status::Unreadable {
             let key = format!("{result} / {}", g.termination.unwrap_or("none"));
             *self.result_vs_termination.entry(key).or_default() += 1;
             self.plies.push(g.plies as u32);

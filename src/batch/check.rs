@@ -31,10 +31,24 @@ impl Status {
     /// The status of a game read (`unreadable` when it could not be) and
     /// replayed.
     pub fn of(unreadable: bool, replayed: &Replayed) -> Status {
-        match (unreadable, replayed.is_valid()) {
+        Status::judged(unreadable, !replayed.is_valid())
+    }
+
+    /// The status of a game that could not be read (`unreadable`), or
+    /// whose replay met an error (`failed`): the one rule every command
+    /// counts games by.
+    ///
+    /// ```
+    /// use qipu::batch::Status;
+    /// assert_eq!(Status::judged(false, false), Status::Valid);
+    /// assert_eq!(Status::judged(false, true), Status::Illegal);
+    /// assert_eq!(Status::judged(true, true), Status::Unreadable);
+    /// ```
+    pub fn judged(unreadable: bool, failed: bool) -> Status {
+        match (unreadable, failed) {
             (true, _) => Status::Unreadable,
-            (false, true) => Status::Valid,
-            (false, false) => Status::Illegal,
+            (false, false) => Status::Valid,
+            (false, true) => Status::Illegal,
         }
     }
 }

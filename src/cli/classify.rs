@@ -159,7 +159,7 @@ fn write(out: &mut impl Write, format: OutputFormat, meta: &Meta, game: &Found) 
                 variation: code.map(|c| c.variation),
                 tagged: game.tag.as_deref(),
                 opening_terms: terms,
-                status: game.outcome.status(),
+                status: game.outcome.status().map_or("no-record", qipu::batch::Status::as_str),
                 error: game.error.as_ref(),
             };
             super::write_json(&mut *out, &line)?;

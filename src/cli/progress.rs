@@ -4,6 +4,8 @@
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 
+use qipu::batch::Status;
+
 /// Counts inputs and games and redraws one status line now and then.
 #[derive(Debug)]
 pub struct Progress {
@@ -106,21 +108,22 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    /// `ok`, `illegal` or `unreadable`: the `status` of JSON output.
-    pub fn status(&self) -> &'static str {
+    /// The game's status; `None` for an input that holds no record.
+    pub fn status(&self) -> Option<Status> {
         match self {
-            Outcome::Valid => "ok",
-            Outcome::Illegal(_) => "illegal",
-            Outcome::Unreadable(_) => "unreadable",
-            Outcome::NoRecord(_) => "no-record",
+            Outcome::Valid => Some(Status::Valid),
+            Outcome::Illegal(_) => Some(Status::Illegal),
+            Outcome::Unreadable(_) => Some(Status::Unreadable),
+            Outcome::NoRecord(_) => None,
         }
     }
 
-    /// How a replayed record fared, as `validate` counts it: unreadable
-    /// when it could not be read, illegal when a move (main line or
-    /// variation) does not replay. The problem is told as `validate` tells
-    /// it: `SOURCE: game N (PLACE): unreadable: WHY` or `SOURCE: game N:
-    /// ply P (PLACE): MOVE: WHY`, followed by `note` for an illegal game.
+    /// How a replayed record fared, as `validate` counts it
+    /// ([`Status::judged`]): unreadable when it could not be read, illegal
+    /// when a move (main line or variation) does not replay. The problem is
+    /// told as `validate` tells it: `SOURCE: game N (PLACE): unreadable: WHY`
+    /// or `SOURCE: game N: ply P (PLACE): MOVE: WHY`, followed by `note` for
+    /// an illegal game.
     pub fn of(
         source: &str,
         index: usize,
@@ -129,13 +132,13 @@ impl Outcome {
         note: &str,
     ) -> Outcome {
         let game = index + 1;
-        match (error, unreadable) {
-            (None, _) => Outcome::Valid,
-            (Some(_), Some(why)) => Outcome::Unreadable(format!(
+        match (Status::judged(unreadable.is_some(), error.is_some()), unreadable, error) {
+            (Status::Unreadable, Some(why), _) => Outcome::Unreadable(format!(
                 "{source}: game {game} ({}): unreadable: {}",
                 why.at, why.message
             )),
-            (Some(e), None) => Outcome::Illegal(format!("{source}: game {game}: {e}{note}")),
+            (Status::Illegal, _, Some(e)) => Outcome::Illegal(format!("{source}: game {game}: {e}{note}")),
+            _ => Outcome::Valid,
         }
     }
 }

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::{Failure, OutputFormat};
-use qipu::batch::{Checked, Checker, Event, Meta};
+use qipu::batch::{Checked, Checker, Event, Meta, Status};
 use qipu::formats::encoding::Encoding;
 use qipu::record::Span;
 use qipu::record::replay::ReplayError;
@@ -42,7 +42,10 @@ struct Report {
     #[serde(skip)]
     shown: String,
     index: usize,
-    status: &'static str,
+    /// The game's status; `None` (`no-record`) for an input that holds no
+    /// record.
+    #[serde(serialize_with = "status_text")]
+    status: Option<Status>,
     format: &'static str,
     encoding: Option<&'static str>,
     plies: usize,
@@ -116,12 +119,12 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
     let mut progress = super::progress::Progress::new(inputs.len());
     let mut emit = |r: &Report, out: &mut dyn Write| -> Result<(), Failure> {
         match r.status {
-            "ok" => summary.ok += 1,
-            "illegal" => summary.illegal += 1,
-            "no-record" => summary.no_record += 1,
-            _ => summary.unreadable += 1,
+            Some(Status::Valid) => summary.ok += 1,
+            Some(Status::Illegal) => summary.illegal += 1,
+            Some(Status::Unreadable) => summary.unreadable += 1,
+            None => summary.no_record += 1,
         }
-        summary.games += usize::from(r.status != "no-record");
+        summary.games += usize::from(r.status.is_some());
         match args.format {
             OutputFormat::Json => {
                 super::write_json(&mut *out, r)?;
@@ -136,8 +139,8 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
             progress.games(games.len());
             games.iter().enumerate().try_for_each(|(k, checked)| emit(&report(meta, first + k, checked), out))
         }
-        Event::Unreadable(message) => emit(&unreadable(meta, message, "unreadable"), out),
-        Event::NoRecord(message) => emit(&unreadable(meta, message, "no-record"), out),
+        Event::Unreadable(message) => emit(&unreadable(meta, message, Some(Status::Unreadable)), out),
+        Event::NoRecord(message) => emit(&unreadable(meta, message, None), out),
         Event::Done => {
             progress.input_done();
             Ok(())
@@ -161,7 +164,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
 
 /// The report of an input that gives no game: `unreadable`, or
 /// `no-record` for one found in a folder that holds no record.
-fn unreadable(meta: &Meta, message: String, status: &'static str) -> Report {
+fn unreadable(meta: &Meta, message: String, status: Option<Status>) -> Report {
     Report {
         source: meta.json_source.clone(),
         source_escaped: meta.source_escaped,
@@ -191,7 +194,7 @@ fn report(meta: &Meta, index: usize, checked: &Checked) -> Report {
         source_escaped: meta.source_escaped,
         shown: meta.source.clone(),
         index,
-        status: checked.status.as_str(),
+        status: Some(checked.status),
         format: meta.format,
         encoding: meta.encoding,
         plies: replayed.plies,
@@ -206,16 +209,22 @@ fn report(meta: &Meta, index: usize, checked: &Checked) -> Report {
     }
 }
 
+/// A status as JSON output writes it: `ok`, `illegal`, `unreadable`, or
+/// `no-record`.
+fn status_text<S: serde::Serializer>(status: &Option<Status>, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(status.map_or("no-record", Status::as_str))
+}
+
 /// Writes the text report of a game: each line escaped, so that the text of
 /// a record (a move, a tag) cannot break a line or forge one.
 fn write_text(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
     let mut line = |text: String| writeln!(out, "{}", super::progress::escaped(&text));
     if let Some(e) = &r.error {
-        if r.whole_input && r.status == "no-record" {
+        if r.whole_input && r.status.is_none() {
             line(super::progress::no_record_line(&r.shown, &e.message))?;
         } else if r.whole_input {
             line(format!("{}: unreadable: {}", r.shown, e.message))?;
-        } else if r.status == "unreadable" {
+        } else if r.status == Some(Status::Unreadable) {
             let at = Span { line: e.line, column: e.column };
             line(format!("{}: game {} ({at}): {}", r.shown, r.index + 1, e.message))?;
         } else if let Some(told) = &r.told {
