@@ -71,7 +71,8 @@
 //! - B07: a 炮８平９ of the cannon that went 炮８进４ makes 三步虎 (B20–B25,
 //!   D40–D43), whose opening allows no 炮８进４ before 炮８平９.
 
-use crate::notation::{Distinction, distinction};
+use crate::notation::chinese::{BLACK_NUMERALS, RED_NUMERALS, direction_of, piece_of};
+use crate::notation::{Direction, Distinction, distinction, motion};
 use crate::{Color, Move, Position, Role};
 
 /// A move as the definitions write it, reduced to what tells it apart in
@@ -81,7 +82,7 @@ use crate::{Color, Move, Position, Role};
 pub struct Key {
     role: Role,
     file: u8,
-    action: u8,
+    direction: Direction,
     to: u8,
 }
 
@@ -91,46 +92,23 @@ impl Key {
     /// `R+`), not by the file: its key has file 0, and matches no move of a
     /// definition.
     pub fn of(pos: &Position, m: Move) -> Option<Key> {
-        let piece = pos.board().piece_at(m.from)?;
-        let color = piece.color;
+        let color = pos.board().piece_at(m.from)?.color;
         let file = match distinction(pos, m.from) {
             Distinction::File => m.from.file().number_for(color),
             _ => 0,
         };
-        let (from_rank, to_rank) = (m.from.rank().index() as i32, m.to.rank().index() as i32);
-        let forward = if color == Color::Red { to_rank - from_rank } else { from_rank - to_rank };
-        let (action, to) = match forward {
-            0 => (b'.', m.to.file().number_for(color)),
-            d => {
-                let action = if d > 0 { b'+' } else { b'-' };
-                let diagonal = matches!(piece.role, Role::Horse | Role::Elephant | Role::Advisor);
-                (action, if diagonal { m.to.file().number_for(color) } else { d.unsigned_abs() as u8 })
-            }
-        };
-        Some(Key { role: piece.role, file, action, to })
+        let (role, direction, to) = motion(pos, m);
+        Some(Key { role, file, direction, to })
     }
 
-    /// Reads four characters such as `马８进７` or `炮二平五`; the side is
-    /// told by the digits (Chinese numerals for Red, Arabic for Black).
-    const fn parse([piece, file, action, to]: [char; 4]) -> Option<(Key, Color)> {
-        let role = match piece {
-            '车' | '車' | '俥' => Role::Rook,
-            '马' | '馬' | '傌' => Role::Horse,
-            '相' | '象' => Role::Elephant,
-            '仕' | '士' => Role::Advisor,
-            '帅' | '将' | '帥' | '將' => Role::King,
-            '炮' | '砲' | '包' => Role::Cannon,
-            '兵' | '卒' => Role::Pawn,
-            _ => return None,
-        };
-        let action = match action {
-            '进' | '進' => b'+',
-            '退' => b'-',
-            '平' => b'.',
-            _ => return None,
-        };
-        match (digit(file), digit(to)) {
-            (Some((file, color)), Some((to, _))) => Some((Key { role, file, action, to }, color)),
+    /// Reads four characters such as `马８进７` or `炮二平五`, pieces and
+    /// directions as the Chinese notation reads them; the side is told by
+    /// the digits (Chinese numerals for Red, Arabic for Black).
+    const fn parse([piece, file, direction, to]: [char; 4]) -> Option<(Key, Color)> {
+        match (piece_of(piece), direction_of(direction), digit(file), digit(to)) {
+            (Some(role), Some(direction), Some((file, color)), Some((to, _))) => {
+                Some((Key { role, file, direction, to }, color))
+            }
             _ => None,
         }
     }
@@ -165,28 +143,21 @@ pub(crate) const fn key(text: &str) -> Key {
     }
 }
 
-/// A digit and the side that writes it so.
+/// A digit and the side that writes it so: the writer's numerals of
+/// either side, and ASCII digits for Black.
 const fn digit(c: char) -> Option<(u8, Color)> {
-    let red = match c {
-        '一' => 1,
-        '二' => 2,
-        '三' => 3,
-        '四' => 4,
-        '五' => 5,
-        '六' => 6,
-        '七' => 7,
-        '八' => 8,
-        '九' => 9,
-        _ => 0,
-    };
-    if red > 0 {
-        return Some((red, Color::Red));
+    let mut i = 0;
+    while i < 9 {
+        let number = i as u8 + 1;
+        if c == RED_NUMERALS[i] {
+            return Some((number, Color::Red));
+        }
+        if c == BLACK_NUMERALS[i] || c as u32 == '1' as u32 + i as u32 {
+            return Some((number, Color::Black));
+        }
+        i += 1;
     }
-    match c {
-        '１'..='９' => Some(((c as u32 - '０' as u32) as u8, Color::Black)),
-        '1'..='9' => Some(((c as u32 - '0' as u32) as u8, Color::Black)),
-        _ => None,
-    }
+    None
 }
 
 /// Every move written in `text`, with its side.
