@@ -3,7 +3,7 @@
 //! of any collection.
 //!
 //! For every code, each line its definition describes (as
-//! `ecco::pattern::lines` reads it) is played with the rules engine, and
+//! `ecco::grammar::lines` reads it) is played with the rules engine, and
 //! so are its neighbours: the defining moves in other legal orders, extra
 //! moves (those the definition allows before, or any move a definition
 //! names, or any legal move) before, between and after them, games that
@@ -23,7 +23,7 @@ mod ecco_common;
 use std::collections::HashSet;
 use std::io::Write;
 
-use qipu::analysis::ecco::{self, pattern, pattern::Key, pattern::Line, table};
+use qipu::analysis::ecco::{self, grammar, key::Key, matching::Line, table};
 use qipu::{Move, Position};
 
 /// A small deterministic random number generator (xorshift64*).
@@ -378,7 +378,7 @@ fn main() {
     let random = arg(3, 40_000) as usize;
     let lines: Vec<(&str, Line)> = table::ROWS
         .iter()
-        .flat_map(|row| pattern::lines(row.code, row.definition).into_iter().map(move |l| (row.code, l)))
+        .flat_map(|row| grammar::lines(row.code, row.definition).into_iter().map(move |l| (row.code, l)))
         .collect();
     let vocab = vocabulary(&lines);
     let stdout = std::io::stdout();

@@ -3,7 +3,7 @@
 
 The table is compiled into the binary, so no file is needed at run time. The rows are
 copied as published (code, name, defining moves); errata are applied by the Rust reader
-of the definitions, where each is named (src/analysis/ecco/pattern.rs).
+of the definitions, where each is named (src/analysis/ecco/errata.rs).
 
 Usage: python3 scripts/gen-ecco-table.py [TSV] > src/analysis/ecco/table.rs
 """

@@ -114,6 +114,23 @@ static CJK: [Option<Token>; 0x5200] = {
     table
 };
 
+/// The kind of piece a character names as the reader takes it (车, 車,
+/// 俥, 硨 …), for readers of Chinese move text elsewhere in the crate.
+pub(crate) const fn piece_of(c: char) -> Option<Role> {
+    match decode(code(c)) {
+        Some(Token::Piece(role)) => Some(role),
+        _ => None,
+    }
+}
+
+/// The direction a character names as the reader takes it (进, 進, 上 …).
+pub(crate) const fn direction_of(c: char) -> Option<Direction> {
+    match decode(code(c)) {
+        Some(Token::Direction(direction)) => Some(direction),
+        _ => None,
+    }
+}
+
 #[inline]
 fn token(c: char) -> Option<Token> {
     match c as u32 {
@@ -222,8 +239,10 @@ const PIECES: [[[char; 7]; 2]; 2] = [
     // Traditional.
     [['帥', '仕', '相', '馬', '車', '砲', '兵'], ['將', '士', '象', '馬', '車', '砲', '卒']],
 ];
-const RED_NUMERALS: [char; 9] = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
-const BLACK_NUMERALS: [char; 9] = ['１', '２', '３', '４', '５', '６', '７', '８', '９'];
+/// The numerals 1 to 9 as the writer writes them for Red.
+pub(crate) const RED_NUMERALS: [char; 9] = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
+/// The numerals 1 to 9 as the writer writes them for Black.
+pub(crate) const BLACK_NUMERALS: [char; 9] = ['１', '２', '３', '４', '５', '６', '７', '８', '９'];
 
 /// Writes the legal move `m` of `pos` in canonical Chinese notation.
 pub fn write(pos: &Position, m: Move, style: Style) -> String {

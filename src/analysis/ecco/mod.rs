@@ -4,10 +4,11 @@
 //!
 //! - A game whose first Red move leaves the left wing (files 6 to 9, as
 //!   `炮八平五`) is mirrored first: the codes are written for the right wing.
-//! - Each code's published definition is read into lines of moves
-//!   ([`pattern`]); of the codes whose lines the game follows, the most
-//!   specific wins, so that a `(其他)` code is what is left when none of
-//!   its more specific codes applies.
+//! - Each code's published definition, with its errata ([`errata`]), is
+//!   read into lines of moves ([`grammar`]), moves being compared by their
+//!   [`key`]; of the codes whose lines the game follows ([`matching`]), the
+//!   most specific wins, so that a `(其他)` code is what is left when none
+//!   of its more specific codes applies.
 //! - Games from another start position have no code.
 //!
 //! ```
@@ -25,14 +26,34 @@
 //! assert_eq!(found.opening, "中炮对进左马");
 //! ```
 
-pub mod pattern;
+pub mod errata;
+pub mod grammar;
+pub mod key;
+pub mod matching;
 pub mod table;
 pub mod terms;
+
+/// The items of [`key`], [`grammar`] and [`matching`] under the path they
+/// had when one module held them.
+///
+/// ```
+/// use qipu::analysis::ecco::{pattern, table};
+/// let row = &table::ROWS[1];
+/// assert_eq!(row.definition, "1. 仕四进五");
+/// let lines: Vec<pattern::Line> = pattern::lines(row.code, row.definition);
+/// assert_eq!(lines[0].fixed.len(), 1);
+/// ```
+pub mod pattern {
+    pub use super::grammar::{exclusions, lines};
+    pub use super::key::Key;
+    pub use super::matching::{Later, Line, MAX_LATER, OPENING, OWN};
+}
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use pattern::{Key, Line};
+use key::Key;
+use matching::Line;
 
 use crate::{Color, Move, Position};
 
@@ -101,8 +122,8 @@ impl Codes {
         let codes: Vec<Compiled> = table::ROWS
             .iter()
             .map(|row| {
-                let lines = pattern::lines(row.code, row.definition);
-                let ranges = pattern::exclusions(row.code, row.definition);
+                let lines = grammar::lines(row.code, row.definition);
+                let ranges = grammar::exclusions(row.code, row.definition);
                 let gives_way_to = ranges
                     .iter()
                     .filter_map(|(lo, hi)| {
@@ -428,7 +449,7 @@ mod defining_lines {
     fn mirrored_lines_classify_the_same() {
         let mut checked = 0;
         for row in &table::ROWS {
-            for line in pattern::lines(row.code, row.definition) {
+            for line in grammar::lines(row.code, row.definition) {
                 for moves in plays(&line) {
                     let code = classify(&Position::start(), &moves).unwrap().code;
                     let other = classify(&Position::start(), &mirrored(&moves)).unwrap().code;
@@ -447,7 +468,7 @@ mod defining_lines {
         // Red moves (and Black moves) swapped, where both orders are legal.
         let mut checked = 0;
         for row in &table::ROWS {
-            for mut line in pattern::lines(row.code, row.definition) {
+            for mut line in grammar::lines(row.code, row.definition) {
                 let Some(position) = line.position.clone() else { continue };
                 let Some(moves) = play_line(&line, 0, false) else { continue };
                 let code = classify(&Position::start(), &moves).unwrap().code;
@@ -480,7 +501,7 @@ mod defining_lines {
         let mut unplayable = Vec::new();
         let mut played = 0;
         for row in &table::ROWS {
-            for line in pattern::lines(row.code, row.definition) {
+            for line in grammar::lines(row.code, row.definition) {
                 // Played with no, one or two allowed moves before the later ones.
                 let plays = plays(&line);
                 if plays.is_empty() {

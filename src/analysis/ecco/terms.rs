@@ -3,7 +3,7 @@
 //! plies, read after mirroring as for ECCO (Red's opening on the right
 //! wing); Black's formations are recognised on either wing.
 
-use super::pattern::{Key, key};
+use super::key::{Key, key};
 
 /// The key of a fixed move text, computed when the program is built.
 macro_rules! k {
