@@ -1,8 +1,10 @@
 //! Counts the games, moves, comments and variations of record files of any
-//! format qipu reads, with a visitor: no record is built for PGN or JSON
-//! text, which is read a piece at a time, so a file of any size is counted
-//! in a few megabytes. (The other formats are read into a record, and the
-//! record's events visited.)
+//! format qipu reads, with a visitor. PGN text is read a piece at a time
+//! and no record is built, so a file of any size is counted in a few
+//! megabytes; JSON text is read a piece at a time too, each line into a
+//! record; the other formats are read whole into records. A record is
+//! handed to the visitor as its events ([`Visitor::record`]), so the
+//! visitor is the same for every format.
 //!
 //! `cargo run --release --example count_moves -- FILE...`
 //!

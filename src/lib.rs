@@ -58,9 +58,9 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! A file on disk is read the same way (`std::fs::read(path)?`), or, in
-//! bounded memory whatever its size, a piece at a time with a visitor
-//! ([`formats::stream::read_stream_with`]); the
+//! A file on disk is read the same way (`std::fs::read(path)?`), or a
+//! piece at a time with a visitor ([`formats::stream::read_stream_with`]:
+//! PGN and JSON text in bounded memory whatever its size); the
 //! [`Checker`](batch::Checker) checks each game as it is read, without
 //! building it:
 //!
