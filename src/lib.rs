@@ -1,27 +1,202 @@
 //! qipu (棋谱) reads, checks and converts Xiangqi (Chinese chess) game
 //! records.
 //!
-//! Records are read from PGN, plain text, XQF, DhtmlXQ, 象棋桥 CBR, CBL
-//! and CBF, and WXF game files ([`formats`]) into one model ([`record`]), replayed move by move
-//! ([`analysis::replay`]) and written as PGN, JSON, XQF or DhtmlXQ.
+//! Records are read from PGN (moves in Chinese, WXF, ICCS or WinBoard SAN),
+//! plain Chinese text, XQF, DhtmlXQ, 象棋桥 CBR, CBL and CBF, WXF game files
+//! and qipu's JSON lines, in UTF-8, GBK/GB18030, Big5 or UTF-16 (detected),
+//! into one format-neutral [`Record`](record::Record); every move of the
+//! main line and of every variation is replayed through a complete rules
+//! engine and every wrong move is reported with its ply, place and reason;
+//! records are written as PGN (in any notation), JSON, XQF or DhtmlXQ.
 //!
-//! Underneath is the rules engine that every record is replayed through: the board vocabulary ([`Square`], [`Piece`], [`Board`]), FEN,
-//! [`Setup`] (any placement) and [`Position`] (validated), legal move
-//! generation with every rule of play (palace, river, elephant eye, horse
-//! leg, cannon screen, flying general), checkmate and stalemate (both a
-//! loss for the side to move), the natural move limit, repetition with
-//! perpetual check ([`History`]), Zobrist hashing and [`perft`].
+//! # Layers
 //!
-//! Data flow of the whole tool, as the layers are added:
+//! Each layer depends only on the ones before it:
 //!
-//! ```text
-//! bytes -> formats::detect -> decode text -> parse records (move text)
-//!       -> analysis::replay (notation resolves each move on a rules::Position)
-//!       -> writers, FEN trails, statistics, openings
+//! | module | what it holds |
+//! |---|---|
+//! | [`rules`] | the board vocabulary ([`Square`], [`Piece`], [`Board`]), FEN, [`Setup`] (any placement) and [`Position`] (validated), legal moves with every rule of play, checkmate and stalemate (both lose for the side to move), the natural move limit, repetition and perpetual check ([`History`]), Zobrist hashing, [`perft`] |
+//! | [`notation`] | move text: Chinese (炮二平五), WXF (`C2.5`), ICCS (`H2-E2`, `h2e2`) and SAN, each parsed without a position, resolved against one, and written |
+//! | [`record`] | the game record ([`record::Record`]: tags, a move tree, the result), the event interface every reader drives ([`record::Visitor`]), the visitor that builds records ([`record::RecordBuilder`]) and the one that replays games ([`record::replay::Replayer`], [`record::replay::replay`]) |
+//! | [`formats`] | format detection and text decoding, a reader for every format ([`formats::read`], [`formats::read_with`], [`formats::stream::read_stream_with`]) and the writers ([`formats::pgn::write`], [`formats::xqf::write`], [`formats::dhtmlxq::write`], and `formats::json::write` with the `serde` feature) |
+//! | [`batch`] | many inputs (files, folders, standard input) read by a visitor on several threads, answered in input order ([`batch::Batch`]), and the visitor that checks games ([`batch::Checker`]) |
+//! | [`analysis`] | statistics, ECCO opening classification, opening trees |
+//!
+//! The `qipu` command is the binary's own (`src/cli`, not part of the
+//! library). Features:
+//!
+//! - `cli` (default): the command; brings clap. Depend on the library with
+//!   `default-features = false` to leave it out.
+//! - `parallel`: batches on several threads (rayon); without it
+//!   [`batch::Batch`] runs on the calling thread.
+//! - `serde`: JSON records (`formats::json`) and serializable statistics.
+//!
+//! The examples below read inline text or the bundled fixture;
+//! `examples/` in the repository has programs to start from:
+//! `count_moves` (a visitor over files of any format),
+//! `skip_variations` (skipping variations, stopping a game early),
+//! `parallel_validate` (a folder validated with one batch call) and
+//! `library-only` (a crate that depends on qipu without the command).
+//!
+//! # Validate
+//!
+//! [`formats::read`] reads the records of a file of any format, from its
+//! bytes; each record replays itself once, when asked
+//! ([`Record::replayed`](record::Record::replayed)), and says where it goes
+//! wrong:
+//!
+//! ```
+//! let bytes = "[Event \"测试\"]\n1. 炮二平五 马８进７\n2. 马二进四 *\n".as_bytes();
+//! let parsed = qipu::formats::read(bytes, None)?;
+//! assert_eq!(parsed.format.name(), "pgn");
+//! let replayed = parsed.records[0].replayed();
+//! assert!(!replayed.is_valid());
+//! let error = replayed.error.as_ref().unwrap();
+//! assert_eq!((error.ply, error.text.as_str()), (3, "马二进四"));
+//! assert_eq!(error.to_string(), "ply 3 (line 3, column 4): 马二进四: illegal: h0f1: the horse is blocked at g0 (horse leg)");
+//! assert_eq!(replayed.plies, 2); // the moves before it replayed
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! Layers only depend downwards: `rules` <- `notation` <- `record` <-
-//! `formats` <- `analysis` <- `cli`.
+//! A file on disk is read the same way (`std::fs::read(path)?`), or a
+//! piece at a time with a visitor ([`formats::stream::read_stream_with`]:
+//! PGN and JSON text in bounded memory whatever its size); the
+//! [`Checker`](batch::Checker) checks each game as it is read, without
+//! building it:
+//!
+//! ```
+//! use qipu::batch::{Checker, Status};
+//! use qipu::formats::stream::read_stream_with;
+//! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/pgn/Hu_Ronghua_1391_UCI_games.pgn");
+//! let (mut games, mut valid) = (0, 0);
+//! let read = read_stream_with(std::fs::File::open(path)?, None, &mut Checker::default(), |checked| {
+//!     games += 1;
+//!     valid += usize::from(checked.status == Status::Valid);
+//! })?;
+//! assert_eq!((read.format.name(), games, valid), ("pgn", 1391, 1391));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Convert
+//!
+//! Writers take a record and write its moves as its replay settled them:
+//!
+//! ```
+//! use qipu::formats::{self, dhtmlxq, pgn, xqf};
+//! use qipu::notation::Notation;
+//!
+//! let text = "[Red \"许银川\"]\n1. 炮二平五 {中炮} 马８进７ (1... 象３进５) 2. 马二进三 *\n";
+//! let record = &formats::read(text.as_bytes(), None)?.records[0];
+//!
+//! // PGN in another notation: WXF, ICCS, lower-case coordinates or Chinese.
+//! let wxf = pgn::write(record, Notation::Wxf);
+//! assert!(wxf.contains("1. C2.5 {中炮} 1... H8+7 (1... E3+5) 2. H2+3 *"), "{wxf}");
+//! assert!(pgn::write(record, Notation::Iccs).contains("1. H2-E2"));
+//!
+//! // DhtmlXQ, and XQF bytes that read back as the same game.
+//! assert!(dhtmlxq::write(record)?.starts_with("[DhtmlXQ]"));
+//! let bytes = xqf::write(record, xqf::Version::V10)?;
+//! let back = formats::read(&bytes, None)?;
+//! assert_eq!(back.format.name(), "xqf");
+//! assert_eq!(back.records[0].tag("Red"), Some("许银川"));
+//! assert_eq!(back.records[0].tree.main_line().count(), 3);
+//!
+//! // JSON, one line per record (with the `serde` feature).
+//! #[cfg(feature = "serde")]
+//! assert!(formats::json::write(record).starts_with('{'));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Walk positions
+//!
+//! [`Record::positions`](record::Record::positions) gives the start
+//! position and the position after each main-line move that replayed;
+//! [`Replayed::moves`](record::replay::Replayed::moves) holds the moves:
+//!
+//! ```
+//! use qipu::notation::{Notation, chinese::Style};
+//! let record = &qipu::formats::pgn::read("1. h2e2 h9g7 2. h0g2 *")[0];
+//! let fens: Vec<String> = record.positions().map(|pos| pos.fen()).collect();
+//! assert_eq!(fens.len(), 4); // ply 0 (the start) to ply 3
+//! assert_eq!(fens[3], "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R b - - 3 2");
+//!
+//! // Each move with the position it is played in, written in Chinese.
+//! let moves = &record.replayed().moves;
+//! let chinese: Vec<String> =
+//!     record.positions().zip(moves).map(|(before, &m)| Notation::Chinese(Style::Simplified).write(&before, m)).collect();
+//! assert_eq!(chinese, ["炮二平五", "马８进７", "马二进三"]);
+//! ```
+//!
+//! A [`Follow`](record::replay::Follow)er is told of each position as the
+//! game is read, when no record is wanted: see its docs.
+//!
+//! # Visitors
+//!
+//! Every reader calls a [`Visitor`](record::Visitor) for each part of a
+//! game, in the order a PGN text writes it ([`record::visit`] draws the
+//! calls); building a record, replaying and checking are visitors, and so
+//! is anything of your own. A visitor that skips variations and counts the
+//! main line, on a file of any format:
+//!
+//! ```
+//! use std::ops::ControlFlow;
+//! use qipu::record::{RecordedMove, Skip, Visitor};
+//!
+//! #[derive(Default)]
+//! struct MainLine(usize);
+//!
+//! impl Visitor for MainLine {
+//!     type Output = usize;
+//!     fn mv(&mut self, _: &RecordedMove) -> ControlFlow<()> {
+//!         self.0 += 1;
+//!         ControlFlow::Continue(())
+//!     }
+//!     fn begin_variation(&mut self) -> Skip {
+//!         Skip(true) // not walked at all
+//!     }
+//!     fn end_game(&mut self) -> usize {
+//!         std::mem::take(&mut self.0)
+//!     }
+//! }
+//!
+//! let text = "[Event \"a\"]\n1. h2e2 h9g7 (1... b9c7 2. h0g2) 2. h0g2 *\n\n[Event \"b\"]\n1. c3c4 *\n";
+//! let mut lengths = Vec::new();
+//! qipu::formats::read_with(text.as_bytes(), None, &mut MainLine::default(), |n| lengths.push(n))?;
+//! assert_eq!(lengths, [3, 1]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Batches
+//!
+//! [`batch::Batch`] reads many inputs (files, folders searched
+//! recursively, standard input) with one visitor per job, on every core
+//! with the `parallel` feature, and hands what it makes of each game to a
+//! sink in input order:
+//!
+//! ```
+//! use qipu::batch::{self, Batch, Checker, Event, Status};
+//! let inputs = batch::expand(&[concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures").into()]).inputs;
+//! let (mut valid, mut other) = (0, 0);
+//! Batch::new().threads(2).run(&inputs, Checker::default, |meta, event| {
+//!     match event {
+//!         Event::Games { games, .. } => {
+//!             for checked in games {
+//!                 match checked.status {
+//!                     Status::Valid => valid += 1,
+//!                     _ => other += 1,
+//!                 }
+//!             }
+//!         }
+//!         Event::Unreadable(why) => println!("{}: {why}", meta.source),
+//!         Event::NoRecord(_) | Event::Done => {}
+//!     }
+//!     Ok::<(), std::io::Error>(()) // an error here stops the batch
+//! })?;
+//! assert_eq!((valid, other), (1391, 0));
+//! # Ok::<(), std::io::Error>(())
+//! ```
+//!
+//! # Rules
 //!
 //! ```
 //! use qipu::{Position, perft};

@@ -8,6 +8,14 @@ use crate::record::{GameResult, RecordedMove, Skip, Span, Visitor, Warning};
 
 /// What became of a game: it replayed to its end, a move (or its start
 /// position) is wrong, or it could not be read.
+///
+/// ```
+/// use qipu::batch::{Checker, Status};
+/// let text = "1. h2e2 *\n\n1. h2e9 *\n\n[FEN \"9/9/9/9/9/9/9/9/9/9 w\"]\n*\n";
+/// let statuses: Vec<Status> = qipu::formats::pgn::read_with(text, &mut Checker::default()).iter().map(|c| c.status).collect();
+/// assert_eq!(statuses, [Status::Valid, Status::Illegal, Status::Illegal]); // the last has no king
+/// assert_eq!(Status::Illegal.as_str(), "illegal");
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Status {
     /// Every move of it replayed.
@@ -54,6 +62,18 @@ impl Status {
 }
 
 /// What a [`Checker`] makes of a game.
+///
+/// ```
+/// use qipu::batch::{Checker, Status};
+/// use qipu::record::GameResult;
+/// let text = "[Red \"许银川\"]\n[Result \"1-0\"]\n1. 炮二平五 {中炮} 马８进７ (1... 象３进５) 2. 马二进三 *\n";
+/// let checked = &qipu::formats::pgn::read_with(text, &mut Checker::default())[0];
+/// assert_eq!(checked.status, Status::Valid);
+/// assert_eq!(checked.red.as_deref(), Some("许银川"));
+/// assert_eq!(checked.result, Some(GameResult::Unknown)); // written after the moves, before the tag
+/// assert!(checked.has_comments && checked.has_variations);
+/// assert_eq!((checked.replayed.plies, checked.replayed.variation_plies), (3, 1));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Checked<T = ()> {
     /// Valid, illegal or unreadable.

@@ -45,6 +45,25 @@ impl Meta {
 
 /// What the sink is told of an input, in input order: its games (in one or
 /// more runs), or why it gives none, then that it is done.
+///
+/// ```
+/// use qipu::batch::{self, Batch, Event};
+/// use qipu::record::replay::Replayer;
+/// let pgn = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/pgn/Hu_Ronghua_1391_UCI_games.pgn");
+/// let inputs = batch::expand(&[pgn.into(), "no/such.pgn".into()]).inputs;
+/// let mut told = Vec::new();
+/// Batch::new().threads(1).run(&inputs, Replayer::default, |meta, event| {
+///     told.push(match event {
+///         Event::Games { first, games } => format!("{} games from {first}", games.len()),
+///         Event::Unreadable(why) => format!("{}: {why}", meta.source),
+///         Event::NoRecord(why) => format!("{}: holds no record: {why}", meta.source),
+///         Event::Done => "done".into(),
+///     });
+///     Ok::<(), ()>(())
+/// }).unwrap();
+/// // A file over 1 MB is read in chunks: its games come in several runs.
+/// assert_eq!(told, ["1391 games from 0", "done", "no/such.pgn: no such file or directory", "done"]);
+/// ```
 #[derive(Debug)]
 pub enum Event<R> {
     /// What the visitor made of some of the input's games, in order; the
@@ -67,6 +86,30 @@ pub enum Event<R> {
 
 /// A batch's settings: threads and text encoding (see the [module
 /// docs](super)).
+///
+/// Any visitor does: here a [`RecordBuilder`] for each job, and each
+/// record written as PGN in WXF notation as it comes, in input order.
+///
+/// ```
+/// use qipu::batch::{self, Batch, Event};
+/// use qipu::formats::pgn;
+/// use qipu::notation::Notation;
+/// use qipu::record::RecordBuilder;
+/// let inputs = batch::expand(&[concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/pgn").into()]).inputs;
+/// let mut out = String::new();
+/// Batch::new().threads(2).run(&inputs, RecordBuilder::default, |_, event| {
+///     if let Event::Games { games, .. } = event {
+///         for record in &games {
+///             out.push_str(&pgn::write(record, Notation::Wxf));
+///         }
+///     }
+///     Ok::<(), std::fmt::Error>(())
+/// })?;
+/// assert_eq!(out.matches("[Format \"WXF\"]").count(), 1391);
+/// # Ok::<(), std::fmt::Error>(())
+/// ```
+///
+/// [`RecordBuilder`]: crate::record::RecordBuilder
 #[derive(Clone, Debug)]
 pub struct Batch {
     threads: usize,

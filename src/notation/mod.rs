@@ -98,6 +98,15 @@ pub enum Origin {
 
 /// A move as Chinese and WXF records describe it, not yet tied to a
 /// position.
+///
+/// ```
+/// use qipu::{Position, Role};
+/// use qipu::notation::{Descriptive, Direction, Origin, chinese, wxf};
+/// let d = chinese::parse("炮二平五").unwrap();
+/// assert_eq!(d, Descriptive { role: Some(Role::Cannon), origin: Origin::File(2), direction: Some(Direction::Sideways), number: 5 });
+/// assert_eq!(wxf::parse("C2.5"), Ok(d)); // the same description
+/// assert_eq!(d.resolve(&Position::start()).unwrap().to_string(), "h2e2");
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Descriptive {
     /// The kind of piece; `None` for the pieceless pawn forms (前九平八,
@@ -116,6 +125,16 @@ pub struct Descriptive {
 }
 
 /// Why a described move is not a legal move in the position.
+///
+/// ```
+/// use qipu::{Position, Role};
+/// use qipu::notation::{ResolveError, chinese};
+/// let pos = Position::start();
+/// let e = chinese::parse("炮三平五").unwrap().resolve(&pos).unwrap_err();
+/// assert!(matches!(e, ResolveError::NoPiece { role: Role::Cannon, .. }), "{e}");
+/// let e = chinese::parse("车一进九").unwrap().resolve(&pos).unwrap_err();
+/// assert!(matches!(e, ResolveError::Illegal { .. }), "{e}");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ResolveError {
     /// No piece answers the description.
@@ -540,7 +559,21 @@ pub fn is_move_text(text: &str) -> bool {
         || san::parse(text).is_ok()
 }
 
-/// A notation and style to write moves in.
+/// A notation and style to write moves in: what [`pgn::write`] takes.
+///
+/// ```
+/// use qipu::{Move, Position, Square};
+/// use qipu::notation::{Notation, chinese::Style};
+/// let (pos, m) = (Position::start(), Move::new(Square::H0, Square::G2));
+/// let written: Vec<String> = [Notation::Chinese(Style::Traditional), Notation::Wxf, Notation::Iccs, Notation::Uci]
+///     .iter()
+///     .map(|n| n.write(&pos, m))
+///     .collect();
+/// assert_eq!(written, ["馬二進三", "H2+3", "H0-G2", "h0g2"]);
+/// assert_eq!(Notation::Wxf.pgn_format(), "WXF");
+/// ```
+///
+/// [`pgn::write`]: crate::formats::pgn::write
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Notation {
     /// Chinese (炮二平五), simplified or traditional.

@@ -2,10 +2,10 @@
 //! comments and variations, and the result.
 //!
 //! Moves are kept as they were read (text, or coordinates for binary
-//! formats) until [`crate::analysis::replay`] resolves them against the
-//! positions. The move tree is an arena of nodes linked by index (first
-//! child = main line, next sibling = the alternatives), so trees of any
-//! depth are built and walked without recursion.
+//! formats) until the replay ([`replay`], [`Record::replayed`]) resolves
+//! them against the positions. The move tree is an arena of nodes linked
+//! by index (first child = main line, next sibling = the alternatives), so
+//! trees of any depth are built and walked without recursion.
 //!
 //! ```
 //! use qipu::record::{MoveText, Record, RecordedMove};
@@ -33,6 +33,15 @@ pub use replay::Replayed;
 pub use visit::{Skip, Visitor};
 
 /// The result of a game as a record states it.
+///
+/// ```
+/// use qipu::record::GameResult;
+/// assert_eq!(GameResult::parse("½-½"), Some(GameResult::Draw));
+/// assert_eq!(GameResult::Draw.to_string(), "1/2-1/2");
+/// let record = &qipu::formats::pgn::read("[Result \"0-1\"]\n1. h2e2 *")[0];
+/// assert_eq!(record.result, Some(GameResult::Unknown)); // as written after the moves
+/// assert_eq!(record.tag("Result"), Some("0-1"));
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum GameResult {
     /// `1-0`.
@@ -317,6 +326,17 @@ impl Node {
 }
 
 /// The moves of a game: main line and variations to any depth.
+///
+/// ```
+/// let record = &qipu::formats::pgn::read("1. h2e2 h9g7 (1... b9c7 2. h0g2) 2. h0g2 *")[0];
+/// let tree = &record.tree;
+/// assert_eq!(tree.main_line().count(), 3);
+/// // The alternatives to the main line's second move.
+/// let second = tree.main_line().nth(1).unwrap();
+/// let alternative = tree.next_sibling(second).unwrap();
+/// assert_eq!(tree.node(alternative).mv.as_ref().unwrap().points().unwrap().to_string(), "b9c7");
+/// assert_eq!((tree.len(), tree.variation_count()), (6, 1)); // the root and five moves
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveTree {
     nodes: Vec<Node>,

@@ -25,6 +25,13 @@ use crate::rules::Undo;
 use crate::{Color, FromFenError, History, Illegality, Move, Outcome, Position, PositionError, Setup};
 
 /// How the main line ends, computed from the final position.
+///
+/// ```
+/// use qipu::record::replay::Termination;
+/// let record = &qipu::formats::pgn::read("[FEN \"3k5/R8/9/9/9/9/9/9/1R7/4K4 w\"]\n1. b1b9 1-0")[0];
+/// assert_eq!(record.replayed().termination, Some(Termination::Checkmate));
+/// assert_eq!(Termination::Checkmate.to_string(), "checkmate");
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Termination {
     /// The side to move is checkmated.
@@ -101,6 +108,17 @@ fn game_over(outcome: Outcome) -> String {
 }
 
 /// A move that could not be replayed.
+///
+/// ```
+/// use qipu::record::Span;
+/// let record = &qipu::formats::pgn::read("1. h2e2 h9g7 (1... h9g7 2. h2e2) 2. h0g2 *")[0];
+/// let e = record.replayed().error.clone().unwrap();
+/// // In the variation: the cannon has already left h2.
+/// assert_eq!((e.ply, e.text.as_str(), e.at), (3, "h2e2", Span { line: 1, column: 28 }));
+/// assert!(e.in_variation());
+/// assert_eq!(e.variation.as_ref().unwrap().ply, 2);
+/// assert!(e.to_string().starts_with("in the variation 1... h9g7 (in place of ply 2): ply 3"), "{e}");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReplayError {
     /// The ply of the move in its line (1 = the first move of the game;
@@ -168,6 +186,17 @@ impl fmt::Display for ReplayError {
 }
 
 /// A replayed game.
+///
+/// ```
+/// let record = &qipu::formats::pgn::read("1. h2e2 h9g7 (1... b9c7) 2. h0g2 *")[0];
+/// let replayed = record.replayed();
+/// assert!(replayed.is_valid() && replayed.has_start());
+/// assert_eq!((replayed.plies, replayed.variation_plies), (3, 1));
+/// assert_eq!(replayed.moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(), ["h2e2", "h9g7", "h0g2"]);
+/// // Which move each node of the tree is, variations included.
+/// let alternative = record.tree.next_sibling(record.tree.main_line().nth(1).unwrap()).unwrap();
+/// assert_eq!(replayed.resolution.move_of(alternative).unwrap().to_string(), "b9c7");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Replayed {
     /// The start position, and (from [`replay`]) the move of every node
@@ -369,6 +398,19 @@ struct Line {
 
 /// The visitor that replays each game (see the [module docs](self)).
 /// Follow the main line with a [`Follow`] (`Replayer::following`).
+///
+/// One replayer reads any number of games, one after the other, and needs
+/// no record: the memory it holds grows with the main line only, or not at
+/// all without the moves ([`Replayer::keep_moves`]).
+///
+/// ```
+/// use qipu::record::replay::Replayer;
+/// let text = "1. h2e2 h9g7 2. h0g2 *\n\n1. h2e2 h9g7 2. h2e9 *\n";
+/// let games = qipu::formats::pgn::read_with(text, &mut Replayer::default().keep_moves(false));
+/// assert!(games[0].is_valid() && games[0].moves.is_empty());
+/// assert_eq!((games[0].plies, games[1].plies), (3, 2));
+/// assert_eq!(games[1].error.as_ref().map(|e| e.ply), Some(3));
+/// ```
 #[derive(Debug)]
 pub struct Replayer<F = ()> {
     follow: F,

@@ -55,7 +55,8 @@ use std::ops::ControlFlow;
 use super::{GameResult, Record, RecordedMove, Span, Warning};
 
 /// Whether to skip a variation: `Skip(true)` has the reader go past it
-/// without calling the visitor for anything in it.
+/// without calling the visitor for anything in it (see the [module
+/// docs](self) for a visitor that skips every variation).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 #[must_use]
 pub struct Skip(pub bool);
@@ -63,6 +64,59 @@ pub struct Skip(pub bool);
 /// What a reader calls for each part of a game; see the [module
 /// docs](self) for the order. Every method but [`Visitor::end_game`] does
 /// nothing unless the visitor says otherwise.
+///
+/// Every reader takes a visitor: [`pgn::read_with`] for PGN text,
+/// [`formats::read_with`] for the bytes of any format,
+/// [`read_stream_with`] for any source read a piece at a time, and
+/// [`Batch::run`] for many inputs. A visitor that gives each game's
+/// players and the number of comments, and stops reading moves after the
+/// tenth:
+///
+/// ```
+/// use std::ops::ControlFlow;
+/// use qipu::record::{RecordedMove, Span, Visitor};
+///
+/// #[derive(Default)]
+/// struct Players {
+///     red: String,
+///     black: String,
+///     moves: usize,
+///     comments: usize,
+/// }
+///
+/// impl Visitor for Players {
+///     type Output = (String, String, usize);
+///     fn tag(&mut self, name: &str, value: &str, _: Span) {
+///         match name {
+///             "Red" => self.red = value.to_string(),
+///             "Black" => self.black = value.to_string(),
+///             _ => {}
+///         }
+///     }
+///     fn mv(&mut self, _: &RecordedMove) -> ControlFlow<()> {
+///         self.moves += 1;
+///         if self.moves < 10 { ControlFlow::Continue(()) } else { ControlFlow::Break(()) }
+///     }
+///     fn comment(&mut self, _: &str) {
+///         self.comments += 1;
+///     }
+///     fn end_game(&mut self) -> (String, String, usize) {
+///         let Players { red, black, comments, .. } = std::mem::take(self);
+///         (red, black, comments)
+///     }
+/// }
+///
+/// let text = "[Red \"胡荣华\"]\n[Black \"杨官璘\"]\n1. 炮二平五 {中炮} 马８进７ {屏风马} *\n";
+/// let games = qipu::formats::read_with(text.as_bytes(), None, &mut Players::default(), |g| assert_eq!(g.2, 2));
+/// assert_eq!(games.unwrap().format.name(), "pgn");
+/// let games = qipu::formats::pgn::read_with(text, &mut Players::default());
+/// assert_eq!(games, [("胡荣华".to_string(), "杨官璘".to_string(), 2)]);
+/// ```
+///
+/// [`pgn::read_with`]: crate::formats::pgn::read_with
+/// [`formats::read_with`]: crate::formats::read_with
+/// [`read_stream_with`]: crate::formats::stream::read_stream_with
+/// [`Batch::run`]: crate::batch::Batch::run
 pub trait Visitor {
     /// What a game gives the visitor's user.
     type Output;

@@ -71,6 +71,14 @@ const CAPACITY: usize = 128;
 /// A list of moves kept on the stack; no allocation.
 ///
 /// Dereferences to a slice of moves.
+///
+/// ```
+/// use qipu::{Move, Position, Square};
+/// let moves = Position::start().legal_moves();
+/// assert_eq!(moves.len(), 44);
+/// assert!(moves.contains(&Move::new(Square::H2, Square::E2)));
+/// assert_eq!(moves.iter().filter(|m| m.from == Square::H0).count(), 2); // h0g2, h0i2
+/// ```
 #[derive(Clone)]
 pub struct MoveList {
     moves: [Move; CAPACITY],

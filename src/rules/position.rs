@@ -12,6 +12,15 @@ use super::{Board, Color, Move, Piece, Role, Setup, Square};
 pub const NATURAL_MOVE_LIMIT: u32 = 120;
 
 /// Why a [`Setup`] is not a valid position.
+///
+/// ```
+/// use qipu::{Color, Position, PositionError, Setup};
+/// let setup: Setup = "4k4/9/9/9/9/9/9/9/9/3K5 w".parse().unwrap();
+/// assert!(Position::from_setup(setup.clone()).is_ok());
+/// let mut no_king = setup;
+/// no_king.board.remove(qipu::Square::D0);
+/// assert_eq!(Position::from_setup(no_king), Err(PositionError::MissingKing(Color::Red)));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PositionError {
     /// A side has no king.
@@ -59,6 +68,16 @@ pub enum PositionError {
 
 /// The result of a position with no legal move: the side to move loses,
 /// whether it is checkmated or stalemated (困毙).
+///
+/// ```
+/// use qipu::{Color, Outcome, Position};
+/// let pos = Position::from_fen("3k5/R8/9/9/9/9/9/9/9/5K3 b").unwrap();
+/// assert_eq!(pos.outcome(), None); // the king can go to e9
+/// // With a rook on b9 too, the king on d9 is in check and cannot move.
+/// let mated = Position::from_fen("1R1k5/R8/9/9/9/9/9/9/9/5K3 b").unwrap();
+/// assert_eq!(mated.outcome(), Some(Outcome::Checkmate { winner: Color::Red }));
+/// assert_eq!(mated.outcome().unwrap().winner(), Color::Red);
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {
     /// The side to move is in check and has no legal move.
@@ -160,6 +179,14 @@ impl Position {
     }
 
     /// Checks a setup and makes it a position.
+    ///
+    /// ```
+    /// use qipu::{Position, PositionError, Setup};
+    /// let pos = Position::from_setup(Setup::start()).unwrap();
+    /// assert_eq!(pos, Position::start());
+    /// let facing: Setup = "4k4/9/9/9/9/9/9/9/9/4K4 w".parse().unwrap();
+    /// assert!(matches!(Position::from_setup(facing), Err(PositionError::KingsFacing(_))));
+    /// ```
     pub fn from_setup(setup: Setup) -> Result<Position, PositionError> {
         let Setup { board, turn, halfmoves, fullmoves } = setup;
         let mut kings = [Square::A0; 2];
