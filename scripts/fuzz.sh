@@ -62,6 +62,7 @@ for t in any_format stream pgn; do
   [ -f "corpus/$t/xq-text" ] || printf 'XQF tools 1.0
 1. h2e2 h9g7 *
 ' > "corpus/$t/xq-text"
+  [ -f "corpus/$t/untagged-variations" ] || printf '1. h2e2 h9g7 (1... b9c7 2. h0g2) 2. h0g2 *\n\n1. 炮二平五 {中炮} 马８进７ *\n' > "corpus/$t/untagged-variations"
   [ -f "corpus/$t/references" ] || printf '[Red "&#35768;&#38134;&#24029;"]
 1. &#28846;二平五 &#39532;８&#x8FDB;７ *
 ' > "corpus/$t/references"

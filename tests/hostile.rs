@@ -224,3 +224,33 @@ fn jobs_are_capped_at_a_few_a_core() {
     assert_eq!(out.status.code(), Some(0));
     assert!(stderr(&out).contains("--jobs 18446744073709551615 is more than 4 a core"), "{}", stderr(&out));
 }
+
+#[test]
+fn pgn_move_text_without_tags_keeps_its_variations_and_games() {
+    // Plain-text lines cannot hold a variation or a comment between moves:
+    // such a text is read as PGN, every game and move of it kept.
+    let read = |text: &str| {
+        let read = qipu::formats::read(text.as_bytes(), None).unwrap();
+        let counts: Vec<(usize, usize)> = read
+            .records
+            .iter()
+            .map(|r| {
+                let replayed = qipu::record::replay::replay(r);
+                (replayed.plies, replayed.variation_plies)
+            })
+            .collect();
+        (read.format.name(), counts)
+    };
+    assert_eq!(
+        read("1. h2e2 h9g7 (1... b9c7 2. h0g2) 2. h0g2 *\n\n1. c3c4 *\n"),
+        ("pgn", vec![(3, 2), (1, 0)])
+    );
+    assert_eq!(read("1. 炮二平五 (1. 相三进五) 马８进７\n2. 马二进三 *\n"), ("pgn", vec![(3, 1)]));
+    assert_eq!(read("1. 炮二平五 {中炮} 马８进７\n2. 马二进三 *\n"), ("pgn", vec![(3, 0)]));
+    // Plain text stays plain text: its header lines are no moves.
+    assert_eq!(
+        read("吉林洪智  红先和  上海林宏敏\n  1. 兵七进一  炮２平３    2. 炮八平五  炮８平５\n"),
+        ("text", vec![(4, 0)])
+    );
+    assert_eq!(read("第1局 炮二平五 对 马８进７\n1. 炮二平五 马８进７\n"), ("text", vec![(2, 0)]));
+}

@@ -146,16 +146,22 @@ pub(crate) fn read_text<V: Visitor>(
         }
         _ => {
             let records = text::read(&encoding::unescape_references(text));
-            if records.is_empty() {
-                // PGN move text without tags, which plain-text lines do not
-                // read (`{开局} 1. 炮二平五 {中炮} 马８进７ *`).
-                let games = pgn::read(text);
-                if !games.is_empty() && games.iter().all(looks_like_a_game) {
-                    for record in games {
-                        each(visitor.record(record));
-                    }
-                    return Ok(read(Format::Pgn));
+            // PGN move text without tags: plain-text lines do not read
+            // comments and variations between moves (`{开局} 1. 炮二平五
+            // {中炮} 马８进７ *`, `1. h2e2 (1. c3c4) h9g7`), and would take
+            // such lines for headers, their moves lost. The text is PGN when
+            // a PGN reading of it replays more moves.
+            let games = pgn::read(text);
+            if !games.is_empty()
+                && games.iter().all(looks_like_a_game)
+                && (records.is_empty() || plies_replayed(&games) > plies_replayed(&records))
+            {
+                for record in games {
+                    each(visitor.record(record));
                 }
+                return Ok(read(Format::Pgn));
+            }
+            if records.is_empty() {
                 return Err(Unreadable::no_record(
                     Format::Text,
                     "text without a game record: no line of moves",
@@ -170,6 +176,17 @@ pub(crate) fn read_text<V: Visitor>(
             Ok(read(Format::Text))
         }
     }
+}
+
+/// The plies, main lines and variations, that the records replay.
+fn plies_replayed(records: &[Record]) -> usize {
+    records
+        .iter()
+        .map(|r| {
+            let replayed = crate::record::replay::replay(r);
+            replayed.plies + replayed.variation_plies
+        })
+        .sum()
 }
 
 /// A text whose games do not look like games.

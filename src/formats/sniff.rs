@@ -12,8 +12,9 @@
 //! 3. qipu's JSON records (its first line a JSON object);
 //! 4. a WXF game file (`FORMAT WXF`, or header lines and a `START{` block);
 //! 5. PGN: a line of PGN tags;
-//! 6. else plain text (and PGN move text without tags, when plain-text
-//!    lines do not read it).
+//! 6. else plain text, or PGN move text without tags when a PGN reading
+//!    of it replays more moves (plain-text lines hold no variations nor
+//!    comments between moves).
 //!
 //! ```
 //! use qipu::formats::detect::Format;
