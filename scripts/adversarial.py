@@ -58,6 +58,7 @@ CASES = {
     "pgn-stray-parens": ("pgn", lambda s: b'[Event "x"]\n1. h2e2 ' + repeat_to(")\n", s) + b"*\n"),
     "pgn-footer-after-result": ("pgn", lambda s: b'[Event "x"]\n1. h2e2 1-0\n' + repeat_to("text after the result\n", s)),
     "text-games": ("txt", lambda s: repeat_to("红方 vs 黑方\n1. 炮二平五 马８进７ 2. 马二进三 车９平８\n", s)),
+    "text-untagged-variations": ("txt", lambda s: repeat_to("1. h2e2 h9g7 (1... b9c7 2. h0g2) 2. h0g2 *\n\n", s)),
     "text-one-line": ("txt", lambda s: repeat_to("炮二平五 马８进７ ", s)),
     "json-lines": ("json", lambda s: repeat_to('{"tags":[["Event","x"]],"fen":null,"result":"*","comment":null,"nodes":[{"id":1,"parent":0,"move":"h2e2","text":"h2e2"}]}\n', s)),
     "wxf-games": ("wxf", lambda s: repeat_to("FORMAT  WXF\nRED     a ; 1200 ;;\nRESULT  1-0\nSTART{\n 1. C2.5 h8+7   2. H2+3 r9.8 }END\n", s)),

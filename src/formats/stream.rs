@@ -48,8 +48,11 @@ pub const MAX_LINE: usize = 16 << 20;
 pub const MAX_WHOLE: u64 = 256 << 20;
 
 /// How much is read at a time after the head, and about how large a chunk
-/// is.
-const PIECE: usize = 1 << 20;
+/// is: what a chunk's games make (a validate report, a FEN trail) is held
+/// until it is handed on in order, a few chunks for each thread, so a
+/// chunk of short games must stay small (256 KB of ICCS PGN is about 2,700
+/// games).
+const PIECE: usize = 256 << 10;
 
 /// How an input is read: whole, or in chunks.
 #[derive(Debug)]
