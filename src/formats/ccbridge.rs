@@ -60,7 +60,7 @@ use crate::{Board, Color, File, Move, Piece, Rank, Role, Square};
 
 use super::byte_error as error;
 use super::settle_start;
-use super::xqf::put_slot;
+use super::slots::put_slot;
 
 /// The first 16 bytes of a CBR record.
 pub const RECORD_MAGIC: &[u8; 16] = b"CCBridge Record\0";
@@ -890,7 +890,7 @@ fn read_piece_slots(slots: &[u8], offset: usize) -> Result<Board, CcbridgeError>
             return error(offset + i, format!("piece slot {i}: byte {b:#04x} is not a point of the board"));
         };
         if let Err(why) = put_slot(&mut board, i, square) {
-            return error(offset + i, why);
+            return error(offset + i, why.to_string());
         }
     }
     Ok(board)

@@ -28,7 +28,7 @@ use std::collections::HashMap;
 use crate::record::{GameResult, MoveText, NodeId, Record, RecordedMove, Span, Warning};
 use crate::{Board, Color, Move, Square};
 
-use super::xqf::slot_piece;
+use super::slots::slot_piece;
 
 /// Tags of a block and the record tags they become, both ways.
 const TAGS: [(&str, &str); 30] = [
@@ -713,7 +713,7 @@ fn guard_tags(value: &str) -> std::borrow::Cow<'_, str> {
 
 /// The `binit` digits of a board: 32 points in XQF's piece order.
 fn binit(board: &Board) -> Result<String, String> {
-    let slots = super::xqf::slots_of(board).map_err(|piece| {
+    let slots = super::slots::slots_of(board).map_err(|piece| {
         format!("the start position has more {} {}s than binit holds", piece.color.name(), piece.role.name())
     })?;
     Ok(slots

@@ -11,6 +11,7 @@ pub mod encoding;
 pub mod json;
 pub mod pgn;
 mod read;
+pub(crate) mod slots;
 pub mod sniff;
 pub mod stream;
 pub mod text;

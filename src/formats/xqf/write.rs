@@ -3,7 +3,8 @@
 //! writing a file back byte for byte from what [`super::read_preserving`]
 //! kept.
 
-use super::{GAME_TYPES, HEADER_LEN, Keys, Preserved, RawRecord, STRINGS, slots_of};
+use super::{GAME_TYPES, HEADER_LEN, Keys, Preserved, RawRecord, STRINGS};
+use crate::formats::slots::slots_of;
 use crate::record::{GameResult, MoveText, NodeId, Record, Resolution};
 use crate::{Board, Color, Move, Square};
 
