@@ -1,7 +1,6 @@
 //! File formats: one module per format, each a reader (bytes -> records)
 //! and, where qipu writes the format, a writer.
 
-pub mod cbf;
 pub mod ccbridge;
 pub mod clean;
 pub mod detect;
@@ -19,6 +18,7 @@ pub mod wxf_record;
 pub mod xqf;
 
 use crate::record::{Record, RecordBuilder};
+pub use ccbridge::cbf;
 use detect::Format;
 use encoding::Encoding;
 pub use read::{Read, read_with};

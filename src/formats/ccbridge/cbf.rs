@@ -39,8 +39,8 @@ use quick_xml::XmlVersion;
 use quick_xml::events::{BytesRef, BytesStart, Event};
 use quick_xml::reader::Reader;
 
-use super::ccbridge::{put_tags, result_of_code, tidy_comment};
-use super::settle_start;
+use super::{put_tags, result_of_code, tidy_comment};
+use crate::formats::settle_start;
 use crate::record::{GameResult, MoveText, MoveTree, NodeId, Record, RecordedMove, Span, Warning};
 use crate::rules::Setup;
 use crate::{Board, Color, File, Move, Rank, Square};
@@ -429,19 +429,13 @@ fn resolve_reference<'r>(r: &'r BytesRef<'_>, at: Span) -> Result<Cow<'r, str>, 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::formats::ccbridge::testing::coords;
 
     fn doc(head: &str, moves: &str) -> String {
         format!(
             "\u{feff}<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<ChineseChessRecord Version=\"1.0\">\n \
              <Head>{head}</Head>\n <MoveList>\n{moves} </MoveList>\n</ChineseChessRecord>\n"
         )
-    }
-
-    fn coords(record: &Record, id: NodeId) -> String {
-        match &record.tree.node(id).mv.as_ref().unwrap().text {
-            MoveText::Coords(m) => m.to_string(),
-            other => panic!("{other:?}"),
-        }
     }
 
     #[test]
