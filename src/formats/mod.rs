@@ -14,7 +14,7 @@ pub(crate) mod slots;
 pub mod sniff;
 pub mod stream;
 pub mod text;
-pub mod wxf_record;
+pub mod wxf;
 pub mod xqf;
 
 use crate::record::{Record, RecordBuilder};

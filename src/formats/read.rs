@@ -2,7 +2,7 @@
 
 use super::detect::{self, Format};
 use super::encoding::{self, Encoding};
-use super::{Unreadable, cbf, ccbridge, dhtmlxq, pgn, sniff, text, wxf_record, xqf};
+use super::{Unreadable, cbf, ccbridge, dhtmlxq, pgn, sniff, text, wxf, xqf};
 use crate::notation;
 use crate::record::{MoveText, Record, RecordedMove, Span, Visitor, Warning};
 
@@ -123,7 +123,7 @@ pub(crate) fn read_text<V: Visitor>(
             Ok(read(Format::Json))
         }
         Format::Wxf => {
-            let records = wxf_record::read(text);
+            let records = wxf::read(text);
             if records.is_empty() {
                 return Err(none(Format::Wxf));
             }
