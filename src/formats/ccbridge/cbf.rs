@@ -33,7 +33,6 @@
 //! ```
 
 use std::borrow::Cow;
-use std::fmt;
 
 use quick_xml::XmlVersion;
 use quick_xml::events::{BytesRef, BytesStart, Event};
@@ -49,7 +48,8 @@ use crate::{Board, Color, File, Move, Rank, Square};
 pub const ROOT: &str = "ChineseChessRecord";
 
 /// Why a CBF document cannot be read, and where.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}, column {column}: {reason}")]
 pub struct CbfError {
     /// 1-based line.
     pub line: u32,
@@ -58,14 +58,6 @@ pub struct CbfError {
     /// What is wrong, in words.
     pub reason: String,
 }
-
-impl fmt::Display for CbfError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}, column {}: {}", self.line, self.column, self.reason)
-    }
-}
-
-impl std::error::Error for CbfError {}
 
 /// Whether `text` is an XML document whose root element is
 /// `ChineseChessRecord`. Only the prologue is looked at.

@@ -27,7 +27,7 @@ mod read;
 mod write;
 
 pub use read::read;
-pub use write::write;
+pub use write::{WriteError, write};
 
 /// Tags of a block and the record tags they become, both ways.
 const TAGS: [(&str, &str); 30] = [

@@ -1,9 +1,30 @@
 //! Writing a record as a DhtmlXQ block.
 
 use crate::record::{GameResult, MoveText, NodeId, Record};
-use crate::{Board, Color, Square};
+use crate::{Board, Color, Piece, Square};
 
 use super::{TAGS, find_ci, starts_with_ci};
+
+/// Why a record cannot be written as a DhtmlXQ block.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WriteError {
+    /// The start position cannot be read (its FEN does not parse), and a
+    /// block stores a board.
+    #[error("the start position cannot be read, and DhtmlXQ stores a board")]
+    NoStart,
+    /// The start position holds more of this piece than `binit` has slots
+    /// for.
+    #[error("the start position has more {} {}s than binit holds", .0.color.name(), .0.role.name())]
+    TooManyPieces(Piece),
+    /// A move, stored as this text, did not replay, and a block stores
+    /// points.
+    #[error("the move {0} did not replay; DhtmlXQ stores points")]
+    NotReplayed(String),
+    /// The node of this index is not the root and holds no move (it was
+    /// taken away with [`crate::record::MoveTree::node_mut`]).
+    #[error("node {0} holds no move, and DhtmlXQ stores one for each node")]
+    NoMove(usize),
+}
 
 /// Writes `record`, as its replay settled it, as one `[DhtmlXQ]` block.
 ///
@@ -12,6 +33,12 @@ use super::{TAGS, find_ci, starts_with_ci};
 /// `!`, `?`, `!!`, `??`, `!?`, `?!` at the end of the comment, line breaks
 /// become `||`, and a `[` that would open or close a DhtmlXQ tag becomes
 /// `［` (DhtmlXQ has no escape).
+///
+/// # Errors
+///
+/// A [`WriteError`] when the start position cannot be read or does not
+/// fit `binit`'s 32 slots, or when a move did not replay and is stored as
+/// text.
 ///
 /// ```
 /// use qipu::analysis::replay::replay;
@@ -22,7 +49,7 @@ use super::{TAGS, find_ci, starts_with_ci};
 /// let back = &dhtmlxq::read(&block)[0];
 /// assert_eq!(back.tree.variation_count(), 1);
 /// ```
-pub fn write(record: &Record) -> Result<String, String> {
+pub fn write(record: &Record) -> Result<String, WriteError> {
     let resolution = &record.replayed().resolution;
     use std::fmt::Write;
     let mut out = String::from("[DhtmlXQ]\n");
@@ -56,7 +83,7 @@ pub fn write(record: &Record) -> Result<String, String> {
         tag(&mut out, "result", word);
     }
     let Some(start) = &resolution.setup else {
-        return Err("the start position cannot be read, and DhtmlXQ stores a board".to_string());
+        return Err(WriteError::NoStart);
     };
     if start.board != Board::start() {
         tag(&mut out, "binit", &binit(&start.board)?);
@@ -67,16 +94,14 @@ pub fn write(record: &Record) -> Result<String, String> {
     }
     let tree = &record.tree;
     let point = |s: Square| format!("{}{}", s.file().index(), 9 - s.rank().index());
-    let move_digits = |id: NodeId| -> Result<String, String> {
+    let move_digits = |id: NodeId| -> Result<String, WriteError> {
         let m = match resolution.move_of(id) {
             Some(m) => m,
             None => {
-                let mv = tree.node(id).mv.as_ref().expect("a move node");
+                let Some(mv) = tree.node(id).mv.as_ref() else { return Err(WriteError::NoMove(id.index())) };
                 match (mv.points(), &mv.text) {
                     (Some(m), _) => m,
-                    (None, MoveText::Text(t)) => {
-                        return Err(format!("the move {t} did not replay; DhtmlXQ stores points"));
-                    }
+                    (None, MoveText::Text(t)) => return Err(WriteError::NotReplayed(t.to_string())),
                     (None, MoveText::Coords(m)) => *m, // never: points are points
                 }
             }
@@ -111,7 +136,7 @@ pub fn write(record: &Record) -> Result<String, String> {
         todo.extend((from..branches.len()).rev());
     }
     for (number, parent, first, nodes) in &branches {
-        let digits: Result<String, String> = nodes.iter().map(|&id| move_digits(id)).collect();
+        let digits: Result<String, WriteError> = nodes.iter().map(|&id| move_digits(id)).collect();
         let digits = digits?;
         if *number == 0 {
             tag(&mut out, "movelist", &digits);
@@ -177,10 +202,8 @@ fn guard_tags(value: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// The `binit` digits of a board: 32 points in XQF's piece order.
-fn binit(board: &Board) -> Result<String, String> {
-    let slots = crate::formats::slots::slots_of(board).map_err(|piece| {
-        format!("the start position has more {} {}s than binit holds", piece.color.name(), piece.role.name())
-    })?;
+fn binit(board: &Board) -> Result<String, WriteError> {
+    let slots = crate::formats::slots::slots_of(board).map_err(WriteError::TooManyPieces)?;
     Ok(slots
         .iter()
         .map(|s| s.map_or("99".to_string(), |s| format!("{}{}", s.file().index(), 9 - s.rank().index())))
@@ -192,6 +215,21 @@ mod tests {
     use super::*;
     use crate::analysis::replay::replay;
     use crate::formats::dhtmlxq::read;
+
+    #[test]
+    fn what_cannot_be_written_is_an_error() {
+        let mut record = crate::formats::pgn::read("1. 炮二平五 马８进７ 2. 马九进十 *").remove(0);
+        assert_eq!(write(&record), Err(WriteError::NotReplayed("马九进十".into())));
+        // The move that did not replay taken away (the replay kept).
+        let third = record.tree.main_line().nth(2).unwrap();
+        record.tree.node_mut(third).mv = None;
+        assert_eq!(write(&record), Err(WriteError::NoMove(third.index())));
+        let record = &crate::formats::pgn::read("[FEN \"4k4/9/9/9/9/9/9/9/RRR6/4K4 w\"]\n*")[0];
+        let e = write(record).unwrap_err();
+        assert_eq!(e.to_string(), "the start position has more Red rooks than binit holds");
+        let record = &crate::formats::pgn::read("[FEN \"xyz\"]\n*")[0];
+        assert_eq!(write(record), Err(WriteError::NoStart));
+    }
 
     #[test]
     fn written_blocks_read_back() {
