@@ -17,13 +17,13 @@
 //! let pos = Position::start();
 //! for text in ["C2.5", "c2=5", "Ｃ２＝５", "C2.5!"] {
 //!     let m = wxf::parse(text).unwrap().resolve(&pos).unwrap();
-//!     assert_eq!(wxf::write(&pos, m), "C2.5");
+//!     assert_eq!(wxf::write(&pos, m).unwrap(), "C2.5");
 //! }
 //! ```
 
 use super::{
-    Descriptive, Direction, Distinction, Order, Origin, ParseMoveError, distinction, is_remark_char, motion,
-    narrow,
+    Descriptive, Direction, Distinction, Order, Origin, ParseMoveError, WriteMoveError, distinction,
+    is_remark_char, motion, narrow,
 };
 use crate::{Move, Position, Role};
 
@@ -153,16 +153,25 @@ fn origin(a: char, b: char) -> Option<(Option<Role>, Origin)> {
 const LETTERS: [char; 7] = ['K', 'A', 'E', 'H', 'R', 'C', 'P'];
 
 /// Writes the legal move `m` of `pos` in official WXF notation.
-pub fn write(pos: &Position, m: Move) -> String {
+///
+/// # Errors
+///
+/// [`WriteMoveError::NoPiece`] when no piece stands on the move's origin.
+pub fn write(pos: &Position, m: Move) -> Result<String, WriteMoveError> {
     let mut out = String::with_capacity(5);
-    write_to(pos, m, &mut out);
-    out
+    write_to(pos, m, &mut out)?;
+    Ok(out)
 }
 
 /// Appends the official WXF text of the legal move `m` of `pos`.
-pub fn write_to(pos: &Position, m: Move, out: &mut String) {
+///
+/// # Errors
+///
+/// [`WriteMoveError::NoPiece`] when no piece stands on the move's origin;
+/// nothing is appended then.
+pub fn write_to(pos: &Position, m: Move, out: &mut String) -> Result<(), WriteMoveError> {
     let color = pos.turn();
-    let (role, direction, number) = motion(pos, m);
+    let (role, direction, number) = motion(pos, m)?;
     let letter = LETTERS[role.index()];
     let file = m.from.file().number_for(color);
     let digit = |n: u8| char::from(b'0' + n);
@@ -213,4 +222,5 @@ pub fn write_to(pos: &Position, m: Move, out: &mut String) {
         Direction::Sideways => '.',
     });
     out.push(digit(number));
+    Ok(())
 }

@@ -169,7 +169,11 @@ pub fn write_to(record: &Record, notation: crate::notation::Notation, out: &mut 
                 } else if force_number || node.comment_before().is_some() {
                     let _ = write!(word, "{}... ", pos.fullmoves());
                 }
-                notation.write_to(&pos, m, &mut word);
+                if notation.write_to(&pos, m, &mut word).is_err() {
+                    // Never: a move replayed is legal, so a piece stands on
+                    // its origin. Its coordinates would do.
+                    let _ = write!(word, "{m}");
+                }
                 text.word(&word);
                 text.annotations(node);
                 // Alternatives to this move, when it is its parent's main continuation.
