@@ -113,6 +113,11 @@ impl Unreadable {
 /// Reads the records of a file of any supported format; `encoding`
 /// overrides text-encoding detection.
 ///
+/// # Errors
+///
+/// [`Unreadable`] for a file from which no record can be read: of no record
+/// format, or a record that cannot be read at all.
+///
 /// ```
 /// let parsed = qipu::formats::read(b"[Event \"x\"]\n1. h2e2 *\n", None).unwrap();
 /// assert_eq!((parsed.format.name(), parsed.records.len()), ("pgn", 1));

@@ -20,6 +20,11 @@ pub struct Read {
 /// detection. A file that holds no game is [`Unreadable`], and `each` is not
 /// called.
 ///
+/// # Errors
+///
+/// [`Unreadable`] for a file from which no record can be read: of no record
+/// format, or a record that cannot be read at all.
+///
 /// ```
 /// use qipu::formats::read_with;
 /// use qipu::record::replay::Replayer;
@@ -239,9 +244,10 @@ pub(crate) fn looks_like_a_game(record: &Record) -> bool {
         return true;
     }
     let Some(first) = record.tree.main_line().next() else { return record.result.is_some() };
-    match &record.tree.node(first).mv.as_ref().expect("a move").text {
-        MoveText::Text(t) => notation::is_move_text(t),
-        MoveText::Coords(_) => true,
+    match record.tree.node(first).mv.as_ref().map(|mv| &mv.text) {
+        Some(MoveText::Text(t)) => notation::is_move_text(t),
+        Some(MoveText::Coords(_)) => true,
+        None => false,
     }
 }
 

@@ -125,6 +125,10 @@ fn token(c: char) -> Option<Token> {
 
 /// Reads a Chinese move into a description, without a position.
 ///
+/// # Errors
+///
+/// A [`ParseMoveError`] for text that is not a Chinese move.
+///
 /// ```
 /// use qipu::notation::{chinese, Descriptive, Direction, Order, Origin};
 /// use qipu::Role;
@@ -140,6 +144,10 @@ pub fn parse(text: &str) -> Result<Descriptive, ParseMoveError> {
 
 /// Like [`parse`], also returning the remark marks after the move (`!?`,
 /// `+`), empty when there are none.
+///
+/// # Errors
+///
+/// As [`parse`].
 pub fn parse_with_remark(text: &str) -> Result<(Descriptive, &str), ParseMoveError> {
     let text = text.trim();
     let mut tokens = [Token::Open; 5];

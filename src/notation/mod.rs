@@ -192,6 +192,7 @@ fn on_file(pos: &Position, color: Color, role: Role, file: File) -> ([Square; 10
             Color::Black => bits.trailing_zeros() as usize,
         };
         bits &= !(1u128 << i);
+        // Cannot fail: a file mask holds points of the board only, 10 of them.
         out[n] = Square::from_index(i).expect("a point of the board");
         n += 1;
     }
@@ -258,6 +259,11 @@ impl Descriptive {
     /// are dropped. Exactly one legal move must remain. The plain file
     /// form for a file holding several such pieces (兵七进一 with two pawns
     /// on 七) is read as a last resort, when no standard reading is legal.
+    ///
+    /// # Errors
+    ///
+    /// A [`ResolveError`] when no reading is a legal move, or when several
+    /// are.
     pub fn resolve(&self, pos: &Position) -> Result<Move, ResolveError> {
         let color = pos.turn();
         let role = self.role.unwrap_or(Role::Pawn);
@@ -467,11 +473,14 @@ pub(crate) fn distinction(pos: &Position, from: Square) -> Distinction {
     if k < 2 {
         return Distinction::File;
     }
+    // Cannot fail: `from` holds such a piece, and a file has room for all 10.
     let file_index = sqs[..k].iter().position(|&s| s == from).expect("on its file");
     if piece.role != Role::Pawn {
         return Distinction::OnFile { index: file_index, count: k };
     }
     let (pool, n, files) = pool(pos, piece.color, Role::Pawn);
+    // Cannot fail: its file holds two or more, and a position holds at
+    // most 5 pawns of a side, fewer than the pool's 10 places.
     let index = pool[..n].iter().position(|&s| s == from).expect("in the pool");
     if files == 1 {
         Distinction::OnFile { index: file_index, count: k }
@@ -569,8 +578,8 @@ impl Notation {
     ///
     /// # Errors
     ///
-    /// [`WriteMoveError::NoPiece`] in Chinese or WXF when no piece stands on
-    /// the move's origin (ICCS and UCI write any move).
+    /// [`WriteMoveError::NoPiece`] in Chinese or WXF when no piece stands
+    /// on the move's origin (ICCS and UCI write any move).
     ///
     /// ```
     /// use qipu::{Move, Position, Square};

@@ -62,6 +62,10 @@ fn direction(c: char) -> Option<Direction> {
 
 /// Reads a WXF move into a description, without a position.
 ///
+/// # Errors
+///
+/// A [`ParseMoveError`] for text that is not a WXF move.
+///
 /// ```
 /// use qipu::notation::{wxf, Order, Origin};
 /// let d = wxf::parse("R+.3").unwrap();
@@ -73,6 +77,10 @@ pub fn parse(text: &str) -> Result<Descriptive, ParseMoveError> {
 }
 
 /// Like [`parse`], also returning the remark marks after the move.
+///
+/// # Errors
+///
+/// As [`parse`].
 pub fn parse_with_remark(text: &str) -> Result<(Descriptive, &str), ParseMoveError> {
     let text = text.trim();
     let mut c = ['\0'; 5];

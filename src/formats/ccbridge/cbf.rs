@@ -74,6 +74,12 @@ pub fn is_cbf(text: &str) -> bool {
 }
 
 /// Reads a CBF document (already decoded; a BOM is skipped) into a record.
+///
+/// # Errors
+///
+/// A [`CbfError`], with its line and column, for text that is not
+/// well-formed XML or not a CBF record, a move that is not `XY-XY`, a move
+/// after the end of the line, or a `<FEN>` that does not parse.
 pub fn read(text: &str) -> Result<Record, CbfError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut doc = Document::new(text);

@@ -40,6 +40,12 @@ pub fn is_cbl(bytes: &[u8]) -> bool {
 /// Reads a CBL library: every game it holds, each read or failed on its
 /// own. The error is for a library that cannot be read at all (not a
 /// library, a truncated index, a broken compressed stream).
+///
+/// # Errors
+///
+/// A [`CcbridgeError`], with its byte offset, for a file that is not a
+/// library, a truncated index or header, or a compressed library whose zlib
+/// stream is broken or holds another length than its header says.
 pub fn read_cbl(bytes: &[u8]) -> Result<Library, CcbridgeError> {
     if bytes.starts_with(LIBRARY_MAGIC) {
         read_plain_library(bytes)
@@ -81,6 +87,7 @@ fn read_plain_library(bytes: &[u8]) -> Result<Library, CcbridgeError> {
     let mut slot_at = index_end;
     for i in 0..capacity as usize {
         let entry = INDEX_AT + i * ENTRY_LEN;
+        // Cannot fail: the whole index was checked to lie in the file.
         let state = u32_at(bytes, entry).expect("inside the index");
         if state == STATE_UNUSED {
             continue;

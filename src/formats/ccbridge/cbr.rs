@@ -31,6 +31,12 @@ pub fn is_cbr(bytes: &[u8]) -> bool {
 }
 
 /// Reads one CBR record.
+///
+/// # Errors
+///
+/// A [`CcbridgeError`], with its byte offset, for a file that is not a CBR
+/// record (a library, other data), a version other than 1 and 2, and a
+/// truncated or damaged header or move tree.
 pub fn read_cbr(bytes: &[u8]) -> Result<Record, CcbridgeError> {
     if is_cbl(bytes) {
         return error(0, "a CCBridge library (CBL), not a single record (CBR)");
@@ -115,6 +121,7 @@ fn read_board(bytes: &[u8], offset: usize, base: usize) -> Result<Board, Ccbridg
                 format!("board: byte {b:#04x} (row {}, column {}) is not a piece", i / 9, i % 9),
             );
         };
+        // Cannot fail: the board has 90 bytes, each a point.
         let square = index_square(i as u8).expect("i < 90");
         if let Some(piece) = piece {
             board.put(square, piece);

@@ -354,6 +354,7 @@ fn add_branch(record: &mut Record, parent: NodeId, tag: &Tag, lines: &LineIndex)
 
 /// The point of DhtmlXQ column `x` and row `y` (from the top).
 fn square(x: u8, y: u8) -> Square {
+    // Cannot fail: the caller passes digits, a column 0..=8.
     Square::new(crate::File::new(x as u32).expect("0..8"), crate::Rank::new(9 - y as u32).expect("0..9"))
 }
 

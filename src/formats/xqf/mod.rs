@@ -105,6 +105,12 @@ const GAME_TYPES: [&str; 4] = ["全局", "布局", "中局", "残局"];
 
 /// Reads one XQF file into a record. Moves are kept as coordinates; the
 /// record is replayed like any other to check them.
+///
+/// # Errors
+///
+/// An [`XqfError`], with its byte offset, for a file that is not XQF, a
+/// version qipu does not read, or a truncated or damaged header or move
+/// tree.
 pub fn read(bytes: &[u8]) -> Result<Record, XqfError> {
     read_file(bytes, None)
 }
@@ -123,9 +129,18 @@ pub struct Preserved {
 
 /// Reads an XQF file, keeping what [`write_preserving`] needs to write it
 /// back byte for byte.
+///
+/// # Errors
+///
+/// As [`read`].
+///
+/// # Panics
+///
+/// Never: a file that reads has the header kept.
 pub fn read_preserving(bytes: &[u8]) -> Result<(Record, Preserved), XqfError> {
     let mut records = Vec::new();
     let record = read_file(bytes, Some(&mut records))?;
+    // Cannot fail: a file shorter than its header is an error of `read_file`.
     let header = Box::new(*bytes.first_chunk::<HEADER_LEN>().expect("read checked the header"));
     Ok((record, Preserved { header, records }))
 }
