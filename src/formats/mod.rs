@@ -1,5 +1,11 @@
 //! File formats: one module per format, each a reader (bytes -> records)
 //! and, where qipu writes the format, a writer.
+//!
+//! A format of more than one file is a folder: `pgn/` and `dhtmlxq/`
+//! (`read.rs`, `write.rs`), `xqf/` (`write.rs` beside the reader), `wxf/`,
+//! and `ccbridge/`, the 象棋桥 family (CBR, CBL, compressed CBL and CBF).
+//! XQF, DhtmlXQ and the compressed CBL list a start position's pieces in
+//! one order, kept in `slots.rs`.
 
 pub mod ccbridge;
 pub mod clean;
