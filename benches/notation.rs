@@ -32,8 +32,8 @@ fn plies() -> Vec<Ply> {
             out.push(Ply {
                 pos: pos.clone(),
                 m,
-                chinese: chinese::write(&pos, m, chinese::Style::Simplified),
-                wxf: wxf::write(&pos, m),
+                chinese: chinese::write(&pos, m, chinese::Style::Simplified).unwrap(),
+                wxf: wxf::write(&pos, m).unwrap(),
                 iccs: iccs::write(m, iccs::Style::Iccs),
             });
             let _ = pos.play_unchecked(m);
@@ -81,7 +81,7 @@ fn bench(c: &mut Criterion) {
             let mut n = 0;
             for p in &plies {
                 buf.clear();
-                chinese::write_to(&p.pos, p.m, chinese::Style::Simplified, &mut buf);
+                chinese::write_to(&p.pos, p.m, chinese::Style::Simplified, &mut buf).unwrap();
                 n += buf.len();
             }
             n
@@ -92,7 +92,7 @@ fn bench(c: &mut Criterion) {
             let mut n = 0;
             for p in &plies {
                 buf.clear();
-                wxf::write_to(&p.pos, p.m, &mut buf);
+                wxf::write_to(&p.pos, p.m, &mut buf).unwrap();
                 n += buf.len();
             }
             n

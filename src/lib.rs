@@ -123,8 +123,9 @@
 //! // Each move with the position it is played in, written in Chinese.
 //! let moves = &record.replayed().moves;
 //! let chinese: Vec<String> =
-//!     record.positions().zip(moves).map(|(before, &m)| Notation::Chinese(Style::Simplified).write(&before, m)).collect();
+//!     record.positions().zip(moves).map(|(before, &m)| Notation::Chinese(Style::Simplified).write(&before, m)).collect::<Result<_, _>>()?;
 //! assert_eq!(chinese, ["炮二平五", "马８进７", "马二进三"]);
+//! # Ok::<(), qipu::notation::WriteMoveError>(())
 //! ```
 //!
 //! A [`Follow`](record::replay::Follow)er is told of each position as the

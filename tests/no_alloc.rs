@@ -136,11 +136,9 @@ impl qipu::record::replay::Follow for FenTrail {
 
     fn before_move(&mut self, before: &qipu::Position, m: qipu::Move) {
         self.mv.clear();
-        qipu::notation::Notation::Chinese(qipu::notation::chinese::Style::Simplified).write_to(
-            before,
-            m,
-            &mut self.mv,
-        );
+        qipu::notation::Notation::Chinese(qipu::notation::chinese::Style::Simplified)
+            .write_to(before, m, &mut self.mv)
+            .expect("a legal move");
     }
 
     fn after_move(&mut self, pos: &qipu::Position, m: qipu::Move) {

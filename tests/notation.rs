@@ -36,8 +36,8 @@ fn spec_sequence_in_every_notation() {
         assert_eq!(wxf::parse(ee_text).unwrap().resolve(&p), Ok(m), "{ee_text}");
         assert_eq!(iccs::parse(iccs_text).unwrap().resolve(&p), Ok(m), "{iccs_text}");
         assert_eq!(iccs::parse(uci_text).unwrap().resolve(&p), Ok(m), "{uci_text}");
-        assert_eq!(chinese::write(&p, m, chinese::Style::Simplified), chinese_text);
-        assert_eq!(wxf::write(&p, m), wxf_text);
+        assert_eq!(chinese::write(&p, m, chinese::Style::Simplified).unwrap(), chinese_text);
+        assert_eq!(wxf::write(&p, m).unwrap(), wxf_text);
         assert_eq!(iccs::write(m, iccs::Style::Iccs), iccs_text);
         assert_eq!(iccs::write(m, iccs::Style::Uci), uci_text);
         p.play(m).unwrap();
@@ -70,7 +70,7 @@ fn fairy_stockfish_wxf_vectors() {
     for (fen, m, fsf, official) in cases {
         let p = pos(fen);
         assert_eq!(wxf::parse(fsf).unwrap().resolve(&p), Ok(mv(m)), "{fsf} in {fen}");
-        assert_eq!(wxf::write(&p, mv(m)), official, "{m} in {fen}");
+        assert_eq!(wxf::write(&p, mv(m)).unwrap(), official, "{m} in {fen}");
     }
 }
 
@@ -281,9 +281,17 @@ fn writers_use_the_canonical_forms() {
     ];
     for (fen, m, simplified, traditional, wxf_text) in rows {
         let p = pos(fen);
-        assert_eq!(chinese::write(&p, mv(m), chinese::Style::Simplified), *simplified, "{m} in {fen}");
-        assert_eq!(chinese::write(&p, mv(m), chinese::Style::Traditional), *traditional, "{m} in {fen}");
-        assert_eq!(wxf::write(&p, mv(m)), *wxf_text, "{m} in {fen}");
+        assert_eq!(
+            chinese::write(&p, mv(m), chinese::Style::Simplified).unwrap(),
+            *simplified,
+            "{m} in {fen}"
+        );
+        assert_eq!(
+            chinese::write(&p, mv(m), chinese::Style::Traditional).unwrap(),
+            *traditional,
+            "{m} in {fen}"
+        );
+        assert_eq!(wxf::write(&p, mv(m)).unwrap(), *wxf_text, "{m} in {fen}");
     }
 }
 

@@ -49,7 +49,9 @@ fn mangled_moves_are_read_or_rejected() {
     for fen in fens {
         let pos = Position::from_fen(fen).unwrap();
         for &m in pos.legal_moves().iter() {
-            for text in [chinese::write(&pos, m, chinese::Style::Simplified), wxf::write(&pos, m)] {
+            for text in
+                [chinese::write(&pos, m, chinese::Style::Simplified).unwrap(), wxf::write(&pos, m).unwrap()]
+            {
                 for _ in 0..200 {
                     let mut chars: Vec<&str> = text.split("").filter(|s| !s.is_empty()).collect();
                     let at = rng.below(chars.len() + 1);

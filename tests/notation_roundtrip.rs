@@ -16,9 +16,9 @@ fn every_legal_move_round_trips_in_every_notation() {
         for &m in pos.legal_moves().iter() {
             moves += 1;
             let texts = [
-                ("chinese", chinese::write(&pos, m, chinese::Style::Simplified)),
-                ("chinese-traditional", chinese::write(&pos, m, chinese::Style::Traditional)),
-                ("wxf", wxf::write(&pos, m)),
+                ("chinese", chinese::write(&pos, m, chinese::Style::Simplified).unwrap()),
+                ("chinese-traditional", chinese::write(&pos, m, chinese::Style::Traditional).unwrap()),
+                ("wxf", wxf::write(&pos, m).unwrap()),
                 ("iccs", iccs::write(m, iccs::Style::Iccs)),
                 ("uci", iccs::write(m, iccs::Style::Uci)),
             ];

@@ -14,6 +14,7 @@ pub fn classifier_text(moves: &[Move]) -> String {
     let mut text = String::new();
     for m in ecco::as_read(moves) {
         let w: String = wxf::write(&pos, m)
+            .expect("a move played has a piece on its origin")
             .chars()
             .map(|c| match c {
                 'H' => 'N',

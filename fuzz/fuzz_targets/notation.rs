@@ -24,7 +24,7 @@ fuzz_target!(|data: &[u8]| {
         for notation in
             [Notation::Chinese(Style::Simplified), Notation::Chinese(Style::Traditional), Notation::Wxf, Notation::Iccs, Notation::Uci]
         {
-            let written = notation.write(&pos, m);
+            let written = notation.write(&pos, m).expect("a resolved move is legal");
             assert_eq!(resolve(&pos, &written), Ok(m), "{notation:?} {written}");
         }
     }

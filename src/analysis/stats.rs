@@ -143,7 +143,8 @@ impl Follow for MainLine {
 
     fn before_move(&mut self, before: &Position, m: Move) {
         if self.standard && self.ply < 2 {
-            let text = Some(Notation::Chinese(chinese::Style::Simplified).write(before, m));
+            // A move replayed is legal: a piece stands on its origin.
+            let text = Notation::Chinese(chinese::Style::Simplified).write(before, m).ok();
             if self.ply == 0 { self.facts.opening.0 = text } else { self.facts.opening.1 = text }
         }
         if let Some(p) = before.board().piece_at(m.to) {

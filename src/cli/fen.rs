@@ -102,7 +102,10 @@ impl Follow for Trail {
 
     fn before_move(&mut self, before: &Position, m: qipu::Move) {
         self.mv.clear();
-        self.notation.write_to(before, m, &mut self.mv);
+        if self.notation.write_to(before, m, &mut self.mv).is_err() {
+            // Never: a move replayed is legal, so a piece stands on its origin.
+            self.mv = m.to_string();
+        }
     }
 
     fn after_move(&mut self, pos: &Position, m: qipu::Move) {

@@ -26,7 +26,9 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     moves.sort();
     let notation = args.notation.with(args.chinese);
     for &m in moves.iter() {
-        writeln!(out, "{}", notation.write(&pos, m))?;
+        // A legal move has a piece on its origin: the text is always written.
+        let text = notation.write(&pos, m).unwrap_or_else(|_| m.to_string());
+        writeln!(out, "{text}")?;
     }
     match pos.outcome() {
         Some(Outcome::Checkmate { winner }) => {

@@ -136,6 +136,12 @@ fn edge_summary(tree: &OpeningTree, edge: Edge) -> String {
     }
 }
 
+/// The text of a move of the tree: its moves were played, so each is
+/// legal and has a piece on its origin (coordinates otherwise).
+fn move_text(notation: Notation, pos: &Position, m: Move) -> String {
+    notation.write(pos, m).unwrap_or_else(|_| m.to_string())
+}
+
 /// The label of a move at `ply` (from 1): `3. 车一平二` or `3... 马８进７`.
 fn label(ply: usize, text: &str) -> String {
     let number = ply.div_ceil(2);
@@ -166,7 +172,7 @@ fn print_children(
     for edge in tree.children(id, min_games) {
         let (m, child) = (edge.m, edge.node);
         let indent = "  ".repeat(ply);
-        let mv = label(ply + 1, &notation.write(pos, m));
+        let mv = label(ply + 1, &move_text(notation, pos, m));
         if expanded[child] {
             writeln!(out, "{indent}{mv}  {}  (transposes to a position above)", edge_summary(tree, edge))?;
             continue;
@@ -235,7 +241,7 @@ fn json(tree: &OpeningTree, min_games: u32, notation: Notation, out: &mut impl W
     let root = Edge { m: Move::new(qipu::Square::A0, qipu::Square::A0), node: 0, games: tree.node(0).games };
     line(root, None, 0, None, false)?;
     walk(tree, min_games, 0, |&parent, edge, ply, pos, seen| {
-        line(edge, Some(parent), ply, Some((notation.write(pos, edge.m), edge.m)), seen)?;
+        line(edge, Some(parent), ply, Some((move_text(notation, pos, edge.m), edge.m)), seen)?;
         Ok(edge.node)
     })
 }

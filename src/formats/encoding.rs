@@ -239,6 +239,10 @@ impl Encoding {
     /// `text` in this encoding; the first character it cannot hold is the
     /// error. UTF-16 is written as UTF-8, as the WHATWG encoders do.
     ///
+    /// # Errors
+    ///
+    /// The first character of `text` this encoding cannot hold.
+    ///
     /// ```
     /// use qipu::formats::encoding::Encoding;
     /// assert_eq!(Encoding::Big5.encode("馬８進７").unwrap().len(), 8);

@@ -50,6 +50,7 @@ impl Serialize for Coords {
             buf[2 * i] = sq.file().char() as u8;
             buf[2 * i + 1] = sq.rank().char() as u8;
         }
+        // Cannot fail: files and ranks are ASCII letters and digits.
         s.serialize_str(std::str::from_utf8(&buf).expect("ASCII coordinates"))
     }
 }
@@ -70,29 +71,41 @@ impl Serialize for MoveWord<'_> {
 }
 
 /// Writes a record as one line of JSON, given what replaying it settled.
+/// (A node whose move was taken away, its `mv` set to `None`, is written
+/// with an empty `text`.)
+///
+/// # Panics
+///
+/// Never: what is written is strings, numbers, lists and nulls, which
+/// always serialize.
 pub fn write(record: &Record) -> String {
     let resolution = &record.replayed().resolution;
     let tree = &record.tree;
-    let nodes = tree
-        .depth_first()
-        .skip(1)
-        .map(|id| {
-            let node = tree.node(id);
-            let mv = node.mv.as_ref().expect("a move node");
-            JsonNode {
-                id: id.index(),
-                parent: node.parent.expect("a move has a parent").index(),
-                mv: resolution.move_of(id).map(Coords),
-                text: match &mv.text {
-                    MoveText::Text(t) => MoveWord::Text(t),
-                    MoveText::Coords(m) => MoveWord::Coords(Coords(*m)),
-                },
-                comment: node.comment(),
-                comment_before: node.comment_before(),
-                nags: node.nags(),
-            }
-        })
-        .collect();
+    let mut nodes = Vec::with_capacity(tree.len().saturating_sub(1));
+    // Depth first, as `MoveTree::depth_first` goes, each node with the one
+    // it is played from by the tree's own links.
+    let root = tree.root();
+    let mut stack: Vec<(NodeId, NodeId)> = tree.children(root).map(|c| (c, root)).collect();
+    stack.reverse();
+    while let Some((id, parent)) = stack.pop() {
+        let first = stack.len();
+        stack.extend(tree.children(id).map(|c| (c, id)));
+        stack[first..].reverse();
+        let node = tree.node(id);
+        nodes.push(JsonNode {
+            id: id.index(),
+            parent: parent.index(),
+            mv: resolution.move_of(id).map(Coords),
+            text: match node.mv.as_ref().map(|mv| &mv.text) {
+                Some(MoveText::Text(t)) => MoveWord::Text(t),
+                Some(MoveText::Coords(m)) => MoveWord::Coords(Coords(*m)),
+                None => MoveWord::Text(""),
+            },
+            comment: node.comment(),
+            comment_before: node.comment_before(),
+            nags: node.nags(),
+        });
+    }
     let json = JsonRecord {
         tags: &record.tags,
         fen: resolution.setup.as_ref().map(crate::Setup::to_fen),
@@ -100,6 +113,7 @@ pub fn write(record: &Record) -> String {
         comment: tree.node(tree.root()).comment(),
         nodes,
     };
+    // Cannot fail: every field is a string, a number, a list or null.
     serde_json::to_string(&json).expect("records serialize")
 }
 

@@ -1,7 +1,12 @@
 //! File formats: one module per format, each a reader (bytes -> records)
 //! and, where qipu writes the format, a writer.
+//!
+//! A format of more than one file is a folder: `pgn/` and `dhtmlxq/`
+//! (`read.rs`, `write.rs`), `xqf/` (`write.rs` beside the reader), `wxf/`,
+//! and `ccbridge/`, the 象棋桥 family (CBR, CBL, compressed CBL and CBF).
+//! XQF, DhtmlXQ and the compressed CBL list a start position's pieces in
+//! one order, kept in `slots.rs`.
 
-pub mod cbf;
 pub mod ccbridge;
 pub mod clean;
 pub mod detect;
@@ -11,13 +16,15 @@ pub mod encoding;
 pub mod json;
 pub mod pgn;
 mod read;
+pub(crate) mod slots;
 pub mod sniff;
 pub mod stream;
 pub mod text;
-pub mod wxf_record;
+pub mod wxf;
 pub mod xqf;
 
 use crate::record::{Record, RecordBuilder};
+pub use ccbridge::cbf;
 use detect::Format;
 use encoding::Encoding;
 pub use read::{Read, read_with};
@@ -111,6 +118,11 @@ impl Unreadable {
 
 /// Reads the records of a file of any supported format; `encoding`
 /// overrides text-encoding detection.
+///
+/// # Errors
+///
+/// [`Unreadable`] for a file from which no record can be read: of no record
+/// format, or a record that cannot be read at all.
 ///
 /// ```
 /// let parsed = qipu::formats::read(b"[Event \"x\"]\n1. h2e2 *\n", None).unwrap();

@@ -2,7 +2,7 @@
 
 use super::detect::{self, Format};
 use super::encoding::{self, Encoding};
-use super::{Unreadable, cbf, ccbridge, dhtmlxq, pgn, sniff, text, wxf_record, xqf};
+use super::{Unreadable, cbf, ccbridge, dhtmlxq, pgn, sniff, text, wxf, xqf};
 use crate::notation;
 use crate::record::{MoveText, Record, RecordedMove, Span, Visitor, Warning};
 
@@ -19,6 +19,11 @@ pub struct Read {
 /// makes of each game to `each`, in order; `encoding` overrides text-encoding
 /// detection. A file that holds no game is [`Unreadable`], and `each` is not
 /// called.
+///
+/// # Errors
+///
+/// [`Unreadable`] for a file from which no record can be read: of no record
+/// format, or a record that cannot be read at all.
 ///
 /// ```
 /// use qipu::formats::read_with;
@@ -123,7 +128,7 @@ pub(crate) fn read_text<V: Visitor>(
             Ok(read(Format::Json))
         }
         Format::Wxf => {
-            let records = wxf_record::read(text);
+            let records = wxf::read(text);
             if records.is_empty() {
                 return Err(none(Format::Wxf));
             }
@@ -256,9 +261,10 @@ pub(crate) fn looks_like_a_game(record: &Record) -> bool {
         return true;
     }
     let Some(first) = record.tree.main_line().next() else { return record.result.is_some() };
-    match &record.tree.node(first).mv.as_ref().expect("a move").text {
-        MoveText::Text(t) => notation::is_move_text(t),
-        MoveText::Coords(_) => true,
+    match record.tree.node(first).mv.as_ref().map(|mv| &mv.text) {
+        Some(MoveText::Text(t)) => notation::is_move_text(t),
+        Some(MoveText::Coords(_)) => true,
+        None => false,
     }
 }
 

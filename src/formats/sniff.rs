@@ -26,7 +26,7 @@
 //! ```
 
 use super::detect::Format;
-use super::{cbf, dhtmlxq, pgn, wxf_record};
+use super::{cbf, dhtmlxq, pgn, wxf};
 
 /// The format of a decoded text (see the [module docs](self) for the
 /// order in which they are told apart).
@@ -43,7 +43,7 @@ pub fn text_format(text: &str) -> Format {
     if is_json(text) {
         return Format::Json;
     }
-    if wxf_record::is_wxf(text) {
+    if wxf::is_wxf(text) {
         return Format::Wxf;
     }
     if pgn::has_tags(text) {

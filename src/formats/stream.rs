@@ -122,6 +122,11 @@ enum Part {
 
 /// Decides how to read `source` from its first megabyte (`encoding`
 /// overrides text-encoding detection).
+///
+/// # Errors
+///
+/// [`Unreadable`] when `source` cannot be read, or when a file that is not
+/// read a piece at a time is larger than qipu reads whole.
 pub fn split<R: std::io::Read>(source: R, encoding: Option<Encoding>) -> Result<Split<R>, Unreadable> {
     split_sized(source, encoding, HEAD, PIECE)
 }
@@ -129,6 +134,10 @@ pub fn split<R: std::io::Read>(source: R, encoding: Option<Encoding>) -> Result<
 /// [`split`] with the sizes of the head (what is read before deciding how
 /// to read the rest) and of the pieces (and chunks) after it given: small
 /// sizes put piece and chunk boundaries everywhere, for tests and fuzzing.
+///
+/// # Errors
+///
+/// As [`split`].
 pub fn split_sized<R: std::io::Read>(
     mut source: R,
     encoding: Option<Encoding>,
@@ -493,6 +502,10 @@ impl Chunk {
 /// Reads the games of `source` with `visitor` like [`super::read_with`],
 /// a piece at a time when it is PGN or JSON text (see the [module
 /// docs](self)), in bounded memory.
+///
+/// # Errors
+///
+/// As [`split`] and [`read_split`].
 pub fn read_stream_with<V: Visitor>(
     source: impl std::io::Read,
     encoding: Option<Encoding>,
@@ -504,6 +517,11 @@ pub fn read_stream_with<V: Visitor>(
 
 /// Reads the games of an input [`split`] (or [`split_sized`]) with
 /// `visitor`: the whole of it, or its chunks one after the other.
+///
+/// # Errors
+///
+/// As [`super::read_with`] for an input read whole; for one read in chunks,
+/// [`Unreadable`] when it cannot be read or holds no game.
 pub fn read_split<R: std::io::Read, V: Visitor>(
     split: Split<R>,
     encoding: Option<Encoding>,

@@ -19,13 +19,14 @@
 //! let pos = Position::start();
 //! for text in ["炮二平五", "砲2平5", "炮25", "炮２＝５", "包二平五!"] {
 //!     let m = chinese::parse(text).unwrap().resolve(&pos).unwrap();
-//!     assert_eq!(chinese::write(&pos, m, Style::Simplified), "炮二平五");
-//!     assert_eq!(chinese::write(&pos, m, Style::Traditional), "砲二平五");
+//!     assert_eq!(chinese::write(&pos, m, Style::Simplified).unwrap(), "炮二平五");
+//!     assert_eq!(chinese::write(&pos, m, Style::Traditional).unwrap(), "砲二平五");
 //! }
 //! ```
 
 use super::{
-    Descriptive, Direction, Distinction, Order, Origin, ParseMoveError, distinction, is_remark_char, motion,
+    Descriptive, Direction, Distinction, Order, Origin, ParseMoveError, WriteMoveError, distinction,
+    is_remark_char, motion,
 };
 use crate::{Color, Move, Position, Role};
 
@@ -141,6 +142,10 @@ fn token(c: char) -> Option<Token> {
 
 /// Reads a Chinese move into a description, without a position.
 ///
+/// # Errors
+///
+/// A [`ParseMoveError`] for text that is not a Chinese move.
+///
 /// ```
 /// use qipu::notation::{chinese, Descriptive, Direction, Order, Origin};
 /// use qipu::Role;
@@ -156,6 +161,10 @@ pub fn parse(text: &str) -> Result<Descriptive, ParseMoveError> {
 
 /// Like [`parse`], also returning the remark marks after the move (`!?`,
 /// `+`), empty when there are none.
+///
+/// # Errors
+///
+/// As [`parse`].
 pub fn parse_with_remark(text: &str) -> Result<(Descriptive, &str), ParseMoveError> {
     let text = text.trim();
     let mut tokens = [Token::Open; 5];
@@ -245,16 +254,25 @@ pub(crate) const RED_NUMERALS: [char; 9] = ['一', '二', '三', '四', '五', '
 pub(crate) const BLACK_NUMERALS: [char; 9] = ['１', '２', '３', '４', '５', '６', '７', '８', '９'];
 
 /// Writes the legal move `m` of `pos` in canonical Chinese notation.
-pub fn write(pos: &Position, m: Move, style: Style) -> String {
+///
+/// # Errors
+///
+/// [`WriteMoveError::NoPiece`] when no piece stands on the move's origin.
+pub fn write(pos: &Position, m: Move, style: Style) -> Result<String, WriteMoveError> {
     let mut out = String::with_capacity(12);
-    write_to(pos, m, style, &mut out);
-    out
+    write_to(pos, m, style, &mut out)?;
+    Ok(out)
 }
 
 /// Appends the canonical Chinese text of the legal move `m` of `pos`.
-pub fn write_to(pos: &Position, m: Move, style: Style, out: &mut String) {
+///
+/// # Errors
+///
+/// [`WriteMoveError::NoPiece`] when no piece stands on the move's origin;
+/// nothing is appended then.
+pub fn write_to(pos: &Position, m: Move, style: Style, out: &mut String) -> Result<(), WriteMoveError> {
     let color = pos.turn();
-    let (role, direction, number) = motion(pos, m);
+    let (role, direction, number) = motion(pos, m)?;
     let traditional = style == Style::Traditional;
     let piece = PIECES[traditional as usize][color.index()][role.index()];
     let numeral = |n: u8| match color {
@@ -285,6 +303,7 @@ pub fn write_to(pos: &Position, m: Move, style: Style, out: &mut String) {
         (Direction::Sideways, _) => '平',
     });
     out.push(numeral(number));
+    Ok(())
 }
 
 #[cfg(test)]
@@ -299,5 +318,16 @@ mod tests {
         assert!(parse("车二进六x").is_err());
         assert!(parse("").is_err());
         assert!(parse("车二进六进").is_err());
+    }
+
+    #[test]
+    fn a_move_from_an_empty_point_is_an_error() {
+        let pos = Position::start();
+        let m = Move::new(crate::Square::E4, crate::Square::E5);
+        let mut out = String::from("1. ");
+        assert_eq!(write_to(&pos, m, Style::Simplified, &mut out), Err(WriteMoveError::NoPiece(m)));
+        assert_eq!(out, "1. ");
+        let e = crate::notation::wxf::write(&pos, m).unwrap_err();
+        assert_eq!(e.to_string(), "cannot write e4e5: no piece stands on e4");
     }
 }

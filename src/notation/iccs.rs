@@ -32,6 +32,10 @@ pub struct IccsMove(pub Move);
 /// Reads `H2-E2`, `h2-e2`, `h2e2` or `H2E2`, also `H6xH9` and `H6:H9` for
 /// captures, full-width characters and trailing remark marks (`+`, `!`).
 ///
+/// # Errors
+///
+/// A [`ParseMoveError`] for text that is not two points.
+///
 /// ```
 /// use qipu::notation::iccs;
 /// assert!(iccs::parse("H2-E2").is_ok());
@@ -85,6 +89,10 @@ pub fn parse_plain(text: &[u8]) -> Option<IccsMove> {
 
 impl IccsMove {
     /// The move, if it is legal in `pos`.
+    ///
+    /// # Errors
+    ///
+    /// A [`ResolveError`] when the move is not legal in `pos`.
     pub fn resolve(&self, pos: &Position) -> Result<Move, ResolveError> {
         let m = self.0;
         if pos.is_legal(m) {

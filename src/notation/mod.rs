@@ -4,7 +4,8 @@
 //! without a position into a description (syntax errors only), and the
 //! description is resolved against a [`Position`] into a legal [`Move`]
 //! (errors: no such piece, ambiguous, illegal). Writing goes the other way:
-//! a legal move in a position becomes canonical text.
+//! a legal move in a position becomes canonical text (a move with no piece
+//! on its origin is a [`WriteMoveError`]).
 //!
 //! Chinese and WXF describe a move the same way, relative to the mover: a
 //! piece picked by its file or by its order on a file (前/后, `+`/`-`), a
@@ -20,8 +21,8 @@
 //! let m = chinese::parse("炮二平五").unwrap().resolve(&pos).unwrap();
 //! assert_eq!(wxf::parse("C2.5").unwrap().resolve(&pos), Ok(m));
 //! assert_eq!(iccs::parse("H2-E2").unwrap().resolve(&pos), Ok(m));
-//! assert_eq!(chinese::write(&pos, m, chinese::Style::Simplified), "炮二平五");
-//! assert_eq!(wxf::write(&pos, m), "C2.5");
+//! assert_eq!(chinese::write(&pos, m, chinese::Style::Simplified).unwrap(), "炮二平五");
+//! assert_eq!(wxf::write(&pos, m).unwrap(), "C2.5");
 //! assert_eq!(iccs::write(m, iccs::Style::Iccs), "H2-E2");
 //! ```
 
@@ -210,6 +211,7 @@ fn on_file(pos: &Position, color: Color, role: Role, file: File) -> ([Square; 10
             Color::Black => bits.trailing_zeros() as usize,
         };
         bits &= !(1u128 << i);
+        // Cannot fail: a file mask holds points of the board only, 10 of them.
         out[n] = Square::from_index(i).expect("a point of the board");
         n += 1;
     }
@@ -276,6 +278,11 @@ impl Descriptive {
     /// are dropped. Exactly one legal move must remain. The plain file
     /// form for a file holding several such pieces (兵七进一 with two pawns
     /// on 七) is read as a last resort, when no standard reading is legal.
+    ///
+    /// # Errors
+    ///
+    /// A [`ResolveError`] when no reading is a legal move, or when several
+    /// are.
     pub fn resolve(&self, pos: &Position) -> Result<Move, ResolveError> {
         let color = pos.turn();
         let role = self.role.unwrap_or(Role::Pawn);
@@ -485,11 +492,14 @@ pub(crate) fn distinction(pos: &Position, from: Square) -> Distinction {
     if k < 2 {
         return Distinction::File;
     }
+    // Cannot fail: `from` holds such a piece, and a file has room for all 10.
     let file_index = sqs[..k].iter().position(|&s| s == from).expect("on its file");
     if piece.role != Role::Pawn {
         return Distinction::OnFile { index: file_index, count: k };
     }
     let (pool, n, files) = pool(pos, piece.color, Role::Pawn);
+    // Cannot fail: its file holds two or more, and a position holds at
+    // most 5 pawns of a side, fewer than the pool's 10 places.
     let index = pool[..n].iter().position(|&s| s == from).expect("in the pool");
     if files == 1 {
         Distinction::OnFile { index: file_index, count: k }
@@ -499,8 +509,8 @@ pub(crate) fn distinction(pos: &Position, from: Square) -> Distinction {
 }
 
 /// The direction and number that describe `m` for the piece on its origin.
-pub(crate) fn motion(pos: &Position, m: Move) -> (Role, Direction, u8) {
-    let piece = pos.board().piece_at(m.from).expect("a piece on the origin");
+pub(crate) fn motion(pos: &Position, m: Move) -> Result<(Role, Direction, u8), WriteMoveError> {
+    let piece = pos.board().piece_at(m.from).ok_or(WriteMoveError::NoPiece(m))?;
     let color = piece.color;
     let (fr, tr) = (m.from.rank().relative_to(color), m.to.rank().relative_to(color));
     let direction = match tr.cmp(&fr) {
@@ -514,7 +524,17 @@ pub(crate) fn motion(pos: &Position, m: Move) -> (Role, Direction, u8) {
     } else {
         fr.abs_diff(tr)
     };
-    (piece.role, direction, number)
+    Ok((piece.role, direction, number))
+}
+
+/// Why a move cannot be written in a notation that names the piece moved
+/// (Chinese, WXF).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WriteMoveError {
+    /// No piece stands on the origin of this move: there is nothing to
+    /// name.
+    #[error("cannot write {0}: no piece stands on {from}", from = .0.from)]
+    NoPiece(Move),
 }
 
 /// Text that is not a move in the notation read.
@@ -568,9 +588,10 @@ pub fn is_move_text(text: &str) -> bool {
 /// let written: Vec<String> = [Notation::Chinese(Style::Traditional), Notation::Wxf, Notation::Iccs, Notation::Uci]
 ///     .iter()
 ///     .map(|n| n.write(&pos, m))
-///     .collect();
+///     .collect::<Result<_, _>>()?;
 /// assert_eq!(written, ["馬二進三", "H2+3", "H0-G2", "h0g2"]);
 /// assert_eq!(Notation::Wxf.pgn_format(), "WXF");
+/// # Ok::<(), qipu::notation::WriteMoveError>(())
 /// ```
 ///
 /// [`pgn::write`]: crate::formats::pgn::write
@@ -589,31 +610,43 @@ pub enum Notation {
 impl Notation {
     /// Writes the legal move `m` of `pos`.
     ///
+    /// # Errors
+    ///
+    /// [`WriteMoveError::NoPiece`] in Chinese or WXF when no piece stands
+    /// on the move's origin (ICCS and UCI write any move).
+    ///
     /// ```
     /// use qipu::{Move, Position, Square};
     /// use qipu::notation::{chinese, Notation};
     /// let m = Move::new(Square::H2, Square::E2);
-    /// assert_eq!(Notation::Chinese(chinese::Style::Simplified).write(&Position::start(), m), "炮二平五");
-    /// assert_eq!(Notation::Uci.write(&Position::start(), m), "h2e2");
+    /// let chinese = Notation::Chinese(chinese::Style::Simplified);
+    /// assert_eq!(chinese.write(&Position::start(), m).unwrap(), "炮二平五");
+    /// assert_eq!(Notation::Uci.write(&Position::start(), m).unwrap(), "h2e2");
+    /// assert!(chinese.write(&Position::start(), Move::new(Square::E4, Square::E5)).is_err());
     /// ```
-    pub fn write(self, pos: &Position, m: Move) -> String {
+    pub fn write(self, pos: &Position, m: Move) -> Result<String, WriteMoveError> {
         match self {
             Notation::Chinese(style) => chinese::write(pos, m, style),
             Notation::Wxf => wxf::write(pos, m),
-            Notation::Iccs => iccs::write(m, iccs::Style::Iccs),
-            Notation::Uci => iccs::write(m, iccs::Style::Uci),
+            Notation::Iccs => Ok(iccs::write(m, iccs::Style::Iccs)),
+            Notation::Uci => Ok(iccs::write(m, iccs::Style::Uci)),
         }
     }
 
     /// Appends the legal move `m` of `pos` to `out` (no allocation when it
     /// has room).
-    pub fn write_to(self, pos: &Position, m: Move, out: &mut String) {
+    ///
+    /// # Errors
+    ///
+    /// As [`Notation::write`]; nothing is appended then.
+    pub fn write_to(self, pos: &Position, m: Move, out: &mut String) -> Result<(), WriteMoveError> {
         match self {
-            Notation::Chinese(style) => chinese::write_to(pos, m, style, out),
-            Notation::Wxf => wxf::write_to(pos, m, out),
+            Notation::Chinese(style) => chinese::write_to(pos, m, style, out)?,
+            Notation::Wxf => wxf::write_to(pos, m, out)?,
             Notation::Iccs => iccs::write_to(m, iccs::Style::Iccs, out),
             Notation::Uci => iccs::write_to(m, iccs::Style::Uci, out),
         }
+        Ok(())
     }
 
     /// The value of a PGN `[Format]` tag for moves in this notation.

@@ -34,6 +34,10 @@ pub struct SanMove {
 }
 
 /// Reads a SAN move.
+///
+/// # Errors
+///
+/// A [`ParseMoveError`] for text that is not a SAN move.
 pub fn parse(text: &str) -> Result<SanMove, ParseMoveError> {
     let bad = |why: &str| ParseMoveError::new(NOTATION, text, why);
     let core = text.trim().trim_end_matches(is_remark_char);
@@ -76,6 +80,11 @@ pub fn parse(text: &str) -> Result<SanMove, ParseMoveError> {
 impl SanMove {
     /// The legal move this SAN stands for in `pos`, ranks read 0…9 or 1…10,
     /// whichever gives a legal move.
+    ///
+    /// # Errors
+    ///
+    /// A [`ResolveError`] when no such piece can make the move, or when
+    /// several can.
     pub fn resolve(&self, pos: &Position) -> Result<Move, ResolveError> {
         self.resolve_ranked(pos, None).map(|(m, _)| m)
     }
@@ -83,6 +92,10 @@ impl SanMove {
     /// Like [`SanMove::resolve`], with the first rank number known (`Some(0)`
     /// or `Some(1)`) or still open (`None`). Also returns the first rank
     /// number once this move settles it: a game keeps one convention.
+    ///
+    /// # Errors
+    ///
+    /// As [`SanMove::resolve`].
     pub fn resolve_ranked(
         &self,
         pos: &Position,
@@ -101,7 +114,7 @@ impl SanMove {
             };
             let to = Square::new(self.to_file, to_rank);
             for &m in legal.iter() {
-                let piece = pos.board().piece_at(m.from).expect("a legal move has a piece");
+                let Some(piece) = pos.board().piece_at(m.from) else { continue }; // never: m is legal
                 let rank_ok =
                     self.from_rank.is_none_or(|r| r.checked_sub(base) == Some(m.from.rank().index() as u8));
                 if m.to == to

@@ -17,13 +17,13 @@
 //! let pos = Position::start();
 //! for text in ["C2.5", "c2=5", "Ｃ２＝５", "C2.5!"] {
 //!     let m = wxf::parse(text).unwrap().resolve(&pos).unwrap();
-//!     assert_eq!(wxf::write(&pos, m), "C2.5");
+//!     assert_eq!(wxf::write(&pos, m).unwrap(), "C2.5");
 //! }
 //! ```
 
 use super::{
-    Descriptive, Direction, Distinction, Order, Origin, ParseMoveError, distinction, is_remark_char, motion,
-    narrow,
+    Descriptive, Direction, Distinction, Order, Origin, ParseMoveError, WriteMoveError, distinction,
+    is_remark_char, motion, narrow,
 };
 use crate::{Move, Position, Role};
 
@@ -62,6 +62,10 @@ fn direction(c: char) -> Option<Direction> {
 
 /// Reads a WXF move into a description, without a position.
 ///
+/// # Errors
+///
+/// A [`ParseMoveError`] for text that is not a WXF move.
+///
 /// ```
 /// use qipu::notation::{wxf, Order, Origin};
 /// let d = wxf::parse("R+.3").unwrap();
@@ -73,6 +77,10 @@ pub fn parse(text: &str) -> Result<Descriptive, ParseMoveError> {
 }
 
 /// Like [`parse`], also returning the remark marks after the move.
+///
+/// # Errors
+///
+/// As [`parse`].
 pub fn parse_with_remark(text: &str) -> Result<(Descriptive, &str), ParseMoveError> {
     let text = text.trim();
     let mut c = ['\0'; 5];
@@ -153,16 +161,25 @@ fn origin(a: char, b: char) -> Option<(Option<Role>, Origin)> {
 const LETTERS: [char; 7] = ['K', 'A', 'E', 'H', 'R', 'C', 'P'];
 
 /// Writes the legal move `m` of `pos` in official WXF notation.
-pub fn write(pos: &Position, m: Move) -> String {
+///
+/// # Errors
+///
+/// [`WriteMoveError::NoPiece`] when no piece stands on the move's origin.
+pub fn write(pos: &Position, m: Move) -> Result<String, WriteMoveError> {
     let mut out = String::with_capacity(5);
-    write_to(pos, m, &mut out);
-    out
+    write_to(pos, m, &mut out)?;
+    Ok(out)
 }
 
 /// Appends the official WXF text of the legal move `m` of `pos`.
-pub fn write_to(pos: &Position, m: Move, out: &mut String) {
+///
+/// # Errors
+///
+/// [`WriteMoveError::NoPiece`] when no piece stands on the move's origin;
+/// nothing is appended then.
+pub fn write_to(pos: &Position, m: Move, out: &mut String) -> Result<(), WriteMoveError> {
     let color = pos.turn();
-    let (role, direction, number) = motion(pos, m);
+    let (role, direction, number) = motion(pos, m)?;
     let letter = LETTERS[role.index()];
     let file = m.from.file().number_for(color);
     let digit = |n: u8| char::from(b'0' + n);
@@ -213,4 +230,5 @@ pub fn write_to(pos: &Position, m: Move, out: &mut String) {
         Direction::Sideways => '.',
     });
     out.push(digit(number));
+    Ok(())
 }

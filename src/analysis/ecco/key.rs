@@ -32,7 +32,7 @@ impl Key {
             Distinction::File => m.from.file().number_for(color),
             _ => 0,
         };
-        let (role, direction, to) = motion(pos, m);
+        let (role, direction, to) = motion(pos, m).ok()?;
         Some(Key { role, file, direction, to })
     }
 

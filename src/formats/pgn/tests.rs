@@ -181,3 +181,20 @@ fn wide_white_space_separates_moves_and_wide_marks_are_remarks() {
         games[0].tree.main_line().map(|id| games[0].tree.node(id).mv.as_ref().unwrap().at.column).collect();
     assert_eq!(at, [4, 9, 17, 23]);
 }
+
+#[test]
+fn writers_take_a_tree_changed_by_hand() {
+    // The replay kept, a move's parent link cleared and the move that did
+    // not replay taken away: every writer writes or fails, none panics.
+    let mut record = read("1. 炮二平五 (1. 兵七进一) 马８进７ 2. 马九进十 *").remove(0);
+    let _ = record.replayed();
+    let main: Vec<_> = record.tree.main_line().collect();
+    record.tree.node_mut(main[1]).parent = None;
+    record.tree.node_mut(main[2]).mv = None;
+    let text = write(&record, crate::notation::Notation::Wxf);
+    assert!(text.contains("1. C2.5 (1. P7+1) 1... H8+7"), "{text}");
+    #[cfg(feature = "serde")]
+    assert!(crate::formats::json::write(&record).contains(r#""parent":1,"move":"h9g7""#));
+    assert!(crate::formats::dhtmlxq::write(&record).is_err());
+    assert!(crate::formats::xqf::write(&record, crate::formats::xqf::Version::V10).is_err());
+}

@@ -116,15 +116,29 @@ pub fn write_to(record: &Record, notation: crate::notation::Notation, out: &mut 
         text.comment(c);
     }
     enum Task {
-        Move { id: NodeId, pos: Box<crate::Position>, force_number: bool },
-        Raw { id: NodeId },
+        /// The move of `id`, played from `parent` (the tree's link, not
+        /// `Node::parent`, a field a caller may change) in `pos`.
+        Move {
+            id: NodeId,
+            parent: NodeId,
+            pos: Box<crate::Position>,
+            force_number: bool,
+        },
+        Raw {
+            id: NodeId,
+        },
         Open,
         Close,
     }
     let mut stack = Vec::new();
     if let Some(first) = tree.main_child(tree.root()) {
         stack.push(match &resolution.start {
-            Some(start) => Task::Move { id: first, pos: Box::new(start.clone()), force_number: true },
+            Some(start) => Task::Move {
+                id: first,
+                parent: tree.root(),
+                pos: Box::new(start.clone()),
+                force_number: true,
+            },
             None => Task::Raw { id: first },
         });
     }
@@ -152,7 +166,7 @@ pub fn write_to(record: &Record, notation: crate::notation::Notation, out: &mut 
                     }
                 }
             }
-            Task::Move { id, pos, force_number } => {
+            Task::Move { id, parent, pos, force_number } => {
                 let node = tree.node(id);
                 let Some(m) = resolution.move_of(id) else {
                     stack.push(Task::Raw { id });
@@ -169,11 +183,14 @@ pub fn write_to(record: &Record, notation: crate::notation::Notation, out: &mut 
                 } else if force_number || node.comment_before().is_some() {
                     let _ = write!(word, "{}... ", pos.fullmoves());
                 }
-                notation.write_to(&pos, m, &mut word);
+                if notation.write_to(&pos, m, &mut word).is_err() {
+                    // Never: a move replayed is legal, so a piece stands on
+                    // its origin. Its coordinates would do.
+                    let _ = write!(word, "{m}");
+                }
                 text.word(&word);
                 text.annotations(node);
                 // Alternatives to this move, when it is its parent's main continuation.
-                let parent = node.parent.expect("a move has a parent");
                 let alts: Vec<NodeId> = if tree.main_child(parent) == Some(id) {
                     tree.children(parent).skip(1).collect()
                 } else {
@@ -186,7 +203,7 @@ pub fn write_to(record: &Record, notation: crate::notation::Notation, out: &mut 
                     .flat_map(|&alt| {
                         [
                             Task::Close,
-                            Task::Move { id: alt, pos: pos.clone(), force_number: true },
+                            Task::Move { id: alt, parent, pos: pos.clone(), force_number: true },
                             Task::Open,
                         ]
                     })
@@ -196,7 +213,7 @@ pub fn write_to(record: &Record, notation: crate::notation::Notation, out: &mut 
                     // The position goes on with the main line: no copy.
                     let mut after = pos;
                     let _ = after.play_unchecked(m);
-                    stack.push(Task::Move { id: next, pos: after, force_number: force });
+                    stack.push(Task::Move { id: next, parent: id, pos: after, force_number: force });
                 }
                 stack.extend(alt_tasks);
             }

@@ -30,8 +30,9 @@ mod write;
 pub use write::{Version, WriteError, write, write_preserving};
 
 use super::byte_error as error;
+use super::slots::put_slot;
 use crate::record::{GameResult, MoveText, MoveTree, NodeId, Record, RecordedMove, Span, Warning};
-use crate::{Board, Color, Move, Piece, Role, Square};
+use crate::{Board, Color, Move, Square};
 
 /// Size of the header; the move tree starts right after it.
 pub const HEADER_LEN: usize = 0x400;
@@ -41,68 +42,6 @@ pub const NEWEST_VERSION: u8 = 18;
 
 /// Why an XQF file cannot be read, and at which byte of the file.
 pub type XqfError = super::ByteError;
-
-/// The piece of each of the 32 slots, in XQF order: Red's rook, horse,
-/// elephant, advisor, king, advisor, elephant, horse, rook, two cannons and
-/// five pawns, then Black's the same.
-const SLOT_ROLES: [Role; 16] = [
-    Role::Rook,
-    Role::Horse,
-    Role::Elephant,
-    Role::Advisor,
-    Role::King,
-    Role::Advisor,
-    Role::Elephant,
-    Role::Horse,
-    Role::Rook,
-    Role::Cannon,
-    Role::Cannon,
-    Role::Pawn,
-    Role::Pawn,
-    Role::Pawn,
-    Role::Pawn,
-    Role::Pawn,
-];
-
-/// Puts the piece of slot `i` on `square`; when another piece stands
-/// there already, says so.
-pub fn put_slot(board: &mut Board, i: usize, square: Square) -> Result<(), String> {
-    let piece = slot_piece(i);
-    match board.put(square, piece) {
-        None => Ok(()),
-        Some(other) => Err(format!(
-            "piece slots: a {} {} and a {} {} both stand on {square}",
-            other.color.name(),
-            other.role.name(),
-            piece.color.name(),
-            piece.role.name()
-        )),
-    }
-}
-
-/// The piece that slot `i` (0..32) holds.
-pub fn slot_piece(i: usize) -> Piece {
-    let color = if i < 16 { Color::Red } else { Color::Black };
-    Piece::new(color, SLOT_ROLES[i % 16])
-}
-
-/// Where each of the 32 slots stands on `board` (`None`: the piece is not
-/// on the board), each side's pieces of a kind from its own right to left
-/// as XQStudio lists them (Red's right is file i, Black's is file a). The
-/// `Err` is a piece with no slot left: more of a kind than the slots hold.
-pub fn slots_of(board: &Board) -> Result<[Option<Square>; 32], Piece> {
-    let mut slots = [None; 32];
-    let mut pieces: Vec<(Square, Piece)> = board.pieces().collect();
-    pieces.sort_by_key(|&(s, p)| {
-        let file = s.file().index();
-        (p.color == Color::Black, if p.color == Color::Red { 8 - file } else { file }, s.rank().index())
-    });
-    for (square, piece) in pieces {
-        let i = (0..32).find(|&i| slots[i].is_none() && slot_piece(i) == piece).ok_or(piece)?;
-        slots[i] = Some(square);
-    }
-    Ok(slots)
-}
 
 /// The keys derived from the header (all zero up to version 10).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -166,6 +105,12 @@ const GAME_TYPES: [&str; 4] = ["全局", "布局", "中局", "残局"];
 
 /// Reads one XQF file into a record. Moves are kept as coordinates; the
 /// record is replayed like any other to check them.
+///
+/// # Errors
+///
+/// An [`XqfError`], with its byte offset, for a file that is not XQF, a
+/// version qipu does not read, or a truncated or damaged header or move
+/// tree.
 pub fn read(bytes: &[u8]) -> Result<Record, XqfError> {
     read_file(bytes, None)
 }
@@ -184,9 +129,18 @@ pub struct Preserved {
 
 /// Reads an XQF file, keeping what [`write_preserving`] needs to write it
 /// back byte for byte.
+///
+/// # Errors
+///
+/// As [`read`].
+///
+/// # Panics
+///
+/// Never: a file that reads has the header kept.
 pub fn read_preserving(bytes: &[u8]) -> Result<(Record, Preserved), XqfError> {
     let mut records = Vec::new();
     let record = read_file(bytes, Some(&mut records))?;
+    // Cannot fail: a file shorter than its header is an error of `read_file`.
     let header = Box::new(*bytes.first_chunk::<HEADER_LEN>().expect("read checked the header"));
     Ok((record, Preserved { header, records }))
 }
@@ -327,7 +281,7 @@ fn start_board(header: &[u8; HEADER_LEN], keys: &Keys) -> Result<Board, XqfError
         let v = slot.wrapping_sub(keys.xy);
         let Some(square) = square(v) else { continue }; // off the board: captured
         if let Err(why) = put_slot(&mut board, i, square) {
-            return error(0x10 + i, why);
+            return error(0x10 + i, why.to_string());
         }
     }
     Ok(board)

@@ -3,9 +3,10 @@
 //! writing a file back byte for byte from what [`super::read_preserving`]
 //! kept.
 
-use super::{GAME_TYPES, HEADER_LEN, Keys, Preserved, RawRecord, STRINGS, slots_of};
-use crate::record::{GameResult, MoveText, NodeId, Record, Resolution};
-use crate::{Board, Color, Move, Square};
+use super::{GAME_TYPES, HEADER_LEN, Keys, Preserved, RawRecord, STRINGS};
+use crate::formats::slots::slots_of;
+use crate::record::{GameResult, MoveText, NodeId, Record, Resolution, Span};
+use crate::{Board, Color, Move, Piece, Square};
 
 /// The version to write.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
@@ -19,8 +20,37 @@ pub enum Version {
 
 /// Why a record cannot be written as XQF.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct WriteError(pub String);
+pub enum WriteError {
+    /// The start position cannot be read (its FEN does not parse), and XQF
+    /// stores a board.
+    #[error("the start position cannot be read, and XQF stores a board")]
+    NoStart,
+    /// The start position holds more of this piece than XQF's 32 piece
+    /// slots have room for.
+    #[error("the start position has more {} {}s than XQF's piece slots hold", .0.color.name(), .0.role.name())]
+    TooManyPieces(Piece),
+    /// A move did not replay: its text (or points) and where it was read.
+    #[error("the move {text} ({at}) did not replay, and XQF stores points, not text")]
+    NotReplayed {
+        /// The move as the record holds it.
+        text: String,
+        /// Where it was read.
+        at: Span,
+    },
+    /// The record does not have the nodes of the file it was read from
+    /// ([`write_preserving`]).
+    #[error("the record has {nodes} nodes, the preserved file {preserved}: it was changed")]
+    Changed {
+        /// The record's nodes, the root included.
+        nodes: usize,
+        /// The node records of the file.
+        preserved: usize,
+    },
+    /// The node of this index is not the root and holds no move (it was
+    /// taken away with [`crate::record::MoveTree::node_mut`]).
+    #[error("node {0} holds no move, and XQF stores one for each node")]
+    NoMove(usize),
+}
 
 /// Writes `record`, as its replay settled it, as an XQF file.
 ///
@@ -30,6 +60,11 @@ pub struct WriteError(pub String);
 /// before a move is put ahead of the comment after it, and annotation
 /// glyphs become the marks `!`, `?`, `!!`, `??`, `!?`, `?!` at the end of
 /// the comment (XQF has no other place for them).
+///
+/// # Errors
+///
+/// A [`WriteError`] when the start position cannot be read or does not
+/// fit the 32 piece slots, or when a move did not replay.
 ///
 /// ```
 /// use qipu::analysis::replay::replay;
@@ -54,7 +89,7 @@ pub fn write(record: &Record, version: Version) -> Result<Vec<u8>, WriteError> {
     }
     let keys = Keys::derive(&header);
     let Some(start) = &resolution.setup else {
-        return Err(WriteError("the start position cannot be read, and XQF stores a board".into()));
+        return Err(WriteError::NoStart);
     };
     write_slots(&start.board, &keys, &mut header)?;
     let fullmoves = start.fullmoves;
@@ -119,6 +154,11 @@ pub fn write(record: &Record, version: Version) -> Result<Vec<u8>, WriteError> {
 /// it came from: same version, keys, header and stored bytes. Moves and
 /// comments come from the record, so a file whose record was not changed
 /// comes out identical (as every file XQStudio wrote does).
+///
+/// # Errors
+///
+/// [`WriteError::Changed`] when the record no longer has the file's nodes,
+/// and the errors of [`write()`] for its moves.
 pub fn write_preserving(record: &Record, preserved: &Preserved) -> Result<Vec<u8>, WriteError> {
     let resolution = &record.replayed().resolution;
     let header = &*preserved.header;
@@ -126,11 +166,7 @@ pub fn write_preserving(record: &Record, preserved: &Preserved) -> Result<Vec<u8
     let keys = Keys::derive(header);
     let tree = &record.tree;
     if preserved.records.len() != tree.len() {
-        return Err(WriteError(format!(
-            "the record has {} nodes, the preserved file {}: it was changed",
-            tree.len(),
-            preserved.records.len()
-        )));
+        return Err(WriteError::Changed { nodes: tree.len(), preserved: preserved.records.len() });
     }
     let mut plain = Vec::with_capacity(tree.len() * 8);
     for (k, id) in tree.depth_first().enumerate() {
@@ -236,26 +272,20 @@ fn node_move(record: &Record, resolution: &Resolution, id: NodeId) -> Result<Mov
     if let Some(m) = resolution.move_of(id) {
         return Ok(m);
     }
-    let mv = record.tree.node(id).mv.as_ref().expect("a move node");
+    let Some(mv) = record.tree.node(id).mv.as_ref() else { return Err(WriteError::NoMove(id.index())) };
     mv.points().ok_or_else(|| {
         let text = match &mv.text {
             MoveText::Text(t) => t.to_string(),
             MoveText::Coords(m) => m.to_string(),
         };
-        WriteError(format!("the move {text} ({}) did not replay, and XQF stores points, not text", mv.at))
+        WriteError::NotReplayed { text, at: mv.at }
     })
 }
 
 /// Puts the start position into the 32 piece slots: each side's pieces of
 /// a kind from its own right to left, as XQStudio lists them.
 fn write_slots(board: &Board, keys: &Keys, header: &mut [u8; HEADER_LEN]) -> Result<(), WriteError> {
-    let slots = slots_of(board).map_err(|piece| {
-        WriteError(format!(
-            "the start position has more {} {}s than XQF's piece slots hold",
-            piece.color.name(),
-            piece.role.name()
-        ))
-    })?;
+    let slots = slots_of(board).map_err(WriteError::TooManyPieces)?;
     // A piece not on the board: 0xFF, as XQF 1.0 writes it.
     let slots = slots.map(|s| s.map_or(0xFF, xqf_square));
     let encoded: Vec<u8> = slots.iter().map(|&v| v.wrapping_add(keys.xy)).collect();
@@ -293,4 +323,29 @@ fn key_bytes(record: &Record, resolution: &Resolution, header: &mut [u8; HEADER_
     let (xy, from, to) = (seed(4), seed(5), seed(6));
     header[0x0C] = 0u8.wrapping_sub(xy.wrapping_add(from).wrapping_add(to));
     header[0x0D..0x10].copy_from_slice(&[xy, from, to]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::pgn;
+
+    #[test]
+    fn what_cannot_be_written_is_an_error() {
+        let mut record = pgn::read("1. 炮二平五 马８进７ 2. 马九进十 *").remove(0);
+        let e = write(&record, Version::V10).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "the move 马九进十 (line 1, column 17) did not replay, and XQF stores points, not text"
+        );
+        // The move that did not replay taken away (the replay kept).
+        let third = record.tree.main_line().nth(2).unwrap();
+        record.tree.node_mut(third).mv = None;
+        assert_eq!(write(&record, Version::V18), Err(WriteError::NoMove(third.index())));
+        let record = &pgn::read("[FEN \"4k4/9/9/9/9/9/9/9/PPPPPP3/4K4 w\"]\n*")[0];
+        let e = write(record, Version::V10).unwrap_err();
+        assert_eq!(e.to_string(), "the start position has more Red pawns than XQF's piece slots hold");
+        let record = &pgn::read("[FEN \"xyz\"]\n*")[0];
+        assert_eq!(write(record, Version::V10), Err(WriteError::NoStart));
+    }
 }

@@ -1,79 +1,18 @@
-//! DhtmlXQ records (东萍象棋网 dpxq's "UBB" text): `[DhtmlXQ]…[/DhtmlXQ]`
-//! blocks (also `[DhtmlXQiFrame]` and `[DhtmlXQHTML]`) of
-//! `[DhtmlXQ_name]value[/DhtmlXQ_name]` tags, alone or inside web pages,
-//! several to a text.
-//!
-//! The position is `binit`: 32 two-digit points in XQF's piece order, `x`
-//! the column from the left and `y` the row from the top, `99` for a piece
-//! not on the board. The main line is `movelist`, four digits a ply; branch
-//! `C` is `[DhtmlXQ_move_A_K_C]`, an alternative to ply `K` of branch `A`.
-//! Comments are `comment0` (the start), `commentK` (after main-line ply K)
-//! and `commentC_K` (after ply K of branch C), with `||` for a line break.
-//! The side to move is not stored: it is the colour of the first move's
-//! piece.
-//!
-//! ```
-//! use qipu::formats::dhtmlxq;
-//! let text = "[DhtmlXQ][DhtmlXQ_red]许银川[/DhtmlXQ_red][DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist]\
-//!             [DhtmlXQ_move_0_2_1]1022[/DhtmlXQ_move_0_2_1][DhtmlXQ_comment1]中炮[/DhtmlXQ_comment1][/DhtmlXQ]";
-//! let games = dhtmlxq::read(text);
-//! let g = &games[0];
-//! assert_eq!(g.tag("Red"), Some("许银川"));
-//! assert_eq!(g.tree.main_line().count(), 2);
-//! assert_eq!(g.tree.variation_count(), 1);
-//! ```
+//! Reading DhtmlXQ blocks into records.
 
 use std::collections::HashMap;
 
+use crate::formats::slots::slot_piece;
 use crate::record::{GameResult, MoveText, NodeId, Record, RecordedMove, Span, Warning};
-use crate::{Board, Color, Move, Square};
+use crate::{Board, Move, Square};
 
-use super::xqf::slot_piece;
-
-/// Tags of a block and the record tags they become, both ways.
-const TAGS: [(&str, &str); 30] = [
-    ("title", "Title"),
-    ("event", "Event"),
-    ("date", "Date"),
-    ("place", "Site"),
-    ("round", "Round"),
-    ("table", "Table"),
-    ("group", "Group"),
-    ("red", "Red"),
-    ("redteam", "RedTeam"),
-    ("redname", "RedName"),
-    ("redlevel", "RedLevel"),
-    ("redrating", "RedElo"),
-    ("redeng", "RedEnglish"),
-    ("redtime", "RedTime"),
-    ("black", "Black"),
-    ("blackteam", "BlackTeam"),
-    ("blackname", "BlackName"),
-    ("blacklevel", "BlackLevel"),
-    ("blackrating", "BlackElo"),
-    ("blackeng", "BlackEnglish"),
-    ("blacktime", "BlackTime"),
-    ("open", "Opening"),
-    ("ecco", "ECCO"),
-    ("variation", "Variation"),
-    ("remark", "Annotator"),
-    ("author", "Author"),
-    ("judge", "Judge"),
-    ("record", "Recorder"),
-    ("timerule", "TimeControl"),
-    ("type", "GameType"),
-];
+use super::{TAGS, find_ci, starts_with_ci};
 
 /// How many branches up a ply is looked for (see `node_at`).
 const MAX_BRANCH_CLIMB: usize = 64;
 
 /// Tags that hold the record's structure, not its header.
 const STRUCTURE: [&str; 5] = ["binit", "movelist", "fen", "result", "init"];
-
-/// Whether `text` holds a DhtmlXQ block.
-pub fn contains_block(text: &str) -> bool {
-    find_ci(text, "[dhtmlxq", 0).is_some()
-}
 
 /// Reads every DhtmlXQ block of `text` into a record, in order (blocks
 /// without a closed `[DhtmlXQ_…]…[/DhtmlXQ_…]` tag are not records and are
@@ -120,28 +59,6 @@ fn find_block_open(text: &str, from: usize) -> Option<usize> {
             return Some(k);
         }
         at = k + 8;
-    }
-    None
-}
-
-fn starts_with_ci(text: &str, prefix: &str) -> bool {
-    text.len() >= prefix.len() && text.as_bytes()[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes())
-}
-
-/// The first place of ASCII `needle` in `text` from byte `from`, ignoring
-/// ASCII case.
-fn find_ci(text: &str, needle: &str, from: usize) -> Option<usize> {
-    let (hay, needle) = (text.as_bytes(), needle.as_bytes());
-    let first = needle[0].to_ascii_lowercase();
-    let mut at = from;
-    while at + needle.len() <= hay.len() {
-        let k = memchr::memchr2(first, first.to_ascii_uppercase(), &hay[at..])?;
-        let start = at + k;
-        if start + needle.len() <= hay.len() && hay[start..start + needle.len()].eq_ignore_ascii_case(needle)
-        {
-            return Some(start);
-        }
-        at = start + 1;
     }
     None
 }
@@ -223,7 +140,7 @@ fn read_block(text: &str, start: usize, end: usize, lines: &LineIndex, record: &
     for tag in &tags {
         by_name.insert(tag.name.as_str(), tag);
         // Line ends around the value are layout; spaces are the author's.
-        let value = super::encoding::unescape_references(tag.value.trim_matches(['\r', '\n']));
+        let value = crate::formats::encoding::unescape_references(tag.value.trim_matches(['\r', '\n']));
         if value.trim().is_empty() || STRUCTURE.contains(&tag.name.as_str()) {
             continue;
         }
@@ -366,7 +283,7 @@ fn read_block(text: &str, start: usize, end: usize, lines: &LineIndex, record: &
         }
         None => {
             let board_at = by_name.get("binit").map_or(record.at, |t| lines.span(t.at));
-            super::settle_start(record, &board, board_at, None, 1)
+            crate::formats::settle_start(record, &board, board_at, None, 1)
         }
     }
     true
@@ -437,6 +354,7 @@ fn add_branch(record: &mut Record, parent: NodeId, tag: &Tag, lines: &LineIndex)
 
 /// The point of DhtmlXQ column `x` and row `y` (from the top).
 fn square(x: u8, y: u8) -> Square {
+    // Cannot fail: the caller passes digits, a column 0..=8.
     Square::new(crate::File::new(x as u32).expect("0..8"), crate::Rank::new(9 - y as u32).expect("0..9"))
 }
 
@@ -469,7 +387,7 @@ fn start_board(tags: &HashMap<&str, &Tag>, lines: &LineIndex) -> Result<Board, W
 fn comment_text(value: &str) -> String {
     // Line ends around the value are layout; spaces are the author's.
     let value = value.trim_matches(['\r', '\n']).replace("\r\n", "\n").replace("||", "\n");
-    let value = super::encoding::unescape_references(&value).into_owned();
+    let value = crate::formats::encoding::unescape_references(&value).into_owned();
     if !value.contains("\\u") {
         return value;
     }
@@ -544,184 +462,6 @@ impl<'a> LineIndex<'a> {
     }
 }
 
-/// Writes `record`, as its replay settled it, as one `[DhtmlXQ]` block.
-///
-/// Every move must have replayed or be stored as points. A comment before
-/// a move is put ahead of the comment after it, annotation glyphs become
-/// `!`, `?`, `!!`, `??`, `!?`, `?!` at the end of the comment, line breaks
-/// become `||`, and a `[` that would open or close a DhtmlXQ tag becomes
-/// `［` (DhtmlXQ has no escape).
-///
-/// ```
-/// use qipu::analysis::replay::replay;
-/// use qipu::formats::{dhtmlxq, pgn};
-/// let record = &pgn::read("[Red \"许银川\"]\n1. 炮二平五 {中炮} 马８进７ (1... 象３进５) *")[0];
-/// let block = dhtmlxq::write(record).unwrap();
-/// assert!(block.contains("[DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist]"));
-/// let back = &dhtmlxq::read(&block)[0];
-/// assert_eq!(back.tree.variation_count(), 1);
-/// ```
-pub fn write(record: &Record) -> Result<String, String> {
-    let resolution = &record.replayed().resolution;
-    use std::fmt::Write;
-    let mut out = String::from("[DhtmlXQ]\n");
-    let tag = |out: &mut String, name: &str, value: &str| {
-        let value = super::encoding::guard_references(value);
-        let _ = writeln!(out, "[DhtmlXQ_{name}]{}[/DhtmlXQ_{name}]", guard_tags(&value));
-    };
-    tag(&mut out, "ver", &super::clean::one_line(record.tag("DhtmlXQ_ver").unwrap_or("www_dpxq_com")));
-    for (key, value) in &record.tags {
-        if key.eq_ignore_ascii_case("DhtmlXQ_ver") {
-            continue;
-        }
-        let value = &super::clean::one_line(value);
-        if let Some((name, _)) = TAGS.iter().find(|(_, k)| k.eq_ignore_ascii_case(key)) {
-            tag(&mut out, name, value);
-        } else if let Some(name) = key.strip_prefix("DhtmlXQ_") {
-            tag(&mut out, name, value);
-        }
-    }
-    if let Some(result) = record.result() {
-        let word = match result {
-            GameResult::RedWins => "红胜",
-            GameResult::BlackWins => "黑胜",
-            GameResult::Draw => "和棋",
-            GameResult::Unknown => "未知",
-        };
-        tag(&mut out, "result", word);
-    }
-    let Some(start) = &resolution.setup else {
-        return Err("the start position cannot be read, and DhtmlXQ stores a board".to_string());
-    };
-    if start.board != Board::start() {
-        tag(&mut out, "binit", &binit(&start.board)?);
-    }
-    if start.turn == Color::Black || start.board != Board::start() {
-        // vschess's tag: it also says who moves first when no move does.
-        tag(&mut out, "fen", &start.to_fen());
-    }
-    let tree = &record.tree;
-    let point = |s: Square| format!("{}{}", s.file().index(), 9 - s.rank().index());
-    let move_digits = |id: NodeId| -> Result<String, String> {
-        let m = match resolution.move_of(id) {
-            Some(m) => m,
-            None => {
-                let mv = tree.node(id).mv.as_ref().expect("a move node");
-                match (mv.points(), &mv.text) {
-                    (Some(m), _) => m,
-                    (None, MoveText::Text(t)) => {
-                        return Err(format!("the move {t} did not replay; DhtmlXQ stores points"));
-                    }
-                    (None, MoveText::Coords(m)) => *m, // never: points are points
-                }
-            }
-        };
-        Ok(format!("{}{}", point(m.from), point(m.to)))
-    };
-    // Branches: (number, parent branch, first ply, nodes).
-    let main: Vec<NodeId> = tree.main_line().collect();
-    let mut branches: Vec<(usize, usize, usize, Vec<NodeId>)> = vec![(0, 0, 1, main)];
-    let mut todo = vec![0usize]; // indexes into `branches` whose alternatives are still to number
-    while let Some(b) = todo.pop() {
-        let (number, _, first, nodes) = branches[b].clone();
-        let mut found = Vec::new();
-        for (i, &id) in nodes.iter().enumerate() {
-            // Alternatives at a branch's own first ply hang from its parent.
-            if number != 0 && i == 0 {
-                continue;
-            }
-            let mut sibling = tree.next_sibling(id);
-            while let Some(s) = sibling {
-                let chain: Vec<NodeId> = std::iter::successors(Some(s), |&n| tree.main_child(n)).collect();
-                found.push((first + i, chain));
-                sibling = tree.next_sibling(s);
-            }
-        }
-        // Numbered in order, so that alternatives keep their order when read.
-        let from = branches.len();
-        for (ply, chain) in found {
-            let n = branches.len();
-            branches.push((n, number, ply, chain));
-        }
-        todo.extend((from..branches.len()).rev());
-    }
-    for (number, parent, first, nodes) in &branches {
-        let digits: Result<String, String> = nodes.iter().map(|&id| move_digits(id)).collect();
-        let digits = digits?;
-        if *number == 0 {
-            tag(&mut out, "movelist", &digits);
-        } else {
-            let name = format!("move_{parent}_{first}_{number}");
-            tag(&mut out, &name, &digits);
-        }
-    }
-    let comment = |id: NodeId| {
-        let text = tree.node(id).merged_comment().unwrap_or_default();
-        comment_value(&super::clean::lines(&text))
-    };
-    let root_comment = comment(tree.root());
-    if !root_comment.is_empty() {
-        tag(&mut out, "comment0", &root_comment);
-    }
-    for (number, _, first, nodes) in &branches {
-        for (i, &id) in nodes.iter().enumerate() {
-            let c = comment(id);
-            if c.is_empty() {
-                continue;
-            }
-            let name = if *number == 0 {
-                format!("comment{}", first + i)
-            } else {
-                format!("comment{number}_{}", first + i)
-            };
-            tag(&mut out, &name, &c);
-        }
-    }
-    out.push_str("[/DhtmlXQ]\n");
-    Ok(out)
-}
-
-/// `value` with each `[` that would open or close a DhtmlXQ tag made
-/// full-width (`［`): DhtmlXQ has no escape, and no other `[` needs one.
-/// A comment as a DhtmlXQ value: line breaks as `||`; a `|` of the text,
-/// and a `\u` that would read as an escape, written as `\u` escapes so
-/// that they read back as they are.
-fn comment_value(text: &str) -> String {
-    let text = if text.contains('|') || text.contains("\\u") {
-        text.replace("\\u", "\\u005Cu").replace('|', "\\u007C")
-    } else {
-        text.to_string()
-    };
-    text.replace('\n', "||")
-}
-
-fn guard_tags(value: &str) -> std::borrow::Cow<'_, str> {
-    if find_ci(value, "[dhtmlxq", 0).is_none() && find_ci(value, "[/dhtmlxq", 0).is_none() {
-        return value.into();
-    }
-    let mut out = String::with_capacity(value.len() + 8);
-    for (i, c) in value.char_indices() {
-        let rest = &value[i..];
-        if c == '[' && (starts_with_ci(rest, "[dhtmlxq") || starts_with_ci(rest, "[/dhtmlxq")) {
-            out.push('［');
-        } else {
-            out.push(c);
-        }
-    }
-    out.into()
-}
-
-/// The `binit` digits of a board: 32 points in XQF's piece order.
-fn binit(board: &Board) -> Result<String, String> {
-    let slots = super::xqf::slots_of(board).map_err(|piece| {
-        format!("the start position has more {} {}s than binit holds", piece.color.name(), piece.role.name())
-    })?;
-    Ok(slots
-        .iter()
-        .map(|s| s.map_or("99".to_string(), |s| format!("{}{}", s.file().index(), 9 - s.rank().index())))
-        .collect())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -788,44 +528,5 @@ mod tests {
         assert_eq!(g.fen(), Some("9/9/9/9/9/9/9/9/9/4K4 w - - 0 1"));
         let bad = &read("[DhtmlXQ][DhtmlXQ_binit]123[/DhtmlXQ_binit][/DhtmlXQ]")[0];
         assert!(bad.unreadable.as_ref().unwrap().message.contains("64 digits"));
-    }
-
-    #[test]
-    fn written_blocks_read_back() {
-        let pgn = "[Red \"许银川\"][Event \"[甲级] [DhtmlXQ_x]\"]\n{开局}\n1. 炮二平五 {中炮\n好} 马８进７ (1... 象３进５ 2. 马二进三 (2. 兵七进一 $1)) \
-                   2. 马二进三 车９平８ (2... 马２进３) 1-0";
-        let record = &crate::formats::pgn::read(pgn)[0];
-        let replayed = replay(record);
-        let block = write(record).unwrap();
-        let back = &read(&block)[0];
-        assert!(back.warnings.is_empty(), "{:?}", back.warnings);
-        let r2 = replay(back);
-        let nodes = |r: &Record, res: &crate::record::Resolution| -> Vec<String> {
-            let t = &r.tree;
-            t.depth_first()
-                .skip(1)
-                .map(|id| {
-                    let place = t.children(t.node(id).parent.unwrap()).position(|c| c == id).unwrap();
-                    format!("{:?} #{place} {:?}", res.move_of(id), t.node(id).comment())
-                })
-                .collect()
-        };
-        // The NAG of 兵七进一 comes back as a mark in its comment.
-        let expected = nodes(record, &replayed.resolution);
-        let got = nodes(back, &r2.resolution);
-        assert_eq!(got.len(), expected.len());
-        for (g, e) in got.iter().zip(&expected) {
-            if g != e {
-                assert_eq!(g.replace("Some(\"!\")", "None"), *e);
-            }
-        }
-        assert!(got.iter().any(|l| l.ends_with("Some(\"!\")")), "{got:#?}");
-        assert_eq!(back.tag("Red"), Some("许银川"));
-        assert_eq!(back.tag("Event"), Some("[甲级] ［DhtmlXQ_x]"));
-        assert_eq!(back.result, Some(GameResult::RedWins));
-        assert_eq!(back.tree.node(back.tree.root()).comment(), Some("开局"));
-        let first = back.tree.main_line().next().unwrap();
-        assert_eq!(back.tree.node(first).comment(), Some("中炮\n好"));
-        assert_eq!(back.tree.variation_count(), 3);
     }
 }

@@ -33,14 +33,13 @@
 //! ```
 
 use std::borrow::Cow;
-use std::fmt;
 
 use quick_xml::XmlVersion;
 use quick_xml::events::{BytesRef, BytesStart, Event};
 use quick_xml::reader::Reader;
 
-use super::ccbridge::{put_tags, result_of_code, tidy_comment};
-use super::settle_start;
+use super::{put_tags, result_of_code, tidy_comment};
+use crate::formats::settle_start;
 use crate::record::{GameResult, MoveText, MoveTree, NodeId, Record, RecordedMove, Span, Warning};
 use crate::rules::Setup;
 use crate::{Board, Color, File, Move, Rank, Square};
@@ -49,7 +48,8 @@ use crate::{Board, Color, File, Move, Rank, Square};
 pub const ROOT: &str = "ChineseChessRecord";
 
 /// Why a CBF document cannot be read, and where.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}, column {column}: {reason}")]
 pub struct CbfError {
     /// 1-based line.
     pub line: u32,
@@ -58,14 +58,6 @@ pub struct CbfError {
     /// What is wrong, in words.
     pub reason: String,
 }
-
-impl fmt::Display for CbfError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}, column {}: {}", self.line, self.column, self.reason)
-    }
-}
-
-impl std::error::Error for CbfError {}
 
 /// Whether `text` is an XML document whose root element is
 /// `ChineseChessRecord`. Only the prologue is looked at.
@@ -82,6 +74,12 @@ pub fn is_cbf(text: &str) -> bool {
 }
 
 /// Reads a CBF document (already decoded; a BOM is skipped) into a record.
+///
+/// # Errors
+///
+/// A [`CbfError`], with its line and column, for text that is not
+/// well-formed XML or not a CBF record, a move that is not `XY-XY`, a move
+/// after the end of the line, or a `<FEN>` that does not parse.
 pub fn read(text: &str) -> Result<Record, CbfError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut doc = Document::new(text);
@@ -429,19 +427,13 @@ fn resolve_reference<'r>(r: &'r BytesRef<'_>, at: Span) -> Result<Cow<'r, str>, 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::formats::ccbridge::testing::coords;
 
     fn doc(head: &str, moves: &str) -> String {
         format!(
             "\u{feff}<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<ChineseChessRecord Version=\"1.0\">\n \
              <Head>{head}</Head>\n <MoveList>\n{moves} </MoveList>\n</ChineseChessRecord>\n"
         )
-    }
-
-    fn coords(record: &Record, id: NodeId) -> String {
-        match &record.tree.node(id).mv.as_ref().unwrap().text {
-            MoveText::Coords(m) => m.to_string(),
-            other => panic!("{other:?}"),
-        }
     }
 
     #[test]

@@ -1,0 +1,206 @@
+//! CBL: a library of 象棋桥 games, and the reading of either library
+//! format (this one, or the compressed one of `cbl_compressed.rs`).
+//!
+//! A library (`CCBridgeLibrary\0`) is a 66,624-byte header, an index of
+//! 276-byte entries (state 7 = a record, 5 = deleted, 0 = unused slot;
+//! the record's byte length at +12), then the records on 4096-byte slots,
+//! one after the other in index order (a record longer than a slot takes
+//! the following slots as well).
+
+use crate::formats::byte_error as error;
+use crate::record::{Record, Warning};
+
+use super::cbl_compressed::{is_compressed_library, read_compressed_library};
+use super::cbr::{RECORD_MAGIC, is_cbr, read_record};
+use super::{CcbridgeError, describe_start, span, u32_at};
+
+/// The first 16 bytes of a CBL library.
+pub const LIBRARY_MAGIC: &[u8; 16] = b"CCBridgeLibrary\0";
+
+/// The games of a library.
+#[derive(Clone, Debug)]
+pub struct Library {
+    /// How many games the library says it holds: for a CBL, the index
+    /// entries that hold a record (deleted entries, state 5, are not
+    /// counted and not read); for a compressed library, the count in its
+    /// header.
+    pub declared: usize,
+    /// One entry per game, in index order: the record, or why it cannot be
+    /// read. Positions (error offsets, [`Record::at`], the moves' byte
+    /// offsets in `Span::column`) are offsets in the file, or in the
+    /// inflated data for a compressed library.
+    pub records: Vec<Result<Record, CcbridgeError>>,
+}
+
+/// Whether `bytes` starts like a CBL library, plain or compressed.
+pub fn is_cbl(bytes: &[u8]) -> bool {
+    bytes.starts_with(LIBRARY_MAGIC) || is_compressed_library(bytes)
+}
+
+/// Reads a CBL library: every game it holds, each read or failed on its
+/// own. The error is for a library that cannot be read at all (not a
+/// library, a truncated index, a broken compressed stream).
+///
+/// # Errors
+///
+/// A [`CcbridgeError`], with its byte offset, for a file that is not a
+/// library, a truncated index or header, or a compressed library whose zlib
+/// stream is broken or holds another length than its header says.
+pub fn read_cbl(bytes: &[u8]) -> Result<Library, CcbridgeError> {
+    if bytes.starts_with(LIBRARY_MAGIC) {
+        read_plain_library(bytes)
+    } else if is_compressed_library(bytes) {
+        read_compressed_library(bytes)
+    } else if is_cbr(bytes) {
+        error(0, "a single CCBridge record (CBR), not a library (CBL)")
+    } else {
+        error(0, format!("not a CCBridge library: it starts with {}", describe_start(bytes)))
+    }
+}
+
+/// Where the index starts in a CBL.
+const INDEX_AT: usize = 66_624;
+/// Size of an index entry.
+const ENTRY_LEN: usize = 276;
+/// Records sit on slots of this size.
+const SLOT_LEN: usize = 4096;
+/// Index entry states.
+const STATE_UNUSED: u32 = 0;
+const STATE_DELETED: u32 = 5;
+const STATE_RECORD: u32 = 7;
+
+/// Reads a plain CBL: the index, then each record on its slots.
+fn read_plain_library(bytes: &[u8]) -> Result<Library, CcbridgeError> {
+    let Some(capacity) = u32_at(bytes, 60) else {
+        return error(bytes.len(), "truncated: the library header ends before its index size (byte 60)");
+    };
+    let index_end = (capacity as usize).checked_mul(ENTRY_LEN).and_then(|n| n.checked_add(INDEX_AT));
+    let Some(index_end) = index_end.filter(|&end| end <= bytes.len()) else {
+        return error(
+            bytes.len(),
+            format!(
+                "truncated: an index of {capacity} entries from byte {INDEX_AT} does not fit in the file"
+            ),
+        );
+    };
+    let mut library = Library { declared: 0, records: Vec::new() };
+    let mut slot_at = index_end;
+    for i in 0..capacity as usize {
+        let entry = INDEX_AT + i * ENTRY_LEN;
+        // Cannot fail: the whole index was checked to lie in the file.
+        let state = u32_at(bytes, entry).expect("inside the index");
+        if state == STATE_UNUSED {
+            continue;
+        }
+        let length = u32_at(bytes, entry + 12).expect("inside the index") as usize;
+        let start = slot_at;
+        slot_at = slot_at.saturating_add(length.div_ceil(SLOT_LEN).max(1).saturating_mul(SLOT_LEN));
+        if state == STATE_DELETED {
+            continue;
+        }
+        library.declared += 1;
+        library.records.push(read_library_record(bytes, i, entry, state, start, length));
+    }
+    Ok(library)
+}
+
+/// Reads the record of index entry `i` (at byte `entry`), `length` bytes
+/// from `start`.
+fn read_library_record(
+    bytes: &[u8],
+    i: usize,
+    entry: usize,
+    state: u32,
+    start: usize,
+    length: usize,
+) -> Result<Record, CcbridgeError> {
+    let Some(end) = start.checked_add(length).filter(|&end| end <= bytes.len()) else {
+        return error(
+            entry + 12,
+            format!(
+                "index entry {i}: a record of {length} bytes at byte {start} goes past the end of the file ({} bytes)",
+                bytes.len()
+            ),
+        );
+    };
+    if !bytes[start..end].starts_with(RECORD_MAGIC) {
+        return error(
+            start,
+            format!("index entry {i} (byte {entry}): no 'CCBridge Record' where its slot starts"),
+        );
+    }
+    let mut record = read_record(bytes, start, end, "its index entry")?;
+    if state != STATE_RECORD {
+        let message = format!("index entry {i}: state {state} (7 = a record, 5 = deleted); read as a record");
+        record.warnings.push(Warning { at: span(entry), message });
+    }
+    Ok(record)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::ccbridge::testing::*;
+    use crate::formats::ccbridge::{is_cbr, read_cbr};
+
+    /// A plain library of `capacity` index slots holding `records` with
+    /// index states `states`.
+    fn library(capacity: usize, records: &[(u32, Vec<u8>)]) -> Vec<u8> {
+        let mut file = vec![0u8; INDEX_AT + ENTRY_LEN * capacity];
+        file[..16].copy_from_slice(LIBRARY_MAGIC);
+        file[60..64].copy_from_slice(&(capacity as u32).to_le_bytes());
+        for (i, (state, record)) in records.iter().enumerate() {
+            let entry = INDEX_AT + i * ENTRY_LEN;
+            file[entry..entry + 4].copy_from_slice(&state.to_le_bytes());
+            file[entry + 12..entry + 16].copy_from_slice(&(record.len() as u32).to_le_bytes());
+            let mut slot = record.clone();
+            slot.resize(record.len().div_ceil(SLOT_LEN) * SLOT_LEN, 0);
+            file.extend(slot);
+        }
+        file
+    }
+
+    #[test]
+    fn a_library_skips_deleted_entries_and_isolates_bad_records() {
+        let mut good = cbr_header();
+        good.extend(tree_with_a_variation());
+        let mut bad = cbr_header();
+        bad.extend(node(0, 0, 0, None));
+        bad.extend(node(0x01, 70, 99, None));
+        let mut long = cbr_header();
+        long.extend(node(0, 0, 0, Some(&"长".repeat(1500))));
+        long.extend(node(0x01, 70, 67, None));
+        assert!(long.len() > SLOT_LEN);
+        let file = library(8, &[(7, good.clone()), (5, good.clone()), (7, bad), (7, long), (7, good)]);
+        assert!(is_cbl(&file) && !is_cbr(&file));
+        let lib = read_cbl(&file).unwrap();
+        assert_eq!(lib.declared, 4);
+        assert_eq!(lib.records.len(), 4);
+        assert_eq!(lib.records[0].as_ref().unwrap().tree.main_line().count(), 2);
+        let e = lib.records[1].as_ref().unwrap_err();
+        let third_slot = INDEX_AT + ENTRY_LEN * 8 + 2 * SLOT_LEN;
+        assert_eq!(e.offset, third_slot + 2214 + 4 + 2, "{e}");
+        assert_eq!(lib.records[2].as_ref().unwrap().tree.main_line().count(), 1);
+        let last = lib.records[3].as_ref().unwrap();
+        assert_eq!(last.at, span(third_slot + 3 * SLOT_LEN));
+        // Record offsets are absolute in the file.
+        let first = last.tree.main_line().next().unwrap();
+        assert_eq!(last.tree.node(first).mv.as_ref().unwrap().at, span(third_slot + 3 * SLOT_LEN + 2234));
+    }
+
+    #[test]
+    fn bad_libraries_fail_whole() {
+        assert!(read_cbl(b"CCBridge Record\0").unwrap_err().reason.contains("not a library"));
+        assert!(read_cbr(&library(1, &[])).unwrap_err().reason.contains("not a single record"));
+        assert!(read_cbl(b"XQ\x12").unwrap_err().reason.contains("not a CCBridge library"));
+        let mut file = library(4, &[]);
+        file.truncate(INDEX_AT + 100);
+        let e = read_cbl(&file).unwrap_err();
+        assert!(e.reason.contains("truncated"), "{e}");
+        // An index entry whose record goes past the end is that record's error.
+        let mut file = library(4, &[(7, cbr_header())]);
+        file.truncate(file.len() - SLOT_LEN + 100);
+        let lib = read_cbl(&file).unwrap();
+        assert_eq!(lib.records[0].as_ref().unwrap_err().offset, INDEX_AT + 12);
+    }
+}

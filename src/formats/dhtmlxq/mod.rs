@@ -1,0 +1,92 @@
+//! DhtmlXQ records (东萍象棋网 dpxq's "UBB" text): `[DhtmlXQ]…[/DhtmlXQ]`
+//! blocks (also `[DhtmlXQiFrame]` and `[DhtmlXQHTML]`) of
+//! `[DhtmlXQ_name]value[/DhtmlXQ_name]` tags, alone or inside web pages,
+//! several to a text.
+//!
+//! The position is `binit`: 32 two-digit points in XQF's piece order, `x`
+//! the column from the left and `y` the row from the top, `99` for a piece
+//! not on the board. The main line is `movelist`, four digits a ply; branch
+//! `C` is `[DhtmlXQ_move_A_K_C]`, an alternative to ply `K` of branch `A`.
+//! Comments are `comment0` (the start), `commentK` (after main-line ply K)
+//! and `commentC_K` (after ply K of branch C), with `||` for a line break.
+//! The side to move is not stored: it is the colour of the first move's
+//! piece.
+//!
+//! ```
+//! use qipu::formats::dhtmlxq;
+//! let text = "[DhtmlXQ][DhtmlXQ_red]许银川[/DhtmlXQ_red][DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist]\
+//!             [DhtmlXQ_move_0_2_1]1022[/DhtmlXQ_move_0_2_1][DhtmlXQ_comment1]中炮[/DhtmlXQ_comment1][/DhtmlXQ]";
+//! let games = dhtmlxq::read(text);
+//! let g = &games[0];
+//! assert_eq!(g.tag("Red"), Some("许银川"));
+//! assert_eq!(g.tree.main_line().count(), 2);
+//! assert_eq!(g.tree.variation_count(), 1);
+//! ```
+
+mod read;
+mod write;
+
+pub use read::read;
+pub use write::{WriteError, write};
+
+/// Tags of a block and the record tags they become, both ways.
+const TAGS: [(&str, &str); 30] = [
+    ("title", "Title"),
+    ("event", "Event"),
+    ("date", "Date"),
+    ("place", "Site"),
+    ("round", "Round"),
+    ("table", "Table"),
+    ("group", "Group"),
+    ("red", "Red"),
+    ("redteam", "RedTeam"),
+    ("redname", "RedName"),
+    ("redlevel", "RedLevel"),
+    ("redrating", "RedElo"),
+    ("redeng", "RedEnglish"),
+    ("redtime", "RedTime"),
+    ("black", "Black"),
+    ("blackteam", "BlackTeam"),
+    ("blackname", "BlackName"),
+    ("blacklevel", "BlackLevel"),
+    ("blackrating", "BlackElo"),
+    ("blackeng", "BlackEnglish"),
+    ("blacktime", "BlackTime"),
+    ("open", "Opening"),
+    ("ecco", "ECCO"),
+    ("variation", "Variation"),
+    ("remark", "Annotator"),
+    ("author", "Author"),
+    ("judge", "Judge"),
+    ("record", "Recorder"),
+    ("timerule", "TimeControl"),
+    ("type", "GameType"),
+];
+
+/// Whether `text` holds a DhtmlXQ block.
+pub fn contains_block(text: &str) -> bool {
+    find_ci(text, "[dhtmlxq", 0).is_some()
+}
+
+/// Whether `text` starts with ASCII `prefix`, ignoring ASCII case.
+fn starts_with_ci(text: &str, prefix: &str) -> bool {
+    text.len() >= prefix.len() && text.as_bytes()[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes())
+}
+
+/// The first place of ASCII `needle` in `text` from byte `from`, ignoring
+/// ASCII case.
+fn find_ci(text: &str, needle: &str, from: usize) -> Option<usize> {
+    let (hay, needle) = (text.as_bytes(), needle.as_bytes());
+    let first = needle[0].to_ascii_lowercase();
+    let mut at = from;
+    while at + needle.len() <= hay.len() {
+        let k = memchr::memchr2(first, first.to_ascii_uppercase(), &hay[at..])?;
+        let start = at + k;
+        if start + needle.len() <= hay.len() && hay[start..start + needle.len()].eq_ignore_ascii_case(needle)
+        {
+            return Some(start);
+        }
+        at = start + 1;
+    }
+    None
+}

@@ -1,0 +1,182 @@
+//! Tests of the WXF reader.
+
+use super::{is_wxf, read};
+use crate::record::{GameResult, MoveText, Record, Span};
+
+fn moves(r: &Record) -> Vec<String> {
+    r.tree
+        .main_line()
+        .map(|id| match &r.tree.node(id).mv.as_ref().map(|m| &m.text) {
+            Some(MoveText::Text(t)) => t.to_string(),
+            other => format!("{other:?}"),
+        })
+        .collect()
+}
+
+fn spans(r: &Record) -> Vec<(u32, u32)> {
+    r.tree
+        .main_line()
+        .filter_map(|id| r.tree.node(id).mv.as_ref())
+        .map(|m| (m.at.line, m.at.column))
+        .collect()
+}
+
+#[test]
+fn playok_header_and_moves() {
+    let text = "FORMAT  WXF\nRED     jugador rojo ; 1200 ;;\nBLACK   jugador negro ; 1240 ;;\nRESULT  0-1\nDATE    2020-02-02 02:02:02\nEVENT   PlayOK Game ; 10m+0s\nSTART{\n 1. C2.5 h8+7   2. H2+3 r9.8\n 3. R1.2 h2+3 }END\n";
+    let games = read(text);
+    assert_eq!(games.len(), 1);
+    let g = &games[0];
+    let tags: Vec<(&str, &str)> = g.tags.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    assert_eq!(
+        tags,
+        [
+            ("Format", "WXF"),
+            ("Red", "jugador rojo"),
+            ("RedElo", "1200"),
+            ("Black", "jugador negro"),
+            ("BlackElo", "1240"),
+            ("Result", "0-1"),
+            ("Date", "2020-02-02 02:02:02"),
+            ("Event", "PlayOK Game"),
+            ("TimeControl", "10m+0s"),
+        ]
+    );
+    assert_eq!(moves(g), ["C2.5", "h8+7", "H2+3", "r9.8", "R1.2", "h2+3"]);
+    assert_eq!(spans(g)[..2], [(8, 5), (8, 10)]);
+    assert_eq!(spans(g)[4..], [(9, 5), (9, 10)]);
+    assert_eq!(g.result(), Some(GameResult::BlackWins));
+    assert_eq!(g.at, Span { line: 1, column: 1 });
+    assert!(g.warnings.is_empty(), "{:?}", g.warnings);
+    assert!(g.tree.node(g.tree.root()).comment().is_none());
+}
+
+#[test]
+fn xiexie_position_without_moves() {
+    let text = "FORMAT  \tWXF\nGAME    \nRED     \t;;;\nBLACK   \t;;;\nDATE    \t2021-03-04\nFEN  \t\t3akae2/9/4e4/p3p3p/9/2P6/P3P3P/4E4/4A4/2EAK4 b\n\nSTART{\n}END\n";
+    assert!(is_wxf(text));
+    let games = read(text);
+    assert_eq!(games.len(), 1);
+    let g = &games[0];
+    assert_eq!(g.tag("FEN"), Some("3akae2/9/4e4/p3p3p/9/2P6/P3P3P/4E4/4A4/2EAK4 b"));
+    assert_eq!(g.tag("Date"), Some("2021-03-04"));
+    assert_eq!((g.tag("Game"), g.tag("Red"), g.tag("RedElo")), (None, None, None));
+    assert!(g.tree.is_empty());
+    assert!(g.warnings.is_empty() && g.unreadable.is_none());
+}
+
+#[test]
+fn several_games_crlf_and_joined_end() {
+    let text = "FORMAT WXF\r\nRED a\r\nSTART{\r\n1. C2.5 h8+7\r\n2. H2+3 r9.8}END\r\n\r\nFORMAT WXF\r\nRED b\r\nRESULT 1-0\r\nSTART{ 1. P7+1 1-0 }END\r\nFORMAT WXF\r\nRED c\r\n";
+    let games = read(text);
+    assert_eq!(games.len(), 3);
+    assert_eq!(moves(&games[0]), ["C2.5", "h8+7", "H2+3", "r9.8"]);
+    assert_eq!(spans(&games[0])[3], (5, 9));
+    assert_eq!(games[1].tag("Red"), Some("b"));
+    assert_eq!(games[1].at.line, 7);
+    assert_eq!(moves(&games[1]), ["P7+1"]);
+    assert_eq!(spans(&games[1]), [(10, 11)]);
+    assert_eq!(games[1].result, Some(GameResult::RedWins));
+    assert!(games[1].warnings.is_empty(), "{:?}", games[1].warnings);
+    assert_eq!(games[2].tag("Red"), Some("c"));
+    assert!(games[2].tree.is_empty());
+}
+
+#[test]
+fn numbers_placeholders_and_remarks() {
+    let text = "FORMAT WXF\nSTART{\n1... h8+7 2. C2.5!? ... 3.H2+3 *\n}END\n";
+    let g = &read(text)[0];
+    assert_eq!(moves(g), ["h8+7", "C2.5", "H2+3"]);
+    assert_eq!(spans(g)[2], (3, 27));
+    let second = g.tree.main_line().nth(1).unwrap();
+    assert_eq!(g.tree.node(second).nags(), [5]);
+    assert_eq!(g.result, Some(GameResult::Unknown));
+}
+
+#[test]
+fn a_block_left_open_and_text_after_the_end() {
+    let text = "FORMAT WXF\nSTART{\n1. C2.5 h8+7\nFORMAT WXF\nSTART{ 1. H2+3 }END trailing\nfooter\n";
+    let games = read(text);
+    assert_eq!(games.len(), 2);
+    assert_eq!(moves(&games[0]), ["C2.5", "h8+7"]);
+    assert!(games[0].warnings[0].message.contains("not closed"), "{:?}", games[0].warnings);
+    assert_eq!(games[0].warnings[0].at, Span { line: 2, column: 1 });
+    assert_eq!(games[1].warnings.len(), 1, "told once: {:?}", games[1].warnings);
+    assert_eq!(games[1].warnings[0].at, Span { line: 5, column: 21 });
+    let open = read("FORMAT WXF\nSTART{ 1. C2.5\n");
+    assert_eq!(moves(&open[0]), ["C2.5"]);
+    assert!(open[0].warnings[0].message.contains("end of the text"));
+}
+
+#[test]
+fn results_in_the_block_and_on_the_result_line() {
+    let g = &read("FORMAT WXF\nRESULT 1-0\nSTART{ 1. C2.5 0-1 }END\n")[0];
+    assert_eq!(g.result(), Some(GameResult::BlackWins));
+    assert!(g.warnings[0].message.contains("contradicts RESULT 1-0"), "{:?}", g.warnings);
+    let g = &read("FORMAT WXF\nRESULT red wins\nSTART{ }END\n")[0];
+    assert_eq!(g.tag("Result"), Some("red wins"));
+    assert_eq!(g.result(), None);
+    assert_eq!(g.warnings.len(), 1);
+}
+
+#[test]
+fn other_keys_and_lines_of_the_header() {
+    let text = "FORMAT WXF\nTITLE 对局\nRED_TEAM 北京\nROUND 3\n象棋 note\nSTART{ }END\n";
+    let g = &read(text)[0];
+    assert_eq!(g.tag("Title"), Some("对局"));
+    assert_eq!(g.tag("RedTeam"), Some("北京"));
+    assert_eq!(g.tag("Round"), Some("3"));
+    assert_eq!(g.tree.node(g.tree.root()).comment(), Some("象棋 note"));
+}
+
+#[test]
+fn a_repeated_key_or_a_second_block_is_the_next_game() {
+    let games = read("FORMAT WXF\nRED a\nRED b\nSTART{ 1. C2.5 }END\nSTART{ 1. H2+3 }END\n");
+    assert_eq!(games.len(), 3);
+    assert_eq!(games[0].tag("Red"), Some("a"));
+    assert!(games[0].tree.is_empty());
+    assert_eq!(moves(&games[1]), ["C2.5"]);
+    assert_eq!(moves(&games[2]), ["H2+3"]);
+    assert_eq!(games[2].at.line, 5);
+}
+
+#[test]
+fn a_setup_block_is_unreadable_with_its_place() {
+    let games = read("FORMAT WXF\nSETUP{ Ke0 ke9\nRa0 }\nSTART{ }END\nFORMAT WXF\nSTART{ 1. C2.5 }END\n");
+    assert_eq!(games.len(), 2);
+    let why = games[0].unreadable.as_ref().expect("unreadable");
+    assert_eq!(why.at, Span { line: 2, column: 1 });
+    assert!(games[1].unreadable.is_none());
+}
+
+#[test]
+fn detection() {
+    assert!(is_wxf("\n  format\twxf\nRED x\n"));
+    assert!(is_wxf("FORMAT AXF, K(K) R(C)\n"));
+    assert!(is_wxf("\u{feff}RED x\nBLACK y\n\nSTART{\n}END"));
+    assert!(!is_wxf("START{\n}END"), "a block alone");
+    assert!(!is_wxf("[Event \"x\"]\nFORMAT WXF\n"));
+    assert!(!is_wxf("1. C2.5 h8+7\nSTART{"));
+    assert!(!is_wxf("RED x\nBLACK y\n1. C2.5\nSTART{"));
+    assert!(!is_wxf("Format: WXF\n"));
+    assert!(!is_wxf("FORMAT PGN\nRED x\n"));
+    assert!(!is_wxf("吉林洪智  红先和  上海林宏敏\n"));
+    assert!(!is_wxf(""));
+}
+
+#[test]
+fn broken_text_never_panics() {
+    for text in [
+        "START{",
+        "FORMAT WXF\nSTART{}",
+        "FORMAT WXF\nSTART{ }E",
+        "FORMAT WXF\nSTART {}END}",
+        "FORMAT\n}\n",
+        "中{}END",
+        "FORMAT WXF\nSTART{ 中}END 中",
+    ] {
+        let _ = read(text);
+        let _ = is_wxf(text);
+    }
+    assert!(read("").is_empty());
+}
