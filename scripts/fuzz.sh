@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every fuzz target of fuzz/ for the given time each (default 900 s), two at a time,
+# Runs every fuzz target of fuzz/ for the given time each (default 900 s), two at a time
+# (FUZZ_AT_ONCE=N for N at a time),
 # with seed corpora from ../shared/corpus and fixtures/ built on first use (in fuzz/corpus/,
 # git-ignored: the corpus files are not ours to commit). Findings go to fuzz/artifacts/<target>/;
 # each run's final statistics to fuzz/logs/<target>.log.
@@ -93,7 +94,7 @@ i=0
 for t in "${targets[@]}"; do
   run "$t" &
   i=$((i + 1))
-  if [ $((i % 2)) -eq 0 ]; then wait; fi
+  if [ $((i % ${FUZZ_AT_ONCE:-2})) -eq 0 ]; then wait; fi
 done
 wait
 for t in "${targets[@]}"; do

@@ -13,7 +13,7 @@ fuzz_target!(|data: &[u8]| {
     let prefixed = format!("[DhtmlXQ]{text}");
     for text in [text.as_ref(), prefixed.as_str()] {
         for record in dhtmlxq::read(text) {
-            let replayed = replay(&record);
+            let _ = replay(&record);
             if let Ok(block) = dhtmlxq::write(&record) {
                 let _ = dhtmlxq::read(&block);
             }
