@@ -378,6 +378,18 @@ enum Start {
     Rejected(Option<Setup>, FromFenError),
 }
 
+/// A line a variation was begun from.
+#[derive(Clone, Debug)]
+struct Frame {
+    /// The line, as it stood.
+    line: Line,
+    /// How many moves [`Replayer::played`] held when the variation began.
+    mark: usize,
+    /// The line's last move, taken back for the variation, to play again
+    /// when it ends.
+    redo: Option<Move>,
+}
+
 /// One line being replayed: the main line or a variation.
 #[derive(Clone, Debug, Default)]
 struct Line {
@@ -393,7 +405,7 @@ struct Line {
     main: bool,
     /// The variation that leaves the main line, for reports (set on its
     /// first move).
-    top: Option<Variation>,
+    top: Option<std::sync::Arc<Variation>>,
 }
 
 /// The visitor that replays each game (see the [module docs](self)).
@@ -433,8 +445,13 @@ pub struct Replayer<F = ()> {
     moves: Vec<Move>,
     plies: usize,
     line: Line,
-    /// The lines a variation was begun from, with their positions.
-    frames: Vec<(Position, Line)>,
+    /// The lines a variation was begun from, innermost last.
+    frames: Vec<Frame>,
+    /// How to take back the moves played in variations, in order: the
+    /// position a variation leaves is found again by taking its moves back
+    /// (a few bytes a move, where a saved position is hundreds a
+    /// variation).
+    played: Vec<Undo>,
     san_base: Option<u8>,
     main_error: Option<ReplayError>,
     variation_error: Option<ReplayError>,
@@ -473,6 +490,7 @@ impl<F: Follow> Replayer<F> {
             plies: 0,
             line: Line { main: true, ..Line::default() },
             frames: Vec::new(),
+            played: Vec::new(),
             san_base: None,
             main_error: None,
             variation_error: None,
@@ -580,6 +598,7 @@ impl<F: Follow> Replayer<F> {
         self.plies = 0;
         self.line = Line { main: true, ..Line::default() };
         self.frames.clear();
+        self.played.clear();
         self.san_base = None;
         self.main_error = None;
         self.variation_error = None;
@@ -627,7 +646,8 @@ impl<F: Follow> Visitor for Replayer<F> {
             return ControlFlow::Continue(());
         }
         if !self.line.main && self.line.top.is_none() {
-            self.line.top = Some(Variation { ply: self.line.ply + 1, first: written(mv) });
+            self.line.top =
+                Some(std::sync::Arc::new(Variation { ply: self.line.ply + 1, first: written(mv) }));
         }
         // Variation moves read SAN with the main line's convention, and
         // keep none of their own.
@@ -639,6 +659,9 @@ impl<F: Follow> Visitor for Replayer<F> {
                     self.follow.before_move(&self.pos, m);
                 }
                 let undo = self.pos.play_unchecked(m);
+                if !self.line.main {
+                    self.played.push(undo);
+                }
                 if self.line.main {
                     self.history.push(&self.pos);
                     if self.keep_moves {
@@ -659,7 +682,7 @@ impl<F: Follow> Visitor for Replayer<F> {
                     ply: self.line.ply + 1,
                     text: written(mv),
                     at: mv.at,
-                    variation: self.line.top.clone(),
+                    variation: self.line.top.as_deref().cloned(),
                     problem: Problem::Move { error, over },
                 };
                 if self.line.main {
@@ -696,18 +719,38 @@ impl<F: Follow> Visitor for Replayer<F> {
             main: false,
             top: if parent.main { None } else { parent.top.clone() },
         };
-        let pos = self.pos.clone();
         if let Some(undo) = undo {
+            if !parent.main {
+                // The parent's last move is the last one played.
+                self.played.pop();
+            }
             self.pos.undo(undo);
         }
-        self.frames.push((pos, std::mem::replace(&mut self.line, line)));
+        let frame = Frame {
+            mark: self.played.len(),
+            redo: undo.map(|u| u.m),
+            line: std::mem::replace(&mut self.line, line),
+        };
+        self.frames.push(frame);
         Skip(false)
     }
 
     fn end_variation(&mut self) {
-        if let Some((pos, line)) = self.frames.pop() {
-            self.pos = pos;
+        if let Some(Frame { line, mark, redo }) = self.frames.pop() {
+            // The variation's moves are taken back, and the move it was an
+            // alternative to played again.
+            while self.played.len() > mark {
+                let undo = self.played.pop().expect("more moves than the mark");
+                self.pos.undo(undo);
+            }
             self.line = line;
+            if let Some(m) = redo {
+                let undo = self.pos.play_unchecked(m);
+                if !self.line.main {
+                    self.played.push(undo);
+                }
+                self.line.last = Some(undo);
+            }
         }
     }
 
@@ -978,6 +1021,32 @@ mod tests {
             e.to_string(),
             "in the variation 2. b0c2 (in place of ply 3): ply 6 (line 1, column 55): i8i8: illegal: i8 holds a Black rook of the moving side"
         );
+    }
+
+    #[test]
+    fn a_variation_leaves_the_position_it_began_from() {
+        // Each variation moves the pieces the line goes on with, and the
+        // lines go on from where they were: the moves taken back, the one
+        // replaced played again, at every depth.
+        let text = "1. h2e2 h9g7 (1... b9c7 2. h0g2 (2. b2b6 (2. b2b4 c9e7) c9e7 3. b6b5) 2... a9a8) \
+                    2. h0g2 (2. b2b4 (2. b2b6 c6c5) g6g5) 2... b9c7 3. b2b6 *";
+        let r = replay_text(text);
+        assert!(r.is_valid(), "{:?}", r.error);
+        assert_eq!(r.moves.len(), 5);
+        assert_eq!(r.variation_plies, 12);
+        let mut pos = Position::start();
+        for m in ["h2e2", "h9g7", "h0g2", "b9c7", "b2b6"] {
+            let m = crate::notation::iccs::parse_plain(m.as_bytes()).unwrap().0;
+            pos.play_unchecked(m);
+        }
+        let record = pgn::read(text).remove(0);
+        assert_eq!(record.positions().last().map(|p| p.fen()), Some(pos.fen()));
+        // Thousands of variations left open are closed at the end of the
+        // game, and the main line was where it stood.
+        let open = "(1... b9c7 ".repeat(10_000);
+        let r = replay_text(&format!("1. h2e2 h9g7 {open}*"));
+        assert!(r.is_valid(), "{:?}", r.error);
+        assert_eq!((r.moves.len(), r.variation_plies), (2, 10_000));
     }
 
     #[test]
