@@ -438,11 +438,7 @@ struct Stream<R> {
     may_hold_no_record: bool,
     format: detect::Format,
     /// The games held until one looks like a game.
-    held: Vec<R>,
-    /// A game looked like a game: the others are handed on as they come.
-    seen: bool,
-    /// Some game was read.
-    any: bool,
+    held: formats::Held<R>,
     /// How many games were handed on.
     first: usize,
 }
@@ -468,28 +464,15 @@ impl<R, E, S: FnMut(&Meta, Event<R>) -> Result<(), E>> Order<'_, R, S> {
                     meta,
                     may_hold_no_record,
                     format,
-                    held: Vec::new(),
-                    seen: false,
-                    any: false,
+                    held: formats::Held::default(),
                     first: 0,
                 })
             }
-            Piece::Chunk(mut games, first_game) => {
+            Piece::Chunk(games, first_game) => {
                 let stream = self.stream.as_mut().expect("a chunk comes after its input begins");
-                stream.any |= !games.is_empty();
-                if !stream.seen {
-                    // Games are held until one looks like a game: a text
-                    // of which none does holds no record.
-                    if first_game.is_none() {
-                        stream.held.append(&mut games);
-                        return Ok(());
-                    }
-                    stream.seen = true;
-                    if !stream.held.is_empty() {
-                        stream.held.append(&mut games);
-                        games = std::mem::take(&mut stream.held);
-                    }
-                }
+                // Games are held until one looks like a game: a text of
+                // which none does holds no record.
+                let games = stream.held.take_chunk(games, first_game);
                 if !games.is_empty() {
                     let n = games.len();
                     (self.sink)(&stream.meta, Event::Games { first: stream.first, games })?;
@@ -497,13 +480,13 @@ impl<R, E, S: FnMut(&Meta, Event<R>) -> Result<(), E>> Order<'_, R, S> {
                 }
             }
             Piece::End(stop) => {
-                let Stream { meta, may_hold_no_record, seen, any, format, .. } =
+                let Stream { meta, may_hold_no_record, held, format, .. } =
                     self.stream.take().expect("an input ends after it begins");
-                let unreadable = match (any, seen) {
+                let unreadable = match held.end() {
                     _ if stop.is_some() => None,
-                    (false, _) => Some(Unreadable::no_record(format, "no game found")),
-                    (true, false) => Some(formats::not_a_game(format)),
-                    (true, true) => None,
+                    None => Some(Unreadable::no_record(format, "no game found")),
+                    Some(false) => Some(formats::not_a_game(format)),
+                    Some(true) => None,
                 };
                 let stop = stop.or(unreadable.map(|e| Stop {
                     no_record: e.holds_no_record && may_hold_no_record,

@@ -152,4 +152,4 @@ impl crate::record::Visitor for CountGames {
     fn end_game(&mut self) {}
 }
 
-pub(crate) use read::not_a_game;
+pub(crate) use read::{Held, not_a_game};

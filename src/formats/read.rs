@@ -188,7 +188,8 @@ fn plies_replayed(records: &[Record]) -> usize {
     records
         .iter()
         .map(|r| {
-            let replayed = crate::record::replay::replay(r);
+            // Kept in the record, for those who take it next.
+            let replayed = r.replayed();
             replayed.plies + replayed.variation_plies
         })
         .sum()
@@ -232,6 +233,24 @@ impl<O> Held<O> {
                 each(g);
             }
         }
+    }
+
+    /// Takes the games of a chunk, `first_game` the first of them that
+    /// looks like a game; returns those to hand on now.
+    pub(crate) fn take_chunk(&mut self, mut games: Vec<O>, first_game: Option<usize>) -> Vec<O> {
+        self.any |= !games.is_empty();
+        if !self.seen {
+            if first_game.is_none() {
+                self.games.append(&mut games);
+                return Vec::new();
+            }
+            self.seen = true;
+            if !self.games.is_empty() {
+                self.games.append(&mut games);
+                return std::mem::take(&mut self.games);
+            }
+        }
+        games
     }
 
     /// `None` when no game was read; else whether one looked like a game
