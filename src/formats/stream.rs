@@ -255,9 +255,19 @@ impl<R: std::io::Read> Chunks<R> {
     /// one) when the game before it has moves: the reader then surely
     /// starts a new game there.
     fn scan_pgn_line(&self, line: &[u8]) -> (bool, bool, bool) {
-        let tags = line.trim_ascii_start().first() == Some(&b'[')
-            && (self.last_blank || self.comment_closed)
-            && self.is_tag_line(line);
+        let bracket = line.trim_ascii_start().first() == Some(&b'[');
+        // A line opening with `[` tells the same whether it is tags or not
+        // when the game has no moves yet and no brace can open a comment:
+        // no cut, no moves, no comment open. The test (which decodes a
+        // line in GBK or Big5) is spared for all but a game's first line.
+        if bracket
+            && !self.game_has_moves
+            && self.comment_closed
+            && memchr::memchr2(b'{', b'}', line).is_none()
+        {
+            return (false, false, true);
+        }
+        let tags = bracket && (self.last_blank || self.comment_closed) && self.is_tag_line(line);
         if tags {
             return (self.game_has_moves, false, true);
         }

@@ -102,6 +102,7 @@ enum WordRepr {
 }
 
 impl From<&str> for Word {
+    #[inline]
     fn from(s: &str) -> Word {
         if s.len() <= 22 {
             Word(WordRepr::Inline { len: s.len() as u8, bytes: pack(s.as_bytes()) })
@@ -111,29 +112,42 @@ impl From<&str> for Word {
     }
 }
 
-/// `src` (at most 22 bytes) at the start of 22 zeroed bytes, copied in
-/// fixed-size overlapping pieces: a call to `memcpy` for a few bytes costs
-/// more than the copy, and this runs once per move read.
+/// `src` (at most 22 bytes) at the start of 22 zeroed bytes. The bytes
+/// are gathered in two integers from a few overlapping loads and stored
+/// once each: a call to `memcpy` for a few bytes costs more than the copy,
+/// and so do small overlapping stores read back as one (the processor
+/// cannot forward them); this runs once per move read.
 #[inline]
 fn pack(src: &[u8]) -> [u8; 22] {
-    let mut out = [0u8; 22];
     let n = src.len();
-    let mut copy = |at: usize, len: usize| out[at..at + len].copy_from_slice(&src[at..at + len]);
-    match n {
-        0..4 => (0..n).for_each(|i| copy(i, 1)),
-        4..8 => {
-            copy(0, 4);
-            copy(n - 4, 4);
+    let word = |at: usize| -> u64 {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&src[at..at + 8]);
+        u64::from_le_bytes(b)
+    };
+    let half = |at: usize| -> u64 {
+        let mut b = [0u8; 4];
+        b.copy_from_slice(&src[at..at + 4]);
+        u64::from(u32::from_le_bytes(b))
+    };
+    // Bytes 0..16 in `lo`, 16..22 in `hi`; a byte loaded twice lands on
+    // itself, so the pieces are joined with `|`.
+    let (lo, hi): (u128, u64) = match n {
+        0 => (0, 0),
+        1..4 => {
+            let b = |i: usize| u128::from(src[i]) << (8 * i);
+            (b(0) | b(n / 2) | b(n - 1), 0)
         }
-        8..16 => {
-            copy(0, 8);
-            copy(n - 8, 8);
-        }
+        4..8 => (u128::from(half(0) | half(n - 4) << (8 * (n - 4))), 0),
+        8..=16 => (u128::from(word(0)) | u128::from(word(n - 8)) << (8 * (n - 8)), 0),
         _ => {
-            copy(0, 16);
-            copy(n - 8, 8);
+            let lo = u128::from(word(0)) | u128::from(word(8)) << 64;
+            (lo, word(n - 8) >> (8 * (24 - n)))
         }
-    }
+    };
+    let mut out = [0u8; 22];
+    out[..16].copy_from_slice(&lo.to_le_bytes());
+    out[16..].copy_from_slice(&hi.to_le_bytes()[..6]);
     out
 }
 
@@ -151,9 +165,15 @@ impl std::ops::Deref for Word {
     type Target = str;
     fn deref(&self) -> &str {
         match &self.0 {
-            // Inline bytes were copied from a `&str` of exactly `len` bytes.
             WordRepr::Inline { len, bytes } => {
-                std::str::from_utf8(&bytes[..*len as usize]).expect("copied from a str")
+                let text = &bytes[..*len as usize];
+                debug_assert!(std::str::from_utf8(text).is_ok());
+                // SAFETY: inline bytes are only ever made by `From<&str>`,
+                // which copies exactly the `len` bytes of a `str` (whole
+                // characters, valid UTF-8), and are never changed after:
+                // checking them again on every read of a move cost more
+                // than the rest of reading it.
+                unsafe { std::str::from_utf8_unchecked(text) }
             }
             WordRepr::Heap(s) => s,
         }
@@ -214,6 +234,7 @@ pub struct RecordedMove {
 
 impl RecordedMove {
     /// A move written as text at `line`, `column`.
+    #[inline]
     pub fn text(text: &str, line: u32, column: u32) -> RecordedMove {
         RecordedMove { text: MoveText::Text(Word::from(text)), at: Span { line, column } }
     }
@@ -592,6 +613,24 @@ impl Record {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn words_of_every_length_keep_their_bytes() {
+        let text = "abcdefghijklmnopqrstuvwxyz0123456789";
+        for n in 0..=text.len() {
+            for start in 0..4 {
+                let s = &text[start..(start + n).min(text.len())];
+                let w = Word::from(s);
+                assert_eq!(&*w, s);
+                assert_eq!(w.as_bytes(), s.as_bytes());
+                if let WordRepr::Inline { bytes, len } = &w.0 {
+                    assert_eq!(*len as usize, s.len());
+                    assert!(bytes[s.len()..].iter().all(|&b| b == 0), "{s:?} leaves bytes after its end");
+                }
+            }
+        }
+        assert_eq!(&*Word::from("马８进７"), "马８进７");
+    }
 
     #[test]
     fn deep_trees_need_no_recursion() {

@@ -545,6 +545,11 @@ impl<F: Follow> Replayer<F> {
             Some((fen, _)) => Setup::from_fen(fen),
         };
         self.start = match setup {
+            // The standard start, checked once for every game.
+            Ok(setup) if self.fen.is_none() => {
+                self.pos = Position::start();
+                Start::Legal(setup)
+            }
             Err(e) => Start::Rejected(None, FromFenError::Syntax(e)),
             Ok(setup) => match Position::from_setup(setup.clone()) {
                 Ok(pos) => {

@@ -1,12 +1,6 @@
 //! Reading PGN text into a visitor's games.
 
-use nom::IResult;
-use nom::Parser;
-use nom::bytes::complete::{escaped_transform, is_not, take_while1};
-use nom::character::complete::{char, space0};
-use nom::combinator::{opt, value};
-use nom::sequence::delimited;
-
+use std::borrow::Cow;
 use std::ops::ControlFlow;
 
 use crate::record::{GameResult, Record, RecordBuilder, RecordedMove, Span, Visitor, Warning};
@@ -61,6 +55,9 @@ pub struct LineReader<V: Visitor = RecordBuilder> {
     state: State,
     games: Vec<V::Output>,
     lines: u32,
+    /// Common tokens are read by their shortcut (always, but in a test of
+    /// the shortcut).
+    shortcuts: bool,
 }
 
 impl Default for LineReader<RecordBuilder> {
@@ -72,13 +69,21 @@ impl Default for LineReader<RecordBuilder> {
 impl<V: Visitor> LineReader<V> {
     /// A reader that gives its games to `visitor`.
     pub fn with(visitor: V) -> LineReader<V> {
-        LineReader { visitor, state: State::default(), games: Vec::new(), lines: 0 }
+        LineReader { visitor, state: State::default(), games: Vec::new(), lines: 0, shortcuts: true }
     }
 
     /// A reader whose first line is line `line` of its source (1-based):
     /// for move text cut out of a larger text.
     pub fn starting_at_line(mut self, line: u32) -> LineReader<V> {
         self.lines = line.saturating_sub(1);
+        self
+    }
+
+    /// The reader without the shortcuts for common tokens: what they must
+    /// agree with.
+    #[cfg(test)]
+    pub(super) fn without_shortcuts(mut self) -> LineReader<V> {
+        self.shortcuts = false;
         self
     }
 
@@ -93,8 +98,12 @@ impl<V: Visitor> LineReader<V> {
     pub fn push_line(&mut self, line: &str) {
         self.lines += 1;
         let line = line.strip_suffix('\r').unwrap_or(line);
-        let mut reader =
-            Reader { visitor: &mut self.visitor, state: &mut self.state, games: &mut self.games };
+        let mut reader = Reader {
+            visitor: &mut self.visitor,
+            state: &mut self.state,
+            games: &mut self.games,
+            shortcuts: self.shortcuts,
+        };
         reader.line(self.lines, line);
     }
 
@@ -110,8 +119,12 @@ impl<V: Visitor> LineReader<V> {
 
     /// Ends the text: the games still open.
     pub fn finish(mut self) -> Vec<V::Output> {
-        let mut reader =
-            Reader { visitor: &mut self.visitor, state: &mut self.state, games: &mut self.games };
+        let mut reader = Reader {
+            visitor: &mut self.visitor,
+            state: &mut self.state,
+            games: &mut self.games,
+            shortcuts: self.shortcuts,
+        };
         reader.end_game();
         self.games
     }
@@ -122,8 +135,12 @@ impl<V: Visitor> LineReader<V> {
         self.lines += 1;
         let at = Span { line: self.lines, column: 1 };
         let message = format!("line longer than {} MB: not read", limit >> 20);
-        let mut reader =
-            Reader { visitor: &mut self.visitor, state: &mut self.state, games: &mut self.games };
+        let mut reader = Reader {
+            visitor: &mut self.visitor,
+            state: &mut self.state,
+            games: &mut self.games,
+            shortcuts: self.shortcuts,
+        };
         reader.unreadable(Warning { at, message });
         reader.state.has_moves = true;
     }
@@ -134,38 +151,116 @@ pub fn has_tags(text: &str) -> bool {
     text.lines().any(|l| l.trim_start().starts_with('[') && tag_line(l).is_some())
 }
 
-/// One `[Name "value"]` pair.
-fn tag_pair(input: &str) -> IResult<&str, (String, String)> {
-    let name = take_while1(|c: char| c.is_alphanumeric() || c == '_' || c == '-');
-    let quoted = delimited(
-        char('"'),
-        opt(escaped_transform(
-            is_not("\\\""),
-            '\\',
-            nom::branch::alt((value("\\", char('\\')), value("\"", char('"')))),
-        )),
-        char('"'),
-    );
-    let (rest, (_, _, name, _, value, _, _)) =
-        (space0, char('['), name, space0, quoted, space0, char(']')).parse(input)?;
-    Ok((rest, (name.to_string(), value.unwrap_or_default())))
+/// One tag of a line of tags: its name and its value, unescaped (borrowed
+/// from the line when it holds no escape).
+pub(crate) type TagRef<'a> = (&'a str, Cow<'a, str>);
+
+/// Reads a line made of tags only (`[Event "x"] [Date "2020"]`) onto `out`
+/// (emptied first); false when the line is not one. A tag is `[`, a name of
+/// letters, digits, `_` and `-`, spaces or tabs, a value in double quotes
+/// where `\\` and `\"` stand for `\` and `"`, spaces or tabs, `]`;
+/// spaces and tabs may stand before each tag, and white space after the
+/// last.
+pub(crate) fn scan_tags<'a>(line: &'a str, out: &mut Vec<TagRef<'a>>) -> bool {
+    out.clear();
+    let b = line.as_bytes();
+    let spaces = |mut i: usize| {
+        while i < b.len() && matches!(b[i], b' ' | b'\t') {
+            i += 1;
+        }
+        i
+    };
+    let mut i = 0;
+    while !is_blank(&line[i..]) {
+        i = spaces(i);
+        if b.get(i) != Some(&b'[') {
+            return false;
+        }
+        i += 1;
+        let name_at = i;
+        while i < b.len() {
+            if b[i] < 0x80 {
+                if !(b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'-') {
+                    break;
+                }
+                i += 1;
+            } else {
+                match line[i..].chars().next() {
+                    Some(c) if c.is_alphanumeric() => i += c.len_utf8(),
+                    _ => break,
+                }
+            }
+        }
+        if i == name_at {
+            return false;
+        }
+        let name = &line[name_at..i];
+        i = spaces(i);
+        if b.get(i) != Some(&b'"') {
+            return false;
+        }
+        i += 1;
+        // The value, up to the closing quote; escapes copy it.
+        let mut owned: Option<String> = None;
+        let mut piece = i;
+        let end = loop {
+            let Some(k) = memchr::memchr2(b'"', b'\\', &b[i..]).map(|k| i + k) else { return false };
+            if b[k] == b'"' {
+                break k;
+            }
+            let escaped = match b.get(k + 1) {
+                Some(&c @ (b'\\' | b'"')) => c as char,
+                _ => return false,
+            };
+            let text = owned.get_or_insert_with(String::new);
+            text.push_str(&line[piece..k]);
+            text.push(escaped);
+            i = k + 2;
+            piece = i;
+        };
+        let value = match owned {
+            None => Cow::Borrowed(&line[piece..end]),
+            Some(mut text) => {
+                text.push_str(&line[piece..end]);
+                Cow::Owned(text)
+            }
+        };
+        i = spaces(end + 1);
+        if b.get(i) != Some(&b']') {
+            return false;
+        }
+        i += 1;
+        out.push((name, value));
+    }
+    !out.is_empty()
 }
 
 /// Whether a line is made of PGN tags only (`[Event "x"] [Date "2020"]`).
 pub fn is_tag_line(line: &str) -> bool {
-    line.trim_start().starts_with('[') && tag_line(line).is_some()
+    line.trim_start().starts_with('[') && scan_tags(line, &mut Vec::new())
 }
 
 /// The tags of a line made of tags only, if it is one.
 pub(crate) fn tag_line(line: &str) -> Option<Vec<(String, String)>> {
-    let mut rest = line;
     let mut tags = Vec::new();
-    while !rest.trim().is_empty() {
-        let (r, tag) = tag_pair(rest).ok()?;
-        tags.push(tag);
-        rest = r;
+    scan_tags(line, &mut tags)
+        .then(|| tags.into_iter().map(|(name, value)| (name.to_string(), value.into_owned())).collect())
+}
+
+/// Whether a text is white space only (what `trim` removes), looked at
+/// only up to its first other character.
+fn is_blank(text: &str) -> bool {
+    text.chars().all(char::is_whitespace)
+}
+
+/// Whether a line is a separator of games: three `=` or more, with white
+/// space around.
+fn is_separator(line: &str) -> bool {
+    let text = line.trim_start();
+    text.starts_with('=') && {
+        let text = text.trim_end();
+        text.len() >= 3 && text.bytes().all(|b| b == b'=')
     }
-    (!tags.is_empty()).then_some(tags)
 }
 
 /// The column (in characters) of the `[FEN` tag in a line of tags.
@@ -217,8 +312,8 @@ struct State {
     /// Lines of text after the game's result that are not read (a footer):
     /// how many, and the first one's number.
     footer: Option<(u32, u32)>,
-    /// The names of the game's tags, in lower case, while they are few.
-    tags: Vec<String>,
+    /// The names of the game's tags while they are few.
+    tags: Names,
     /// The hashes of the names of the game's tags (in lower case), once
     /// it has more than [`FEW_TAGS`]: a game of many tags is read in linear
     /// time and little memory.
@@ -230,6 +325,39 @@ struct State {
     warnings: usize,
     /// Warnings of this game past [`MAX_WARNINGS`].
     unlisted_warnings: usize,
+}
+
+/// A few names kept in one buffer, so that a game's tags cost no
+/// allocation each.
+#[derive(Debug, Default)]
+struct Names {
+    text: String,
+    ends: Vec<usize>,
+}
+
+impl Names {
+    fn push(&mut self, name: &str) {
+        self.text.push_str(name);
+        self.ends.push(self.text.len());
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &str> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts.zip(self.ends.iter()).map(|(start, &end)| &self.text[start..end])
+    }
+
+    fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    fn clear(&mut self) {
+        self.text.clear();
+        self.ends.clear();
+    }
 }
 
 /// An event met before the game began (a comment or a problem before its
@@ -252,18 +380,18 @@ struct Reader<'a, V: Visitor> {
     visitor: &'a mut V,
     state: &'a mut State,
     games: &'a mut Vec<V::Output>,
+    shortcuts: bool,
 }
 
 impl<V: Visitor> Reader<'_, V> {
     fn line(&mut self, number: u32, line: &str) {
         // `&#39532;` for 马: what tools write for a character their encoding lacks.
         let line = &*crate::formats::encoding::unescape_references(line);
-        let after_blank = std::mem::replace(&mut self.state.after_blank, line.trim().is_empty());
+        let after_blank = std::mem::replace(&mut self.state.after_blank, is_blank(line));
         // A comment without end would take every later game: a line of tags
         // after an empty line ends it (end_game warns of it).
-        if (self.state.comment.is_none() || after_blank)
-            && let Some(tags) = tag_line(line)
-        {
+        let mut tags = Vec::new();
+        if (self.state.comment.is_none() || after_blank) && scan_tags(line, &mut tags) {
             // A tag the game already has starts the next game too: a game
             // without moves is followed directly by the next one's tags.
             let repeated = tags.iter().any(|(name, _)| self.has_tag(name));
@@ -279,7 +407,9 @@ impl<V: Visitor> Reader<'_, V> {
                 let column = if name.eq_ignore_ascii_case("FEN") { fen_tag_column(line) } else { 1 };
                 self.visitor.tag(name, value, Span { line: number, column });
             }
-            self.add_tags(tags);
+            for (name, _) in &tags {
+                self.add_tag(name);
+            }
             return;
         }
         if self.state.ended {
@@ -291,14 +421,13 @@ impl<V: Visitor> Reader<'_, V> {
                 self.end_game();
                 self.state.game_at = Span { line: number, column: 1 };
                 self.movetext(number, line);
-            } else if !line.trim().is_empty() {
+            } else if !is_blank(line) {
                 let (lines, _) = self.state.footer.get_or_insert((0, number));
                 *lines += 1;
             }
             return;
         }
-        let trimmed = line.trim();
-        if self.state.comment.is_none() && trimmed.len() >= 3 && trimmed.chars().all(|c| c == '=') {
+        if self.state.comment.is_none() && is_separator(line) {
             self.state.ended = true;
             return;
         }
@@ -341,22 +470,18 @@ impl<V: Visitor> Reader<'_, V> {
         h.finish()
     }
 
-    fn add_tags(&mut self, tags: Vec<(String, String)>) {
-        for (name, _) in tags {
-            if self.state.tag_names.is_empty() && self.state.tags.len() < FEW_TAGS {
-                self.state.tags.push(name);
-                continue;
-            }
-            if self.state.tag_names.is_empty() {
-                let names = std::mem::take(&mut self.state.tags);
-                for n in names {
-                    let hash = self.name_hash(&n);
-                    self.state.tag_names.insert(hash);
-                }
-            }
-            let hash = self.name_hash(&name);
-            self.state.tag_names.insert(hash);
+    fn add_tag(&mut self, name: &str) {
+        if self.state.tag_names.is_empty() && self.state.tags.len() < FEW_TAGS {
+            self.state.tags.push(name);
+            return;
         }
+        if self.state.tag_names.is_empty() {
+            let names: Vec<u64> = self.state.tags.iter().map(|n| self.name_hash(n)).collect();
+            self.state.tag_names.extend(names);
+            self.state.tags.clear();
+        }
+        let hash = self.name_hash(name);
+        self.state.tag_names.insert(hash);
     }
 
     /// Whether the visitor is told of moves, comments and variations here.
@@ -469,6 +594,22 @@ impl<V: Visitor> Reader<'_, V> {
                     i = end;
                 }
                 _ => {
+                    // The common tokens, read without the general steps
+                    // (each gives what `token` would): a move number
+                    // (`12.`, `12...`), and a word of ASCII letters and
+                    // signs that opens with a letter and ends with no
+                    // remark mark (`h2e2`, `H2-E2`, `C2.5`): a move.
+                    if self.shortcuts
+                        && let Some((end, is_move)) = ascii_token(bytes, i)
+                    {
+                        self.state.has_moves = true;
+                        column += (end - i) as u32;
+                        if is_move {
+                            self.move_token(&line[i..end], at, None);
+                        }
+                        i = end;
+                        continue;
+                    }
                     let (end, chars) = token_end(line, i);
                     let token = &line[i..end];
                     column += chars;
@@ -556,11 +697,17 @@ impl<V: Visitor> Reader<'_, V> {
         let column = at.column + token[..number_len].chars().count() as u32;
         // Remark marks (`!`, `?!`, ...) become NAGs, so they survive rewriting.
         let (text, nag) = split_remark(rest);
+        self.move_token(text, Span { line: at.line, column }, nag);
+        false
+    }
+
+    /// Tells the move `text` written at `at`, and the NAG of its remark.
+    fn move_token(&mut self, text: &str, at: Span, nag: Option<u8>) {
         self.begin();
         self.state.content = true;
         self.state.depth += 1;
         if self.telling() {
-            let mv = RecordedMove::text(text, at.line, column);
+            let mv = RecordedMove::text(text, at.line, at.column);
             if let ControlFlow::Break(()) = self.visitor.mv(&mv) {
                 self.state.stopped = true;
             }
@@ -568,7 +715,6 @@ impl<V: Visitor> Reader<'_, V> {
                 self.visitor.nag(nag);
             }
         }
-        false
     }
 
     /// Ends the open comment, if any, and tells it: `closed` by its `}`,
@@ -679,6 +825,46 @@ fn char_count(bytes: &[u8]) -> u32 {
     bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count() as u32
 }
 
+/// A token of ASCII only at byte `start` of `line` that reads the same
+/// without the general steps of [`Reader::token`]: where it ends, and
+/// whether it is a move (else a move number: digits and dots). `None` for
+/// any other token.
+#[inline]
+fn ascii_token(bytes: &[u8], start: usize) -> Option<(usize, bool)> {
+    let ends = |k: usize| match bytes.get(k) {
+        None => Some(true),
+        Some(&b) if b < 0x80 => Some(ENDS_TOKEN[b as usize]),
+        Some(_) => None, // a wide space, or a character of the token
+    };
+    let first = bytes[start];
+    if first.is_ascii_digit() {
+        let mut k = start + 1;
+        while k < bytes.len() && bytes[k].is_ascii_digit() {
+            k += 1;
+        }
+        if bytes.get(k) != Some(&b'.') {
+            return None;
+        }
+        while k < bytes.len() && bytes[k] == b'.' {
+            k += 1;
+        }
+        return ends(k)?.then_some((k, false));
+    }
+    if !first.is_ascii_alphabetic() {
+        return None;
+    }
+    let mut k = start + 1;
+    while k < bytes.len() && GOES_ON_ASCII[bytes[k] as usize] {
+        k += 1;
+    }
+    // A character other than ASCII goes on the token (or is a wide space):
+    // the general steps read it.
+    if k < bytes.len() && bytes[k] >= 0x80 {
+        return None;
+    }
+    (!matches!(bytes[k - 1], b'!' | b'?')).then_some((k, true))
+}
+
 /// Where the token starting at byte `start` of `line` ends (at white space,
 /// a comment, a variation bracket or a tag), and its length in characters.
 fn token_end(line: &str, start: usize) -> (usize, u32) {
@@ -711,6 +897,17 @@ static ENDS_TOKEN: [bool; 128] = {
     let mut i = 0;
     while i < ends.len() {
         table[ends[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
+
+/// The ASCII bytes that go on a token (all but those of [`ENDS_TOKEN`]).
+static GOES_ON_ASCII: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut i = 0;
+    while i < 128 {
+        table[i] = !ENDS_TOKEN[i];
         i += 1;
     }
     table

@@ -198,3 +198,120 @@ fn writers_take_a_tree_changed_by_hand() {
     assert!(crate::formats::dhtmlxq::write(&record).is_err());
     assert!(crate::formats::xqf::write(&record, crate::formats::xqf::Version::V10).is_err());
 }
+
+/// The tag grammar as first written, with nom: the reference that the
+/// hand-written reader must agree with.
+fn tag_line_by_nom(line: &str) -> Option<Vec<(String, String)>> {
+    use nom::Parser;
+    use nom::bytes::complete::{escaped_transform, is_not, take_while1};
+    use nom::character::complete::{char, space0};
+    use nom::combinator::{opt, value};
+    use nom::sequence::delimited;
+    fn tag_pair(input: &str) -> nom::IResult<&str, (String, String)> {
+        let name = take_while1(|c: char| c.is_alphanumeric() || c == '_' || c == '-');
+        let quoted = delimited(
+            char('"'),
+            opt(escaped_transform(
+                is_not("\\\""),
+                '\\',
+                nom::branch::alt((value("\\", char('\\')), value("\"", char('"')))),
+            )),
+            char('"'),
+        );
+        let (rest, (_, _, name, _, value, _, _)) =
+            (space0, char('['), name, space0, quoted, space0, char(']')).parse(input)?;
+        Ok((rest, (name.to_string(), value.unwrap_or_default())))
+    }
+    let mut rest = line;
+    let mut tags = Vec::new();
+    while !rest.trim().is_empty() {
+        let (r, tag) = tag_pair(rest).ok()?;
+        tags.push(tag);
+        rest = r;
+    }
+    (!tags.is_empty()).then_some(tags)
+}
+
+#[test]
+fn tag_lines_read_as_the_grammar_says() {
+    let cases = [
+        r#"[Event "x"]"#,
+        r#"  [Event "x"] [Date "2020"]  "#,
+        r#"[Event ""]"#,
+        r#"[Event "a\"b\\c"]"#,
+        r#"[Event "a\nb"]"#,
+        r#"[Event "a\"]"#,
+        r#"[Event "a"#,
+        r#"[Event "a" ]x"#,
+        "[赛事 \"象棋\"]\u{3000}",
+        "\u{3000}[Event \"x\"]",
+        "[Event\t\"x\"\t]\t[Site \"y\"]",
+        "[Ev-ent_1 \"x\"]\x0b",
+        "[Event \"x\"]\x0b[Site \"y\"]",
+        "[ Event \"x\"]",
+        "[Event x]",
+        "[]",
+        "",
+        "   ",
+        "[Event \"x\"][Site \"y\"]",
+        "[Event \"x\\",
+        "[Event \"\\\\\"]",
+    ];
+    for line in cases {
+        assert_eq!(super::read::tag_line(line), tag_line_by_nom(line), "{line:?}");
+    }
+}
+
+proptest::proptest! {
+    #[test]
+    fn tag_lines_read_as_nom_reads_them(parts in proptest::collection::vec(
+        proptest::sample::select(vec![
+            "[", "]", "\"", "\\", " ", "\t", "Event", "x", "_", "-", "马", "\u{3000}", "：", "\x0b", "1",
+            "[Event \"", "\"]", "\\\"", "\\\\",
+        ]),
+        0..14,
+    )) {
+        let line: String = parts.concat();
+        proptest::prop_assert_eq!(super::read::tag_line(&line), tag_line_by_nom(&line), "{:?}", line);
+    }
+}
+
+/// The records of `text`, read with the shortcuts for common tokens or
+/// without.
+fn read_both_ways(text: &str) -> (Vec<Record>, Vec<Record>) {
+    let mut fast = LineReader::default();
+    let mut general = LineReader::default().without_shortcuts();
+    fast.push(text);
+    general.push(text);
+    (fast.finish(), general.finish())
+}
+
+#[test]
+fn common_tokens_read_the_same_by_their_shortcut() {
+    for text in [
+        "1. h2e2 h9g7 2. H0-G2 1-0",
+        "1.h2e2 1...h9g7 2... C2.5 h2e2! h2e2?! 3. 15=6 33.4 h2e2$1",
+        "1. b2-d2 {a} (1... b7-e7 2. h0g2) b7-e7 12345. 1.0 1.. *",
+        "1. h2e2\u{3000}h9g7 2.炮二平五 h2e2马 h2e2)",
+        "1. h2e2;x\n2. h9g7 0-1",
+    ] {
+        let (fast, general) = read_both_ways(text);
+        assert_eq!(fast, general, "{text:?}");
+    }
+}
+
+proptest::proptest! {
+    #[test]
+    fn random_move_text_reads_the_same_by_the_shortcuts(parts in proptest::collection::vec(
+        proptest::sample::select(vec![
+            "1.", "12...", "3", ".", "h2e2", "H2-E2", "C2.5", "c2=5", "!", "?", "!?", " ", "  ", "\t",
+            "{", "}", "(", ")", ";", "[", "]", "$", "1-0", "*", "\u{3000}", "炮二平五", "马", "\n", "-", "e",
+            "0",
+        ]),
+        0..24,
+    )) {
+        let text: String = parts.concat();
+        let (fast, general) = read_both_ways(&text);
+        proptest::prop_assert_eq!(fast, general, "{:?}", text);
+    }
+}
