@@ -98,6 +98,8 @@ impl Follow for Trail {
     fn start(&mut self, start: &Position) {
         self.ranks = Some(qipu::fen::RankTexts::new(start.board()));
         self.ply = 0;
+        // Room for a game of a hundred plies or so, made once.
+        self.lines.reserve(TRAIL_ROOM);
     }
 
     fn before_move(&mut self, before: &Position, m: qipu::Move) {
@@ -148,6 +150,9 @@ impl Follow for Trail {
 }
 
 /// The start of each line of a game's trail: its source and game.
+/// The bytes a game's trail is given room for at its start.
+const TRAIL_ROOM: usize = 16 << 10;
+
 fn line_head(meta: &Meta, index: usize, format: FenFormat) -> Vec<u8> {
     let mut head = Vec::with_capacity(64);
     match format {
@@ -193,9 +198,15 @@ fn first_line(setup: &qipu::Setup, format: FenFormat) -> String {
 
 /// Writes a game's trail: each line of `lines` after `head`.
 fn write_lines(out: &mut impl Write, head: &[u8], lines: &[u8]) -> std::io::Result<()> {
-    for line in lines.split_inclusive(|&b| b == b'\n') {
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', lines) {
         out.write_all(head)?;
-        out.write_all(line)?;
+        out.write_all(&lines[start..=end])?;
+        start = end + 1;
+    }
+    if start < lines.len() {
+        out.write_all(head)?;
+        out.write_all(&lines[start..])?;
     }
     Ok(())
 }

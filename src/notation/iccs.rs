@@ -122,10 +122,13 @@ pub fn write_to(m: Move, style: Style, out: &mut String) {
         let file = s.file().char();
         [if style == Style::Iccs { file.to_ascii_uppercase() } else { file }, s.rank().char()]
     };
-    let [from, to] = [point(m.from), point(m.to)];
-    out.extend(from);
+    let ([a, b], [c, d]) = (point(m.from), point(m.to));
+    out.reserve(5);
+    out.push(a);
+    out.push(b);
     if style == Style::Iccs {
         out.push('-');
     }
-    out.extend(to);
+    out.push(c);
+    out.push(d);
 }

@@ -210,29 +210,29 @@ impl RankTexts {
     fn encode(&mut self, board: &Board, rank: usize) {
         // The letter of each piece, by `Piece::index`.
         const LETTERS: [u8; 14] = *b"KABNRCPkabnrcp";
-        let squares = board.raw();
-        let occupied = board.occupied_by(Color::Red) | board.occupied_by(Color::Black);
-        // The pieces of the rank, file by file, from its nine bits.
-        let mut bits = ((occupied >> (rank * 9)) & 0x1FF) as u32;
-        let (text, mut n) = (&mut self.text[rank], 0);
-        let mut file = 0;
-        while bits != 0 {
-            let f = bits.trailing_zeros();
-            if f > file {
-                text[n] = b'0' + (f - file) as u8;
-                n += 1;
+        let row: &[Option<crate::Piece>; 9] =
+            board.raw()[rank * 9..rank * 9 + 9].try_into().expect("a rank is nine points");
+        let mut text = [0u8; 9];
+        let (mut n, mut empty) = (0, 0u8);
+        for point in row {
+            match point {
+                None => empty += 1,
+                Some(piece) => {
+                    if empty > 0 {
+                        text[n] = b'0' + empty;
+                        n += 1;
+                        empty = 0;
+                    }
+                    text[n] = LETTERS[piece.index()];
+                    n += 1;
+                }
             }
-            if let Some(piece) = squares[rank * 9 + f as usize] {
-                text[n] = LETTERS[piece.index()];
-                n += 1;
-            }
-            file = f + 1;
-            bits &= bits - 1;
         }
-        if file < 9 {
-            text[n] = b'0' + (9 - file) as u8;
+        if empty > 0 {
+            text[n] = b'0' + empty;
             n += 1;
         }
+        self.text[rank] = text;
         self.len[rank] = n as u8;
     }
 
@@ -244,15 +244,23 @@ impl RankTexts {
 
     /// Appends the FEN as bytes (ASCII), for output built as bytes.
     pub fn write_bytes(&self, turn: Color, halfmoves: u32, fullmoves: u32, out: &mut Vec<u8>) {
-        let (buf, n) = self.assemble(turn, halfmoves, fullmoves);
-        out.extend_from_slice(&buf[..n]);
+        // Built in place at the end of `out`, then cut to its length.
+        let at = out.len();
+        out.resize(at + FEN_ROOM, 0);
+        let buf: &mut [u8; FEN_ROOM] = (&mut out[at..]).try_into().expect("room made");
+        let n = self.assemble_into(turn, halfmoves, fullmoves, buf);
+        out.truncate(at + n);
     }
 
     /// The FEN in a buffer, and its length.
-    fn assemble(&self, turn: Color, halfmoves: u32, fullmoves: u32) -> ([u8; 128], usize) {
-        // Built as bytes on the stack and appended once. At most 90 pieces,
-        // 9 slashes, " w - - " and two 10-digit numbers.
-        let mut buf = [0u8; 128];
+    fn assemble(&self, turn: Color, halfmoves: u32, fullmoves: u32) -> ([u8; FEN_ROOM], usize) {
+        let mut buf = [0u8; FEN_ROOM];
+        let n = self.assemble_into(turn, halfmoves, fullmoves, &mut buf);
+        (buf, n)
+    }
+
+    /// Writes the FEN at the start of `buf`; returns its length.
+    fn assemble_into(&self, turn: Color, halfmoves: u32, fullmoves: u32, buf: &mut [u8; FEN_ROOM]) -> usize {
         let mut n = 0;
         for rank in (0..10).rev() {
             // All nine bytes are copied (a fixed-size copy is cheaper than a
@@ -276,12 +284,26 @@ impl RankTexts {
         put_number(halfmoves, &mut put);
         put(b' ');
         put_number(fullmoves, &mut put);
-        (buf, n)
+        n
     }
 }
 
+/// Room for any FEN: at most 90 pieces, 9 slashes, ` w - - ` and two
+/// 10-digit numbers.
+const FEN_ROOM: usize = 128;
+
 /// Hands the decimal digits of `n` to `put`, most significant first.
 fn put_number(n: u32, put: &mut impl FnMut(u8)) {
+    // Clocks are small: one or two digits, without the loop.
+    if n < 10 {
+        put(b'0' + n as u8);
+        return;
+    }
+    if n < 100 {
+        put(b'0' + (n / 10) as u8);
+        put(b'0' + (n % 10) as u8);
+        return;
+    }
     let mut digits = [0u8; 10];
     let mut len = 0;
     let mut n = n;
