@@ -2,7 +2,42 @@
 
 use std::fmt;
 
+use super::tables::BIT;
 use super::{Color, Piece, Role, Square};
+
+/// The standard starting placement, built at compile time.
+pub(crate) const START: Board = {
+    const BACK: [Role; 9] = [
+        Role::Rook,
+        Role::Horse,
+        Role::Elephant,
+        Role::Advisor,
+        Role::King,
+        Role::Advisor,
+        Role::Elephant,
+        Role::Horse,
+        Role::Rook,
+    ];
+    let mut board = Board::empty();
+    let mut c = 0;
+    while c < 2 {
+        let color = Color::ALL[c];
+        // Ranks 0, 2 and 3 as the side counts them.
+        let (back, cannons, pawns) = if c == 0 { (0, 2, 3) } else { (9, 7, 6) };
+        let mut file = 0;
+        while file < 9 {
+            board.put_const(back * 9 + file, Piece::new(color, BACK[file]));
+            if file % 2 == 0 {
+                board.put_const(pawns * 9 + file, Piece::new(color, Role::Pawn));
+            }
+            file += 1;
+        }
+        board.put_const(cannons * 9 + 1, Piece::new(color, Role::Cannon));
+        board.put_const(cannons * 9 + 7, Piece::new(color, Role::Cannon));
+        c += 1;
+    }
+    board
+};
 
 /// The placement of pieces on the 90 points, with a set of occupied points
 /// per side kept in step for fast iteration.
@@ -38,33 +73,7 @@ impl Board {
 
     /// The standard starting placement.
     pub fn start() -> Board {
-        const BACK: [Role; 9] = [
-            Role::Rook,
-            Role::Horse,
-            Role::Elephant,
-            Role::Advisor,
-            Role::King,
-            Role::Advisor,
-            Role::Elephant,
-            Role::Horse,
-            Role::Rook,
-        ];
-        let mut board = Board::empty();
-        for color in Color::ALL {
-            let rel = |rank: u8| match color {
-                Color::Red => rank,
-                Color::Black => 9 - rank,
-            };
-            for (file, role) in BACK.iter().enumerate() {
-                board.put(sq(file, rel(0)), Piece::new(color, *role));
-            }
-            board.put(sq(1, rel(2)), Piece::new(color, Role::Cannon));
-            board.put(sq(7, rel(2)), Piece::new(color, Role::Cannon));
-            for file in [0, 2, 4, 6, 8] {
-                board.put(sq(file, rel(3)), Piece::new(color, Role::Pawn));
-            }
-        }
-        board
+        START
     }
 
     /// The piece on `square`, if any.
@@ -78,10 +87,18 @@ impl Board {
     #[inline]
     pub fn put(&mut self, square: Square, piece: Piece) -> Option<Piece> {
         let old = self.remove(square);
+        let bit = BIT[square.index()];
         self.squares[square.index()] = Some(piece);
-        self.occupied[piece.color.index()] |= 1u128 << square.index();
-        self.by_role[piece.role.index()] |= 1u128 << square.index();
+        self.occupied[piece.color.index()] |= bit;
+        self.by_role[piece.role.index()] |= bit;
         old
+    }
+
+    /// Puts `piece` on the empty point index `sq`, at compile time.
+    const fn put_const(&mut self, sq: usize, piece: Piece) {
+        self.squares[sq] = Some(piece);
+        self.occupied[piece.color.index()] |= 1u128 << sq;
+        self.by_role[piece.role.index()] |= 1u128 << sq;
     }
 
     /// Removes and returns the piece on `square`, if any.
@@ -89,15 +106,63 @@ impl Board {
     pub fn remove(&mut self, square: Square) -> Option<Piece> {
         let old = self.squares[square.index()].take();
         if let Some(p) = old {
-            self.occupied[p.color.index()] &= !(1u128 << square.index());
-            self.by_role[p.role.index()] &= !(1u128 << square.index());
+            let bit = BIT[square.index()];
+            self.occupied[p.color.index()] &= !bit;
+            self.by_role[p.role.index()] &= !bit;
         }
         old
     }
 
+    /// Moves `piece`, which stands on point index `from`, to point index
+    /// `to`; returns what stood on `to`. The sets stay in step whatever
+    /// stood there, even a piece of the mover's side or `piece` itself
+    /// (`from == to`).
+    #[inline]
+    pub(crate) fn shift(&mut self, from: usize, to: usize, piece: Piece) -> Option<Piece> {
+        let captured = self.squares[to];
+        let (f, t) = (BIT[from], BIT[to]);
+        if let Some(c) = captured {
+            self.occupied[c.color.index()] ^= t;
+            self.by_role[c.role.index()] ^= t;
+        }
+        self.squares[from] = None;
+        self.squares[to] = Some(piece);
+        self.occupied[piece.color.index()] ^= f | t;
+        self.by_role[piece.role.index()] ^= f | t;
+        captured
+    }
+
+    /// Takes back [`Board::shift`]: `piece`, now on `to`, goes back to
+    /// `from` and `captured` returns to `to`.
+    #[inline]
+    pub(crate) fn unshift(&mut self, from: usize, to: usize, piece: Piece, captured: Option<Piece>) {
+        let (f, t) = (BIT[from], BIT[to]);
+        self.occupied[piece.color.index()] ^= f | t;
+        self.by_role[piece.role.index()] ^= f | t;
+        self.squares[to] = captured;
+        self.squares[from] = Some(piece);
+        if let Some(c) = captured {
+            self.occupied[c.color.index()] ^= t;
+            self.by_role[c.role.index()] ^= t;
+        }
+    }
+
+    /// Whether the two boards hold the same placement, told from the sets
+    /// alone (the points follow from them).
+    #[inline]
+    pub(crate) fn same_placement(&self, other: &Board) -> bool {
+        self.occupied == other.occupied && self.by_role == other.by_role
+    }
+
+    /// The set of occupied points, either side.
+    #[inline]
+    pub(crate) fn occupied(&self) -> u128 {
+        self.occupied[0] | self.occupied[1]
+    }
+
     /// The 90 points, for the move generator's inner loops.
     #[inline]
-    pub(crate) fn raw(&self) -> &[Option<Piece>; 90] {
+    pub(crate) const fn raw(&self) -> &[Option<Piece>; 90] {
         &self.squares
     }
 
@@ -137,10 +202,6 @@ impl Board {
     pub fn find(&self, piece: Piece) -> impl Iterator<Item = Square> + '_ {
         self.squares_of(piece.color).filter(move |&s| self.piece_at(s) == Some(piece))
     }
-}
-
-fn sq(file: usize, rank: u8) -> Square {
-    Square::from_index_unchecked(rank as usize * 9 + file)
 }
 
 impl fmt::Debug for Board {

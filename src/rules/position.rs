@@ -163,6 +163,17 @@ pub struct Position {
     pub(crate) in_check: bool,
 }
 
+/// The standard starting position, built at compile time.
+const START: Position = Position {
+    board: super::board::START,
+    turn: Color::Red,
+    halfmoves: 0,
+    fullmoves: 1,
+    kings: [Square::E0, Square::E9],
+    hash: zobrist::START_HASH,
+    in_check: false,
+};
+
 impl Default for Position {
     fn default() -> Position {
         Position::start()
@@ -172,10 +183,7 @@ impl Default for Position {
 impl Position {
     /// The standard starting position.
     pub fn start() -> Position {
-        static START: std::sync::LazyLock<Position> = std::sync::LazyLock::new(|| {
-            Position::from_setup(Setup::start()).expect("the start position is valid")
-        });
-        START.clone()
+        START
     }
 
     /// Checks a setup and makes it a position.
@@ -188,6 +196,21 @@ impl Position {
     /// assert!(matches!(Position::from_setup(facing), Err(PositionError::KingsFacing(_))));
     /// ```
     pub fn from_setup(setup: Setup) -> Result<Position, PositionError> {
+        // Most games begin from the start placement: valid with either side
+        // to move, and neither side in check.
+        if setup.board.same_placement(&START.board) {
+            let Setup { turn, halfmoves, fullmoves, .. } = setup;
+            let hash = match turn {
+                Color::Red => START.hash,
+                Color::Black => START.hash ^ zobrist::BLACK_TO_MOVE,
+            };
+            return Ok(Position { turn, halfmoves, fullmoves, hash, ..START });
+        }
+        Position::validate(setup)
+    }
+
+    /// [`Position::from_setup`] for any placement: every rule checked.
+    fn validate(setup: Setup) -> Result<Position, PositionError> {
         let Setup { board, turn, halfmoves, fullmoves } = setup;
         let mut kings = [Square::A0; 2];
         for color in Color::ALL {
@@ -346,17 +369,12 @@ impl Position {
     /// # Panics
     ///
     /// When no piece of either side stands on `m.from`.
-    #[inline]
+    #[inline(always)]
     pub fn play_unchecked(&mut self, m: Move) -> Undo {
-        let piece = self.board.remove(m.from).expect("a piece on the origin point");
-        let captured = self.board.put(m.to, piece);
-        let mut hash = self.hash ^ zobrist::key(piece, m.from.index()) ^ zobrist::key(piece, m.to.index());
-        if let Some(c) = captured {
-            hash ^= zobrist::key(c, m.to.index());
-        }
-        if piece.role == Role::King {
-            self.kings[piece.color.index()] = m.to;
-        }
+        let (f, t) = (m.from.index(), m.to.index());
+        let piece = self.board.piece_at(m.from).expect("a piece on the origin point");
+        let captured = self.board.shift(f, t, piece);
+        let mut hash = self.hash ^ zobrist::BLACK_TO_MOVE ^ zobrist::key(piece, f) ^ zobrist::key(piece, t);
         let undo = Undo {
             m,
             captured,
@@ -364,12 +382,21 @@ impl Position {
             fullmoves: self.fullmoves,
             in_check: self.in_check,
         };
-        self.halfmoves = if captured.is_some() { 0 } else { self.halfmoves.saturating_add(1) };
+        match captured {
+            Some(c) => {
+                hash ^= zobrist::key(c, t);
+                self.halfmoves = 0;
+            }
+            None => self.halfmoves = self.halfmoves.saturating_add(1),
+        }
+        if piece.role == Role::King {
+            self.kings[piece.color.index()] = m.to;
+        }
         if self.turn == Color::Black {
             self.fullmoves = self.fullmoves.saturating_add(1);
         }
         self.turn = !self.turn;
-        self.hash = hash ^ zobrist::BLACK_TO_MOVE;
+        self.hash = hash;
         self.in_check = self.gives_check(piece.role, m);
         undo
     }
@@ -379,12 +406,12 @@ impl Position {
     #[inline]
     pub fn undo(&mut self, undo: Undo) {
         let Undo { m, captured, halfmoves, fullmoves, in_check } = undo;
-        let piece = self.board.remove(m.to).expect("the moved piece on its destination");
-        self.board.put(m.from, piece);
-        let mut hash = self.hash ^ zobrist::key(piece, m.from.index()) ^ zobrist::key(piece, m.to.index());
+        let (f, t) = (m.from.index(), m.to.index());
+        let piece = self.board.piece_at(m.to).expect("the moved piece on its destination");
+        self.board.unshift(f, t, piece, captured);
+        let mut hash = self.hash ^ zobrist::BLACK_TO_MOVE ^ zobrist::key(piece, f) ^ zobrist::key(piece, t);
         if let Some(c) = captured {
-            self.board.put(m.to, c);
-            hash ^= zobrist::key(c, m.to.index());
+            hash ^= zobrist::key(c, t);
         }
         if piece.role == Role::King {
             self.kings[piece.color.index()] = m.from;
@@ -393,7 +420,7 @@ impl Position {
         self.fullmoves = fullmoves;
         self.halfmoves = halfmoves;
         self.in_check = in_check;
-        self.hash = hash ^ zobrist::BLACK_TO_MOVE;
+        self.hash = hash;
     }
 
     /// The file on which the two kings face each other with nothing between
@@ -526,5 +553,30 @@ mod tests {
         pos.undo(u);
         assert_eq!(pos, before);
         assert!(pos.play(Move::new(Square::E1, Square::D2)).is_err());
+    }
+}
+
+#[cfg(test)]
+mod start_tests {
+    use super::*;
+
+    #[test]
+    fn start_position_is_what_validation_makes() {
+        let checked = Position::validate(Setup::start()).unwrap();
+        assert_eq!(Position::start(), checked);
+        assert_eq!(Position::start().hash(), zobrist::hash_of(&Board::start(), Color::Red));
+        for turn in Color::ALL {
+            for (halfmoves, fullmoves) in [(0, 1), (7, 30), (200, 1)] {
+                let setup = Setup { board: Board::start(), turn, halfmoves, fullmoves };
+                assert_eq!(Position::from_setup(setup.clone()), Position::validate(setup));
+            }
+        }
+        // Built piece by piece, the start placement is the constant one.
+        let mut board = Board::empty();
+        for (sq, p) in Board::start().pieces() {
+            board.put(sq, p);
+        }
+        assert_eq!(board, Board::start());
+        assert_eq!(super::super::fen::START, Setup::start().to_fen());
     }
 }

@@ -54,12 +54,11 @@ impl File {
     }
 
     /// The file named by an ICCS letter, either case.
+    #[inline]
     pub fn from_char(c: char) -> Option<File> {
-        match c {
-            'a'..='i' => Some(File(c as u8 - b'a')),
-            'A'..='I' => Some(File(c as u8 - b'A')),
-            _ => None,
-        }
+        // Setting bit 5 maps 'A'..='I' onto 'a'..='i' and nothing else there.
+        let index = (c as u32 | 0x20).wrapping_sub('a' as u32);
+        if index < 9 { Some(File(index as u8)) } else { None }
     }
 
     /// The lower-case ICCS letter of the file.
@@ -133,11 +132,10 @@ impl Rank {
     }
 
     /// The rank named by an ICCS digit.
+    #[inline]
     pub fn from_char(c: char) -> Option<Rank> {
-        match c {
-            '0'..='9' => Some(Rank(c as u8 - b'0')),
-            _ => None,
-        }
+        let index = (c as u32).wrapping_sub('0' as u32);
+        if index < 10 { Some(Rank(index as u8)) } else { None }
     }
 
     /// The ICCS digit of the rank.
@@ -325,6 +323,20 @@ mod tests {
         assert!("j0".parse::<Square>().is_err());
         assert!("a10".parse::<Square>().is_err());
         assert!("".parse::<Square>().is_err());
+    }
+
+    #[test]
+    fn letters_and_digits() {
+        for c in (0..0x11_0000).filter_map(char::from_u32) {
+            let file = match c {
+                'a'..='i' => Some(File(c as u8 - b'a')),
+                'A'..='I' => Some(File(c as u8 - b'A')),
+                _ => None,
+            };
+            assert_eq!(File::from_char(c), file, "{c:?}");
+            let rank = c.to_digit(10).map(|d| Rank(d as u8));
+            assert_eq!(Rank::from_char(c), rank.filter(|_| c.is_ascii_digit()), "{c:?}");
+        }
     }
 
     #[test]

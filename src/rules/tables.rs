@@ -281,39 +281,116 @@ const fn directions() -> [[u8; 90]; 90] {
 /// reaches `b`, or `NO_DIRECTION`.
 pub(crate) static DIRECTIONS: [[u8; 90]; 90] = directions();
 
-const fn diagonal_neighbours() -> [u128; 90] {
-    let mut table = [0u128; 90];
+/// Single-point sets: `BIT[n]` holds point `n` alone (a table lookup costs
+/// less than a variable 128-bit shift).
+pub(crate) static BIT: [u128; 90] = {
+    let mut t = [0u128; 90];
     let mut sq = 0;
     while sq < 90 {
+        t[sq] = 1u128 << sq;
+        sq += 1;
+    }
+    t
+};
+
+/// Flags of [`PAIRS`]: what point `b` is to point `a`.
+pub(crate) mod pair {
+    /// Bits 0-1: with `LINE`, the ray of `RAYS[a]` (north, south, east,
+    /// west) that reaches `b`; with `DIAG`, the diagonal step from `a` to `b`.
+    pub(crate) const DIR: u32 = 0b11;
+    /// `b` is another point of `a`'s file or rank.
+    pub(crate) const LINE: u32 = 1 << 2;
+    /// `b` touches `a` diagonally: it is the leg of a horse attacking `a`
+    /// from one of the two points given by `HORSE_1` and `HORSE_2`.
+    pub(crate) const DIAG: u32 = 1 << 3;
+    /// A pawn of the side (index by colour) on `a` steps to `b`.
+    pub(crate) const PAWN: [u32; 2] = [1 << 4, 1 << 5];
+    /// A king on `a` steps to `b`.
+    pub(crate) const KING: u32 = 1 << 6;
+    /// An advisor on `a` steps to `b`.
+    pub(crate) const ADVISOR: u32 = 1 << 7;
+    /// A horse on `a` jumps to `b` over the leg given by `VIA`.
+    pub(crate) const HORSE: u32 = 1 << 8;
+    /// An elephant on `a` jumps to `b` over the eye given by `VIA`.
+    pub(crate) const ELEPHANT: u32 = 1 << 9;
+    /// Shift of the leg or eye (with `HORSE`, `ELEPHANT`) and of the first
+    /// horse point (with `DIAG`; `u8::MAX` when off the board).
+    pub(crate) const VIA: u32 = 16;
+    /// Shift of the second horse point (with `DIAG`).
+    pub(crate) const HORSE_2: u32 = 24;
+}
+
+const fn pairs() -> [[u32; 90]; 90] {
+    let mut t = [[0u32; 90]; 90];
+    let dirs = directions();
+    let king = palace_steps(false);
+    let advisor = palace_steps(true);
+    let elephant = elephant_steps();
+    let mut a = 0;
+    while a < 90 {
+        let mut b = 0;
+        while b < 90 {
+            if dirs[a][b] != NO_DIRECTION {
+                t[a][b] |= pair::LINE | dirs[a][b] as u32;
+            }
+            b += 1;
+        }
         let mut d = 0;
         while d < 4 {
             let (df, dr) = [(1, 1), (1, -1), (-1, 1), (-1, -1)][d];
-            if let Some(n) = at(sq, df, dr) {
-                table[sq] |= 1u128 << n;
+            if let Some(n) = at(a, df, dr) {
+                let h1 = match at(a, 2 * df, dr) {
+                    Some(s) => s,
+                    None => u8::MAX,
+                };
+                let h2 = match at(a, df, 2 * dr) {
+                    Some(s) => s,
+                    None => u8::MAX,
+                };
+                t[a][n as usize] |=
+                    pair::DIAG | d as u32 | (h1 as u32) << pair::VIA | (h2 as u32) << pair::HORSE_2;
             }
             d += 1;
         }
-        sq += 1;
+        let mut i = 0;
+        while i < king[a].len as usize {
+            t[a][king[a].to[i] as usize] |= pair::KING;
+            i += 1;
+        }
+        i = 0;
+        while i < advisor[a].len as usize {
+            t[a][advisor[a].to[i] as usize] |= pair::ADVISOR;
+            i += 1;
+        }
+        let mut c = 0;
+        while c < 2 {
+            let pawn = PAWN_TABLE[c][a];
+            i = 0;
+            while i < pawn.len as usize {
+                t[a][pawn.to[i] as usize] |= pair::PAWN[c];
+                i += 1;
+            }
+            c += 1;
+        }
+        let horse = HORSE_TABLE[a];
+        i = 0;
+        while i < horse.len as usize {
+            t[a][horse.to[i] as usize] |= pair::HORSE | (horse.via[i] as u32) << pair::VIA;
+            i += 1;
+        }
+        i = 0;
+        while i < elephant[a].len as usize {
+            t[a][elephant[a].to[i] as usize] |= pair::ELEPHANT | (elephant[a].via[i] as u32) << pair::VIA;
+            i += 1;
+        }
+        a += 1;
     }
-    table
+    t
 }
 
-/// The points touching each point diagonally (where the horse legs beside
-/// it stand).
-pub(crate) static DIAGONAL_NEIGHBOURS: [u128; 90] = diagonal_neighbours();
-
-const fn lines_through() -> [u128; 90] {
-    let mut table = [0u128; 90];
-    let mut sq = 0;
-    while sq < 90 {
-        table[sq] = line_masks::<9>(true)[sq % 9] | line_masks::<10>(false)[sq / 9];
-        sq += 1;
-    }
-    table
-}
-
-/// The file and the rank through each point, as one set.
-pub(crate) static LINES_THROUGH: [u128; 90] = lines_through();
+/// `PAIRS[a][b]`: the [`pair`] flags of point `b` seen from point `a`, with
+/// the leg, eye or horse points they need, in one load.
+pub(crate) static PAIRS: [[u32; 90]; 90] = pairs();
 
 #[cfg(test)]
 mod tests {
@@ -347,10 +424,61 @@ mod tests {
                 let on_ray = (0..4).find(|&d| RAYS[a][d].mask & (1u128 << b) != 0);
                 let expected = on_ray.map_or(NO_DIRECTION, |d| d as u8);
                 assert_eq!(dir, expected, "{a} -> {b}");
-                assert_eq!(LINES_THROUGH[a] & (1u128 << b) != 0, a == b || on_ray.is_some());
+                let rel = PAIRS[a][b];
+                assert_eq!(rel & pair::LINE != 0, on_ray.is_some(), "{a} -> {b}");
+                if rel & pair::LINE != 0 {
+                    assert_eq!(rel & pair::DIR, dir as u32);
+                }
             }
         }
-        assert_eq!(DIAGONAL_NEIGHBOURS[0], 1u128 << 10); // a0: only b1
-        assert_eq!(DIAGONAL_NEIGHBOURS[4 + 9].count_ones(), 4); // e1
+    }
+
+    #[test]
+    #[allow(clippy::needless_range_loop)] // points index several tables
+    fn pairs_agree_with_step_tables() {
+        let has = |steps: &[u8], b: usize| steps.contains(&(b as u8));
+        for a in 0..90 {
+            for b in 0..90 {
+                let rel = PAIRS[a][b];
+                let flag = |f: u32| rel & f != 0;
+                assert_eq!(flag(pair::KING), has(&KING[a].to[..KING[a].len as usize], b));
+                assert_eq!(flag(pair::ADVISOR), has(&ADVISOR[a].to[..ADVISOR[a].len as usize], b));
+                for c in 0..2 {
+                    let p = &PAWN[c][a];
+                    assert_eq!(flag(pair::PAWN[c]), has(&p.to[..p.len as usize], b));
+                }
+                for (steps, f) in [(&HORSE[a].to[..], pair::HORSE), (&ELEPHANT[a].to[..], pair::ELEPHANT)] {
+                    let n = if f == pair::HORSE { HORSE[a].len } else { ELEPHANT[a].len } as usize;
+                    let i = steps[..n].iter().position(|&s| s as usize == b);
+                    assert_eq!(flag(f), i.is_some(), "{a} -> {b}");
+                    if let Some(i) = i {
+                        let via = if f == pair::HORSE { HORSE[a].via[i] } else { ELEPHANT[a].via[i] };
+                        assert_eq!(rel >> pair::VIA & 0xff, via as u32);
+                    }
+                }
+                // Diagonal neighbours: the horses that would use `b` as
+                // their leg to reach `a`.
+                let (fa, ra, fb, rb) = (a % 9, a / 9, b % 9, b / 9);
+                let diagonal = fa.abs_diff(fb) == 1 && ra.abs_diff(rb) == 1;
+                assert_eq!(flag(pair::DIAG), diagonal, "{a} -> {b}");
+                if diagonal {
+                    let mut expected: Vec<u32> = (0..HORSE_ATTACKERS[a].len as usize)
+                        .filter(|&i| HORSE_ATTACKERS[a].via[i] as usize == b)
+                        .map(|i| HORSE_ATTACKERS[a].to[i] as u32)
+                        .collect();
+                    let mut got: Vec<u32> = [rel >> pair::VIA & 0xff, rel >> pair::HORSE_2]
+                        .into_iter()
+                        .filter(|&s| s < 90)
+                        .collect();
+                    expected.sort_unstable();
+                    got.sort_unstable();
+                    assert_eq!(got, expected, "{a} -> {b}");
+                }
+                assert!(!(flag(pair::LINE) && flag(pair::DIAG)));
+            }
+        }
+        for (sq, bit) in BIT.iter().enumerate() {
+            assert_eq!(*bit, 1u128 << sq);
+        }
     }
 }

@@ -31,8 +31,24 @@ const fn piece_keys() -> [[u64; 90]; 14] {
     keys
 }
 
+const KEYS: [[u64; 90]; 14] = piece_keys();
+
 /// One key per piece (index [`Piece::index`]) and point.
-pub(crate) static PIECE_KEYS: [[u64; 90]; 14] = piece_keys();
+pub(crate) static PIECE_KEYS: [[u64; 90]; 14] = KEYS;
+
+/// The hash of the start placement with Red to move.
+pub(crate) const START_HASH: u64 = {
+    let squares = super::board::START.raw();
+    let mut h = 0;
+    let mut sq = 0;
+    while sq < 90 {
+        if let Some(p) = squares[sq] {
+            h ^= KEYS[p.index()][sq];
+        }
+        sq += 1;
+    }
+    h
+};
 
 /// The key mixed in when Black is to move.
 pub(crate) const BLACK_TO_MOVE: u64 = splitmix64(0x626c_6163_6b21).1;
