@@ -516,7 +516,7 @@ fn in_parallel<'a, R: Send + 'a, E>(
         // No threads to be had: the work is done here.
         return produce(&mut |task| take(task.run()));
     };
-    let window = 2 * threads + 2;
+    let window = threads + 2;
     pool.in_place_scope(|scope| {
         let (tx, rx) = std::sync::mpsc::channel::<(usize, std::thread::Result<Piece<R>>)>();
         // Pieces from `next_out` on, in order, as they come.

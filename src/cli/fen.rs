@@ -98,8 +98,6 @@ impl Follow for Trail {
     fn start(&mut self, start: &Position) {
         self.ranks = Some(qipu::fen::RankTexts::new(start.board()));
         self.ply = 0;
-        // Room for a game of a hundred plies or so, made once.
-        self.lines.reserve(TRAIL_ROOM);
     }
 
     fn before_move(&mut self, before: &Position, m: qipu::Move) {
@@ -145,14 +143,16 @@ impl Follow for Trail {
 
     fn end(&mut self) -> Vec<u8> {
         self.ranks = None;
-        std::mem::take(&mut self.lines)
+        // The trail is handed on in a copy of its exact size (held until
+        // its turn to be written); the buffer, grown to the longest game
+        // yet, is kept for the next.
+        let lines = self.lines.clone();
+        self.lines.clear();
+        lines
     }
 }
 
 /// The start of each line of a game's trail: its source and game.
-/// The bytes a game's trail is given room for at its start.
-const TRAIL_ROOM: usize = 16 << 10;
-
 fn line_head(meta: &Meta, index: usize, format: FenFormat) -> Vec<u8> {
     let mut head = Vec::with_capacity(64);
     match format {
