@@ -31,6 +31,8 @@ use std::fmt;
 use crate::{Color, File, Move, Position, Role, Square};
 
 pub mod chinese;
+#[cfg(test)]
+mod fast_path_tests;
 pub mod iccs;
 pub mod san;
 pub mod wxf;
