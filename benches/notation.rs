@@ -13,6 +13,7 @@ struct Ply {
     pos: Position,
     m: Move,
     chinese: String,
+    traditional: String,
     wxf: String,
     iccs: String,
 }
@@ -33,6 +34,7 @@ fn plies() -> Vec<Ply> {
                 pos: pos.clone(),
                 m,
                 chinese: chinese::write(&pos, m, chinese::Style::Simplified).unwrap(),
+                traditional: chinese::write(&pos, m, chinese::Style::Traditional).unwrap(),
                 wxf: wxf::write(&pos, m).unwrap(),
                 iccs: iccs::write(m, iccs::Style::Iccs),
             });
@@ -56,6 +58,17 @@ fn bench(c: &mut Criterion) {
             plies
                 .iter()
                 .filter(|p| matches!(chinese::parse(&p.chinese).map(|d| d.resolve(&p.pos)), Ok(Ok(m)) if m == p.m))
+                .count()
+        })
+    });
+    group.bench_function("chinese/parse", |b| {
+        b.iter(|| plies.iter().filter(|p| chinese::parse(&p.chinese).is_ok()).count())
+    });
+    group.bench_function("chinese-traditional/parse+resolve", |b| {
+        b.iter(|| {
+            plies
+                .iter()
+                .filter(|p| matches!(chinese::parse(&p.traditional).map(|d| d.resolve(&p.pos)), Ok(Ok(m)) if m == p.m))
                 .count()
         })
     });

@@ -101,20 +101,6 @@ const fn decode(code: u8) -> Option<Token> {
     })
 }
 
-/// The token of every character of the CJK Unified Ideographs block
-/// (U+4E00…U+9FFF), where all the piece and move characters are.
-static CJK: [Option<Token>; 0x5200] = {
-    let mut table = [None; 0x5200];
-    let mut i = 0;
-    while i < table.len() {
-        if let Some(c) = char::from_u32(0x4E00 + i as u32) {
-            table[i] = decode(code(c));
-        }
-        i += 1;
-    }
-    table
-};
-
 /// The kind of piece a character names as the reader takes it (车, 車,
 /// 俥, 硨 …), for readers of Chinese move text elsewhere in the crate.
 pub(crate) const fn piece_of(c: char) -> Option<Role> {
@@ -132,12 +118,107 @@ pub(crate) const fn direction_of(c: char) -> Option<Direction> {
     }
 }
 
+/// The code of every ASCII character (digits, operators, brackets).
+static ASCII: [u8; 0x80] = {
+    let mut table = [0; 0x80];
+    let mut i = 0;
+    while i < table.len() {
+        table[i] = code(i as u8 as char);
+        i += 1;
+    }
+    table
+};
+
+/// How many blocks of 64 characters from U+0800 to U+FFFF (the
+/// characters of three bytes in UTF-8) hold a character with a code.
+const PAGE_COUNT: usize = {
+    let mut count = 0;
+    let mut page = 0x800 >> 6;
+    while page < 0x10000 >> 6 {
+        if page_has_code(page) {
+            count += 1;
+        }
+        page += 1;
+    }
+    count
+};
+
+const fn page_has_code(page: u32) -> bool {
+    let mut c = page << 6;
+    while c < (page + 1) << 6 {
+        if let Some(ch) = char::from_u32(c)
+            && code(ch) != 0
+        {
+            return true;
+        }
+        c += 1;
+    }
+    false
+}
+
+/// For each block of 64 characters of U+0000…U+FFFF (code point >> 6),
+/// its row in [`PAGES`]: row 0, all zero, for the blocks without a code.
+static PAGE_INDEX: [u8; 0x400] = {
+    let mut index = [0; 0x400];
+    let mut next = 1;
+    let mut page = 0x800 >> 6;
+    while page < 0x400 {
+        if page_has_code(page as u32) {
+            index[page] = next;
+            next += 1;
+        }
+        page += 1;
+    }
+    index
+};
+
+/// The codes of the characters of the blocks that hold some, by
+/// [`PAGE_INDEX`] and the low six bits of the code point.
+static PAGES: [[u8; 64]; PAGE_COUNT + 1] = {
+    let mut pages = [[0; 64]; PAGE_COUNT + 1];
+    let mut page = 0x800 >> 6;
+    while page < 0x400 {
+        let row = PAGE_INDEX[page] as usize;
+        let mut i = 0;
+        while row != 0 && i < 64 {
+            if let Some(ch) = char::from_u32((page as u32) << 6 | i as u32) {
+                pages[row][i] = code(ch);
+            }
+            i += 1;
+        }
+        page += 1;
+    }
+    pages
+};
+
+/// [`code`] of the character with code point `c` (0 for none), by table
+/// for ASCII and the characters of three bytes in UTF-8.
+#[inline(always)]
+fn code_of(c: u32) -> u8 {
+    match c {
+        0..=0x7F => ASCII[c as usize],
+        0x800..=0xFFFF => PAGES[PAGE_INDEX[c as usize >> 6] as usize][c as usize & 0x3F],
+        _ => match char::from_u32(c) {
+            Some(c) => code(c),
+            None => 0,
+        },
+    }
+}
+
+/// [`code_of`] the character of three UTF-8 bytes `lead`, `b1`, `b2` (0
+/// when `lead` does not begin such a character).
+#[inline(always)]
+fn code3(lead: u8, b1: u8, b2: u8) -> u8 {
+    if lead & 0xF0 != 0xE0 {
+        return 0;
+    }
+    let page = ((lead & 0x0F) as usize) << 6 | (b1 & 0x3F) as usize;
+    PAGES[PAGE_INDEX[page] as usize][(b2 & 0x3F) as usize]
+}
+
 #[inline]
 fn token(c: char) -> Option<Token> {
-    match c as u32 {
-        0x4E00..=0x9FFF => CJK[c as usize - 0x4E00],
-        _ => decode(code(c)),
-    }
+    decode(code_of(c as u32))
 }
 
 /// Reads a Chinese move into a description, without a position.
@@ -166,6 +247,79 @@ pub fn parse(text: &str) -> Result<Descriptive, ParseMoveError> {
 ///
 /// As [`parse`].
 pub fn parse_with_remark(text: &str) -> Result<(Descriptive, &str), ParseMoveError> {
+    match parse_plain(text) {
+        Some(d) => Ok((d, "")),
+        None => parse_general(text),
+    }
+}
+
+/// The fast path of [`parse_with_remark`]: text that is three to five
+/// tokens and nothing else (炮二平五, 马８进７, 前兵九平八, 炮25), the shape
+/// nearly every move has. `None` for anything else, left to
+/// [`parse_general`], which reads such text to the same description.
+///
+/// No character of a token is white space, so such text is its own trim;
+/// the general reader finds the same tokens and, with nothing after them,
+/// returns what [`pattern`] makes of all of them.
+#[inline]
+pub(crate) fn parse_plain(text: &str) -> Option<Descriptive> {
+    // Piece, file, direction, number, four characters of three bytes
+    // (炮二平五, 馬８進７): what `pattern` makes of their tokens, without
+    // making them.
+    if let &[a0, a1, a2, b0, b1, b2, c0, c1, c2, d0, d1, d2] = text.as_bytes()
+        && let [piece @ 1..=7, file @ 11..=19, direction @ 30..=32, number @ 11..=19] =
+            [code3(a0, a1, a2), code3(b0, b1, b2), code3(c0, c1, c2), code3(d0, d1, d2)]
+    {
+        let direction = match direction {
+            30 => Direction::Forward,
+            31 => Direction::Backward,
+            _ => Direction::Sideways,
+        };
+        return Some(Descriptive {
+            role: Some(Role::ALL[piece as usize - 1]),
+            origin: Origin::File(file - 10),
+            direction: Some(direction),
+            number: number - 10,
+        });
+    }
+    parse_tokens(text)
+}
+
+/// [`parse_plain`] for the other shapes: the tokens of the whole text,
+/// three to five of them, through [`pattern`].
+#[inline(never)]
+fn parse_tokens(text: &str) -> Option<Descriptive> {
+    let b = text.as_bytes();
+    let mut tokens = [Token::Open; 5];
+    let mut n = 0;
+    let mut i = 0;
+    while let Some(&lead) = b.get(i) {
+        if n == tokens.len() {
+            return None;
+        }
+        // Tokens are ASCII or three bytes long in UTF-8 (CJK ideographs,
+        // full-width forms): decode those by hand, give up on the rest.
+        let code = if lead < 0x80 {
+            i += 1;
+            ASCII[lead as usize]
+        } else if let (Some(&b1), Some(&b2)) = (b.get(i + 1), b.get(i + 2)) {
+            i += 3;
+            code3(lead, b1, b2)
+        } else {
+            return None;
+        };
+        tokens[n] = decode(code)?;
+        n += 1;
+    }
+    if n < 3 {
+        return None;
+    }
+    pattern(&tokens[..n])
+}
+
+/// [`parse_with_remark`] for any text: white space around the move, remark
+/// marks after it, and every error.
+pub(super) fn parse_general(text: &str) -> Result<(Descriptive, &str), ParseMoveError> {
     let text = text.trim();
     let mut tokens = [Token::Open; 5];
     let mut ends = [0usize; 5];

@@ -31,6 +31,8 @@ use std::fmt;
 use crate::{Color, File, Move, Position, Role, Square};
 
 pub mod chinese;
+#[cfg(test)]
+mod fast_path_tests;
 pub mod iccs;
 pub mod san;
 pub mod wxf;
@@ -196,6 +198,22 @@ impl Candidates {
     }
 }
 
+/// The points of a set of points, in index order.
+struct BitSquares(u128);
+
+impl Iterator for BitSquares {
+    type Item = Square;
+    #[inline]
+    fn next(&mut self) -> Option<Square> {
+        if self.0 == 0 {
+            return None;
+        }
+        let i = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Square::from_index(i)
+    }
+}
+
 /// The points of `color`'s `role` pieces on one file, front first.
 fn on_file(pos: &Position, color: Color, role: Role, file: File) -> ([Square; 10], usize) {
     let mut out = [Square::A0; 10];
@@ -284,6 +302,92 @@ impl Descriptive {
     /// A [`ResolveError`] when no reading is a legal move, or when several
     /// are.
     pub fn resolve(&self, pos: &Position) -> Result<Move, ResolveError> {
+        match self.resolve_plain(pos) {
+            Some(m) => Ok(m),
+            None => self.resolve_general(pos),
+        }
+    }
+
+    /// The fast path of [`Descriptive::resolve`]: the move, when exactly
+    /// one legal move answers the strict reading, which is then what the
+    /// general path returns (the loose reading is only tried when the
+    /// strict one fails). `None` otherwise, for the general path to sort
+    /// out, errors and all.
+    ///
+    /// The common plain file form (炮二平五, one such piece on the file,
+    /// or advisors, elephants and kings, all of which are candidates) takes
+    /// its candidates straight from the board, without sorting them front
+    /// first: a single legal move does not depend on their order.
+    #[inline]
+    fn resolve_plain(&self, pos: &Position) -> Option<Move> {
+        let color = pos.turn();
+        let role = self.role.unwrap_or(Role::Pawn);
+        let Origin::File(n) = self.origin else {
+            let (strict, _) = self.candidates(pos);
+            return self.unique_legal(pos, color, role, strict.iter());
+        };
+        let file = File::from_number(color, n)?;
+        let board = pos.board();
+        let bits = board.occupied_by(color)
+            & board.occupied_by_role(role)
+            & crate::rules::tables::FILE_MASKS[file.index()];
+        if bits & bits.wrapping_sub(1) == 0 {
+            // One piece (or none): with a direction, one destination.
+            if bits != 0 && self.direction.is_some() {
+                let from = Square::from_index(bits.trailing_zeros() as usize)?;
+                let m = Move::new(from, self.destination(color, role, from)?);
+                return pos.is_legal(m).then_some(m);
+            }
+        } else if !matches!(role, Role::Advisor | Role::Elephant | Role::King) {
+            return None; // several pawns, rooks, cannons or horses on the file
+        }
+        self.unique_legal(pos, color, role, BitSquares(bits))
+    }
+
+    /// The one legal move from `candidates` under this description, if
+    /// there is exactly one: the `Ok` of [`Descriptive::legal_moves_from`]
+    /// for the same candidates in any order.
+    #[inline(never)]
+    fn unique_legal(
+        &self,
+        pos: &Position,
+        color: Color,
+        role: Role,
+        candidates: impl Iterator<Item = Square>,
+    ) -> Option<Move> {
+        let mut found = None;
+        for from in candidates {
+            for to in self.destinations(color, role, from).into_iter().flatten() {
+                let m = Move::new(from, to);
+                if pos.is_legal(m) {
+                    match found {
+                        None => found = Some(m),
+                        Some(f) if f == m => {}
+                        Some(_) => return None,
+                    }
+                }
+            }
+        }
+        found
+    }
+
+    /// [`Descriptive::resolve`] the long way: every reading, every error.
+    #[cold]
+    #[inline(never)]
+    fn resolve_general(&self, pos: &Position) -> Result<Move, ResolveError> {
+        let (strict, loose) = self.candidates(pos);
+        match self.legal_moves_from(pos, &strict) {
+            Ok(m) => Ok(m),
+            Err(e) if loose.len > 0 && !matches!(e, ResolveError::Ambiguous { .. }) => {
+                self.legal_moves_from(pos, &loose)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The pieces the description may mean: the standard readings
+    /// (strict), and the last resort (loose).
+    fn candidates(&self, pos: &Position) -> (Candidates, Candidates) {
         let color = pos.turn();
         let role = self.role.unwrap_or(Role::Pawn);
         let file_of = |n: u8| File::from_number(color, n);
@@ -337,13 +441,7 @@ impl Descriptive {
                 }
             }
         }
-        match self.legal_moves_from(pos, &strict) {
-            Ok(m) => Ok(m),
-            Err(e) if loose.len > 0 && !matches!(e, ResolveError::Ambiguous { .. }) => {
-                self.legal_moves_from(pos, &loose)
-            }
-            Err(e) => Err(e),
-        }
+        (strict, loose)
     }
 
     fn legal_moves_from(&self, pos: &Position, candidates: &Candidates) -> Result<Move, ResolveError> {
@@ -388,8 +486,44 @@ impl Descriptive {
         }
     }
 
+    /// Where a piece on `from` lands under this description when it has a
+    /// direction: the first of [`Descriptive::destinations`], the only
+    /// one then, worked out directly (`None` without a direction).
+    #[inline(always)]
+    fn destination(&self, color: Color, role: Role, from: Square) -> Option<Square> {
+        let forward = match color {
+            Color::Red => 1,
+            Color::Black => -1,
+        };
+        let n = self.number as i32;
+        let line = matches!(role, Role::King | Role::Rook | Role::Cannon | Role::Pawn);
+        match (self.direction?, line) {
+            (Direction::Forward, true) => from.offset(0, forward * n),
+            (Direction::Backward, true) => from.offset(0, -forward * n),
+            (Direction::Sideways, true) => {
+                let file = File::from_number(color, self.number)?;
+                (file != from.file()).then(|| Square::new(file, from.rank()))
+            }
+            (Direction::Sideways, false) => None,
+            (direction, false) => {
+                let file = File::from_number(color, self.number)?;
+                let df = file.index() as i32 - from.file().index() as i32;
+                let dr = match (role, df.abs()) {
+                    (Role::Horse, 1) => 2,
+                    (Role::Horse, 2) => 1,
+                    (Role::Advisor, 1) => 1,
+                    (Role::Elephant, 2) => 2,
+                    _ => return None,
+                };
+                let sign = if direction == Direction::Forward { forward } else { -forward };
+                from.offset(df, sign * dr)
+            }
+        }
+    }
+
     /// Where a piece on `from` lands under this description (up to two
     /// destinations when the direction is left out).
+    #[inline(always)]
     fn destinations(&self, color: Color, role: Role, from: Square) -> [Option<Square>; 2] {
         let forward = match color {
             Color::Red => 1,

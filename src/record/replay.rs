@@ -316,10 +316,15 @@ pub fn resolve(pos: &Position, text: &str) -> Result<Move, MoveError> {
 pub fn resolve_in_game(pos: &Position, text: &str, san_base: &mut Option<u8>) -> Result<Move, MoveError> {
     // Text that opens with a Chinese character can only be Chinese notation:
     // try it first, sparing the other readers' failures.
-    if text.chars().next().is_some_and(is_cjk)
-        && let Ok(d) = chinese::parse(text)
-    {
-        return Ok(d.resolve(pos)?);
+    // (A first byte E4…E9 opens a character of U+4000…U+9FFF: CJK.)
+    if matches!(text.as_bytes().first(), Some(0xE4..=0xE9)) || text.chars().next().is_some_and(is_cjk) {
+        // The common shape (炮二平五) first, as `chinese::parse` reads it.
+        if let Some(d) = chinese::parse_plain(text) {
+            return Ok(d.resolve(pos)?);
+        }
+        if let Ok(d) = chinese::parse(text) {
+            return Ok(d.resolve(pos)?);
+        }
     }
     if let Ok(m) = iccs::parse(text) {
         return Ok(m.resolve(pos)?);
