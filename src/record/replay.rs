@@ -541,10 +541,15 @@ impl<F: Follow> Replayer<F> {
     /// take the other general (a diagram whose side to move was stored
     /// wrong, as XQF files often store it) is read with the other side to
     /// move.
+    #[inline]
     fn set_up(&mut self) {
-        if !matches!(self.start, Start::Unknown) {
-            return;
+        if matches!(self.start, Start::Unknown) {
+            self.set_up_now();
         }
+    }
+
+    #[cold]
+    fn set_up_now(&mut self) {
         let setup = match &self.fen {
             None => Ok(Setup::start()),
             Some((fen, _)) => Setup::from_fen(fen),

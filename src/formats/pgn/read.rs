@@ -436,10 +436,15 @@ impl<V: Visitor> Reader<'_, V> {
 
     /// Begins the game, if it has not begun: `begin_game`, then what was
     /// met before it.
+    #[inline]
     fn begin(&mut self) {
-        if self.state.began {
-            return;
+        if !self.state.began {
+            self.begin_now();
         }
+    }
+
+    #[cold]
+    fn begin_now(&mut self) {
         self.state.began = true;
         self.visitor.begin_game(self.state.game_at);
         for early in std::mem::take(&mut self.state.early) {
@@ -560,6 +565,10 @@ impl<V: Visitor> Reader<'_, V> {
                 b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r' => {
                     i += 1;
                     column += 1;
+                    while i < bytes.len() && bytes[i] == b' ' {
+                        i += 1;
+                        column += 1;
+                    }
                 }
                 b'{' => {
                     self.state.comment = Some((String::new(), at));
