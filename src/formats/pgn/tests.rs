@@ -315,3 +315,23 @@ proptest::proptest! {
         proptest::prop_assert_eq!(fast, general, "{:?}", text);
     }
 }
+
+#[test]
+fn a_comment_with_tags_after_a_line_of_spaces_is_written_as_one_game() {
+    // Found by fuzzing: the guard of tag lines in comments looked only for
+    // `\n\n`, but a line of spaces is empty to the reader too. Comments of
+    // XQF, DhtmlXQ or CBL files can hold anything.
+    use crate::record::{RecordBuilder, RecordedMove, Visitor};
+    for gap in ["\n\n", "\n    \n", "\n\t\r\n"] {
+        let mut builder = RecordBuilder::default();
+        builder.begin_game(Span::default());
+        let _ = builder.mv(&RecordedMove::text("h2e2", 1, 1));
+        builder.comment(&format!("a{gap}[Variation \"\"]\nb"));
+        let _ = builder.mv(&RecordedMove::text("h9g7", 1, 6));
+        let record = builder.end_game();
+        let written = write(&record, crate::notation::Notation::Iccs);
+        let again = read(&written);
+        assert_eq!(again.len(), 1, "{written}");
+        assert_eq!(again[0].tree.main_line().count(), 2, "{written}");
+    }
+}

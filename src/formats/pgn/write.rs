@@ -19,7 +19,9 @@ fn braced(comment: &str) -> String {
 /// tags after an empty line (which ends a comment left open) written as
 /// the full-width `［`.
 fn guard_tag_lines(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.contains("\n\n") {
+    // Only a comment of several lines can hold a line after an empty one
+    // (empty: white space only, such as `\n    \n`).
+    if !text.contains('\n') {
         return text.into();
     }
     let mut out = String::with_capacity(text.len() + 8);
