@@ -84,6 +84,11 @@ impl Input {
     }
 
     /// The content, to read a piece at a time.
+    ///
+    /// # Errors
+    ///
+    /// The error of opening the file; for an input that could not be listed
+    /// (a missing path, a skipped device), its reason as an error of kind `Other`.
     pub fn open(&self) -> std::io::Result<Box<dyn Read + Send>> {
         match self {
             Input::File { path, .. } => Ok(Box::new(std::fs::File::open(path)?)),

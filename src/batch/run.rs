@@ -161,6 +161,10 @@ impl Batch {
     /// with the input's [`Meta`]. An error of the sink (a closed output, an
     /// interruption) stops the batch: the jobs under way end, no other
     /// starts, and the error is returned.
+    ///
+    /// # Errors
+    ///
+    /// The first error `sink` returns: the batch stops at it.
     pub fn run<V, E>(
         &self,
         inputs: &[Input],

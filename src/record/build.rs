@@ -210,10 +210,13 @@ impl Record {
                 }
             };
             let node = tree.node(id);
+            // A node other than the root always holds a move, unless a
+            // caller emptied it by hand: such a node and what follows it are
+            // left out.
+            let Some(mv) = node.mv.as_ref() else { continue };
             if let Some(before) = node.comment_before() {
                 visitor.comment_before(before);
             }
-            let mv = node.mv.as_ref().expect("a move node");
             let flow = visitor.mv(mv);
             seen(visitor, id);
             for &nag in node.nags() {
@@ -230,7 +233,7 @@ impl Record {
             if let Some(next) = tree.main_child(id) {
                 stack.push(Task::Move(next, false));
             }
-            let parent = node.parent.expect("a move has a parent");
+            let Some(parent) = node.parent else { continue };
             if tree.main_child(parent) == Some(id) {
                 let alts: Vec<NodeId> = tree.children(parent).skip(1).collect();
                 for &alt in alts.iter().rev() {
@@ -247,5 +250,28 @@ impl Record {
             visitor.result(result);
         }
         visitor.end_game()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::record::{Record, RecordBuilder, RecordedMove};
+
+    #[test]
+    fn a_tree_changed_by_hand_is_told_without_a_panic() {
+        let mut record = Record::default();
+        let root = record.tree.root();
+        let first = record.tree.add_child(root, RecordedMove::text("h2e2", 1, 1));
+        let second = record.tree.add_child(first, RecordedMove::text("h9g7", 1, 6));
+        record.tree.add_child(first, RecordedMove::text("b9c7", 1, 12));
+        record.tree.add_child(second, RecordedMove::text("h0g2", 1, 18));
+        // A move taken out of its node, and a node cut from its parent.
+        record.tree.node_mut(second).mv = None;
+        let told = record.clone().visit(&mut RecordBuilder::default());
+        assert_eq!(told.tree.main_line().count(), 1, "the emptied node and what follows are left out");
+        record.tree.node_mut(second).mv = Some(RecordedMove::text("h9g7", 1, 6));
+        record.tree.node_mut(first).parent = None;
+        let told = record.visit(&mut RecordBuilder::default());
+        assert_eq!(told.tree.main_line().count(), 3);
     }
 }

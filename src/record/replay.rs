@@ -300,6 +300,11 @@ impl Follow for () {
 /// Resolves one written move in `pos`: ICCS, then WXF, then Chinese, then
 /// WinBoard SAN, whichever reads it.
 ///
+/// # Errors
+///
+/// A [`MoveError`] when `text` is no move in any notation qipu reads, or
+/// names no legal move of `pos` (with the reason).
+///
 /// ```
 /// use qipu::Position;
 /// use qipu::record::replay::resolve;
@@ -313,6 +318,10 @@ pub fn resolve(pos: &Position, text: &str) -> Result<Move, MoveError> {
 
 /// Like [`resolve`], keeping the rank convention of SAN moves (0…9 or
 /// 1…10) from one move of a game to the next in `san_base`.
+///
+/// # Errors
+///
+/// As [`resolve`].
 pub fn resolve_in_game(pos: &Position, text: &str, san_base: &mut Option<u8>) -> Result<Move, MoveError> {
     // Text that opens with a Chinese character can only be Chinese notation:
     // try it first, sparing the other readers' failures.

@@ -121,6 +121,10 @@ fn parse_placement(text: &str) -> Result<Board, ParseFenError> {
 
 impl Setup {
     /// Reads a FEN (see the [module docs](self) for what is accepted).
+    ///
+    /// # Errors
+    ///
+    /// A [`ParseFenError`] naming the field that is not FEN.
     pub fn from_fen(fen: &str) -> Result<Setup, ParseFenError> {
         let mut fields = fen.split_ascii_whitespace();
         let board = parse_placement(fields.next().ok_or(ParseFenError::Empty)?)?;

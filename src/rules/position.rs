@@ -188,6 +188,12 @@ impl Position {
 
     /// Checks a setup and makes it a position.
     ///
+    /// # Errors
+    ///
+    /// A [`PositionError`] when the setup is no position of a game: a side
+    /// without its king or with too many pieces of a kind, a piece on a point
+    /// it can never reach, the kings facing, the side not to move in check.
+    ///
     /// ```
     /// use qipu::{Position, PositionError, Setup};
     /// let pos = Position::from_setup(Setup::start()).unwrap();
@@ -256,6 +262,11 @@ impl Position {
     }
 
     /// Reads a FEN and checks the position.
+    ///
+    /// # Errors
+    ///
+    /// [`FromFenError::Syntax`] for text that is not FEN,
+    /// [`FromFenError::Position`] for a placement that is no legal position.
     ///
     /// ```
     /// use qipu::{Position, PositionError, FromFenError, Color};
@@ -354,6 +365,11 @@ impl Position {
     }
 
     /// Plays `m` if it is legal.
+    ///
+    /// # Errors
+    ///
+    /// An [`IllegalMoveError`] (the move and the FEN) when `m` is not legal
+    /// here; the position is left as it was.
     pub fn play(&mut self, m: Move) -> Result<Undo, IllegalMoveError> {
         if self.is_legal(m) {
             Ok(self.play_unchecked(m))

@@ -279,6 +279,11 @@ impl Square {
     }
 
     /// Parses an ICCS point name such as `h2` or `H2` from bytes.
+    ///
+    /// # Errors
+    ///
+    /// A [`ParseSquareError`] for anything but a file letter `a`-`i` (in
+    /// either case) followed by a rank digit `0`-`9`.
     pub fn from_ascii(s: &[u8]) -> Result<Square, ParseSquareError> {
         match s {
             [f, r] => match (File::from_char(*f as char), Rank::from_char(*r as char)) {
