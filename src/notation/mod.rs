@@ -487,38 +487,12 @@ impl Descriptive {
     }
 
     /// Where a piece on `from` lands under this description when it has a
-    /// direction: the first of [`Descriptive::destinations`], the only
-    /// one then, worked out directly (`None` without a direction).
+    /// direction: the only one of [`Descriptive::destinations`] then
+    /// (`None` without a direction).
     #[inline(always)]
     fn destination(&self, color: Color, role: Role, from: Square) -> Option<Square> {
-        let forward = match color {
-            Color::Red => 1,
-            Color::Black => -1,
-        };
-        let n = self.number as i32;
-        let line = matches!(role, Role::King | Role::Rook | Role::Cannon | Role::Pawn);
-        match (self.direction?, line) {
-            (Direction::Forward, true) => from.offset(0, forward * n),
-            (Direction::Backward, true) => from.offset(0, -forward * n),
-            (Direction::Sideways, true) => {
-                let file = File::from_number(color, self.number)?;
-                (file != from.file()).then(|| Square::new(file, from.rank()))
-            }
-            (Direction::Sideways, false) => None,
-            (direction, false) => {
-                let file = File::from_number(color, self.number)?;
-                let df = file.index() as i32 - from.file().index() as i32;
-                let dr = match (role, df.abs()) {
-                    (Role::Horse, 1) => 2,
-                    (Role::Horse, 2) => 1,
-                    (Role::Advisor, 1) => 1,
-                    (Role::Elephant, 2) => 2,
-                    _ => return None,
-                };
-                let sign = if direction == Direction::Forward { forward } else { -forward };
-                from.offset(df, sign * dr)
-            }
-        }
+        self.direction?;
+        self.destinations(color, role, from)[0]
     }
 
     /// Where a piece on `from` lands under this description (up to two

@@ -242,7 +242,8 @@ impl RankTexts {
 
     /// Appends the FEN: the ranks, then side to move and clocks.
     pub fn write(&self, turn: Color, halfmoves: u32, fullmoves: u32, out: &mut String) {
-        let (buf, n) = self.assemble(turn, halfmoves, fullmoves);
+        let mut buf = [0u8; FEN_ROOM];
+        let n = self.assemble(turn, halfmoves, fullmoves, &mut buf);
         out.push_str(std::str::from_utf8(&buf[..n]).expect("FEN characters are ASCII"));
     }
 
@@ -252,19 +253,12 @@ impl RankTexts {
         let at = out.len();
         out.resize(at + FEN_ROOM, 0);
         let buf: &mut [u8; FEN_ROOM] = (&mut out[at..]).try_into().expect("room made");
-        let n = self.assemble_into(turn, halfmoves, fullmoves, buf);
+        let n = self.assemble(turn, halfmoves, fullmoves, buf);
         out.truncate(at + n);
     }
 
-    /// The FEN in a buffer, and its length.
-    fn assemble(&self, turn: Color, halfmoves: u32, fullmoves: u32) -> ([u8; FEN_ROOM], usize) {
-        let mut buf = [0u8; FEN_ROOM];
-        let n = self.assemble_into(turn, halfmoves, fullmoves, &mut buf);
-        (buf, n)
-    }
-
     /// Writes the FEN at the start of `buf`; returns its length.
-    fn assemble_into(&self, turn: Color, halfmoves: u32, fullmoves: u32, buf: &mut [u8; FEN_ROOM]) -> usize {
+    fn assemble(&self, turn: Color, halfmoves: u32, fullmoves: u32, buf: &mut [u8; FEN_ROOM]) -> usize {
         let mut n = 0;
         for rank in (0..10).rev() {
             // All nine bytes are copied (a fixed-size copy is cheaper than a

@@ -148,7 +148,7 @@ impl<V: Visitor> LineReader<V> {
 
 /// Whether the text has a line of PGN tags.
 pub fn has_tags(text: &str) -> bool {
-    text.lines().any(|l| l.trim_start().starts_with('[') && tag_line(l).is_some())
+    text.lines().any(is_tag_line)
 }
 
 /// One tag of a line of tags: its name and its value, unescaped (borrowed
@@ -240,7 +240,9 @@ pub fn is_tag_line(line: &str) -> bool {
     line.trim_start().starts_with('[') && scan_tags(line, &mut Vec::new())
 }
 
-/// The tags of a line made of tags only, if it is one.
+/// The tags of a line made of tags only, if it is one (owned: for the
+/// tests that hold the reader to its grammar).
+#[cfg(test)]
 pub(crate) fn tag_line(line: &str) -> Option<Vec<(String, String)>> {
     let mut tags = Vec::new();
     scan_tags(line, &mut tags)
@@ -248,8 +250,8 @@ pub(crate) fn tag_line(line: &str) -> Option<Vec<(String, String)>> {
 }
 
 /// Whether a text is white space only (what `trim` removes), looked at
-/// only up to its first other character.
-fn is_blank(text: &str) -> bool {
+/// only up to its first other character: an empty line to the reader.
+pub(super) fn is_blank(text: &str) -> bool {
     text.chars().all(char::is_whitespace)
 }
 

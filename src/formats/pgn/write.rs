@@ -30,12 +30,14 @@ fn guard_tag_lines(text: &str) -> std::borrow::Cow<'_, str> {
         if i > 0 {
             out.push('\n');
         }
-        if after_blank && super::read::tag_line(line).is_some() {
+        if after_blank && super::is_tag_line(line) {
             out.push_str(&line.replacen('[', "［", 1));
         } else {
             out.push_str(line);
         }
-        after_blank = line.trim().is_empty();
+        // What the reader takes for an empty line (a final `\r` is white
+        // space to both).
+        after_blank = super::read::is_blank(line);
     }
     out.into()
 }
