@@ -70,7 +70,7 @@ pub fn read_with<V: Visitor>(
                 let record = record.unwrap_or_else(|e| Record {
                     unreadable: Some(Warning {
                         at: Span { line: 0, column: e.offset as u32 },
-                        message: e.reason,
+                        message: e.reason(),
                     }),
                     ..Record::default()
                 });

@@ -7,7 +7,7 @@
 //! one after the other in index order (a record longer than a slot takes
 //! the following slots as well).
 
-use crate::formats::byte_error as error;
+use super::error;
 use crate::record::{Record, Warning};
 
 use super::cbl_compressed::{is_compressed_library, read_compressed_library};
@@ -190,13 +190,13 @@ mod tests {
 
     #[test]
     fn bad_libraries_fail_whole() {
-        assert!(read_cbl(b"CCBridge Record\0").unwrap_err().reason.contains("not a library"));
-        assert!(read_cbr(&library(1, &[])).unwrap_err().reason.contains("not a single record"));
-        assert!(read_cbl(b"XQ\x12").unwrap_err().reason.contains("not a CCBridge library"));
+        assert!(read_cbl(b"CCBridge Record\0").unwrap_err().reason().contains("not a library"));
+        assert!(read_cbr(&library(1, &[])).unwrap_err().reason().contains("not a single record"));
+        assert!(read_cbl(b"XQ\x12").unwrap_err().reason().contains("not a CCBridge library"));
         let mut file = library(4, &[]);
         file.truncate(INDEX_AT + 100);
         let e = read_cbl(&file).unwrap_err();
-        assert!(e.reason.contains("truncated"), "{e}");
+        assert!(e.reason().contains("truncated"), "{e}");
         // An index entry whose record goes past the end is that record's error.
         let mut file = library(4, &[(7, cbr_header())]);
         file.truncate(file.len() - SLOT_LEN + 100);

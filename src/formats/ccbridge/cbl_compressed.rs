@@ -15,7 +15,7 @@
 
 use std::io::Read;
 
-use crate::formats::byte_error as error;
+use super::error;
 use crate::formats::settle_start;
 use crate::formats::slots::put_slot;
 use crate::record::{MoveText, MoveTree, NodeId, Record, RecordedMove, Warning};
@@ -35,7 +35,7 @@ pub const COMPRESSED_FORMAT: u32 = 21;
 /// The same error, its reason saying that the offset is in the inflated
 /// data of a compressed library.
 fn in_inflated_data(mut e: CcbridgeError) -> CcbridgeError {
-    e.reason.push_str(" (offset in the inflated library data)");
+    e.in_inflated_data = true;
     e
 }
 
@@ -457,12 +457,12 @@ mod tests {
         let good = compressed_game(&[(1, 0x77, 0x47)], b"\r\n");
         let lib = read_cbl(&compressed_library(&[bad, good])).unwrap();
         let e = lib.records[0].as_ref().unwrap_err();
-        assert!(e.reason.contains("ply 3") && e.reason.contains("inflated"), "{e}");
+        assert!(e.reason().contains("ply 3") && e.reason().contains("inflated"), "{e}");
         assert!(lib.records[1].is_ok());
         // An off-board square.
         let off = compressed_game(&[(1, 0x77, 0x4A)], b"\r\n");
         let lib = read_cbl(&compressed_library(&[off])).unwrap();
-        assert!(lib.records[0].as_ref().unwrap_err().reason.contains("off the board"));
+        assert!(lib.records[0].as_ref().unwrap_err().reason().contains("off the board"));
         // A broken stream and a wrong inflated length fail the library.
         let mut file = compressed_library(&[]);
         let n = file.len();
@@ -482,7 +482,7 @@ mod tests {
         let good = compressed_game(&[(1, 0x77, 0x47)], b"\r\n");
         let lib = read_cbl(&compressed_library(&[game, good])).unwrap();
         assert_eq!(lib.records.len(), 2);
-        assert!(lib.records[0].as_ref().unwrap_err().reason.contains("does not fit"));
-        assert!(lib.records[1].as_ref().unwrap_err().reason.contains("not reached"));
+        assert!(lib.records[0].as_ref().unwrap_err().reason().contains("does not fit"));
+        assert!(lib.records[1].as_ref().unwrap_err().reason().contains("not reached"));
     }
 }

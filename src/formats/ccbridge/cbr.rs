@@ -12,7 +12,7 @@
 //! tree with the header fields 128 to 256 bytes earlier and squares
 //! written as `column << 4 | row`.
 
-use crate::formats::byte_error as error;
+use super::error;
 use crate::formats::settle_start;
 use crate::record::{MoveText, MoveTree, NodeId, Record, RecordedMove, Warning};
 use crate::{Board, Color, File, Move, Piece, Rank, Role, Square};
@@ -378,10 +378,10 @@ mod tests {
     fn bad_records_name_their_byte() {
         let e = read_cbr(b"PK\x03\x04").unwrap_err();
         assert_eq!(e.offset, 0);
-        assert!(e.reason.contains("not a CCBridge record"), "{e}");
+        assert!(e.reason().contains("not a CCBridge record"), "{e}");
         // Truncated in the header.
         let e = read_cbr(&cbr_header()[..1000]).unwrap_err();
-        assert_eq!((e.offset, e.reason.contains("truncated")), (1000, true), "{e}");
+        assert_eq!((e.offset, e.reason().contains("truncated")), (1000, true), "{e}");
         // No root record.
         let e = read_cbr(&cbr_header()).unwrap_err();
         assert_eq!(e.offset, 2214, "{e}");
@@ -390,24 +390,24 @@ mod tests {
         file.extend(node(0, 0, 0, None));
         file.extend([0x01, 0, 70]);
         let e = read_cbr(&file).unwrap_err();
-        assert_eq!((e.offset, e.reason.contains("truncated")), (2218, true), "{e}");
+        assert_eq!((e.offset, e.reason().contains("truncated")), (2218, true), "{e}");
         // A square off the board.
         let mut file = cbr_header();
         file.extend(node(0, 0, 0, None));
         file.extend(node(0x01, 70, 90, None));
         let e = read_cbr(&file).unwrap_err();
         assert_eq!(e.offset, 2220, "{e}");
-        assert!(e.reason.contains("off the board"), "{e}");
+        assert!(e.reason().contains("off the board"), "{e}");
         // A comment longer than what is left.
         let mut file = cbr_header();
         file.extend([0x05, 0, 0, 0, 200, 0, 0, 0, b'a', 0]);
         let e = read_cbr(&file).unwrap_err();
         assert_eq!(e.offset, 2218, "{e}");
-        assert!(e.reason.contains("comment of 200 bytes, but only 2 bytes are left"), "{e}");
+        assert!(e.reason().contains("comment of 200 bytes, but only 2 bytes are left"), "{e}");
         // Unknown flag bits, a bad board byte, a newer version.
         let mut file = cbr_header();
         file.extend(node(0x08, 0, 0, None));
-        assert!(read_cbr(&file).unwrap_err().reason.contains("flags 0x08"));
+        assert!(read_cbr(&file).unwrap_err().reason().contains("flags 0x08"));
         let mut file = cbr_header();
         file[2120 + 40] = 0x38;
         file.extend(node(0x01, 0, 0, None));

@@ -2,7 +2,7 @@
 //! errors name their offset in the source.
 
 use super::CcbridgeError;
-use crate::formats::byte_error as error;
+use super::error;
 
 /// A reading position in `data`, whose first byte is at `base` in the
 /// source (file or inflated data): errors name source offsets.

@@ -52,7 +52,12 @@ use crate::{File, Rank, Square};
 /// Why a CCBridge file or record cannot be read, and at which byte: in the
 /// file, or in the inflated data for a compressed library (the reason then
 /// says so).
-pub type CcbridgeError = super::ByteError;
+pub type CcbridgeError = super::ByteError<String>;
+
+/// A [`CcbridgeError`] at `offset` in the file, as the `Err` of a reader.
+fn error<T>(offset: usize, reason: impl Into<String>) -> Result<T, CcbridgeError> {
+    super::byte_error(offset, reason.into())
+}
 
 /// The first bytes of a file, for an error message.
 fn describe_start(bytes: &[u8]) -> String {
