@@ -7,12 +7,13 @@
 //! one after the other in index order (a record longer than a slot takes
 //! the following slots as well).
 
-use super::error;
 use crate::record::{Record, Warning};
 
 use super::cbl_compressed::{is_compressed_library, read_compressed_library};
 use super::cbr::{RECORD_MAGIC, is_cbr, read_record};
-use super::{CcbridgeError, describe_start, span, u32_at};
+use super::{
+    CcbridgeError, CcbridgeErrorKind, FileKind, Overrun, Truncated, error, not_ccbridge, span, u32_at,
+};
 
 /// The first 16 bytes of a CBL library.
 pub const LIBRARY_MAGIC: &[u8; 16] = b"CCBridgeLibrary\0";
@@ -52,14 +53,14 @@ pub fn read_cbl(bytes: &[u8]) -> Result<Library, CcbridgeError> {
     } else if is_compressed_library(bytes) {
         read_compressed_library(bytes)
     } else if is_cbr(bytes) {
-        error(0, "a single CCBridge record (CBR), not a library (CBL)")
+        error(0, CcbridgeErrorKind::WrongFile { wanted: FileKind::Library })
     } else {
-        error(0, format!("not a CCBridge library: it starts with {}", describe_start(bytes)))
+        error(0, not_ccbridge(FileKind::Library, bytes))
     }
 }
 
 /// Where the index starts in a CBL.
-const INDEX_AT: usize = 66_624;
+pub(super) const INDEX_AT: usize = 66_624;
 /// Size of an index entry.
 const ENTRY_LEN: usize = 276;
 /// Records sit on slots of this size.
@@ -72,16 +73,11 @@ const STATE_RECORD: u32 = 7;
 /// Reads a plain CBL: the index, then each record on its slots.
 fn read_plain_library(bytes: &[u8]) -> Result<Library, CcbridgeError> {
     let Some(capacity) = u32_at(bytes, 60) else {
-        return error(bytes.len(), "truncated: the library header ends before its index size (byte 60)");
+        return error(bytes.len(), Truncated::LibraryHeader);
     };
     let index_end = (capacity as usize).checked_mul(ENTRY_LEN).and_then(|n| n.checked_add(INDEX_AT));
     let Some(index_end) = index_end.filter(|&end| end <= bytes.len()) else {
-        return error(
-            bytes.len(),
-            format!(
-                "truncated: an index of {capacity} entries from byte {INDEX_AT} does not fit in the file"
-            ),
-        );
+        return error(bytes.len(), Truncated::Index { entries: capacity });
     };
     let mut library = Library { declared: 0, records: Vec::new() };
     let mut slot_at = index_end;
@@ -115,19 +111,10 @@ fn read_library_record(
     length: usize,
 ) -> Result<Record, CcbridgeError> {
     let Some(end) = start.checked_add(length).filter(|&end| end <= bytes.len()) else {
-        return error(
-            entry + 12,
-            format!(
-                "index entry {i}: a record of {length} bytes at byte {start} goes past the end of the file ({} bytes)",
-                bytes.len()
-            ),
-        );
+        return error(entry + 12, Overrun::Record { entry: i, len: length, start, file_len: bytes.len() });
     };
     if !bytes[start..end].starts_with(RECORD_MAGIC) {
-        return error(
-            start,
-            format!("index entry {i} (byte {entry}): no 'CCBridge Record' where its slot starts"),
-        );
+        return error(start, CcbridgeErrorKind::NoRecordInSlot { entry: i, at: entry });
     }
     let mut record = read_record(bytes, start, end, "its index entry")?;
     if state != STATE_RECORD {
@@ -191,16 +178,21 @@ mod tests {
     #[test]
     fn bad_libraries_fail_whole() {
         assert!(read_cbl(b"CCBridge Record\0").unwrap_err().reason().contains("not a library"));
+        let e = read_cbl(b"CCBridge Record\0").unwrap_err();
+        assert_eq!(e.kind, CcbridgeErrorKind::WrongFile { wanted: FileKind::Library });
         assert!(read_cbr(&library(1, &[])).unwrap_err().reason().contains("not a single record"));
         assert!(read_cbl(b"XQ\x12").unwrap_err().reason().contains("not a CCBridge library"));
         let mut file = library(4, &[]);
         file.truncate(INDEX_AT + 100);
         let e = read_cbl(&file).unwrap_err();
         assert!(e.reason().contains("truncated"), "{e}");
+        assert_eq!(e.kind, CcbridgeErrorKind::Truncated(Truncated::Index { entries: 4 }));
         // An index entry whose record goes past the end is that record's error.
         let mut file = library(4, &[(7, cbr_header())]);
         file.truncate(file.len() - SLOT_LEN + 100);
         let lib = read_cbl(&file).unwrap();
-        assert_eq!(lib.records[0].as_ref().unwrap_err().offset, INDEX_AT + 12);
+        let e = lib.records[0].as_ref().unwrap_err();
+        assert_eq!(e.offset, INDEX_AT + 12);
+        assert!(matches!(e.kind, CcbridgeErrorKind::Overrun(Overrun::Record { entry: 0, .. })), "{e}");
     }
 }

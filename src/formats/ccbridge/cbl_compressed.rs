@@ -15,7 +15,6 @@
 
 use std::io::Read;
 
-use super::error;
 use crate::formats::settle_start;
 use crate::formats::slots::put_slot;
 use crate::record::{MoveText, MoveTree, NodeId, Record, RecordedMove, Warning};
@@ -23,7 +22,10 @@ use crate::{Board, Move};
 
 use super::cbl::Library;
 use super::cursor::Cursor;
-use super::{CcbridgeError, nibble_square, put_tags, result_tag, span, tidy_comment, u32_at, warn};
+use super::{
+    BadByte, BadMove, CcbridgeError, CcbridgeErrorKind, Inflate, Overrun, Truncated, error, nibble_square,
+    put_tags, result_tag, span, tidy_comment, u32_at, warn,
+};
 
 /// The first 8 bytes of a compressed library, followed by u32
 /// [`COMPRESSED_FORMAT`].
@@ -32,8 +34,8 @@ pub const COMPRESSED_MAGIC: &[u8; 8] = b"CCBridge";
 /// The format number after [`COMPRESSED_MAGIC`] in a compressed library.
 pub const COMPRESSED_FORMAT: u32 = 21;
 
-/// The same error, its reason saying that the offset is in the inflated
-/// data of a compressed library.
+/// The same error, its offset marked as one in the inflated data of a
+/// compressed library.
 fn in_inflated_data(mut e: CcbridgeError) -> CcbridgeError {
     e.in_inflated_data = true;
     e
@@ -66,37 +68,23 @@ const MIN_GAME_LEN: usize = 4 + 32 + 16 * 4 + 1 + 38 + 4;
 /// Inflates a compressed library and reads its games.
 pub(super) fn read_compressed_library(bytes: &[u8]) -> Result<Library, CcbridgeError> {
     let Some(declared_len) = u32_at(bytes, 16) else {
-        return error(bytes.len(), "truncated: the compressed library header has 20 bytes");
+        return error(bytes.len(), Truncated::CompressedHeader);
     };
     let declared_len = declared_len as usize;
     if declared_len > MAX_INFLATED {
-        return error(
-            16,
-            format!(
-                "the header says {declared_len} inflated bytes; qipu reads libraries up to {MAX_INFLATED}"
-            ),
-        );
+        return error(16, Inflate::TooLarge { declared: declared_len, max: MAX_INFLATED });
     }
     let stream = &bytes[STREAM_AT.min(bytes.len())..];
     if declared_len > stream.len().saturating_mul(MAX_INFLATE_RATIO).saturating_add(64) {
-        return error(
-            16,
-            format!(
-                "the header says {declared_len} inflated bytes, more than {} zlib bytes can hold",
-                stream.len()
-            ),
-        );
+        return error(16, Inflate::PastRatio { declared: declared_len, stream: stream.len() });
     }
     let mut data = Vec::new();
     let limit = declared_len as u64 + 1;
     if let Err(e) = flate2::read::ZlibDecoder::new(stream).take(limit).read_to_end(&mut data) {
-        return error(STREAM_AT, format!("compressed CCBridge library: the zlib stream is broken ({e})"));
+        return error(STREAM_AT, Inflate::Broken { kind: e.kind(), message: e.to_string() });
     }
     if data.len() != declared_len {
-        return error(
-            16,
-            format!("the header says {declared_len} inflated bytes, the zlib stream holds {}", data.len()),
-        );
+        return error(16, Inflate::Length { declared: declared_len, inflated: data.len() });
     }
     read_inflated_library(&data).map_err(in_inflated_data)
 }
@@ -104,13 +92,13 @@ pub(super) fn read_compressed_library(bytes: &[u8]) -> Result<Library, CcbridgeE
 /// Reads a GBK string with its u32 byte length.
 fn gbk_string(
     cursor: &mut Cursor<'_>,
-    what: &str,
+    what: &'static str,
     warnings: &mut Vec<Warning>,
 ) -> Result<String, CcbridgeError> {
     let length_at = cursor.offset();
     let len = cursor.u32(what)? as usize;
     if len > cursor.left() {
-        return error(length_at, format!("{what}: {len} bytes, but only {} are left", cursor.left()));
+        return error(length_at, Overrun::Text { what, len, left: cursor.left() });
     }
     let text_at = cursor.offset();
     // The text ends at a NUL (a C string's terminator, counted in its length).
@@ -132,14 +120,8 @@ fn read_inflated_library(data: &[u8]) -> Result<Library, CcbridgeError> {
     let count = cursor.u32("the game count")? as usize;
     gbk_string(&mut cursor, "the library remarks", &mut ignored)?;
     if count > cursor.left() / MIN_GAME_LEN {
-        return error(
-            count_at,
-            format!(
-                "{count} games, but the {} bytes left hold {} at most",
-                cursor.left(),
-                cursor.left() / MIN_GAME_LEN
-            ),
-        );
+        let (left, most) = (cursor.left(), cursor.left() / MIN_GAME_LEN);
+        return error(count_at, Overrun::Games { count, left, most });
     }
     let mut library = Library { declared: count, records: Vec::with_capacity(count) };
     for i in 0..count {
@@ -148,17 +130,14 @@ fn read_inflated_library(data: &[u8]) -> Result<Library, CcbridgeError> {
         let Some(end) =
             length.and_then(|n| start.checked_add(n)).filter(|&end| end <= data.len() && end > start + 4)
         else {
-            let reason = match length {
-                None => "truncated: the data ends before the game's length".to_string(),
-                Some(n) => format!(
-                    "game {i}: a length of {n} bytes does not fit in the {} bytes left",
-                    data.len() - start
-                ),
+            let kind: CcbridgeErrorKind = match length {
+                None => Truncated::GameLength.into(),
+                Some(len) => Overrun::Game { game: i, len, left: data.len() - start }.into(),
             };
-            library.records.push(error::<Record>(start, reason).map_err(in_inflated_data));
+            library.records.push(error::<Record>(start, kind).map_err(in_inflated_data));
             for j in i + 1..count {
-                let reason = format!("game {j}: not reached, the length of game {i} is unusable");
-                library.records.push(error::<Record>(start, reason).map_err(in_inflated_data));
+                let kind = CcbridgeErrorKind::NotReached { game: j, unusable: i };
+                library.records.push(error::<Record>(start, kind).map_err(in_inflated_data));
             }
             break;
         };
@@ -260,10 +239,10 @@ fn read_piece_slots(slots: &[u8], offset: usize) -> Result<Board, CcbridgeError>
             _ => None,
         };
         let Some(square) = square else {
-            return error(offset + i, format!("piece slot {i}: byte {b:#04x} is not a point of the board"));
+            return error(offset + i, BadByte::Slot { slot: i, byte: b });
         };
         if let Err(why) = put_slot(&mut board, i, square) {
-            return error(offset + i, why.to_string());
+            return error(offset + i, why);
         }
     }
     Ok(board)
@@ -276,10 +255,7 @@ fn read_numbered_moves(cursor: &mut Cursor<'_>) -> Result<(MoveTree, Vec<NodeId>
     let count_at = cursor.offset();
     let count = cursor.u32("the move count")? as usize;
     if count > cursor.left() / 6 {
-        return error(
-            count_at,
-            format!("{count} moves of 6 bytes, but only {} bytes are left", cursor.left()),
-        );
+        return error(count_at, Overrun::Moves { count, left: cursor.left() });
     }
     let mut tree = MoveTree::with_capacity(count + 1);
     let mut line = vec![tree.root()];
@@ -289,24 +265,14 @@ fn read_numbered_moves(cursor: &mut Cursor<'_>) -> Result<(MoveTree, Vec<NodeId>
         let ply = cursor.u16("a move")? as usize;
         let squares = cursor.take(4, "a move")?;
         if ply == 0 || ply > line.len() {
-            return error(
-                offset,
-                format!("move {}: ply {ply}, but the line so far has {} moves", n + 1, line.len() - 1),
-            );
+            return error(offset, BadMove::Ply { number: n + 1, ply, line: line.len() - 1 });
         }
         let (Some(from), Some(to)) = (nibble_square(squares[0]), nibble_square(squares[1])) else {
-            return error(
-                offset + 2,
-                format!(
-                    "move {}: from {:#04x} to {:#04x}, a square is off the board",
-                    n + 1,
-                    squares[0],
-                    squares[1]
-                ),
-            );
+            let (from, to) = (squares[0], squares[1]);
+            return error(offset + 2, BadMove::OffBoard { number: Some(n + 1), from, to });
         };
         if from == to {
-            return error(offset + 2, format!("move {}: from {from} to {from}, the same square", n + 1));
+            return error(offset + 2, BadMove::SameSquare { number: Some(n + 1), square: from });
         }
         line.truncate(ply);
         let mv = RecordedMove { text: MoveText::Coords(Move::new(from, to)), at: span(offset) };
@@ -458,6 +424,8 @@ mod tests {
         let lib = read_cbl(&compressed_library(&[bad, good])).unwrap();
         let e = lib.records[0].as_ref().unwrap_err();
         assert!(e.reason().contains("ply 3") && e.reason().contains("inflated"), "{e}");
+        assert!(e.in_inflated_data);
+        assert_eq!(e.kind, CcbridgeErrorKind::BadMove(BadMove::Ply { number: 2, ply: 3, line: 1 }));
         assert!(lib.records[1].is_ok());
         // An off-board square.
         let off = compressed_game(&[(1, 0x77, 0x4A)], b"\r\n");
@@ -470,7 +438,10 @@ mod tests {
         assert!(read_cbl(&file).is_err());
         let mut file = compressed_library(&[]);
         file[16] += 1;
-        assert_eq!(read_cbl(&file).unwrap_err().offset, 16);
+        let e = read_cbl(&file).unwrap_err();
+        assert_eq!(e.offset, 16);
+        assert!(matches!(e.kind, CcbridgeErrorKind::Inflate(Inflate::Length { .. })), "{e}");
+        assert!(!e.in_inflated_data);
         assert!(read_cbl(&file[..12]).is_err());
     }
 
@@ -484,5 +455,7 @@ mod tests {
         assert_eq!(lib.records.len(), 2);
         assert!(lib.records[0].as_ref().unwrap_err().reason().contains("does not fit"));
         assert!(lib.records[1].as_ref().unwrap_err().reason().contains("not reached"));
+        let e = lib.records[1].as_ref().unwrap_err();
+        assert_eq!(e.kind, CcbridgeErrorKind::NotReached { game: 1, unusable: 0 });
     }
 }

@@ -1,8 +1,7 @@
 //! A reading position in the bytes of a CCBridge binary record, whose
 //! errors name their offset in the source.
 
-use super::CcbridgeError;
-use super::error;
+use super::{CcbridgeError, Truncated, error};
 
 /// A reading position in `data`, whose first byte is at `base` in the
 /// source (file or inflated data): errors name source offsets.
@@ -29,28 +28,25 @@ impl<'a> Cursor<'a> {
         self.data.len() - self.at
     }
 
-    pub(super) fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], CcbridgeError> {
+    pub(super) fn take(&mut self, n: usize, what: &'static str) -> Result<&'a [u8], CcbridgeError> {
         if n > self.left() {
-            return error(
-                self.offset(),
-                format!("truncated: {what} needs {n} bytes, {} are left", self.left()),
-            );
+            return error(self.offset(), Truncated::Needs { what, needs: n, left: self.left() });
         }
         let bytes = &self.data[self.at..self.at + n];
         self.at += n;
         Ok(bytes)
     }
 
-    pub(super) fn u8(&mut self, what: &str) -> Result<u8, CcbridgeError> {
+    pub(super) fn u8(&mut self, what: &'static str) -> Result<u8, CcbridgeError> {
         Ok(self.take(1, what)?[0])
     }
 
-    pub(super) fn u16(&mut self, what: &str) -> Result<u16, CcbridgeError> {
+    pub(super) fn u16(&mut self, what: &'static str) -> Result<u16, CcbridgeError> {
         let b = self.take(2, what)?;
         Ok(u16::from_le_bytes([b[0], b[1]]))
     }
 
-    pub(super) fn u32(&mut self, what: &str) -> Result<u32, CcbridgeError> {
+    pub(super) fn u32(&mut self, what: &'static str) -> Result<u32, CcbridgeError> {
         let b = self.take(4, what)?;
         Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
