@@ -221,7 +221,7 @@ impl Stop {
     }
 
     fn of(input: &Input, e: Unreadable) -> Stop {
-        Stop { format: Some(e.format.name()), ..Stop::new(input, e.reason, e.holds_no_record) }
+        Stop { format: Some(e.format.name()), ..Stop::new(input, e.reason.to_string(), e.holds_no_record) }
     }
 
     fn event<R>(self) -> Event<R> {
@@ -488,13 +488,13 @@ impl<R, E, S: FnMut(&Meta, Event<R>) -> Result<(), E>> Order<'_, R, S> {
                     self.stream.take().expect("an input ends after it begins");
                 let unreadable = match held.end() {
                     _ if stop.is_some() => None,
-                    None => Some(Unreadable::no_record(format, "no game found")),
+                    None => Some(Unreadable::no_record(format, formats::UnreadableReason::NoGame)),
                     Some(false) => Some(formats::not_a_game(format)),
                     Some(true) => None,
                 };
                 let stop = stop.or(unreadable.map(|e| Stop {
                     no_record: e.holds_no_record && may_hold_no_record,
-                    reason: e.reason,
+                    reason: e.reason.to_string(),
                     format: None,
                 }));
                 if let Some(stop) = stop {

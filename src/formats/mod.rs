@@ -131,14 +131,25 @@ pub(crate) fn settle_start(
     }
 }
 
-/// A file from which no record can be read.
+/// A file from which no record can be read. Its message is the
+/// [`reason`](Unreadable::reason)'s.
+///
+/// ```
+/// use qipu::formats::{self, UnreadableReason, xqf::XqfErrorKind};
+/// let e = formats::read(b"", None).unwrap_err();
+/// assert_eq!((e.reason.clone(), e.holds_no_record), (UnreadableReason::Empty, true));
+/// let e = formats::read(b"XQ\x0a", None).unwrap_err();
+/// let UnreadableReason::Xqf(xqf) = &e.reason else { panic!("{e}") };
+/// assert!(matches!(xqf.kind, XqfErrorKind::Truncated(_)));
+/// assert_eq!(e.to_string(), "byte 3: truncated: 3 bytes, but an XQF header has 1024");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{reason}")]
 pub struct Unreadable {
     /// The format detected.
     pub format: Format,
-    /// Why nothing can be read, in words.
-    pub reason: String,
+    /// Why nothing can be read.
+    pub reason: UnreadableReason,
     /// Whether the file holds no record at all (prose, an empty file,
     /// binary data of no record format) rather than a record that cannot
     /// be read (a damaged XQF, a broken JSON line).
@@ -147,13 +158,94 @@ pub struct Unreadable {
 
 impl Unreadable {
     /// A file that is a record, or meant to be one, and cannot be read.
-    pub fn damaged(format: Format, reason: impl Into<String>) -> Unreadable {
-        Unreadable { format, reason: reason.into(), holds_no_record: false }
+    pub fn damaged(format: Format, reason: UnreadableReason) -> Unreadable {
+        Unreadable { format, reason, holds_no_record: false }
     }
 
     /// A file that holds no record at all.
-    pub fn no_record(format: Format, reason: impl Into<String>) -> Unreadable {
-        Unreadable { format, reason: reason.into(), holds_no_record: true }
+    pub fn no_record(format: Format, reason: UnreadableReason) -> Unreadable {
+        Unreadable { format, reason, holds_no_record: true }
+    }
+}
+
+/// Why no record can be read from a file (or an input of a batch): what an
+/// [`Unreadable`] holds.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum UnreadableReason {
+    /// An empty file.
+    #[error("empty file")]
+    Empty,
+    /// A file of white space only.
+    #[error("only white space")]
+    WhiteSpace,
+    /// Binary data of no record format; `start` is its first bytes (up to
+    /// four).
+    #[error(
+        "binary data that is not a known record format (it starts with {}; an XQF file starts with 'XQ')",
+        Hex(start)
+    )]
+    Binary {
+        /// The first bytes.
+        start: Vec<u8>,
+    },
+    /// A text in which no game is found.
+    #[error("no game found")]
+    NoGame,
+    /// A text with no line of moves.
+    #[error("text without a game record: no line of moves")]
+    NoLineOfMoves,
+    /// A text whose games do not look like games: no tags, and the first
+    /// word is not a move.
+    #[error("text without a game record: no tags, and the first word is not a move")]
+    NotAGame,
+    /// A damaged XQF file.
+    #[error(transparent)]
+    Xqf(xqf::XqfError),
+    /// A damaged 象棋桥 CBR record or CBL library.
+    #[error(transparent)]
+    Ccbridge(ccbridge::CcbridgeError),
+    /// A damaged CBF document.
+    #[error(transparent)]
+    Cbf(cbf::CbfError),
+    /// A CBL library that holds no record.
+    #[error("a library without a record")]
+    EmptyLibrary,
+    /// A file too large to read whole, of a format that is not read a
+    /// piece at a time.
+    #[error("larger than {} MB: only PGN and JSON text is read a piece at a time; split the file", .max >> 20)]
+    TooLarge {
+        /// The largest size read whole, in bytes.
+        max: u64,
+    },
+    /// The file, or the folder, cannot be read.
+    #[error("cannot read: {message}")]
+    CannotRead {
+        /// The kind of the error.
+        kind: std::io::ErrorKind,
+        /// The system's words.
+        message: String,
+    },
+}
+
+impl UnreadableReason {
+    /// The reason of an error of reading a file.
+    pub fn cannot_read(e: &std::io::Error) -> UnreadableReason {
+        UnreadableReason::CannotRead { kind: e.kind(), message: e.to_string() }
+    }
+}
+
+/// Bytes as `50 4b 03 04`.
+struct Hex<'a>(&'a [u8]);
+
+impl std::fmt::Display for Hex<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, b) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" ")?;
+            }
+            write!(f, "{b:02x}")?;
+        }
+        Ok(())
     }
 }
 

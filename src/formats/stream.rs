@@ -34,7 +34,7 @@ use super::detect::{self, Format};
 use super::encoding::{self, Encoding};
 #[cfg(feature = "serde")]
 use super::json;
-use super::{Read, Unreadable, pgn, sniff};
+use super::{Read, Unreadable, UnreadableReason, pgn, sniff};
 use crate::record::Visitor;
 
 /// How much of the input is read before deciding how to read the rest.
@@ -155,13 +155,8 @@ pub fn split_sized<R: std::io::Read>(
         let room = (MAX_WHOLE + 1).saturating_sub(bytes.len() as u64);
         (&mut source).take(room).read_to_end(&mut bytes).map_err(cannot_read)?;
         if bytes.len() as u64 > MAX_WHOLE {
-            return Err(Unreadable::damaged(
-                detect::detect(&bytes),
-                format!(
-                    "larger than {} MB: only PGN and JSON text is read a piece at a time; split the file",
-                    MAX_WHOLE >> 20
-                ),
-            ));
+            let reason = UnreadableReason::TooLarge { max: MAX_WHOLE };
+            return Err(Unreadable::damaged(detect::detect(&bytes), reason));
         }
         Ok(Split::Whole(bytes))
     };
@@ -204,7 +199,7 @@ pub fn split_sized<R: std::io::Read>(
 }
 
 fn cannot_read(e: std::io::Error) -> Unreadable {
-    Unreadable::damaged(Format::Binary, format!("cannot read: {e}"))
+    Unreadable::damaged(Format::Binary, UnreadableReason::cannot_read(&e))
 }
 
 impl<R: std::io::Read> Chunks<R> {
@@ -548,7 +543,7 @@ pub fn read_split<R: std::io::Read, V: Visitor>(
         chunk?.read_with(visitor, |game, looks| held.take((game, looks), &mut each));
     }
     match held.end() {
-        None => Err(Unreadable::no_record(read.format, "no game found")),
+        None => Err(Unreadable::no_record(read.format, UnreadableReason::NoGame)),
         Some(false) => Err(super::not_a_game(read.format)),
         Some(true) => Ok(read),
     }
