@@ -88,3 +88,34 @@ fn a_damaged_json_record_is_an_unreadable_game_with_its_reason() {
         assert_eq!(games[0].unreadable.as_ref().map(|w| w.message.as_str()), Some(message), "{text}");
     }
 }
+
+/// The inputs of a batch that cannot be read say why, typed, and the
+/// batch hands the same reason to its sink.
+#[cfg(unix)]
+#[test]
+fn batch_inputs_that_cannot_be_read_say_why() {
+    use qipu::batch::{self, Batch, Event, Input};
+    let dir = std::env::temp_dir().join(format!("qipu-errors-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = std::process::Command::new("mkfifo").arg(dir.join("pipe.pgn")).status().unwrap();
+    assert!(fifo.success());
+    let inputs = batch::expand(&[dir.clone(), dir.join("missing.pgn")]).inputs;
+    let pipe = Reason::NotOpened { kind: "a named pipe (FIFO)" };
+    assert!(matches!(&inputs[0], Input::Skipped { reason, .. } if *reason == pipe), "{inputs:?}");
+    assert!(matches!(&inputs[1], Input::Problem { reason: Reason::NotFound, .. }), "{inputs:?}");
+    let mut told = Vec::new();
+    Batch::new()
+        .threads(1)
+        .run(&inputs, qipu::record::RecordBuilder::default, |_, event| {
+            match event {
+                Event::NoRecord(why) => told.push((true, why)),
+                Event::Unreadable(why) => told.push((false, why)),
+                Event::Games { .. } | Event::Done => {}
+            }
+            Ok::<(), ()>(())
+        })
+        .unwrap();
+    assert_eq!(told, [(true, pipe), (false, Reason::NotFound)]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

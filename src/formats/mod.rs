@@ -225,6 +225,23 @@ pub enum UnreadableReason {
         /// The system's words.
         message: String,
     },
+    /// A path of a batch that does not exist.
+    #[error("no such file or directory")]
+    NotFound,
+    /// A link, met while walking a folder, to nothing.
+    #[error("cannot read: a link to nothing ({message})")]
+    BrokenLink {
+        /// The system's words.
+        message: String,
+    },
+    /// A file met while walking a folder that is not opened: a named pipe,
+    /// a socket, a device (a pipe would wait forever for a writer).
+    #[error("{kind}, not opened while walking a folder")]
+    NotOpened {
+        /// What it is: `"a named pipe (FIFO)"`, `"a socket"`, `"a device"`,
+        /// `"not a regular file"`.
+        kind: &'static str,
+    },
 }
 
 impl UnreadableReason {
