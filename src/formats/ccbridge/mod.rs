@@ -40,7 +40,7 @@ mod cbl_compressed;
 mod cbr;
 mod cursor;
 #[cfg(test)]
-mod testing;
+pub(crate) mod testing;
 
 pub use cbl::{LIBRARY_MAGIC, Library, is_cbl, read_cbl};
 pub use cbl_compressed::{COMPRESSED_FORMAT, COMPRESSED_MAGIC};
