@@ -37,6 +37,7 @@
 pub mod cbf;
 mod cbl;
 mod cbl_compressed;
+pub(crate) mod cbl_stream;
 mod cbr;
 mod cursor;
 #[cfg(test)]

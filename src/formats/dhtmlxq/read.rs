@@ -18,7 +18,13 @@ const STRUCTURE: [&str; 5] = ["binit", "movelist", "fen", "result", "init"];
 /// without a closed `[DhtmlXQ_…]…[/DhtmlXQ_…]` tag are not records and are
 /// left out).
 pub fn read(text: &str) -> Vec<Record> {
-    let lines = LineIndex::new(text);
+    read_from(text, 1)
+}
+
+/// [`read`] on a text that is the lines of a larger one from its line
+/// `first_line` on (1-based): places name the lines of the larger text.
+pub(crate) fn read_from(text: &str, first_line: u32) -> Vec<Record> {
+    let lines = LineIndex::new(text, first_line);
     let mut records = Vec::new();
     let mut at = 0;
     while let Some(open) = find_block_open(text, at) {
@@ -434,6 +440,8 @@ fn parse_result(value: &str) -> GameResult {
 struct LineIndex<'a> {
     text: &'a str,
     starts: Vec<usize>,
+    /// The number of the text's first line.
+    first_line: u32,
     /// The last place asked for: (line, offset, column), so that places
     /// asked for in order along one long line (a web page on one line) are
     /// counted on from there, not from the line's start each time.
@@ -441,10 +449,10 @@ struct LineIndex<'a> {
 }
 
 impl<'a> LineIndex<'a> {
-    fn new(text: &'a str) -> LineIndex<'a> {
+    fn new(text: &'a str, first_line: u32) -> LineIndex<'a> {
         let mut starts = vec![0];
         starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|k| k + 1));
-        LineIndex { text, starts, last: std::cell::Cell::new((0, 0, 1)) }
+        LineIndex { text, starts, first_line, last: std::cell::Cell::new((0, 0, 1)) }
     }
 
     fn span(&self, offset: usize) -> Span {
@@ -458,7 +466,7 @@ impl<'a> LineIndex<'a> {
         };
         let column = self.text.get(from..offset).map_or(offset - from, |s| s.chars().count()) + base;
         self.last.set((line, offset, column));
-        Span { line: line as u32 + 1, column: column as u32 }
+        Span { line: (line as u32).saturating_add(self.first_line), column: column as u32 }
     }
 }
 
