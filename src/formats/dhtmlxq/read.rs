@@ -18,14 +18,16 @@ const STRUCTURE: [&str; 5] = ["binit", "movelist", "fen", "result", "init"];
 /// without a closed `[DhtmlXQ_…]…[/DhtmlXQ_…]` tag are not records and are
 /// left out).
 pub fn read(text: &str) -> Vec<Record> {
-    read_from(text, 1)
+    let mut records = Vec::new();
+    read_each(text, 1, |record| records.push(record));
+    records
 }
 
-/// [`read`] on a text that is the lines of a larger one from its line
-/// `first_line` on (1-based): places name the lines of the larger text.
-pub(crate) fn read_from(text: &str, first_line: u32) -> Vec<Record> {
+/// [`read`], handing each record to `each` as it is read, on a text that
+/// is the lines of a larger one from its line `first_line` on (1-based):
+/// places name the lines of the larger text.
+pub(crate) fn read_each(text: &str, first_line: u32, mut each: impl FnMut(Record)) {
     let lines = LineIndex::new(text, first_line);
-    let mut records = Vec::new();
     let mut at = 0;
     while let Some(open) = find_block_open(text, at) {
         let body_start = open + text[open..].find(']').map_or(text.len() - open, |k| k + 1);
@@ -48,11 +50,10 @@ pub(crate) fn read_from(text: &str, first_line: u32) -> Vec<Record> {
             }
         };
         if read_block(text, body_start, body_end, &lines, &mut record) {
-            records.push(record);
+            each(record);
         }
         at = next;
     }
-    records
 }
 
 /// Where the next block opens (`[DhtmlXQ]`, `[DhtmlXQiFrame]`,

@@ -422,9 +422,7 @@ impl TextChunk {
                         Part::Lines(bytes) => {
                             text.clear();
                             encoding::decode_lines(bytes, self.lines_in, &mut text);
-                            for record in dhtmlxq::read_from(&text, line) {
-                                each(visitor.record(record), true);
-                            }
+                            dhtmlxq::read_each(&text, line, |record| each(visitor.record(record), true));
                             let lines = memchr::memchr_iter(b'\n', bytes).count();
                             line = line.saturating_add(u32::try_from(lines).unwrap_or(u32::MAX));
                         }
