@@ -60,7 +60,8 @@
 //!
 //! A file on disk is read the same way (`std::fs::read(path)?`), or a
 //! piece at a time with a visitor ([`formats::stream::read_stream_with`]:
-//! PGN and JSON text in bounded memory whatever its size); the
+//! PGN, JSON and DhtmlXQ text and CBL libraries in bounded memory whatever
+//! their size); the
 //! [`Checker`](batch::Checker) checks each game as it is read, without
 //! building it:
 //!
