@@ -77,6 +77,25 @@ for t in any_format stream pgn; do
 *
 ' > "corpus/$t/padded"
 done
+# The stream target reads libraries too: the corpus's small CCBridge files, and a plain library
+# of two entries (one deleted) written here around the corpus's CBR record.
+if [ ! -d corpus/stream-libraries ]; then
+  seed stream "$shared/ccbridge"
+  cbr="$shared/ccbridge/walker8088__cchess/tests/data/test.cbr"
+  [ ! -f "$cbr" ] || python3 - "$cbr" corpus/stream/plain-library << 'EOF'
+import struct, sys
+record = open(sys.argv[1], 'rb').read()
+slot = record + bytes(-len(record) % 4096)
+library = bytearray(66624 + 2 * 276)
+library[:16] = b'CCBridgeLibrary\0'
+struct.pack_into('<I', library, 60, 2)
+for i, state in enumerate((5, 7)):
+    struct.pack_into('<I', library, 66624 + i * 276, state)
+    struct.pack_into('<I', library, 66624 + i * 276 + 12, len(record))
+open(sys.argv[2], 'wb').write(bytes(library) + slot + slot)
+EOF
+  mkdir -p corpus/stream-libraries
+fi
 if [ ! -d corpus/replay ]; then
   mkdir -p corpus/replay
   for i in 0 1 2 3 4 5; do printf "\\x0$i\\x01\\x02\\x03\\x04\\x05\\x06" > "corpus/replay/$i"; done

@@ -60,7 +60,8 @@
 //!
 //! A file on disk is read the same way (`std::fs::read(path)?`), or a
 //! piece at a time with a visitor ([`formats::stream::read_stream_with`]:
-//! PGN and JSON text in bounded memory whatever its size); the
+//! PGN, JSON and DhtmlXQ text and CBL libraries in bounded memory whatever
+//! their size); the
 //! [`Checker`](batch::Checker) checks each game as it is read, without
 //! building it:
 //!
@@ -111,7 +112,8 @@
 //!
 //! [`Record::positions`](record::Record::positions) gives the start
 //! position and the position after each main-line move that replayed;
-//! [`Replayed::moves`](record::replay::Replayed::moves) holds the moves:
+//! [`Record::plies`](record::Record::plies) each move with the positions
+//! before and after it:
 //!
 //! ```
 //! use qipu::notation::{Notation, chinese::Style};
@@ -121,9 +123,10 @@
 //! assert_eq!(fens[3], "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R b - - 3 2");
 //!
 //! // Each move with the position it is played in, written in Chinese.
-//! let moves = &record.replayed().moves;
-//! let chinese: Vec<String> =
-//!     record.positions().zip(moves).map(|(before, &m)| Notation::Chinese(Style::Simplified).write(&before, m)).collect::<Result<_, _>>()?;
+//! let chinese: Vec<String> = record
+//!     .plies()
+//!     .map(|ply| Notation::Chinese(Style::Simplified).write(&ply.before, ply.mv))
+//!     .collect::<Result<_, _>>()?;
 //! assert_eq!(chinese, ["炮二平五", "马８进７", "马二进三"]);
 //! # Ok::<(), qipu::notation::WriteMoveError>(())
 //! ```

@@ -375,3 +375,66 @@ proptest! {
         }
     }
 }
+
+/// Lines of DhtmlXQ text and of the web pages that hold it, of every kind a
+/// chunk boundary could fall next to: blocks opened and closed (any kind,
+/// any case, alone on their line, in markup, several to a line), tags
+/// open, closed and left open, values across lines, mentions of a block's
+/// name without tags, closing tags of another kind.
+fn dhtmlxq_line() -> impl Strategy<Value = &'static str> {
+    prop::sample::select(vec![
+        "[DhtmlXQ]",
+        "[dhtmlxq]",
+        "[/DhtmlXQ]",
+        "[DhtmlXQiFrame]",
+        "[/DHTMLXQIFRAME]",
+        "<p>[DhtmlXQHTML]",
+        "[/dhtmlxqhtml]</p>",
+        "[DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist]",
+        "[DhtmlXQ_movelist]7747",
+        "7062[/DhtmlXQ_movelist]",
+        "[DhtmlXQ_move_0_2_1]1022[/DhtmlXQ_move_0_2_1]",
+        "[DhtmlXQ_comment1]中炮",
+        "說明[/DhtmlXQ_comment1]",
+        "[DhtmlXQ_title]開局[/DhtmlXQ_title][/DhtmlXQ]",
+        "[DhtmlXQ][DhtmlXQ_red]許銀川[/DhtmlXQ_red][/DhtmlXQ] [DhtmlXQ][DhtmlXQ_black]b",
+        "<div>[DhtmlXQiFrame][DhtmlXQ_movelist]7747[/DhtmlXQ_movelist][/DhtmlXQiFrame]</div>",
+        "[DhtmlXQ_binit]8979695949392919097717866646260600102030405060708012720323436383[/DhtmlXQ_binit]",
+        "[DhtmlXQ_result]红胜[/DhtmlXQ_result]",
+        "The export uses `[DhtmlXQ]` (not `[DhtmlXQiFrame]`).",
+        "[/DhtmlXQiFrame] [DhtmlXQ_event]e[/DhtmlXQ_event]",
+        "<html><body>",
+        "</body></html>",
+        "",
+        "\r",
+        "[DhtmlXQ_",
+    ])
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    /// A DhtmlXQ text read in chunks (with heads that hold its first block
+    /// and pieces small enough to put a boundary at every line) gives
+    /// exactly the records of reading it whole.
+    #[test]
+    fn dhtmlxq_read_in_chunks_equals_dhtmlxq_read_whole(
+        lines in prop::collection::vec(dhtmlxq_line(), 1..60),
+        head in 70usize..160,
+        piece in 1usize..40,
+    ) {
+        let text = format!(
+            "[DhtmlXQ][DhtmlXQ_movelist]7747[/DhtmlXQ_movelist][/DhtmlXQ]\n{}\n{}\n",
+            lines.join("\n"),
+            "<p>the end of the page</p>".repeat(4),
+        );
+        let whole = formats::read(text.as_bytes(), None).unwrap();
+        prop_assert_eq!(whole.format, formats::detect::Format::Dhtmlxq);
+        let mut streamed = Vec::new();
+        let split = formats::stream::split_sized(text.as_bytes(), None, head, piece).unwrap();
+        prop_assert!(matches!(split, formats::stream::Split::Chunks(_)));
+        let read = formats::stream::read_split(split, None, &mut qipu::record::RecordBuilder::default(), |r| streamed.push(r)).unwrap();
+        prop_assert_eq!(read.format, formats::detect::Format::Dhtmlxq);
+        prop_assert_eq!(whole.records, streamed);
+    }
+}

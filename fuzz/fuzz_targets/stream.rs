@@ -1,11 +1,14 @@
 //! Fuzzes the piece-by-piece reader with tiny heads and pieces, so that
-//! piece boundaries fall inside characters, lines, comments and tags: it
-//! must not panic, and on UTF-8 PGN it must give exactly the records of
-//! reading the whole text at once.
+//! piece boundaries fall inside characters, lines, comments, tags, blocks,
+//! index entries and records: it must not panic, and it must give exactly
+//! the records of reading the whole input at once on UTF-8 PGN and DhtmlXQ
+//! text and on CBL libraries (the error too when a library cannot be
+//! read). The input is also read behind each library signature, so that
+//! mutated inputs reach the index and the compressed-library readers.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use qipu::formats::{self, detect::Format, stream};
+use qipu::formats::{self, ccbridge, detect::Format, stream};
 use qipu::record::RecordBuilder;
 
 fuzz_target!(|data: &[u8]| {
@@ -13,15 +16,30 @@ fuzz_target!(|data: &[u8]| {
         Some(&b) => (8 + (b as usize % 56), 1 + (b as usize % 13)),
         None => (8, 1),
     };
-    let mut streamed = Vec::new();
-    let read = stream::split_sized(data, None, head, piece).and_then(|split| {
-        stream::read_split(split, None, &mut RecordBuilder::default(), |g| streamed.push(g))
-    });
-    let utf8 = std::str::from_utf8(data).is_ok() && !data.starts_with(&[0xEF, 0xBB, 0xBF]);
-    if let (Ok(formats::Read { format: Format::Pgn, .. }), true) = (&read, utf8)
-        && let Ok(whole) = formats::read(data, None)
-        && whole.format == Format::Pgn
-    {
-        assert_eq!(streamed, whole.records);
+    let compressed: Vec<u8> = [&ccbridge::COMPRESSED_MAGIC[..], &ccbridge::COMPRESSED_FORMAT.to_le_bytes()].concat();
+    for magic in [&b""[..], &ccbridge::LIBRARY_MAGIC[..], &compressed] {
+        check(&[magic, data].concat(), head, piece);
     }
 });
+
+/// Reads `bytes` a piece at a time and whole, and compares what they give.
+fn check(bytes: &[u8], head: usize, piece: usize) {
+    let mut streamed = Vec::new();
+    let read = stream::split_sized(bytes, None, head, piece).and_then(|split| {
+        stream::read_split(split, None, &mut RecordBuilder::default(), |g| streamed.push(g))
+    });
+    let whole = formats::read(bytes, None);
+    let utf8 = std::str::from_utf8(bytes).is_ok() && !bytes.starts_with(&[0xEF, 0xBB, 0xBF]);
+    match (&whole, &read) {
+        (Ok(whole), Ok(read)) if whole.format == read.format => {
+            if whole.format == Format::Cbl || utf8 && matches!(whole.format, Format::Pgn | Format::Dhtmlxq) {
+                assert_eq!(streamed, whole.records);
+            }
+        }
+        (Ok(whole), read) if whole.format == Format::Cbl => panic!("whole: a library, streamed: {read:?}"),
+        (Err(whole), read) if whole.format == Format::Cbl => {
+            assert_eq!(read.as_ref().map_err(|e| &e.reason).err(), Some(&whole.reason));
+        }
+        _ => {}
+    }
+}

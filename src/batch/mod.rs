@@ -5,8 +5,9 @@
 //! the work (a [`Checker`] to validate, a [`RecordBuilder`] to convert, any
 //! visitor of your own); a sink gets what the visitor made of each game, in
 //! input order, with [`Event`]s for inputs that cannot be read. Small files
-//! are read whole, several at a time; large PGN and JSON texts are cut into
-//! chunks of whole games that are read side by side; at most a few
+//! are read whole, several at a time; large PGN, JSON and DhtmlXQ texts
+//! and CBL libraries are cut into chunks of whole games that are read side
+//! by side (see [`crate::formats::stream`]); at most a few
 //! chunks' or files' work is in flight at once, so memory does not grow
 //! with the input.
 //!

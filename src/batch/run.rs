@@ -309,7 +309,7 @@ where
             })))?,
             Ok(Split::Chunks(chunks)) => {
                 meta.format = chunks.format().name();
-                meta.encoding = Some(chunks.encoding().name());
+                meta.encoding = chunks.encoding().map(Encoding::name);
                 submit(Task::Ready(Piece::Begin(meta, chunks.format(), may_hold_no_record(input))))?;
                 let mut end = None;
                 for chunk in chunks {
@@ -491,7 +491,7 @@ impl<R, E, S: FnMut(&Meta, Event<R>) -> Result<(), E>> Order<'_, R, S> {
                     self.stream.take().expect("an input ends after it begins");
                 let unreadable = match held.end() {
                     _ if stop.is_some() => None,
-                    None => Some(Unreadable::no_record(format, UnreadableReason::NoGame)),
+                    None => Some(stream::no_game(format)),
                     Some(false) => Some(formats::not_a_game(format)),
                     Some(true) => None,
                 };

@@ -258,6 +258,20 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
 
 /// Appends the decimal digits of `n`.
 fn push_number(out: &mut Vec<u8>, n: usize) {
+    // Plies and game numbers are mostly under a thousand: without the loop.
+    let digit = |d: usize| b'0' + (d % 10) as u8;
+    if n < 10 {
+        out.push(digit(n));
+        return;
+    }
+    if n < 100 {
+        out.extend_from_slice(&[digit(n / 10), digit(n)]);
+        return;
+    }
+    if n < 1000 {
+        out.extend_from_slice(&[digit(n / 100), digit(n / 10), digit(n)]);
+        return;
+    }
     let mut digits = [0u8; 20];
     let mut at = digits.len();
     let mut n = n;
@@ -299,6 +313,17 @@ mod tests {
             source_escaped: false,
             format: "pgn",
             encoding: None,
+        }
+    }
+
+    #[test]
+    fn numbers_are_written_as_to_string_writes_them() {
+        let mut cases: Vec<usize> = (0..2100).collect();
+        cases.extend([9_999, 10_000, 65_535, 1 << 32, usize::MAX]);
+        for n in cases {
+            let mut out = b"x".to_vec();
+            push_number(&mut out, n);
+            assert_eq!(out, format!("x{n}").into_bytes());
         }
     }
 

@@ -212,7 +212,10 @@ pub enum UnreadableReason {
     EmptyLibrary,
     /// A file too large to read whole, of a format that is not read a
     /// piece at a time.
-    #[error("larger than {} MB: only PGN and JSON text is read a piece at a time; split the file", .max >> 20)]
+    #[error(
+        "larger than {} MB: only PGN, JSON and DhtmlXQ text and CBL libraries are read a piece at a time; split the file",
+        .max >> 20
+    )]
     TooLarge {
         /// The largest size read whole, in bytes.
         max: u64,

@@ -67,14 +67,7 @@ pub fn read_with<V: Visitor>(
             // A record of the library that cannot be read is still a game
             // to account for: it is marked unreadable, with its place.
             for record in library.records {
-                let record = record.unwrap_or_else(|e| Record {
-                    unreadable: Some(Warning {
-                        at: Span { line: 0, column: e.offset as u32 },
-                        message: e.reason(),
-                    }),
-                    ..Record::default()
-                });
-                each(visitor.record(record));
+                each(visitor.record(record.unwrap_or_else(unreadable_record)));
             }
             Ok(binary(Format::Cbl))
         }
@@ -87,6 +80,13 @@ pub fn read_with<V: Visitor>(
             read_text(&decoded.text, decoded.encoding, visitor, each)
         }
     }
+}
+
+/// The unreadable game of a record of a library that cannot be read, with
+/// its place.
+pub(crate) fn unreadable_record(e: ccbridge::CcbridgeError) -> Record {
+    let at = Span { line: 0, column: e.offset as u32 };
+    Record { unreadable: Some(Warning { at, message: e.reason() }), ..Record::default() }
 }
 
 /// Reads a decoded text of any text format with `visitor`.

@@ -608,6 +608,46 @@ impl Record {
             Some(p.clone())
         })
     }
+
+    /// The plies of the main line as replayed, each with the position it
+    /// is played in and the one it leads to (none when the start position
+    /// is not a legal one). The moves are played, not resolved again.
+    ///
+    /// ```
+    /// use qipu::notation::{Notation, chinese::Style};
+    /// let record = &qipu::formats::pgn::read("1. h2e2 h9g7 2. h0g2 *")[0];
+    /// let chinese: Vec<String> = record
+    ///     .plies()
+    ///     .map(|ply| Notation::Chinese(Style::Simplified).write(&ply.before, ply.mv))
+    ///     .collect::<Result<_, _>>()?;
+    /// assert_eq!(chinese, ["炮二平五", "马８进７", "马二进三"]);
+    /// let last = record.plies().last().unwrap();
+    /// assert_eq!(last.after.fen(), "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R b - - 3 2");
+    /// # Ok::<(), qipu::notation::WriteMoveError>(())
+    /// ```
+    pub fn plies(&self) -> impl Iterator<Item = Ply> + '_ {
+        let replayed = self.replayed();
+        let mut pos = replayed.resolution.start.clone();
+        let mut moves = replayed.moves.iter();
+        std::iter::from_fn(move || {
+            let before = pos.clone()?;
+            let mv = *moves.next()?;
+            let p = pos.as_mut()?;
+            let _ = p.play_unchecked(mv);
+            Some(Ply { before, mv, after: p.clone() })
+        })
+    }
+}
+
+/// A ply of a main line as replayed (see [`Record::plies`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ply {
+    /// The position the move is played in.
+    pub before: Position,
+    /// The move.
+    pub mv: Move,
+    /// The position after it.
+    pub after: Position,
 }
 
 #[cfg(test)]
@@ -630,6 +670,28 @@ mod tests {
             }
         }
         assert_eq!(&*Word::from("马８进７"), "马８进７");
+    }
+
+    #[test]
+    fn plies_pair_the_positions_with_their_moves() {
+        let games = crate::formats::pgn::read(concat!(
+            "1. h2e2 h9g7 (1... b9c7) 2. h0g2 i9h9 3. i0h0 *\n\n",
+            "1. h2e2 h9g7 2. h2h9 *\n\n", // illegal at ply 3: two plies replayed
+            "[FEN \"9/9/9/9/9/9/9/9/9/9 w - - 0 1\"]\n1. h2e2 *\n\n", // no kings: none
+        ));
+        let counts: Vec<usize> = games.iter().map(|g| g.plies().count()).collect();
+        assert_eq!(counts, [5, 2, 0]);
+        for game in &games {
+            let positions: Vec<Position> = game.positions().collect();
+            for (k, ply) in game.plies().enumerate() {
+                assert_eq!(ply.before, positions[k]);
+                assert_eq!(ply.after, positions[k + 1]);
+                assert_eq!(ply.mv, game.replayed().moves[k]);
+                let mut played = ply.before.clone();
+                let _ = played.play_unchecked(ply.mv);
+                assert_eq!(played, ply.after);
+            }
+        }
     }
 
     #[test]

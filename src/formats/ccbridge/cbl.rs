@@ -62,22 +62,21 @@ pub fn read_cbl(bytes: &[u8]) -> Result<Library, CcbridgeError> {
 /// Where the index starts in a CBL.
 pub(super) const INDEX_AT: usize = 66_624;
 /// Size of an index entry.
-const ENTRY_LEN: usize = 276;
+pub(super) const ENTRY_LEN: usize = 276;
 /// Records sit on slots of this size.
-const SLOT_LEN: usize = 4096;
+pub(super) const SLOT_LEN: usize = 4096;
 /// Index entry states.
-const STATE_UNUSED: u32 = 0;
-const STATE_DELETED: u32 = 5;
+pub(super) const STATE_UNUSED: u32 = 0;
+pub(super) const STATE_DELETED: u32 = 5;
 const STATE_RECORD: u32 = 7;
 
 /// Reads a plain CBL: the index, then each record on its slots.
 fn read_plain_library(bytes: &[u8]) -> Result<Library, CcbridgeError> {
     let Some(capacity) = u32_at(bytes, 60) else {
-        return error(bytes.len(), Truncated::LibraryHeader);
+        return header_cut(bytes.len());
     };
-    let index_end = (capacity as usize).checked_mul(ENTRY_LEN).and_then(|n| n.checked_add(INDEX_AT));
-    let Some(index_end) = index_end.filter(|&end| end <= bytes.len()) else {
-        return error(bytes.len(), Truncated::Index { entries: capacity });
+    let Some(index_end) = index_end(capacity).filter(|&end| end <= bytes.len()) else {
+        return index_cut(capacity, bytes.len());
     };
     let mut library = Library { declared: 0, records: Vec::new() };
     let mut slot_at = index_end;
@@ -90,7 +89,7 @@ fn read_plain_library(bytes: &[u8]) -> Result<Library, CcbridgeError> {
         }
         let length = u32_at(bytes, entry + 12).expect("inside the index") as usize;
         let start = slot_at;
-        slot_at = slot_at.saturating_add(length.div_ceil(SLOT_LEN).max(1).saturating_mul(SLOT_LEN));
+        slot_at = next_slot(slot_at, length);
         if state == STATE_DELETED {
             continue;
         }
@@ -98,6 +97,27 @@ fn read_plain_library(bytes: &[u8]) -> Result<Library, CcbridgeError> {
         library.records.push(read_library_record(bytes, i, entry, state, start, length));
     }
     Ok(library)
+}
+
+/// The error of a library of `len` bytes that ends before its index size.
+pub(super) fn header_cut<T>(len: usize) -> Result<T, CcbridgeError> {
+    error(len, Truncated::LibraryHeader)
+}
+
+/// Where an index of `capacity` entries ends.
+pub(super) fn index_end(capacity: u32) -> Option<usize> {
+    (capacity as usize).checked_mul(ENTRY_LEN).and_then(|n| n.checked_add(INDEX_AT))
+}
+
+/// The error of a library of `len` bytes that ends inside its index.
+pub(super) fn index_cut<T>(capacity: u32, len: usize) -> Result<T, CcbridgeError> {
+    error(len, Truncated::Index { entries: capacity })
+}
+
+/// Where the slots of the entry after one of `length` bytes on the slot at
+/// `slot_at` start (an entry takes one slot at least).
+pub(super) fn next_slot(slot_at: usize, length: usize) -> usize {
+    slot_at.saturating_add(length.div_ceil(SLOT_LEN).max(1).saturating_mul(SLOT_LEN))
 }
 
 /// Reads the record of index entry `i` (at byte `entry`), `length` bytes
@@ -111,12 +131,31 @@ fn read_library_record(
     length: usize,
 ) -> Result<Record, CcbridgeError> {
     let Some(end) = start.checked_add(length).filter(|&end| end <= bytes.len()) else {
-        return error(entry + 12, Overrun::Record { entry: i, len: length, start, file_len: bytes.len() });
+        return Err(past_the_end(i, entry, start, length, bytes.len()));
     };
-    if !bytes[start..end].starts_with(RECORD_MAGIC) {
+    read_slot(&bytes[start..end], i, entry, state, start)
+}
+
+/// The error of the record of index entry `i` (at byte `entry`), `length`
+/// bytes from `start`, in a file of `len` bytes that ends before it does.
+pub(super) fn past_the_end(i: usize, entry: usize, start: usize, length: usize, len: usize) -> CcbridgeError {
+    let kind = Overrun::Record { entry: i, len: length, start, file_len: len }.into();
+    CcbridgeError { offset: entry + 12, in_inflated_data: false, kind }
+}
+
+/// Reads the record of index entry `i` (at byte `entry`, in state `state`):
+/// `record`, its bytes, from byte `start` of the file.
+pub(super) fn read_slot(
+    record: &[u8],
+    i: usize,
+    entry: usize,
+    state: u32,
+    start: usize,
+) -> Result<Record, CcbridgeError> {
+    if !record.starts_with(RECORD_MAGIC) {
         return error(start, CcbridgeErrorKind::NoRecordInSlot { entry: i, at: entry });
     }
-    let mut record = read_record(bytes, start, end, "its index entry")?;
+    let mut record = read_record(record, start, "its index entry")?;
     if state != STATE_RECORD {
         let message = format!("index entry {i}: state {state} (7 = a record, 5 = deleted); read as a record");
         record.warnings.push(Warning { at: span(entry), message });
@@ -129,23 +168,6 @@ mod tests {
     use super::*;
     use crate::formats::ccbridge::testing::*;
     use crate::formats::ccbridge::{is_cbr, read_cbr};
-
-    /// A plain library of `capacity` index slots holding `records` with
-    /// index states `states`.
-    fn library(capacity: usize, records: &[(u32, Vec<u8>)]) -> Vec<u8> {
-        let mut file = vec![0u8; INDEX_AT + ENTRY_LEN * capacity];
-        file[..16].copy_from_slice(LIBRARY_MAGIC);
-        file[60..64].copy_from_slice(&(capacity as u32).to_le_bytes());
-        for (i, (state, record)) in records.iter().enumerate() {
-            let entry = INDEX_AT + i * ENTRY_LEN;
-            file[entry..entry + 4].copy_from_slice(&state.to_le_bytes());
-            file[entry + 12..entry + 16].copy_from_slice(&(record.len() as u32).to_le_bytes());
-            let mut slot = record.clone();
-            slot.resize(record.len().div_ceil(SLOT_LEN) * SLOT_LEN, 0);
-            file.extend(slot);
-        }
-        file
-    }
 
     #[test]
     fn a_library_skips_deleted_entries_and_isolates_bad_records() {

@@ -36,7 +36,7 @@ pub const COMPRESSED_FORMAT: u32 = 21;
 
 /// The same error, its offset marked as one in the inflated data of a
 /// compressed library.
-fn in_inflated_data(mut e: CcbridgeError) -> CcbridgeError {
+pub(super) fn in_inflated_data(mut e: CcbridgeError) -> CcbridgeError {
     e.in_inflated_data = true;
     e
 }
@@ -56,42 +56,101 @@ fn gbk_text(bytes: &[u8], what: &str, offset: usize, warnings: &mut Vec<Warning>
 }
 
 /// Where the zlib stream starts.
-const STREAM_AT: usize = 20;
+pub(super) const STREAM_AT: usize = 20;
 /// The largest inflated library read (the largest in the corpus is under
 /// 1 MB): a bound on the memory a hostile file can ask for.
-const MAX_INFLATED: usize = 256 << 20;
+pub(super) const MAX_INFLATED: usize = 256 << 20;
 /// zlib never inflates more than about 1032 times its input.
-const MAX_INFLATE_RATIO: usize = 1032;
+pub(super) const MAX_INFLATE_RATIO: usize = 1032;
 /// The fewest bytes a game of a compressed library takes.
 const MIN_GAME_LEN: usize = 4 + 32 + 16 * 4 + 1 + 38 + 4;
 
 /// Inflates a compressed library and reads its games.
 pub(super) fn read_compressed_library(bytes: &[u8]) -> Result<Library, CcbridgeError> {
     let Some(declared_len) = u32_at(bytes, 16) else {
-        return error(bytes.len(), Truncated::CompressedHeader);
+        return header_cut(bytes.len());
     };
-    let declared_len = declared_len as usize;
-    if declared_len > MAX_INFLATED {
-        return error(16, Inflate::TooLarge { declared: declared_len, max: MAX_INFLATED });
-    }
+    let declared_len = check_declared(declared_len)?;
     let stream = &bytes[STREAM_AT.min(bytes.len())..];
-    if declared_len > stream.len().saturating_mul(MAX_INFLATE_RATIO).saturating_add(64) {
-        return error(16, Inflate::PastRatio { declared: declared_len, stream: stream.len() });
-    }
+    check_ratio(declared_len, stream.len())?;
     let mut data = Vec::new();
     let limit = declared_len as u64 + 1;
     if let Err(e) = flate2::read::ZlibDecoder::new(stream).take(limit).read_to_end(&mut data) {
-        return error(STREAM_AT, Inflate::Broken { kind: e.kind(), message: e.to_string() });
+        return broken(&e);
     }
     if data.len() != declared_len {
-        return error(16, Inflate::Length { declared: declared_len, inflated: data.len() });
+        return other_length(declared_len, data.len());
     }
     read_inflated_library(&data).map_err(in_inflated_data)
 }
 
+/// The error of a compressed library of `len` bytes, shorter than its
+/// header.
+pub(super) fn header_cut<T>(len: usize) -> Result<T, CcbridgeError> {
+    error(len, Truncated::CompressedHeader)
+}
+
+/// The inflated length the header declares, if qipu reads that much.
+pub(super) fn check_declared(declared_len: u32) -> Result<usize, CcbridgeError> {
+    let declared_len = declared_len as usize;
+    if declared_len > MAX_INFLATED {
+        return error(16, Inflate::TooLarge { declared: declared_len, max: MAX_INFLATED });
+    }
+    Ok(declared_len)
+}
+
+/// Whether a zlib stream of `stream_len` bytes can hold `declared_len`
+/// inflated bytes.
+pub(super) fn check_ratio(declared_len: usize, stream_len: usize) -> Result<(), CcbridgeError> {
+    if declared_len > stream_len.saturating_mul(MAX_INFLATE_RATIO).saturating_add(64) {
+        return error(16, Inflate::PastRatio { declared: declared_len, stream: stream_len });
+    }
+    Ok(())
+}
+
+/// The error of a zlib stream that cannot be inflated.
+pub(super) fn broken<T>(e: &std::io::Error) -> Result<T, CcbridgeError> {
+    error(STREAM_AT, Inflate::Broken { kind: e.kind(), message: e.to_string() })
+}
+
+/// The error of a zlib stream that holds `got` bytes (up to one more than
+/// declared), not the `declared_len` of the header.
+pub(super) fn other_length<T>(declared_len: usize, got: usize) -> Result<T, CcbridgeError> {
+    error(16, Inflate::Length { declared: declared_len, inflated: got })
+}
+
+/// The inflated data of a compressed library, read in order: in memory
+/// (a [`Cursor`]), or as it is inflated. Offsets are in the inflated data;
+/// what is left counts to its end.
+pub(super) trait Inflated {
+    /// The offset of the next byte.
+    fn offset(&self) -> usize;
+    /// How many bytes are left.
+    fn left(&self) -> usize;
+    /// The next `n` bytes of `what`.
+    fn take(&mut self, n: usize, what: &'static str) -> Result<std::borrow::Cow<'_, [u8]>, CcbridgeError>;
+    /// The next little-endian u32 of `what`.
+    fn u32(&mut self, what: &'static str) -> Result<u32, CcbridgeError> {
+        let b = self.take(4, what)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+}
+
+impl Inflated for Cursor<'_> {
+    fn offset(&self) -> usize {
+        Cursor::offset(self)
+    }
+    fn left(&self) -> usize {
+        Cursor::left(self)
+    }
+    fn take(&mut self, n: usize, what: &'static str) -> Result<std::borrow::Cow<'_, [u8]>, CcbridgeError> {
+        Cursor::take(self, n, what).map(std::borrow::Cow::Borrowed)
+    }
+}
+
 /// Reads a GBK string with its u32 byte length.
 fn gbk_string(
-    cursor: &mut Cursor<'_>,
+    cursor: &mut impl Inflated,
     what: &'static str,
     warnings: &mut Vec<Warning>,
 ) -> Result<String, CcbridgeError> {
@@ -103,43 +162,72 @@ fn gbk_string(
     let text_at = cursor.offset();
     // The text ends at a NUL (a C string's terminator, counted in its length).
     let bytes = cursor.take(len, what)?;
-    let bytes = &bytes[..memchr::memchr(0, bytes).unwrap_or(bytes.len())];
+    let bytes = &bytes[..memchr::memchr(0, &bytes).unwrap_or(bytes.len())];
     Ok(gbk_text(bytes, what, text_at, warnings))
+}
+
+/// Reads the library header of the inflated data: its game count.
+pub(super) fn read_library_header(data: &mut impl Inflated) -> Result<usize, CcbridgeError> {
+    let mut ignored = Vec::new();
+    for what in ["the library name", "a library field", "a library field", "the creator", "the e-mail"] {
+        gbk_string(data, what, &mut ignored)?;
+    }
+    data.take(38, "the library dates")?;
+    let count_at = data.offset();
+    let count = data.u32("the game count")? as usize;
+    gbk_string(data, "the library remarks", &mut ignored)?;
+    if count > data.left() / MIN_GAME_LEN {
+        let (left, most) = (data.left(), data.left() / MIN_GAME_LEN);
+        return error(count_at, Overrun::Games { count, left, most });
+    }
+    Ok(count)
+}
+
+/// The end of game `i`, whose length `length` (`None`: the data ends
+/// before it) is at `start` in inflated data of `len` bytes; else its error.
+pub(super) fn game_end(
+    i: usize,
+    start: usize,
+    length: Option<usize>,
+    len: usize,
+) -> Result<usize, CcbridgeError> {
+    match length.and_then(|n| start.checked_add(n)).filter(|&end| end <= len && end > start + 4) {
+        Some(end) => Ok(end),
+        None => {
+            let kind: CcbridgeErrorKind = match length {
+                None => Truncated::GameLength.into(),
+                Some(n) => Overrun::Game { game: i, len: n, left: len - start }.into(),
+            };
+            error(start, kind)
+        }
+    }
+}
+
+/// The error of game `j`, after game `i` (at `start`) whose length is
+/// unusable.
+pub(super) fn not_reached(j: usize, i: usize, start: usize) -> CcbridgeError {
+    let kind = CcbridgeErrorKind::NotReached { game: j, unusable: i };
+    CcbridgeError { offset: start, in_inflated_data: false, kind }
 }
 
 /// Reads the inflated data: the library header, then the games, each with
 /// its own length.
 fn read_inflated_library(data: &[u8]) -> Result<Library, CcbridgeError> {
     let mut cursor = Cursor::new(data, 0);
-    let mut ignored = Vec::new();
-    for what in ["the library name", "a library field", "a library field", "the creator", "the e-mail"] {
-        gbk_string(&mut cursor, what, &mut ignored)?;
-    }
-    cursor.take(38, "the library dates")?;
-    let count_at = cursor.offset();
-    let count = cursor.u32("the game count")? as usize;
-    gbk_string(&mut cursor, "the library remarks", &mut ignored)?;
-    if count > cursor.left() / MIN_GAME_LEN {
-        let (left, most) = (cursor.left(), cursor.left() / MIN_GAME_LEN);
-        return error(count_at, Overrun::Games { count, left, most });
-    }
+    let count = read_library_header(&mut cursor)?;
     let mut library = Library { declared: count, records: Vec::with_capacity(count) };
     for i in 0..count {
         let start = cursor.offset();
         let length = u32_at(data, start).map(|n| n as usize);
-        let Some(end) =
-            length.and_then(|n| start.checked_add(n)).filter(|&end| end <= data.len() && end > start + 4)
-        else {
-            let kind: CcbridgeErrorKind = match length {
-                None => Truncated::GameLength.into(),
-                Some(len) => Overrun::Game { game: i, len, left: data.len() - start }.into(),
-            };
-            library.records.push(error::<Record>(start, kind).map_err(in_inflated_data));
-            for j in i + 1..count {
-                let kind = CcbridgeErrorKind::NotReached { game: j, unusable: i };
-                library.records.push(error::<Record>(start, kind).map_err(in_inflated_data));
+        let end = match game_end(i, start, length, data.len()) {
+            Ok(end) => end,
+            Err(e) => {
+                library.records.push(Err(in_inflated_data(e)));
+                for j in i + 1..count {
+                    library.records.push(Err(in_inflated_data(not_reached(j, i, start))));
+                }
+                break;
             }
-            break;
         };
         let game = read_compressed_game(&data[start..end], start).map_err(in_inflated_data);
         library.records.push(game);
@@ -184,7 +272,7 @@ const GAME_FIELDS: [Field; 16] = [
 
 /// Reads one game of a compressed library (`bytes` starts with its
 /// length, at `base` in the inflated data).
-fn read_compressed_game(bytes: &[u8], base: usize) -> Result<Record, CcbridgeError> {
+pub(super) fn read_compressed_game(bytes: &[u8], base: usize) -> Result<Record, CcbridgeError> {
     let mut record = Record { at: span(base), ..Record::default() };
     let mut cursor = Cursor::new(bytes, base);
     cursor.u32("the game length")?;
@@ -314,78 +402,8 @@ fn read_comment_lines(cursor: &mut Cursor<'_>, moves: &[NodeId], record: &mut Re
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::formats::ccbridge::testing::coords;
-    use crate::formats::ccbridge::{is_cbl, is_cbr, read_cbl};
-
-    /// A GBK string with its u32 length.
-    fn gbk(text: &str) -> Vec<u8> {
-        let (bytes, _, _) = encoding_rs::GBK.encode(text);
-        let mut out = (bytes.len() as u32).to_le_bytes().to_vec();
-        out.extend_from_slice(&bytes);
-        out
-    }
-
-    /// A compressed-library game: standard start, `moves` as (ply, from,
-    /// to) with nibble squares, `comments` one line per move.
-    fn compressed_game(moves: &[(u16, u8, u8)], comments: &[u8]) -> Vec<u8> {
-        let mut g = Vec::new();
-        let red =
-            [0x1a, 0x2a, 0x3a, 0x4a, 0x5a, 0x6a, 0x7a, 0x8a, 0x9a, 0x28, 0x88, 0x17, 0x37, 0x57, 0x77, 0x97];
-        let black =
-            [0x11, 0x21, 0x31, 0x41, 0x51, 0x61, 0x71, 0x81, 0x91, 0x23, 0x83, 0x14, 0x34, 0x54, 0x74, 0x94];
-        g.extend(red);
-        g.extend(black);
-        g.extend(1u32.to_le_bytes()); // game type
-        g.extend(gbk("全国赛"));
-        g.extend(1u32.to_le_bytes());
-        g.extend(gbk("中炮对屏风马"));
-        g.extend(gbk(""));
-        g.extend(gbk(""));
-        g.extend(gbk("广州"));
-        g.extend(gbk("1990"));
-        g.extend(gbk("吕钦"));
-        g.extend(gbk("许银川"));
-        g.extend(3u32.to_le_bytes()); // a draw
-        g.extend(gbk(""));
-        g.extend(gbk(""));
-        g.extend(gbk("gjf"));
-        g.extend(gbk(""));
-        g.extend(gbk("开局||说明"));
-        g.push(1);
-        g.extend(b"02-11-17 17:31:18  02-11-17 17:31:18  ");
-        g.extend((moves.len() as u32).to_le_bytes());
-        for &(ply, from, to) in moves {
-            g.extend(ply.to_le_bytes());
-            g.extend([from, to, 0, 0]);
-        }
-        g.extend_from_slice(comments);
-        let mut out = ((g.len() + 4) as u32).to_le_bytes().to_vec();
-        out.extend(g);
-        out
-    }
-
-    fn compressed_library(games: &[Vec<u8>]) -> Vec<u8> {
-        let mut data = gbk("库");
-        for _ in 0..4 {
-            data.extend(gbk(""));
-        }
-        data.extend([b' '; 38]);
-        data.extend((games.len() as u32).to_le_bytes());
-        data.extend(gbk(""));
-        for g in games {
-            data.extend_from_slice(g);
-        }
-        let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
-        std::io::Write::write_all(&mut z, &data).unwrap();
-        let stream = z.finish().unwrap();
-        let mut file = COMPRESSED_MAGIC.to_vec();
-        file.extend(COMPRESSED_FORMAT.to_le_bytes());
-        file.extend(3u32.to_le_bytes());
-        file.extend((data.len() as u32).to_le_bytes());
-        file.extend(stream);
-        file
-    }
+    use crate::formats::ccbridge::testing::{compressed_game, compressed_library, coords};
+    use crate::formats::ccbridge::{BadMove, CcbridgeErrorKind, Inflate, is_cbl, is_cbr, read_cbl};
 
     #[test]
     fn compressed_games_with_variations_and_comments() {

@@ -44,7 +44,7 @@ pub fn read_cbr(bytes: &[u8]) -> Result<Record, CcbridgeError> {
     if !is_cbr(bytes) {
         return error(0, not_ccbridge(FileKind::Record, bytes));
     }
-    read_record(bytes, 0, bytes.len(), "the file")
+    read_record(bytes, 0, "the file")
 }
 
 /// Decodes a UTF-16LE field up to its first NUL code unit (what follows
@@ -186,15 +186,10 @@ const VERSION_1: Layout = Layout {
     square: nibble_square,
 };
 
-/// Reads the CBR record in `file[start..end]` (it starts with the magic);
-/// `holder` names what bounds it, for messages.
-pub(super) fn read_record(
-    file: &[u8],
-    start: usize,
-    end: usize,
-    holder: &'static str,
-) -> Result<Record, CcbridgeError> {
-    let bytes = &file[start..end];
+/// Reads the CBR record `bytes` (it starts with the magic), which starts at
+/// byte `start` of its source; `holder` names what bounds it, for messages.
+pub(super) fn read_record(bytes: &[u8], start: usize, holder: &'static str) -> Result<Record, CcbridgeError> {
+    let end = start + bytes.len();
     let Some(&version) = bytes.get(19) else {
         return error(end, Truncated::Record { holder, len: bytes.len(), header: None });
     };

@@ -30,7 +30,7 @@ impl<'a> Cursor<'a> {
 
     pub(super) fn take(&mut self, n: usize, what: &'static str) -> Result<&'a [u8], CcbridgeError> {
         if n > self.left() {
-            return error(self.offset(), Truncated::Needs { what, needs: n, left: self.left() });
+            return truncated(self.offset(), what, n, self.left());
         }
         let bytes = &self.data[self.at..self.at + n];
         self.at += n;
@@ -50,4 +50,15 @@ impl<'a> Cursor<'a> {
         let b = self.take(4, what)?;
         Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
+}
+
+/// The error of `what`, `n` bytes at source offset `offset`, when only
+/// `left` are left.
+pub(super) fn truncated<T>(
+    offset: usize,
+    what: &'static str,
+    n: usize,
+    left: usize,
+) -> Result<T, CcbridgeError> {
+    error(offset, Truncated::Needs { what, needs: n, left })
 }

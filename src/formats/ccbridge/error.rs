@@ -74,6 +74,17 @@ pub enum CcbridgeErrorKind {
         /// The entry's byte offset.
         at: usize,
     },
+    /// A record of a CBL index entry longer than qipu reads a piece at a
+    /// time (a bound on memory): not read.
+    #[error("index entry {entry}: a record of {len} bytes, longer than qipu reads ({} MB): not read", .max >> 20)]
+    TooLong {
+        /// The entry, counted from 0.
+        entry: usize,
+        /// The record's length.
+        len: usize,
+        /// The longest record read, in bytes.
+        max: usize,
+    },
     /// A game of a compressed library after one whose length is unusable:
     /// where it starts cannot be known.
     #[error("game {game}: not reached, the length of game {unusable} is unusable")]
@@ -257,6 +268,14 @@ pub enum Inflate {
         /// The inflater's words.
         message: String,
     },
+    /// The stream stopped while a library read a piece at a time was
+    /// inflated (its own error is told apart).
+    #[error("the zlib stream failed")]
+    Failed,
+    /// The input of a library read a piece at a time failed while it was
+    /// inflated (its own error is told apart).
+    #[error("the input cannot be read")]
+    InputFailed,
     /// The stream inflates to another length than the header gives.
     #[error("the header says {declared} inflated bytes, the zlib stream holds {inflated}")]
     Length {

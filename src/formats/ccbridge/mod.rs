@@ -37,11 +37,12 @@
 pub mod cbf;
 mod cbl;
 mod cbl_compressed;
+pub(crate) mod cbl_stream;
 mod cbr;
 mod cursor;
 mod error;
 #[cfg(test)]
-mod testing;
+pub(crate) mod testing;
 
 pub use cbl::{LIBRARY_MAGIC, Library, is_cbl, read_cbl};
 pub use cbl_compressed::{COMPRESSED_FORMAT, COMPRESSED_MAGIC};

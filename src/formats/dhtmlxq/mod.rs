@@ -27,6 +27,7 @@ mod read;
 mod write;
 
 pub use read::read;
+pub(crate) use read::read_each;
 pub use write::{WriteError, write};
 
 /// Tags of a block and the record tags they become, both ways.
@@ -66,6 +67,84 @@ const TAGS: [(&str, &str); 30] = [
 /// Whether `text` holds a DhtmlXQ block.
 pub fn contains_block(text: &str) -> bool {
     find_ci(text, "[dhtmlxq", 0).is_some()
+}
+
+/// A kind of block, told by the closing tag that ends it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Block {
+    /// `[DhtmlXQ]…[/DhtmlXQ]`.
+    Plain,
+    /// `[DhtmlXQiFrame]…[/DhtmlXQiFrame]`.
+    IFrame,
+    /// `[DhtmlXQHTML]…[/DhtmlXQHTML]`.
+    Html,
+}
+
+impl Block {
+    /// What follows `[DhtmlXQ` (or `[/DhtmlXQ`) in this block's tags.
+    fn suffix(self) -> &'static [u8] {
+        match self {
+            Block::Plain => b"]",
+            Block::IFrame => b"iframe]",
+            Block::Html => b"html]",
+        }
+    }
+}
+
+/// The block that the tag at the start of `text` opens (`[DhtmlXQ]`,
+/// `[DhtmlXQiFrame]`, `[DhtmlXQHTML]`, any case), if it opens one.
+pub(crate) fn block_open_at(text: &[u8]) -> Option<Block> {
+    block_tag_at(text, b"[dhtmlxq")
+}
+
+/// The block that the tag at the start of `text` closes, if it closes one.
+fn block_close_at(text: &[u8]) -> Option<Block> {
+    block_tag_at(text, b"[/dhtmlxq")
+}
+
+/// The block of the tag at the start of `text`, `start` then one of the
+/// blocks' suffixes.
+fn block_tag_at(text: &[u8], start: &[u8]) -> Option<Block> {
+    let rest = strip_prefix_ci(text, start)?;
+    [Block::Plain, Block::IFrame, Block::Html]
+        .into_iter()
+        .find(|b| strip_prefix_ci(rest, b.suffix()).is_some())
+}
+
+/// Whether `text` holds a tag that opens or closes a block (in bytes: for
+/// text in GBK or Big5, where `[` can be the second byte of a character,
+/// a tag found may be none).
+pub(crate) fn has_block_tag(text: &[u8]) -> bool {
+    memchr::memchr_iter(b'[', text)
+        .any(|k| block_open_at(&text[k..]).or(block_close_at(&text[k..])).is_some())
+}
+
+/// Whether `text` holds a tag that opens a block (in bytes, as
+/// [`has_block_tag`]).
+pub(crate) fn has_block_open(text: &[u8]) -> bool {
+    memchr::memchr_iter(b'[', text).any(|k| block_open_at(&text[k..]).is_some())
+}
+
+/// The block open after the text of a line (or any text without a line
+/// end), `open` the one open before it, as [`read`] reads blocks: a block
+/// runs to its closing tag, or, not closed, to the next block's opening
+/// one (blocks do not nest).
+pub(crate) fn open_after(line: &[u8], mut open: Option<Block>) -> Option<Block> {
+    for k in memchr::memchr_iter(b'[', line) {
+        let at = &line[k..];
+        if let Some(block) = block_open_at(at) {
+            open = Some(block);
+        } else if open.is_some() && block_close_at(at) == open {
+            open = None;
+        }
+    }
+    open
+}
+
+/// `text` without ASCII `prefix` at its start, ignoring ASCII case.
+fn strip_prefix_ci<'a>(text: &'a [u8], prefix: &[u8]) -> Option<&'a [u8]> {
+    let head = text.get(..prefix.len())?;
+    head.eq_ignore_ascii_case(prefix).then(|| &text[prefix.len()..])
 }
 
 /// Whether `text` starts with ASCII `prefix`, ignoring ASCII case.

@@ -18,8 +18,16 @@ const STRUCTURE: [&str; 5] = ["binit", "movelist", "fen", "result", "init"];
 /// without a closed `[DhtmlXQ_…]…[/DhtmlXQ_…]` tag are not records and are
 /// left out).
 pub fn read(text: &str) -> Vec<Record> {
-    let lines = LineIndex::new(text);
     let mut records = Vec::new();
+    read_each(text, 1, |record| records.push(record));
+    records
+}
+
+/// [`read`], handing each record to `each` as it is read, on a text that
+/// is the lines of a larger one from its line `first_line` on (1-based):
+/// places name the lines of the larger text.
+pub(crate) fn read_each(text: &str, first_line: u32, mut each: impl FnMut(Record)) {
+    let lines = LineIndex::new(text, first_line);
     let mut at = 0;
     while let Some(open) = find_block_open(text, at) {
         let body_start = open + text[open..].find(']').map_or(text.len() - open, |k| k + 1);
@@ -42,11 +50,10 @@ pub fn read(text: &str) -> Vec<Record> {
             }
         };
         if read_block(text, body_start, body_end, &lines, &mut record) {
-            records.push(record);
+            each(record);
         }
         at = next;
     }
-    records
 }
 
 /// Where the next block opens (`[DhtmlXQ]`, `[DhtmlXQiFrame]`,
@@ -434,6 +441,8 @@ fn parse_result(value: &str) -> GameResult {
 struct LineIndex<'a> {
     text: &'a str,
     starts: Vec<usize>,
+    /// The number of the text's first line.
+    first_line: u32,
     /// The last place asked for: (line, offset, column), so that places
     /// asked for in order along one long line (a web page on one line) are
     /// counted on from there, not from the line's start each time.
@@ -441,10 +450,10 @@ struct LineIndex<'a> {
 }
 
 impl<'a> LineIndex<'a> {
-    fn new(text: &'a str) -> LineIndex<'a> {
+    fn new(text: &'a str, first_line: u32) -> LineIndex<'a> {
         let mut starts = vec![0];
         starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|k| k + 1));
-        LineIndex { text, starts, last: std::cell::Cell::new((0, 0, 1)) }
+        LineIndex { text, starts, first_line, last: std::cell::Cell::new((0, 0, 1)) }
     }
 
     fn span(&self, offset: usize) -> Span {
@@ -458,7 +467,7 @@ impl<'a> LineIndex<'a> {
         };
         let column = self.text.get(from..offset).map_or(offset - from, |s| s.chars().count()) + base;
         self.last.set((line, offset, column));
-        Span { line: line as u32 + 1, column: column as u32 }
+        Span { line: (line as u32).saturating_add(self.first_line), column: column as u32 }
     }
 }
 

@@ -1,0 +1,350 @@
+//! Reading a large input a piece at a time, in bounded memory.
+//!
+//! The first megabyte decides how ([`super::sniff`]): PGN, JSON and
+//! DhtmlXQ text is cut, as it arrives, into [`Chunk`]s of whole games
+//! (about 256 KB each) that are read one after the other, or side by side
+//! on several threads, and give the same games as reading the whole text
+//! at once; so is a CBL library, plain or compressed, into chunks of
+//! records. Data of no record format is refused on its first megabyte;
+//! other formats, and texts whose kind cannot be told from their first
+//! megabyte (a web page without a DhtmlXQ block there, plain text, WXF),
+//! are read whole, up to [`MAX_WHOLE`]. The kind of a text is told from
+//! its first megabyte only: a PGN file whose first megabyte holds more
+//! DhtmlXQ blocks than games, or a DhtmlXQ one whose rest holds more PGN
+//! games than it has blocks, is read as what its first megabyte says.
+//!
+//! A text is cut only at line ends, and only where any reading of it
+//! starts a new game:
+//!
+//! - PGN: at a line of tags that is surely read as tags (after an empty
+//!   line, or when no comment can be open) when the game before it surely
+//!   has moves;
+//! - JSON: at any line end (a record is a line);
+//! - DhtmlXQ: before a line when no block is open (the last block opened
+//!   before it was closed), or when the line starts with a block's opening
+//!   tag (a block not closed runs up to the next block's opening tag). A
+//!   chunk's blocks then read alone as in the whole text, counting lines
+//!   from the chunk's first line. A block never closed is one game however
+//!   long it runs.
+//!
+//! UTF-8, GB18030 and Big5 end their lines with a 0x0A byte that is never
+//! part of a character, and a line's first bytes other than white space
+//! are never the second byte of one; braces and `[` (which can be, in GBK
+//! and Big5) are looked for in the decoded line. The bytes are cut before
+//! they are decoded, and each chunk decodes its own, line by line (see
+//! [`encoding::decode_lines`]). UTF-16 is decoded as it comes, to UTF-8.
+//! A line longer than [`MAX_LINE`] is not read, so that memory stays
+//! bounded: its PGN game or JSON record is unreadable; in a DhtmlXQ text
+//! it ends the blocks before it and, when a block is open before it or a
+//! block's opening tag is in it, is an unreadable game of its own.
+//!
+//! A library is read record by record (see `ccbridge/cbl_stream.rs`): a
+//! plain library's index is kept a few bytes an entry, each record read
+//! from its own slots; a compressed library is inflated as it comes. Each
+//! record is read by the function that reads it in the whole file, with
+//! the same offsets, and one that cannot be read is an unreadable game.
+//! A compressed library whose stream turns out broken at its end (or of
+//! another length than its header says) cannot be read, as in whole
+//! reading, when it holds up to 8 MB of records (they are held until the
+//! stream ends); past that, the records handed on before its end stay
+//! read. A plain library's record longer than 16 MB is not read.
+//!
+//! ```
+//! use qipu::formats::stream::read_stream_with;
+//! use qipu::record::replay::Replayer;
+//! let text = "[Event \"a\"]\n1. h2e2 h9g7 *\n\n".repeat(100_000); // 3 MB
+//! let mut games = 0;
+//! let read = read_stream_with(text.as_bytes(), None, &mut Replayer::default(), |_| games += 1).unwrap();
+//! assert_eq!((read.format.name(), games), ("pgn", 100_000));
+//! ```
+
+mod library;
+#[cfg(test)]
+mod tests;
+mod text;
+
+use std::io::Read as _;
+
+use super::ccbridge::{CcbridgeErrorKind, FileKind};
+use super::detect::{self, Format};
+use super::encoding::{self, Encoding};
+use super::{ByteError, Read, Unreadable, UnreadableReason, sniff};
+use crate::record::Visitor;
+use library::{LibraryChunk, LibraryChunks};
+use text::{TextChunk, TextChunks};
+
+/// How much of the input is read before deciding how to read the rest.
+pub const HEAD: usize = 1 << 20;
+
+/// Lines longer than this are not read: the game they fall in is
+/// unreadable, and memory stays bounded whatever the input.
+pub const MAX_LINE: usize = 16 << 20;
+
+/// Inputs that are read whole (neither PGN, JSON nor DhtmlXQ text, nor a
+/// CBL library: see the [module docs](self)) are read up to this size.
+pub const MAX_WHOLE: u64 = 256 << 20;
+
+/// How much is read at a time after the head, and about how large a chunk
+/// is: what a chunk's games make (a validate report, a FEN trail) is held
+/// until it is handed on in order, a few chunks for each thread, so a
+/// chunk of short games must stay small (256 KB of ICCS PGN is about 2,700
+/// games).
+const PIECE: usize = 256 << 10;
+
+/// How an input is read: whole, or in chunks.
+// One per input, moved once: the room its chunks' reader takes (with the
+// typed error of a library it may hold) costs nothing worth a box.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub enum Split<R> {
+    /// The input, read whole: a format that is not read in pieces.
+    Whole(Vec<u8>),
+    /// The input, read in chunks of whole games.
+    Chunks(Chunks<R>),
+}
+
+/// Cuts an input into chunks of whole games as it is read (see the
+/// [module docs](self)).
+#[derive(Debug)]
+pub struct Chunks<R> {
+    cut: Cut<R>,
+}
+
+#[derive(Debug)]
+enum Cut<R> {
+    Text(TextChunks<R>),
+    Library(LibraryChunks<R>),
+}
+
+/// Whole games of an input (lines of text, or records of a library) that
+/// read alone as they do in the whole input.
+#[derive(Debug)]
+pub struct Chunk {
+    part: Part,
+}
+
+#[derive(Debug)]
+enum Part {
+    Text(TextChunk),
+    Library(LibraryChunk),
+}
+
+/// Decides how to read `source` from its first megabyte (`encoding`
+/// overrides text-encoding detection).
+///
+/// # Errors
+///
+/// [`Unreadable`] when `source` cannot be read, or when a file that is not
+/// read a piece at a time is larger than qipu reads whole.
+pub fn split<R: std::io::Read>(source: R, encoding: Option<Encoding>) -> Result<Split<R>, Unreadable> {
+    split_sized(source, encoding, HEAD, PIECE)
+}
+
+/// [`split`] with the sizes of the head (what is read before deciding how
+/// to read the rest) and of the pieces (and chunks) after it given: small
+/// sizes put piece and chunk boundaries everywhere, for tests and fuzzing.
+///
+/// # Errors
+///
+/// As [`split`].
+pub fn split_sized<R: std::io::Read>(
+    mut source: R,
+    encoding: Option<Encoding>,
+    head_size: usize,
+    piece_size: usize,
+) -> Result<Split<R>, Unreadable> {
+    let mut head = Vec::with_capacity(head_size);
+    (&mut source).take(head_size as u64).read_to_end(&mut head).map_err(cannot_read)?;
+    // Data of no record format is refused on its head: the rest (of a
+    // device such as /dev/zero, maybe endless) is not read.
+    if detect::detect(&head) == Format::Binary {
+        return Ok(Split::Whole(head));
+    }
+    let whole = |mut bytes: Vec<u8>, mut source: R| {
+        let room = (MAX_WHOLE + 1).saturating_sub(bytes.len() as u64);
+        (&mut source).take(room).read_to_end(&mut bytes).map_err(cannot_read)?;
+        if bytes.len() as u64 > MAX_WHOLE {
+            let reason = UnreadableReason::TooLarge { max: MAX_WHOLE };
+            return Err(Unreadable::damaged(detect::detect(&bytes), reason));
+        }
+        Ok(Split::Whole(bytes))
+    };
+    if head.len() < head_size {
+        return whole(head, source);
+    }
+    match detect::detect(&head) {
+        Format::Cbl => {
+            let chunks = |cut| Ok(Split::Chunks(Chunks { cut: Cut::Library(cut) }));
+            let found = head[..head.len().min(16)].to_vec();
+            return match LibraryChunks::new(head, source, piece_size) {
+                Some(cut) => chunks(cut),
+                // Cannot be: the head was told to be a library.
+                None => {
+                    let kind = CcbridgeErrorKind::NotCcbridge { wanted: FileKind::Library, found };
+                    let e = ByteError { offset: 0, in_inflated_data: false, kind };
+                    Err(Unreadable::damaged(Format::Cbl, UnreadableReason::Ccbridge(e)))
+                }
+            };
+        }
+        Format::Pgn => {}
+        _ => return whole(head, source),
+    }
+    let (enc, bom) = encoding::detect_head(&head, encoding);
+    let mut decoder = enc.decoder();
+    let mut text = String::new();
+    decode(&mut decoder, &head[bom..], &mut text, false);
+    // Texts read in chunks: JSON records, DhtmlXQ blocks, and PGN (but not
+    // a web page, which may hold DhtmlXQ blocks further on).
+    let format = match sniff::text_format(&text) {
+        Format::Json => Format::Json,
+        Format::Dhtmlxq => Format::Dhtmlxq,
+        Format::Pgn if !sniff::starts_with_markup(&text) => Format::Pgn,
+        _ => return whole(head, source),
+    };
+    let utf16 = matches!(enc, Encoding::Utf16Le | Encoding::Utf16Be);
+    let raw = if utf16 { text.into_bytes() } else { head.split_off(bom) };
+    let lines_in = if utf16 { Encoding::Utf8 } else { enc };
+    let cut = TextChunks::new(source, (format, enc, lines_in), utf16.then_some(decoder), raw, piece_size);
+    Ok(Split::Chunks(Chunks { cut: Cut::Text(cut) }))
+}
+
+fn cannot_read(e: std::io::Error) -> Unreadable {
+    Unreadable::damaged(Format::Binary, UnreadableReason::cannot_read(&e))
+}
+
+/// What reading a whole input says of one from which no game was read
+/// (its chunks held none, or none that looks like a game: see
+/// [`super::read_with`]).
+pub(crate) fn no_game(format: Format) -> Unreadable {
+    match format {
+        Format::Cbl => Unreadable::damaged(Format::Cbl, UnreadableReason::EmptyLibrary),
+        _ => Unreadable::no_record(format, UnreadableReason::NoGame),
+    }
+}
+
+impl<R: std::io::Read> Chunks<R> {
+    /// The format of the input.
+    pub fn format(&self) -> Format {
+        match &self.cut {
+            Cut::Text(text) => text.format,
+            Cut::Library(_) => Format::Cbl,
+        }
+    }
+
+    /// The encoding of a text (`None` for a library).
+    pub fn encoding(&self) -> Option<Encoding> {
+        match &self.cut {
+            Cut::Text(text) => Some(text.encoding),
+            Cut::Library(_) => None,
+        }
+    }
+}
+
+impl<R: std::io::Read> Iterator for Chunks<R> {
+    type Item = Result<Chunk, Unreadable>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let chunk = match &mut self.cut {
+            Cut::Text(text) => text.next_chunk().map(|c| c.map(Part::Text)),
+            Cut::Library(library) => library.next_chunk().map(|c| c.map(Part::Library)),
+        };
+        chunk.map(|c| c.map(|part| Chunk { part })).transpose()
+    }
+}
+
+impl Chunk {
+    /// The format of the chunk's games.
+    pub fn format(&self) -> Format {
+        match &self.part {
+            Part::Text(text) => text.format,
+            Part::Library(_) => Format::Cbl,
+        }
+    }
+
+    /// The encoding of the chunk's text (`None` for records of a library).
+    pub fn encoding(&self) -> Option<Encoding> {
+        match &self.part {
+            Part::Text(text) => Some(text.encoding),
+            Part::Library(_) => None,
+        }
+    }
+
+    /// How many bytes the chunk holds.
+    pub fn len(&self) -> usize {
+        match &self.part {
+            Part::Text(text) => text.len(),
+            Part::Library(library) => library.len(),
+        }
+    }
+
+    /// Whether the chunk holds nothing.
+    pub fn is_empty(&self) -> bool {
+        match &self.part {
+            Part::Text(text) => text.is_empty(),
+            Part::Library(library) => library.is_empty(),
+        }
+    }
+
+    /// Reads the chunk's games with `visitor`, handing what it makes of each
+    /// to `each` with whether the game looks like a game (see
+    /// [`super::read`]'s rule for a file of text without one).
+    pub fn read_with<V: Visitor>(&self, visitor: &mut V, each: impl FnMut(V::Output, bool)) {
+        match &self.part {
+            Part::Text(text) => text.read_with(visitor, each),
+            Part::Library(library) => library.read_with(visitor, each),
+        }
+    }
+}
+
+/// Reads the games of `source` with `visitor` like [`super::read_with`],
+/// a piece at a time when it is PGN, JSON or DhtmlXQ text or a CBL
+/// library (see the [module docs](self)), in bounded memory.
+///
+/// # Errors
+///
+/// As [`split`] and [`read_split`].
+pub fn read_stream_with<V: Visitor>(
+    source: impl std::io::Read,
+    encoding: Option<Encoding>,
+    visitor: &mut V,
+    each: impl FnMut(V::Output),
+) -> Result<Read, Unreadable> {
+    read_split(split(source, encoding)?, encoding, visitor, each)
+}
+
+/// Reads the games of an input [`split`] (or [`split_sized`]) with
+/// `visitor`: the whole of it, or its chunks one after the other.
+///
+/// # Errors
+///
+/// As [`super::read_with`] for an input read whole; for one read in chunks,
+/// [`Unreadable`] when it cannot be read or holds no game.
+pub fn read_split<R: std::io::Read, V: Visitor>(
+    split: Split<R>,
+    encoding: Option<Encoding>,
+    visitor: &mut V,
+    mut each: impl FnMut(V::Output),
+) -> Result<Read, Unreadable> {
+    let mut chunks = match split {
+        Split::Whole(bytes) => return super::read_with(&bytes, encoding, visitor, each),
+        Split::Chunks(chunks) => chunks,
+    };
+    let read = Read { format: chunks.format(), encoding: chunks.encoding() };
+    let mut held = super::read::Held::default();
+    for chunk in &mut chunks {
+        chunk?.read_with(visitor, |game, looks| held.take((game, looks), &mut each));
+    }
+    match held.end() {
+        None => Err(no_game(read.format)),
+        Some(false) => Err(super::not_a_game(read.format)),
+        Some(true) => Ok(read),
+    }
+}
+
+/// Decodes `bytes` onto the end of `text`.
+fn decode(decoder: &mut encoding_rs::Decoder, bytes: &[u8], text: &mut String, last: bool) {
+    let room = decoder.max_utf8_buffer_length(bytes.len()).unwrap_or(bytes.len() * 3 + 16);
+    text.reserve(room);
+    let (_, read, _) = decoder.decode_to_string(bytes, text, last);
+    debug_assert_eq!(read, bytes.len(), "the room reserved holds the whole piece");
+}

@@ -1,0 +1,471 @@
+//! Cutting a text into chunks of whole lines, at places where every
+//! reading of it starts a new game (see the [module docs](super)).
+
+use crate::formats::detect::Format;
+use crate::formats::dhtmlxq::{self, Block};
+use crate::formats::encoding::{self, Encoding};
+#[cfg(feature = "serde")]
+use crate::formats::json;
+use crate::formats::read::Sighted;
+use crate::formats::{Unreadable, pgn};
+use crate::record::{Record, Span, Visitor, Warning};
+
+use super::{MAX_LINE, cannot_read, decode};
+
+/// Cuts a text into chunks of whole games as it is read.
+#[derive(Debug)]
+pub(super) struct TextChunks<R> {
+    pub(super) source: R,
+    pub(super) format: Format,
+    pub(super) encoding: Encoding,
+    /// The encoding each line is decoded from (UTF-8 for UTF-16, decoded
+    /// as it comes).
+    pub(super) lines_in: Encoding,
+    pub(super) utf16: Option<encoding_rs::Decoder>,
+    /// Bytes read and not yet in a chunk.
+    pub(super) raw: Vec<u8>,
+    /// Where in `raw` the complete lines looked at end.
+    scanned: usize,
+    /// The last place in `raw` where a chunk may end, and how many lines of
+    /// the input come before it.
+    cut: Option<(usize, u32)>,
+    /// Lines of the input looked at (or skipped, when too long).
+    lines: u32,
+    /// The lines of the chunk being made, before `raw`.
+    parts: Vec<Part>,
+    first_line: u32,
+    /// What the line scan knows of the line before.
+    last_blank: bool,
+    /// The game being scanned has moves (or a separator ended it), as
+    /// the PGN reader will find: a line of tags after an empty line then
+    /// starts the next game.
+    game_has_moves: bool,
+    /// Surely no comment is open after the line scanned last.
+    comment_closed: bool,
+    /// The DhtmlXQ block open after the line scanned last.
+    block: Option<Block>,
+    /// Within a line too long to read: its rest is dropped up to its end.
+    skipping: bool,
+    /// The last bytes of the line too long to read dropped so far, for a
+    /// block's opening tag cut between two pieces.
+    skipped_tail: Vec<u8>,
+    piece: Vec<u8>,
+    piece_size: usize,
+    done: bool,
+}
+
+/// Whole lines of a text, the games of which read alone as they do in the
+/// whole text.
+#[derive(Debug)]
+pub(super) struct TextChunk {
+    pub(super) format: Format,
+    pub(super) encoding: Encoding,
+    lines_in: Encoding,
+    /// The number of the chunk's first line in its input.
+    first_line: u32,
+    parts: Vec<Part>,
+}
+
+/// Part of a chunk: bytes of whole lines, or a line too long to read.
+#[derive(Debug)]
+enum Part {
+    Lines(Vec<u8>),
+    /// A line too long to read; in a DhtmlXQ text, whether a block was
+    /// open before it or may open in it (it is then an unreadable game).
+    Overlong {
+        block: bool,
+    },
+}
+
+/// The longest tag that opens a DhtmlXQ block, `[DhtmlXQiFrame]`, less one
+/// byte: what is kept of a line too long to read to find such a tag cut
+/// between two pieces.
+const BLOCK_TAG_TAIL: usize = 14;
+
+impl<R: std::io::Read> TextChunks<R> {
+    /// Chunks of `raw` (the head, without a byte-order mark, as UTF-8 when
+    /// the text is UTF-16) and what follows it in `source`.
+    pub(super) fn new(
+        source: R,
+        (format, encoding, lines_in): (Format, Encoding, Encoding),
+        utf16: Option<encoding_rs::Decoder>,
+        raw: Vec<u8>,
+        piece_size: usize,
+    ) -> TextChunks<R> {
+        TextChunks {
+            source,
+            format,
+            encoding,
+            lines_in,
+            utf16,
+            raw,
+            scanned: 0,
+            cut: None,
+            lines: 0,
+            parts: Vec::new(),
+            first_line: 1,
+            last_blank: false,
+            game_has_moves: false,
+            comment_closed: true,
+            block: None,
+            skipping: false,
+            skipped_tail: Vec::new(),
+            piece: vec![0u8; piece_size.max(1)],
+            piece_size: piece_size.max(1),
+            done: false,
+        }
+    }
+
+    /// Looks at the complete lines of `raw` not looked at yet, noting the
+    /// last place a chunk may end.
+    fn scan(&mut self) {
+        while let Some(k) = memchr::memchr(b'\n', &self.raw[self.scanned..]) {
+            let start = self.scanned;
+            if k > MAX_LINE {
+                // A line too long to read, whole in `raw`: it is dropped.
+                self.overlong(start);
+                let opens = dhtmlxq::has_block_open(&self.raw[..k]);
+                self.mark_overlong(opens);
+                self.raw.drain(..=k);
+                continue;
+            }
+            let line = &self.raw[start..start + k];
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            let blank = line.iter().all(u8::is_ascii_whitespace);
+            match self.format {
+                Format::Json => self.cut = Some((start, self.lines)),
+                Format::Dhtmlxq => {
+                    if self.block.is_none() || dhtmlxq::block_open_at(line).is_some() {
+                        self.cut = Some((start, self.lines));
+                    }
+                    self.block = self.block_after(line);
+                }
+                _ if !blank => {
+                    let (cut, has_moves, comment_closed) = self.scan_pgn_line(line);
+                    if cut {
+                        self.cut = Some((start, self.lines));
+                    }
+                    self.game_has_moves = has_moves;
+                    self.comment_closed = comment_closed;
+                }
+                _ => {}
+            }
+            self.last_blank = blank;
+            self.lines += 1;
+            self.scanned = start + k + 1;
+        }
+    }
+
+    /// The DhtmlXQ block open after a line of a DhtmlXQ text: a chunk may
+    /// start before a line when none is open, or when the line starts with
+    /// a block's opening tag (a block not closed runs up to it). A line's
+    /// first byte is never the second byte of a character; in GBK and Big5
+    /// others can be, so tags are looked for in the decoded line.
+    fn block_after(&self, line: &[u8]) -> Option<Block> {
+        if !dhtmlxq::has_block_tag(line) {
+            return self.block;
+        }
+        if self.lines_in == Encoding::Utf8 || line.is_ascii() {
+            return dhtmlxq::open_after(line, self.block);
+        }
+        dhtmlxq::open_after(self.decoded(line).as_bytes(), self.block)
+    }
+
+    /// Looks at a non-empty line of PGN: whether a chunk may start at it,
+    /// and after it whether the game surely has moves and no comment is
+    /// surely open. A chunk may start at a line of tags that the reader
+    /// reads as tags (outside a comment, or after an empty line, which ends
+    /// one) when the game before it has moves: the reader then surely
+    /// starts a new game there.
+    fn scan_pgn_line(&self, line: &[u8]) -> (bool, bool, bool) {
+        let bracket = line.trim_ascii_start().first() == Some(&b'[');
+        // A line opening with `[` tells the same whether it is tags or not
+        // when the game has no moves yet and no brace can open a comment:
+        // no cut, no moves, no comment open. The test (which decodes a
+        // line in GBK or Big5) is spared for all but a game's first line.
+        if bracket
+            && !self.game_has_moves
+            && self.comment_closed
+            && memchr::memchr2(b'{', b'}', line).is_none()
+        {
+            return (false, false, true);
+        }
+        let tags = bracket && (self.last_blank || self.comment_closed) && self.is_tag_line(line);
+        if tags {
+            return (self.game_has_moves, false, true);
+        }
+        let moves = has_moves(line).unwrap_or(self.game_has_moves);
+        // The reader opens a comment at a `{` and closes it at the next
+        // `}`: when a line's last brace is `}`, no comment is open after
+        // it; when it is `{`, one may be.
+        let closed = self.last_brace(line).map_or(self.comment_closed, |brace| brace == b'}');
+        (false, moves, closed)
+    }
+
+    /// Whether a line is a line of tags.
+    fn is_tag_line(&self, line: &[u8]) -> bool {
+        match std::str::from_utf8(line) {
+            Ok(text) if self.lines_in == Encoding::Utf8 || text.is_ascii() => pgn::is_tag_line(text),
+            _ => pgn::is_tag_line(&self.decoded(line)),
+        }
+    }
+
+    /// A line decoded.
+    fn decoded(&self, line: &[u8]) -> String {
+        let mut text = String::new();
+        encoding::decode_lines(line, self.lines_in, &mut text);
+        text
+    }
+
+    /// The last `{` or `}` of a line, as characters (in GBK and Big5 their
+    /// bytes can be the second byte of another character).
+    fn last_brace(&self, line: &[u8]) -> Option<u8> {
+        let k = memchr::memrchr2(b'{', b'}', line)?;
+        if self.lines_in == Encoding::Utf8 || line.is_ascii() {
+            return Some(line[k]);
+        }
+        let text = self.decoded(line);
+        text.rfind(['{', '}']).map(|k| text.as_bytes()[k])
+    }
+
+    /// Reads the next piece of the input onto `raw`; false at its end.
+    fn read_piece(&mut self) -> Result<bool, Unreadable> {
+        let n = self.source.read(&mut self.piece).map_err(cannot_read)?;
+        match &mut self.utf16 {
+            Some(decoder) => {
+                let mut text = String::new();
+                decode(decoder, &self.piece[..n], &mut text, n == 0);
+                self.raw.extend_from_slice(text.as_bytes());
+            }
+            None => self.raw.extend_from_slice(&self.piece[..n]),
+        }
+        Ok(n > 0)
+    }
+
+    /// The next chunk: at least a piece's worth of whole games, or the rest
+    /// of the input.
+    pub(super) fn next_chunk(&mut self) -> Result<Option<TextChunk>, Unreadable> {
+        loop {
+            if self.skipping {
+                let end = memchr::memchr(b'\n', &self.raw);
+                let dropped = end.map_or(self.raw.len(), |k| k + 1);
+                self.skip_overlong(dropped);
+                if end.is_some() {
+                    self.skipping = false;
+                }
+                self.scanned = 0;
+                self.cut = None;
+            }
+            if !self.skipping {
+                self.scan();
+            }
+            if let Some((cut, lines)) = self.cut
+                && (cut > 0 || !self.parts.is_empty())
+                && self.chunk_len() + cut >= self.piece_size
+            {
+                return Ok(Some(self.take(cut, lines)));
+            }
+            if !self.skipping && self.raw.len() - self.scanned > MAX_LINE {
+                // A line too long to read, not ended yet: it is dropped up
+                // to its end.
+                let start = self.scanned;
+                self.overlong(start);
+                self.skipped_tail.clear();
+                let all = self.raw.len();
+                self.skip_overlong(all);
+                self.skipping = true;
+            }
+            if self.done {
+                if self.raw.is_empty() && self.parts.is_empty() {
+                    return Ok(None);
+                }
+                let (all, lines) = (self.raw.len(), self.lines);
+                return Ok(Some(self.take(all, lines)));
+            }
+            if !self.read_piece()? {
+                self.done = true;
+            }
+        }
+    }
+
+    /// Drops `raw[..end]`, bytes of a line too long to read, noting whether
+    /// they hold a DhtmlXQ block's opening tag (perhaps begun in the bytes
+    /// dropped before).
+    fn skip_overlong(&mut self, end: usize) {
+        if self.format == Format::Dhtmlxq {
+            let bytes = &self.raw[..end];
+            let mut seam = std::mem::take(&mut self.skipped_tail);
+            seam.extend_from_slice(&bytes[..bytes.len().min(BLOCK_TAG_TAIL)]);
+            let opens = dhtmlxq::has_block_open(&seam) || dhtmlxq::has_block_open(bytes);
+            seam.extend_from_slice(&bytes[bytes.len().min(BLOCK_TAG_TAIL)..]);
+            seam.drain(..seam.len().saturating_sub(BLOCK_TAG_TAIL));
+            self.skipped_tail = seam;
+            self.mark_overlong(opens);
+        }
+        self.raw.drain(..end);
+    }
+
+    /// Notes that the line too long to read last told of may open a
+    /// DhtmlXQ block.
+    fn mark_overlong(&mut self, opens: bool) {
+        if let Some(Part::Overlong { block }) = self.parts.last_mut() {
+            *block |= opens;
+        }
+    }
+
+    /// Ends the lines of the chunk being made before the line too long to
+    /// read that starts at `raw[start]`, which is told as such; the caller
+    /// drops it from `raw`.
+    fn overlong(&mut self, start: usize) {
+        let before: Vec<u8> = self.raw.drain(..start).collect();
+        if !before.is_empty() {
+            self.parts.push(Part::Lines(before));
+        }
+        self.parts.push(Part::Overlong { block: self.block.is_some() });
+        self.lines += 1;
+        self.scanned = 0;
+        self.cut = None;
+        self.last_blank = false;
+        self.game_has_moves = false;
+        self.comment_closed = false;
+        self.block = None;
+    }
+
+    /// The bytes in the chunk being made.
+    fn chunk_len(&self) -> usize {
+        self.parts.iter().map(|p| if let Part::Lines(b) = p { b.len() } else { 0 }).sum()
+    }
+
+    /// The chunk of the parts made and `raw[..end]`, where `lines` lines
+    /// of the input end.
+    fn take(&mut self, end: usize, lines: u32) -> TextChunk {
+        let rest = self.raw.split_off(end);
+        let bytes = std::mem::replace(&mut self.raw, rest);
+        if !bytes.is_empty() {
+            self.parts.push(Part::Lines(bytes));
+        }
+        let chunk = TextChunk {
+            format: self.format,
+            encoding: self.encoding,
+            lines_in: self.lines_in,
+            first_line: self.first_line,
+            parts: std::mem::take(&mut self.parts),
+        };
+        self.first_line = lines + 1;
+        self.scanned -= end.min(self.scanned);
+        self.cut = None;
+        chunk
+    }
+}
+
+/// What a non-empty line of PGN tells of whether its game has moves, as
+/// the PGN reader finds (any word of move text, a result, or a `{`
+/// comment, outside a comment; a `===` separator ends the game too): `Some(true)`
+/// when it surely has them from this line on, `Some(false)` when a new
+/// game may begin at it (a line that opens with `[`: tags, most likely),
+/// `None` when it says nothing sure (a `;` comment, a variation, a character
+/// other than ASCII first). Inside a comment the game has moves already,
+/// since the `{` that opened it counts.
+fn has_moves(line: &[u8]) -> Option<bool> {
+    let line = line.trim_ascii();
+    match line.first()? {
+        b'[' => Some(false),
+        b'=' if line.len() >= 3 && line.iter().all(|&b| b == b'=') => Some(true),
+        b if b.is_ascii_alphanumeric() || matches!(b, b'{' | b'*' | b'$') => Some(true),
+        _ => None,
+    }
+}
+
+impl TextChunk {
+    /// How many bytes the chunk holds.
+    pub(super) fn len(&self) -> usize {
+        self.parts.iter().map(|p| if let Part::Lines(b) = p { b.len() } else { 0 }).sum()
+    }
+
+    /// Whether the chunk holds nothing.
+    pub(super) fn is_empty(&self) -> bool {
+        self.len() == 0 && self.parts.is_empty()
+    }
+
+    /// Reads the chunk's games with `visitor` (see [`super::Chunk::read_with`]).
+    pub(super) fn read_with<V: Visitor>(&self, visitor: &mut V, mut each: impl FnMut(V::Output, bool)) {
+        let mut text = String::new();
+        match self.format {
+            #[cfg(feature = "serde")]
+            Format::Json => {
+                let mut reader = json::LineReader::default().starting_at_line(self.first_line);
+                for part in &self.parts {
+                    match part {
+                        Part::Lines(bytes) => {
+                            text.clear();
+                            encoding::decode_lines(bytes, self.lines_in, &mut text);
+                            for line in text.lines() {
+                                reader.push_line(line);
+                                for record in reader.take_games() {
+                                    each(visitor.record(record), true);
+                                }
+                            }
+                        }
+                        Part::Overlong { .. } => reader.skip_overlong_line(MAX_LINE),
+                    }
+                }
+                for record in reader.finish() {
+                    each(visitor.record(record), true);
+                }
+            }
+            Format::Dhtmlxq => {
+                // The parts are read apart: a line too long to read ends
+                // the blocks before it.
+                let mut line = self.first_line;
+                for part in &self.parts {
+                    match part {
+                        Part::Lines(bytes) => {
+                            text.clear();
+                            encoding::decode_lines(bytes, self.lines_in, &mut text);
+                            dhtmlxq::read_each(&text, line, |record| each(visitor.record(record), true));
+                            let lines = memchr::memchr_iter(b'\n', bytes).count();
+                            line = line.saturating_add(u32::try_from(lines).unwrap_or(u32::MAX));
+                        }
+                        Part::Overlong { block } => {
+                            if *block {
+                                each(visitor.record(overlong_record(line)), true);
+                            }
+                            line = line.saturating_add(1);
+                        }
+                    }
+                }
+            }
+            _ => {
+                let mut reader =
+                    pgn::LineReader::with(Sighted::new(visitor)).starting_at_line(self.first_line);
+                for part in &self.parts {
+                    match part {
+                        Part::Lines(bytes) => {
+                            text.clear();
+                            encoding::decode_lines(bytes, self.lines_in, &mut text);
+                            for line in text.lines() {
+                                reader.push_line(line);
+                            }
+                            for (game, looks) in reader.take_games() {
+                                each(game, looks);
+                            }
+                        }
+                        Part::Overlong { .. } => reader.skip_overlong_line(MAX_LINE),
+                    }
+                }
+                for (game, looks) in reader.finish() {
+                    each(game, looks);
+                }
+            }
+        }
+    }
+}
+
+/// The unreadable game of a line too long to read, line `line` of a
+/// DhtmlXQ text, in which a block is open or may open.
+fn overlong_record(line: u32) -> Record {
+    let at = Span { line, column: 1 };
+    let message =
+        format!("line longer than {} MB: not read (a DhtmlXQ block is open or opens in it)", MAX_LINE >> 20);
+    Record { at, unreadable: Some(Warning { at, message }), ..Record::default() }
+}
