@@ -200,6 +200,24 @@
 //! # Ok::<(), std::io::Error>(())
 //! ```
 //!
+//! # Errors
+//!
+//! Errors are typed, each with its place, and their messages are their
+//! `Display`: what is wrong is an enum holding the values found
+//! ([`notation::ParseMoveErrorKind`], [`notation::IllegalReason`],
+//! [`formats::xqf::XqfErrorKind`], [`formats::ccbridge::CcbridgeErrorKind`],
+//! [`formats::cbf::CbfErrorKind`], [`formats::UnreadableReason`]), and an
+//! error of reading a file holds the error of its format:
+//!
+//! ```
+//! use qipu::formats::{self, UnreadableReason, ccbridge::{self, CcbridgeErrorKind}};
+//! let e = formats::read(b"CCBridge Record\0", None).unwrap_err();
+//! let UnreadableReason::Ccbridge(why) = &e.reason else { panic!("{e}") };
+//! let cut = ccbridge::Truncated::Record { holder: "the file", len: 16, header: None };
+//! assert_eq!((why.offset, &why.kind), (16, &CcbridgeErrorKind::Truncated(cut)));
+//! assert_eq!(e.to_string(), "byte 16: truncated: the file gives the record 16 bytes, not even a header");
+//! ```
+//!
 //! # Rules
 //!
 //! ```

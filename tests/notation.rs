@@ -308,3 +308,60 @@ fn iccs_forms() {
     assert!(matches!(iccs::parse("h2h8").unwrap().resolve(&p), Err(ResolveError::Illegal { .. })));
     assert!(matches!(iccs::parse("h7e7").unwrap().resolve(&p), Err(ResolveError::EmptyOrigin { .. })));
 }
+
+/// Each way a move text fails to parse is a variant a caller can match on,
+/// and its message is the end of the error's.
+#[test]
+fn parse_errors_are_typed() {
+    use qipu::notation::{Expected, ParseMoveErrorKind as Kind, san};
+    fn kind<T: std::fmt::Debug>(r: Result<T, qipu::notation::ParseMoveError>) -> Kind {
+        r.unwrap_err().kind
+    }
+    assert_eq!(kind(chinese::parse("炮二")), Kind::TooShort { example: "炮二平五" });
+    assert_eq!(kind(chinese::parse("炮二x五")), Kind::UnknownCharacter('x'));
+    assert_eq!(kind(chinese::parse("二炮五平")), Kind::OutOfOrder);
+    assert_eq!(kind(wxf::parse("C2")), Kind::TooShort { example: "C2.5" });
+    assert_eq!(kind(wxf::parse("X2.5")), Kind::UnknownPiece);
+    assert_eq!(kind(wxf::parse("C2.x")), Kind::Expected(Expected::Digit));
+    assert_eq!(kind(wxf::parse("C2.5zz")), Kind::Trailing);
+    assert_eq!(kind(iccs::parse("j2e2")), Kind::Expected(Expected::TwoPoints));
+    assert_eq!(kind(san::parse("Xe2")), Kind::UnknownPieceLetter('X'));
+    assert_eq!(kind(san::parse("C")), Kind::Expected(Expected::Destination));
+    assert_eq!(kind(san::parse("Cz2")), Kind::Expected(Expected::DestinationFile));
+    assert_eq!(kind(san::parse("Ce11")), Kind::RankOutOfRange { origin: false, value: 11 });
+    assert_eq!(kind(san::parse("C99e2")), Kind::RankOutOfRange { origin: true, value: 99 });
+    assert_eq!(kind(san::parse("C#e2")), Kind::BeforeDestination('#'));
+    let e = san::parse("Ce11").unwrap_err();
+    assert_eq!(e.to_string(), "cannot read \"Ce11\" as a SAN move: rank out of range");
+    let e = chinese::parse("炮二x五").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "cannot read \"炮二x五\" as a Chinese move: 'x' is not a piece, numeral, qualifier or direction"
+    );
+}
+
+/// Why a move is illegal is typed: the rule it breaks, with the move tried.
+#[test]
+fn resolve_errors_are_typed() {
+    use qipu::notation::{IllegalReason, Origin, san};
+    use qipu::{Color, Illegality, Piece, Role, Square};
+    let p = Position::start();
+    let e = chinese::parse("炮三平五").unwrap().resolve(&p).unwrap_err();
+    assert_eq!(e, ResolveError::NoPiece { color: Color::Red, role: Role::Cannon, origin: Origin::File(3) });
+    assert_eq!(e.to_string(), "no Red cannon on file 3");
+    let e = wxf::parse("H2+4").unwrap().resolve(&p).unwrap_err();
+    let blocked = Illegality::Blocked(Piece::new(Color::Red, Role::Horse), Square::G0);
+    assert_eq!(e, ResolveError::Illegal { reason: IllegalReason::Breaks { mv: mv("h0f1"), rule: blocked } });
+    assert_eq!(e.to_string(), "illegal: h0f1: the horse is blocked at g0 (horse leg)");
+    let e = iccs::parse("h0f1").unwrap().resolve(&p).unwrap_err();
+    assert_eq!(e, ResolveError::Illegal { reason: IllegalReason::Rule(blocked) });
+    let e = san::parse("Re5").unwrap().resolve(&p).unwrap_err();
+    let reason = IllegalReason::Unreachable {
+        color: Color::Red,
+        role: Role::Rook,
+        to_file: qipu::File::E,
+        to_rank: 5,
+    };
+    assert_eq!(e, ResolveError::Illegal { reason });
+    assert_eq!(e.to_string(), "illegal: no Red rook can move to e5");
+}

@@ -15,7 +15,11 @@ use qipu::record::{Record, RecordBuilder};
 
 /// Reads `bytes` a piece at a time: whether it was cut into chunks, and
 /// what it gave.
-fn streamed(bytes: &[u8], head: usize, piece: usize) -> (bool, Result<(formats::Read, Vec<Record>), String>) {
+fn streamed(
+    bytes: &[u8],
+    head: usize,
+    piece: usize,
+) -> (bool, Result<(formats::Read, Vec<Record>), formats::UnreadableReason>) {
     let split = match stream::split_sized(bytes, None, head, piece) {
         Ok(split) => split,
         Err(e) => return (false, Err(e.reason)),

@@ -12,6 +12,8 @@ use std::collections::HashSet;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+use crate::formats::UnreadableReason;
+
 /// One input to read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Input {
@@ -24,20 +26,23 @@ pub enum Input {
     },
     /// Standard input.
     Stdin,
-    /// A path that cannot be read, and why (reported as unreadable).
+    /// A path that cannot be read, and why (reported as unreadable):
+    /// [`UnreadableReason::NotFound`], [`CannotRead`](UnreadableReason::CannotRead)
+    /// or [`BrokenLink`](UnreadableReason::BrokenLink).
     Problem {
         /// The path.
         path: PathBuf,
         /// What is wrong.
-        reason: String,
+        reason: UnreadableReason,
     },
     /// A path met while walking a folder that is not read, and why (a
-    /// pipe, a device): it holds no record.
+    /// pipe, a device: [`UnreadableReason::NotOpened`]): it holds no
+    /// record.
     Skipped {
         /// The path.
         path: PathBuf,
         /// Why it is not read.
-        reason: String,
+        reason: UnreadableReason,
     },
 }
 
@@ -211,8 +216,8 @@ impl Walk {
 
     fn problem(&mut self, path: &Path, e: std::io::Error) {
         let reason = match e.kind() {
-            std::io::ErrorKind::NotFound => "no such file or directory".to_string(),
-            _ => format!("cannot read: {e}"),
+            std::io::ErrorKind::NotFound => UnreadableReason::NotFound,
+            _ => UnreadableReason::cannot_read(&e),
         };
         self.out.push(Input::Problem { path: path.to_path_buf(), reason });
     }
@@ -249,7 +254,7 @@ impl Walk {
             let meta = match std::fs::metadata(&path) {
                 Ok(meta) => meta,
                 Err(e) if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) => {
-                    let reason = format!("cannot read: a link to nothing ({e})");
+                    let reason = UnreadableReason::BrokenLink { message: e.to_string() };
                     self.out.push(Input::Problem { path, reason });
                     continue;
                 }
@@ -270,7 +275,7 @@ impl Walk {
             } else if meta.is_file() {
                 self.out.push(Input::File { path, found: true });
             } else {
-                let reason = format!("{}, not opened while walking a folder", special_kind(&meta));
+                let reason = UnreadableReason::NotOpened { kind: special_kind(&meta) };
                 self.out.push(Input::Skipped { path, reason });
             }
         }

@@ -10,7 +10,7 @@
 
 use crate::formats::encoding::Encoding;
 use crate::formats::stream::{self, Chunk, Split};
-use crate::formats::{self, Unreadable, detect};
+use crate::formats::{self, Unreadable, UnreadableReason, detect};
 use crate::record::Visitor;
 
 use super::input::Input;
@@ -63,6 +63,9 @@ impl Meta {
 /// }).unwrap();
 /// // A file over 1 MB is read in chunks: its games come in several runs.
 /// assert_eq!(told, ["1391 games from 0", "done", "no/such.pgn: no such file or directory", "done"]);
+/// // Why, typed: a path that does not exist.
+/// use qipu::formats::UnreadableReason;
+/// assert!(matches!(&inputs[1], batch::Input::Problem { reason: UnreadableReason::NotFound, .. }));
 /// ```
 #[derive(Debug)]
 pub enum Event<R> {
@@ -75,11 +78,11 @@ pub enum Event<R> {
         games: Vec<R>,
     },
     /// No more game can be read from the input, and why.
-    Unreadable(String),
+    Unreadable(UnreadableReason),
     /// The input was found while walking a folder and holds no record at
     /// all (prose, an empty file, an image), and why: not a game, not a
     /// problem.
-    NoRecord(String),
+    NoRecord(UnreadableReason),
     /// The input is finished.
     Done,
 }
@@ -206,7 +209,7 @@ enum Piece<R> {
 /// Why an input gives no more game: unreadable, or holding no record.
 #[derive(Debug)]
 struct Stop {
-    reason: String,
+    reason: UnreadableReason,
     no_record: bool,
     format: Option<&'static str>,
 }
@@ -216,7 +219,7 @@ impl Stop {
     /// that holds no record (prose, an image) is not a game; one named on
     /// the command line, or named like a record (`.pgn`, `.xqf`), is
     /// unreadable.
-    fn new(input: &Input, reason: String, holds_no_record: bool) -> Stop {
+    fn new(input: &Input, reason: UnreadableReason, holds_no_record: bool) -> Stop {
         Stop { reason, no_record: holds_no_record && may_hold_no_record(input), format: None }
     }
 
@@ -289,7 +292,7 @@ where
             _ => match input.open() {
                 Ok(source) => source,
                 Err(e) => {
-                    submit(stop(meta, Stop::new(input, format!("cannot read: {e}"), false)))?;
+                    submit(stop(meta, Stop::new(input, UnreadableReason::cannot_read(&e), false)))?;
                     continue;
                 }
             },
@@ -353,7 +356,7 @@ fn read_whole<V: Visitor>(
         Ok(Some(bytes)) => bytes,
         // Grown past the limit since it was looked at: read in pieces.
         Ok(None) => return read_streamed(input, meta, encoding, visitor),
-        Err(e) => return (meta, Err(Stop::new(input, format!("cannot read: {e}"), false))),
+        Err(e) => return (meta, Err(Stop::new(input, UnreadableReason::cannot_read(&e), false))),
     };
     read_bytes(input, meta, &bytes, encoding, visitor)
 }
@@ -388,7 +391,7 @@ fn read_streamed<V: Visitor>(
 ) -> (Meta, Result<Vec<V::Output>, Stop>) {
     let source = match input.open() {
         Ok(source) => source,
-        Err(e) => return (meta, Err(Stop::new(input, format!("cannot read: {e}"), false))),
+        Err(e) => return (meta, Err(Stop::new(input, UnreadableReason::cannot_read(&e), false))),
     };
     let mut games = Vec::new();
     match stream::read_stream_with(source, encoding, visitor, |game| games.push(game)) {

@@ -122,7 +122,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
                         } else {
                             Outcome::Unreadable(String::new())
                         };
-                        let error = Some(ErrorJson::whole_input(reason.clone()));
+                        let error = Some(ErrorJson::whole_input(reason.to_string()));
                         let game = Found { index: 0, name: None, tag: None, outcome, error };
                         write(out, args.format, meta, &game)?;
                     }

@@ -193,13 +193,13 @@ impl Tally {
     }
 
     /// Counts an input that cannot be read at all.
-    pub fn unreadable(&mut self, source: &str, reason: &str) {
+    pub fn unreadable(&mut self, source: &str, reason: impl std::fmt::Display) {
         self.game(Outcome::Unreadable(format!("{source}: unreadable: {reason}")));
     }
 
     /// Counts an input found in a folder that holds no record.
-    pub fn no_record(&mut self, source: &str, reason: &str) {
-        self.game(Outcome::NoRecord(no_record_line(source, reason)));
+    pub fn no_record(&mut self, source: &str, reason: impl std::fmt::Display) {
+        self.game(Outcome::NoRecord(no_record_line(source, &reason.to_string())));
     }
 
     /// Tells a message, clearing the progress line first; control

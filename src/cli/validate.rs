@@ -139,8 +139,8 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
             progress.games(games.len());
             games.iter().enumerate().try_for_each(|(k, checked)| emit(&report(meta, first + k, checked), out))
         }
-        Event::Unreadable(message) => emit(&unreadable(meta, message, Some(Status::Unreadable)), out),
-        Event::NoRecord(message) => emit(&unreadable(meta, message, None), out),
+        Event::Unreadable(why) => emit(&unreadable(meta, why.to_string(), Some(Status::Unreadable)), out),
+        Event::NoRecord(why) => emit(&unreadable(meta, why.to_string(), None), out),
         Event::Done => {
             progress.input_done();
             Ok(())

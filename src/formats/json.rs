@@ -204,7 +204,9 @@ impl LineReader {
                 // The line is the record's: the place is a column of it.
                 at.column = e.column().max(1) as u32;
                 let text = e.to_string();
-                text.rsplit_once(" at line ").map_or(text.clone(), |(what, _)| what.to_string())
+                BadRecord::Json(
+                    text.rsplit_once(" at line ").map_or(text.clone(), |(what, _)| what.to_string()),
+                )
             })
             .and_then(|owned| record(owned, self.lines));
         self.games.push(read.unwrap_or_else(|reason| Record {
@@ -242,7 +244,42 @@ impl LineReader {
     }
 }
 
-fn record(owned: OwnedRecord, line: u32) -> Result<Record, String> {
+/// Why a line of JSON is not one of qipu's records (the message of the
+/// unreadable record it stands for, after `JSON record: `).
+#[derive(Debug, thiserror::Error)]
+enum BadRecord {
+    /// Not JSON, or not a record's fields: serde_json's words, without
+    /// the place.
+    #[error("{0}")]
+    Json(String),
+    /// A result other than PGN's four.
+    #[error("result {0:?} is not 1-0, 0-1, 1/2-1/2 or *")]
+    Result(String),
+    /// A node before its parent.
+    #[error("node {node}: parent {parent} not listed before it")]
+    Parent {
+        /// The node's id.
+        node: usize,
+        /// Its parent's.
+        parent: usize,
+    },
+    /// A node whose move is not coordinates.
+    #[error("node {node}: {text:?} is not a move")]
+    NotAMove {
+        /// The node's id.
+        node: usize,
+        /// Its move.
+        text: String,
+    },
+    /// A node with neither a move nor its text.
+    #[error("node {0}: neither move nor text")]
+    Empty(usize),
+    /// A node id given twice.
+    #[error("node id {0} listed twice")]
+    Twice(usize),
+}
+
+fn record(owned: OwnedRecord, line: u32) -> Result<Record, BadRecord> {
     let mut record = Record { tags: owned.tags, at: Span { line, column: 1 }, ..Record::default() };
     if let Some(fen) = owned.fen
         && record.fen().is_none()
@@ -252,9 +289,7 @@ fn record(owned: OwnedRecord, line: u32) -> Result<Record, String> {
     }
     record.result = match owned.result.as_deref() {
         None => None,
-        Some(r) => {
-            Some(GameResult::parse(r).ok_or_else(|| format!("result {r:?} is not 1-0, 0-1, 1/2-1/2 or *"))?)
-        }
+        Some(r) => Some(GameResult::parse(r).ok_or_else(|| BadRecord::Result(r.to_string()))?),
     };
     let tree = &mut record.tree;
     if let Some(c) = owned.comment {
@@ -264,19 +299,19 @@ fn record(owned: OwnedRecord, line: u32) -> Result<Record, String> {
     let mut ids: std::collections::HashMap<usize, NodeId> = std::collections::HashMap::new();
     ids.insert(0, tree.root());
     for node in owned.nodes {
-        let parent = *ids
-            .get(&node.parent)
-            .ok_or_else(|| format!("node {}: parent {} not listed before it", node.id, node.parent))?;
+        let parent =
+            *ids.get(&node.parent).ok_or(BadRecord::Parent { node: node.id, parent: node.parent })?;
         let text = match (node.mv, node.text) {
             (Some(m), _) => {
-                MoveText::Coords(m.parse().map_err(|_| format!("node {}: {m:?} is not a move", node.id))?)
+                let not_a_move = || BadRecord::NotAMove { node: node.id, text: m.clone() };
+                MoveText::Coords(m.parse().map_err(|_| not_a_move())?)
             }
             (None, Some(t)) => MoveText::Text(t.as_str().into()),
-            (None, None) => return Err(format!("node {}: neither move nor text", node.id)),
+            (None, None) => return Err(BadRecord::Empty(node.id)),
         };
         let id = tree.add_child(parent, RecordedMove { text, at: Span { line, column: 1 } });
         if ids.insert(node.id, id).is_some() {
-            return Err(format!("node id {} listed twice", node.id));
+            return Err(BadRecord::Twice(node.id));
         }
         if node.comment.is_some() || node.comment_before.is_some() || !node.nags.is_empty() {
             let notes = tree.node_mut(id).notes_mut();

@@ -28,6 +28,7 @@ pub use ccbridge::cbf;
 use detect::Format;
 use encoding::Encoding;
 pub use read::{Read, read_with};
+pub use slots::SharedPoint;
 
 /// The records of one file and how they were read.
 #[derive(Clone, Debug)]
@@ -40,19 +41,59 @@ pub struct Parsed {
     pub records: Vec<Record>,
 }
 
-/// Why a binary file (or a record in one) cannot be read, and at which byte.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("byte {offset}: {reason}")]
-pub struct ByteError {
-    /// Byte offset of the problem.
+/// Why a binary file (or a record in one) cannot be read, and at which
+/// byte: an [`XqfError`](xqf::XqfError) or a
+/// [`CcbridgeError`](ccbridge::CcbridgeError), whose `kind` says what is
+/// wrong in the terms of its format. The message is `byte OFFSET: ` and
+/// the [`reason`](ByteError::reason).
+///
+/// ```
+/// use qipu::formats::xqf::{self, XqfErrorKind};
+/// let mut file = b"XQ\x13".to_vec();
+/// file.resize(1024, 0);
+/// let e = xqf::read(&file).unwrap_err();
+/// assert_eq!((e.offset, e.in_inflated_data, &e.kind), (2, false, &XqfErrorKind::Version(19)));
+/// assert_eq!(e.to_string(), "byte 2: version 19: XQStudio writes versions up to 18");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ByteError<K> {
+    /// Byte offset of the problem: in the file, or in the inflated data
+    /// when [`in_inflated_data`](ByteError::in_inflated_data) says so.
     pub offset: usize,
-    /// What is wrong, in words.
-    pub reason: String,
+    /// Whether `offset` counts in the inflated data of a compressed 象棋桥
+    /// library rather than in the file.
+    pub in_inflated_data: bool,
+    /// What is wrong.
+    pub kind: K,
 }
 
-/// A [`ByteError`] as the `Err` of a reader.
-fn byte_error<T>(offset: usize, reason: impl Into<String>) -> Result<T, ByteError> {
-    Err(ByteError { offset, reason: reason.into() })
+impl<K: std::fmt::Display> ByteError<K> {
+    /// What is wrong, in words: the kind's message, and, for an offset in
+    /// inflated data, ` (offset in the inflated library data)`.
+    pub fn reason(&self) -> String {
+        let mut reason = self.kind.to_string();
+        if self.in_inflated_data {
+            reason.push_str(" (offset in the inflated library data)");
+        }
+        reason
+    }
+}
+
+impl<K: std::fmt::Display> std::fmt::Display for ByteError<K> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "byte {}: {}", self.offset, self.kind)?;
+        if self.in_inflated_data {
+            f.write_str(" (offset in the inflated library data)")?;
+        }
+        Ok(())
+    }
+}
+
+impl<K: std::fmt::Debug + std::fmt::Display> std::error::Error for ByteError<K> {}
+
+/// A [`ByteError`] at `offset` in the file, as the `Err` of a reader.
+fn byte_error<T, K>(offset: usize, kind: K) -> Result<T, ByteError<K>> {
+    Err(ByteError { offset, in_inflated_data: false, kind })
 }
 
 /// Settles the side to move of a record whose moves are points, and writes
@@ -90,14 +131,25 @@ pub(crate) fn settle_start(
     }
 }
 
-/// A file from which no record can be read.
+/// A file from which no record can be read. Its message is the
+/// [`reason`](Unreadable::reason)'s.
+///
+/// ```
+/// use qipu::formats::{self, UnreadableReason, xqf::XqfErrorKind};
+/// let e = formats::read(b"", None).unwrap_err();
+/// assert_eq!((e.reason.clone(), e.holds_no_record), (UnreadableReason::Empty, true));
+/// let e = formats::read(b"XQ\x0a", None).unwrap_err();
+/// let UnreadableReason::Xqf(xqf) = &e.reason else { panic!("{e}") };
+/// assert!(matches!(xqf.kind, XqfErrorKind::Truncated(_)));
+/// assert_eq!(e.to_string(), "byte 3: truncated: 3 bytes, but an XQF header has 1024");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{reason}")]
 pub struct Unreadable {
     /// The format detected.
     pub format: Format,
-    /// Why nothing can be read, in words.
-    pub reason: String,
+    /// Why nothing can be read.
+    pub reason: UnreadableReason,
     /// Whether the file holds no record at all (prose, an empty file,
     /// binary data of no record format) rather than a record that cannot
     /// be read (a damaged XQF, a broken JSON line).
@@ -106,13 +158,114 @@ pub struct Unreadable {
 
 impl Unreadable {
     /// A file that is a record, or meant to be one, and cannot be read.
-    pub fn damaged(format: Format, reason: impl Into<String>) -> Unreadable {
-        Unreadable { format, reason: reason.into(), holds_no_record: false }
+    pub fn damaged(format: Format, reason: UnreadableReason) -> Unreadable {
+        Unreadable { format, reason, holds_no_record: false }
     }
 
     /// A file that holds no record at all.
-    pub fn no_record(format: Format, reason: impl Into<String>) -> Unreadable {
-        Unreadable { format, reason: reason.into(), holds_no_record: true }
+    pub fn no_record(format: Format, reason: UnreadableReason) -> Unreadable {
+        Unreadable { format, reason, holds_no_record: true }
+    }
+}
+
+/// Why no record can be read from a file (or an input of a batch): what an
+/// [`Unreadable`] holds.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum UnreadableReason {
+    /// An empty file.
+    #[error("empty file")]
+    Empty,
+    /// A file of white space only.
+    #[error("only white space")]
+    WhiteSpace,
+    /// Binary data of no record format; `start` is its first bytes (up to
+    /// four).
+    #[error(
+        "binary data that is not a known record format (it starts with {}; an XQF file starts with 'XQ')",
+        Hex(start)
+    )]
+    Binary {
+        /// The first bytes.
+        start: Vec<u8>,
+    },
+    /// A text in which no game is found.
+    #[error("no game found")]
+    NoGame,
+    /// A text with no line of moves.
+    #[error("text without a game record: no line of moves")]
+    NoLineOfMoves,
+    /// A text whose games do not look like games: no tags, and the first
+    /// word is not a move.
+    #[error("text without a game record: no tags, and the first word is not a move")]
+    NotAGame,
+    /// A damaged XQF file.
+    #[error(transparent)]
+    Xqf(xqf::XqfError),
+    /// A damaged 象棋桥 CBR record or CBL library.
+    #[error(transparent)]
+    Ccbridge(ccbridge::CcbridgeError),
+    /// A damaged CBF document.
+    #[error(transparent)]
+    Cbf(cbf::CbfError),
+    /// A CBL library that holds no record.
+    #[error("a library without a record")]
+    EmptyLibrary,
+    /// A file too large to read whole, of a format that is not read a
+    /// piece at a time.
+    #[error(
+        "larger than {} MB: only PGN, JSON and DhtmlXQ text and CBL libraries are read a piece at a time; split the file",
+        .max >> 20
+    )]
+    TooLarge {
+        /// The largest size read whole, in bytes.
+        max: u64,
+    },
+    /// The file, or the folder, cannot be read.
+    #[error("cannot read: {message}")]
+    CannotRead {
+        /// The kind of the error.
+        kind: std::io::ErrorKind,
+        /// The system's words.
+        message: String,
+    },
+    /// A path of a batch that does not exist.
+    #[error("no such file or directory")]
+    NotFound,
+    /// A link, met while walking a folder, to nothing.
+    #[error("cannot read: a link to nothing ({message})")]
+    BrokenLink {
+        /// The system's words.
+        message: String,
+    },
+    /// A file met while walking a folder that is not opened: a named pipe,
+    /// a socket, a device (a pipe would wait forever for a writer).
+    #[error("{kind}, not opened while walking a folder")]
+    NotOpened {
+        /// What it is: `"a named pipe (FIFO)"`, `"a socket"`, `"a device"`,
+        /// `"not a regular file"`.
+        kind: &'static str,
+    },
+}
+
+impl UnreadableReason {
+    /// The reason of an error of reading a file.
+    pub fn cannot_read(e: &std::io::Error) -> UnreadableReason {
+        UnreadableReason::CannotRead { kind: e.kind(), message: e.to_string() }
+    }
+}
+
+/// Bytes as `50 4b 03 04`.
+struct Hex<'a>(&'a [u8]);
+
+impl std::fmt::Display for Hex<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, b) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" ")?;
+            }
+            write!(f, "{b:02x}")?;
+        }
+        Ok(())
     }
 }
 

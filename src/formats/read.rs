@@ -2,7 +2,7 @@
 
 use super::detect::{self, Format};
 use super::encoding::{self, Encoding};
-use super::{Unreadable, cbf, ccbridge, dhtmlxq, pgn, sniff, text, wxf, xqf};
+use super::{Unreadable, UnreadableReason as Reason, cbf, ccbridge, dhtmlxq, pgn, sniff, text, wxf, xqf};
 use crate::notation;
 use crate::record::{MoveText, Record, RecordedMove, Span, Visitor, Warning};
 
@@ -39,7 +39,7 @@ pub fn read_with<V: Visitor>(
     mut each: impl FnMut(V::Output),
 ) -> Result<Read, Unreadable> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
-        let reason = if bytes.is_empty() { "empty file" } else { "only white space" };
+        let reason = if bytes.is_empty() { Reason::Empty } else { Reason::WhiteSpace };
         return Err(Unreadable::no_record(detect::detect(bytes), reason));
     }
     let binary = |format| Read { format, encoding: None };
@@ -49,20 +49,20 @@ pub fn read_with<V: Visitor>(
                 each(visitor.record(record));
                 Ok(binary(Format::Xqf))
             }
-            Err(e) => Err(Unreadable::damaged(Format::Xqf, e.to_string())),
+            Err(e) => Err(Unreadable::damaged(Format::Xqf, Reason::Xqf(e))),
         },
         Format::Cbr => match ccbridge::read_cbr(bytes) {
             Ok(record) => {
                 each(visitor.record(record));
                 Ok(binary(Format::Cbr))
             }
-            Err(e) => Err(Unreadable::damaged(Format::Cbr, e.to_string())),
+            Err(e) => Err(Unreadable::damaged(Format::Cbr, Reason::Ccbridge(e))),
         },
         Format::Cbl => {
-            let library =
-                ccbridge::read_cbl(bytes).map_err(|e| Unreadable::damaged(Format::Cbl, e.to_string()))?;
+            let library = ccbridge::read_cbl(bytes)
+                .map_err(|e| Unreadable::damaged(Format::Cbl, Reason::Ccbridge(e)))?;
             if library.records.is_empty() {
-                return Err(Unreadable::damaged(Format::Cbl, "a library without a record"));
+                return Err(Unreadable::damaged(Format::Cbl, Reason::EmptyLibrary));
             }
             // A record of the library that cannot be read is still a game
             // to account for: it is marked unreadable, with its place.
@@ -72,13 +72,8 @@ pub fn read_with<V: Visitor>(
             Ok(binary(Format::Cbl))
         }
         Format::Binary => {
-            let start = bytes.iter().take(4).map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(" ");
-            Err(Unreadable::no_record(
-                Format::Binary,
-                format!(
-                    "binary data that is not a known record format (it starts with {start}; an XQF file starts with 'XQ')"
-                ),
-            ))
+            let start = bytes[..bytes.len().min(4)].to_vec();
+            Err(Unreadable::no_record(Format::Binary, Reason::Binary { start }))
         }
         _ => {
             let decoded = encoding::decode(bytes, encoding);
@@ -89,9 +84,9 @@ pub fn read_with<V: Visitor>(
 
 /// The unreadable game of a record of a library that cannot be read, with
 /// its place.
-pub(crate) fn unreadable_record(e: super::ByteError) -> Record {
+pub(crate) fn unreadable_record(e: ccbridge::CcbridgeError) -> Record {
     let at = Span { line: 0, column: e.offset as u32 };
-    Record { unreadable: Some(Warning { at, message: e.reason }), ..Record::default() }
+    Record { unreadable: Some(Warning { at, message: e.reason() }), ..Record::default() }
 }
 
 /// Reads a decoded text of any text format with `visitor`.
@@ -102,7 +97,7 @@ pub(crate) fn read_text<V: Visitor>(
     mut each: impl FnMut(V::Output),
 ) -> Result<Read, Unreadable> {
     let read = |format| Read { format, encoding: Some(encoding) };
-    let none = |format| Unreadable::no_record(format, "no game found");
+    let none = |format| Unreadable::no_record(format, Reason::NoGame);
     match sniff::text_format(text) {
         Format::Dhtmlxq => {
             for record in dhtmlxq::read(text) {
@@ -115,7 +110,7 @@ pub(crate) fn read_text<V: Visitor>(
                 each(visitor.record(record));
                 Ok(read(Format::Cbf))
             }
-            Err(e) => Err(Unreadable::damaged(Format::Cbf, e.to_string())),
+            Err(e) => Err(Unreadable::damaged(Format::Cbf, Reason::Cbf(e))),
         },
         Format::Json => {
             let records = json_records(text);
@@ -167,10 +162,7 @@ pub(crate) fn read_text<V: Visitor>(
                 return Ok(read(Format::Pgn));
             }
             if records.is_empty() {
-                return Err(Unreadable::no_record(
-                    Format::Text,
-                    "text without a game record: no line of moves",
-                ));
+                return Err(Unreadable::no_record(Format::Text, Reason::NoLineOfMoves));
             }
             if records.iter().all(|r| !looks_like_a_game(r)) {
                 return Err(not_a_game(Format::Text));
@@ -197,7 +189,7 @@ fn plies_replayed(records: &[Record]) -> usize {
 
 /// A text whose games do not look like games.
 pub(crate) fn not_a_game(format: Format) -> Unreadable {
-    Unreadable::no_record(format, "text without a game record: no tags, and the first word is not a move")
+    Unreadable::no_record(format, Reason::NotAGame)
 }
 
 /// The games read from a text, held until one looks like a game (a text

@@ -43,7 +43,7 @@ pub(crate) fn slot_piece(i: usize) -> Piece {
     placed.color.name(),
     placed.role.name()
 )]
-pub(crate) struct SharedPoint {
+pub struct SharedPoint {
     /// The point.
     pub square: Square,
     /// The piece of an earlier slot, on the point first.

@@ -25,8 +25,8 @@
 //! ```
 
 use super::{
-    Descriptive, Direction, Distinction, Order, Origin, ParseMoveError, WriteMoveError, distinction,
-    is_remark_char, motion,
+    Descriptive, Direction, Distinction, Order, Origin, ParseMoveError, ParseMoveErrorKind, WriteMoveError,
+    distinction, is_remark_char, motion,
 };
 use crate::{Color, Move, Position, Role};
 
@@ -356,12 +356,12 @@ pub(super) fn parse_general(text: &str) -> Result<(Descriptive, &str), ParseMove
             return Ok((d, rest));
         }
     }
-    let reason = match text.chars().find(|&c| token(c).is_none() && !is_remark_char(c)) {
-        Some(c) => format!("{c:?} is not a piece, numeral, qualifier or direction"),
-        None if n < 3 => "too short: expected four characters such as 炮二平五".to_string(),
-        None => "the characters are not in the order piece, file, direction, number".to_string(),
+    let kind = match text.chars().find(|&c| token(c).is_none() && !is_remark_char(c)) {
+        Some(c) => ParseMoveErrorKind::UnknownCharacter(c),
+        None if n < 3 => ParseMoveErrorKind::TooShort { example: "炮二平五" },
+        None => ParseMoveErrorKind::OutOfOrder,
     };
-    Err(ParseMoveError::new(NOTATION, text, reason))
+    Err(ParseMoveError::new(NOTATION, text, kind))
 }
 
 fn pattern(t: &[Token]) -> Option<Descriptive> {

@@ -10,7 +10,9 @@
 //! assert_eq!(iccs::write(m, Style::Uci), "h2e2");
 //! ```
 
-use super::{ParseMoveError, ResolveError, is_remark_char, narrow};
+use super::{
+    Expected, IllegalReason, ParseMoveError, ParseMoveErrorKind, ResolveError, is_remark_char, narrow,
+};
 use crate::{File, Illegality, Move, Position, Rank, Square};
 
 const NOTATION: &str = "ICCS";
@@ -47,7 +49,7 @@ pub fn parse(text: &str) -> Result<IccsMove, ParseMoveError> {
         return Ok(m);
     }
     let text = text.trim();
-    let bad = || ParseMoveError::new(NOTATION, text, "expected two points such as H2-E2 or h2e2");
+    let bad = || ParseMoveError::new(NOTATION, text, ParseMoveErrorKind::Expected(Expected::TwoPoints));
     let mut buf = ['\0'; 5];
     let mut n = 0;
     for c in text.trim_end_matches(is_remark_char).chars().map(narrow) {
@@ -104,7 +106,7 @@ impl IccsMove {
                 Err(ResolveError::EmptyOrigin { color: pos.turn(), square: m.from })
             }
             // The move is written as its points: no need to name them again.
-            Some(why) => Err(ResolveError::Illegal { reason: why.to_string() }),
+            Some(rule) => Err(ResolveError::Illegal { reason: IllegalReason::Rule(rule) }),
         }
     }
 }

@@ -28,7 +28,7 @@
 
 use std::fmt;
 
-use crate::{Color, File, Move, Position, Role, Square};
+use crate::{Color, File, Illegality, Move, Position, Role, Square};
 
 pub mod chinese;
 #[cfg(test)]
@@ -141,14 +141,14 @@ pub struct Descriptive {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ResolveError {
     /// No piece answers the description.
-    #[error("no {color} {role} {place}")]
+    #[error("no {color} {role} {}", Place(*origin))]
     NoPiece {
         /// The side to move.
         color: Color,
         /// The kind of piece looked for.
         role: Role,
-        /// Where it was looked for, in words.
-        place: String,
+        /// Where it was looked for: the description's origin.
+        origin: Origin,
     },
     /// The side to move has no piece on the origin point of a coordinate
     /// move.
@@ -162,14 +162,72 @@ pub enum ResolveError {
     /// Pieces answer the description but none can move so.
     #[error("illegal: {reason}")]
     Illegal {
-        /// Why, in words.
-        reason: String,
+        /// Why.
+        reason: IllegalReason,
     },
     /// More than one legal move answers the description.
     #[error("ambiguous: could be {}", list(.moves))]
     Ambiguous {
         /// The legal moves it could be, sorted.
         moves: Vec<Move>,
+    },
+}
+
+/// Why no reading of a move is legal: what a [`ResolveError::Illegal`]
+/// holds.
+///
+/// ```
+/// use qipu::{Color, Illegality, Piece, Position, Role, Square};
+/// use qipu::notation::{IllegalReason, ResolveError, chinese, iccs};
+/// let pos = Position::start();
+/// let e = chinese::parse("马二进四").unwrap().resolve(&pos).unwrap_err();
+/// let ResolveError::Illegal { reason: IllegalReason::Breaks { mv, rule } } = e else { panic!("{e}") };
+/// assert_eq!((mv.to_string(), rule), ("h0f1".to_string(), Illegality::Blocked(Piece::new(Color::Red, Role::Horse), Square::G0)));
+/// let e = iccs::parse("a0a5").unwrap().resolve(&pos).unwrap_err();
+/// assert!(matches!(e, ResolveError::Illegal { reason: IllegalReason::Rule(Illegality::PathBlocked(_)) }), "{e}");
+/// assert_eq!(e.to_string(), "illegal: the rook's path is blocked");
+/// let e = chinese::parse("仕四平五").unwrap().resolve(&pos).unwrap_err();
+/// assert!(matches!(e, ResolveError::Illegal { reason: IllegalReason::NoDestination { color: Color::Red, .. } }), "{e}");
+/// assert_eq!(e.to_string(), "illegal: the Red advisor on file 4 cannot move sideways to file 5");
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum IllegalReason {
+    /// The move, written as its points (ICCS), breaks this rule.
+    #[error("{0}")]
+    Rule(Illegality),
+    /// The move a description reads as (the last one tried, when it has
+    /// several readings) breaks this rule.
+    #[error("{mv}: {rule}")]
+    Breaks {
+        /// The move tried.
+        mv: Move,
+        /// The rule it breaks.
+        rule: Illegality,
+    },
+    /// The move tried is not legal, and no rule names why.
+    #[error("{0} is not a legal move")]
+    NotLegal(Move),
+    /// The pieces described have no destination under the description
+    /// (a rook moving forward nine ranks from the last but one rank).
+    #[error("the {color} {} {} cannot move {}", description.role.unwrap_or(Role::Pawn), Place(description.origin), Motion(*description))]
+    NoDestination {
+        /// The side to move.
+        color: Color,
+        /// The move as described.
+        description: Descriptive,
+    },
+    /// No piece of the kind named can reach the destination of a SAN
+    /// move (`to_rank` as written, counted from 0 or 1).
+    #[error("no {color} {role} can move to {to_file}{to_rank}")]
+    Unreachable {
+        /// The side to move.
+        color: Color,
+        /// The kind of piece named.
+        role: Role,
+        /// The destination file.
+        to_file: File,
+        /// The destination rank number as written.
+        to_rank: u8,
     },
 }
 
@@ -448,7 +506,7 @@ impl Descriptive {
         let color = pos.turn();
         let role = self.role.unwrap_or(Role::Pawn);
         if candidates.len == 0 {
-            return Err(ResolveError::NoPiece { color, role, place: self.place_words() });
+            return Err(ResolveError::NoPiece { color, role, origin: self.origin });
         }
         let mut found = [Move::new(Square::A0, Square::A0); 4];
         let mut n = 0;
@@ -468,14 +526,10 @@ impl Descriptive {
             0 => Err(ResolveError::Illegal {
                 reason: match tried {
                     Some(m) => match pos.illegality(m) {
-                        Some(why) => format!("{m}: {why}"),
-                        None => format!("{m} is not a legal move"),
+                        Some(rule) => IllegalReason::Breaks { mv: m, rule },
+                        None => IllegalReason::NotLegal(m),
                     },
-                    None => format!(
-                        "the {color} {role} {} cannot move {}",
-                        self.place_words(),
-                        self.motion_words()
-                    ),
+                    None => IllegalReason::NoDestination { color, description: *self },
                 },
             }),
             _ => {
@@ -531,22 +585,33 @@ impl Descriptive {
             (None, false) => [diagonal(1), diagonal(-1)],
         }
     }
+}
 
-    fn place_words(&self) -> String {
-        match self.origin {
-            Origin::File(n) => format!("on file {n}"),
-            Origin::Ordered { order, file: Some(n) } => format!("{order} on file {n}"),
-            Origin::Ordered { order, file: None } => format!("{order} of several on one file"),
-            Origin::Digits { first, second } => format!("matching {first}{second}"),
+/// Where a piece was looked for, in words: `on file 2`, `front on file 9`.
+struct Place(Origin);
+
+impl fmt::Display for Place {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Origin::File(n) => write!(f, "on file {n}"),
+            Origin::Ordered { order, file: Some(n) } => write!(f, "{order} on file {n}"),
+            Origin::Ordered { order, file: None } => write!(f, "{order} of several on one file"),
+            Origin::Digits { first, second } => write!(f, "matching {first}{second}"),
         }
     }
+}
 
-    fn motion_words(&self) -> String {
-        match self.direction {
-            Some(Direction::Forward) => format!("forward {}", self.number),
-            Some(Direction::Backward) => format!("backward {}", self.number),
-            Some(Direction::Sideways) => format!("sideways to file {}", self.number),
-            None => format!("to file {}", self.number),
+/// How a described piece moves, in words: `forward 1`, `sideways to file 5`.
+struct Motion(Descriptive);
+
+impl fmt::Display for Motion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let number = self.0.number;
+        match self.0.direction {
+            Some(Direction::Forward) => write!(f, "forward {number}"),
+            Some(Direction::Backward) => write!(f, "backward {number}"),
+            Some(Direction::Sideways) => write!(f, "sideways to file {number}"),
+            None => write!(f, "to file {number}"),
         }
     }
 }
@@ -646,21 +711,98 @@ pub enum WriteMoveError {
 }
 
 /// Text that is not a move in the notation read.
+///
+/// ```
+/// use qipu::notation::{Expected, ParseMoveErrorKind, chinese, wxf};
+/// let e = wxf::parse("C2x5").unwrap_err();
+/// assert_eq!(e.kind, ParseMoveErrorKind::Expected(Expected::Operator));
+/// assert_eq!(e.to_string(), "cannot read \"C2x5\" as a WXF move: expected an operator + - . or = as the third character");
+/// assert_eq!(chinese::parse("炮二").unwrap_err().kind, ParseMoveErrorKind::TooShort { example: "炮二平五" });
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("cannot read {text:?} as a {notation} move: {reason}")]
+#[error("cannot read {text:?} as a {notation} move: {kind}")]
 pub struct ParseMoveError {
-    /// The notation tried (`"Chinese"`, `"WXF"`, `"ICCS"`).
+    /// The notation tried (`"Chinese"`, `"WXF"`, `"ICCS"`, `"SAN"`).
     pub notation: &'static str,
     /// The text.
     pub text: String,
     /// What is wrong.
-    pub reason: String,
+    pub kind: ParseMoveErrorKind,
 }
 
 impl ParseMoveError {
-    pub(crate) fn new(notation: &'static str, text: &str, reason: impl Into<String>) -> ParseMoveError {
-        ParseMoveError { notation, text: text.to_string(), reason: reason.into() }
+    pub(crate) fn new(notation: &'static str, text: &str, kind: ParseMoveErrorKind) -> ParseMoveError {
+        ParseMoveError { notation, text: text.to_string(), kind }
     }
+}
+
+/// What is wrong with the text of a [`ParseMoveError`]; its message is
+/// the end of the error's.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParseMoveErrorKind {
+    /// Fewer characters than a move has (Chinese, WXF); `example` is a
+    /// move of the notation.
+    #[error("too short: expected four characters such as {example}")]
+    TooShort {
+        /// A move written in the notation (`炮二平五`, `C2.5`).
+        example: &'static str,
+    },
+    /// A part of the move is missing, or something else stands in its
+    /// place.
+    #[error("expected {0}")]
+    Expected(Expected),
+    /// Chinese: a character that is no part of a move.
+    #[error("{0:?} is not a piece, numeral, qualifier or direction")]
+    UnknownCharacter(char),
+    /// Chinese: the characters are parts of moves, but not in a move's
+    /// order.
+    #[error("the characters are not in the order piece, file, direction, number")]
+    OutOfOrder,
+    /// SAN: an upper-case letter that names no piece.
+    #[error("unknown piece letter")]
+    UnknownPieceLetter(char),
+    /// WXF: the first two characters name no piece.
+    #[error("the first two characters name no piece")]
+    UnknownPiece,
+    /// SAN: the destination rank is not a number.
+    #[error("bad rank")]
+    BadRank,
+    /// SAN: a rank number past 10, of the destination or (`origin`) of
+    /// the origin.
+    #[error("{}rank out of range", if *origin { "origin " } else { "" })]
+    RankOutOfRange {
+        /// Whether it is the origin's rank.
+        origin: bool,
+        /// The number read (as far as it was read: past 10 it stops).
+        value: u8,
+    },
+    /// SAN: a character before the destination that is neither the
+    /// origin's file nor its rank.
+    #[error("unexpected character before the destination")]
+    BeforeDestination(char),
+    /// WXF: characters after the move that are not remark marks.
+    #[error("unexpected characters after the move")]
+    Trailing,
+}
+
+/// What a [`ParseMoveErrorKind::Expected`] looked for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Expected {
+    /// ICCS: the whole text is not two points.
+    #[error("two points such as H2-E2 or h2e2")]
+    TwoPoints,
+    /// SAN: no destination (a file letter and a rank number) at the end.
+    #[error("a destination such as e2")]
+    Destination,
+    /// SAN: the destination's file is not a letter a-i.
+    #[error("a destination file a-i")]
+    DestinationFile,
+    /// WXF: the third character is not an operator.
+    #[error("an operator + - . or = as the third character")]
+    Operator,
+    /// WXF: no digit 1-9 after the operator.
+    #[error("a digit 1-9 after the operator")]
+    Digit,
 }
 
 /// Whether `c` may follow a move as a remark mark (`!`, `?`, `+` check,

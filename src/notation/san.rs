@@ -13,7 +13,9 @@
 //! assert_eq!(san::parse("Hg3").unwrap().resolve(&pos).unwrap().to_string(), "h0g2");
 //! ```
 
-use super::{ParseMoveError, ResolveError, is_remark_char};
+use super::{
+    Expected, IllegalReason, ParseMoveError, ParseMoveErrorKind as Kind, ResolveError, is_remark_char,
+};
 use crate::{File, Move, Position, Rank, Role, Square};
 
 const NOTATION: &str = "SAN";
@@ -39,26 +41,28 @@ pub struct SanMove {
 ///
 /// A [`ParseMoveError`] for text that is not a SAN move.
 pub fn parse(text: &str) -> Result<SanMove, ParseMoveError> {
-    let bad = |why: &str| ParseMoveError::new(NOTATION, text, why);
+    let bad = |kind| ParseMoveError::new(NOTATION, text, kind);
     let core = text.trim().trim_end_matches(is_remark_char);
     let mut chars: Vec<char> = core.chars().filter(|&c| c != 'x' && c != ':').collect();
     let role = match chars.first() {
         Some(&c) if c.is_ascii_uppercase() => {
             chars.remove(0);
-            super::wxf::role(c).ok_or_else(|| bad("unknown piece letter"))?
+            super::wxf::role(c).ok_or_else(|| bad(Kind::UnknownPieceLetter(c)))?
         }
         _ => Role::Pawn,
     };
     // Destination: a file letter and one or two digits at the end.
     let digits = chars.iter().rev().take_while(|c| c.is_ascii_digit()).count();
     if digits == 0 || digits > 2 || chars.len() < digits + 1 {
-        return Err(bad("expected a destination such as e2"));
+        return Err(bad(Kind::Expected(Expected::Destination)));
     }
     let split = chars.len() - digits - 1;
-    let to_file = File::from_char(chars[split]).ok_or_else(|| bad("expected a destination file a-i"))?;
-    let to_rank: u8 = chars[split + 1..].iter().collect::<String>().parse().map_err(|_| bad("bad rank"))?;
+    let to_file =
+        File::from_char(chars[split]).ok_or_else(|| bad(Kind::Expected(Expected::DestinationFile)))?;
+    let to_rank: u8 =
+        chars[split + 1..].iter().collect::<String>().parse().map_err(|_| bad(Kind::BadRank))?;
     if to_rank > 10 {
-        return Err(bad("rank out of range"));
+        return Err(bad(Kind::RankOutOfRange { origin: false, value: to_rank }));
     }
     let (mut from_file, mut from_rank) = (None, None);
     for &c in &chars[..split] {
@@ -67,11 +71,11 @@ pub fn parse(text: &str) -> Result<SanMove, ParseMoveError> {
         } else if c.is_ascii_digit() {
             let rank = from_rank.unwrap_or(0) * 10 + (c as u8 - b'0');
             if rank > 10 {
-                return Err(bad("origin rank out of range"));
+                return Err(bad(Kind::RankOutOfRange { origin: true, value: rank }));
             }
             from_rank = Some(rank);
         } else {
-            return Err(bad("unexpected character before the destination"));
+            return Err(bad(Kind::BeforeDestination(c)));
         }
     }
     Ok(SanMove { role, from_file, from_rank, to_file, to_rank })
@@ -131,13 +135,12 @@ impl SanMove {
         moves.dedup();
         match moves.len() {
             0 => Err(ResolveError::Illegal {
-                reason: format!(
-                    "no {} {} can move to {}{}",
-                    pos.turn(),
-                    self.role,
-                    self.to_file,
-                    self.to_rank
-                ),
+                reason: IllegalReason::Unreachable {
+                    color: pos.turn(),
+                    role: self.role,
+                    to_file: self.to_file,
+                    to_rank: self.to_rank,
+                },
             }),
             1 => {
                 let settled = if found.len() == 1 { Some(found[0].1) } else { base };

@@ -22,8 +22,8 @@
 //! ```
 
 use super::{
-    Descriptive, Direction, Distinction, Order, Origin, ParseMoveError, WriteMoveError, distinction,
-    is_remark_char, motion, narrow,
+    Descriptive, Direction, Distinction, Expected, Order, Origin, ParseMoveError, ParseMoveErrorKind,
+    WriteMoveError, distinction, is_remark_char, motion, narrow,
 };
 use crate::{Move, Position, Role};
 
@@ -94,9 +94,9 @@ pub fn parse_with_remark(text: &str) -> Result<(Descriptive, &str), ParseMoveErr
         ends[n] = i + ch.len_utf8();
         n += 1;
     }
-    let bad = |reason: &str| ParseMoveError::new(NOTATION, text, reason);
+    let bad = |kind| ParseMoveError::new(NOTATION, text, kind);
     if n < 4 {
-        return Err(bad("too short: expected four characters such as C2.5"));
+        return Err(bad(ParseMoveErrorKind::TooShort { example: "C2.5" }));
     }
     // `fC5-2`: front/middle/back, letter, file, operator, number.
     let (origin_role, core_end) = if n == 5
@@ -110,15 +110,14 @@ pub fn parse_with_remark(text: &str) -> Result<(Descriptive, &str), ParseMoveErr
         };
         ((Some(r), Origin::Ordered { order, file: Some(file) }), 2)
     } else {
-        (origin(c[0], c[1]).ok_or_else(|| bad("the first two characters name no piece"))?, 1)
+        (origin(c[0], c[1]).ok_or_else(|| bad(ParseMoveErrorKind::UnknownPiece))?, 1)
     };
     let (dir, number) = (c[core_end + 1], c[core_end + 2]);
-    let direction =
-        direction(dir).ok_or_else(|| bad("expected an operator + - . or = as the third character"))?;
-    let number = digit(number).ok_or_else(|| bad("expected a digit 1-9 after the operator"))?;
+    let direction = direction(dir).ok_or_else(|| bad(ParseMoveErrorKind::Expected(Expected::Operator)))?;
+    let number = digit(number).ok_or_else(|| bad(ParseMoveErrorKind::Expected(Expected::Digit)))?;
     let rest = &text[ends[core_end + 2]..];
     if !rest.chars().all(is_remark_char) {
-        return Err(bad("unexpected characters after the move"));
+        return Err(bad(ParseMoveErrorKind::Trailing));
     }
     let (role, origin) = origin_role;
     Ok((Descriptive { role, origin, direction: Some(direction), number }, rest))

@@ -73,10 +73,10 @@ pub enum MoveError {
     #[error(transparent)]
     Illegal(#[from] Illegality),
     /// ASCII text that is a move in no notation.
-    #[error("not a Chinese, WXF, ICCS or SAN move ({})", .0.reason)]
+    #[error("not a Chinese, WXF, ICCS or SAN move ({})", .0.kind)]
     NotAMove(ParseMoveError),
     /// Chinese text that does not read as a move.
-    #[error("{}", .0.reason)]
+    #[error("{}", .0.kind)]
     NotChinese(ParseMoveError),
 }
 

@@ -48,15 +48,120 @@ use crate::{Board, Color, File, Move, Rank, Square};
 pub const ROOT: &str = "ChineseChessRecord";
 
 /// Why a CBF document cannot be read, and where.
+///
+/// ```
+/// use qipu::formats::cbf::{self, CbfErrorKind};
+/// let e = cbf::read("<ChineseChessRecord><MoveList><Move value=\"00-00\"/><Move value=\"79-6A\"/></MoveList></ChineseChessRecord>").unwrap_err();
+/// assert_eq!(e.kind, CbfErrorKind::BadMove { value: "79-6A".into() });
+/// assert_eq!((e.line, e.column), (1, 52));
+/// assert_eq!(e.to_string(), "line 1, column 52: move '79-6A': expected XY-XY, X a column 0-8, Y a row 0-9");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("line {line}, column {column}: {reason}")]
+#[error("line {line}, column {column}: {kind}")]
 pub struct CbfError {
     /// 1-based line.
     pub line: u32,
     /// 1-based column, in characters.
     pub column: u32,
-    /// What is wrong, in words.
-    pub reason: String,
+    /// What is wrong.
+    pub kind: CbfErrorKind,
+}
+
+/// What is wrong with a CBF document, at the place its [`CbfError`] gives.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CbfErrorKind {
+    /// The XML parser's complaint, in its words.
+    #[error("not well-formed XML: {message}")]
+    NotWellFormed {
+        /// What the parser says.
+        message: String,
+    },
+    /// A bad character reference (`&#xZZ;`), with the parser's words.
+    #[error("a bad character reference &{reference};: {message}")]
+    BadCharacterReference {
+        /// The reference, between `&` and `;`.
+        reference: String,
+        /// What the parser says.
+        message: String,
+    },
+    /// An entity that XML does not predefine.
+    #[error("unknown entity &{name};")]
+    UnknownEntity {
+        /// Its name, between `&` and `;`.
+        name: String,
+    },
+    /// No root element at all.
+    #[error("no <{ROOT}> element")]
+    NoRoot,
+    /// The document ends before its root element does.
+    #[error("truncated: the document ends inside <{ROOT}>")]
+    Truncated,
+    /// An XML document of another kind.
+    #[error("not a CBF record: the root element is <{root}>, not <{ROOT}>")]
+    NotCbf {
+        /// Its root element's name.
+        root: String,
+    },
+    /// The root element is empty (`<ChineseChessRecord/>`).
+    #[error("<{ROOT}/> is empty: no moves and no head")]
+    EmptyRoot,
+    /// Text after the root element.
+    #[error("text outside the root element")]
+    TextOutsideRoot,
+    /// An element in the move list other than `<Move>`.
+    #[error("<{name}> inside the move list: only <Move> is known")]
+    UnknownElement {
+        /// Its name.
+        name: String,
+    },
+    /// A move after one that ends the line (`end="1"`): a variation,
+    /// which qipu does not read in CBF.
+    #[error("a move after the end of the line (end=\"1\"): CBF variations are not supported")]
+    Variation,
+    /// A `<Move>` attribute that does not parse (`value`: its value does
+    /// not), with the parser's words.
+    #[error("<Move>: a bad attribute{} ({message})", if *value { " value" } else { "" })]
+    BadAttribute {
+        /// Whether the attribute's value, rather than the attribute, is bad.
+        value: bool,
+        /// What the parser says.
+        message: String,
+    },
+    /// A `<Move>` attribute other than `value` and `end`.
+    #[error("<Move> has an attribute '{name}': only 'value' and 'end' are known")]
+    UnknownAttribute {
+        /// Its name.
+        name: String,
+    },
+    /// A `<Move>` without its `value`.
+    #[error("<Move> without a 'value'")]
+    NoValue,
+    /// A move value that is not `XY-XY`.
+    #[error("move '{value}': expected XY-XY, X a column 0-8, Y a row 0-9")]
+    BadMove {
+        /// The value.
+        value: String,
+    },
+    /// A move from a point to itself.
+    #[error("move '{value}': from and to are the same point")]
+    SamePoint {
+        /// The value.
+        value: String,
+    },
+    /// An `end` attribute other than `0` and `1`.
+    #[error("<Move end=\"{value}\">: expected 0 or 1")]
+    BadEnd {
+        /// The value, trimmed.
+        value: String,
+    },
+    /// A `<FEN>` that does not read.
+    #[error("<FEN> '{fen}': {error}")]
+    Fen {
+        /// The FEN, trimmed.
+        fen: String,
+        /// Why it does not read.
+        error: crate::rules::ParseFenError,
+    },
 }
 
 /// Whether `text` is an XML document whose root element is
@@ -122,8 +227,8 @@ impl<'a> Locator<'a> {
     }
 }
 
-fn error_at<T>(at: Span, reason: impl Into<String>) -> Result<T, CbfError> {
-    Err(CbfError { line: at.line, column: at.column, reason: reason.into() })
+fn error_at<T>(at: Span, kind: CbfErrorKind) -> Result<T, CbfError> {
+    Err(CbfError { line: at.line, column: at.column, kind })
 }
 
 /// Where the reader stands in the element tree.
@@ -188,7 +293,7 @@ impl<'a> Document<'a> {
                 Ok(event) => event,
                 Err(e) => {
                     let at = self.locator.span(self.reader.error_position() as usize);
-                    return error_at(at, format!("not well-formed XML: {e}"));
+                    return error_at(at, CbfErrorKind::NotWellFormed { message: e.to_string() });
                 }
             };
             let at = self.locator.span(start);
@@ -206,8 +311,8 @@ impl<'a> Document<'a> {
                 Event::GeneralRef(r) => self.add_text(&resolve_reference(&r, at)?, at)?,
                 Event::Eof => {
                     return match self.root_at {
-                        None => error_at(at, format!("no <{ROOT}> element")),
-                        Some(_) => error_at(at, format!("truncated: the document ends inside <{ROOT}>")),
+                        None => error_at(at, CbfErrorKind::NoRoot),
+                        Some(_) => error_at(at, CbfErrorKind::Truncated),
                     };
                 }
                 Event::Decl(_) | Event::PI(_) | Event::Comment(_) | Event::DocType(_) => {}
@@ -224,7 +329,7 @@ impl<'a> Document<'a> {
                 Place::Root
             }
             None => {
-                return error_at(at, format!("not a CBF record: the root element is <{name}>, not <{ROOT}>"));
+                return error_at(at, CbfErrorKind::NotCbf { root: name });
             }
             Some(Place::Root) if name == "Head" => Place::Head,
             Some(Place::Root) if name == "MoveList" => Place::MoveList,
@@ -237,14 +342,14 @@ impl<'a> Document<'a> {
                 Place::Move
             }
             Some(Place::MoveList | Place::Move) => {
-                return error_at(at, format!("<{name}> inside the move list: only <Move> is known"));
+                return error_at(at, CbfErrorKind::UnknownElement { name });
             }
             Some(_) => Place::Other,
         };
         if !empty {
             self.places.push(place);
         } else if place == Place::Root {
-            return error_at(at, format!("<{ROOT}/> is empty: no moves and no head"));
+            return error_at(at, CbfErrorKind::EmptyRoot);
         }
         Ok(())
     }
@@ -258,7 +363,7 @@ impl<'a> Document<'a> {
                     m.text.push_str(text);
                 }
             }
-            None if !text.trim().is_empty() => return error_at(at, "text outside the root element"),
+            None if !text.trim().is_empty() => return error_at(at, CbfErrorKind::TextOutsideRoot),
             _ => {}
         }
         Ok(())
@@ -267,41 +372,45 @@ impl<'a> Document<'a> {
     /// A `<Move>` starts: reads its attributes.
     fn start_move(&mut self, e: &BytesStart<'_>, at: Span) -> Result<(), CbfError> {
         if self.ended {
-            return error_at(
-                at,
-                "a move after the end of the line (end=\"1\"): CBF variations are not supported",
-            );
+            return error_at(at, CbfErrorKind::Variation);
         }
         let (mut value, mut ends) = (None, false);
         for attribute in e.attributes() {
             let attribute = match attribute {
                 Ok(a) => a,
-                Err(err) => return error_at(at, format!("<Move>: a bad attribute ({err})")),
+                Err(err) => {
+                    return error_at(
+                        at,
+                        CbfErrorKind::BadAttribute { value: false, message: err.to_string() },
+                    );
+                }
             };
             let text = match attribute.normalized_value(XmlVersion::Implicit1_0) {
                 Ok(t) => t,
-                Err(err) => return error_at(at, format!("<Move>: a bad attribute value ({err})")),
+                Err(err) => {
+                    return error_at(
+                        at,
+                        CbfErrorKind::BadAttribute { value: true, message: err.to_string() },
+                    );
+                }
             };
             match attribute.key.as_ref() {
                 "value" => value = Some(text.into_owned()),
                 "end" => ends = end_flag(&text, at)?,
                 other => {
-                    return error_at(
-                        at,
-                        format!("<Move> has an attribute '{other}': only 'value' and 'end' are known"),
-                    );
+                    return error_at(at, CbfErrorKind::UnknownAttribute { name: other.to_string() });
                 }
             }
         }
-        let Some(value) = value else { return error_at(at, "<Move> without a 'value'") };
+        let Some(value) = value else { return error_at(at, CbfErrorKind::NoValue) };
         let squares = if self.moves.is_empty() && value == "00-00" {
             None
         } else {
             let Some((from, to)) = parse_move(&value) else {
-                return error_at(at, format!("move '{value}': expected XY-XY, X a column 0-8, Y a row 0-9"));
+                return error_at(at, CbfErrorKind::BadMove { value });
             };
             if from == to {
-                return error_at(at, format!("move '{value}': from and to are the same point"));
+                return error_at(at, CbfErrorKind::SamePoint { value });
             }
             if self.moves.is_empty() {
                 let message = "the move list does not start with the placeholder 00-00; read as a move";
@@ -342,7 +451,7 @@ impl<'a> Document<'a> {
         let (setup, fen_at) = match field("FEN").filter(|(fen, _)| !fen.is_empty()) {
             Some((fen, at)) => match Setup::from_fen(fen) {
                 Ok(setup) => (setup, at),
-                Err(e) => return error_at(at, format!("<FEN> '{fen}': {e}")),
+                Err(error) => return error_at(at, CbfErrorKind::Fen { fen: fen.to_string(), error }),
             },
             None => {
                 let at = record.at;
@@ -396,7 +505,7 @@ fn end_flag(text: &str, at: Span) -> Result<bool, CbfError> {
     match text.trim() {
         "1" => Ok(true),
         "0" | "" => Ok(false),
-        other => error_at(at, format!("<Move end=\"{other}\">: expected 0 or 1")),
+        other => error_at(at, CbfErrorKind::BadEnd { value: other.to_string() }),
     }
 }
 
@@ -416,11 +525,14 @@ fn resolve_reference<'r>(r: &'r BytesRef<'_>, at: Span) -> Result<Cow<'r, str>, 
     match r.resolve_char_ref() {
         Ok(Some(c)) => return Ok(Cow::Owned(c.to_string())),
         Ok(None) => {}
-        Err(e) => return error_at(at, format!("a bad character reference &{};: {e}", &**r)),
+        Err(e) => {
+            let (reference, message) = ((**r).to_string(), e.to_string());
+            return error_at(at, CbfErrorKind::BadCharacterReference { reference, message });
+        }
     }
     match quick_xml::escape::resolve_predefined_entity(r) {
         Some(text) => Ok(Cow::Borrowed(text)),
-        None => error_at(at, format!("unknown entity &{};", &**r)),
+        None => error_at(at, CbfErrorKind::UnknownEntity { name: (**r).to_string() }),
     }
 }
 
@@ -491,32 +603,49 @@ mod tests {
     fn errors_name_their_line_and_column() {
         let e = read(&doc("", "<Move value=\"00-00\"/>\n<Move value=\"79-6A\"/>\n")).unwrap_err();
         assert_eq!((e.line, e.column), (6, 1), "{e}");
-        assert!(e.reason.contains("'79-6A'"), "{e}");
+        assert!(e.kind.to_string().contains("'79-6A'"), "{e}");
         let e = read(&doc("", "<Move value=\"00-00\"/>\n<Move value=\"90-00\"/>\n")).unwrap_err();
-        assert!(e.reason.contains("'90-00'"), "{e}");
+        assert!(e.kind.to_string().contains("'90-00'"), "{e}");
         let e = read(&doc(
             "",
             "<Move value=\"00-00\"/>\n<Move value=\"77-47\" end=\"1\"/><Move value=\"70-62\"/>",
         ))
         .unwrap_err();
         assert_eq!((e.line, e.column), (6, 30), "{e}");
-        assert!(e.reason.contains("variations"), "{e}");
+        assert!(e.kind.to_string().contains("variations"), "{e}");
+        assert_eq!(e.kind, CbfErrorKind::Variation);
         let e = read(&doc("", "<Move value=\"00-00\" next=\"3\"/>")).unwrap_err();
-        assert!(e.reason.contains("'next'"), "{e}");
+        assert!(e.kind.to_string().contains("'next'"), "{e}");
+        assert_eq!(e.kind, CbfErrorKind::UnknownAttribute { name: "next".into() });
         let e = read(&doc("", "<Step value=\"00-00\"/>")).unwrap_err();
-        assert!(e.reason.contains("<Step>"), "{e}");
+        assert!(e.kind.to_string().contains("<Step>"), "{e}");
+        assert_eq!(e.kind, CbfErrorKind::UnknownElement { name: "Step".into() });
         let e = read(&doc("<FEN>xyz</FEN>", "")).unwrap_err();
-        assert!(e.reason.contains("<FEN> 'xyz'"), "{e}");
+        assert!(e.kind.to_string().contains("<FEN> 'xyz'"), "{e}");
+        assert!(matches!(&e.kind, CbfErrorKind::Fen { fen, .. } if fen == "xyz"), "{e}");
         // Truncated, and not well-formed.
         let text = doc("", "<Move value=\"00-00\"/>");
         let e = read(&text[..text.len() - 30]).unwrap_err();
-        assert!(e.reason.contains("truncated") || e.reason.contains("well-formed"), "{e}");
+        assert!(
+            e.kind.to_string().contains("truncated") || e.kind.to_string().contains("well-formed"),
+            "{e}"
+        );
         let e = read("<ChineseChessRecord><Head></MoveList></ChineseChessRecord>").unwrap_err();
         assert_eq!((e.line, e.column), (1, 27), "{e}");
         let e = read("<Record/>").unwrap_err();
-        assert!(e.reason.contains("not a CBF record"), "{e}");
+        assert!(e.kind.to_string().contains("not a CBF record"), "{e}");
+        assert_eq!(e.kind, CbfErrorKind::NotCbf { root: "Record".into() });
+        assert_eq!(read("").unwrap_err().kind, CbfErrorKind::NoRoot);
+        let e = read(&doc("", "<Move value=\"00-00\">&nbsp;</Move>")).unwrap_err();
+        assert_eq!(e.kind, CbfErrorKind::UnknownEntity { name: "nbsp".into() });
         assert!(read("").is_err());
-        assert!(read(&doc("", "<Move value=\"00-00\">&nbsp;</Move>")).unwrap_err().reason.contains("&nbsp;"));
+        assert!(
+            read(&doc("", "<Move value=\"00-00\">&nbsp;</Move>"))
+                .unwrap_err()
+                .kind
+                .to_string()
+                .contains("&nbsp;")
+        );
     }
 
     #[test]

@@ -7,12 +7,13 @@
 //! one after the other in index order (a record longer than a slot takes
 //! the following slots as well).
 
-use crate::formats::byte_error as error;
 use crate::record::{Record, Warning};
 
 use super::cbl_compressed::{is_compressed_library, read_compressed_library};
 use super::cbr::{RECORD_MAGIC, is_cbr, read_record};
-use super::{CcbridgeError, describe_start, span, u32_at};
+use super::{
+    CcbridgeError, CcbridgeErrorKind, FileKind, Overrun, Truncated, error, not_ccbridge, span, u32_at,
+};
 
 /// The first 16 bytes of a CBL library.
 pub const LIBRARY_MAGIC: &[u8; 16] = b"CCBridgeLibrary\0";
@@ -52,9 +53,9 @@ pub fn read_cbl(bytes: &[u8]) -> Result<Library, CcbridgeError> {
     } else if is_compressed_library(bytes) {
         read_compressed_library(bytes)
     } else if is_cbr(bytes) {
-        error(0, "a single CCBridge record (CBR), not a library (CBL)")
+        error(0, CcbridgeErrorKind::WrongFile { wanted: FileKind::Library })
     } else {
-        error(0, format!("not a CCBridge library: it starts with {}", describe_start(bytes)))
+        error(0, not_ccbridge(FileKind::Library, bytes))
     }
 }
 
@@ -100,7 +101,7 @@ fn read_plain_library(bytes: &[u8]) -> Result<Library, CcbridgeError> {
 
 /// The error of a library of `len` bytes that ends before its index size.
 pub(super) fn header_cut<T>(len: usize) -> Result<T, CcbridgeError> {
-    error(len, "truncated: the library header ends before its index size (byte 60)")
+    error(len, Truncated::LibraryHeader)
 }
 
 /// Where an index of `capacity` entries ends.
@@ -110,10 +111,7 @@ pub(super) fn index_end(capacity: u32) -> Option<usize> {
 
 /// The error of a library of `len` bytes that ends inside its index.
 pub(super) fn index_cut<T>(capacity: u32, len: usize) -> Result<T, CcbridgeError> {
-    error(
-        len,
-        format!("truncated: an index of {capacity} entries from byte {INDEX_AT} does not fit in the file"),
-    )
+    error(len, Truncated::Index { entries: capacity })
 }
 
 /// Where the slots of the entry after one of `length` bytes on the slot at
@@ -141,12 +139,8 @@ fn read_library_record(
 /// The error of the record of index entry `i` (at byte `entry`), `length`
 /// bytes from `start`, in a file of `len` bytes that ends before it does.
 pub(super) fn past_the_end(i: usize, entry: usize, start: usize, length: usize, len: usize) -> CcbridgeError {
-    CcbridgeError {
-        offset: entry + 12,
-        reason: format!(
-            "index entry {i}: a record of {length} bytes at byte {start} goes past the end of the file ({len} bytes)"
-        ),
-    }
+    let kind = Overrun::Record { entry: i, len: length, start, file_len: len }.into();
+    CcbridgeError { offset: entry + 12, in_inflated_data: false, kind }
 }
 
 /// Reads the record of index entry `i` (at byte `entry`, in state `state`):
@@ -159,10 +153,7 @@ pub(super) fn read_slot(
     start: usize,
 ) -> Result<Record, CcbridgeError> {
     if !record.starts_with(RECORD_MAGIC) {
-        return error(
-            start,
-            format!("index entry {i} (byte {entry}): no 'CCBridge Record' where its slot starts"),
-        );
+        return error(start, CcbridgeErrorKind::NoRecordInSlot { entry: i, at: entry });
     }
     let mut record = read_record(record, start, "its index entry")?;
     if state != STATE_RECORD {
@@ -208,17 +199,22 @@ mod tests {
 
     #[test]
     fn bad_libraries_fail_whole() {
-        assert!(read_cbl(b"CCBridge Record\0").unwrap_err().reason.contains("not a library"));
-        assert!(read_cbr(&library(1, &[])).unwrap_err().reason.contains("not a single record"));
-        assert!(read_cbl(b"XQ\x12").unwrap_err().reason.contains("not a CCBridge library"));
+        assert!(read_cbl(b"CCBridge Record\0").unwrap_err().reason().contains("not a library"));
+        let e = read_cbl(b"CCBridge Record\0").unwrap_err();
+        assert_eq!(e.kind, CcbridgeErrorKind::WrongFile { wanted: FileKind::Library });
+        assert!(read_cbr(&library(1, &[])).unwrap_err().reason().contains("not a single record"));
+        assert!(read_cbl(b"XQ\x12").unwrap_err().reason().contains("not a CCBridge library"));
         let mut file = library(4, &[]);
         file.truncate(INDEX_AT + 100);
         let e = read_cbl(&file).unwrap_err();
-        assert!(e.reason.contains("truncated"), "{e}");
+        assert!(e.reason().contains("truncated"), "{e}");
+        assert_eq!(e.kind, CcbridgeErrorKind::Truncated(Truncated::Index { entries: 4 }));
         // An index entry whose record goes past the end is that record's error.
         let mut file = library(4, &[(7, cbr_header())]);
         file.truncate(file.len() - SLOT_LEN + 100);
         let lib = read_cbl(&file).unwrap();
-        assert_eq!(lib.records[0].as_ref().unwrap_err().offset, INDEX_AT + 12);
+        let e = lib.records[0].as_ref().unwrap_err();
+        assert_eq!(e.offset, INDEX_AT + 12);
+        assert!(matches!(e.kind, CcbridgeErrorKind::Overrun(Overrun::Record { entry: 0, .. })), "{e}");
     }
 }

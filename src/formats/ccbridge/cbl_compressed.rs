@@ -15,7 +15,6 @@
 
 use std::io::Read;
 
-use crate::formats::byte_error as error;
 use crate::formats::settle_start;
 use crate::formats::slots::put_slot;
 use crate::record::{MoveText, MoveTree, NodeId, Record, RecordedMove, Warning};
@@ -23,7 +22,10 @@ use crate::{Board, Move};
 
 use super::cbl::Library;
 use super::cursor::Cursor;
-use super::{CcbridgeError, nibble_square, put_tags, result_tag, span, tidy_comment, u32_at, warn};
+use super::{
+    BadByte, BadMove, CcbridgeError, CcbridgeErrorKind, Inflate, Overrun, Truncated, error, nibble_square,
+    put_tags, result_tag, span, tidy_comment, u32_at, warn,
+};
 
 /// The first 8 bytes of a compressed library, followed by u32
 /// [`COMPRESSED_FORMAT`].
@@ -32,10 +34,10 @@ pub const COMPRESSED_MAGIC: &[u8; 8] = b"CCBridge";
 /// The format number after [`COMPRESSED_MAGIC`] in a compressed library.
 pub const COMPRESSED_FORMAT: u32 = 21;
 
-/// The same error, its reason saying that the offset is in the inflated
-/// data of a compressed library.
+/// The same error, its offset marked as one in the inflated data of a
+/// compressed library.
 pub(super) fn in_inflated_data(mut e: CcbridgeError) -> CcbridgeError {
-    e.reason.push_str(" (offset in the inflated library data)");
+    e.in_inflated_data = true;
     e
 }
 
@@ -85,19 +87,14 @@ pub(super) fn read_compressed_library(bytes: &[u8]) -> Result<Library, CcbridgeE
 /// The error of a compressed library of `len` bytes, shorter than its
 /// header.
 pub(super) fn header_cut<T>(len: usize) -> Result<T, CcbridgeError> {
-    error(len, "truncated: the compressed library header has 20 bytes")
+    error(len, Truncated::CompressedHeader)
 }
 
 /// The inflated length the header declares, if qipu reads that much.
 pub(super) fn check_declared(declared_len: u32) -> Result<usize, CcbridgeError> {
     let declared_len = declared_len as usize;
     if declared_len > MAX_INFLATED {
-        return error(
-            16,
-            format!(
-                "the header says {declared_len} inflated bytes; qipu reads libraries up to {MAX_INFLATED}"
-            ),
-        );
+        return error(16, Inflate::TooLarge { declared: declared_len, max: MAX_INFLATED });
     }
     Ok(declared_len)
 }
@@ -106,25 +103,20 @@ pub(super) fn check_declared(declared_len: u32) -> Result<usize, CcbridgeError> 
 /// inflated bytes.
 pub(super) fn check_ratio(declared_len: usize, stream_len: usize) -> Result<(), CcbridgeError> {
     if declared_len > stream_len.saturating_mul(MAX_INFLATE_RATIO).saturating_add(64) {
-        return error(
-            16,
-            format!(
-                "the header says {declared_len} inflated bytes, more than {stream_len} zlib bytes can hold"
-            ),
-        );
+        return error(16, Inflate::PastRatio { declared: declared_len, stream: stream_len });
     }
     Ok(())
 }
 
 /// The error of a zlib stream that cannot be inflated.
 pub(super) fn broken<T>(e: &std::io::Error) -> Result<T, CcbridgeError> {
-    error(STREAM_AT, format!("compressed CCBridge library: the zlib stream is broken ({e})"))
+    error(STREAM_AT, Inflate::Broken { kind: e.kind(), message: e.to_string() })
 }
 
 /// The error of a zlib stream that holds `got` bytes (up to one more than
 /// declared), not the `declared_len` of the header.
 pub(super) fn other_length<T>(declared_len: usize, got: usize) -> Result<T, CcbridgeError> {
-    error(16, format!("the header says {declared_len} inflated bytes, the zlib stream holds {got}"))
+    error(16, Inflate::Length { declared: declared_len, inflated: got })
 }
 
 /// The inflated data of a compressed library, read in order: in memory
@@ -136,9 +128,9 @@ pub(super) trait Inflated {
     /// How many bytes are left.
     fn left(&self) -> usize;
     /// The next `n` bytes of `what`.
-    fn take(&mut self, n: usize, what: &str) -> Result<std::borrow::Cow<'_, [u8]>, CcbridgeError>;
+    fn take(&mut self, n: usize, what: &'static str) -> Result<std::borrow::Cow<'_, [u8]>, CcbridgeError>;
     /// The next little-endian u32 of `what`.
-    fn u32(&mut self, what: &str) -> Result<u32, CcbridgeError> {
+    fn u32(&mut self, what: &'static str) -> Result<u32, CcbridgeError> {
         let b = self.take(4, what)?;
         Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
@@ -151,7 +143,7 @@ impl Inflated for Cursor<'_> {
     fn left(&self) -> usize {
         Cursor::left(self)
     }
-    fn take(&mut self, n: usize, what: &str) -> Result<std::borrow::Cow<'_, [u8]>, CcbridgeError> {
+    fn take(&mut self, n: usize, what: &'static str) -> Result<std::borrow::Cow<'_, [u8]>, CcbridgeError> {
         Cursor::take(self, n, what).map(std::borrow::Cow::Borrowed)
     }
 }
@@ -159,13 +151,13 @@ impl Inflated for Cursor<'_> {
 /// Reads a GBK string with its u32 byte length.
 fn gbk_string(
     cursor: &mut impl Inflated,
-    what: &str,
+    what: &'static str,
     warnings: &mut Vec<Warning>,
 ) -> Result<String, CcbridgeError> {
     let length_at = cursor.offset();
     let len = cursor.u32(what)? as usize;
     if len > cursor.left() {
-        return error(length_at, format!("{what}: {len} bytes, but only {} are left", cursor.left()));
+        return error(length_at, Overrun::Text { what, len, left: cursor.left() });
     }
     let text_at = cursor.offset();
     // The text ends at a NUL (a C string's terminator, counted in its length).
@@ -185,14 +177,8 @@ pub(super) fn read_library_header(data: &mut impl Inflated) -> Result<usize, Ccb
     let count = data.u32("the game count")? as usize;
     gbk_string(data, "the library remarks", &mut ignored)?;
     if count > data.left() / MIN_GAME_LEN {
-        return error(
-            count_at,
-            format!(
-                "{count} games, but the {} bytes left hold {} at most",
-                data.left(),
-                data.left() / MIN_GAME_LEN
-            ),
-        );
+        let (left, most) = (data.left(), data.left() / MIN_GAME_LEN);
+        return error(count_at, Overrun::Games { count, left, most });
     }
     Ok(count)
 }
@@ -208,13 +194,11 @@ pub(super) fn game_end(
     match length.and_then(|n| start.checked_add(n)).filter(|&end| end <= len && end > start + 4) {
         Some(end) => Ok(end),
         None => {
-            let reason = match length {
-                None => "truncated: the data ends before the game's length".to_string(),
-                Some(n) => {
-                    format!("game {i}: a length of {n} bytes does not fit in the {} bytes left", len - start)
-                }
+            let kind: CcbridgeErrorKind = match length {
+                None => Truncated::GameLength.into(),
+                Some(n) => Overrun::Game { game: i, len: n, left: len - start }.into(),
             };
-            error(start, reason)
+            error(start, kind)
         }
     }
 }
@@ -222,10 +206,8 @@ pub(super) fn game_end(
 /// The error of game `j`, after game `i` (at `start`) whose length is
 /// unusable.
 pub(super) fn not_reached(j: usize, i: usize, start: usize) -> CcbridgeError {
-    CcbridgeError {
-        offset: start,
-        reason: format!("game {j}: not reached, the length of game {i} is unusable"),
-    }
+    let kind = CcbridgeErrorKind::NotReached { game: j, unusable: i };
+    CcbridgeError { offset: start, in_inflated_data: false, kind }
 }
 
 /// Reads the inflated data: the library header, then the games, each with
@@ -345,10 +327,10 @@ fn read_piece_slots(slots: &[u8], offset: usize) -> Result<Board, CcbridgeError>
             _ => None,
         };
         let Some(square) = square else {
-            return error(offset + i, format!("piece slot {i}: byte {b:#04x} is not a point of the board"));
+            return error(offset + i, BadByte::Slot { slot: i, byte: b });
         };
         if let Err(why) = put_slot(&mut board, i, square) {
-            return error(offset + i, why.to_string());
+            return error(offset + i, why);
         }
     }
     Ok(board)
@@ -361,10 +343,7 @@ fn read_numbered_moves(cursor: &mut Cursor<'_>) -> Result<(MoveTree, Vec<NodeId>
     let count_at = cursor.offset();
     let count = cursor.u32("the move count")? as usize;
     if count > cursor.left() / 6 {
-        return error(
-            count_at,
-            format!("{count} moves of 6 bytes, but only {} bytes are left", cursor.left()),
-        );
+        return error(count_at, Overrun::Moves { count, left: cursor.left() });
     }
     let mut tree = MoveTree::with_capacity(count + 1);
     let mut line = vec![tree.root()];
@@ -374,24 +353,14 @@ fn read_numbered_moves(cursor: &mut Cursor<'_>) -> Result<(MoveTree, Vec<NodeId>
         let ply = cursor.u16("a move")? as usize;
         let squares = cursor.take(4, "a move")?;
         if ply == 0 || ply > line.len() {
-            return error(
-                offset,
-                format!("move {}: ply {ply}, but the line so far has {} moves", n + 1, line.len() - 1),
-            );
+            return error(offset, BadMove::Ply { number: n + 1, ply, line: line.len() - 1 });
         }
         let (Some(from), Some(to)) = (nibble_square(squares[0]), nibble_square(squares[1])) else {
-            return error(
-                offset + 2,
-                format!(
-                    "move {}: from {:#04x} to {:#04x}, a square is off the board",
-                    n + 1,
-                    squares[0],
-                    squares[1]
-                ),
-            );
+            let (from, to) = (squares[0], squares[1]);
+            return error(offset + 2, BadMove::OffBoard { number: Some(n + 1), from, to });
         };
         if from == to {
-            return error(offset + 2, format!("move {}: from {from} to {from}, the same square", n + 1));
+            return error(offset + 2, BadMove::SameSquare { number: Some(n + 1), square: from });
         }
         line.truncate(ply);
         let mv = RecordedMove { text: MoveText::Coords(Move::new(from, to)), at: span(offset) };
@@ -434,7 +403,7 @@ fn read_comment_lines(cursor: &mut Cursor<'_>, moves: &[NodeId], record: &mut Re
 #[cfg(test)]
 mod tests {
     use crate::formats::ccbridge::testing::{compressed_game, compressed_library, coords};
-    use crate::formats::ccbridge::{is_cbl, is_cbr, read_cbl};
+    use crate::formats::ccbridge::{BadMove, CcbridgeErrorKind, Inflate, is_cbl, is_cbr, read_cbl};
 
     #[test]
     fn compressed_games_with_variations_and_comments() {
@@ -472,12 +441,14 @@ mod tests {
         let good = compressed_game(&[(1, 0x77, 0x47)], b"\r\n");
         let lib = read_cbl(&compressed_library(&[bad, good])).unwrap();
         let e = lib.records[0].as_ref().unwrap_err();
-        assert!(e.reason.contains("ply 3") && e.reason.contains("inflated"), "{e}");
+        assert!(e.reason().contains("ply 3") && e.reason().contains("inflated"), "{e}");
+        assert!(e.in_inflated_data);
+        assert_eq!(e.kind, CcbridgeErrorKind::BadMove(BadMove::Ply { number: 2, ply: 3, line: 1 }));
         assert!(lib.records[1].is_ok());
         // An off-board square.
         let off = compressed_game(&[(1, 0x77, 0x4A)], b"\r\n");
         let lib = read_cbl(&compressed_library(&[off])).unwrap();
-        assert!(lib.records[0].as_ref().unwrap_err().reason.contains("off the board"));
+        assert!(lib.records[0].as_ref().unwrap_err().reason().contains("off the board"));
         // A broken stream and a wrong inflated length fail the library.
         let mut file = compressed_library(&[]);
         let n = file.len();
@@ -485,7 +456,10 @@ mod tests {
         assert!(read_cbl(&file).is_err());
         let mut file = compressed_library(&[]);
         file[16] += 1;
-        assert_eq!(read_cbl(&file).unwrap_err().offset, 16);
+        let e = read_cbl(&file).unwrap_err();
+        assert_eq!(e.offset, 16);
+        assert!(matches!(e.kind, CcbridgeErrorKind::Inflate(Inflate::Length { .. })), "{e}");
+        assert!(!e.in_inflated_data);
         assert!(read_cbl(&file[..12]).is_err());
     }
 
@@ -497,7 +471,9 @@ mod tests {
         let good = compressed_game(&[(1, 0x77, 0x47)], b"\r\n");
         let lib = read_cbl(&compressed_library(&[game, good])).unwrap();
         assert_eq!(lib.records.len(), 2);
-        assert!(lib.records[0].as_ref().unwrap_err().reason.contains("does not fit"));
-        assert!(lib.records[1].as_ref().unwrap_err().reason.contains("not reached"));
+        assert!(lib.records[0].as_ref().unwrap_err().reason().contains("does not fit"));
+        assert!(lib.records[1].as_ref().unwrap_err().reason().contains("not reached"));
+        let e = lib.records[1].as_ref().unwrap_err();
+        assert_eq!(e.kind, CcbridgeErrorKind::NotReached { game: 1, unusable: 0 });
     }
 }

@@ -27,10 +27,8 @@
 use std::borrow::Cow;
 use std::io::Read;
 
-use crate::formats::byte_error as error;
 use crate::record::Record;
 
-use super::CcbridgeError;
 use super::cbl::{
     ENTRY_LEN, INDEX_AT, LIBRARY_MAGIC, STATE_DELETED, STATE_UNUSED, header_cut, index_cut, index_end,
     next_slot, past_the_end, read_slot,
@@ -41,6 +39,7 @@ use super::cbl_compressed::{
 };
 use super::cursor::truncated;
 use super::u32_at;
+use super::{CcbridgeError, CcbridgeErrorKind, Inflate, error};
 
 /// Records of a plain library longer than this are not read (as lines of
 /// text longer than [`crate::formats::stream::MAX_LINE`]).
@@ -292,11 +291,8 @@ impl<R: Read> Plain<R> {
                 let len = *self.len.get_or_insert(file.read);
                 past_the_end(i, entry, start, length, len)
             } else if length > MAX_RECORD {
-                let reason = format!(
-                    "index entry {i}: a record of {length} bytes, longer than qipu reads ({} MB): not read",
-                    MAX_RECORD >> 20
-                );
-                CcbridgeError { offset: start, reason }
+                let kind = CcbridgeErrorKind::TooLong { entry: i, len: length, max: MAX_RECORD };
+                CcbridgeError { offset: start, in_inflated_data: false, kind }
             } else {
                 return Ok(Some(Pending { place: Place::Slot { i, entry, state, start }, bytes }));
             };
@@ -386,7 +382,7 @@ impl<R: Read> Inflated for Stream<R> {
         self.declared_len.saturating_sub(self.offset)
     }
 
-    fn take(&mut self, n: usize, what: &str) -> Result<Cow<'_, [u8]>, CcbridgeError> {
+    fn take(&mut self, n: usize, what: &'static str) -> Result<Cow<'_, [u8]>, CcbridgeError> {
         if n > self.left() {
             return truncated(self.offset, what, n, self.left());
         }
@@ -394,10 +390,10 @@ impl<R: Read> Inflated for Stream<R> {
         // A failure of the stream or of the input is told by the caller.
         match self.fill(n, &mut bytes) {
             Ok(true) => Ok(Cow::Owned(bytes)),
-            Ok(false) => error(self.offset, "the zlib stream failed"),
+            Ok(false) => error(self.offset, Inflate::Failed),
             Err(Failure::Io(e)) => {
                 self.decoder.get_mut().get_mut().failed = Some(e);
-                error(self.offset, "the input cannot be read")
+                error(self.offset, Inflate::InputFailed)
             }
             Err(Failure::Library(e)) => Err(e),
         }

@@ -12,14 +12,14 @@
 //! tree with the header fields 128 to 256 bytes earlier and squares
 //! written as `column << 4 | row`.
 
-use crate::formats::byte_error as error;
 use crate::formats::settle_start;
 use crate::record::{MoveText, MoveTree, NodeId, Record, RecordedMove, Warning};
 use crate::{Board, Color, File, Move, Piece, Rank, Role, Square};
 
 use super::cursor::Cursor;
 use super::{
-    CcbridgeError, describe_start, is_cbl, nibble_square, put_tags, result_tag, span, tidy_comment, warn,
+    BadByte, BadMove, CcbridgeError, CcbridgeErrorKind, FileKind, Overrun, Truncated, error, is_cbl,
+    nibble_square, not_ccbridge, put_tags, result_tag, span, tidy_comment, warn,
 };
 
 /// The first 16 bytes of a CBR record.
@@ -39,10 +39,10 @@ pub fn is_cbr(bytes: &[u8]) -> bool {
 /// truncated or damaged header or move tree.
 pub fn read_cbr(bytes: &[u8]) -> Result<Record, CcbridgeError> {
     if is_cbl(bytes) {
-        return error(0, "a CCBridge library (CBL), not a single record (CBR)");
+        return error(0, CcbridgeErrorKind::WrongFile { wanted: FileKind::Record });
     }
     if !is_cbr(bytes) {
-        return error(0, format!("not a CCBridge record: it starts with {}", describe_start(bytes)));
+        return error(0, not_ccbridge(FileKind::Record, bytes));
     }
     read_record(bytes, 0, "the file")
 }
@@ -116,10 +116,7 @@ fn read_board(bytes: &[u8], offset: usize, base: usize) -> Result<Board, Ccbridg
     let mut board = Board::empty();
     for (i, &b) in bytes[offset..offset + 90].iter().enumerate() {
         let Some(piece) = board_piece(b) else {
-            return error(
-                base + offset + i,
-                format!("board: byte {b:#04x} (row {}, column {}) is not a piece", i / 9, i % 9),
-            );
+            return error(base + offset + i, BadByte::Board { byte: b, row: i / 9, column: i % 9 });
         };
         // Cannot fail: the board has 90 bytes, each a point.
         let square = index_square(i as u8).expect("i < 90");
@@ -191,29 +188,18 @@ const VERSION_1: Layout = Layout {
 
 /// Reads the CBR record `bytes` (it starts with the magic), which starts at
 /// byte `start` of its source; `holder` names what bounds it, for messages.
-pub(super) fn read_record(bytes: &[u8], start: usize, holder: &str) -> Result<Record, CcbridgeError> {
+pub(super) fn read_record(bytes: &[u8], start: usize, holder: &'static str) -> Result<Record, CcbridgeError> {
     let end = start + bytes.len();
     let Some(&version) = bytes.get(19) else {
-        return error(
-            end,
-            format!("truncated: {holder} gives the record {} bytes, not even a header", bytes.len()),
-        );
+        return error(end, Truncated::Record { holder, len: bytes.len(), header: None });
     };
     let layout = match version {
         2 => &VERSION_2,
         1 => &VERSION_1,
-        3 => return error(start + 19, "CBR version 3, a newer CCBridge record format: not supported"),
-        _ => return error(start + 19, format!("CBR version {version}: only versions 1 and 2 are known")),
+        _ => return error(start + 19, CcbridgeErrorKind::Version(version)),
     };
     if bytes.len() < layout.tree {
-        return error(
-            end,
-            format!(
-                "truncated: {holder} gives the record {} bytes, its header needs {}",
-                bytes.len(),
-                layout.tree
-            ),
-        );
+        return error(end, Truncated::Record { holder, len: bytes.len(), header: Some(layout.tree) });
     }
     let mut record = Record { at: span(start), ..Record::default() };
     let mut found = Vec::new();
@@ -268,20 +254,14 @@ fn read_node(cursor: &mut Cursor<'_>, warnings: &mut Vec<Warning>) -> Result<Tre
     let head = cursor.take(4, "a move record")?;
     let (flags, from, to) = (head[0], head[2], head[3]);
     if flags & !0x07 != 0 {
-        return error(
-            offset,
-            format!("move record flags {flags:#04x}: only bits 0x01, 0x02, 0x04 are known"),
-        );
+        return error(offset, BadByte::Flags(flags));
     }
     let mut comment = None;
     if flags & 0x04 != 0 {
         let length_at = cursor.offset();
         let len = cursor.u32("a comment length")? as usize;
         if len > cursor.left() {
-            return error(
-                length_at,
-                format!("comment of {len} bytes, but only {} bytes are left", cursor.left()),
-            );
+            return error(length_at, Overrun::Comment { len, left: cursor.left() });
         }
         let text_at = cursor.offset();
         let bytes = cursor.take(len, "a comment")?;
@@ -316,13 +296,10 @@ fn read_tree(
     while let Some(parent) = stack.pop() {
         let node = read_node(cursor, warnings)?;
         let (Some(from), Some(to)) = (square(node.from), square(node.to)) else {
-            return error(
-                node.offset + 2,
-                format!("move from {} to {}: a square is off the board", node.from, node.to),
-            );
+            return error(node.offset + 2, BadMove::OffBoard { number: None, from: node.from, to: node.to });
         };
         if from == to {
-            return error(node.offset + 2, format!("move from {from} to {from}: the same square"));
+            return error(node.offset + 2, BadMove::SameSquare { number: None, square: from });
         }
         let mv = RecordedMove { text: MoveText::Coords(Move::new(from, to)), at: span(node.offset) };
         let id = tree.add_child(parent, mv);
@@ -373,10 +350,12 @@ mod tests {
     fn bad_records_name_their_byte() {
         let e = read_cbr(b"PK\x03\x04").unwrap_err();
         assert_eq!(e.offset, 0);
-        assert!(e.reason.contains("not a CCBridge record"), "{e}");
+        assert!(e.reason().contains("not a CCBridge record"), "{e}");
         // Truncated in the header.
         let e = read_cbr(&cbr_header()[..1000]).unwrap_err();
-        assert_eq!((e.offset, e.reason.contains("truncated")), (1000, true), "{e}");
+        assert_eq!((e.offset, e.reason().contains("truncated")), (1000, true), "{e}");
+        let cut = Truncated::Record { holder: "the file", len: 1000, header: Some(2214) };
+        assert_eq!(e.kind, CcbridgeErrorKind::Truncated(cut));
         // No root record.
         let e = read_cbr(&cbr_header()).unwrap_err();
         assert_eq!(e.offset, 2214, "{e}");
@@ -385,24 +364,27 @@ mod tests {
         file.extend(node(0, 0, 0, None));
         file.extend([0x01, 0, 70]);
         let e = read_cbr(&file).unwrap_err();
-        assert_eq!((e.offset, e.reason.contains("truncated")), (2218, true), "{e}");
+        assert_eq!((e.offset, e.reason().contains("truncated")), (2218, true), "{e}");
         // A square off the board.
         let mut file = cbr_header();
         file.extend(node(0, 0, 0, None));
         file.extend(node(0x01, 70, 90, None));
         let e = read_cbr(&file).unwrap_err();
         assert_eq!(e.offset, 2220, "{e}");
-        assert!(e.reason.contains("off the board"), "{e}");
+        assert!(e.reason().contains("off the board"), "{e}");
+        assert_eq!(e.kind, BadMove::OffBoard { number: None, from: 70, to: 90 }.into());
         // A comment longer than what is left.
         let mut file = cbr_header();
         file.extend([0x05, 0, 0, 0, 200, 0, 0, 0, b'a', 0]);
         let e = read_cbr(&file).unwrap_err();
         assert_eq!(e.offset, 2218, "{e}");
-        assert!(e.reason.contains("comment of 200 bytes, but only 2 bytes are left"), "{e}");
+        assert!(e.reason().contains("comment of 200 bytes, but only 2 bytes are left"), "{e}");
+        assert_eq!(e.kind, CcbridgeErrorKind::Overrun(Overrun::Comment { len: 200, left: 2 }));
         // Unknown flag bits, a bad board byte, a newer version.
         let mut file = cbr_header();
         file.extend(node(0x08, 0, 0, None));
-        assert!(read_cbr(&file).unwrap_err().reason.contains("flags 0x08"));
+        assert!(read_cbr(&file).unwrap_err().reason().contains("flags 0x08"));
+        assert_eq!(read_cbr(&file).unwrap_err().kind, CcbridgeErrorKind::BadByte(BadByte::Flags(0x08)));
         let mut file = cbr_header();
         file[2120 + 40] = 0x38;
         file.extend(node(0x01, 0, 0, None));

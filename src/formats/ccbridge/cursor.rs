@@ -1,8 +1,7 @@
 //! A reading position in the bytes of a CCBridge binary record, whose
 //! errors name their offset in the source.
 
-use super::CcbridgeError;
-use crate::formats::byte_error as error;
+use super::{CcbridgeError, Truncated, error};
 
 /// A reading position in `data`, whose first byte is at `base` in the
 /// source (file or inflated data): errors name source offsets.
@@ -29,7 +28,7 @@ impl<'a> Cursor<'a> {
         self.data.len() - self.at
     }
 
-    pub(super) fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], CcbridgeError> {
+    pub(super) fn take(&mut self, n: usize, what: &'static str) -> Result<&'a [u8], CcbridgeError> {
         if n > self.left() {
             return truncated(self.offset(), what, n, self.left());
         }
@@ -38,16 +37,16 @@ impl<'a> Cursor<'a> {
         Ok(bytes)
     }
 
-    pub(super) fn u8(&mut self, what: &str) -> Result<u8, CcbridgeError> {
+    pub(super) fn u8(&mut self, what: &'static str) -> Result<u8, CcbridgeError> {
         Ok(self.take(1, what)?[0])
     }
 
-    pub(super) fn u16(&mut self, what: &str) -> Result<u16, CcbridgeError> {
+    pub(super) fn u16(&mut self, what: &'static str) -> Result<u16, CcbridgeError> {
         let b = self.take(2, what)?;
         Ok(u16::from_le_bytes([b[0], b[1]]))
     }
 
-    pub(super) fn u32(&mut self, what: &str) -> Result<u32, CcbridgeError> {
+    pub(super) fn u32(&mut self, what: &'static str) -> Result<u32, CcbridgeError> {
         let b = self.take(4, what)?;
         Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
@@ -55,6 +54,11 @@ impl<'a> Cursor<'a> {
 
 /// The error of `what`, `n` bytes at source offset `offset`, when only
 /// `left` are left.
-pub(super) fn truncated<T>(offset: usize, what: &str, n: usize, left: usize) -> Result<T, CcbridgeError> {
-    error(offset, format!("truncated: {what} needs {n} bytes, {left} are left"))
+pub(super) fn truncated<T>(
+    offset: usize,
+    what: &'static str,
+    n: usize,
+    left: usize,
+) -> Result<T, CcbridgeError> {
+    error(offset, Truncated::Needs { what, needs: n, left })
 }

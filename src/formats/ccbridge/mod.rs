@@ -40,29 +40,32 @@ mod cbl_compressed;
 pub(crate) mod cbl_stream;
 mod cbr;
 mod cursor;
+mod error;
 #[cfg(test)]
 pub(crate) mod testing;
 
 pub use cbl::{LIBRARY_MAGIC, Library, is_cbl, read_cbl};
 pub use cbl_compressed::{COMPRESSED_FORMAT, COMPRESSED_MAGIC};
 pub use cbr::{RECORD_MAGIC, is_cbr, read_cbr};
+pub use error::{BadByte, BadMove, CcbridgeErrorKind, FileKind, Inflate, Overrun, Truncated};
 
 use crate::record::{GameResult, Record, Span, Warning};
 use crate::{File, Rank, Square};
 
 /// Why a CCBridge file or record cannot be read, and at which byte: in the
-/// file, or in the inflated data for a compressed library (the reason then
-/// says so).
-pub type CcbridgeError = super::ByteError;
+/// file, or in the inflated data for a compressed library
+/// ([`in_inflated_data`](super::ByteError::in_inflated_data) then says so,
+/// and so does the message).
+pub type CcbridgeError = super::ByteError<CcbridgeErrorKind>;
 
-/// The first bytes of a file, for an error message.
-fn describe_start(bytes: &[u8]) -> String {
-    let shown: String = bytes
-        .iter()
-        .take(16)
-        .map(|&b| if b.is_ascii_graphic() || b == b' ' { b as char } else { '.' })
-        .collect();
-    format!("'{shown}', not 'CCBridge Record', 'CCBridgeLibrary' or 'CCBridge' and format 21")
+/// A [`CcbridgeError`] at `offset` in the file, as the `Err` of a reader.
+fn error<T>(offset: usize, kind: impl Into<CcbridgeErrorKind>) -> Result<T, CcbridgeError> {
+    super::byte_error(offset, kind.into())
+}
+
+/// The error of a file that is not of the family: it starts with `bytes`.
+fn not_ccbridge(wanted: FileKind, bytes: &[u8]) -> CcbridgeErrorKind {
+    CcbridgeErrorKind::NotCcbridge { wanted, found: bytes[..bytes.len().min(16)].to_vec() }
 }
 
 /// The little-endian u32 at byte `at`, if the bytes hold one.

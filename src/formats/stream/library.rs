@@ -3,10 +3,10 @@
 
 use std::collections::VecDeque;
 
-use crate::formats::Unreadable;
 use crate::formats::ccbridge::cbl_stream::{Failure, LibraryReader, Pending};
 use crate::formats::detect::Format;
 use crate::formats::read::unreadable_record;
+use crate::formats::{Unreadable, UnreadableReason};
 use crate::record::Visitor;
 
 use super::cannot_read;
@@ -76,7 +76,9 @@ impl<R: std::io::Read> LibraryChunks<R> {
                 Err(failure) => {
                     self.ended = true;
                     let e = match failure {
-                        Failure::Library(e) => Unreadable::damaged(Format::Cbl, e.to_string()),
+                        Failure::Library(e) => {
+                            Unreadable::damaged(Format::Cbl, UnreadableReason::Ccbridge(e))
+                        }
                         Failure::Io(e) => cannot_read(e),
                     };
                     if !self.handed {

@@ -65,9 +65,10 @@ mod text;
 
 use std::io::Read as _;
 
+use super::ccbridge::{CcbridgeErrorKind, FileKind};
 use super::detect::{self, Format};
 use super::encoding::{self, Encoding};
-use super::{Read, Unreadable, sniff};
+use super::{ByteError, Read, Unreadable, UnreadableReason, sniff};
 use crate::record::Visitor;
 use library::{LibraryChunk, LibraryChunks};
 use text::{TextChunk, TextChunks};
@@ -91,6 +92,9 @@ pub const MAX_WHOLE: u64 = 256 << 20;
 const PIECE: usize = 256 << 10;
 
 /// How an input is read: whole, or in chunks.
+// One per input, moved once: the room its chunks' reader takes (with the
+// typed error of a library it may hold) costs nothing worth a box.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
 pub enum Split<R> {
     /// The input, read whole: a format that is not read in pieces.
@@ -160,13 +164,8 @@ pub fn split_sized<R: std::io::Read>(
         let room = (MAX_WHOLE + 1).saturating_sub(bytes.len() as u64);
         (&mut source).take(room).read_to_end(&mut bytes).map_err(cannot_read)?;
         if bytes.len() as u64 > MAX_WHOLE {
-            return Err(Unreadable::damaged(
-                detect::detect(&bytes),
-                format!(
-                    "larger than {} MB: only PGN, JSON and DhtmlXQ text and CBL libraries are read a piece at a time; split the file",
-                    MAX_WHOLE >> 20
-                ),
-            ));
+            let reason = UnreadableReason::TooLarge { max: MAX_WHOLE };
+            return Err(Unreadable::damaged(detect::detect(&bytes), reason));
         }
         Ok(Split::Whole(bytes))
     };
@@ -176,10 +175,15 @@ pub fn split_sized<R: std::io::Read>(
     match detect::detect(&head) {
         Format::Cbl => {
             let chunks = |cut| Ok(Split::Chunks(Chunks { cut: Cut::Library(cut) }));
+            let found = head[..head.len().min(16)].to_vec();
             return match LibraryChunks::new(head, source, piece_size) {
                 Some(cut) => chunks(cut),
                 // Cannot be: the head was told to be a library.
-                None => Err(Unreadable::damaged(Format::Cbl, "not a CCBridge library")),
+                None => {
+                    let kind = CcbridgeErrorKind::NotCcbridge { wanted: FileKind::Library, found };
+                    let e = ByteError { offset: 0, in_inflated_data: false, kind };
+                    Err(Unreadable::damaged(Format::Cbl, UnreadableReason::Ccbridge(e)))
+                }
             };
         }
         Format::Pgn => {}
@@ -205,7 +209,7 @@ pub fn split_sized<R: std::io::Read>(
 }
 
 fn cannot_read(e: std::io::Error) -> Unreadable {
-    Unreadable::damaged(Format::Binary, format!("cannot read: {e}"))
+    Unreadable::damaged(Format::Binary, UnreadableReason::cannot_read(&e))
 }
 
 /// What reading a whole input says of one from which no game was read
@@ -213,8 +217,8 @@ fn cannot_read(e: std::io::Error) -> Unreadable {
 /// [`super::read_with`]).
 pub(crate) fn no_game(format: Format) -> Unreadable {
     match format {
-        Format::Cbl => Unreadable::damaged(Format::Cbl, "a library without a record"),
-        _ => Unreadable::no_record(format, "no game found"),
+        Format::Cbl => Unreadable::damaged(Format::Cbl, UnreadableReason::EmptyLibrary),
+        _ => Unreadable::no_record(format, UnreadableReason::NoGame),
     }
 }
 

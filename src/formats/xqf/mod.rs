@@ -26,7 +26,9 @@
 //! assert_eq!(record.fen(), None); // the standard start position
 //! ```
 
+mod error;
 mod write;
+pub use error::{Truncated, XqfErrorKind};
 pub use write::{Version, WriteError, write, write_preserving};
 
 use super::byte_error as error;
@@ -41,7 +43,7 @@ pub const HEADER_LEN: usize = 0x400;
 pub const NEWEST_VERSION: u8 = 18;
 
 /// Why an XQF file cannot be read, and at which byte of the file.
-pub type XqfError = super::ByteError;
+pub type XqfError = super::ByteError<XqfErrorKind>;
 
 /// The keys derived from the header (all zero up to version 10).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -147,22 +149,18 @@ pub fn read_preserving(bytes: &[u8]) -> Result<(Record, Preserved), XqfError> {
 
 fn read_file(bytes: &[u8], raws: Option<&mut Vec<RawRecord>>) -> Result<Record, XqfError> {
     if !bytes.starts_with(b"XQ") {
-        let found = bytes.iter().take(2).map(|b| format!("{b:#04x}")).collect::<Vec<_>>().join(" ");
-        return error(0, format!("not an XQF file: it starts with {found}, not the signature 'XQ'"));
+        return error(0, XqfErrorKind::NotXqf { found: bytes[..bytes.len().min(2)].to_vec() });
     }
     let Some(header) = bytes.first_chunk::<HEADER_LEN>() else {
-        return error(
-            bytes.len(),
-            format!("truncated: {} bytes, but an XQF header has {HEADER_LEN}", bytes.len()),
-        );
+        return error(bytes.len(), XqfErrorKind::Truncated(Truncated::Header { len: bytes.len() }));
     };
     let version = header[2];
     if version > NEWEST_VERSION {
-        return error(2, format!("version {version}: XQStudio writes versions up to {NEWEST_VERSION}"));
+        return error(2, XqfErrorKind::Version(version));
     }
     let key_sum = header[0x0C..0x10].iter().fold(0u8, |a, &b| a.wrapping_add(b));
     if key_sum != 0 {
-        return error(0x0C, "the key bytes do not sum to zero (mod 256), as every XQF file's do");
+        return error(0x0C, XqfErrorKind::KeySum { sum: key_sum });
     }
     let keys = Keys::derive(header);
     let mut record = Record { at: Span { line: 0, column: 0 }, ..Record::default() };
@@ -281,7 +279,7 @@ fn start_board(header: &[u8; HEADER_LEN], keys: &Keys) -> Result<Board, XqfError
         let v = slot.wrapping_sub(keys.xy);
         let Some(square) = square(v) else { continue }; // off the board: captured
         if let Err(why) = put_slot(&mut board, i, square) {
-            return error(0x10 + i, why.to_string());
+            return error(0x10 + i, XqfErrorKind::SharedPoint(why));
         }
     }
     Ok(board)
@@ -331,12 +329,10 @@ impl TreeReader<'_> {
         HEADER_LEN + self.at
     }
 
-    fn take(&mut self, n: usize, what: &str) -> Result<&[u8], XqfError> {
-        if self.plain.len() - self.at < n {
-            return error(
-                self.offset(),
-                format!("truncated: {what} needs {n} bytes, {} are left", self.plain.len() - self.at),
-            );
+    fn take(&mut self, n: usize, what: &'static str) -> Result<&[u8], XqfError> {
+        let left = self.plain.len() - self.at;
+        if left < n {
+            return error(self.offset(), XqfErrorKind::Truncated(Truncated::Needs { what, needs: n, left }));
         }
         let bytes = &self.plain[self.at..self.at + n];
         self.at += n;
@@ -362,15 +358,14 @@ impl TreeReader<'_> {
                 0 => 0,
                 _ if self.version <= 10 => stored,
                 _ if stored < self.keys.remark_size => {
-                    return error(length_at, format!("comment length {stored} is below the file's key"));
+                    let key = self.keys.remark_size;
+                    return error(length_at, XqfErrorKind::CommentBelowKey { stored, key });
                 }
                 _ => stored - self.keys.remark_size,
             } as usize;
             if len > self.plain.len() - self.at {
-                return error(
-                    length_at,
-                    format!("comment of {len} bytes, but only {} bytes are left", self.plain.len() - self.at),
-                );
+                let left = self.plain.len() - self.at;
+                return error(length_at, XqfErrorKind::CommentPastEnd { len, left });
             }
             if len > 0 {
                 let at = Span { line: 0, column: self.offset() as u32 };
@@ -397,7 +392,7 @@ fn read_tree(
     mut raws: Option<&mut Vec<RawRecord>>,
 ) -> Result<(), XqfError> {
     if reader.plain.is_empty() {
-        return error(HEADER_LEN, "truncated: the file ends after the header, without the root record");
+        return error(HEADER_LEN, XqfErrorKind::Truncated(Truncated::NoRoot));
     }
     let root = reader.node(&mut record.warnings)?;
     if let Some(raws) = raws.as_mut() {
@@ -425,10 +420,7 @@ fn read_tree(
             raws.push(node.raw.clone());
         }
         let (Some(from), Some(to)) = (square(node.from), square(node.to)) else {
-            return error(
-                node.offset,
-                format!("move from {} to {}: a square is off the board (0..89)", node.from, node.to),
-            );
+            return error(node.offset, XqfErrorKind::OffBoard { from: node.from, to: node.to });
         };
         let mv = RecordedMove {
             text: MoveText::Coords(Move::new(from, to)),
@@ -535,7 +527,7 @@ mod tests {
     #[test]
     fn bad_files_are_reported_with_their_offset() {
         assert_eq!(read(b"PK\x03\x04").unwrap_err().offset, 0);
-        assert!(read(b"XQ\x0a").unwrap_err().reason.contains("truncated"));
+        assert!(read(b"XQ\x0a").unwrap_err().reason().contains("truncated"));
         let mut newer = v10_file(&mv(0, 0, 0, b""));
         newer[2] = 19;
         assert_eq!(read(&newer).unwrap_err().offset, 2);
@@ -544,15 +536,20 @@ mod tests {
         tree.extend([72 + 0x18, 42 + 0x20]);
         let e = read(&v10_file(&tree)).unwrap_err();
         assert_eq!(e.offset, HEADER_LEN + 8);
+        let cut = Truncated::Needs { what: "a move record", needs: 4, left: 2 };
+        assert_eq!(e.kind, XqfErrorKind::Truncated(cut));
         // A comment longer than the file.
         let mut tree = mv(0, 0, 0x00, b"");
         tree[4] = 200;
         let e = read(&v10_file(&tree)).unwrap_err();
-        assert!(e.reason.contains("comment of 200 bytes"), "{e}");
+        assert!(e.reason().contains("comment of 200 bytes"), "{e}");
+        assert_eq!(e.kind, XqfErrorKind::CommentPastEnd { len: 200, left: 0 });
         // A square off the board.
         let mut tree = mv(0, 0, 0xF0, b"");
         tree.extend(mv(95, 42, 0, b""));
-        assert!(read(&v10_file(&tree)).unwrap_err().reason.contains("off the board"));
+        let e = read(&v10_file(&tree)).unwrap_err();
+        assert!(e.reason().contains("off the board"));
+        assert_eq!((e.offset, e.kind), (HEADER_LEN + 8, XqfErrorKind::OffBoard { from: 95, to: 42 }));
     }
 
     #[test]
