@@ -88,6 +88,35 @@ fn a_large_input_is_read_in_chunks_with_its_games_numbered_on() {
 }
 
 #[test]
+fn files_that_change_after_the_walk_are_read_as_they_are_then() {
+    // The walk notes each file's size; a file that grew past the size read
+    // whole, or shrank, or is gone by the time it is read, is read as it
+    // is then.
+    let dir = common::scratch("batch-changed");
+    std::fs::write(dir.join("a-grows.pgn"), games(2)).unwrap();
+    std::fs::write(dir.join("b-shrinks.pgn"), games(30_000)).unwrap(); // 1.5 MB
+    std::fs::write(dir.join("c-goes.pgn"), games(1)).unwrap();
+    let inputs = batch::expand(std::slice::from_ref(&dir)).inputs;
+    let lens: Vec<Option<u64>> =
+        inputs.iter().map(|i| if let batch::Input::File { len, .. } = i { *len } else { None }).collect();
+    assert!(lens.iter().all(Option::is_some), "{lens:?}");
+    std::fs::write(dir.join("a-grows.pgn"), games(40_000)).unwrap(); // 2 MB
+    std::fs::write(dir.join("b-shrinks.pgn"), games(3)).unwrap();
+    std::fs::remove_file(dir.join("c-goes.pgn")).unwrap();
+    for threads in [1, 2] {
+        let text = told(&inputs, threads).join("\n");
+        let count = |name: &str| -> usize {
+            text.lines()
+                .filter(|l| l.contains(name) && l.contains("games from"))
+                .map(|l| l.split(": ").nth(2).unwrap().split(' ').next().unwrap().parse::<usize>().unwrap())
+                .sum()
+        };
+        assert_eq!((count("a-grows.pgn"), count("b-shrinks.pgn")), (40_000, 3), "{threads} threads");
+        assert!(text.contains("c-goes.pgn: unreadable: cannot read:"), "{text}");
+    }
+}
+
+#[test]
 fn the_checker_reads_what_the_corpus_validates() {
     // On the bundled fixture: every game is valid, and one thread and two agree.
     let inputs = batch::expand(&["fixtures/pgn".into()]).inputs;

@@ -23,6 +23,10 @@ pub enum Input {
         path: PathBuf,
         /// Whether it was found in a folder rather than named.
         found: bool,
+        /// Its size when it was looked at, if it was a regular file then
+        /// (files that grow after are still read whole: see
+        /// [`Batch::run`](super::Batch::run)).
+        len: Option<u64>,
     },
     /// Standard input.
     Stdin,
@@ -169,7 +173,10 @@ pub fn expand(paths: &[PathBuf]) -> Expanded {
                     walk.dir(path);
                 }
             }
-            Ok(_) => walk.out.push(Input::File { path: path.clone(), found: false }),
+            Ok(meta) => {
+                let len = meta.is_file().then_some(meta.len());
+                walk.out.push(Input::File { path: path.clone(), found: false, len });
+            }
             Err(e) => walk.problem(path, e),
         }
     }
@@ -273,7 +280,7 @@ impl Walk {
                 let below = self.list(&path);
                 stack.push(below);
             } else if meta.is_file() {
-                self.out.push(Input::File { path, found: true });
+                self.out.push(Input::File { path, found: true, len: Some(meta.len()) });
             } else {
                 let reason = UnreadableReason::NotOpened { kind: special_kind(&meta) };
                 self.out.push(Input::Skipped { path, reason });

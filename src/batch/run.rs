@@ -334,12 +334,15 @@ fn small_files(inputs: &[Input]) -> usize {
     let mut bytes = 0;
     let mut n = 0;
     for input in inputs.iter().take(GROUP_FILES) {
-        let Input::File { path, .. } = input else { break };
-        let Ok(meta) = std::fs::metadata(path) else { break };
-        if !meta.is_file() || meta.len() > SMALL_FILE || (n > 0 && bytes + meta.len() > GROUP_BYTES) {
+        let Input::File { path, len, .. } = input else { break };
+        // The size the walk saw (a file that grew since is read in pieces:
+        // see `read_whole`), else the size now.
+        let len = len.or_else(|| std::fs::metadata(path).ok().filter(|m| m.is_file()).map(|m| m.len()));
+        let Some(len) = len else { break };
+        if len > SMALL_FILE || (n > 0 && bytes + len > GROUP_BYTES) {
             break;
         }
-        bytes += meta.len();
+        bytes += len;
         n += 1;
     }
     n
