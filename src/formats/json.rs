@@ -192,7 +192,7 @@ impl LineReader {
 
     /// Reads one line (without its line end).
     pub fn push_line(&mut self, line: &str) {
-        self.lines += 1;
+        self.lines = self.lines.saturating_add(1);
         let line = line.strip_suffix('\r').unwrap_or(line);
         let line = if self.lines == 1 { line.trim_start_matches('\u{feff}') } else { line };
         if line.trim().is_empty() {
@@ -218,7 +218,7 @@ impl LineReader {
 
     /// Skips a line too long to read: an unreadable record at its line.
     pub fn skip_overlong_line(&mut self, limit: usize) {
-        self.lines += 1;
+        self.lines = self.lines.saturating_add(1);
         let at = Span { line: self.lines, column: 1 };
         let message = format!("line longer than {} MB: not read", limit >> 20);
         self.games.push(Record {

@@ -96,7 +96,7 @@ impl<V: Visitor> LineReader<V> {
 
     /// Reads one line (without its line end; a final `\r` is dropped).
     pub fn push_line(&mut self, line: &str) {
-        self.lines += 1;
+        self.lines = self.lines.saturating_add(1);
         let line = line.strip_suffix('\r').unwrap_or(line);
         let mut reader = Reader {
             visitor: &mut self.visitor,
@@ -132,7 +132,7 @@ impl<V: Visitor> LineReader<V> {
     /// Skips a line too long to read (see [`crate::formats::stream`]): the
     /// game it falls in is unreadable, with the line's number.
     pub fn skip_overlong_line(&mut self, limit: usize) {
-        self.lines += 1;
+        self.lines = self.lines.saturating_add(1);
         let at = Span { line: self.lines, column: 1 };
         let message = format!("line longer than {} MB: not read", limit >> 20);
         let mut reader = Reader {
@@ -425,7 +425,7 @@ impl<V: Visitor> Reader<'_, V> {
                 self.movetext(number, line);
             } else if !is_blank(line) {
                 let (lines, _) = self.state.footer.get_or_insert((0, number));
-                *lines += 1;
+                *lines = lines.saturating_add(1);
             }
             return;
         }

@@ -335,3 +335,20 @@ fn a_comment_with_tags_after_a_line_of_spaces_is_written_as_one_game() {
         assert_eq!(again[0].tree.main_line().count(), 2, "{written}");
     }
 }
+
+#[test]
+fn line_numbers_past_the_last_stay_at_the_last() {
+    // A text of more than 4 G lines: numbers stop at u32::MAX, no overflow.
+    let mut reader = LineReader::with(crate::record::RecordBuilder::default()).starting_at_line(u32::MAX);
+    for line in ["", "[Event \"x\"]", "1. h2e2 h9g7 *", "", "\u{0}"] {
+        reader.push_line(line);
+    }
+    reader.skip_overlong_line(1 << 20);
+    let games: Vec<_> = reader.finish().into_iter().collect();
+    assert!(!games.is_empty());
+    assert!(
+        games.iter().all(|g| g.at.line == u32::MAX),
+        "{:?}",
+        games.iter().map(|g| g.at).collect::<Vec<_>>()
+    );
+}

@@ -151,7 +151,7 @@ impl<R: std::io::Read> TextChunks<R> {
                 _ => {}
             }
             self.last_blank = blank;
-            self.lines += 1;
+            self.lines = self.lines.saturating_add(1);
             self.scanned = start + k + 1;
         }
     }
@@ -322,7 +322,7 @@ impl<R: std::io::Read> TextChunks<R> {
             self.parts.push(Part::Lines(before));
         }
         self.parts.push(Part::Overlong { block: self.block.is_some() });
-        self.lines += 1;
+        self.lines = self.lines.saturating_add(1);
         self.scanned = 0;
         self.cut = None;
         self.last_blank = false;
@@ -351,7 +351,7 @@ impl<R: std::io::Read> TextChunks<R> {
             first_line: self.first_line,
             parts: std::mem::take(&mut self.parts),
         };
-        self.first_line = lines + 1;
+        self.first_line = lines.saturating_add(1);
         self.scanned -= end.min(self.scanned);
         self.cut = None;
         chunk
