@@ -35,6 +35,11 @@ fn told(inputs: &[batch::Input], threads: usize) -> Vec<String> {
     lines
 }
 
+/// How many valid games a `games from` line of [`told`] counts.
+fn valid_told(line: &str) -> usize {
+    line.split(": ").nth(2).unwrap().split(' ').next().unwrap().parse().unwrap()
+}
+
 /// A PGN text of `n` short games, numbered in their `Event` tags.
 fn games(n: usize) -> String {
     (0..n).map(|k| format!("[Event \"{k}\"]\n1. h2e2 h9g7 2. h0g2 i9h9 1-0\n\n")).collect()
@@ -82,7 +87,7 @@ fn a_large_input_is_read_in_chunks_with_its_games_numbered_on() {
         let first: usize =
             line.split("games from ").nth(1).unwrap().split(':').next().unwrap().parse().unwrap();
         assert_eq!(first, next, "the runs of games follow each other");
-        next += line.split(": ").nth(2).unwrap().split(' ').next().unwrap().parse::<usize>().unwrap();
+        next += valid_told(line);
     }
     assert_eq!(next, 60_000);
 }
@@ -106,10 +111,7 @@ fn files_that_change_after_the_walk_are_read_as_they_are_then() {
     for threads in [1, 2] {
         let text = told(&inputs, threads).join("\n");
         let count = |name: &str| -> usize {
-            text.lines()
-                .filter(|l| l.contains(name) && l.contains("games from"))
-                .map(|l| l.split(": ").nth(2).unwrap().split(' ').next().unwrap().parse::<usize>().unwrap())
-                .sum()
+            text.lines().filter(|l| l.contains(name) && l.contains("games from")).map(valid_told).sum()
         };
         assert_eq!((count("a-grows.pgn"), count("b-shrinks.pgn")), (40_000, 3), "{threads} threads");
         assert!(text.contains("c-goes.pgn: unreadable: cannot read:"), "{text}");
