@@ -105,8 +105,56 @@ pub struct Checked<T = ()> {
     /// Where the start position (the `FEN` tag, an XQF header) is written,
     /// when the reader knows.
     pub start_at: Option<Span>,
+    /// Every tag, in the order read, when the checker keeps them
+    /// ([`Checker::keep_tags`]); else empty.
+    pub tags: Vec<(String, String)>,
     /// What the follower of the main line made of it.
     pub followed: T,
+}
+
+impl<T> Checked<T> {
+    /// The same check, what the follower made of it made into something
+    /// else (like [`Option::map`]).
+    pub fn map_followed<U>(self, f: impl FnOnce(T) -> U) -> Checked<U> {
+        let Checked {
+            status,
+            replayed,
+            warnings,
+            unreadable,
+            result,
+            has_comments,
+            has_variations,
+            red,
+            black,
+            event,
+            ecco,
+            start_at,
+            tags,
+            followed,
+        } = self;
+        Checked {
+            status,
+            replayed,
+            warnings,
+            unreadable,
+            result,
+            has_comments,
+            has_variations,
+            red,
+            black,
+            event,
+            ecco,
+            start_at,
+            tags,
+            followed: f(followed),
+        }
+    }
+
+    /// The value of the first tag `name` (case-insensitive) among the tags
+    /// kept.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    }
 }
 
 /// Warnings a [`Checker`] keeps of a game: readers list at most 20 and
@@ -134,6 +182,8 @@ pub struct Checker<F: Follow = ()> {
     has_variations: bool,
     tags: [Option<String>; 4],
     start_at: Option<Span>,
+    /// Every tag, when kept.
+    all_tags: Option<Vec<(String, String)>>,
 }
 
 impl Default for Checker<()> {
@@ -155,7 +205,15 @@ impl<F: Follow> Checker<F> {
             has_variations: false,
             tags: Default::default(),
             start_at: None,
+            all_tags: None,
         }
+    }
+
+    /// Whether to keep every tag of each game ([`Checked::tags`]), as a
+    /// selection by tags needs.
+    pub fn keep_tags(mut self, keep: bool) -> Checker<F> {
+        self.all_tags = keep.then(Vec::new);
+        self
     }
 
     /// The follower, to read what it gathers as the game goes on.
@@ -185,6 +243,9 @@ impl<F: Follow> Visitor for Checker<F> {
         }
         if name.eq_ignore_ascii_case("FEN") && at != Span::default() && self.start_at.is_none() {
             self.start_at = Some(at);
+        }
+        if let Some(all) = &mut self.all_tags {
+            all.push((name.to_string(), value.to_string()));
         }
         self.replayer.tag(name, value, at);
     }
@@ -244,6 +305,7 @@ impl<F: Follow> Visitor for Checker<F> {
             event,
             ecco,
             start_at: self.start_at.take(),
+            tags: self.all_tags.as_mut().map(std::mem::take).unwrap_or_default(),
             followed: self.replayer.follower_mut().end(),
         };
         self.result_tag = None;

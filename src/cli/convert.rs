@@ -5,6 +5,7 @@ use std::borrow::Cow;
 use std::io::Write;
 use std::path::PathBuf;
 
+use super::output::OutputFile;
 use super::progress::{Outcome, Tally};
 use super::{ChineseStyle, Failure, MoveNotation};
 use qipu::analysis::ecco;
@@ -87,13 +88,20 @@ pub struct Args {
     /// Add or correct the [ECCO], [Opening] and [Variation] tags of games from the standard
     /// start, by their moves.
     #[arg(long)]
-    pub ecco: bool,
+    pub set_ecco: bool,
+    /// Write the games left out (not selected, or illegal) into this file, in the same format
+    /// and with the same safety as -o (not with --to xqf).
+    #[arg(long, value_name = "FILE")]
+    pub rejected: Option<PathBuf>,
     /// Read text in this encoding instead of detecting it.
     #[arg(long)]
     pub encoding: Option<Encoding>,
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub jobs: Option<usize>,
+    /// Which games to convert.
+    #[command(flatten)]
+    pub select: super::select::SelectArgs,
 }
 
 /// Converts every game; problems go to standard error.
@@ -107,37 +115,35 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
             XqfVersion::V10 => qipu::formats::xqf::Version::V10,
             XqfVersion::V18 => qipu::formats::xqf::Version::V18,
         };
-        let tally = super::convert_xqf::run(&inputs, args, dir, version)?;
-        eprintln!("{}; {} written", tally.summary(), tally.written());
+        if args.rejected.is_some() {
+            return Err(Failure::usage("--rejected is not for --to xqf (which writes a file per game)"));
+        }
+        let (tally, selected) = super::convert_xqf::run(&inputs, args, dir, version)?;
+        eprintln!("{}{selected}; {} written", tally.summary(), tally.written());
         return Ok(tally.code());
     }
     // `-o -` is standard output.
     let output = args.output.as_ref().filter(|p| p.as_os_str() != "-");
-    if let Some(out) = output {
-        let target = std::fs::canonicalize(out).ok();
-        for input in &inputs {
-            if let Some(p) = input.path()
-                && target.is_some()
-                && std::fs::canonicalize(p).ok() == target
-            {
-                return Err(Failure::usage(format!("{}: will not write over an input file", out.display())));
-            }
-        }
-    }
     if !matches!(args.output_encoding, Encoding::Utf8 | Encoding::Gb18030 | Encoding::Big5) {
         return Err(Failure::usage("--output-encoding must be utf-8, gbk or big5"));
     }
     let mut file = match output {
-        Some(p) => Some(
-            super::output::OutputFile::create(p, args.force)
-                .map_err(|e| Failure::usage(format!("{}: {e}", p.display())))?,
-        ),
+        Some(p) => Some(open_output(p, args.force, &inputs)?),
+        None => None,
+    };
+    let mut rejected = match &args.rejected {
+        Some(p) if p.as_os_str() == "-" || Some(p) == output => {
+            return Err(Failure::usage("--rejected needs a file of its own"));
+        }
+        Some(p) => Some(open_output(p, args.force, &inputs)?),
         None => None,
     };
     let out: &mut dyn Write = match &mut file {
         Some(f) => f,
         None => stdout,
     };
+    let mut chooser = super::select::Chooser::new(&args.select)?;
+    let selection = chooser.selection.clone();
     let batch = super::batch(args.jobs, args.encoding)?;
     let style = args.chinese.unwrap_or(match args.output_encoding {
         Encoding::Big5 => ChineseStyle::Traditional,
@@ -148,7 +154,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     // Each game is written where it is read, and only the bytes kept.
     let write = |record: Record| {
         let replayed = record.replayed();
-        let tagged = &*with_ecco(&record, replayed, args.ecco);
+        let tagged = &*with_ecco(&record, replayed, args.set_ecco);
         let text = match args.to {
             Target::Pgn => Ok(pgn::write(tagged, notation) + "\n"),
             Target::Json => Ok(json::write(tagged) + "\n"),
@@ -163,9 +169,10 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
                 )
             })
         });
-        Converted { bytes, error: replayed.error.clone(), unreadable: record.unreadable }
+        let matches = selection.matches_record(&record);
+        Converted { bytes, error: replayed.error.clone(), unreadable: record.unreadable, matches }
     };
-    batch.run(
+    let run = batch.run(
         &inputs,
         || Map::new(RecordBuilder::default(), write),
         |meta, event| {
@@ -174,42 +181,91 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
                     tally.batch(games.len());
                     for (k, game) in games.into_iter().enumerate() {
                         let index = first + k;
-                        let note = " (moves from there on are kept as written)";
-                        tally.game(Outcome::of(
-                            &meta.source,
-                            index,
-                            game.unreadable.as_ref(),
-                            game.error.as_ref(),
-                            note,
-                        ));
+                        let selected = chooser.take(index, game.matches);
+                        // With --rejected, an illegal game goes there.
+                        let to_rejected = !selected || (rejected.is_some() && game.error.is_some());
+                        let note = if to_rejected && rejected.is_some() {
+                            " (written to the rejected games)"
+                        } else {
+                            " (moves from there on are kept as written)"
+                        };
+                        tally.game_as(
+                            Outcome::of(
+                                &meta.source,
+                                index,
+                                game.unreadable.as_ref(),
+                                game.error.as_ref(),
+                                note,
+                            ),
+                            selected,
+                        );
                         // An unreadable record is never written as a game.
                         if game.unreadable.is_some() {
                             continue;
                         }
+                        let target: &mut dyn Write = match (&mut rejected, to_rejected) {
+                            (Some(r), true) => r,
+                            (None, true) => continue,
+                            (_, false) => &mut *out,
+                        };
                         match game.bytes {
-                            Ok(bytes) => out.write_all(&bytes)?,
-                            Err(why) => tally.not_written(&format!(
+                            Ok(bytes) => {
+                                target.write_all(&bytes)?;
+                                if !to_rejected {
+                                    tally.wrote();
+                                }
+                            }
+                            Err(why) if selected => tally.not_written(&format!(
                                 "{}: game {}: not written: {why}",
                                 meta.source,
                                 index + 1
                             )),
+                            Err(_) => {}
                         }
+                        chooser.go_on()?;
                     }
                 }
-                Event::Unreadable(reason) => tally.unreadable(&meta.source, &reason),
-                Event::NoRecord(reason) => tally.no_record(&meta.source, &reason),
+                Event::Unreadable(reason) => {
+                    let selected = chooser.take_unreadable();
+                    tally.unreadable_as(&meta.source, &reason, selected);
+                    chooser.go_on()?;
+                }
+                Event::NoRecord(reason) => tally.no_record_as(&meta.source, &reason, !chooser.active),
                 Event::Done => tally.input_done(),
             }
             Ok::<(), Failure>(())
         },
-    )?;
+    );
+    super::select::finished(run)?;
     tally.finish();
     out.flush()?;
     if let (Some(file), Some(p)) = (file, output) {
         file.commit().map_err(|e| Failure::usage(format!("{}: {e}", p.display())))?;
     }
-    eprintln!("{}; {} written", tally.summary(), tally.written());
+    if let (Some(file), Some(p)) = (rejected, &args.rejected) {
+        file.commit().map_err(|e| Failure::usage(format!("{}: {e}", p.display())))?;
+    }
+    eprintln!("{}{}; {} written", tally.summary(), chooser.summary(), tally.written());
     Ok(tally.code())
+}
+
+/// `path` opened to write, as every output is: never an input, never an
+/// existing file without `force`, complete or not at all.
+fn open_output(
+    path: &std::path::Path,
+    force: bool,
+    inputs: &[qipu::batch::Input],
+) -> Result<OutputFile, Failure> {
+    let target = std::fs::canonicalize(path).ok();
+    for input in inputs {
+        if let Some(p) = input.path()
+            && target.is_some()
+            && std::fs::canonicalize(p).ok() == target
+        {
+            return Err(Failure::usage(format!("{}: will not write over an input file", path.display())));
+        }
+    }
+    OutputFile::create(path, force).map_err(|e| Failure::usage(format!("{}: {e}", path.display())))
 }
 
 /// A game written, or why it could not be, and how it replayed.
@@ -218,6 +274,8 @@ struct Converted {
     bytes: Result<Vec<u8>, String>,
     error: Option<ReplayError>,
     unreadable: Option<Warning>,
+    /// The game matches the selection.
+    matches: bool,
 }
 
 /// `text` in `encoding`; with `Unmappable::Error`, the first character it
@@ -233,7 +291,7 @@ fn encode(text: String, encoding: Encoding, unmappable: Unmappable) -> Result<Ve
     }
 }
 
-/// `record`, with `--ecco` a copy whose ECCO tags are set by its replayed
+/// `record`, with `--set-ecco` a copy whose ECCO tags are set by its replayed
 /// moves (games from another start, or that cannot be set up, keep theirs).
 pub(super) fn with_ecco<'r>(record: &'r Record, replayed: &Replayed, ecco: bool) -> Cow<'r, Record> {
     let Some(start) = replayed.resolution.start.as_ref().filter(|_| ecco) else {
