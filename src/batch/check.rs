@@ -105,8 +105,8 @@ pub struct Checked<T = ()> {
     /// Where the start position (the `FEN` tag, an XQF header) is written,
     /// when the reader knows.
     pub start_at: Option<Span>,
-    /// Every tag, in the order read, when the checker keeps them
-    /// ([`Checker::keep_tags`]); else empty.
+    /// The tags the checker was told to keep ([`Checker::keep_tags`]), in
+    /// the order read; else empty.
     pub tags: Vec<(String, String)>,
     /// What the follower of the main line made of it.
     pub followed: T,
@@ -182,8 +182,9 @@ pub struct Checker<F: Follow = ()> {
     has_variations: bool,
     tags: [Option<String>; 4],
     start_at: Option<Span>,
-    /// Every tag, when kept.
-    all_tags: Option<Vec<(String, String)>>,
+    /// The names of the tags to keep (none when empty), and those kept.
+    keep: Vec<String>,
+    kept: Vec<(String, String)>,
 }
 
 impl Default for Checker<()> {
@@ -205,14 +206,23 @@ impl<F: Follow> Checker<F> {
             has_variations: false,
             tags: Default::default(),
             start_at: None,
-            all_tags: None,
+            keep: Vec::new(),
+            kept: Vec::new(),
         }
     }
 
-    /// Whether to keep every tag of each game ([`Checked::tags`]), as a
-    /// selection by tags needs.
-    pub fn keep_tags(mut self, keep: bool) -> Checker<F> {
-        self.all_tags = keep.then(Vec::new);
+    /// Keeps the tags of each game named `names` (case-insensitive) in
+    /// [`Checked::tags`], as a selection by tags needs.
+    ///
+    /// ```
+    /// use qipu::batch::Checker;
+    /// let text = "[Site \"北京\"]\n[Date \"1990\"]\n[Round \"3\"]\n*\n";
+    /// let checked = qipu::formats::pgn::read_with(text, &mut Checker::default().keep_tags(&["date", "Site"]));
+    /// assert_eq!(checked[0].tags, [("Site".to_string(), "北京".to_string()), ("Date".to_string(), "1990".to_string())]);
+    /// assert_eq!(checked[0].tag("DATE"), Some("1990"));
+    /// ```
+    pub fn keep_tags(mut self, names: &[&str]) -> Checker<F> {
+        self.keep = names.iter().map(|n| n.to_string()).collect();
         self
     }
 
@@ -244,8 +254,8 @@ impl<F: Follow> Visitor for Checker<F> {
         if name.eq_ignore_ascii_case("FEN") && at != Span::default() && self.start_at.is_none() {
             self.start_at = Some(at);
         }
-        if let Some(all) = &mut self.all_tags {
-            all.push((name.to_string(), value.to_string()));
+        if self.keep.iter().any(|k| k.eq_ignore_ascii_case(name)) {
+            self.kept.push((name.to_string(), value.to_string()));
         }
         self.replayer.tag(name, value, at);
     }
@@ -305,7 +315,7 @@ impl<F: Follow> Visitor for Checker<F> {
             event,
             ecco,
             start_at: self.start_at.take(),
-            tags: self.all_tags.as_mut().map(std::mem::take).unwrap_or_default(),
+            tags: std::mem::take(&mut self.kept),
             followed: self.replayer.follower_mut().end(),
         };
         self.result_tag = None;

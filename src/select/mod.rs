@@ -179,9 +179,17 @@ impl Selection {
             && self.looks.is_empty()
     }
 
-    /// Whether judging needs every tag of a game kept.
-    pub fn needs_tags(&self) -> bool {
-        !self.tags.is_empty() || self.date.is_some() || self.ecco.is_some() || self.opening.is_some()
+    /// The tags judging needs kept.
+    pub fn tag_names(&self) -> Vec<&str> {
+        let mut names: Vec<&str> =
+            self.tags.iter().flat_map(|rule| rule.names.iter().map(String::as_str)).collect();
+        if self.date.is_some() {
+            names.push("Date");
+        }
+        if self.opening.is_some() {
+            names.extend(["Opening", "Variation"]);
+        }
+        names
     }
 
     /// A probe for what this selection looks for in the moves.
@@ -227,7 +235,7 @@ impl Selection {
         follow: F,
     ) -> impl Visitor<Output = Judged<Checked<F::Output>>> {
         let selection = self.clone();
-        let checker = Checker::following((self.probe(), follow)).keep_tags(self.needs_tags());
+        let checker = Checker::following((self.probe(), follow)).keep_tags(&self.tag_names());
         Map::new(checker, move |checked: Checked<(Probed, F::Output)>| {
             let matches = selection.is_empty() || selection.matches(&checked, &checked.followed.0);
             Judged { matches, game: checked.map_followed(|(_, followed)| followed) }
@@ -243,7 +251,7 @@ impl Selection {
     /// Whether an input that cannot be read at all, and so counts as one
     /// unreadable game without tags or moves, matches.
     pub fn matches_unreadable(&self) -> bool {
-        let mut checker = Checker::following(self.probe()).keep_tags(self.needs_tags());
+        let mut checker = Checker::following(self.probe()).keep_tags(&self.tag_names());
         checker.begin_game(Place::default());
         checker.unreadable(Warning { at: Place::default(), message: String::new() });
         let checked = checker.end_game();
