@@ -216,6 +216,7 @@ fn split_numbers_take_more_digits_when_needed() {
     assert_eq!(files[9_999], "g-10000.jsonl");
     assert_eq!(files[10_000], "g-10001.jsonl");
     assert_eq!(files[10_001], "in.pgn");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -432,6 +433,7 @@ fn split_by_many_values_keeps_few_files_open() {
         assert_eq!(rounds, expected, "file {k}: its games in input order");
     }
     assert_eq!(names(&dir).len(), 301, "no temporary file left");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A long split interrupted while its parts are being written leaves
@@ -464,4 +466,5 @@ fn an_interrupted_split_leaves_nothing() {
         assert_eq!(status.code(), Some(130));
         assert_eq!(names(&dir), ["in.pgn"], "interrupted: nothing is left");
     }
+    std::fs::remove_dir_all(&dir).unwrap();
 }
