@@ -56,17 +56,21 @@ pub struct Args {
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub jobs: Option<usize>,
+    #[command(flatten)]
+    pub output: super::output::OutputArgs,
 }
 
 /// Builds the tree of every input's games and writes it. Every game is
 /// replayed to its end, so the summary counts valid, illegal and unreadable
 /// games as `validate` does; a game with an illegal move adds the moves
 /// before it to the tree.
-pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
+pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     if args.plies == 0 {
         return Err(Failure::usage("--plies must be at least 1"));
     }
     let inputs = super::inputs(&args.paths);
+    let mut sink = args.output.open(&inputs, stdout)?;
+    let out = &mut sink;
     let batch = super::batch(args.jobs, args.encoding)?;
     let mut tally = Tally::new(inputs.len());
     let mut tree = OpeningTree::new(args.plies);
@@ -101,6 +105,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
         (None, OutputFormat::Json) => json(&tree, args.min_games, notation, out)?,
         (None, OutputFormat::Text) => text(&tree, args.min_games, notation, out)?,
     }
+    sink.commit()?;
     eprintln!("{}", tally.summary());
     eprintln!(
         "{} from the standard start in the tree of {} plies ({} positions)",
