@@ -191,6 +191,13 @@ fn the_summary_accounts_for_every_game_read() {
     // --limit stops reading: the games read are those before the stop.
     let (_, summary) = selected(&["--limit", "1"]);
     assert!(summary.contains("1 selected, 0 left out"), "{summary}");
+    // The input being read when the batch stops counts as read.
+    let out = qipu().args(["fen", "--limit", "2", "-"]).write_stdin(GAMES).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("2 game(s): 2 valid, 0 illegal, 0 unreadable (1 input(s)); 2 selected, 0 left out"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -263,6 +270,14 @@ fn convert_writes_the_games_left_out_where_asked() {
     let same =
         qipu().args(["convert", "--to", "pgn", "--rejected", "-", "-"]).write_stdin(GAMES).output().unwrap();
     assert_eq!(same.status.code(), Some(2));
+}
+
+#[test]
+fn openings_tells_that_plies_selects_and_depth_is_the_depth() {
+    let out = qipu().args(["openings", "--plies", "3", "-"]).write_stdin(GAMES).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--plies 3 selects the games of 3 plies") && err.contains("--depth"), "{err}");
+    assert!(err.contains("1 selected, 6 left out"), "{err}");
 }
 
 #[test]

@@ -30,6 +30,8 @@ pub struct Args {
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub jobs: Option<usize>,
+    #[command(flatten)]
+    pub output: super::output::OutputArgs,
     /// Which games to classify.
     #[command(flatten)]
     pub select: super::select::SelectArgs,
@@ -74,8 +76,10 @@ struct Found {
 /// replayed to its end, so the summary counts valid, illegal and unreadable
 /// games as `validate` does; a game with an illegal move is classified by
 /// the moves before it.
-pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
+pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     let inputs = super::inputs(&args.paths);
+    let mut sink = args.output.open(&inputs, stdout)?;
+    let out = &mut sink;
     let batch = super::batch(args.jobs, args.encoding)?;
     let mut tally = Tally::new(inputs.len());
     let (mut classified, mut tagged, mut agreeing) = (0, 0, 0);
@@ -155,6 +159,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
     );
     super::select::finished(run)?;
     tally.finish();
+    sink.commit()?;
     eprintln!("{}{}", tally.summary(), chooser.summary());
     eprintln!(
         "{classified} from the standard start classified; {tagged} carry an ECCO tag, {agreeing} of them agree"

@@ -5,7 +5,8 @@ use std::borrow::Cow;
 use std::io::Write;
 use std::path::PathBuf;
 
-use super::output::OutputFile;
+use super::convert_split::{self, Split, SplitKey};
+use super::output::Sink;
 use super::progress::{Outcome, Tally};
 use super::{ChineseStyle, Failure, MoveNotation};
 use qipu::analysis::ecco;
@@ -77,6 +78,15 @@ pub struct Args {
     /// temporary name and renamed when complete.
     #[arg(long)]
     pub force: bool,
+    /// Write N games a file, named after -o NAME.EXT: NAME-0001.EXT, NAME-0002.EXT, … (more
+    /// digits when there are more than 9999 files). Not with --to xqf.
+    #[arg(long, value_name = "N", conflicts_with = "split_by")]
+    pub split: Option<usize>,
+    /// Write one file per value of KEY, named after -o NAME.EXT: NAME-VALUE.EXT (the value made
+    /// safe for every file system; a game without one goes to NAME-unknown.EXT; values that
+    /// differ only in case or in characters replaced share a file). Not with --to xqf.
+    #[arg(long, value_enum, value_name = "KEY")]
+    pub split_by: Option<SplitKey>,
     /// Encoding of the output: utf-8 (default), gbk or big5.
     #[arg(long, default_value = "utf-8")]
     pub output_encoding: Encoding,
@@ -108,6 +118,11 @@ pub struct Args {
 pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     let inputs = super::inputs(&args.paths);
     if args.to == Target::Xqf {
+        if args.split.is_some() || args.split_by.is_some() {
+            return Err(Failure::usage(
+                "--to xqf writes a file per game already: --split and --split-by are for pgn, json and dhtmlxq",
+            ));
+        }
         let Some(dir) = args.output.as_ref().filter(|p| p.as_os_str() != "-") else {
             return Err(Failure::usage("--to xqf writes one file per game: give the directory with -o DIR"));
         };
@@ -122,25 +137,25 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
         eprintln!("{}{selected}; {} written", tally.summary(), tally.written());
         return Ok(tally.code());
     }
-    // `-o -` is standard output.
-    let output = args.output.as_ref().filter(|p| p.as_os_str() != "-");
     if !matches!(args.output_encoding, Encoding::Utf8 | Encoding::Gb18030 | Encoding::Big5) {
         return Err(Failure::usage("--output-encoding must be utf-8, gbk or big5"));
     }
-    let mut file = match output {
-        Some(p) => Some(open_output(p, args.force, &inputs)?),
-        None => None,
-    };
-    let mut rejected = match &args.rejected {
+    let output = args.output.as_deref();
+    let mut rejected_stdout = std::io::sink();
+    let mut rejected = match args.rejected.as_deref() {
         Some(p) if p.as_os_str() == "-" || Some(p) == output => {
             return Err(Failure::usage("--rejected needs a file of its own"));
         }
-        Some(p) => Some(open_output(p, args.force, &inputs)?),
+        Some(p) => Some(Sink::open(Some(p), args.force, &inputs, &mut rejected_stdout)?),
         None => None,
     };
-    let out: &mut dyn Write = match &mut file {
-        Some(f) => f,
-        None => stdout,
+    let mut out = match Split::new(args.split, args.split_by, output, args.force, &inputs)? {
+        Some(split) => Dest::Split(split),
+        None => Dest::One(Sink::open(output, args.force, &inputs, stdout)?),
+    };
+    let split_by = match &out {
+        Dest::Split(split) => split.by(),
+        Dest::One(_) => None,
     };
     let mut chooser = super::select::Chooser::new(&args.select)?;
     let selection = chooser.selection.clone();
@@ -170,7 +185,8 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
             })
         });
         let matches = selection.matches_record(&record);
-        Converted { bytes, error: replayed.error.clone(), unreadable: record.unreadable, matches }
+        let value = split_by.and_then(|key| convert_split::value(key, tagged));
+        Converted { bytes, error: replayed.error.clone(), unreadable: record.unreadable, matches, value }
     };
     let run = batch.run(
         &inputs,
@@ -201,20 +217,18 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
                         );
                         // An unreadable record is never written as a game.
                         if game.unreadable.is_some() {
+                            chooser.go_on()?;
                             continue;
                         }
-                        let target: &mut dyn Write = match (&mut rejected, to_rejected) {
-                            (Some(r), true) => r,
-                            (None, true) => continue,
-                            (_, false) => &mut *out,
-                        };
                         match game.bytes {
-                            Ok(bytes) => {
-                                target.write_all(&bytes)?;
-                                if !to_rejected {
+                            Ok(bytes) => match &mut rejected {
+                                Some(r) if to_rejected => r.write_all(&bytes)?,
+                                None if to_rejected => {}
+                                _ => {
+                                    out.write(game.value.as_deref(), &meta.source, &bytes)?;
                                     tally.wrote();
                                 }
-                            }
+                            },
                             Err(why) if selected => tally.not_written(&format!(
                                 "{}: game {}: not written: {why}",
                                 meta.source,
@@ -238,34 +252,39 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     );
     super::select::finished(run)?;
     tally.finish();
-    out.flush()?;
-    if let (Some(file), Some(p)) = (file, output) {
-        file.commit().map_err(|e| Failure::usage(format!("{}: {e}", p.display())))?;
-    }
-    if let (Some(file), Some(p)) = (rejected, &args.rejected) {
-        file.commit().map_err(|e| Failure::usage(format!("{}: {e}", p.display())))?;
+    let files = out.finish()?;
+    if let Some(r) = rejected {
+        r.commit()?;
     }
     eprintln!("{}{}; {} written", tally.summary(), chooser.summary(), tally.written());
+    if let Some(files) = files {
+        eprintln!("{}", convert_split::told(&files));
+    }
     Ok(tally.code())
 }
 
-/// `path` opened to write, as every output is: never an input, never an
-/// existing file without `force`, complete or not at all.
-fn open_output(
-    path: &std::path::Path,
-    force: bool,
-    inputs: &[qipu::batch::Input],
-) -> Result<OutputFile, Failure> {
-    let target = std::fs::canonicalize(path).ok();
-    for input in inputs {
-        if let Some(p) = input.path()
-            && target.is_some()
-            && std::fs::canonicalize(p).ok() == target
-        {
-            return Err(Failure::usage(format!("{}: will not write over an input file", path.display())));
+/// Where converted games go: one output, or the files of a split.
+enum Dest<'a> {
+    One(Sink<'a>),
+    Split(Split),
+}
+
+impl Dest<'_> {
+    /// Writes a game's bytes (its `--split-by` value, from `source`).
+    fn write(&mut self, value: Option<&str>, source: &str, bytes: &[u8]) -> Result<(), Failure> {
+        match self {
+            Dest::One(sink) => Ok(sink.write_all(bytes)?),
+            Dest::Split(split) => split.write(value, source, bytes),
         }
     }
-    OutputFile::create(path, force).map_err(|e| Failure::usage(format!("{}: {e}", path.display())))
+
+    /// Completes the output; returns the files of a split.
+    fn finish(self) -> Result<Option<Vec<PathBuf>>, Failure> {
+        match self {
+            Dest::One(sink) => sink.commit().map(|()| None),
+            Dest::Split(split) => split.finish().map(Some),
+        }
+    }
 }
 
 /// A game written, or why it could not be, and how it replayed.
@@ -276,6 +295,8 @@ struct Converted {
     unreadable: Option<Warning>,
     /// The game matches the selection.
     matches: bool,
+    /// Its `--split-by` value, when it has one.
+    value: Option<String>,
 }
 
 /// `text` in `encoding`; with `Unmappable::Error`, the first character it

@@ -3,9 +3,10 @@
 //! `--force`, never over an input.
 
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::Failure;
+use super::output::InputFiles;
 use super::progress::{Outcome, Tally};
 use qipu::batch::{Event, Input};
 use qipu::formats::xqf;
@@ -35,8 +36,7 @@ pub fn run(
     version: xqf::Version,
 ) -> Result<(Tally, String), Failure> {
     std::fs::create_dir_all(dir).map_err(|e| Failure::usage(format!("{}: {e}", dir.display())))?;
-    let input_files: HashSet<PathBuf> =
-        inputs.iter().filter_map(|i| std::fs::canonicalize(i.path()?).ok()).collect();
+    let input_files = InputFiles::of(inputs);
     let batch = super::batch(args.jobs, args.encoding)?;
     let mut used: HashSet<String> = HashSet::new();
     let mut tally = Tally::new(inputs.len());
@@ -124,11 +124,9 @@ pub fn run(
 
 /// Writes `bytes` to `path`: a new file, or with `force` over an existing
 /// one that is not an input; complete or not at all.
-fn write_new(path: &Path, bytes: &[u8], force: bool, inputs: &HashSet<PathBuf>) -> std::io::Result<()> {
+fn write_new(path: &Path, bytes: &[u8], force: bool, inputs: &InputFiles) -> std::io::Result<()> {
     use std::io::Write;
-    if force && std::fs::canonicalize(path).is_ok_and(|p| inputs.contains(&p)) {
-        return Err(std::io::Error::other("is an input file; not written"));
-    }
+    inputs.refuse(path)?;
     let mut file = super::output::OutputFile::create(path, force)?;
     file.write_all(bytes)?;
     file.commit()

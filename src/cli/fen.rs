@@ -49,6 +49,8 @@ pub struct Args {
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub jobs: Option<usize>,
+    #[command(flatten)]
+    pub output: super::output::OutputArgs,
     /// Which games to trace.
     #[command(flatten)]
     pub select: super::select::SelectArgs,
@@ -215,8 +217,10 @@ fn write_lines(out: &mut impl Write, head: &[u8], lines: &[u8]) -> std::io::Resu
 }
 
 /// Writes the FEN trails; problems go to standard error.
-pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
+pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     let inputs = super::inputs(&args.paths);
+    let mut sink = args.output.open(&inputs, stdout)?;
+    let out = &mut sink;
     let batch = super::batch(args.jobs, args.encoding)?;
     let notation = args.notation.with(args.chinese);
     if args.format == FenFormat::Csv {
@@ -273,6 +277,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
     });
     super::select::finished(run)?;
     tally.finish();
+    sink.commit()?;
     eprintln!("{}{}", tally.summary(), chooser.summary());
     Ok(tally.code())
 }

@@ -10,6 +10,7 @@ use qipu::{FromFenError, Position};
 
 mod classify;
 mod convert;
+mod convert_split;
 mod convert_xqf;
 mod fen;
 mod moves;
@@ -86,7 +87,7 @@ pub enum Command {
     /// they were written, and reported on standard error (exit code 1). Output goes to
     /// standard output or to -o FILE, never over an input file.
     #[command(
-        after_help = "Examples:\n  qipu convert games.pgn --to pgn --notation wxf\n  qipu convert collection/ --to json -o games.jsonl\n  qipu convert big5.pgn --to pgn --chinese traditional --output-encoding big5\n  qipu convert games.pgn --to xqf -o xqf/ --xqf-version 18\n  qipu convert page.html --to dhtmlxq"
+        after_help = "Examples:\n  qipu convert games.pgn --to pgn --notation wxf\n  qipu convert collection/ --to json -o games.jsonl\n  qipu convert big5.pgn --to pgn --chinese traditional --output-encoding big5\n  qipu convert games.pgn --to xqf -o xqf/ --xqf-version 18\n  qipu convert page.html --to dhtmlxq\n  qipu convert collection/ --to pgn -o games.pgn --split-by red"
     )]
     Convert(convert::Args),
     /// Statistics of a collection: formats, validity, results against the computed end, game

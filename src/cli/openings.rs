@@ -56,6 +56,8 @@ pub struct Args {
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub jobs: Option<usize>,
+    #[command(flatten)]
+    pub output: super::output::OutputArgs,
     /// Which games to build the tree of.
     #[command(flatten)]
     pub select: super::select::SelectArgs,
@@ -65,11 +67,20 @@ pub struct Args {
 /// replayed to its end, so the summary counts valid, illegal and unreadable
 /// games as `validate` does; a game with an illegal move adds the moves
 /// before it to the tree.
-pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
+pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     if args.depth == 0 {
         return Err(Failure::usage("--depth must be at least 1"));
     }
+    // `--plies N` was the tree's depth before it became a selection flag.
+    if let Some(span) = args.select.plies.filter(|s| s.min == s.max) {
+        eprintln!(
+            "qipu: --plies {} selects the games of {} plies; the depth of the tree is --depth (now {})",
+            span.min, span.min, args.depth
+        );
+    }
     let inputs = super::inputs(&args.paths);
+    let mut sink = args.output.open(&inputs, stdout)?;
+    let out = &mut sink;
     let batch = super::batch(args.jobs, args.encoding)?;
     let mut tally = Tally::new(inputs.len());
     let mut tree = OpeningTree::new(args.depth);
@@ -116,6 +127,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
         (None, OutputFormat::Json) => json(&tree, args.min_games, notation, out)?,
         (None, OutputFormat::Text) => text(&tree, args.min_games, notation, out)?,
     }
+    sink.commit()?;
     eprintln!("{}{}", tally.summary(), chooser.summary());
     eprintln!(
         "{} from the standard start in the tree of {} plies ({} positions)",

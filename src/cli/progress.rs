@@ -96,6 +96,8 @@ pub struct Tally {
     /// Games written (convert).
     written: usize,
     inputs: usize,
+    /// An input's games are being counted (it is not done yet).
+    open: bool,
     progress: Progress,
 }
 
@@ -161,6 +163,7 @@ impl Tally {
             bad_left_out: 0,
             written: 0,
             inputs: 0,
+            open: false,
             progress: Progress::new(inputs_total),
         }
     }
@@ -179,6 +182,7 @@ impl Tally {
     /// Counts one game, which was `selected` or left out: the problem of
     /// a game left out is counted, not told.
     pub fn game_as(&mut self, outcome: Outcome, selected: bool) {
+        self.open = true;
         if let Outcome::NoRecord(p) = outcome {
             self.no_record += 1;
             if selected {
@@ -236,11 +240,16 @@ impl Tally {
     /// Counts an input as done.
     pub fn input_done(&mut self) {
         self.inputs += 1;
+        self.open = false;
         self.progress.input_done();
     }
 
-    /// Clears the progress line.
+    /// Clears the progress line. An input whose games were being counted
+    /// when the batch stopped (at `--limit`) counts as read.
     pub fn finish(&mut self) {
+        if std::mem::take(&mut self.open) {
+            self.inputs += 1;
+        }
         self.progress.finish();
     }
 

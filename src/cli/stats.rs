@@ -28,6 +28,8 @@ pub struct Args {
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub jobs: Option<usize>,
+    #[command(flatten)]
+    pub output: super::output::OutputArgs,
     /// Which games to count.
     #[command(flatten)]
     pub select: super::select::SelectArgs,
@@ -36,8 +38,10 @@ pub struct Args {
 /// Counts every game of every input and prints the statistics; each
 /// illegal or unreadable game is told on standard error, and the summary
 /// line counts them as `validate` does.
-pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
+pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     let inputs = super::inputs(&args.paths);
+    let mut sink = args.output.open(&inputs, stdout)?;
+    let out = &mut sink;
     let batch = super::batch(args.jobs, args.encoding)?;
     let mut stats = Stats::default();
     let mut tally = Tally::new(inputs.len());
@@ -88,6 +92,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
         }
         OutputFormat::Text => text(&stats, args.top, out)?,
     }
+    sink.commit()?;
     eprintln!("{}{}", tally.summary(), chooser.summary());
     Ok(tally.code())
 }

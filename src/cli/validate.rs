@@ -27,6 +27,8 @@ pub struct Args {
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub jobs: Option<usize>,
+    #[command(flatten)]
+    pub output: super::output::OutputArgs,
     /// Which games to report.
     #[command(flatten)]
     pub select: super::select::SelectArgs,
@@ -117,8 +119,10 @@ struct Summary {
 }
 
 /// Validates every game of every input.
-pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
+pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     let inputs = super::inputs(&args.paths);
+    let mut sink = args.output.open(&inputs, stdout)?;
+    let out = &mut sink;
     let batch = super::batch(args.jobs, args.encoding)?;
     let mut summary = Summary::default();
     let mut progress = super::progress::Progress::new(inputs.len());
@@ -180,9 +184,17 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
         summary.no_record,
     ) + &chooser.summary();
     match args.format {
-        OutputFormat::Text => writeln!(out, "{line}")?,
+        // The summary ends the text report; written into a file, it is told
+        // on standard error too.
+        OutputFormat::Text => {
+            writeln!(out, "{line}")?;
+            if sink.is_file() {
+                eprintln!("{line}");
+            }
+        }
         OutputFormat::Json => eprintln!("{line}"),
     }
+    sink.commit()?;
     Ok(if summary.bad_selected > 0 { 1 } else { 0 })
 }
 

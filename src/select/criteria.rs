@@ -196,7 +196,8 @@ impl PartialDate {
                 let yy = num(first)?;
                 (if yy >= 50 { 1900 + yy } else { 2000 + yy }, num(&groups[1]), num(&groups[2]))
             }
-            _ => return None,
+            // Else a four-digit group is the year, and no more is known.
+            _ => (num(groups.iter().find(|g| g.len() == 4)?)?, None, None),
         };
         if !(1000..=2999).contains(&year) {
             return None;
@@ -524,6 +525,8 @@ mod tests {
         assert_eq!(d("6-17-2009").as_deref(), Some("2009.06.17"));
         assert_eq!(d("6-6-2009").as_deref(), Some("2009"));
         assert_eq!(d("１９９０年５月").as_deref(), Some("1990.05"));
+        assert_eq!(d("５月 2001").as_deref(), Some("2001"));
+        assert_eq!(d("90.05.12").as_deref(), Some("1990.05.12"));
         assert_eq!(d("1990.13.40").as_deref(), Some("1990"));
         for none in ["", "  ", "&nbsp;", "????", "12", "0012.1.1", "abc"] {
             assert_eq!(d(none), None, "{none:?}");

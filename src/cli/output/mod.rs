@@ -8,14 +8,27 @@
 //! on file systems without unnamed files, it is written as
 //! `.NAME.qipu-partial-PID` beside the target and renamed.
 //!
-//! A target that is not a regular file (a character device such as
-//! `/dev/null`, a pipe, `/dev/stdout`), or any path under `/dev`, is written
-//! into, never replaced. A link to a regular file is followed: the file it
-//! names is replaced, and the link stays.
+//! A target that is a stream rather than a regular file (a character device
+//! such as `/dev/null`, a pipe, `/dev/stdout`), or any path under `/dev`, is
+//! written into at its end, never replaced, removed or created; a block
+//! device (a disk) and a directory are refused. A link to a regular file is
+//! followed: the file it names is replaced, and the link stays.
+//!
+//! [`Sink`] is what the printing commands write into (standard output or
+//! `-o FILE`, never over an input), and [`Parts`] the many files of
+//! `convert --split` and `--split-by`.
 
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+
+mod names;
+mod parts;
+mod sink;
+
+pub use names::safe_value;
+pub use parts::Parts;
+pub use sink::{InputFiles, OutputArgs, Sink};
 
 /// A file being written; it appears under its name on [`OutputFile::commit`].
 /// Dropped without a commit, it is removed, and so it is when the run is
@@ -31,7 +44,8 @@ pub struct OutputFile {
     force: bool,
 }
 
-fn exists_error() -> io::Error {
+/// The error of a target that exists, without `--force`.
+pub(super) fn exists_error() -> io::Error {
     io::Error::new(io::ErrorKind::AlreadyExists, "exists; not written over (use --force)")
 }
 
@@ -39,8 +53,11 @@ impl OutputFile {
     /// Starts writing `target`; fails at once if it exists and `force` is
     /// not given.
     pub fn create(target: &Path, force: bool) -> io::Result<OutputFile> {
+        refuse_unwritable(target)?;
         if written_into(target) {
-            let file = File::options().write(true).open(target)?;
+            // At its end: a file reached through `/dev/stdout` that the
+            // shell opened to append to is appended to.
+            let file = File::options().append(true).open(target)?;
             let file = Some(BufWriter::new(file));
             return Ok(OutputFile { target: target.to_path_buf(), direct: true, temp: None, file, force });
         }
@@ -57,8 +74,7 @@ impl OutputFile {
             Some(file) => (file, None),
             None => {
                 let temp = temp_name(target);
-                let file = File::options().write(true).create_new(true).open(&temp)?;
-                pending(|files| files.push(temp.clone()));
+                let file = create_pending(&temp)?;
                 (file, Some(temp))
             }
         };
@@ -97,8 +113,11 @@ impl OutputFile {
                 // A link cannot replace a file: name it, then rename it
                 // over. The name is one the interrupt handler removes.
                 let temp = temp_name(&self.target);
-                pending(|files| files.push(temp.clone()));
-                if unnamed::link(&file, &temp).is_err() {
+                let linked = pending(|files| {
+                    files.push(temp.clone());
+                    unnamed::link(&file, &temp)
+                });
+                if linked.is_err() {
                     let _ = std::fs::remove_file(&temp);
                     pending(|files| files.retain(|f| *f != temp));
                     copy_to_temp(&mut file, &self.target)?
@@ -119,8 +138,28 @@ impl OutputFile {
 /// Whether `target` is written into rather than replaced: it exists and is
 /// not a regular file (a device, a pipe, `/dev/stdout`), or it lies under
 /// `/dev`.
-fn written_into(target: &Path) -> bool {
+pub(super) fn written_into(target: &Path) -> bool {
     target.starts_with("/dev") || std::fs::metadata(target).is_ok_and(|m| !m.is_file())
+}
+
+/// Fails for a target no output goes into: a directory, or a block device
+/// (a disk, whose contents writing would destroy).
+fn refuse_unwritable(target: &Path) -> io::Result<()> {
+    let Ok(meta) = std::fs::metadata(target) else { return Ok(()) };
+    if meta.is_dir() {
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, "is a directory; not written into"));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if meta.file_type().is_block_device() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "is a block device (a disk); not written into",
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Copies an unnamed file that could not be linked into a new file under
@@ -128,8 +167,7 @@ fn written_into(target: &Path) -> bool {
 fn copy_to_temp(file: &mut File, target: &Path) -> io::Result<PathBuf> {
     use std::io::Seek;
     let temp = temp_name(target);
-    let mut copy = File::options().write(true).create_new(true).open(&temp)?;
-    pending(|files| files.push(temp.clone()));
+    let mut copy = create_pending(&temp)?;
     file.seek(io::SeekFrom::Start(0))?;
     let copied = std::io::copy(file, &mut copy).and_then(|_| copy.sync_all());
     if let Err(e) = copied {
@@ -141,14 +179,14 @@ fn copy_to_temp(file: &mut File, target: &Path) -> io::Result<PathBuf> {
 }
 
 /// `.NAME.qipu-partial-PID` beside `target`.
-fn temp_name(target: &Path) -> PathBuf {
+pub(super) fn temp_name(target: &Path) -> PathBuf {
     let name = target.file_name().map_or("output".into(), |n| n.to_string_lossy().into_owned());
     target.with_file_name(format!(".{name}.qipu-partial-{}", std::process::id()))
 }
 
 /// Moves the complete file `temp` to `target`; without `force`, only if
 /// `target` does not exist.
-fn place(temp: &Path, target: &Path, force: bool) -> io::Result<()> {
+pub(super) fn place(temp: &Path, target: &Path, force: bool) -> io::Result<()> {
     if force {
         return std::fs::rename(temp, target);
     }
@@ -249,9 +287,21 @@ impl Drop for OutputFile {
     }
 }
 
+/// Creates the new file `temp`, one the interrupt handler removes: made
+/// while the handler cannot run, so that none is made and left behind.
+pub(super) fn create_pending(temp: &Path) -> io::Result<File> {
+    pending(|files| {
+        let file = File::options().write(true).create_new(true).open(temp)?;
+        files.push(temp.to_path_buf());
+        Ok(file)
+    })
+}
+
 /// Runs `f` on the temporary files being written, the first time setting
-/// up the interrupt handler that removes them before the process ends.
-fn pending(f: impl FnOnce(&mut Vec<PathBuf>)) {
+/// up the interrupt handler that removes them before the process ends. The
+/// handler waits for `f` to end, and holds the list until the process ends:
+/// a file made and listed in `f` is always removed.
+pub(super) fn pending<R>(f: impl FnOnce(&mut Vec<PathBuf>) -> R) -> R {
     static FILES: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
     static HANDLER: std::sync::Once = std::sync::Once::new();
     HANDLER.call_once(|| {
@@ -259,11 +309,11 @@ fn pending(f: impl FnOnce(&mut Vec<PathBuf>)) {
         // temporary file; the target is never partial either way.
         let _ = ctrlc::set_handler(|| {
             let mut left = Vec::new();
-            if let Ok(files) = FILES.lock() {
-                for file in files.iter() {
-                    if std::fs::remove_file(file).is_err() && file.exists() {
-                        left.push(file.display().to_string());
-                    }
+            // Held until the process ends: no file is listed meanwhile.
+            let files = FILES.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            for file in files.iter() {
+                if std::fs::remove_file(file).is_err() && file.exists() {
+                    left.push(file.display().to_string());
                 }
             }
             if left.is_empty() {
@@ -274,9 +324,7 @@ fn pending(f: impl FnOnce(&mut Vec<PathBuf>)) {
             std::process::exit(130);
         });
     });
-    if let Ok(mut files) = FILES.lock() {
-        f(&mut files);
-    }
+    f(&mut FILES.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
 }
 
 #[cfg(test)]
