@@ -37,14 +37,14 @@ pub fn run(
     let batch = super::batch(args.jobs, args.encoding)?;
     let mut used: HashSet<String> = HashSet::new();
     let mut tally = Tally::new(inputs.len());
+    let shape = args.shape.shape();
     let write = |record: Record| {
-        let replayed = record.replayed();
-        let tagged = &*super::convert::with_ecco(&record, replayed, args.ecco);
+        let (record, error) = super::convert::prepare(record, &shape, args.ecco);
         Converted {
-            bytes: xqf::write(tagged, version).map_err(|e| e.to_string()),
-            title: tagged.tag("Title").map(file_name).filter(|t| !t.is_empty()),
-            error: replayed.error.clone(),
-            unreadable: record.unreadable.clone(),
+            bytes: xqf::write(&record, version).map_err(|e| e.to_string()),
+            title: record.tag("Title").map(file_name).filter(|t| !t.is_empty()),
+            error,
+            unreadable: record.unreadable,
         }
     };
     batch.run(

@@ -17,6 +17,7 @@ mod openings;
 mod output;
 mod perft;
 mod progress;
+mod shape;
 mod stats;
 mod validate;
 
