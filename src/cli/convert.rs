@@ -1,7 +1,6 @@
 //! `qipu convert PATH... --to pgn|json|dhtmlxq|xqf`: records rewritten in a
 //! normalized form, tags, comments and variations kept.
 
-use std::borrow::Cow;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -12,7 +11,8 @@ use super::{ChineseStyle, Failure, MoveNotation};
 use qipu::analysis::ecco;
 use qipu::batch::Event;
 use qipu::formats::{dhtmlxq, encoding::Encoding, json, pgn};
-use qipu::record::replay::{ReplayError, Replayed};
+use qipu::record::replay::ReplayError;
+use qipu::record::shape::{self, Shape};
 use qipu::record::visit::Map;
 use qipu::record::{Record, RecordBuilder, Warning};
 
@@ -112,6 +112,9 @@ pub struct Args {
     /// Which games to convert.
     #[command(flatten)]
     pub select: super::select::SelectArgs,
+    /// How each game is shaped before it is written.
+    #[command(flatten)]
+    pub shape: super::shape::ShapeArgs,
 }
 
 /// Converts every game; problems go to standard error.
@@ -121,6 +124,11 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
         if args.split.is_some() || args.split_by.is_some() {
             return Err(Failure::usage(
                 "--to xqf writes a file per game already: --split and --split-by are for pgn, json and dhtmlxq",
+            ));
+        }
+        if args.shape.source_tag {
+            return Err(Failure::usage(
+                "--source-tag: XQF has no place for the SourceFile and SourceGame tags; write pgn, json or dhtmlxq",
             ));
         }
         let Some(dir) = args.output.as_ref().filter(|p| p.as_os_str() != "-") else {
@@ -166,27 +174,38 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     });
     let notation = args.notation.with(style);
     let mut tally = Tally::new(inputs.len());
-    // Each game is written where it is read, and only the bytes kept.
-    let write = |record: Record| {
-        let replayed = record.replayed();
-        let tagged = &*with_ecco(&record, replayed, args.set_ecco);
+    let render = |record: &Record| {
         let text = match args.to {
-            Target::Pgn => Ok(pgn::write(tagged, notation) + "\n"),
-            Target::Json => Ok(json::write(tagged) + "\n"),
-            Target::Dhtmlxq => dhtmlxq::write(tagged).map(|block| block + "\n").map_err(|e| e.to_string()),
+            Target::Pgn => Ok(pgn::write(record, notation) + "\n"),
+            Target::Json => Ok(json::write(record) + "\n"),
+            Target::Dhtmlxq => dhtmlxq::write(record).map(|block| block + "\n").map_err(|e| e.to_string()),
             Target::Xqf => Err("XQF files are written by convert_xqf".to_string()),
         };
-        let bytes = text.and_then(|text| {
+        text.and_then(|text| {
             encode(text, args.output_encoding, args.unmappable).map_err(|c| {
                 format!(
                     "{c:?} (U+{:04X}) cannot be written in {}; --unmappable replace writes '?' for it",
                     c as u32, args.output_encoding
                 )
             })
-        });
+        })
+    };
+    let shape = args.shape.shape();
+    // Each game is written where it is read, and only the bytes kept;
+    // with --source-tag, the shaped record is kept and written in input
+    // order, where the game's number in its input is known.
+    let write = |record: Record| {
+        // Judged as read, before shaping.
         let matches = selection.matches_record(&record);
-        let value = split_by.and_then(|key| convert_split::value(key, tagged));
-        Converted { bytes, error: replayed.error.clone(), unreadable: record.unreadable, matches, value }
+        let (record, error) = prepare(record, &shape, args.set_ecco);
+        let unreadable = record.unreadable.clone();
+        let value = split_by.and_then(|key| convert_split::value(key, &record));
+        let written = if args.shape.source_tag {
+            Written::Later(Box::new(record))
+        } else {
+            Written::Now(render(&record))
+        };
+        Converted { written, error, unreadable, matches, value }
     };
     let run = batch.run(
         &inputs,
@@ -220,7 +239,14 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
                             chooser.go_on()?;
                             continue;
                         }
-                        match game.bytes {
+                        let bytes = match game.written {
+                            Written::Now(bytes) => bytes,
+                            Written::Later(mut record) => {
+                                shape::add_source(&mut record, &meta.source, index);
+                                render(&record)
+                            }
+                        };
+                        match bytes {
                             Ok(bytes) => match &mut rejected {
                                 Some(r) if to_rejected => r.write_all(&bytes)?,
                                 None if to_rejected => {}
@@ -287,16 +313,24 @@ impl Dest<'_> {
     }
 }
 
-/// A game written, or why it could not be, and how it replayed.
+/// A game written, or why it could not be, and how it replayed as read.
 #[derive(Debug)]
 struct Converted {
-    bytes: Result<Vec<u8>, String>,
+    written: Written,
     error: Option<ReplayError>,
     unreadable: Option<Warning>,
     /// The game matches the selection.
     matches: bool,
     /// Its `--split-by` value, when it has one.
     value: Option<String>,
+}
+
+/// A game's bytes (or why it cannot be written), or the record to write
+/// once its place in its input is known.
+#[derive(Debug)]
+enum Written {
+    Now(Result<Vec<u8>, String>),
+    Later(Box<Record>),
 }
 
 /// `text` in `encoding`; with `Unmappable::Error`, the first character it
@@ -312,18 +346,22 @@ fn encode(text: String, encoding: Encoding, unmappable: Unmappable) -> Result<Ve
     }
 }
 
-/// `record`, with `--set-ecco` a copy whose ECCO tags are set by its replayed
-/// moves (games from another start, or that cannot be set up, keep theirs).
-pub(super) fn with_ecco<'r>(record: &'r Record, replayed: &Replayed, ecco: bool) -> Cow<'r, Record> {
-    let Some(start) = replayed.resolution.start.as_ref().filter(|_| ecco) else {
-        return Cow::Borrowed(record);
-    };
-    match ecco::classify(start, &replayed.moves) {
-        Some(code) => {
-            let mut tagged = record.clone();
-            ecco::set_tags(&mut tagged, code);
-            Cow::Owned(tagged)
-        }
-        None => Cow::Borrowed(record),
+/// `record` shaped, and with `--set-ecco` its ECCO tags set by the moves it
+/// keeps (games from another start, or that cannot be set up, keep
+/// theirs), with its replay done; and the replay error of the game as read,
+/// which the reports count whatever the shaping leaves out.
+pub(super) fn prepare(mut record: Record, shape: &Shape, ecco: bool) -> (Record, Option<ReplayError>) {
+    let error = record.replayed().error.clone();
+    if !shape.is_identity() {
+        shape.apply(&mut record);
     }
+    if ecco {
+        let replayed = record.replayed();
+        let code =
+            replayed.resolution.start.as_ref().and_then(|start| ecco::classify(start, &replayed.moves));
+        if let Some(code) = code {
+            ecco::set_tags(&mut record, code);
+        }
+    }
+    (record, error)
 }

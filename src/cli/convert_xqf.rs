@@ -42,15 +42,17 @@ pub fn run(
     let mut tally = Tally::new(inputs.len());
     let mut chooser = super::select::Chooser::new(&args.select)?;
     let selection = chooser.selection.clone();
+    let shape = args.shape.shape();
     let write = |record: Record| {
-        let replayed = record.replayed();
-        let tagged = &*super::convert::with_ecco(&record, replayed, args.set_ecco);
+        // Judged as read, before shaping.
+        let matches = selection.matches_record(&record);
+        let (record, error) = super::convert::prepare(record, &shape, args.set_ecco);
         Converted {
-            bytes: xqf::write(tagged, version).map_err(|e| e.to_string()),
-            title: tagged.tag("Title").map(file_name).filter(|t| !t.is_empty()),
-            error: replayed.error.clone(),
-            unreadable: record.unreadable.clone(),
-            matches: selection.matches_record(&record),
+            bytes: xqf::write(&record, version).map_err(|e| e.to_string()),
+            title: record.tag("Title").map(file_name).filter(|t| !t.is_empty()),
+            error,
+            unreadable: record.unreadable,
+            matches,
         }
     };
     let run = batch.run(

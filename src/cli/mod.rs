@@ -19,6 +19,7 @@ mod output;
 mod perft;
 mod progress;
 mod select;
+mod shape;
 mod stats;
 mod validate;
 

@@ -69,8 +69,8 @@ pub enum MaterialAtArg {
 pub struct SelectArgs {
     /// Games whose tag NAME matches the regular expression REGEX (anywhere in the value; `^…$`
     /// for all of it); repeatable, all must hold. A game without the tag does not match.
-    #[arg(long = "tag", value_name = "NAME=REGEX")]
-    pub tags: Vec<String>,
+    #[arg(long, value_name = "NAME=REGEX")]
+    pub tag: Vec<String>,
     /// Games where Red or Black matches REGEX.
     #[arg(long, value_name = "REGEX")]
     pub player: Option<String>,
@@ -160,7 +160,7 @@ impl SelectArgs {
     pub fn read(&self) -> Result<(Arc<Selection>, Selector), Failure> {
         let usage = |e: qipu::select::CriterionError| Failure::usage(format!("--{e}"));
         let mut tags =
-            self.tags.iter().map(|t| TagRule::parse(t)).collect::<Result<Vec<_>, _>>().map_err(usage)?;
+            self.tag.iter().map(|t| TagRule::parse(t)).collect::<Result<Vec<_>, _>>().map_err(usage)?;
         for (names, pattern) in [
             (&["Red", "Black"][..], &self.player),
             (&["Red"][..], &self.red),
