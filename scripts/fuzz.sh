@@ -11,7 +11,7 @@ cd "$(dirname "$0")/../fuzz"
 seconds=${1:-900}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(xqf any_format dhtmlxq ccbridge stream fen notation pgn openings replay)
+[ ${#targets[@]} -gt 0 ] || targets=(xqf any_format dhtmlxq ccbridge stream fen notation pgn openings replay shape)
 shared=../../shared/corpus
 
 # seed DIR FIND-ARGS...: every 20th matching file under 20 KB, named by SHA-1.
@@ -43,6 +43,12 @@ if [ ! -d corpus/seeded ]; then
   done
   printf '\x01\x02\x03\x04\x05\x06' > corpus/openings/a
   mkdir -p corpus/seeded
+fi
+# shape: two bytes of flags and ply limit, then PGN (seeded apart: it came later).
+if [ ! -d corpus/shape ]; then
+  seed shape "$shared/pgn"
+  seed shape ../fixtures
+  printf '\x3f\x03[Event "e"]\n{c} 1. h2e2 {x} h9g7 $1 (1... b9c7 {v} 2. h0g2 (2. b0c2)) 2. h0g2 $2 *\n' > corpus/shape/variations
 fi
 # WXF game files (PlayOK, XieXie): none in the corpus, so two small ones written here.
 for t in any_format stream; do

@@ -235,6 +235,7 @@ pub mod formats;
 pub mod notation;
 pub mod record;
 pub mod rules;
+pub mod select;
 
 pub use rules::{
     Board, Color, File, FromFenError, History, Illegality, Move, MoveList, Outcome, Piece, Position,

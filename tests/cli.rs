@@ -157,7 +157,7 @@ fn openings_tree_merges_transpositions_and_writes_a_book() {
     let games = "[Result \"1-0\"]\n1. 炮二平五 马８进７ 2. 兵三进一 1-0\n\n\
                  [Result \"0-1\"]\n1. 兵三进一 马８进７ 2. 炮二平五 0-1\n\n\
                  [Result \"1/2-1/2\"]\n1. 炮二平五 马２进３ 1/2-1/2\n";
-    let out = qipu().args(["openings", "--plies", "3", "-"]).write_stdin(games).output().unwrap();
+    let out = qipu().args(["openings", "--depth", "3", "-"]).write_stdin(games).output().unwrap();
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.starts_with("start position: 3 game(s), +1 =1 -1, Red 50.0%"), "{text}");
@@ -178,7 +178,7 @@ fn openings_tree_merges_transpositions_and_writes_a_book() {
         "{text}"
     );
     let out = qipu()
-        .args(["openings", "--plies", "3", "--format", "json", "-"])
+        .args(["openings", "--depth", "3", "--format", "json", "-"])
         .write_stdin(games)
         .output()
         .unwrap();
@@ -193,7 +193,7 @@ fn openings_tree_merges_transpositions_and_writes_a_book() {
     assert_eq!(merged.iter().filter(|r| r["transposition"] == true).count(), 1);
     // The book is a PGN that qipu reads back as a valid game with variations.
     let out =
-        qipu().args(["openings", "--plies", "3", "--to", "pgn", "-"]).write_stdin(games).output().unwrap();
+        qipu().args(["openings", "--depth", "3", "--to", "pgn", "-"]).write_stdin(games).output().unwrap();
     let book = String::from_utf8(out.stdout).unwrap();
     assert!(book.contains("(1. 兵三进一"), "{book}");
     let out = qipu().args(["validate", "--format", "json", "-"]).write_stdin(book.clone()).output().unwrap();

@@ -211,14 +211,14 @@ fn stats_in_text_and_json() {
 fn convert_ecco_adds_and_corrects_opening_tags() {
     let games = "[Event \"x\"]\n[ECCO \"A00\"]\n[Variation \"old\"]\n1. 炮八平五 马２进３ 2. 马八进七 车１平２ *\n\n\
                  [Event \"y\"]\n[FEN \"3k5/9/9/9/9/9/9/9/9/4K4 w\"]\n[ECCO \"A00\"]\n1. 帅五进一 *\n";
-    let out = qipu().args(["convert", "--to", "pgn", "--ecco", "-"]).write_stdin(games).output().unwrap();
+    let out = qipu().args(["convert", "--to", "pgn", "--set-ecco", "-"]).write_stdin(games).output().unwrap();
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8(out.stdout).unwrap();
     let (first, second) = text.split_once("[Event \"y\"]").unwrap();
     assert!(first.contains("[ECCO \"B05\"]") && first.contains("[Opening \"中炮对进左马\"]"), "{first}");
     assert!(!first.contains("Variation"), "B05 has no variation: the old tag goes: {first}");
     assert!(second.contains("[ECCO \"A00\"]"), "another start keeps its tags: {second}");
-    // Without --ecco, tags are kept as written.
+    // Without --set-ecco, tags are kept as written.
     let out = qipu().args(["convert", "--to", "pgn", "-"]).write_stdin(games).output().unwrap();
     assert!(String::from_utf8(out.stdout).unwrap().contains("[Variation \"old\"]"));
 }

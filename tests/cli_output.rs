@@ -43,7 +43,7 @@ const COMMANDS: &[&[&str]] = &[
     &["stats", "--format", "json"],
     &["classify"],
     &["classify", "--format", "json"],
-    &["openings", "--plies", "4"],
+    &["openings", "--depth", "4"],
     &["openings", "--to", "pgn"],
     &["convert", "--to", "pgn"],
     &["convert", "--to", "json"],
@@ -388,13 +388,13 @@ fn split_by_each_key_gives_safe_names() {
         by("source", &[input.clone(), other.clone()], &[]),
         s(&[("source-one.jsonl", 10), ("source-two.jsonl", 1)])
     );
-    // With --ecco, the code computed from the moves (炮二平五 alone: A classified code for all).
+    // With --set-ecco, the code computed from the moves (炮二平五 alone: A classified code for all).
     let computed = by("black", &inputs, &[]);
     assert_eq!(computed, s(&[("black-unknown.jsonl", 10)]));
     std::fs::remove_dir_all(&dir).unwrap();
     std::fs::create_dir(&dir).unwrap();
     std::fs::write(&input, &text).unwrap();
-    let computed = by("ecco", &inputs, &["--ecco"]);
+    let computed = by("ecco", &inputs, &["--set-ecco"]);
     assert_eq!(computed.len(), 1, "one code from the same moves: {computed:?}");
     assert_ne!(computed[0].0, "ecco-unknown.jsonl");
     assert_eq!(computed[0].1, 10);

@@ -270,7 +270,7 @@ fn json_into_a_closed_pipe_ends_quietly_and_dash_is_standard_output() {
     for args in [
         vec!["validate", "--format", "json", "-"],
         vec!["classify", "--format", "json", "-"],
-        vec!["openings", "--format", "json", "--plies", "40", "-"],
+        vec!["openings", "--format", "json", "--depth", "40", "-"],
         vec!["fen", "--format", "json", "-"],
         vec!["convert", "--to", "json", "-o", "-", "-"],
     ] {

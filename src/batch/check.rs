@@ -105,8 +105,56 @@ pub struct Checked<T = ()> {
     /// Where the start position (the `FEN` tag, an XQF header) is written,
     /// when the reader knows.
     pub start_at: Option<Span>,
+    /// The tags the checker was told to keep ([`Checker::keep_tags`]), in
+    /// the order read; else empty.
+    pub tags: Vec<(String, String)>,
     /// What the follower of the main line made of it.
     pub followed: T,
+}
+
+impl<T> Checked<T> {
+    /// The same check, what the follower made of it made into something
+    /// else (like [`Option::map`]).
+    pub fn map_followed<U>(self, f: impl FnOnce(T) -> U) -> Checked<U> {
+        let Checked {
+            status,
+            replayed,
+            warnings,
+            unreadable,
+            result,
+            has_comments,
+            has_variations,
+            red,
+            black,
+            event,
+            ecco,
+            start_at,
+            tags,
+            followed,
+        } = self;
+        Checked {
+            status,
+            replayed,
+            warnings,
+            unreadable,
+            result,
+            has_comments,
+            has_variations,
+            red,
+            black,
+            event,
+            ecco,
+            start_at,
+            tags,
+            followed: f(followed),
+        }
+    }
+
+    /// The value of the first tag `name` (case-insensitive) among the tags
+    /// kept.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    }
 }
 
 /// Warnings a [`Checker`] keeps of a game: readers list at most 20 and
@@ -134,6 +182,9 @@ pub struct Checker<F: Follow = ()> {
     has_variations: bool,
     tags: [Option<String>; 4],
     start_at: Option<Span>,
+    /// The names of the tags to keep (none when empty), and those kept.
+    keep: Vec<String>,
+    kept: Vec<(String, String)>,
 }
 
 impl Default for Checker<()> {
@@ -155,7 +206,24 @@ impl<F: Follow> Checker<F> {
             has_variations: false,
             tags: Default::default(),
             start_at: None,
+            keep: Vec::new(),
+            kept: Vec::new(),
         }
+    }
+
+    /// Keeps the tags of each game named `names` (case-insensitive) in
+    /// [`Checked::tags`], as a selection by tags needs.
+    ///
+    /// ```
+    /// use qipu::batch::Checker;
+    /// let text = "[Site \"北京\"]\n[Date \"1990\"]\n[Round \"3\"]\n*\n";
+    /// let checked = qipu::formats::pgn::read_with(text, &mut Checker::default().keep_tags(&["date", "Site"]));
+    /// assert_eq!(checked[0].tags, [("Site".to_string(), "北京".to_string()), ("Date".to_string(), "1990".to_string())]);
+    /// assert_eq!(checked[0].tag("DATE"), Some("1990"));
+    /// ```
+    pub fn keep_tags(mut self, names: &[&str]) -> Checker<F> {
+        self.keep = names.iter().map(|n| n.to_string()).collect();
+        self
     }
 
     /// The follower, to read what it gathers as the game goes on.
@@ -185,6 +253,9 @@ impl<F: Follow> Visitor for Checker<F> {
         }
         if name.eq_ignore_ascii_case("FEN") && at != Span::default() && self.start_at.is_none() {
             self.start_at = Some(at);
+        }
+        if self.keep.iter().any(|k| k.eq_ignore_ascii_case(name)) {
+            self.kept.push((name.to_string(), value.to_string()));
         }
         self.replayer.tag(name, value, at);
     }
@@ -244,6 +315,7 @@ impl<F: Follow> Visitor for Checker<F> {
             event,
             ecco,
             start_at: self.start_at.take(),
+            tags: std::mem::take(&mut self.kept),
             followed: self.replayer.follower_mut().end(),
         };
         self.result_tag = None;

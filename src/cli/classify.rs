@@ -10,7 +10,7 @@ use super::progress::{Outcome, Tally};
 use super::validate::ErrorJson;
 use super::{Failure, OutputFormat};
 use qipu::analysis::ecco::{self, OpeningName};
-use qipu::batch::{Checker, Event, Meta};
+use qipu::batch::{Event, Meta};
 use qipu::formats::encoding::Encoding;
 use qipu::record::replay::FirstMoves;
 
@@ -32,6 +32,9 @@ pub struct Args {
     pub jobs: Option<usize>,
     #[command(flatten)]
     pub output: super::output::OutputArgs,
+    /// Which games to classify.
+    #[command(flatten)]
+    pub select: super::select::SelectArgs,
 }
 
 /// One game's line of output.
@@ -80,15 +83,25 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     let batch = super::batch(args.jobs, args.encoding)?;
     let mut tally = Tally::new(inputs.len());
     let (mut classified, mut tagged, mut agreeing) = (0, 0, 0);
-    batch.run(
+    let mut chooser = super::select::Chooser::new(&args.select)?;
+    let selection = chooser.selection.clone();
+    let run = batch.run(
         &inputs,
-        || Checker::following(FirstMoves::new(ecco::PLIES)),
+        || selection.checker(FirstMoves::new(ecco::PLIES)),
         |meta, event| {
             match event {
                 Event::Games { first, games } => {
                     tally.batch(games.len());
-                    for (k, checked) in games.into_iter().enumerate() {
+                    for (k, judged) in games.into_iter().enumerate() {
                         let index = first + k;
+                        let checked = judged.game;
+                        if !chooser.take(index, judged.matches) {
+                            let error = checked.replayed.error.as_ref();
+                            let outcome =
+                                Outcome::of(&meta.source, index, checked.unreadable.as_ref(), error, "");
+                            tally.game_as(outcome, false);
+                            continue;
+                        }
                         let name = checked
                             .followed
                             .as_ref()
@@ -115,12 +128,14 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
                         }
                         write(out, args.format, meta, &game)?;
                         tally.game(game.outcome);
+                        chooser.go_on()?;
                     }
                 }
                 Event::Unreadable(ref reason) | Event::NoRecord(ref reason) => {
                     let no_record = matches!(event, Event::NoRecord(_));
+                    let selected = if no_record { !chooser.active } else { chooser.take_unreadable() };
                     // JSON has a line for every game, and for every input that holds none.
-                    if args.format == OutputFormat::Json {
+                    if args.format == OutputFormat::Json && selected {
                         let outcome = if no_record {
                             Outcome::NoRecord(String::new())
                         } else {
@@ -131,19 +146,21 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
                         write(out, args.format, meta, &game)?;
                     }
                     if no_record {
-                        tally.no_record(&meta.source, reason);
+                        tally.no_record_as(&meta.source, reason, selected);
                     } else {
-                        tally.unreadable(&meta.source, reason);
+                        tally.unreadable_as(&meta.source, reason, selected);
+                        chooser.go_on()?;
                     }
                 }
                 Event::Done => tally.input_done(),
             }
             Ok::<(), Failure>(())
         },
-    )?;
+    );
+    super::select::finished(run)?;
     tally.finish();
     sink.commit()?;
-    eprintln!("{}", tally.summary());
+    eprintln!("{}{}", tally.summary(), chooser.summary());
     eprintln!(
         "{classified} from the standard start classified; {tagged} carry an ECCO tag, {agreeing} of them agree"
     );

@@ -1,7 +1,6 @@
 //! `qipu convert PATH... --to pgn|json|dhtmlxq|xqf`: records rewritten in a
 //! normalized form, tags, comments and variations kept.
 
-use std::borrow::Cow;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -12,7 +11,8 @@ use super::{ChineseStyle, Failure, MoveNotation};
 use qipu::analysis::ecco;
 use qipu::batch::Event;
 use qipu::formats::{dhtmlxq, encoding::Encoding, json, pgn};
-use qipu::record::replay::{ReplayError, Replayed};
+use qipu::record::replay::ReplayError;
+use qipu::record::shape::{self, Shape};
 use qipu::record::visit::Map;
 use qipu::record::{Record, RecordBuilder, Warning};
 
@@ -98,13 +98,23 @@ pub struct Args {
     /// Add or correct the [ECCO], [Opening] and [Variation] tags of games from the standard
     /// start, by their moves.
     #[arg(long)]
-    pub ecco: bool,
+    pub set_ecco: bool,
+    /// Write the games left out (not selected, or illegal) into this file, in the same format
+    /// and with the same safety as -o (not with --to xqf).
+    #[arg(long, value_name = "FILE")]
+    pub rejected: Option<PathBuf>,
     /// Read text in this encoding instead of detecting it.
     #[arg(long)]
     pub encoding: Option<Encoding>,
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub jobs: Option<usize>,
+    /// Which games to convert.
+    #[command(flatten)]
+    pub select: super::select::SelectArgs,
+    /// How each game is shaped before it is written.
+    #[command(flatten)]
+    pub shape: super::shape::ShapeArgs,
 }
 
 /// Converts every game; problems go to standard error.
@@ -116,6 +126,11 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
                 "--to xqf writes a file per game already: --split and --split-by are for pgn, json and dhtmlxq",
             ));
         }
+        if args.shape.source_tag {
+            return Err(Failure::usage(
+                "--source-tag: XQF has no place for the SourceFile and SourceGame tags; write pgn, json or dhtmlxq",
+            ));
+        }
         let Some(dir) = args.output.as_ref().filter(|p| p.as_os_str() != "-") else {
             return Err(Failure::usage("--to xqf writes one file per game: give the directory with -o DIR"));
         };
@@ -123,14 +138,25 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
             XqfVersion::V10 => qipu::formats::xqf::Version::V10,
             XqfVersion::V18 => qipu::formats::xqf::Version::V18,
         };
-        let tally = super::convert_xqf::run(&inputs, args, dir, version)?;
-        eprintln!("{}; {} written", tally.summary(), tally.written());
+        if args.rejected.is_some() {
+            return Err(Failure::usage("--rejected is not for --to xqf (which writes a file per game)"));
+        }
+        let (tally, selected) = super::convert_xqf::run(&inputs, args, dir, version)?;
+        eprintln!("{}{selected}; {} written", tally.summary(), tally.written());
         return Ok(tally.code());
     }
     if !matches!(args.output_encoding, Encoding::Utf8 | Encoding::Gb18030 | Encoding::Big5) {
         return Err(Failure::usage("--output-encoding must be utf-8, gbk or big5"));
     }
     let output = args.output.as_deref();
+    let mut rejected_stdout = std::io::sink();
+    let mut rejected = match args.rejected.as_deref() {
+        Some(p) if p.as_os_str() == "-" || Some(p) == output => {
+            return Err(Failure::usage("--rejected needs a file of its own"));
+        }
+        Some(p) => Some(Sink::open(Some(p), args.force, &inputs, &mut rejected_stdout)?),
+        None => None,
+    };
     let mut out = match Split::new(args.split, args.split_by, output, args.force, &inputs)? {
         Some(split) => Dest::Split(split),
         None => Dest::One(Sink::open(output, args.force, &inputs, stdout)?),
@@ -139,6 +165,8 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
         Dest::Split(split) => split.by(),
         Dest::One(_) => None,
     };
+    let mut chooser = super::select::Chooser::new(&args.select)?;
+    let selection = chooser.selection.clone();
     let batch = super::batch(args.jobs, args.encoding)?;
     let style = args.chinese.unwrap_or(match args.output_encoding {
         Encoding::Big5 => ChineseStyle::Traditional,
@@ -146,28 +174,40 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     });
     let notation = args.notation.with(style);
     let mut tally = Tally::new(inputs.len());
-    // Each game is written where it is read, and only the bytes kept.
-    let write = |record: Record| {
-        let replayed = record.replayed();
-        let tagged = &*with_ecco(&record, replayed, args.ecco);
+    let render = |record: &Record| {
         let text = match args.to {
-            Target::Pgn => Ok(pgn::write(tagged, notation) + "\n"),
-            Target::Json => Ok(json::write(tagged) + "\n"),
-            Target::Dhtmlxq => dhtmlxq::write(tagged).map(|block| block + "\n").map_err(|e| e.to_string()),
+            Target::Pgn => Ok(pgn::write(record, notation) + "\n"),
+            Target::Json => Ok(json::write(record) + "\n"),
+            Target::Dhtmlxq => dhtmlxq::write(record).map(|block| block + "\n").map_err(|e| e.to_string()),
             Target::Xqf => Err("XQF files are written by convert_xqf".to_string()),
         };
-        let bytes = text.and_then(|text| {
+        text.and_then(|text| {
             encode(text, args.output_encoding, args.unmappable).map_err(|c| {
                 format!(
                     "{c:?} (U+{:04X}) cannot be written in {}; --unmappable replace writes '?' for it",
                     c as u32, args.output_encoding
                 )
             })
-        });
-        let value = split_by.and_then(|key| convert_split::value(key, tagged));
-        Converted { bytes, error: replayed.error.clone(), unreadable: record.unreadable, value }
+        })
     };
-    batch.run(
+    let shape = args.shape.shape();
+    // Each game is written where it is read, and only the bytes kept;
+    // with --source-tag, the shaped record is kept and written in input
+    // order, where the game's number in its input is known.
+    let write = |record: Record| {
+        // Judged as read, before shaping.
+        let matches = selection.matches_record(&record);
+        let (record, error) = prepare(record, &shape, args.set_ecco);
+        let unreadable = record.unreadable.clone();
+        let value = split_by.and_then(|key| convert_split::value(key, &record));
+        let written = if args.shape.source_tag {
+            Written::Later(Box::new(record))
+        } else {
+            Written::Now(render(&record))
+        };
+        Converted { written, error, unreadable, matches, value }
+    };
+    let run = batch.run(
         &inputs,
         || Map::new(RecordBuilder::default(), write),
         |meta, event| {
@@ -176,38 +216,73 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
                     tally.batch(games.len());
                     for (k, game) in games.into_iter().enumerate() {
                         let index = first + k;
-                        let note = " (moves from there on are kept as written)";
-                        tally.game(Outcome::of(
-                            &meta.source,
-                            index,
-                            game.unreadable.as_ref(),
-                            game.error.as_ref(),
-                            note,
-                        ));
+                        let selected = chooser.take(index, game.matches);
+                        // With --rejected, an illegal game goes there.
+                        let to_rejected = !selected || (rejected.is_some() && game.error.is_some());
+                        let note = if to_rejected && rejected.is_some() {
+                            " (written to the rejected games)"
+                        } else {
+                            " (moves from there on are kept as written)"
+                        };
+                        tally.game_as(
+                            Outcome::of(
+                                &meta.source,
+                                index,
+                                game.unreadable.as_ref(),
+                                game.error.as_ref(),
+                                note,
+                            ),
+                            selected,
+                        );
                         // An unreadable record is never written as a game.
                         if game.unreadable.is_some() {
+                            chooser.go_on()?;
                             continue;
                         }
-                        match game.bytes {
-                            Ok(bytes) => out.write(game.value.as_deref(), &meta.source, &bytes)?,
-                            Err(why) => tally.not_written(&format!(
+                        let bytes = match game.written {
+                            Written::Now(bytes) => bytes,
+                            Written::Later(mut record) => {
+                                shape::add_source(&mut record, &meta.source, index);
+                                render(&record)
+                            }
+                        };
+                        match bytes {
+                            Ok(bytes) => match &mut rejected {
+                                Some(r) if to_rejected => r.write_all(&bytes)?,
+                                None if to_rejected => {}
+                                _ => {
+                                    out.write(game.value.as_deref(), &meta.source, &bytes)?;
+                                    tally.wrote();
+                                }
+                            },
+                            Err(why) if selected => tally.not_written(&format!(
                                 "{}: game {}: not written: {why}",
                                 meta.source,
                                 index + 1
                             )),
+                            Err(_) => {}
                         }
+                        chooser.go_on()?;
                     }
                 }
-                Event::Unreadable(reason) => tally.unreadable(&meta.source, &reason),
-                Event::NoRecord(reason) => tally.no_record(&meta.source, &reason),
+                Event::Unreadable(reason) => {
+                    let selected = chooser.take_unreadable();
+                    tally.unreadable_as(&meta.source, &reason, selected);
+                    chooser.go_on()?;
+                }
+                Event::NoRecord(reason) => tally.no_record_as(&meta.source, &reason, !chooser.active),
                 Event::Done => tally.input_done(),
             }
             Ok::<(), Failure>(())
         },
-    )?;
+    );
+    super::select::finished(run)?;
     tally.finish();
     let files = out.finish()?;
-    eprintln!("{}; {} written", tally.summary(), tally.written());
+    if let Some(r) = rejected {
+        r.commit()?;
+    }
+    eprintln!("{}{}; {} written", tally.summary(), chooser.summary(), tally.written());
     if let Some(files) = files {
         eprintln!("{}", convert_split::told(&files));
     }
@@ -238,14 +313,24 @@ impl Dest<'_> {
     }
 }
 
-/// A game written, or why it could not be, and how it replayed.
+/// A game written, or why it could not be, and how it replayed as read.
 #[derive(Debug)]
 struct Converted {
-    bytes: Result<Vec<u8>, String>,
+    written: Written,
     error: Option<ReplayError>,
     unreadable: Option<Warning>,
+    /// The game matches the selection.
+    matches: bool,
     /// Its `--split-by` value, when it has one.
     value: Option<String>,
+}
+
+/// A game's bytes (or why it cannot be written), or the record to write
+/// once its place in its input is known.
+#[derive(Debug)]
+enum Written {
+    Now(Result<Vec<u8>, String>),
+    Later(Box<Record>),
 }
 
 /// `text` in `encoding`; with `Unmappable::Error`, the first character it
@@ -261,18 +346,22 @@ fn encode(text: String, encoding: Encoding, unmappable: Unmappable) -> Result<Ve
     }
 }
 
-/// `record`, with `--ecco` a copy whose ECCO tags are set by its replayed
-/// moves (games from another start, or that cannot be set up, keep theirs).
-pub(super) fn with_ecco<'r>(record: &'r Record, replayed: &Replayed, ecco: bool) -> Cow<'r, Record> {
-    let Some(start) = replayed.resolution.start.as_ref().filter(|_| ecco) else {
-        return Cow::Borrowed(record);
-    };
-    match ecco::classify(start, &replayed.moves) {
-        Some(code) => {
-            let mut tagged = record.clone();
-            ecco::set_tags(&mut tagged, code);
-            Cow::Owned(tagged)
-        }
-        None => Cow::Borrowed(record),
+/// `record` shaped, and with `--set-ecco` its ECCO tags set by the moves it
+/// keeps (games from another start, or that cannot be set up, keep
+/// theirs), with its replay done; and the replay error of the game as read,
+/// which the reports count whatever the shaping leaves out.
+pub(super) fn prepare(mut record: Record, shape: &Shape, ecco: bool) -> (Record, Option<ReplayError>) {
+    let error = record.replayed().error.clone();
+    if !shape.is_identity() {
+        shape.apply(&mut record);
     }
+    if ecco {
+        let replayed = record.replayed();
+        let code =
+            replayed.resolution.start.as_ref().and_then(|start| ecco::classify(start, &replayed.moves));
+        if let Some(code) = code {
+            ecco::set_tags(&mut record, code);
+        }
+    }
+    (record, error)
 }

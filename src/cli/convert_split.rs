@@ -15,7 +15,7 @@ use qipu::record::{GameResult, Record};
 /// What `--split-by` makes one file per value of.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum SplitKey {
-    /// The ECCO tag (with --ecco, the code computed from the moves).
+    /// The ECCO tag (with --set-ecco, the code computed from the moves).
     Ecco,
     /// The Event tag.
     Event,
@@ -54,27 +54,15 @@ pub fn value(key: SplitKey, record: &Record) -> Option<String> {
             GameResult::Draw => Some("draw".into()),
             GameResult::Unknown => None,
         },
-        SplitKey::Year => record.tag("Date").and_then(year).map(str::to_string),
+        SplitKey::Year => record.tag("Date").and_then(year),
         SplitKey::Source => None,
     }
 }
 
-/// The first four digits of the first run of four or more ASCII digits
-/// (`1990.05.12`, `12/05/1990`, `19900512`, `1990年`).
-fn year(date: &str) -> Option<&str> {
-    let bytes = date.as_bytes();
-    let mut run = 0;
-    for (i, b) in bytes.iter().enumerate() {
-        if b.is_ascii_digit() {
-            run += 1;
-            if run == 4 {
-                return date.get(i - 3..=i);
-            }
-        } else {
-            run = 0;
-        }
-    }
-    None
+/// The year of a date as records write it (see
+/// [`qipu::select::PartialDate::read`], which `--date` uses too).
+fn year(date: &str) -> Option<String> {
+    qipu::select::PartialDate::read(date).map(|d| d.year.to_string())
 }
 
 /// The stem of an input's name (`games` for `dir/games.pgn`).
@@ -199,13 +187,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn years_are_the_first_four_digits() {
-        assert_eq!(year("1990.05.12"), Some("1990"));
-        assert_eq!(year("12/05/1990"), Some("1990"));
-        assert_eq!(year("19900512"), Some("1990"));
-        assert_eq!(year("1990年5月"), Some("1990"));
-        assert_eq!(year("５月 2001"), Some("2001"));
-        assert_eq!(year("90.05.12"), None);
+    fn years_are_read_as_selection_reads_dates() {
+        assert_eq!(year("1990.05.12").as_deref(), Some("1990"));
+        assert_eq!(year("12/05/1990").as_deref(), Some("1990"));
+        assert_eq!(year("19900512").as_deref(), Some("1990"));
+        assert_eq!(year("1990年5月").as_deref(), Some("1990"));
+        assert_eq!(year("５月 2001").as_deref(), Some("2001"));
+        assert_eq!(year("96-12-18").as_deref(), Some("1996"));
         assert_eq!(year("????.??.??"), None);
     }
 

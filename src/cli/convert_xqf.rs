@@ -22,32 +22,40 @@ struct Converted {
     /// How the game replayed.
     error: Option<ReplayError>,
     unreadable: Option<Warning>,
+    /// The game matches the selection.
+    matches: bool,
 }
 
 /// Writes every game of `inputs` as an XQF file of `version` into `dir`.
-/// Returns the tally of the games, and of those not written.
+/// Returns the tally of the games, and of those not written, and the
+/// selection's part of the summary line.
 pub fn run(
     inputs: &[Input],
     args: &super::convert::Args,
     dir: &Path,
     version: xqf::Version,
-) -> Result<Tally, Failure> {
+) -> Result<(Tally, String), Failure> {
     std::fs::create_dir_all(dir).map_err(|e| Failure::usage(format!("{}: {e}", dir.display())))?;
     let input_files = InputFiles::of(inputs);
     let batch = super::batch(args.jobs, args.encoding)?;
     let mut used: HashSet<String> = HashSet::new();
     let mut tally = Tally::new(inputs.len());
+    let mut chooser = super::select::Chooser::new(&args.select)?;
+    let selection = chooser.selection.clone();
+    let shape = args.shape.shape();
     let write = |record: Record| {
-        let replayed = record.replayed();
-        let tagged = &*super::convert::with_ecco(&record, replayed, args.ecco);
+        // Judged as read, before shaping.
+        let matches = selection.matches_record(&record);
+        let (record, error) = super::convert::prepare(record, &shape, args.set_ecco);
         Converted {
-            bytes: xqf::write(tagged, version).map_err(|e| e.to_string()),
-            title: tagged.tag("Title").map(file_name).filter(|t| !t.is_empty()),
-            error: replayed.error.clone(),
-            unreadable: record.unreadable.clone(),
+            bytes: xqf::write(&record, version).map_err(|e| e.to_string()),
+            title: record.tag("Title").map(file_name).filter(|t| !t.is_empty()),
+            error,
+            unreadable: record.unreadable,
+            matches,
         }
     };
-    batch.run(
+    let run = batch.run(
         inputs,
         || Map::new(RecordBuilder::default(), write),
         |meta, event| {
@@ -57,15 +65,14 @@ pub fn run(
                     for (k, c) in games.into_iter().enumerate() {
                         let index = first + k;
                         let note = " (written with the moves as stored)";
-                        tally.game(Outcome::of(
-                            &meta.source,
-                            index,
-                            c.unreadable.as_ref(),
-                            c.error.as_ref(),
-                            note,
-                        ));
+                        let selected = chooser.take(index, c.matches);
+                        tally.game_as(
+                            Outcome::of(&meta.source, index, c.unreadable.as_ref(), c.error.as_ref(), note),
+                            selected,
+                        );
                         // An unreadable record is never written as a game.
-                        if c.unreadable.is_some() {
+                        if c.unreadable.is_some() || !selected {
+                            chooser.go_on()?;
                             continue;
                         }
                         let bytes = match c.bytes {
@@ -94,20 +101,27 @@ pub fn run(
                         }
                         used.insert(name.clone());
                         let path = dir.join(&name);
-                        if let Err(e) = write_new(&path, &bytes, args.force, &input_files) {
-                            tally.not_written(&format!("{}: {e}", path.display()));
+                        match write_new(&path, &bytes, args.force, &input_files) {
+                            Ok(()) => tally.wrote(),
+                            Err(e) => tally.not_written(&format!("{}: {e}", path.display())),
                         }
+                        chooser.go_on()?;
                     }
                 }
-                Event::Unreadable(reason) => tally.unreadable(&meta.source, &reason),
-                Event::NoRecord(reason) => tally.no_record(&meta.source, &reason),
+                Event::Unreadable(reason) => {
+                    let selected = chooser.take_unreadable();
+                    tally.unreadable_as(&meta.source, &reason, selected);
+                    chooser.go_on()?;
+                }
+                Event::NoRecord(reason) => tally.no_record_as(&meta.source, &reason, !chooser.active),
                 Event::Done => tally.input_done(),
             }
             Ok::<(), Failure>(())
         },
-    )?;
+    );
+    super::select::finished(run)?;
     tally.finish();
-    Ok(tally)
+    Ok((tally, chooser.summary()))
 }
 
 /// Writes `bytes` to `path`: a new file, or with `force` over an existing

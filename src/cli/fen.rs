@@ -10,7 +10,7 @@ use serde::Serialize;
 use super::progress::{Outcome, Tally};
 use super::{ChineseStyle, Failure, MoveNotation};
 use qipu::Position;
-use qipu::batch::{Checker, Event, Meta};
+use qipu::batch::{Event, Meta};
 use qipu::formats::encoding::Encoding;
 use qipu::record::replay::Follow;
 
@@ -51,6 +51,9 @@ pub struct Args {
     pub jobs: Option<usize>,
     #[command(flatten)]
     pub output: super::output::OutputArgs,
+    /// Which games to trace.
+    #[command(flatten)]
+    pub select: super::select::SelectArgs,
 }
 
 #[cfg(test)]
@@ -224,13 +227,25 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
         writeln!(out, "source,index,ply,move,fen")?;
     }
     let mut tally = Tally::new(inputs.len());
-    let follower = || Checker::following(Trail::new(notation, args.format));
-    batch.run(&inputs, follower, |meta, event| {
+    let mut chooser = super::select::Chooser::new(&args.select)?;
+    let selection = chooser.selection.clone();
+    let follower = || selection.checker(Trail::new(notation, args.format));
+    let run = batch.run(&inputs, follower, |meta, event| {
         match event {
             Event::Games { first, games } => {
                 tally.batch(games.len());
-                for (k, game) in games.into_iter().enumerate() {
+                for (k, judged) in games.into_iter().enumerate() {
                     let index = first + k;
+                    let game = judged.game;
+                    let selected = chooser.take(index, judged.matches);
+                    if !selected {
+                        let error = game.replayed.error.as_ref();
+                        tally.game_as(
+                            Outcome::of(&meta.source, index, game.unreadable.as_ref(), error, ""),
+                            false,
+                        );
+                        continue;
+                    }
                     // Ply 0 is the placement as read, legal or not; the
                     // moves follow from the position when it is a legal one.
                     if let Some(setup) = &game.replayed.resolution.setup {
@@ -247,17 +262,23 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
                         game.replayed.error.as_ref(),
                         stops,
                     ));
+                    chooser.go_on()?;
                 }
             }
-            Event::Unreadable(reason) => tally.unreadable(&meta.source, &reason),
-            Event::NoRecord(reason) => tally.no_record(&meta.source, &reason),
+            Event::Unreadable(reason) => {
+                let selected = chooser.take_unreadable();
+                tally.unreadable_as(&meta.source, &reason, selected);
+                chooser.go_on()?;
+            }
+            Event::NoRecord(reason) => tally.no_record_as(&meta.source, &reason, !chooser.active),
             Event::Done => tally.input_done(),
         }
         Ok::<(), Failure>(())
-    })?;
+    });
+    super::select::finished(run)?;
     tally.finish();
     sink.commit()?;
-    eprintln!("{}", tally.summary());
+    eprintln!("{}{}", tally.summary(), chooser.summary());
     Ok(tally.code())
 }
 
@@ -335,7 +356,8 @@ mod tests {
     #[test]
     fn hand_written_json_lines_equal_serde_json() {
         for source in ["games.pgn", "a \"quoted\"\\name\t.pgn", "棋谱/对局.pgn"] {
-            let mut checker = Checker::following(Trail::new(qipu::notation::Notation::Uci, FenFormat::Json));
+            let mut checker =
+                qipu::batch::Checker::following(Trail::new(qipu::notation::Notation::Uci, FenFormat::Json));
             let game = qipu::formats::pgn::read_with("1. h2e2 h9g7 *", &mut checker).remove(0);
             let head = line_head(&meta(source), 7, FenFormat::Json);
             let mut ours = Vec::new();

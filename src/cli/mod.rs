@@ -18,6 +18,8 @@ mod openings;
 mod output;
 mod perft;
 mod progress;
+mod select;
+mod shape;
 mod stats;
 mod validate;
 
@@ -109,7 +111,7 @@ pub enum Command {
     /// the standard start, transpositions merged, each position with its
     /// games, results, Red's score and the ECCO code most of them have.
     #[command(
-        after_help = "Examples:\n  qipu openings collection/ --plies 8 --min-games 20\n  qipu openings games.pgn --format json > tree.jsonl\n  qipu openings collection/ --to pgn > book.pgn"
+        after_help = "Examples:\n  qipu openings collection/ --depth 8 --min-games 20\n  qipu openings games.pgn --format json > tree.jsonl\n  qipu openings collection/ --to pgn > book.pgn"
     )]
     Openings(openings::Args),
 }
@@ -214,7 +216,16 @@ impl Failure {
     pub fn usage(message: impl Into<String>) -> Failure {
         Failure { message: message.into(), code: 2 }
     }
+
+    /// Not an error: `--limit` games are selected and the batch stops
+    /// reading (see [`select::finished`]).
+    pub fn enough() -> Failure {
+        Failure { message: String::new(), code: ENOUGH }
+    }
 }
+
+/// The code of [`Failure::enough`]: no process exits with it.
+const ENOUGH: i32 = -1;
 
 impl From<io::Error> for Failure {
     /// A write error on standard output. A closed pipe (`qipu ... | head`)

@@ -11,7 +11,7 @@ use super::progress::{Outcome, Tally};
 use super::{ChineseStyle, Failure, MoveNotation, OutputFormat};
 use qipu::analysis::ecco;
 use qipu::analysis::openings::{Edge, OpeningNode, OpeningTree};
-use qipu::batch::{Checker, Event};
+use qipu::batch::Event;
 use qipu::formats::encoding::Encoding;
 use qipu::notation::Notation;
 use qipu::record::replay::FirstMoves;
@@ -34,7 +34,7 @@ pub struct Args {
     pub paths: Vec<PathBuf>,
     /// How many plies from the start the tree holds.
     #[arg(long, default_value_t = 10)]
-    pub plies: usize,
+    pub depth: usize,
     /// Leave out moves played in fewer games than this.
     #[arg(long, default_value_t = 1)]
     pub min_games: u32,
@@ -58,6 +58,9 @@ pub struct Args {
     pub jobs: Option<usize>,
     #[command(flatten)]
     pub output: super::output::OutputArgs,
+    /// Which games to build the tree of.
+    #[command(flatten)]
+    pub select: super::select::SelectArgs,
 }
 
 /// Builds the tree of every input's games and writes it. Every game is
@@ -65,39 +68,58 @@ pub struct Args {
 /// games as `validate` does; a game with an illegal move adds the moves
 /// before it to the tree.
 pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
-    if args.plies == 0 {
-        return Err(Failure::usage("--plies must be at least 1"));
+    if args.depth == 0 {
+        return Err(Failure::usage("--depth must be at least 1"));
+    }
+    // `--plies N` was the tree's depth before it became a selection flag.
+    if let Some(span) = args.select.plies.filter(|s| s.min == s.max) {
+        eprintln!(
+            "qipu: --plies {} selects the games of {} plies; the depth of the tree is --depth (now {})",
+            span.min, span.min, args.depth
+        );
     }
     let inputs = super::inputs(&args.paths);
     let mut sink = args.output.open(&inputs, stdout)?;
     let out = &mut sink;
     let batch = super::batch(args.jobs, args.encoding)?;
     let mut tally = Tally::new(inputs.len());
-    let mut tree = OpeningTree::new(args.plies);
-    let plies = args.plies.max(ecco::PLIES);
-    batch.run(
+    let mut tree = OpeningTree::new(args.depth);
+    let plies = args.depth.max(ecco::PLIES);
+    let mut chooser = super::select::Chooser::new(&args.select)?;
+    let selection = chooser.selection.clone();
+    let run = batch.run(
         &inputs,
-        || Checker::following(FirstMoves::new(plies)),
+        || selection.checker(FirstMoves::new(plies)),
         |meta, event| {
             match event {
                 Event::Games { first, games } => {
                     tally.batch(games.len());
-                    for (k, game) in games.into_iter().enumerate() {
-                        if let Some((start, moves)) = &game.followed {
+                    for (k, judged) in games.into_iter().enumerate() {
+                        let game = judged.game;
+                        let selected = chooser.take(first + k, judged.matches);
+                        if let Some((start, moves)) = game.followed.as_ref().filter(|_| selected) {
                             let code = ecco::classify(start, moves).map(|e| e.code);
                             tree.add(start, moves, game.result, code);
                         }
                         let error = game.replayed.error.as_ref();
-                        tally.game(Outcome::of(&meta.source, first + k, game.unreadable.as_ref(), error, ""));
+                        let outcome =
+                            Outcome::of(&meta.source, first + k, game.unreadable.as_ref(), error, "");
+                        tally.game_as(outcome, selected);
+                        chooser.go_on()?;
                     }
                 }
-                Event::Unreadable(reason) => tally.unreadable(&meta.source, &reason),
-                Event::NoRecord(reason) => tally.no_record(&meta.source, &reason),
+                Event::Unreadable(reason) => {
+                    let selected = chooser.take_unreadable();
+                    tally.unreadable_as(&meta.source, &reason, selected);
+                    chooser.go_on()?;
+                }
+                Event::NoRecord(reason) => tally.no_record_as(&meta.source, &reason, !chooser.active),
                 Event::Done => tally.input_done(),
             }
             Ok::<(), Failure>(())
         },
-    )?;
+    );
+    super::select::finished(run)?;
     tally.finish();
     let notation = args.notation.with(args.chinese);
     match (args.to, args.format) {
@@ -106,11 +128,11 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
         (None, OutputFormat::Text) => text(&tree, args.min_games, notation, out)?,
     }
     sink.commit()?;
-    eprintln!("{}", tally.summary());
+    eprintln!("{}{}", tally.summary(), chooser.summary());
     eprintln!(
         "{} from the standard start in the tree of {} plies ({} positions)",
         tree.node(0).games,
-        args.plies,
+        args.depth,
         tree.nodes().len(),
     );
     Ok(tally.code())

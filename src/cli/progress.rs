@@ -90,7 +90,14 @@ pub struct Tally {
     pub not_written: usize,
     /// Inputs found while walking folders that hold no record.
     pub no_record: usize,
+    /// Illegal or unreadable games that were not selected: counted, not
+    /// told, and no cause for exit code 1.
+    bad_left_out: usize,
+    /// Games written (convert).
+    written: usize,
     inputs: usize,
+    /// An input's games are being counted (it is not done yet).
+    open: bool,
     progress: Progress,
 }
 
@@ -153,7 +160,10 @@ impl Tally {
             unreadable: 0,
             not_written: 0,
             no_record: 0,
+            bad_left_out: 0,
+            written: 0,
             inputs: 0,
+            open: false,
             progress: Progress::new(inputs_total),
         }
     }
@@ -166,23 +176,40 @@ impl Tally {
     /// Counts one game and tells its problem (or an input that holds no
     /// record, which is not a game).
     pub fn game(&mut self, outcome: Outcome) {
+        self.game_as(outcome, true);
+    }
+
+    /// Counts one game, which was `selected` or left out: the problem of
+    /// a game left out is counted, not told.
+    pub fn game_as(&mut self, outcome: Outcome, selected: bool) {
+        self.open = true;
         if let Outcome::NoRecord(p) = outcome {
             self.no_record += 1;
-            self.tell(&p);
+            if selected {
+                self.tell(&p);
+            }
             return;
         }
         self.games += 1;
-        match outcome {
-            Outcome::Valid => self.valid += 1,
+        let problem = match outcome {
+            Outcome::Valid => {
+                self.valid += 1;
+                return;
+            }
             Outcome::Illegal(p) => {
                 self.illegal += 1;
-                self.tell(&p);
+                p
             }
             Outcome::Unreadable(p) => {
                 self.unreadable += 1;
-                self.tell(&p);
+                p
             }
-            Outcome::NoRecord(_) => {}
+            Outcome::NoRecord(_) => return,
+        };
+        if selected {
+            self.tell(&problem);
+        } else {
+            self.bad_left_out += 1;
         }
     }
 
@@ -192,14 +219,15 @@ impl Tally {
         self.tell(why);
     }
 
-    /// Counts an input that cannot be read at all.
-    pub fn unreadable(&mut self, source: &str, reason: impl std::fmt::Display) {
-        self.game(Outcome::Unreadable(format!("{source}: unreadable: {reason}")));
+    /// Counts an input that cannot be read at all, `selected` or left out.
+    pub fn unreadable_as(&mut self, source: &str, reason: impl std::fmt::Display, selected: bool) {
+        self.game_as(Outcome::Unreadable(format!("{source}: unreadable: {reason}")), selected);
     }
 
-    /// Counts an input found in a folder that holds no record.
-    pub fn no_record(&mut self, source: &str, reason: impl std::fmt::Display) {
-        self.game(Outcome::NoRecord(no_record_line(source, &reason.to_string())));
+    /// Counts an input that holds no record, told unless games are being
+    /// selected.
+    pub fn no_record_as(&mut self, source: &str, reason: impl std::fmt::Display, told: bool) {
+        self.game_as(Outcome::NoRecord(no_record_line(source, &reason.to_string())), told);
     }
 
     /// Tells a message, clearing the progress line first; control
@@ -212,11 +240,16 @@ impl Tally {
     /// Counts an input as done.
     pub fn input_done(&mut self) {
         self.inputs += 1;
+        self.open = false;
         self.progress.input_done();
     }
 
-    /// Clears the progress line.
+    /// Clears the progress line. An input whose games were being counted
+    /// when the batch stopped (at `--limit`) counts as read.
     pub fn finish(&mut self) {
+        if std::mem::take(&mut self.open) {
+            self.inputs += 1;
+        }
         self.progress.finish();
     }
 
@@ -226,14 +259,20 @@ impl Tally {
         summary_line(self.games, self.valid, self.illegal, self.unreadable, self.inputs, self.no_record)
     }
 
-    /// Games written (convert): those read, but for those not written.
-    pub fn written(&self) -> usize {
-        self.games - self.unreadable - self.not_written
+    /// Counts a game written (convert).
+    pub fn wrote(&mut self) {
+        self.written += 1;
     }
 
-    /// The exit code: 1 when a game was illegal, unreadable or not written.
+    /// Games written (convert).
+    pub fn written(&self) -> usize {
+        self.written
+    }
+
+    /// The exit code: 1 when a game selected was illegal, unreadable or
+    /// not written.
     pub fn code(&self) -> i32 {
-        if self.illegal + self.unreadable + self.not_written > 0 { 1 } else { 0 }
+        if self.illegal + self.unreadable + self.not_written > self.bad_left_out { 1 } else { 0 }
     }
 }
 

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use super::progress::{Outcome, Tally};
 use super::{Failure, OutputFormat};
 use qipu::analysis::stats::{GameFacts, MainLine, Stats};
-use qipu::batch::{Checker, Event};
+use qipu::batch::Event;
 use qipu::formats::encoding::Encoding;
 
 /// Arguments of `qipu stats`.
@@ -30,6 +30,9 @@ pub struct Args {
     pub jobs: Option<usize>,
     #[command(flatten)]
     pub output: super::output::OutputArgs,
+    /// Which games to count.
+    #[command(flatten)]
+    pub select: super::select::SelectArgs,
 }
 
 /// Counts every game of every input and prints the statistics; each
@@ -42,29 +45,43 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     let batch = super::batch(args.jobs, args.encoding)?;
     let mut stats = Stats::default();
     let mut tally = Tally::new(inputs.len());
-    batch.run(
+    let mut chooser = super::select::Chooser::new(&args.select)?;
+    let selection = chooser.selection.clone();
+    let run = batch.run(
         &inputs,
-        || Checker::following(MainLine::default()),
+        || selection.checker(MainLine::default()),
         |meta, event| {
             match event {
                 Event::Games { first, games } => {
                     tally.batch(games.len());
-                    for (k, game) in games.iter().enumerate() {
-                        stats.add(&GameFacts::of_checked(game, meta.format, meta.encoding));
+                    for (k, judged) in games.iter().enumerate() {
+                        let game = &judged.game;
+                        let selected = chooser.take(first + k, judged.matches);
+                        if selected {
+                            stats.add(&GameFacts::of_checked(game, meta.format, meta.encoding));
+                        }
                         let error = game.replayed.error.as_ref();
-                        tally.game(Outcome::of(&meta.source, first + k, game.unreadable.as_ref(), error, ""));
+                        let outcome =
+                            Outcome::of(&meta.source, first + k, game.unreadable.as_ref(), error, "");
+                        tally.game_as(outcome, selected);
+                        chooser.go_on()?;
                     }
                 }
                 Event::Unreadable(reason) => {
-                    stats.add(&GameFacts::unreadable(meta.format));
-                    tally.unreadable(&meta.source, &reason);
+                    let selected = chooser.take_unreadable();
+                    if selected {
+                        stats.add(&GameFacts::unreadable(meta.format));
+                    }
+                    tally.unreadable_as(&meta.source, &reason, selected);
+                    chooser.go_on()?;
                 }
-                Event::NoRecord(reason) => tally.no_record(&meta.source, &reason),
+                Event::NoRecord(reason) => tally.no_record_as(&meta.source, &reason, !chooser.active),
                 Event::Done => tally.input_done(),
             }
             Ok::<(), Failure>(())
         },
-    )?;
+    );
+    super::select::finished(run)?;
     tally.finish();
     stats.finish();
     match args.format {
@@ -76,7 +93,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
         OutputFormat::Text => text(&stats, args.top, out)?,
     }
     sink.commit()?;
-    eprintln!("{}", tally.summary());
+    eprintln!("{}{}", tally.summary(), chooser.summary());
     Ok(tally.code())
 }
 

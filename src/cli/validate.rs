@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::{Failure, OutputFormat};
-use qipu::batch::{Checked, Checker, Event, Meta, Status};
+use qipu::batch::{Checked, Event, Meta, Status};
 use qipu::formats::encoding::Encoding;
 use qipu::record::Span;
 use qipu::record::replay::ReplayError;
@@ -29,6 +29,9 @@ pub struct Args {
     pub jobs: Option<usize>,
     #[command(flatten)]
     pub output: super::output::OutputArgs,
+    /// Which games to report.
+    #[command(flatten)]
+    pub select: super::select::SelectArgs,
 }
 
 /// The report of one game, as written in JSON.
@@ -111,6 +114,8 @@ struct Summary {
     illegal: usize,
     unreadable: usize,
     no_record: usize,
+    /// Selected games that are illegal or unreadable.
+    bad_selected: usize,
 }
 
 /// Validates every game of every input.
@@ -121,7 +126,10 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     let batch = super::batch(args.jobs, args.encoding)?;
     let mut summary = Summary::default();
     let mut progress = super::progress::Progress::new(inputs.len());
-    let mut emit = |r: &Report, out: &mut dyn Write| -> Result<(), Failure> {
+    let mut chooser = super::select::Chooser::new(&args.select)?;
+    let selection = chooser.selection.clone();
+    // Every game is counted; only those selected are reported.
+    let mut emit = |r: &Report, selected: bool, out: &mut dyn Write| -> Result<(), Failure> {
         match r.status {
             Some(Status::Valid) => summary.ok += 1,
             Some(Status::Illegal) => summary.illegal += 1,
@@ -129,6 +137,10 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
             None => summary.no_record += 1,
         }
         summary.games += usize::from(r.status.is_some());
+        if !selected {
+            return Ok(());
+        }
+        summary.bad_selected += usize::from(matches!(r.status, Some(Status::Illegal | Status::Unreadable)));
         match args.format {
             OutputFormat::Json => {
                 super::write_json(&mut *out, r)?;
@@ -138,18 +150,30 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
         }
         Ok(())
     };
-    batch.run(&inputs, Checker::default, |meta, event| match event {
-        Event::Games { first, games } => {
-            progress.games(games.len());
-            games.iter().enumerate().try_for_each(|(k, checked)| emit(&report(meta, first + k, checked), out))
-        }
-        Event::Unreadable(why) => emit(&unreadable(meta, why.to_string(), Some(Status::Unreadable)), out),
-        Event::NoRecord(why) => emit(&unreadable(meta, why.to_string(), None), out),
-        Event::Done => {
-            progress.input_done();
-            Ok(())
-        }
-    })?;
+    super::select::finished(batch.run(
+        &inputs,
+        || selection.checker(()),
+        |meta, event| match event {
+            Event::Games { first, games } => {
+                progress.games(games.len());
+                games.iter().enumerate().try_for_each(|(k, judged)| {
+                    let selected = chooser.take(first + k, judged.matches);
+                    emit(&report(meta, first + k, &judged.game), selected, out)?;
+                    chooser.go_on()
+                })
+            }
+            Event::Unreadable(why) => {
+                let selected = chooser.take_unreadable();
+                emit(&unreadable(meta, why.to_string(), Some(Status::Unreadable)), selected, out)?;
+                chooser.go_on()
+            }
+            Event::NoRecord(why) => emit(&unreadable(meta, why.to_string(), None), !chooser.active, out),
+            Event::Done => {
+                progress.input_done();
+                Ok(())
+            }
+        },
+    ))?;
     progress.finish();
     let line = super::progress::summary_line(
         summary.games,
@@ -158,7 +182,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
         summary.unreadable,
         inputs.len(),
         summary.no_record,
-    );
+    ) + &chooser.summary();
     match args.format {
         // The summary ends the text report; written into a file, it is told
         // on standard error too.
@@ -171,7 +195,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
         OutputFormat::Json => eprintln!("{line}"),
     }
     sink.commit()?;
-    Ok(if summary.illegal + summary.unreadable > 0 { 1 } else { 0 })
+    Ok(if summary.bad_selected > 0 { 1 } else { 0 })
 }
 
 /// The report of an input that gives no game: `unreadable`, or

@@ -26,6 +26,7 @@ use crate::{Move, Position, Setup};
 
 mod build;
 pub mod replay;
+pub mod shape;
 pub mod visit;
 
 pub use build::RecordBuilder;

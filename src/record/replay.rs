@@ -285,6 +285,12 @@ pub trait Follow {
         let _ = (after, m);
     }
 
+    /// A move `m` of a variation was played: `after` is the position in
+    /// the variation now.
+    fn variation_move(&mut self, after: &Position, m: Move) {
+        let _ = (after, m);
+    }
+
     /// The game ends: what the follower made of it. The follower is then
     /// ready for the next game (whose start may not be told, when it is
     /// not a legal position).
@@ -295,6 +301,44 @@ impl Follow for () {
     type Output = ();
 
     fn end(&mut self) {}
+}
+
+/// Two followers told the same: what a selection needs beside what a
+/// command gathers.
+///
+/// ```
+/// use qipu::batch::Checker;
+/// use qipu::record::replay::FirstMoves;
+/// let games = qipu::formats::pgn::read_with("1. h2e2 h9g7 *", &mut Checker::following((FirstMoves::new(1), FirstMoves::new(2))));
+/// let (one, two) = &games[0].followed;
+/// assert_eq!((one.as_ref().unwrap().1.len(), two.as_ref().unwrap().1.len()), (1, 2));
+/// ```
+impl<A: Follow, B: Follow> Follow for (A, B) {
+    type Output = (A::Output, B::Output);
+
+    fn start(&mut self, start: &Position) {
+        self.0.start(start);
+        self.1.start(start);
+    }
+
+    fn before_move(&mut self, before: &Position, m: Move) {
+        self.0.before_move(before, m);
+        self.1.before_move(before, m);
+    }
+
+    fn after_move(&mut self, after: &Position, m: Move) {
+        self.0.after_move(after, m);
+        self.1.after_move(after, m);
+    }
+
+    fn variation_move(&mut self, after: &Position, m: Move) {
+        self.0.variation_move(after, m);
+        self.1.variation_move(after, m);
+    }
+
+    fn end(&mut self) -> Self::Output {
+        (self.0.end(), self.1.end())
+    }
 }
 
 /// Resolves one written move in `pos`: ICCS, then WXF, then Chinese, then
@@ -695,6 +739,7 @@ impl<F: Follow> Visitor for Replayer<F> {
                     self.follow.after_move(&self.pos, m);
                 } else {
                     self.variation_plies += 1;
+                    self.follow.variation_move(&self.pos, m);
                 }
                 self.line.last = Some(undo);
                 self.line.ply += 1;

@@ -31,7 +31,7 @@ pub(crate) use read::read_each;
 pub use write::{WriteError, write};
 
 /// Tags of a block and the record tags they become, both ways.
-const TAGS: [(&str, &str); 30] = [
+const TAGS: [(&str, &str); 32] = [
     ("title", "Title"),
     ("event", "Event"),
     ("date", "Date"),
@@ -62,6 +62,9 @@ const TAGS: [(&str, &str); 30] = [
     ("record", "Recorder"),
     ("timerule", "TimeControl"),
     ("type", "GameType"),
+    // Where qipu read the game (`qipu convert --source-tag`).
+    ("sourcefile", "SourceFile"),
+    ("sourcegame", "SourceGame"),
 ];
 
 /// Whether `text` holds a DhtmlXQ block.

@@ -1,0 +1,293 @@
+//! The selection flags every batch command takes, read into a
+//! [`Selection`] (judged where each game is read) and a [`Selector`]
+//! (judged in input order), and the counts the summary line gives.
+
+use std::sync::Arc;
+
+use qipu::batch::Status;
+use qipu::record::replay::Termination;
+use qipu::select::{
+    DateRange, EccoSet, GameNumbers, Looks, MaterialAt, MaterialPattern, ResultChoice, Selection, Selector,
+    Span, TagRule, Target,
+};
+
+use super::Failure;
+
+/// `--result` values.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ResultArg {
+    /// Red won.
+    #[value(name = "1-0")]
+    RedWins,
+    /// Black won.
+    #[value(name = "0-1")]
+    BlackWins,
+    /// A draw (`1/2-1/2`).
+    Draw,
+    /// `*` or no result.
+    Unknown,
+}
+
+/// `--termination` values.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum TerminationArg {
+    /// The side to move is checkmated.
+    Checkmate,
+    /// The side to move has no move (and loses).
+    Stalemate,
+    /// 120 plies without a capture.
+    MoveLimit,
+    /// The final position stands for the third time.
+    Repetition,
+    /// None of these (or the main line does not replay to its end).
+    None,
+}
+
+/// `--status` values.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum StatusArg {
+    /// Every move replays.
+    Valid,
+    /// A move (or the start position) is not legal.
+    Illegal,
+    /// The game (or the whole input) cannot be read.
+    Unreadable,
+}
+
+/// `--material-at` values.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum MaterialAtArg {
+    /// At some position of the main line, the start included.
+    Any,
+    /// At the main line's last position.
+    End,
+}
+
+/// The selection flags, shown under their own heading in `--help`.
+#[derive(Debug, Clone, clap::Args)]
+#[command(next_help_heading = "Selection (which games the command works on)")]
+pub struct SelectArgs {
+    /// Games whose tag NAME matches the regular expression REGEX (anywhere in the value; `^…$`
+    /// for all of it); repeatable, all must hold. A game without the tag does not match.
+    #[arg(long, value_name = "NAME=REGEX")]
+    pub tag: Vec<String>,
+    /// Games where Red or Black matches REGEX.
+    #[arg(long, value_name = "REGEX")]
+    pub player: Option<String>,
+    /// Games whose Red player matches REGEX.
+    #[arg(long, value_name = "REGEX")]
+    pub red: Option<String>,
+    /// Games whose Black player matches REGEX.
+    #[arg(long, value_name = "REGEX")]
+    pub black: Option<String>,
+    /// Games whose Event tag matches REGEX.
+    #[arg(long, value_name = "REGEX")]
+    pub event: Option<String>,
+    /// Games whose Site tag matches REGEX.
+    #[arg(long, value_name = "REGEX")]
+    pub site: Option<String>,
+    /// Games dated in FROM..TO (`1990..1995.06`, `2000..`, `..1989`, or one partial date:
+    /// `1990.05` is that month). Dates are read as records write them (`1990.05.12`,
+    /// `1990-5-12`, `1990年5月12日`, `19900512`, `1990.??.??`); a game is in the range when
+    /// every day its date may be is (one dated `1990` is not in `1990.05`); a game without a
+    /// date that reads is not.
+    #[arg(long, value_name = "FROM..TO")]
+    pub date: Option<DateRange>,
+    /// Games with this stated result (comma list: `1-0,draw`).
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "RESULT")]
+    pub result: Vec<ResultArg>,
+    /// Games whose main line ends so, by the final position (comma list).
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "END")]
+    pub termination: Vec<TerminationArg>,
+    /// Games of this status (comma list): `valid`, or only the bad ones.
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "STATUS")]
+    pub status: Vec<StatusArg>,
+    /// Games whose ECCO code is one of CODES: `B10`, ranges `B10..B14`, all of a volume `B`, ten
+    /// codes `B1`; comma list. The code is the one the moves give (as `qipu classify`) for
+    /// games from the standard start, else the game's ECCO tag.
+    #[arg(long, value_name = "CODES")]
+    pub ecco: Option<EccoSet>,
+    /// Games whose opening is called NAME: one of its traditional names (中炮, 屏风马, 仙人指路 …)
+    /// is NAME, or its ECCO name holds it (as `qipu classify` names it; games from another start
+    /// by their Opening and Variation tags).
+    #[arg(long, value_name = "NAME")]
+    pub opening: Option<String>,
+    /// Games whose main line has MIN..MAX plies (`40..`, `..20`, `30`); plies that replay.
+    #[arg(long, value_name = "MIN..MAX")]
+    pub plies: Option<Span>,
+    /// Games with at least one comment.
+    #[arg(long)]
+    pub has_comments: bool,
+    /// Games with at least one variation.
+    #[arg(long)]
+    pub has_variations: bool,
+    /// Games that reach this placement at some ply of the main line (the start included). The
+    /// side to move counts only when the FEN gives it (`... w` or `... b`).
+    #[arg(long, value_name = "FEN")]
+    pub position: Option<String>,
+    /// With --position: look in variations too.
+    #[arg(long, requires = "position")]
+    pub in_variations: bool,
+    /// With --position: the placement's left–right mirror matches too.
+    #[arg(long, requires = "position")]
+    pub mirror: bool,
+    /// Games with this material: Red's pieces `vs` Black's, in FEN letters (R rook, N/H horse,
+    /// B/E elephant, A advisor, C cannon, P pawn; kings not written), a letter may take a count
+    /// (`R2CP3` = RRCPPP), a side ending in `*` may hold more (`RP* vs K`: at least a rook and a
+    /// pawn against a bare king); `K` or `-` for a bare king. Exact counts otherwise.
+    #[arg(long, value_name = "SIGNATURE")]
+    pub material: Option<MaterialPattern>,
+    /// Where --material must hold.
+    #[arg(long, value_enum, default_value_t = MaterialAtArg::End, requires = "material")]
+    pub material_at: MaterialAtArg,
+    /// Games with these numbers in their input (from 1): `1,5,10-20`, `30-`.
+    #[arg(long, value_name = "LIST")]
+    pub games: Option<GameNumbers>,
+    /// Select the games that do not match the criteria above instead (before --skip and
+    /// --limit).
+    #[arg(long)]
+    pub invert: bool,
+    /// Leave out the first N games selected.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub skip: u64,
+    /// Select at most N games (reading stops once they are found).
+    #[arg(long, value_name = "N")]
+    pub limit: Option<u64>,
+}
+
+impl SelectArgs {
+    /// The selection and the selector the flags ask for.
+    pub fn read(&self) -> Result<(Arc<Selection>, Selector), Failure> {
+        let usage = |e: qipu::select::CriterionError| Failure::usage(format!("--{e}"));
+        let mut tags =
+            self.tag.iter().map(|t| TagRule::parse(t)).collect::<Result<Vec<_>, _>>().map_err(usage)?;
+        for (names, pattern) in [
+            (&["Red", "Black"][..], &self.player),
+            (&["Red"][..], &self.red),
+            (&["Black"][..], &self.black),
+            (&["Event"][..], &self.event),
+            (&["Site"][..], &self.site),
+        ] {
+            if let Some(p) = pattern {
+                tags.push(TagRule::new(names, p).map_err(usage)?);
+            }
+        }
+        let position = match &self.position {
+            Some(fen) => Some(
+                Target::from_fen(fen, self.mirror)
+                    .map_err(|e| Failure::usage(format!("--position {fen:?}: {e}")))?,
+            ),
+            None => None,
+        };
+        let material_at = match self.material_at {
+            MaterialAtArg::Any => MaterialAt::Any,
+            MaterialAtArg::End => MaterialAt::End,
+        };
+        let looks = Looks {
+            position,
+            in_variations: self.in_variations,
+            material: self.material.map(|m| (m, material_at)),
+            opening: self.ecco.is_some() || self.opening.is_some(),
+        };
+        let selection = Selection {
+            tags,
+            date: self.date,
+            results: self
+                .result
+                .iter()
+                .map(|r| match r {
+                    ResultArg::RedWins => ResultChoice::RedWins,
+                    ResultArg::BlackWins => ResultChoice::BlackWins,
+                    ResultArg::Draw => ResultChoice::Draw,
+                    ResultArg::Unknown => ResultChoice::Unknown,
+                })
+                .collect(),
+            terminations: self
+                .termination
+                .iter()
+                .map(|t| match t {
+                    TerminationArg::Checkmate => Some(Termination::Checkmate),
+                    TerminationArg::Stalemate => Some(Termination::Stalemate),
+                    TerminationArg::MoveLimit => Some(Termination::MoveLimit),
+                    TerminationArg::Repetition => Some(Termination::Repetition),
+                    TerminationArg::None => None,
+                })
+                .collect(),
+            statuses: self
+                .status
+                .iter()
+                .map(|s| match s {
+                    StatusArg::Valid => Status::Valid,
+                    StatusArg::Illegal => Status::Illegal,
+                    StatusArg::Unreadable => Status::Unreadable,
+                })
+                .collect(),
+            ecco: self.ecco.clone(),
+            opening: self.opening.clone(),
+            plies: self.plies,
+            has_comments: self.has_comments,
+            has_variations: self.has_variations,
+            looks: Arc::new(looks),
+        };
+        let selector = Selector::new(self.games.clone(), self.invert, self.skip, self.limit);
+        Ok((Arc::new(selection), selector))
+    }
+}
+
+/// A command's selection in input order: the selector, and whether any
+/// selecting is asked at all (the summary line then says how many games
+/// were selected).
+#[derive(Debug)]
+pub struct Chooser {
+    /// The in-order part.
+    pub selector: Selector,
+    /// The criteria.
+    pub selection: Arc<Selection>,
+    /// Whether any flag selects.
+    pub active: bool,
+}
+
+impl Chooser {
+    /// The chooser the flags ask for.
+    pub fn new(args: &SelectArgs) -> Result<Chooser, Failure> {
+        let (selection, selector) = args.read()?;
+        let active = !selection.is_empty() || !selector.is_empty();
+        Ok(Chooser { selector, selection, active })
+    }
+
+    /// Whether game `index` of its input, which `matches` or not, is
+    /// selected.
+    pub fn take(&mut self, index: usize, matches: bool) -> bool {
+        !self.active || self.selector.take(index, matches)
+    }
+
+    /// `Err(Failure::enough())` once `--limit` games are selected: the
+    /// sink returns it to stop the batch.
+    pub fn go_on(&self) -> Result<(), Failure> {
+        if self.selector.is_full() { Err(Failure::enough()) } else { Ok(()) }
+    }
+
+    /// Whether a whole input that cannot be read (counted as one
+    /// unreadable game) is selected.
+    pub fn take_unreadable(&mut self) -> bool {
+        !self.active || self.selector.take(0, self.selection.matches_unreadable())
+    }
+
+    /// `; S selected, L left out` for the summary line, when selecting.
+    pub fn summary(&self) -> String {
+        if self.active {
+            format!("; {} selected, {} left out", self.selector.selected(), self.selector.left_out())
+        } else {
+            String::new()
+        }
+    }
+}
+
+/// What a batch that may stop at `--limit` gives: stopping there is no
+/// error.
+pub fn finished(run: Result<(), Failure>) -> Result<(), Failure> {
+    match run {
+        Err(f) if f.code == super::ENOUGH => Ok(()),
+        other => other,
+    }
+}

@@ -1,0 +1,585 @@
+//! The pieces a selection is made of, each read from the text a user
+//! writes on a command line: ranges of plies and game numbers, partial
+//! dates, ECCO codes and ranges, and material signatures.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::{Board, Color, Role};
+
+/// Why a criterion's text does not read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{what} {text:?}: {why}")]
+pub struct CriterionError {
+    /// What was read: `plies`, `date`, `ECCO code`, `material`, ….
+    pub what: &'static str,
+    /// The text given.
+    pub text: String,
+    /// Why it does not read, and what would.
+    pub why: String,
+}
+
+impl CriterionError {
+    fn new(what: &'static str, text: &str, why: impl Into<String>) -> CriterionError {
+        CriterionError { what, text: text.to_string(), why: why.into() }
+    }
+}
+
+/// An inclusive range of counts, `MIN..MAX`, `MIN..`, `..MAX` or `N`.
+///
+/// ```
+/// use qipu::select::Span;
+/// let span: Span = "10..".parse().unwrap();
+/// assert!(span.contains(10) && span.contains(500) && !span.contains(9));
+/// let exact: Span = "40".parse().unwrap();
+/// assert!(exact.contains(40) && !exact.contains(41));
+/// assert!("9..3".parse::<Span>().is_err());
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Span {
+    /// The least count, inclusive.
+    pub min: u64,
+    /// The greatest count, inclusive.
+    pub max: u64,
+}
+
+impl Span {
+    /// Whether `n` is in the range.
+    pub fn contains(&self, n: u64) -> bool {
+        (self.min..=self.max).contains(&n)
+    }
+}
+
+impl FromStr for Span {
+    type Err = CriterionError;
+
+    fn from_str(text: &str) -> Result<Span, CriterionError> {
+        let number = |s: &str, empty: u64| -> Result<u64, CriterionError> {
+            let s = s.trim();
+            if s.is_empty() {
+                return Ok(empty);
+            }
+            s.parse().map_err(|_| {
+                CriterionError::new("range", text, "write MIN..MAX, MIN.., ..MAX or N (whole numbers)")
+            })
+        };
+        let span = match text.split_once("..") {
+            Some((lo, hi)) => Span { min: number(lo, 0)?, max: number(hi, u64::MAX)? },
+            None => {
+                let n = number(text, u64::MAX).and_then(|n| {
+                    if text.trim().is_empty() {
+                        Err(CriterionError::new("range", text, "empty"))
+                    } else {
+                        Ok(n)
+                    }
+                })?;
+                Span { min: n, max: n }
+            }
+        };
+        if span.min > span.max {
+            return Err(CriterionError::new("range", text, "the first number is larger than the second"));
+        }
+        Ok(span)
+    }
+}
+
+/// Game numbers, 1-based, as `1,5,10-20` (also `10..20`, and `30-` for
+/// 30 on).
+///
+/// ```
+/// use qipu::select::GameNumbers;
+/// let numbers: GameNumbers = "1,5,10-20".parse().unwrap();
+/// assert!(numbers.contains(1) && numbers.contains(15) && !numbers.contains(2) && !numbers.contains(21));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameNumbers(Vec<Span>);
+
+impl GameNumbers {
+    /// Whether game `n` (1-based) is named.
+    pub fn contains(&self, n: u64) -> bool {
+        self.0.iter().any(|s| s.contains(n))
+    }
+}
+
+impl FromStr for GameNumbers {
+    type Err = CriterionError;
+
+    fn from_str(text: &str) -> Result<GameNumbers, CriterionError> {
+        let bad =
+            || CriterionError::new("game numbers", text, "write numbers and ranges from 1, as 1,5,10-20");
+        let spans = text
+            .split(',')
+            .map(|part| {
+                let part = part.trim();
+                let span: Span = match part.split_once('-') {
+                    Some((lo, hi)) => format!("{lo}..{hi}").parse().map_err(|_| bad())?,
+                    None => part.parse().map_err(|_| bad())?,
+                };
+                if span.min == 0 { Err(bad()) } else { Ok(span) }
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(GameNumbers(spans))
+    }
+}
+
+/// A date as far as it is known: a year, perhaps a month, perhaps a day.
+///
+/// Read from the forms records write: `1990.05.12`, `1990-5-12`,
+/// `1990/5/12`, `1990年5月12日`, `19900512`, `1990.??.??`, `1990`,
+/// `96-12-18` (two-digit years: 50…99 are 19xx, 00…49 are 20xx), and
+/// `17-6-2009` or `20/12/2001` (day first when the day is over 12; when
+/// day and month cannot be told apart, only the year is read).
+///
+/// ```
+/// use qipu::select::PartialDate;
+/// let date = PartialDate::read("1990年5月12日").unwrap();
+/// assert_eq!((date.year, date.month, date.day), (1990, Some(5), Some(12)));
+/// assert_eq!(PartialDate::read("11/12/2001").unwrap().month, None); // November or December?
+/// assert_eq!(PartialDate::read("96-12-18").unwrap().year, 1996);
+/// assert_eq!(PartialDate::read("????.??.??"), None);
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct PartialDate {
+    /// The year.
+    pub year: u16,
+    /// The month, 1…12, when known.
+    pub month: Option<u8>,
+    /// The day, 1…31, when known (only with a month).
+    pub day: Option<u8>,
+}
+
+impl PartialDate {
+    /// The date a `Date` tag (or a date on the command line) gives, if it
+    /// gives a year.
+    pub fn read(text: &str) -> Option<PartialDate> {
+        // Runs of digits (ASCII or full-width), and whether unknown parts
+        // (`??`) come between them.
+        let mut groups: Vec<String> = Vec::new();
+        let mut current = String::new();
+        for c in text.chars().take(64) {
+            let digit = match c {
+                '0'..='9' => Some(c),
+                '０'..='９' => char::from_u32(c as u32 - '０' as u32 + '0' as u32),
+                _ => None,
+            };
+            match digit {
+                Some(d) => current.push(d),
+                None if !current.is_empty() => groups.push(std::mem::take(&mut current)),
+                None if c == '?' && groups.is_empty() => return None,
+                None => {}
+            }
+            if groups.len() == 3 {
+                break;
+            }
+        }
+        if !current.is_empty() && groups.len() < 3 {
+            groups.push(current);
+        }
+        let num = |s: &str| s.parse::<u32>().ok();
+        let first = groups.first()?;
+        let (year, month, day) = match (first.len(), groups.len()) {
+            (8, _) => (num(&first[..4])?, num(&first[4..6]), num(&first[6..])),
+            (6, _) => (num(&first[..4])?, num(&first[4..]), None),
+            (4, _) => (num(first)?, groups.get(1).and_then(|g| num(g)), groups.get(2).and_then(|g| num(g))),
+            (1 | 2, 3) if groups[2].len() == 4 => {
+                // Day and month first, year last: the order only when one
+                // of them cannot be a month.
+                let (a, b) = (num(&groups[0])?, num(&groups[1])?);
+                let year = num(&groups[2])?;
+                match (a > 12, b > 12) {
+                    (true, false) => (year, Some(b), Some(a)),
+                    (false, true) => (year, Some(a), Some(b)),
+                    _ => (year, None, None),
+                }
+            }
+            (2, 3) => {
+                let yy = num(first)?;
+                (if yy >= 50 { 1900 + yy } else { 2000 + yy }, num(&groups[1]), num(&groups[2]))
+            }
+            // Else a four-digit group is the year, and no more is known.
+            _ => (num(groups.iter().find(|g| g.len() == 4)?)?, None, None),
+        };
+        if !(1000..=2999).contains(&year) {
+            return None;
+        }
+        let month = month.filter(|m| (1..=12).contains(m)).map(|m| m as u8);
+        let day = day.filter(|d| month.is_some() && (1..=31).contains(d)).map(|d| d as u8);
+        Some(PartialDate { year: year as u16, month, day })
+    }
+
+    /// The first and last day the date may be, as `yyyymmdd` numbers.
+    fn bounds(&self) -> (u32, u32) {
+        let y = u32::from(self.year) * 10_000;
+        match (self.month, self.day) {
+            (Some(m), Some(d)) => {
+                let day = y + u32::from(m) * 100 + u32::from(d);
+                (day, day)
+            }
+            (Some(m), None) => (y + u32::from(m) * 100 + 1, y + u32::from(m) * 100 + 31),
+            _ => (y + 101, y + 1231),
+        }
+    }
+}
+
+impl fmt::Display for PartialDate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:04}", self.year)?;
+        if let Some(m) = self.month {
+            write!(f, ".{m:02}")?;
+            if let Some(d) = self.day {
+                write!(f, ".{d:02}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Dates `FROM..TO` (either may be left out, and each may be partial:
+/// `1990..1995.06`), or one partial date (`1990.05`: that month). A game
+/// is in the range when every day its date may be is: a game dated only
+/// `1990` is not in `1990.05`.
+///
+/// ```
+/// use qipu::select::{DateRange, PartialDate};
+/// let range: DateRange = "1990..1995.06".parse().unwrap();
+/// assert!(range.contains(&PartialDate::read("1995.06.30").unwrap()));
+/// assert!(!range.contains(&PartialDate::read("1995.07.01").unwrap()));
+/// assert!(range.contains(&PartialDate::read("1992").unwrap()));
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct DateRange {
+    from: u32,
+    to: u32,
+}
+
+impl DateRange {
+    /// Whether every day `date` may be lies in the range.
+    pub fn contains(&self, date: &PartialDate) -> bool {
+        let (first, last) = date.bounds();
+        self.from <= first && last <= self.to
+    }
+}
+
+impl FromStr for DateRange {
+    type Err = CriterionError;
+
+    fn from_str(text: &str) -> Result<DateRange, CriterionError> {
+        let date = |s: &str| {
+            PartialDate::read(s).ok_or_else(|| {
+                CriterionError::new(
+                    "date",
+                    text,
+                    "write a year, year.month or year.month.day, or a range FROM..TO",
+                )
+            })
+        };
+        let (from, to) = match text.split_once("..") {
+            Some((lo, hi)) => {
+                let from = if lo.trim().is_empty() { 0 } else { date(lo)?.bounds().0 };
+                let to = if hi.trim().is_empty() { u32::MAX } else { date(hi)?.bounds().1 };
+                (from, to)
+            }
+            None => date(text)?.bounds(),
+        };
+        if from > to {
+            return Err(CriterionError::new("date", text, "the first date is after the second"));
+        }
+        Ok(DateRange { from, to })
+    }
+}
+
+/// ECCO codes: `B10`, ranges `B10..B14` (or `B10-B14`), a volume `B`, or
+/// ten codes `B1` (`B10` to `B19`), separated by commas.
+///
+/// ```
+/// use qipu::select::EccoSet;
+/// let codes: EccoSet = "B10..B14,C".parse().unwrap();
+/// assert!(codes.contains("B12") && codes.contains("C98") && !codes.contains("B15"));
+/// assert!("Z10".parse::<EccoSet>().is_err());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EccoSet(Vec<(u16, u16)>);
+
+impl EccoSet {
+    /// Whether `code` (`A00` … `E99`) is in the set.
+    pub fn contains(&self, code: &str) -> bool {
+        ecco_number(code).is_some_and(|n| self.0.iter().any(|&(lo, hi)| (lo..=hi).contains(&n)))
+    }
+}
+
+/// `A00` → 0, `E99` → 499; partial codes `B` and `B1` give their first and
+/// last codes.
+fn ecco_bounds(code: &str) -> Option<(u16, u16)> {
+    let code = code.trim();
+    let mut chars = code.chars();
+    let letter = chars.next()?.to_ascii_uppercase();
+    if !('A'..='E').contains(&letter) {
+        return None;
+    }
+    let volume = (letter as u16 - 'A' as u16) * 100;
+    let digits = chars.as_str();
+    if !digits.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    match digits.len() {
+        0 => Some((volume, volume + 99)),
+        1 => {
+            let tens = digits.parse::<u16>().ok()? * 10;
+            Some((volume + tens, volume + tens + 9))
+        }
+        2 => {
+            let n = volume + digits.parse::<u16>().ok()?;
+            Some((n, n))
+        }
+        _ => None,
+    }
+}
+
+fn ecco_number(code: &str) -> Option<u16> {
+    let code = code.trim();
+    (code.len() == 3).then(|| ecco_bounds(code)).flatten().map(|(n, _)| n)
+}
+
+impl FromStr for EccoSet {
+    type Err = CriterionError;
+
+    fn from_str(text: &str) -> Result<EccoSet, CriterionError> {
+        let bad = || {
+            CriterionError::new(
+                "ECCO codes",
+                text,
+                "write codes A00…E99, ranges B10..B14, or B / B1 for all codes that begin so",
+            )
+        };
+        let ranges = text
+            .split(',')
+            .map(|part| {
+                let (lo, hi) = match part.split_once("..").or_else(|| part.split_once('-')) {
+                    Some((lo, hi)) => {
+                        (ecco_bounds(lo).ok_or_else(bad)?.0, ecco_bounds(hi).ok_or_else(bad)?.1)
+                    }
+                    None => ecco_bounds(part).ok_or_else(bad)?,
+                };
+                if lo > hi { Err(bad()) } else { Ok((lo, hi)) }
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(EccoSet(ranges))
+    }
+}
+
+/// The pieces each side has, as counts by kind (king, advisor, elephant,
+/// horse, rook, cannon, pawn).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Material(pub [[u8; 7]; 2]);
+
+impl Material {
+    /// The pieces on `board`.
+    pub fn of(board: &Board) -> Material {
+        let mut m = Material::default();
+        for (_, piece) in board.pieces() {
+            let side = &mut m.0[usize::from(piece.color == Color::Black)];
+            side[piece.role.index()] = side[piece.role.index()].saturating_add(1);
+        }
+        m
+    }
+
+    /// One piece of `color` and `role` less (a capture).
+    pub fn take(&mut self, color: Color, role: Role) {
+        let n = &mut self.0[usize::from(color == Color::Black)][role.index()];
+        *n = n.saturating_sub(1);
+    }
+}
+
+/// What one side of a [`MaterialPattern`] asks for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct SidePattern {
+    counts: [u8; 7],
+    /// Other pieces may be there too (`*`): the counts are least counts.
+    more: bool,
+}
+
+impl SidePattern {
+    fn matches(&self, side: &[u8; 7]) -> bool {
+        // Kings are not written: every side has one.
+        (1..7).all(|k| if self.more { side[k] >= self.counts[k] } else { side[k] == self.counts[k] })
+    }
+}
+
+/// A material signature: `RRCNP vs RCNNPP` — Red's pieces, then Black's,
+/// each a string of FEN letters (`R` rook, `N`/`H` horse, `B`/`E`
+/// elephant, `A` advisor, `C` cannon, `P` pawn; either case; `K` may be
+/// written and is ignored, every side has its king), a letter may be
+/// followed by a count (`R2C` is `RRC`), and a side that ends in `*` may
+/// hold other pieces too (`R*`: at least a rook). A side written `K` or
+/// `-` holds the king alone. The sides are separated by `vs`, `v` or `/`.
+///
+/// ```
+/// use qipu::select::{Material, MaterialPattern};
+/// let pattern: MaterialPattern = "R2CNP5AABB vs RRCCNNPPPPPAABB".parse().unwrap();
+/// assert!(!pattern.matches(&Material::of(qipu::Position::start().board())));
+/// let pattern: MaterialPattern = "RRNNCCAABBPPPPP vs r2n2c2a2b2p5".parse().unwrap();
+/// assert!(pattern.matches(&Material::of(qipu::Position::start().board())));
+/// let endgame: MaterialPattern = "RP* vs K".parse().unwrap();
+/// assert_eq!(endgame.to_string(), "RP* vs K");
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct MaterialPattern([SidePattern; 2]);
+
+impl MaterialPattern {
+    /// Whether `material` has the pieces the pattern asks for.
+    pub fn matches(&self, material: &Material) -> bool {
+        self.0[0].matches(&material.0[0]) && self.0[1].matches(&material.0[1])
+    }
+}
+
+impl FromStr for MaterialPattern {
+    type Err = CriterionError;
+
+    fn from_str(text: &str) -> Result<MaterialPattern, CriterionError> {
+        let bad = |why: &str| CriterionError::new("material", text, why.to_string());
+        let lower = text.to_ascii_lowercase();
+        let (red, black) = [" vs ", " v ", "/", "vs", " "]
+            .iter()
+            .find_map(|sep| lower.split_once(sep))
+            .ok_or_else(|| bad("write Red's pieces, `vs`, then Black's, as RRCNP vs RCNNPP"))?;
+        let side = |s: &str| -> Result<SidePattern, CriterionError> {
+            let s = s.trim();
+            let (s, more) = match s.strip_suffix('*') {
+                Some(rest) => (rest, true),
+                None => (s, false),
+            };
+            let mut counts = [0u8; 7];
+            let mut chars = s.chars().peekable();
+            while let Some(c) = chars.next() {
+                if c == '-' && s.len() == 1 {
+                    continue;
+                }
+                let role = Role::from_char(c)
+                    .ok_or_else(|| bad("piece letters are K A B N R C P (E and H also)"))?;
+                let mut count = String::new();
+                while let Some(d) = chars.peek().filter(|d| d.is_ascii_digit()) {
+                    count.push(*d);
+                    chars.next();
+                }
+                let n: u8 = if count.is_empty() {
+                    1
+                } else {
+                    count.parse().map_err(|_| bad("a count is too large"))?
+                };
+                if role != Role::King {
+                    counts[role.index()] = counts[role.index()].saturating_add(n);
+                    if usize::from(counts[role.index()]) > role.max_count() {
+                        return Err(bad(&format!(
+                            "a side has at most {} {}s",
+                            role.max_count(),
+                            role.name()
+                        )));
+                    }
+                }
+            }
+            Ok(SidePattern { counts, more })
+        };
+        Ok(MaterialPattern([side(red)?, side(black)?]))
+    }
+}
+
+impl fmt::Display for MaterialPattern {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (k, side) in self.0.iter().enumerate() {
+            if k == 1 {
+                f.write_str(" vs ")?;
+            }
+            let mut any = false;
+            for role in [Role::Rook, Role::Horse, Role::Cannon, Role::Advisor, Role::Elephant, Role::Pawn] {
+                for _ in 0..side.counts[role.index()] {
+                    write!(f, "{}", role.char().to_ascii_uppercase())?;
+                    any = true;
+                }
+            }
+            if side.more {
+                f.write_str("*")?;
+            } else if !any {
+                f.write_str("K")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_in_the_forms_records_write() {
+        let d = |s: &str| PartialDate::read(s).map(|d| d.to_string());
+        assert_eq!(d("1990.05.12").as_deref(), Some("1990.05.12"));
+        assert_eq!(d("1990-5-12").as_deref(), Some("1990.05.12"));
+        assert_eq!(d("1990/5/12 ").as_deref(), Some("1990.05.12"));
+        assert_eq!(d("19900512").as_deref(), Some("1990.05.12"));
+        assert_eq!(d("199005").as_deref(), Some("1990.05"));
+        assert_eq!(d("1990.??.??").as_deref(), Some("1990"));
+        assert_eq!(d("2005-03-01 14:3").as_deref(), Some("2005.03.01"));
+        assert_eq!(d("01-2-1    ").as_deref(), Some("2001.02.01"));
+        assert_eq!(d("17-6-2009").as_deref(), Some("2009.06.17"));
+        assert_eq!(d("6-17-2009").as_deref(), Some("2009.06.17"));
+        assert_eq!(d("6-6-2009").as_deref(), Some("2009"));
+        assert_eq!(d("１９９０年５月").as_deref(), Some("1990.05"));
+        assert_eq!(d("５月 2001").as_deref(), Some("2001"));
+        assert_eq!(d("90.05.12").as_deref(), Some("1990.05.12"));
+        assert_eq!(d("1990.13.40").as_deref(), Some("1990"));
+        for none in ["", "  ", "&nbsp;", "????", "12", "0012.1.1", "abc"] {
+            assert_eq!(d(none), None, "{none:?}");
+        }
+    }
+
+    #[test]
+    fn date_ranges() {
+        let r = |s: &str| s.parse::<DateRange>().unwrap();
+        let d = |s: &str| PartialDate::read(s).unwrap();
+        assert!(r("1990").contains(&d("1990.12.31")));
+        assert!(!r("1990.05").contains(&d("1990")));
+        assert!(r("..1990").contains(&d("1850")));
+        assert!(r("2000..").contains(&d("2024.1.1")));
+        assert!(!r("2000..").contains(&d("1999.12.31")));
+        assert!("1995..1990".parse::<DateRange>().is_err());
+        assert!("soon".parse::<DateRange>().is_err());
+    }
+
+    #[test]
+    fn spans_and_numbers() {
+        assert_eq!("3..7".parse::<Span>().unwrap(), Span { min: 3, max: 7 });
+        assert_eq!("..7".parse::<Span>().unwrap(), Span { min: 0, max: 7 });
+        assert!("".parse::<Span>().is_err() && "x".parse::<Span>().is_err());
+        let n: GameNumbers = "2, 30-".parse().unwrap();
+        assert!(n.contains(2) && n.contains(1000) && !n.contains(29));
+        assert!("0".parse::<GameNumbers>().is_err() && "1,,2".parse::<GameNumbers>().is_err());
+    }
+
+    #[test]
+    fn ecco_sets() {
+        let s: EccoSet = "a0, C50-C59 ,E4".parse().unwrap();
+        assert!(s.contains("A05") && s.contains("C55") && s.contains("E48") && !s.contains("A10"));
+        assert!(!s.contains("C5") && !s.contains(""));
+        for bad in ["", "F00", "B100", "B14..B10", "B1x"] {
+            assert!(bad.parse::<EccoSet>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn material_patterns() {
+        let start = Material::of(crate::Position::start().board());
+        let p = |s: &str| s.parse::<MaterialPattern>().unwrap();
+        assert!(p("RRNNCCAABBPPPPP vs RRNNCCAABBPPPPP").matches(&start));
+        assert!(p("R* vs R*").matches(&start));
+        assert!(!p("R vs R*").matches(&start));
+        assert!(p("kr2h2c2a2e2p5 / r2n2c2a2b2p5").matches(&start));
+        let mut m = start;
+        m.take(Color::Black, Role::Rook);
+        assert!(p("R2* vs R*").matches(&m) && !p("R2* vs R2*").matches(&m));
+        assert_eq!(p("K vs -").to_string(), "K vs K");
+        for bad in ["RRR vs K", "R", "RX vs K", "P6 vs K"] {
+            assert!(bad.parse::<MaterialPattern>().is_err(), "{bad}");
+        }
+    }
+}

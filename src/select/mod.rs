@@ -1,0 +1,265 @@
+//! Selecting games: by tags, date, outcome, status, opening, length,
+//! content, position reached and material, by number, and the rest —
+//! one set of criteria that every batch command can use.
+//!
+//! A selection has two parts. What can be judged of each game alone (its
+//! tags, its replay, what a [`Probe`] found in its moves) is a
+//! [`Selection`], judged where the game is read, on any thread. What
+//! depends on the games' order (numbers within an input, `skip` and
+//! `limit` over the stream, `invert`) is a [`Selector`], told each game's
+//! verdict in input order.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use qipu::select::{Selection, Selector, TagRule};
+//! let text = "[Red \"许银川\"]\n1. h2e2 h9g7 *\n\n[Red \"胡荣华\"]\n1. h2e2 *\n\n[Red \"许银川\"]\n1. b2e2 *\n";
+//! let selection = Arc::new(Selection { tags: vec![TagRule::new(&["Red"], "许").unwrap()], ..Selection::default() });
+//! let games = qipu::formats::pgn::read_with(text, &mut selection.checker(()));
+//! let mut selector = Selector::default();
+//! let kept: Vec<bool> = games.iter().enumerate().map(|(k, g)| selector.take(k, g.matches)).collect();
+//! assert_eq!(kept, [true, false, true]);
+//! assert_eq!((selector.read(), selector.selected()), (3, 2));
+//! ```
+
+mod criteria;
+mod order;
+mod probe;
+
+use std::sync::Arc;
+
+pub use criteria::{
+    CriterionError, DateRange, EccoSet, GameNumbers, Material, MaterialPattern, PartialDate, Span,
+};
+pub use order::Selector;
+pub use probe::{Looks, MaterialAt, Probe, Probed, Target};
+
+use crate::batch::{Checked, Checker, Status};
+use crate::record::replay::{Follow, Termination};
+use crate::record::visit::Map;
+use crate::record::{GameResult, Record, Span as Place, Visitor, Warning};
+
+/// A tag criterion: the value of one of `names` (case-insensitive; the
+/// first such tag of the game) matches the pattern. A game without any of
+/// the tags does not match.
+///
+/// ```
+/// use qipu::select::TagRule;
+/// let rule = TagRule::new(&["Red", "Black"], "^胡").unwrap();
+/// assert!(rule.matches(|name| (name == "Black").then_some("胡荣华")));
+/// assert!(!rule.matches(|_| None));
+/// assert!(TagRule::parse("Event=全国.*赛").is_ok());
+/// assert!(TagRule::parse("Event").is_err());
+/// ```
+#[derive(Clone, Debug)]
+pub struct TagRule {
+    names: Vec<String>,
+    pattern: regex::Regex,
+}
+
+impl TagRule {
+    /// A rule on the tags `names`, whose value must match the regular
+    /// expression `pattern` (anywhere in it: anchor with `^` and `$`).
+    ///
+    /// # Errors
+    ///
+    /// Why `pattern` is no regular expression.
+    pub fn new(names: &[&str], pattern: &str) -> Result<TagRule, CriterionError> {
+        let pattern =
+            regex::RegexBuilder::new(pattern).size_limit(1 << 20).build().map_err(|e| CriterionError {
+                what: "regular expression",
+                text: pattern.to_string(),
+                why: e.to_string().lines().last().unwrap_or("does not read").trim().to_string(),
+            })?;
+        Ok(TagRule { names: names.iter().map(|n| n.to_string()).collect(), pattern })
+    }
+
+    /// A rule written `NAME=REGEX`.
+    ///
+    /// # Errors
+    ///
+    /// When there is no `=` or no name, or the pattern does not read.
+    pub fn parse(text: &str) -> Result<TagRule, CriterionError> {
+        match text.split_once('=') {
+            Some((name, pattern)) if !name.trim().is_empty() => TagRule::new(&[name.trim()], pattern),
+            _ => Err(CriterionError {
+                what: "tag",
+                text: text.to_string(),
+                why: "write NAME=REGEX, as Event=全国".to_string(),
+            }),
+        }
+    }
+
+    /// Whether the value `tag` gives for one of the rule's names matches.
+    pub fn matches<'a>(&self, tag: impl Fn(&str) -> Option<&'a str>) -> bool {
+        self.names.iter().any(|name| tag(name).is_some_and(|value| self.pattern.is_match(value)))
+    }
+}
+
+/// The outcomes `--result` names.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ResultChoice {
+    /// `1-0`.
+    RedWins,
+    /// `0-1`.
+    BlackWins,
+    /// A draw.
+    Draw,
+    /// `*`, or no result stated.
+    Unknown,
+}
+
+impl ResultChoice {
+    fn matches(self, result: Option<GameResult>) -> bool {
+        matches!(
+            (self, result),
+            (ResultChoice::RedWins, Some(GameResult::RedWins))
+                | (ResultChoice::BlackWins, Some(GameResult::BlackWins))
+                | (ResultChoice::Draw, Some(GameResult::Draw))
+                | (ResultChoice::Unknown, Some(GameResult::Unknown) | None)
+        )
+    }
+}
+
+/// What a game is judged by, each criterion holding (all must) unless it
+/// is left out (`None`, empty, `false`): the default selects every game.
+/// See the [module docs](self).
+#[derive(Clone, Debug, Default)]
+pub struct Selection {
+    /// Tag rules, all of which must hold.
+    pub tags: Vec<TagRule>,
+    /// The `Date` tag lies in this range (a game without a date that reads
+    /// does not).
+    pub date: Option<DateRange>,
+    /// The stated result is one of these.
+    pub results: Vec<ResultChoice>,
+    /// The main line ends so (`None` in the list: it ends otherwise, or
+    /// does not replay to its end).
+    pub terminations: Vec<Option<Termination>>,
+    /// The status is one of these.
+    pub statuses: Vec<Status>,
+    /// The ECCO code by the moves (games from the standard start), else the
+    /// `ECCO` tag, is in the set.
+    pub ecco: Option<EccoSet>,
+    /// The opening is called so: one of its traditional names is this, or
+    /// its ECCO name holds it (games from another start: their `Opening`
+    /// and `Variation` tags hold it).
+    pub opening: Option<String>,
+    /// The main line has this many plies (those that replayed).
+    pub plies: Option<Span>,
+    /// The game has a comment.
+    pub has_comments: bool,
+    /// The game has a variation.
+    pub has_variations: bool,
+    /// What must be found in the moves: a position, material.
+    pub looks: Arc<Looks>,
+}
+
+/// A game with whether it [matches](Selection::matches) a selection.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Judged<T> {
+    /// The game matches the selection's criteria.
+    pub matches: bool,
+    /// What was made of the game.
+    pub game: T,
+}
+
+impl Selection {
+    /// Whether it selects every game.
+    pub fn is_empty(&self) -> bool {
+        self.tags.is_empty()
+            && self.date.is_none()
+            && self.results.is_empty()
+            && self.terminations.is_empty()
+            && self.statuses.is_empty()
+            && self.ecco.is_none()
+            && self.opening.is_none()
+            && self.plies.is_none()
+            && !self.has_comments
+            && !self.has_variations
+            && self.looks.is_empty()
+    }
+
+    /// The tags judging needs kept.
+    pub fn tag_names(&self) -> Vec<&str> {
+        let mut names: Vec<&str> =
+            self.tags.iter().flat_map(|rule| rule.names.iter().map(String::as_str)).collect();
+        if self.date.is_some() {
+            names.push("Date");
+        }
+        if self.opening.is_some() {
+            names.extend(["Opening", "Variation"]);
+        }
+        names
+    }
+
+    /// A probe for what this selection looks for in the moves.
+    pub fn probe(&self) -> Probe {
+        Probe::new(self.looks.clone())
+    }
+
+    /// Whether a game checked with this selection's [`Probe`] matches.
+    pub fn matches<T>(&self, checked: &Checked<T>, probed: &Probed) -> bool {
+        let tag = |name: &str| checked.tag(name);
+        self.tags.iter().all(|rule| rule.matches(tag))
+            && self.date.is_none_or(|range| {
+                checked.tag("Date").and_then(PartialDate::read).is_some_and(|d| range.contains(&d))
+            })
+            && (self.results.is_empty() || self.results.iter().any(|r| r.matches(checked.result)))
+            && (self.terminations.is_empty() || self.terminations.contains(&ended(checked)))
+            && (self.statuses.is_empty() || self.statuses.contains(&checked.status))
+            && self.ecco.as_ref().is_none_or(|set| {
+                probed
+                    .opening
+                    .as_ref()
+                    .map(|o| o.ecco.code)
+                    .or(checked.ecco.as_deref())
+                    .is_some_and(|c| set.contains(c))
+            })
+            && self.opening.as_deref().is_none_or(|name| match &probed.opening {
+                Some(o) => o.terms.contains(&name) || o.ecco.name.contains(name),
+                None => {
+                    ["Opening", "Variation"].iter().any(|t| checked.tag(t).is_some_and(|v| v.contains(name)))
+                }
+            })
+            && self.plies.is_none_or(|span| span.contains(checked.replayed.plies as u64))
+            && (!self.has_comments || checked.has_comments)
+            && (!self.has_variations || checked.has_variations)
+            && (self.looks.position.is_none() || probed.reached)
+            && (self.looks.material.is_none() || probed.material)
+    }
+
+    /// A [`Checker`] that follows the main line with `follow` (as
+    /// [`Checker::following`]) and judges each game by this selection.
+    pub fn checker<F: Follow>(
+        self: &Arc<Self>,
+        follow: F,
+    ) -> impl Visitor<Output = Judged<Checked<F::Output>>> {
+        let selection = self.clone();
+        let checker = Checker::following((self.probe(), follow)).keep_tags(&self.tag_names());
+        Map::new(checker, move |checked: Checked<(Probed, F::Output)>| {
+            let matches = selection.is_empty() || selection.matches(&checked, &checked.followed.0);
+            Judged { matches, game: checked.map_followed(|(_, followed)| followed) }
+        })
+    }
+
+    /// Whether a record built whole matches (its events are checked again:
+    /// a second replay, unless the selection is empty).
+    pub fn matches_record(self: &Arc<Self>, record: &Record) -> bool {
+        self.is_empty() || record.visit(&mut self.checker(())).matches
+    }
+
+    /// Whether an input that cannot be read at all, and so counts as one
+    /// unreadable game without tags or moves, matches.
+    pub fn matches_unreadable(&self) -> bool {
+        let mut checker = Checker::following(self.probe()).keep_tags(&self.tag_names());
+        checker.begin_game(Place::default());
+        checker.unreadable(Warning { at: Place::default(), message: String::new() });
+        let checked = checker.end_game();
+        self.is_empty() || self.matches(&checked, &checked.followed)
+    }
+}
+
+/// How a checked game's main line ends, as `--termination` names it.
+fn ended<T>(checked: &Checked<T>) -> Option<Termination> {
+    if checked.replayed.error.is_some() { None } else { checked.replayed.termination }
+}

@@ -1,0 +1,99 @@
+//! The part of a selection that depends on the games' order: numbers
+//! within an input, `--invert`, and `--skip` / `--limit` over the stream.
+
+use super::GameNumbers;
+
+/// Decides, game by game in input order, which games are selected: a
+/// game is a candidate when it matches the criteria and its number in its
+/// input is named (`games`); `invert` turns that round; of the
+/// candidates, the first `skip` are left out and at most `limit` taken.
+/// It counts the games read and selected.
+#[derive(Clone, Debug, Default)]
+pub struct Selector {
+    games: Option<GameNumbers>,
+    invert: bool,
+    skip: u64,
+    limit: Option<u64>,
+    read: u64,
+    candidates: u64,
+    selected: u64,
+}
+
+impl Selector {
+    /// A selector of the games numbered `games` in their inputs (all when
+    /// `None`), or with `invert` of the others, leaving out the first `skip`
+    /// candidates and taking at most `limit`.
+    pub fn new(games: Option<GameNumbers>, invert: bool, skip: u64, limit: Option<u64>) -> Selector {
+        Selector { games, invert, skip, limit, ..Selector::default() }
+    }
+
+    /// Whether the game numbered `index` (0-based) in its input, which
+    /// `matches` the criteria or not, is selected.
+    pub fn take(&mut self, index: usize, matches: bool) -> bool {
+        self.read += 1;
+        let named = self.games.as_ref().is_none_or(|g| g.contains(index as u64 + 1));
+        if (matches && named) == self.invert {
+            return false;
+        }
+        self.take_candidate()
+    }
+
+    /// Whether a game that is a candidate (it matched, and is no copy to
+    /// leave out) is selected, by `skip` and `limit`.
+    fn take_candidate(&mut self) -> bool {
+        self.candidates += 1;
+        if self.candidates <= self.skip || self.limit.is_some_and(|l| self.selected >= l) {
+            return false;
+        }
+        self.selected += 1;
+        true
+    }
+
+    /// Whether the limit is reached: no later game can be selected.
+    pub fn is_full(&self) -> bool {
+        self.limit.is_some_and(|l| self.selected >= l)
+    }
+
+    /// Whether it selects every game whatever the criteria say.
+    pub fn is_empty(&self) -> bool {
+        self.games.is_none() && !self.invert && self.skip == 0 && self.limit.is_none()
+    }
+
+    /// Games told so far.
+    pub fn read(&self) -> u64 {
+        self.read
+    }
+
+    /// Games selected so far.
+    pub fn selected(&self) -> u64 {
+        self.selected
+    }
+
+    /// Games left out so far.
+    pub fn left_out(&self) -> u64 {
+        self.read - self.selected
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_invert_skip_limit() {
+        let run = |mut s: Selector, matches: &[bool]| -> Vec<usize> {
+            (0..matches.len()).filter(|&k| s.take(k, matches[k])).collect()
+        };
+        let all = [true; 8];
+        assert_eq!(run(Selector::default(), &all), [0, 1, 2, 3, 4, 5, 6, 7]);
+        let games = Some("2,4-5".parse().unwrap());
+        assert_eq!(run(Selector::new(games.clone(), false, 0, None), &all), [1, 3, 4]);
+        assert_eq!(run(Selector::new(games, true, 0, None), &all), [0, 2, 5, 6, 7]);
+        let some = [true, false, true, true, false, true, true, true];
+        assert_eq!(run(Selector::new(None, false, 1, Some(3)), &some), [2, 3, 5]);
+        assert_eq!(run(Selector::new(None, true, 0, None), &some), [1, 4]);
+        let mut s = Selector::new(None, false, 0, Some(1));
+        assert!(s.take(0, true) && s.is_full() && !s.take(1, true));
+        assert_eq!((s.read(), s.selected(), s.left_out()), (2, 1, 1));
+    }
+}

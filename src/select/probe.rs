@@ -1,0 +1,225 @@
+//! What a selection must know of a game's moves, gathered as the game is
+//! replayed: whether it reaches a position, whether its material matches,
+//! and its opening. A [`Probe`] follows the main line (and, when asked,
+//! the variations) beside whatever else the replay does, so that it costs
+//! no second replay.
+
+use std::sync::Arc;
+
+use super::criteria::{Material, MaterialPattern};
+use crate::analysis::ecco::{self, OpeningName};
+use crate::record::replay::Follow;
+use crate::rules::zobrist;
+use crate::{Board, Color, Move, Position};
+
+/// A placement to look for (`--position`), with the side to move or not,
+/// and its left–right mirror when asked.
+///
+/// ```
+/// use qipu::select::Target;
+/// let target = Target::from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR", false).unwrap();
+/// let after = qipu::Position::from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b").unwrap();
+/// assert!(target.matches(&after)); // the side to move was not given
+/// assert!(!target.matches(&qipu::Position::start()));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Target {
+    /// The placements (the one given, and its mirror when asked), each with
+    /// the hashes it has with either side to move.
+    boards: Vec<(Board, [u64; 2])>,
+    /// The side to move, when given.
+    turn: Option<Color>,
+}
+
+impl Target {
+    /// The placement of `fen` (the side to move counts only when the FEN
+    /// gives it); with `mirror`, its left–right mirror too.
+    ///
+    /// # Errors
+    ///
+    /// Why the FEN does not read.
+    pub fn from_fen(fen: &str, mirror: bool) -> Result<Target, crate::FromFenError> {
+        let fen = fen.trim();
+        let setup = crate::Setup::from_fen(fen).map_err(crate::FromFenError::Syntax)?;
+        let turn = fen.split_whitespace().nth(1).map(|_| setup.turn);
+        let mut boards = vec![setup.board.clone()];
+        if mirror {
+            let mut mirrored = Board::empty();
+            for (square, piece) in setup.board.pieces() {
+                mirrored.put(square.flip_horizontal(), piece);
+            }
+            if mirrored != setup.board {
+                boards.push(mirrored);
+            }
+        }
+        let boards = boards
+            .into_iter()
+            .map(|b| {
+                let hashes = [zobrist::hash_of(&b, Color::Red), zobrist::hash_of(&b, Color::Black)];
+                (b, hashes)
+            })
+            .collect();
+        Ok(Target { boards, turn })
+    }
+
+    /// Whether `pos` has the placement (and the side to move, if given).
+    pub fn matches(&self, pos: &Position) -> bool {
+        if self.turn.is_some_and(|t| t != pos.turn()) {
+            return false;
+        }
+        let hash = pos.hash();
+        let turn = usize::from(pos.turn() == Color::Black);
+        // The hash first: a placement is compared only when it agrees.
+        self.boards.iter().any(|(board, hashes)| hashes[turn] == hash && board == pos.board())
+    }
+}
+
+/// Where a material signature must hold (`--material-at`).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum MaterialAt {
+    /// At some position of the main line (its start included).
+    Any,
+    /// At the main line's last position.
+    #[default]
+    End,
+}
+
+/// What a [`Probe`] looks for; shared by every probe of a batch.
+#[derive(Clone, Debug, Default)]
+pub struct Looks {
+    /// A placement the game must reach.
+    pub position: Option<Target>,
+    /// Look for it in variations too.
+    pub in_variations: bool,
+    /// A material signature the game must have.
+    pub material: Option<(MaterialPattern, MaterialAt)>,
+    /// Name the opening (for `--ecco` and `--opening`).
+    pub opening: bool,
+}
+
+impl Looks {
+    /// Whether nothing is looked for: a probe then does nothing.
+    pub fn is_empty(&self) -> bool {
+        self.position.is_none() && self.material.is_none() && !self.opening
+    }
+}
+
+/// What a [`Probe`] found in a game.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Probed {
+    /// The game reached the placement looked for.
+    pub reached: bool,
+    /// The material signature held where it was asked to.
+    pub material: bool,
+    /// The opening by its moves (games from the standard start only).
+    pub opening: Option<OpeningName>,
+}
+
+/// A main-line [`Follow`]er that finds what a selection asks of a game's
+/// moves (see [`Looks`]). With `in_variations`, a
+/// [`Replayer`](crate::record::replay::Replayer) tells it of variation
+/// moves too.
+///
+/// ```
+/// use std::sync::Arc;
+/// use qipu::batch::Checker;
+/// use qipu::select::{Looks, Probe, Target};
+/// // The central cannon from the right (炮二平五), with its mirror (炮八平五).
+/// let target = Target::from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b", true).unwrap();
+/// let looks = Arc::new(Looks { position: Some(target), ..Looks::default() });
+/// let games = qipu::formats::pgn::read_with("1. h2e2 *\n\n1. b2e2 *\n\n1. h0g2 *", &mut Checker::following(Probe::new(looks)));
+/// let reached: Vec<bool> = games.iter().map(|g| g.followed.reached).collect();
+/// assert_eq!(reached, [true, true, false]);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Probe {
+    looks: Arc<Looks>,
+    found: Probed,
+    material: Material,
+    /// The start position was set up: the material is known.
+    started: bool,
+    start: Option<Position>,
+    first_moves: Vec<Move>,
+}
+
+impl Probe {
+    /// A probe looking for `looks`.
+    pub fn new(looks: Arc<Looks>) -> Probe {
+        Probe {
+            looks,
+            found: Probed::default(),
+            material: Material::default(),
+            started: false,
+            start: None,
+            first_moves: Vec::new(),
+        }
+    }
+
+    fn look_at(&mut self, pos: &Position) {
+        if let Some(target) = &self.looks.position
+            && !self.found.reached
+        {
+            self.found.reached = target.matches(pos);
+        }
+        if let Some((pattern, MaterialAt::Any)) = &self.looks.material
+            && !self.found.material
+        {
+            self.found.material = pattern.matches(&self.material);
+        }
+    }
+}
+
+impl Follow for Probe {
+    type Output = Probed;
+
+    fn start(&mut self, start: &Position) {
+        if self.looks.is_empty() {
+            return;
+        }
+        self.material = Material::of(start.board());
+        self.started = true;
+        if self.looks.opening {
+            self.start = Some(start.clone());
+        }
+        self.look_at(start);
+    }
+
+    fn before_move(&mut self, before: &Position, m: Move) {
+        if self.looks.material.is_some()
+            && let Some(taken) = before.board().piece_at(m.to)
+        {
+            self.material.take(taken.color, taken.role);
+        }
+        if self.looks.opening && self.first_moves.len() < ecco::PLIES {
+            self.first_moves.push(m);
+        }
+    }
+
+    fn after_move(&mut self, after: &Position, _: Move) {
+        self.look_at(after);
+    }
+
+    fn variation_move(&mut self, after: &Position, _: Move) {
+        if self.looks.in_variations
+            && let Some(target) = &self.looks.position
+            && !self.found.reached
+        {
+            self.found.reached = target.matches(after);
+        }
+    }
+
+    fn end(&mut self) -> Probed {
+        let mut found = std::mem::take(&mut self.found);
+        if let Some((pattern, MaterialAt::End)) = &self.looks.material
+            && self.started
+        {
+            found.material = pattern.matches(&self.material);
+        }
+        if let Some(start) = self.start.take() {
+            found.opening = ecco::name_opening(&start, &self.first_moves);
+        }
+        self.first_moves.clear();
+        self.started = false;
+        found
+    }
+}

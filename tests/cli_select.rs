@@ -1,0 +1,341 @@
+//! The selection flags every batch command takes, on games whose answer
+//! is known.
+
+use assert_cmd::Command;
+
+fn qipu() -> Command {
+    Command::cargo_bin("qipu").unwrap()
+}
+
+/// Seven games, each told apart by what the flags look at.
+const GAMES: &str = concat!(
+    // 1: a central cannon from the right, a comment and a variation, 1990.
+    "[Event \"全国个人赛\"]\n[Site \"北京\"]\n[Date \"1990.05.12\"]\n[Red \"许银川\"]\n[Black \"吕钦\"]\n[Result \"1-0\"]\n",
+    "1. h2e2 {中炮} h9g7 (1... b9c7) 2. h0g2 i9h9 1-0\n\n",
+    // 2: checkmate from a set-up position (Red two rooks against a bare king).
+    "[Event \"残局\"]\n[Date \"1995\"]\n[Red \"胡荣华\"]\n[Black \"杨官璘\"]\n[FEN \"3k5/R8/9/9/9/9/9/9/1R7/4K4 w\"]\n",
+    "1. b1b9 1-0\n\n",
+    // 3: an illegal second move.
+    "[Event \"全国团体赛\"]\n[Date \"96-12-18\"]\n[Red \"吕钦\"]\n[Black \"许银川\"]\n1. h2e2 h9e9 *\n\n",
+    // 4: the mirror of game 1's opening, from the left; a draw.
+    "[Event \"全国个人赛\"]\n[Date \"2001.02\"]\n[Red \"赵国荣\"]\n[Black \"胡荣华\"]\n[Result \"1/2-1/2\"]\n",
+    "1. b2e2 b9c7 2. b0c2 a9b9 1/2-1/2\n\n",
+    // 5: the pawn opening, no date, no result.
+    "[Red \"许银川\"]\n[Black \"赵国荣\"]\n1. g3g4 h9g7 2. h0g2 *\n\n",
+    // 6: a long shuffle: 12 plies, Black wins by the tag.
+    "[Site \"上海\"]\n[Result \"0-1\"]\n1. h0g2 h9g7 2. g2h0 g7h9 3. h0g2 h9g7 4. g2h0 g7h9 5. h0g2 h9g7 6. g2h0 g7h9 0-1\n\n",
+    // 7: a capture of a rook: 1. h2h9 (cannon takes horse) i9h9 (rook takes back).
+    "[Red \"许银川\"]\n[Black \"吕钦\"]\n1. h2h9 i9h9 2. b2b9 a9b9 *\n",
+);
+
+/// The numbers (from 1) of the games `validate` reports with `args`, and
+/// the summary line.
+fn selected(args: &[&str]) -> (Vec<usize>, String) {
+    let out = qipu()
+        .arg("validate")
+        .args(args)
+        .args(["--format", "json", "-"])
+        .write_stdin(GAMES)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.code().is_some_and(|c| c <= 1),
+        "qipu validate {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let numbers = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v["index"].as_u64().unwrap() as usize + 1
+        })
+        .collect();
+    (numbers, String::from_utf8(out.stderr).unwrap())
+}
+
+fn games(args: &[&str]) -> Vec<usize> {
+    selected(args).0
+}
+
+#[test]
+fn no_flag_selects_every_game() {
+    let (numbers, summary) = selected(&[]);
+    assert_eq!(numbers, [1, 2, 3, 4, 5, 6, 7]);
+    assert!(!summary.contains("selected"), "{summary}");
+}
+
+#[test]
+fn tags_players_events_sites() {
+    assert_eq!(games(&["--tag", "Event=个人"]), [1, 4]);
+    assert_eq!(games(&["--tag", "Event=个人", "--tag", "Date=^2001"]), [4]);
+    assert_eq!(games(&["--player", "许银川"]), [1, 3, 5, 7]);
+    assert_eq!(games(&["--red", "许银川"]), [1, 5, 7]);
+    assert_eq!(games(&["--black", "^许"]), [3]);
+    assert_eq!(games(&["--event", "团体|残局"]), [2, 3]);
+    assert_eq!(games(&["--site", "上海"]), [6]);
+    // A tag named in another case is the same tag; a missing tag never matches.
+    assert_eq!(games(&["--tag", "site=."]), [1, 6]);
+    assert_eq!(games(&["--tag", "Round=."]), Vec::<usize>::new());
+}
+
+#[test]
+fn dates_partial_and_ranged() {
+    assert_eq!(games(&["--date", "1990"]), [1]);
+    assert_eq!(games(&["--date", "1990..1996"]), [1, 2, 3]);
+    assert_eq!(games(&["--date", "1996.12"]), [3]);
+    assert_eq!(games(&["--date", "2000.."]), [4]);
+    // A game dated only 1995 is not known to be in 1995.06.
+    assert_eq!(games(&["--date", "1995.06"]), Vec::<usize>::new());
+    assert_eq!(games(&["--date", "..1995"]), [1, 2]);
+}
+
+#[test]
+fn results_terminations_statuses() {
+    assert_eq!(games(&["--result", "1-0"]), [1, 2]);
+    assert_eq!(games(&["--result", "draw,0-1"]), [4, 6]);
+    assert_eq!(games(&["--result", "unknown"]), [3, 5, 7]);
+    assert_eq!(games(&["--termination", "checkmate"]), [2]);
+    // Game 6 shuffles its horses until the position stands a third time.
+    assert_eq!(games(&["--termination", "repetition"]), [6]);
+    assert_eq!(games(&["--termination", "none"]), [1, 3, 4, 5, 7]);
+    assert_eq!(games(&["--status", "illegal"]), [3]);
+    assert_eq!(games(&["--status", "valid", "--player", "吕钦"]), [1, 7]);
+}
+
+#[test]
+fn openings_by_code_and_name() {
+    // Games 1 and 4 open with the central cannon (C, B-range depends on
+    // the reply), game 5 with the pawn opening (A); game 2 is from a
+    // set-up position and has no code.
+    let central = games(&["--opening", "中炮"]);
+    assert!(
+        central.contains(&1) && central.contains(&4) && !central.contains(&5) && !central.contains(&2),
+        "{central:?}"
+    );
+    let codes = |n: usize| -> String {
+        let out = qipu()
+            .args(["classify", "--format", "json", "--games", &n.to_string(), "-"])
+            .write_stdin(GAMES)
+            .output()
+            .unwrap();
+        let v: serde_json::Value =
+            serde_json::from_str(String::from_utf8(out.stdout).unwrap().lines().next().unwrap()).unwrap();
+        v["ecco"].as_str().unwrap_or("").to_string()
+    };
+    let (one, five) = (codes(1), codes(5));
+    assert!(!one.is_empty() && !five.is_empty());
+    let picked = games(&["--ecco", &one]);
+    assert!(picked.contains(&1) && !picked.contains(&2), "{one}: {picked:?}");
+    let volume = &five[..1];
+    assert!(games(&["--ecco", volume]).contains(&5));
+    assert!(!games(&["--ecco", &format!("{volume}00..{volume}00")]).contains(&2));
+}
+
+#[test]
+fn length_comments_variations() {
+    assert_eq!(games(&["--plies", "10.."]), [6]);
+    assert_eq!(games(&["--plies", "..1"]), [2, 3]); // game 3 replays one ply
+    assert_eq!(games(&["--plies", "3"]), [5]);
+    assert_eq!(games(&["--has-comments"]), [1]);
+    assert_eq!(games(&["--has-variations"]), [1]);
+}
+
+#[test]
+fn positions_mirrored_and_in_variations() {
+    let after_h2e2 = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR";
+    assert_eq!(games(&["--position", after_h2e2]), [1, 3]);
+    assert_eq!(games(&["--position", &format!("{after_h2e2} b")]), [1, 3]);
+    assert_eq!(games(&["--position", &format!("{after_h2e2} w")]), Vec::<usize>::new());
+    assert_eq!(games(&["--position", after_h2e2, "--mirror"]), [1, 3, 4]);
+    // 1... b9c7 is played only in game 1's variation.
+    let after_b9c7 = "r1bakabnr/9/1cn4c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w";
+    assert_eq!(games(&["--position", after_b9c7]), Vec::<usize>::new());
+    assert_eq!(games(&["--position", after_b9c7, "--in-variations"]), [1]);
+    // The start position is reached by every game from it.
+    assert_eq!(
+        games(&["--position", "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w"]),
+        [1, 3, 4, 5, 6, 7]
+    );
+}
+
+#[test]
+fn material_at_the_end_and_anywhere() {
+    assert_eq!(games(&["--material", "RR vs K"]), [2]);
+    assert_eq!(games(&["--material", "RR* vs K"]), [2]);
+    // Game 7 ends with Red short of both cannons, Black of both horses; game 3
+    // ends where its replay stops, with every piece.
+    let full = "RRNNCCAABBPPPPP vs RRNNCCAABBPPPPP";
+    assert_eq!(games(&["--material", full]), [1, 3, 4, 5, 6]);
+    assert_eq!(games(&["--material", full, "--material-at", "any"]), [1, 3, 4, 5, 6, 7]);
+    assert_eq!(games(&["--material", "R2N2A2B2P5 vs R2C2A2B2P5", "--material-at", "end"]), [7]);
+    assert_eq!(games(&["--material", "R* vs N*"]), [1, 3, 4, 5, 6]);
+    assert_eq!(games(&["--material", "R* vs N*", "--material-at", "any"]), [1, 3, 4, 5, 6, 7]);
+}
+
+#[test]
+fn numbers_skip_limit_invert() {
+    assert_eq!(games(&["--games", "2,4-5"]), [2, 4, 5]);
+    assert_eq!(games(&["--games", "2,4-5", "--invert"]), [1, 3, 6, 7]);
+    assert_eq!(games(&["--player", "许银川", "--invert"]), [2, 4, 6]);
+    assert_eq!(games(&["--skip", "2"]), [3, 4, 5, 6, 7]);
+    assert_eq!(games(&["--skip", "1", "--limit", "2"]), [2, 3]);
+    assert_eq!(games(&["--player", "许银川", "--limit", "2"]), [1, 3]);
+}
+
+#[test]
+fn the_summary_accounts_for_every_game_read() {
+    let (_, summary) = selected(&["--player", "许银川"]);
+    assert!(summary.contains("7 game(s): 6 valid, 1 illegal, 0 unreadable"), "{summary}");
+    assert!(summary.contains("4 selected, 3 left out"), "{summary}");
+    // --limit stops reading: the games read are those before the stop.
+    let (_, summary) = selected(&["--limit", "1"]);
+    assert!(summary.contains("1 selected, 0 left out"), "{summary}");
+    // The input being read when the batch stops counts as read.
+    let out = qipu().args(["fen", "--limit", "2", "-"]).write_stdin(GAMES).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("2 game(s): 2 valid, 0 illegal, 0 unreadable (1 input(s)); 2 selected, 0 left out"),
+        "{err}"
+    );
+}
+
+#[test]
+fn exit_code_and_problems_follow_the_games_selected() {
+    let run = |args: &[&str]| qipu().arg("validate").args(args).arg("-").write_stdin(GAMES).output().unwrap();
+    let all = run(&[]);
+    assert_eq!(all.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&all.stdout).contains("game 3"));
+    let valid = run(&["--status", "valid"]);
+    assert_eq!(valid.status.code(), Some(0));
+    assert!(!String::from_utf8_lossy(&valid.stdout).contains("game 3"));
+    let bad = run(&["--status", "illegal"]);
+    assert_eq!(bad.status.code(), Some(1));
+}
+
+#[test]
+fn every_batch_command_selects() {
+    let run = |args: &[&str]| {
+        let out = qipu().args(args).arg("-").write_stdin(GAMES).output().unwrap();
+        (String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+    };
+    let (fen, err) = run(&["fen", "--player", "赵国荣"]);
+    let sources: std::collections::BTreeSet<&str> =
+        fen.lines().map(|l| l.split('\t').nth(1).unwrap_or("")).collect();
+    assert_eq!(sources.into_iter().collect::<Vec<_>>(), ["4", "5"], "{fen}");
+    assert!(err.contains("2 selected, 5 left out"), "{err}");
+    let (pgn, err) = run(&["convert", "--to", "pgn", "--notation", "iccs", "--games", "2-3"]);
+    assert_eq!(pgn.matches("[Event").count(), 2);
+    assert!(pgn.contains("残局") && pgn.contains("全国团体赛") && err.contains("2 selected"), "{err}");
+    let (stats, _) = run(&["stats", "--format", "json", "--result", "1-0"]);
+    let v: serde_json::Value = serde_json::from_str(&stats).unwrap();
+    assert_eq!(v["games"], 2, "{stats}");
+    let (classify, _) = run(&["classify", "--red", "许银川"]);
+    assert_eq!(classify.lines().count(), 3);
+    let (tree, err) = run(&["openings", "--depth", "2", "--format", "json", "--player", "赵国荣"]);
+    let root: serde_json::Value = serde_json::from_str(tree.lines().next().unwrap()).unwrap();
+    assert_eq!(root["games"], 2, "{tree}");
+    assert!(err.contains("2 selected"), "{err}");
+}
+
+#[test]
+fn convert_writes_the_games_left_out_where_asked() {
+    let dir = tempfile_dir("rejected");
+    let (kept, rejected) = (dir.join("kept.pgn"), dir.join("rejected.pgn"));
+    let out = qipu()
+        .args(["convert", "--to", "pgn", "--notation", "iccs", "--player", "许银川", "-o"])
+        .arg(&kept)
+        .arg("--rejected")
+        .arg(&rejected)
+        .arg("-")
+        .write_stdin(GAMES)
+        .output()
+        .unwrap();
+    // Game 3 is still an illegal game: exit code 1, as without --rejected.
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("game 3") && err.contains("written to the rejected games"), "{err}");
+    let (kept, rejected) =
+        (std::fs::read_to_string(&kept).unwrap(), std::fs::read_to_string(&rejected).unwrap());
+    // Games 1, 5, 7 are kept; 2, 4, 6 are not selected and 3 is illegal.
+    assert_eq!(
+        (
+            kept.matches("[Red").count(),
+            rejected.matches("[Red").count() + rejected.matches("[Site \"上海").count()
+        ),
+        (3, 4)
+    );
+    assert!(rejected.contains("全国团体赛") && !kept.contains("全国团体赛"));
+    // Never the same file, never an input.
+    let same =
+        qipu().args(["convert", "--to", "pgn", "--rejected", "-", "-"]).write_stdin(GAMES).output().unwrap();
+    assert_eq!(same.status.code(), Some(2));
+}
+
+#[test]
+fn openings_tells_that_plies_selects_and_depth_is_the_depth() {
+    let out = qipu().args(["openings", "--plies", "3", "-"]).write_stdin(GAMES).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--plies 3 selects the games of 3 plies") && err.contains("--depth"), "{err}");
+    assert!(err.contains("1 selected, 6 left out"), "{err}");
+}
+
+#[test]
+fn bad_criteria_are_usage_errors_that_say_why() {
+    for (args, says) in [
+        (&["--date", "soon"][..], "date"),
+        (&["--plies", "9..3"][..], "larger"),
+        (&["--ecco", "Z10"][..], "ECCO"),
+        (&["--material", "RRR vs K"][..], "at most 2 rooks"),
+        (&["--tag", "Event"][..], "NAME=REGEX"),
+        (&["--player", "("][..], "regular expression"),
+        (&["--position", "not a fen"][..], "--position"),
+        (&["--games", "0"][..], "game numbers"),
+        (&["--mirror"][..], "--position"),
+    ] {
+        let out = qipu().arg("validate").args(args).arg("-").write_stdin(GAMES).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn help_shows_the_selection_flags_once_under_their_heading() {
+    for command in ["validate", "fen", "convert", "stats", "classify", "openings"] {
+        let out = qipu().args([command, "--help"]).output().unwrap();
+        let help = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(help.matches("Selection (which games the command works on):").count(), 1, "{command}");
+        let after = help.split("Selection (which games").nth(1).unwrap();
+        for flag in [
+            "--tag",
+            "--player",
+            "--date",
+            "--result",
+            "--termination",
+            "--status",
+            "--ecco",
+            "--opening",
+            "--plies",
+            "--position",
+            "--material",
+            "--games",
+            "--invert",
+            "--skip",
+            "--limit",
+        ] {
+            let listed =
+                help.lines().filter(|l| l.trim_start().split([' ', ',']).next() == Some(flag)).count();
+            assert_eq!(listed, 1, "{command}: {flag} listed once");
+            assert!(after.contains(flag), "{command}: {flag} under the heading");
+        }
+    }
+}
+
+/// A fresh directory under the target's temporary folder.
+fn tempfile_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("qipu-select-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
