@@ -9,7 +9,8 @@
 #   iccs-100k.pgn  100,000 generated games in ICCS (examples/gen_iccs_games, fixed seed)
 #   ../shared/corpus/xqf  5,111 XQF files
 # For each input and --jobs 1 and 2: validate, fen --format jsonl, convert --to pgn, stats;
-# wall clock (best of five), games/s, plies/s, MB/s, CPU seconds and peak memory.
+# wall clock (best of five), games/s, plies/s, MB/s, CPU seconds and peak memory; then what
+# each selection criterion adds to validate's time on the CCPD slice.
 # Usage: bash scripts/bench.sh   (from the repository root; the peer needs `pip install cchess`)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -65,6 +66,23 @@ for input in "$ccpd" "$iccs" "$xqf"; do
     done
   done
 done
+
+echo "== selection on $(basename "$ccpd"), --jobs 1 (what each criterion adds to validate)"
+read -r base _ _ < <(best "$qipu" validate --jobs 1 "$ccpd")
+printf '%-60s %7.3f s\n' "validate" "$base"
+central="rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR"
+while IFS= read -r flags; do
+  # shellcheck disable=SC2086
+  read -r secs _ _ < <(eval best "$qipu" validate --jobs 1 "$ccpd" $flags)
+  printf '%-60s %7.3f s  %+5.1f%%\n' "validate $flags" "$secs" "$(echo "($secs / $base - 1) * 100" | bc -l)"
+done <<FLAGS
+--player 胡荣华
+--date 1990..2000 --result 1-0
+--position $central --mirror
+--material 'RP* vs K' --material-at any
+--plies 40.. --has-comments --status valid
+--ecco B
+FLAGS
 
 echo "== peer: cchess on samples of the same records"
 python3 scripts/peer-cchess.py pgn "$iccs" 200 || true
