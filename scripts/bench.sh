@@ -8,7 +8,8 @@
 #                  does not count)
 #   iccs-100k.pgn  100,000 generated games in ICCS (examples/gen_iccs_games, fixed seed)
 #   ../shared/corpus/xqf  5,111 XQF files
-# For each input and --jobs 1 and 2: validate, fen --format jsonl, convert --to pgn, stats;
+# For each input and --jobs 1 and 2: validate, fen --format jsonl, convert --to pgn, stats,
+# duplicates (by line; and by line, final, truncated and mirrored);
 # wall clock (best of five), games/s, plies/s, MB/s, CPU seconds and peak memory; then what
 # each selection criterion adds to validate's time on the CCPD slice.
 # Usage: bash scripts/bench.sh   (from the repository root; the peer needs `pip install cchess`)
@@ -55,7 +56,7 @@ for input in "$ccpd" "$iccs" "$xqf"; do
     printf 'wc -l: %.4f s\n' "$wc_secs"
   fi
   for jobs in 1 2; do
-    for cmd in "validate" "fen --format jsonl" "convert --to pgn" "stats"; do
+    for cmd in "validate" "fen --format jsonl" "convert --to pgn" "stats" "duplicates" "duplicates --by line,final,truncated --mirror"; do
       # shellcheck disable=SC2086
       read -r secs cpu peak < <(best "$qipu" $cmd --jobs "$jobs" "$input")
       ratio=""

@@ -21,6 +21,7 @@
 //! | [`formats`] | format detection and text decoding, a reader for every format ([`formats::read`], [`formats::read_with`], [`formats::stream::read_stream_with`]) and the writers ([`formats::pgn::write`], [`formats::xqf::write`], [`formats::dhtmlxq::write`], and `formats::json::write` with the `serde` feature) |
 //! | [`batch`] | many inputs (files, folders, standard input) read by a visitor on several threads, answered in input order ([`batch::Batch`]), and the visitor that checks games ([`batch::Checker`]) |
 //! | [`analysis`] | statistics, ECCO opening classification, opening trees |
+//! | [`dedupe`] | copies of games: fixed-size keys of main lines ([`dedupe::Keyer`]), groups of copies and which one is kept ([`dedupe::Collection`]), copies left out in one pass ([`dedupe::Dedupe`]) |
 //!
 //! The `qipu` command is the binary's own (`src/cli`, not part of the
 //! library). Features:
@@ -231,6 +232,7 @@
 
 pub mod analysis;
 pub mod batch;
+pub mod dedupe;
 pub mod formats;
 pub mod notation;
 pub mod record;

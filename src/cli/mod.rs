@@ -12,6 +12,7 @@ mod classify;
 mod convert;
 mod convert_split;
 mod convert_xqf;
+mod duplicates;
 mod fen;
 mod moves;
 mod openings;
@@ -114,6 +115,20 @@ pub enum Command {
         after_help = "Examples:\n  qipu openings collection/ --depth 8 --min-games 20\n  qipu openings games.pgn --format json > tree.jsonl\n  qipu openings collection/ --to pgn > book.pgn"
     )]
     Openings(openings::Args),
+    /// Find copies of the same game: groups of games with the same main line from the same
+    /// start (whatever their tags, format or encoding), and with --by final, truncated and
+    /// --mirror, other kinds of sameness.
+    ///
+    /// Each group lists its members (source, game number, Red – Black, date, plies) with the
+    /// one kept and how each matches another member. Valid games and illegal ones (keyed on
+    /// the main-line moves that replayed before the wrong one) are compared; unreadable games
+    /// and games whose start is no legal position never are. Games shorter than --min-plies
+    /// are never copies. A summary line on standard error counts the games, groups and copies.
+    /// Exit code 0 whether or not there are copies, 1 when some game is illegal or unreadable.
+    #[command(
+        after_help = "Examples:\n  qipu duplicates collection/\n  qipu duplicates a.pgn b/ --by line,truncated --mirror --keep longest\n  qipu duplicates collection/ --format json > groups.jsonl\n  qipu duplicates collection/ --duplicates-out copies.pgn"
+    )]
+    Duplicates(duplicates::Args),
 }
 
 /// How a command writes moves.
@@ -265,6 +280,7 @@ pub fn run(cli: Cli) -> Result<i32, Failure> {
         Command::Stats(args) => stats::run(&args, &mut out),
         Command::Classify(args) => classify::run(&args, &mut out),
         Command::Openings(args) => openings::run(&args, &mut out),
+        Command::Duplicates(args) => duplicates::run(&args, &mut out),
     }?;
     out.flush()?;
     Ok(code)

@@ -1,0 +1,507 @@
+//! `qipu duplicates PATH...`: groups of copies of the same game, found by
+//! their moves (see [`qipu::dedupe`]), for people or as JSON lines.
+//!
+//! The inputs are read up to three times: once to key every game; with
+//! `--by truncated`, once more to look each game's prefixes up among the
+//! whole lines; and, when there are copies, the inputs that hold them once
+//! more, for their tags (and the copies themselves, with
+//! `--duplicates-out`). Standard input is kept in a temporary file for it.
+
+use std::collections::HashMap;
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use super::progress::{Outcome, Tally};
+use super::{ChineseStyle, Failure, MoveNotation, OutputFormat};
+use qipu::batch::{Checker, Event, Input, Status};
+use qipu::dedupe::{Annotations, Collection, Entry, Group, Keep, Keyer, Kinds, Link, Prefixes, Why};
+use qipu::formats::encoding::Encoding;
+use qipu::formats::pgn;
+use qipu::record::{GameResult, Record, RecordBuilder, RecordedMove, Skip, Span, Visitor, Warning};
+
+/// A kind of sameness.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum By {
+    /// The same main line from the same start position.
+    Line,
+    /// The same final position after as many plies.
+    Final,
+    /// One game's main line is a prefix of another's (the longer is kept).
+    Truncated,
+}
+
+/// Which copy of a group is kept.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum KeepArg {
+    /// The first in input order.
+    First,
+    /// The one with the most plies.
+    Longest,
+    /// The one with the most comments, variations and tags.
+    MostAnnotated,
+}
+
+/// Arguments of `qipu duplicates`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Files, directories (searched recursively) or `-` for standard input.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Kinds of sameness, repeated or comma-separated: line, final, truncated.
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "line")]
+    pub by: Vec<By>,
+    /// Match the left–right mirror of each game too.
+    #[arg(long)]
+    pub mirror: bool,
+    /// Games with fewer main-line plies are never copies (short games share
+    /// their few moves by chance).
+    #[arg(long, default_value_t = 10, value_name = "N")]
+    pub min_plies: u32,
+    /// Which game of each group is kept (a truncated copy never is).
+    #[arg(long, value_enum, default_value_t = KeepArg::First)]
+    pub keep: KeepArg,
+    /// `text` for people, `json` for programs (one object per group and line).
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub format: OutputFormat,
+    /// Write the copies (every member of a group but the kept one) into this file as PGN,
+    /// in Chinese notation, in input order (never over an input).
+    #[arg(long, value_name = "FILE")]
+    pub duplicates_out: Option<PathBuf>,
+    /// Read text in this encoding instead of detecting it.
+    #[arg(long)]
+    pub encoding: Option<Encoding>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// Where the groups are written (`--force` also lets --duplicates-out replace a file).
+    #[command(flatten)]
+    pub output: super::output::OutputArgs,
+}
+
+/// Standard input kept in a temporary file, removed when dropped.
+struct Spooled(PathBuf);
+
+impl Drop for Spooled {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// Standard input copied into a new temporary file.
+fn spool_stdin() -> Result<(Spooled, u64), Failure> {
+    let path = std::env::temp_dir().join(format!(".qipu-stdin-{}", std::process::id()));
+    let failed = |e: std::io::Error| {
+        Failure::usage(format!("standard input: cannot keep it in {}: {e}", path.display()))
+    };
+    let mut file = std::fs::File::options().write(true).create_new(true).open(&path).map_err(failed)?;
+    let spooled = Spooled(path.clone());
+    let mut stdin = std::io::stdin().lock();
+    let n = std::io::copy(&mut stdin.by_ref(), &mut file).map_err(failed)?;
+    Ok((spooled, n))
+}
+
+/// Finds and prints the groups of copies.
+pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
+    let mut inputs = super::inputs(&args.paths);
+    let names: Vec<(String, String, bool)> = inputs
+        .iter()
+        .map(|i| {
+            let (json, escaped) = i.json_name();
+            (i.name(), json, escaped)
+        })
+        .collect();
+    let mut _spooled = None;
+    if inputs.iter().any(|i| matches!(i, Input::Stdin)) {
+        let (spooled, len) = spool_stdin()?;
+        for input in inputs.iter_mut().filter(|i| matches!(i, Input::Stdin)) {
+            *input = Input::File { path: spooled.0.clone(), found: false, len: Some(len) };
+        }
+        _spooled = Some(spooled);
+    }
+    let mut sink = args.output.open(&inputs, stdout)?;
+    let mut copies_stdout = std::io::sink();
+    let mut out_file = match args.duplicates_out.as_deref() {
+        Some(p) if p.as_os_str() == "-" || Some(p) == args.output.output.as_deref() => {
+            return Err(Failure::usage("--duplicates-out needs a file of its own"));
+        }
+        Some(p) => Some(super::output::Sink::open(Some(p), args.output.force, &inputs, &mut copies_stdout)?),
+        None => None,
+    };
+    let kinds = Kinds {
+        line: args.by.contains(&By::Line),
+        end: args.by.contains(&By::Final),
+        truncated: args.by.contains(&By::Truncated),
+        mirror: args.mirror,
+        min_plies: args.min_plies.max(1),
+    };
+    let batch = super::batch(args.jobs, args.encoding)?;
+
+    // Pass 1: every game keyed, and told as every batch command tells it.
+    let mut collection = Collection::new(kinds);
+    let mut tally = Tally::new(inputs.len());
+    let mut ends: Vec<u32> = Vec::with_capacity(inputs.len());
+    let mut formats: Vec<&'static str> = Vec::with_capacity(inputs.len());
+    let mut keyed = 0usize;
+    batch.run(
+        &inputs,
+        || Annotations::new(Checker::following(Keyer::default())),
+        |meta, event| {
+            let source = &names[ends.len().min(names.len() - 1)].0;
+            match event {
+                Event::Games { first, games } => {
+                    tally.batch(games.len());
+                    for (k, (checked, annotation)) in games.into_iter().enumerate() {
+                        let note = " (keyed on the moves before it)";
+                        tally.game(Outcome::of(
+                            source,
+                            first + k,
+                            checked.unreadable.as_ref(),
+                            checked.replayed.error.as_ref(),
+                            note,
+                        ));
+                        let key = checked.followed.filter(|_| checked.status != Status::Unreadable);
+                        keyed += usize::from(key.is_some_and(|k| k.plies >= kinds.min_plies));
+                        collection.push(Entry { key: key.unwrap_or_default(), annotation });
+                    }
+                }
+                Event::Unreadable(reason) => tally.unreadable_as(source, &reason, true),
+                Event::NoRecord(reason) => tally.no_record_as(source, &reason, true),
+                Event::Done => {
+                    ends.push(collection.len() as u32);
+                    formats.push(meta.format);
+                    tally.input_done();
+                }
+            }
+            Ok::<(), Failure>(())
+        },
+    )?;
+    tally.finish();
+
+    // Pass 2: prefixes of every line looked up among the whole lines.
+    if kinds.truncated {
+        let lines = Arc::new(collection.lines());
+        let mut game = 0u32;
+        batch.run(
+            &inputs,
+            || Checker::following(Prefixes::new(lines.clone(), kinds.min_plies, kinds.mirror)),
+            |_, event| {
+                if let Event::Games { games, .. } = event {
+                    for checked in games {
+                        if checked.status != Status::Unreadable {
+                            collection.prefixes(game, &checked.followed);
+                        }
+                        game = game.saturating_add(1);
+                    }
+                }
+                Ok::<(), Failure>(())
+            },
+        )?;
+    }
+    let keep = match args.keep {
+        KeepArg::First => Keep::First,
+        KeepArg::Longest => Keep::Longest,
+        KeepArg::MostAnnotated => Keep::MostAnnotated,
+    };
+    let groups = collection.groups(keep);
+
+    // Pass 3: the tags of the members, and the copies, from the inputs
+    // that hold them.
+    let input_of = |game: u32| ends.partition_point(|&end| end <= game);
+    let mut needed: Vec<usize> =
+        groups.groups().iter().flat_map(|g| g.members.iter().map(|m| input_of(m.game))).collect();
+    needed.sort_unstable();
+    needed.dedup();
+    let mut tags: HashMap<u32, Tags> = HashMap::new();
+    if !needed.is_empty() {
+        let members: std::collections::HashSet<u32> =
+            groups.groups().iter().flat_map(|g| g.members.iter().map(|m| m.game)).collect();
+        let subset: Vec<Input> = needed.iter().map(|&i| inputs[i].clone()).collect();
+        let build = out_file.is_some();
+        let notation = MoveNotation::Chinese.with(ChineseStyle::Simplified);
+        let mut done = 0;
+        batch.run(
+            &subset,
+            || Gather::new(build),
+            |_, event| {
+                let input = needed[done.min(needed.len() - 1)];
+                let base = if input == 0 { 0 } else { ends[input - 1] };
+                match event {
+                    Event::Games { first, games } => {
+                        for (k, (game_tags, record)) in games.into_iter().enumerate() {
+                            let game = base.saturating_add((first + k) as u32);
+                            if !members.contains(&game) {
+                                continue;
+                            }
+                            if let (Some(file), Some(record)) = (out_file.as_mut(), record)
+                                && groups.verdict(game) != qipu::dedupe::Verdict::Keep
+                            {
+                                file.write_all((pgn::write(&record, notation) + "\n").as_bytes())?;
+                            }
+                            tags.insert(game, game_tags);
+                        }
+                    }
+                    Event::Done => done += 1,
+                    _ => {}
+                }
+                Ok::<(), Failure>(())
+            },
+        )?;
+    }
+    let place = |game: u32| {
+        let input = input_of(game).min(names.len().saturating_sub(1));
+        let base = if input == 0 { 0 } else { ends[input - 1] };
+        (input, (game - base) as usize)
+    };
+    for (k, group) in groups.groups().iter().enumerate() {
+        match args.format {
+            OutputFormat::Text => write_text(&mut sink, k, group, &names, &place, &tags, &collection)?,
+            OutputFormat::Json => {
+                let json = group_json(k, group, &names, &formats, &place, &tags, &collection);
+                super::write_json(&mut sink, &json)?;
+                writeln!(sink)?;
+            }
+        }
+    }
+    sink.commit()?;
+    if let Some(file) = out_file {
+        file.commit()?;
+    }
+    eprintln!(
+        "{}; {keyed} of {} plies or more: {} group(s), {} copies",
+        tally.summary(),
+        kinds.min_plies,
+        groups.groups().len(),
+        groups.copies()
+    );
+    Ok(tally.code())
+}
+
+/// The tags a report gives of a member: Red, Black, Event, Date.
+type Tags = [Option<String>; 4];
+
+/// The names of [`Tags`], in order.
+const TAGS: [&str; 4] = ["Red", "Black", "Event", "Date"];
+
+/// Gathers a game's [`Tags`] without replaying it, and builds its record
+/// when asked (for `--duplicates-out`).
+#[derive(Debug)]
+struct Gather {
+    tags: Tags,
+    builder: Option<RecordBuilder>,
+}
+
+impl Gather {
+    fn new(build: bool) -> Gather {
+        Gather { tags: Tags::default(), builder: build.then(RecordBuilder::default) }
+    }
+}
+
+impl Visitor for Gather {
+    type Output = (Tags, Option<Record>);
+
+    fn begin_game(&mut self, at: Span) {
+        if let Some(b) = &mut self.builder {
+            b.begin_game(at);
+        }
+    }
+
+    fn tag(&mut self, name: &str, value: &str, at: Span) {
+        if let Some(k) = TAGS.iter().position(|t| t.eq_ignore_ascii_case(name))
+            && self.tags[k].is_none()
+        {
+            self.tags[k] = Some(value.chars().take(200).collect());
+        }
+        if let Some(b) = &mut self.builder {
+            b.tag(name, value, at);
+        }
+    }
+
+    fn mv(&mut self, mv: &RecordedMove) -> std::ops::ControlFlow<()> {
+        match &mut self.builder {
+            Some(b) => b.mv(mv),
+            None => std::ops::ControlFlow::Break(()),
+        }
+    }
+
+    fn nag(&mut self, nag: u8) {
+        if let Some(b) = &mut self.builder {
+            b.nag(nag);
+        }
+    }
+
+    fn comment(&mut self, text: &str) {
+        if let Some(b) = &mut self.builder {
+            b.comment(text);
+        }
+    }
+
+    fn comment_before(&mut self, text: &str) {
+        if let Some(b) = &mut self.builder {
+            b.comment_before(text);
+        }
+    }
+
+    fn begin_variation(&mut self) -> Skip {
+        match &mut self.builder {
+            Some(b) => b.begin_variation(),
+            None => Skip(true),
+        }
+    }
+
+    fn end_variation(&mut self) {
+        if let Some(b) = &mut self.builder {
+            b.end_variation();
+        }
+    }
+
+    fn result(&mut self, result: GameResult) {
+        if let Some(b) = &mut self.builder {
+            b.result(result);
+        }
+    }
+
+    fn warning(&mut self, warning: Warning) {
+        if let Some(b) = &mut self.builder {
+            b.warning(warning);
+        }
+    }
+
+    fn unreadable(&mut self, why: Warning) {
+        if let Some(b) = &mut self.builder {
+            b.unreadable(why);
+        }
+    }
+
+    fn end_game(&mut self) -> (Tags, Option<Record>) {
+        let record = self.builder.as_mut().map(|b| b.end_game());
+        (std::mem::take(&mut self.tags), record)
+    }
+
+    fn record(&mut self, record: Record) -> (Tags, Option<Record>) {
+        let mut tags = Tags::default();
+        for (k, name) in TAGS.iter().enumerate() {
+            tags[k] = record.tag(name).map(|v| v.chars().take(200).collect());
+        }
+        (tags, self.builder.is_some().then_some(record))
+    }
+}
+
+/// A member as JSON gives it.
+#[derive(Debug, Serialize)]
+struct MemberJson<'a> {
+    source: &'a str,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    source_escaped: bool,
+    index: usize,
+    format: &'static str,
+    tags: TagsJson<'a>,
+    plies: u32,
+    kept: bool,
+    why: Option<&'static str>,
+    mirrored: bool,
+    /// The position in `members` of the member it matches.
+    matches: Option<usize>,
+}
+
+/// The tags of a member.
+#[derive(Debug, Serialize)]
+#[allow(non_snake_case)]
+struct TagsJson<'a> {
+    Red: Option<&'a str>,
+    Black: Option<&'a str>,
+    Event: Option<&'a str>,
+    Date: Option<&'a str>,
+}
+
+/// A group as JSON gives it.
+#[derive(Debug, Serialize)]
+struct GroupJson<'a> {
+    group: usize,
+    members: Vec<MemberJson<'a>>,
+}
+
+fn group_json<'a>(
+    k: usize,
+    group: &Group,
+    names: &'a [(String, String, bool)],
+    formats: &[&'static str],
+    place: &impl Fn(u32) -> (usize, usize),
+    tags: &'a HashMap<u32, Tags>,
+    collection: &Collection,
+) -> GroupJson<'a> {
+    let members = group
+        .members
+        .iter()
+        .map(|m| {
+            let (input, index) = place(m.game);
+            let t = tags.get(&m.game);
+            let tag = |i: usize| t.and_then(|t| t[i].as_deref());
+            MemberJson {
+                source: &names[input].1,
+                source_escaped: names[input].2,
+                index,
+                format: formats.get(input).copied().unwrap_or("unknown"),
+                tags: TagsJson { Red: tag(0), Black: tag(1), Event: tag(2), Date: tag(3) },
+                plies: collection.entry(m.game).map_or(0, |e| e.key.plies),
+                kept: m.kept,
+                why: m.link.map(|l| l.why.as_str()),
+                mirrored: m.link.is_some_and(|l| l.mirrored),
+                matches: m.link.and_then(|l| group.members.iter().position(|o| o.game == l.with)),
+            }
+        })
+        .collect();
+    GroupJson { group: k, members }
+}
+
+/// How a member matches the one it is linked to, in words.
+fn why_text(link: &Link, other: &str) -> String {
+    let mirrored = if link.mirrored { "mirrored " } else { "" };
+    match link.why {
+        Why::Line => format!("the {mirrored}line of {other}"),
+        Why::End => format!("the {mirrored}final position of {other}, as many plies"),
+        Why::Truncated => {
+            format!("a truncated copy of {other}{}", if link.mirrored { ", mirrored" } else { "" })
+        }
+        Why::Longer => {
+            format!("{other} is a truncated copy of it{}", if link.mirrored { ", mirrored" } else { "" })
+        }
+    }
+}
+
+fn write_text(
+    out: &mut impl Write,
+    k: usize,
+    group: &Group,
+    names: &[(String, String, bool)],
+    place: &impl Fn(u32) -> (usize, usize),
+    tags: &HashMap<u32, Tags>,
+    collection: &Collection,
+) -> Result<(), Failure> {
+    let name = |game: u32| {
+        let (input, index) = place(game);
+        format!("{}: game {}", names[input].0, index + 1)
+    };
+    writeln!(out, "group {} ({} games)", k + 1, group.members.len())?;
+    for m in &group.members {
+        let t = tags.get(&m.game);
+        let tag = |i: usize| t.and_then(|t| t[i].as_deref()).unwrap_or("?");
+        let plies = collection.entry(m.game).map_or(0, |e| e.key.plies);
+        let mut line = format!(
+            "{} {}: {} – {}, {}, {} plies",
+            if m.kept { "  kept" } else { "  copy" },
+            name(m.game),
+            tag(0),
+            tag(1),
+            tag(3),
+            plies
+        );
+        if let Some(link) = &m.link {
+            line.push_str(&format!(": {}", why_text(link, &name(link.with))));
+        }
+        writeln!(out, "{}", super::progress::escaped(&line))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,58 @@
+//! Copies of games in a collection: the same main line from the same start
+//! (whatever the tags, format or encoding), the same final position after
+//! as many plies, one game's line a prefix of another's (a truncated copy),
+//! and the left–right mirror of each.
+//!
+//! - [`Keyer`] follows a game's main line as it is replayed (with
+//!   [`Checker::following`](crate::batch::Checker::following)) and gives
+//!   its [`Key`]: a few 64-bit hashes and the length, fixed in size
+//!   whatever the game. A game whose start is no legal position has none;
+//!   one whose main line stops at a wrong move is keyed on the moves
+//!   before it.
+//! - [`Collection`] takes each game's [`Entry`] in input order (game `n` is
+//!   the `n`-th pushed) and makes the [`Groups`], keeping one member of
+//!   each by a [`Keep`] policy; [`Groups::verdict`] then says of each game
+//!   whether it is a copy to leave out: a plan for a second pass over the
+//!   inputs. Truncated copies need a pass between the two: each game's
+//!   line replayed again by [`Prefixes`], its prefixes looked up in
+//!   [`Collection::lines`], and what it finds told to
+//!   [`Collection::prefixes`].
+//! - [`Dedupe`] decides in one pass, as games come, for `--keep first`.
+//! - [`Annotations`] counts a game's comments, variations and tags around
+//!   any visitor, for [`Keep::MostAnnotated`].
+//!
+//! Memory: an [`Entry`] is 40 bytes a game; making the groups takes about
+//! 40 bytes a game more for a while.
+//!
+//! ```
+//! use qipu::batch::Checker;
+//! use qipu::dedupe::{Annotations, Collection, Entry, Keep, Keyer, Kinds, Verdict};
+//! use qipu::formats::pgn;
+//! let game = "1. h2e2 h9g7 2. h0g2 i9h9 3. i0h0 b9c7 4. h0h6 c6c5 5. h6g6 a9b9 *";
+//! let text = format!("[Red \"甲\"]\n{game}\n\n[Red \"乙\"]\n{{copied}} {game}\n\n1. h2e2 h9g7 *\n");
+//! let games = pgn::read_with(&text, &mut Annotations::new(Checker::following(Keyer::default())));
+//! let mut collection = Collection::new(Kinds::default());
+//! for (checked, annotation) in &games {
+//!     collection.push(Entry { key: checked.followed.unwrap_or_default(), annotation: *annotation });
+//! }
+//! let groups = collection.groups(Keep::MostAnnotated);
+//! assert_eq!(groups.groups().len(), 1);
+//! assert_eq!(groups.verdict(0), Verdict::Copy { group: 0, kept: 1 }); // the second has a comment
+//! assert_eq!(groups.verdict(1), Verdict::Keep);
+//! assert_eq!(groups.verdict(2), Verdict::Keep); // too short to be a copy
+//! ```
+
+mod annotation;
+mod group;
+pub mod key;
+mod prefix;
+mod stream;
+
+pub use annotation::Annotations;
+pub use group::{Collection, Entry, Group, Groups, Keep, Kinds, Link, Member, Verdict, Why};
+pub use key::{Key, Keyer};
+pub use prefix::{Lines, Prefix, Prefixes};
+pub use stream::Dedupe;
+
+#[cfg(test)]
+mod tests;
