@@ -339,3 +339,47 @@ fn tempfile_dir(name: &str) -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+#[test]
+fn dedupe_keeps_the_first_of_each_group_of_copies() {
+    // Game 6 (12 plies) again under other tags, and again from another start.
+    let copy =
+        "[Red \"某甲\"]\n1. h0g2 h9g7 2. g2h0 g7h9 3. h0g2 h9g7 4. g2h0 g7h9 5. h0g2 h9g7 6. g2h0 g7h9 *\n";
+    let other_start = "[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b\"]\n1. h9g7 h0g2 2. g7h9 g2h0 3. h9g7 h0g2 4. g7h9 g2h0 5. h9g7 h0g2 6. g7h9 g2h0 *\n";
+    let input = format!("{GAMES}\n{copy}\n{other_start}");
+    let run = |args: &[&str]| {
+        let out = qipu()
+            .arg("validate")
+            .args(args)
+            .args(["--format", "json", "-"])
+            .write_stdin(input.clone())
+            .output()
+            .unwrap();
+        let numbers: Vec<u64> = String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["index"].as_u64().unwrap() + 1)
+            .collect();
+        (numbers, String::from_utf8(out.stderr).unwrap())
+    };
+    let (numbers, err) = run(&["--dedupe"]);
+    assert_eq!(numbers, [1, 2, 3, 4, 5, 6, 7, 9], "{err}");
+    assert!(err.contains("8 selected, 1 left out (1 as copies)"), "{err}");
+    // Copies are looked for among the games selected: without game 6, game 8 is the first.
+    let (numbers, _) = run(&["--dedupe", "--games", "1-5,7-9"]);
+    assert_eq!(numbers, [1, 2, 3, 4, 5, 7, 8, 9]);
+    // The same count as `qipu duplicates` finds on the fixture.
+    let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/pgn");
+    let groups = qipu().args(["duplicates", "--format", "json", fixture]).output().unwrap();
+    let copies: usize = String::from_utf8(groups.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["members"].as_array().unwrap().len() - 1
+        })
+        .sum();
+    let deduped = qipu().args(["convert", "--to", "pgn", "--dedupe", fixture]).output().unwrap();
+    let written = String::from_utf8(deduped.stdout).unwrap().matches("[Event").count();
+    assert!(copies > 0);
+    assert_eq!(written, 1391 - copies, "{}", String::from_utf8_lossy(&deduped.stderr));
+}

@@ -95,7 +95,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
                     for (k, judged) in games.into_iter().enumerate() {
                         let index = first + k;
                         let checked = judged.game;
-                        if !chooser.take(index, judged.matches) {
+                        if !chooser.take(index, judged.matches, judged.key.as_ref()) {
                             let error = checked.replayed.error.as_ref();
                             let outcome =
                                 Outcome::of(&meta.source, index, checked.unreadable.as_ref(), error, "");

@@ -196,7 +196,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     // order, where the game's number in its input is known.
     let write = |record: Record| {
         // Judged as read, before shaping.
-        let matches = selection.matches_record(&record);
+        let judged = selection.judge_record(&record);
         let (record, error) = prepare(record, &shape, args.set_ecco);
         let unreadable = record.unreadable.clone();
         let value = split_by.and_then(|key| convert_split::value(key, &record));
@@ -205,7 +205,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
         } else {
             Written::Now(render(&record))
         };
-        Converted { written, error, unreadable, matches, value }
+        Converted { written, error, unreadable, matches: judged.matches, key: judged.key, value }
     };
     let run = batch.run(
         &inputs,
@@ -216,7 +216,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
                     tally.batch(games.len());
                     for (k, game) in games.into_iter().enumerate() {
                         let index = first + k;
-                        let selected = chooser.take(index, game.matches);
+                        let selected = chooser.take(index, game.matches, game.key.as_ref());
                         // With --rejected, an illegal game goes there.
                         let to_rejected = !selected || (rejected.is_some() && game.error.is_some());
                         let note = if to_rejected && rejected.is_some() {
@@ -321,6 +321,8 @@ struct Converted {
     unreadable: Option<Warning>,
     /// The game matches the selection.
     matches: bool,
+    /// Its main line's key, for --dedupe.
+    key: Option<qipu::dedupe::Key>,
     /// Its `--split-by` value, when it has one.
     value: Option<String>,
 }

@@ -24,6 +24,8 @@ struct Converted {
     unreadable: Option<Warning>,
     /// The game matches the selection.
     matches: bool,
+    /// Its main line's key, for --dedupe.
+    key: Option<qipu::dedupe::Key>,
 }
 
 /// Writes every game of `inputs` as an XQF file of `version` into `dir`.
@@ -45,14 +47,15 @@ pub fn run(
     let shape = args.shape.shape();
     let write = |record: Record| {
         // Judged as read, before shaping.
-        let matches = selection.matches_record(&record);
+        let judged = selection.judge_record(&record);
         let (record, error) = super::convert::prepare(record, &shape, args.set_ecco);
         Converted {
             bytes: xqf::write(&record, version).map_err(|e| e.to_string()),
             title: record.tag("Title").map(file_name).filter(|t| !t.is_empty()),
             error,
             unreadable: record.unreadable,
-            matches,
+            matches: judged.matches,
+            key: judged.key,
         }
     };
     let run = batch.run(
@@ -65,7 +68,7 @@ pub fn run(
                     for (k, c) in games.into_iter().enumerate() {
                         let index = first + k;
                         let note = " (written with the moves as stored)";
-                        let selected = chooser.take(index, c.matches);
+                        let selected = chooser.take(index, c.matches, c.key.as_ref());
                         tally.game_as(
                             Outcome::of(&meta.source, index, c.unreadable.as_ref(), c.error.as_ref(), note),
                             selected,

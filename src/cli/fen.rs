@@ -237,7 +237,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
                 for (k, judged) in games.into_iter().enumerate() {
                     let index = first + k;
                     let game = judged.game;
-                    let selected = chooser.take(index, judged.matches);
+                    let selected = chooser.take(index, judged.matches, judged.key.as_ref());
                     if !selected {
                         let error = game.replayed.error.as_ref();
                         tally.game_as(

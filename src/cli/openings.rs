@@ -96,7 +96,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
                     tally.batch(games.len());
                     for (k, judged) in games.into_iter().enumerate() {
                         let game = judged.game;
-                        let selected = chooser.take(first + k, judged.matches);
+                        let selected = chooser.take(first + k, judged.matches, judged.key.as_ref());
                         if let Some((start, moves)) = game.followed.as_ref().filter(|_| selected) {
                             let code = ecco::classify(start, moves).map(|e| e.code);
                             tree.add(start, moves, game.result, code);

@@ -153,6 +153,11 @@ pub struct SelectArgs {
     /// Select at most N games (reading stops once they are found).
     #[arg(long, value_name = "N")]
     pub limit: Option<u64>,
+    /// Leave out each game whose main line (of 10 plies or more, from the same start) is that
+    /// of a game selected before it: the first of each group of copies is kept (see `qipu
+    /// duplicates` for other kinds of sameness). After --invert, before --skip and --limit.
+    #[arg(long)]
+    pub dedupe: bool,
 }
 
 impl SelectArgs {
@@ -188,6 +193,7 @@ impl SelectArgs {
             in_variations: self.in_variations,
             material: self.material.map(|m| (m, material_at)),
             opening: self.ecco.is_some() || self.opening.is_some(),
+            key: self.dedupe,
         };
         let selection = Selection {
             tags,
@@ -229,7 +235,10 @@ impl SelectArgs {
             has_variations: self.has_variations,
             looks: Arc::new(looks),
         };
-        let selector = Selector::new(self.games.clone(), self.invert, self.skip, self.limit);
+        let mut selector = Selector::new(self.games.clone(), self.invert, self.skip, self.limit);
+        if self.dedupe {
+            selector = selector.dedupe(qipu::dedupe::Dedupe::new(qipu::dedupe::Kinds::default()));
+        }
         Ok((Arc::new(selection), selector))
     }
 }
@@ -257,8 +266,8 @@ impl Chooser {
 
     /// Whether game `index` of its input, which `matches` or not, is
     /// selected.
-    pub fn take(&mut self, index: usize, matches: bool) -> bool {
-        !self.active || self.selector.take(index, matches)
+    pub fn take(&mut self, index: usize, matches: bool, key: Option<&qipu::dedupe::Key>) -> bool {
+        !self.active || self.selector.take_keyed(index, matches, key)
     }
 
     /// `Err(Failure::enough())` once `--limit` games are selected: the
@@ -276,7 +285,11 @@ impl Chooser {
     /// `; S selected, L left out` for the summary line, when selecting.
     pub fn summary(&self) -> String {
         if self.active {
-            format!("; {} selected, {} left out", self.selector.selected(), self.selector.left_out())
+            let copies = match self.selector.copies() {
+                0 => String::new(),
+                n => format!(" ({n} as copies)"),
+            };
+            format!("; {} selected, {} left out{copies}", self.selector.selected(), self.selector.left_out())
         } else {
             String::new()
         }

@@ -56,7 +56,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
                     tally.batch(games.len());
                     for (k, judged) in games.iter().enumerate() {
                         let game = &judged.game;
-                        let selected = chooser.take(first + k, judged.matches);
+                        let selected = chooser.take(first + k, judged.matches, judged.key.as_ref());
                         if selected {
                             stats.add(&GameFacts::of_checked(game, meta.format, meta.encoding));
                         }

@@ -157,7 +157,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
             Event::Games { first, games } => {
                 progress.games(games.len());
                 games.iter().enumerate().try_for_each(|(k, judged)| {
-                    let selected = chooser.take(first + k, judged.matches);
+                    let selected = chooser.take(first + k, judged.matches, judged.key.as_ref());
                     emit(&report(meta, first + k, &judged.game), selected, out)?;
                     chooser.go_on()
                 })

@@ -159,6 +159,8 @@ pub struct Selection {
 pub struct Judged<T> {
     /// The game matches the selection's criteria.
     pub matches: bool,
+    /// Its main line's key, when the selection looks for copies.
+    pub key: Option<crate::dedupe::Key>,
     /// What was made of the game.
     pub game: T,
 }
@@ -238,14 +240,19 @@ impl Selection {
         let checker = Checker::following((self.probe(), follow)).keep_tags(&self.tag_names());
         Map::new(checker, move |checked: Checked<(Probed, F::Output)>| {
             let matches = selection.is_empty() || selection.matches(&checked, &checked.followed.0);
-            Judged { matches, game: checked.map_followed(|(_, followed)| followed) }
+            let key = checked.followed.0.key;
+            Judged { matches, key, game: checked.map_followed(|(_, followed)| followed) }
         })
     }
 
-    /// Whether a record built whole matches (its events are checked again:
-    /// a second replay, unless the selection is empty).
-    pub fn matches_record(self: &Arc<Self>, record: &Record) -> bool {
-        self.is_empty() || record.visit(&mut self.checker(())).matches
+    /// A record built whole, judged (its events are checked again: a second
+    /// replay, unless the selection is empty).
+    pub fn judge_record(self: &Arc<Self>, record: &Record) -> Judged<()> {
+        if self.is_empty() {
+            return Judged { matches: true, key: None, game: () };
+        }
+        let judged = record.visit(&mut self.checker(()));
+        Judged { matches: judged.matches, key: judged.key, game: () }
     }
 
     /// Whether an input that cannot be read at all, and so counts as one

@@ -2,6 +2,7 @@
 //! within an input, `--invert`, and `--skip` / `--limit` over the stream.
 
 use super::GameNumbers;
+use crate::dedupe::{Dedupe, Key};
 
 /// Decides, game by game in input order, which games are selected: a
 /// game is a candidate when it matches the criteria and its number in its
@@ -14,6 +15,8 @@ pub struct Selector {
     invert: bool,
     skip: u64,
     limit: Option<u64>,
+    dedupe: Option<Dedupe>,
+    copies: u64,
     read: u64,
     candidates: u64,
     selected: u64,
@@ -27,15 +30,39 @@ impl Selector {
         Selector { games, invert, skip, limit, ..Selector::default() }
     }
 
+    /// Leaves out each game that is a copy of one selected before it (by
+    /// `dedupe`), after `invert` and before `skip` and `limit`.
+    pub fn dedupe(mut self, dedupe: Dedupe) -> Selector {
+        self.dedupe = Some(dedupe);
+        self
+    }
+
     /// Whether the game numbered `index` (0-based) in its input, which
     /// `matches` the criteria or not, is selected.
     pub fn take(&mut self, index: usize, matches: bool) -> bool {
+        self.take_keyed(index, matches, None)
+    }
+
+    /// [`Selector::take`] for a game with its main line's `key` (for
+    /// [`Selector::dedupe`]; a game without one is never a copy).
+    pub fn take_keyed(&mut self, index: usize, matches: bool, key: Option<&Key>) -> bool {
         self.read += 1;
         let named = self.games.as_ref().is_none_or(|g| g.contains(index as u64 + 1));
         if (matches && named) == self.invert {
             return false;
         }
+        if let Some(dedupe) = &mut self.dedupe
+            && dedupe.next(key).is_some()
+        {
+            self.copies += 1;
+            return false;
+        }
         self.take_candidate()
+    }
+
+    /// Games left out as copies so far.
+    pub fn copies(&self) -> u64 {
+        self.copies
     }
 
     /// Whether a game that is a candidate (it matched, and is no copy to
@@ -56,7 +83,11 @@ impl Selector {
 
     /// Whether it selects every game whatever the criteria say.
     pub fn is_empty(&self) -> bool {
-        self.games.is_none() && !self.invert && self.skip == 0 && self.limit.is_none()
+        self.games.is_none()
+            && !self.invert
+            && self.skip == 0
+            && self.limit.is_none()
+            && self.dedupe.is_none()
     }
 
     /// Games told so far.

@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use super::criteria::{Material, MaterialPattern};
 use crate::analysis::ecco::{self, OpeningName};
+use crate::dedupe::{Key, Keyer};
 use crate::record::replay::Follow;
 use crate::rules::zobrist;
 use crate::{Board, Color, Move, Position};
@@ -95,12 +96,14 @@ pub struct Looks {
     pub material: Option<(MaterialPattern, MaterialAt)>,
     /// Name the opening (for `--ecco` and `--opening`).
     pub opening: bool,
+    /// Key the main line, to find copies (`--dedupe`).
+    pub key: bool,
 }
 
 impl Looks {
     /// Whether nothing is looked for: a probe then does nothing.
     pub fn is_empty(&self) -> bool {
-        self.position.is_none() && self.material.is_none() && !self.opening
+        self.position.is_none() && self.material.is_none() && !self.opening && !self.key
     }
 }
 
@@ -113,6 +116,9 @@ pub struct Probed {
     pub material: bool,
     /// The opening by its moves (games from the standard start only).
     pub opening: Option<OpeningName>,
+    /// The main line's key (see [`crate::dedupe::Key`]), when asked and
+    /// the start is a legal position.
+    pub key: Option<Key>,
 }
 
 /// A main-line [`Follow`]er that finds what a selection asks of a game's
@@ -140,6 +146,7 @@ pub struct Probe {
     started: bool,
     start: Option<Position>,
     first_moves: Vec<Move>,
+    keyer: Keyer,
 }
 
 impl Probe {
@@ -152,6 +159,7 @@ impl Probe {
             started: false,
             start: None,
             first_moves: Vec::new(),
+            keyer: Keyer::default(),
         }
     }
 
@@ -178,6 +186,9 @@ impl Follow for Probe {
         }
         self.material = Material::of(start.board());
         self.started = true;
+        if self.looks.key {
+            self.keyer.start(start);
+        }
         if self.looks.opening {
             self.start = Some(start.clone());
         }
@@ -185,6 +196,9 @@ impl Follow for Probe {
     }
 
     fn before_move(&mut self, before: &Position, m: Move) {
+        if self.looks.key {
+            self.keyer.before_move(before, m);
+        }
         if self.looks.material.is_some()
             && let Some(taken) = before.board().piece_at(m.to)
         {
@@ -195,7 +209,10 @@ impl Follow for Probe {
         }
     }
 
-    fn after_move(&mut self, after: &Position, _: Move) {
+    fn after_move(&mut self, after: &Position, m: Move) {
+        if self.looks.key {
+            self.keyer.after_move(after, m);
+        }
         self.look_at(after);
     }
 
@@ -210,6 +227,9 @@ impl Follow for Probe {
 
     fn end(&mut self) -> Probed {
         let mut found = std::mem::take(&mut self.found);
+        if self.looks.key {
+            found.key = self.keyer.end();
+        }
         if let Some((pattern, MaterialAt::End)) = &self.looks.material
             && self.started
         {
