@@ -9,7 +9,7 @@ use std::sync::Arc;
 use super::criteria::{Material, MaterialPattern};
 use crate::analysis::ecco::{self, OpeningName};
 use crate::dedupe::{Key, Keyer};
-use crate::record::replay::Follow;
+use crate::record::replay::{FirstMoves, Follow};
 use crate::rules::zobrist;
 use crate::{Board, Color, Move, Position};
 
@@ -144,8 +144,8 @@ pub struct Probe {
     material: Material,
     /// The start position was set up: the material is known.
     started: bool,
-    start: Option<Position>,
-    first_moves: Vec<Move>,
+    /// The opening's moves, when it is named.
+    opening: FirstMoves,
     keyer: Keyer,
 }
 
@@ -157,8 +157,7 @@ impl Probe {
             found: Probed::default(),
             material: Material::default(),
             started: false,
-            start: None,
-            first_moves: Vec::new(),
+            opening: FirstMoves::new(ecco::PLIES),
             keyer: Keyer::default(),
         }
     }
@@ -190,7 +189,7 @@ impl Follow for Probe {
             self.keyer.start(start);
         }
         if self.looks.opening {
-            self.start = Some(start.clone());
+            self.opening.start(start);
         }
         self.look_at(start);
     }
@@ -204,8 +203,8 @@ impl Follow for Probe {
         {
             self.material.take(taken.color, taken.role);
         }
-        if self.looks.opening && self.first_moves.len() < ecco::PLIES {
-            self.first_moves.push(m);
+        if self.looks.opening {
+            self.opening.before_move(before, m);
         }
     }
 
@@ -235,10 +234,9 @@ impl Follow for Probe {
         {
             found.material = pattern.matches(&self.material);
         }
-        if let Some(start) = self.start.take() {
-            found.opening = ecco::name_opening(&start, &self.first_moves);
+        if let Some((start, moves)) = self.opening.end() {
+            found.opening = ecco::name_opening(&start, &moves);
         }
-        self.first_moves.clear();
         self.started = false;
         found
     }
