@@ -58,7 +58,8 @@ for t in any_format stream; do
 done
 # Shapes the tests found readers going wrong on: a hex dump, text that starts with XQ,
 # character references, comments with white space at their ends, a FEN qipu rejects, a
-# diagram with the wrong side to move, a comment holding tag lines after an empty line.
+# diagram with the wrong side to move, a comment holding tag lines after an empty line, plain
+# text whose last lines hold moves among words.
 for t in any_format stream pgn; do
   mkdir -p "corpus/$t"
   [ -f "corpus/$t/hexdump" ] || printf 'XQF format
@@ -73,6 +74,7 @@ for t in any_format stream pgn; do
   [ -f "corpus/$t/references" ] || printf '[Red "&#35768;&#38134;&#24029;"]
 1. &#28846;二平五 &#39532;８&#x8FDB;７ *
 ' > "corpus/$t/references"
+  [ -f "corpus/$t/text-tail" ] || printf '1. 炮二平五 马8进7 *\n\n-----\n{a note} 1. 炮八平五 马2进3 *\n棋谱由XQStudio生成\n' > "corpus/$t/text-tail"
   [ -f "corpus/$t/padded" ] || printf '[FEN "3a5/4a4/9/9/9/9/9/9/4A4/3AK4 w - - 0 1"]
 {  a  } 1. d1e2 {
 

@@ -19,12 +19,15 @@
 //! ```
 
 use super::pgn;
-use crate::record::{GameResult, Record};
+use crate::record::{GameResult, Record, Span, Warning};
 
-/// Reads every game of a plain-text record file.
+/// Reads every game of a plain-text record file. Lines after the last
+/// move line that no move line follows start no game: the last game
+/// warns that they are not read (they may hold moves among words).
 pub fn read(text: &str) -> Vec<Record> {
     let mut games = Vec::new();
     let mut header: Vec<&str> = Vec::new();
+    let mut header_lines: Vec<usize> = Vec::new();
     let mut moves: Vec<(usize, &str)> = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let t = line.trim();
@@ -37,10 +40,29 @@ pub fn read(text: &str) -> Vec<Record> {
             if !moves.is_empty() {
                 games.extend(games_of(&header, &moves));
                 header.clear();
+                header_lines.clear();
                 moves.clear();
             }
             header.push(t);
+            header_lines.push(n);
         }
+    }
+    // Rules and XQStudio's footer (`棋谱由XQStudio生成 (http://…)`) hold nothing.
+    let nothing = |h: &&str| is_rule(h) || h.starts_with("棋谱由XQStudio生成");
+    if moves.is_empty()
+        && let Some(last) = games.last_mut()
+        && let Some(k) = header.iter().position(|h| !nothing(h))
+    {
+        let first = header[k];
+        let shown: String = first.chars().take(40).collect();
+        let more = if shown.len() < first.len() { "…" } else { "" };
+        last.warnings.push(Warning {
+            at: Span { line: header_lines[k] as u32 + 1, column: 1 },
+            message: format!(
+                "{} line(s) of text after the last moves, with no move line after them: not read ({shown:?}{more})",
+                header.iter().filter(|h| !nothing(h)).count()
+            ),
+        });
     }
     games.extend(games_of(&header, &moves));
     games
@@ -113,7 +135,7 @@ fn games_of(header: &[&str], moves: &[(usize, &str)]) -> Vec<Record> {
     let record = &mut records[0];
     let mut notes = Vec::new();
     for h in header {
-        if !apply_header(record, h) && !h.chars().all(|c| matches!(c, '-' | '—' | '=' | '─')) {
+        if !apply_header(record, h) && !is_rule(h) {
             notes.push(*h);
         }
     }
@@ -128,6 +150,11 @@ fn games_of(header: &[&str], moves: &[(usize, &str)]) -> Vec<Record> {
         node.comment = Some(comment);
     }
     records
+}
+
+/// Whether a line is a rule (`-----`, `=====`) that holds nothing.
+fn is_rule(line: &str) -> bool {
+    line.chars().all(|c| matches!(c, '-' | '—' | '=' | '─'))
 }
 
 /// Fills tags from a header line; false when the line is not one qipu
@@ -210,6 +237,31 @@ mod tests {
             games[1].tree.node(games[1].tree.main_line().next().unwrap()).mv.as_ref().unwrap().at.line,
             4
         );
+    }
+
+    #[test]
+    fn lines_after_the_last_moves_are_told_not_read() {
+        let games = read("1. 炮二平五 马8进7 *\n\n-----\n\n{a note} 1. 炮八平五 马2进3 *\n对局结束\n");
+        assert_eq!(games.len(), 1);
+        let w = &games[0].warnings;
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert_eq!(w[0].at, Span { line: 5, column: 1 });
+        assert!(
+            w[0].message.starts_with(
+                "2 line(s) of text after the last moves, with no move line after them: not read"
+            ),
+            "{}",
+            w[0].message
+        );
+        assert!(w[0].message.contains("{a note} 1. 炮八平五"), "{}", w[0].message);
+        // Rules and XQStudio's footer are no loss.
+        let games =
+            read("1. 炮二平五 马8进7 *\n-----\n棋谱由XQStudio生成 (http://www.qipaile.net/xqstudio)\n");
+        assert!(games[0].warnings.is_empty());
+        // A header before moves is the next game's: nothing to tell.
+        let games = read("1. 炮二平五 马8进7 *\n甲 红先胜 乙\n1. 炮八平五 马2进3\n");
+        assert_eq!(games.len(), 2);
+        assert!(games.iter().all(|g| g.warnings.is_empty()));
     }
 
     #[test]
