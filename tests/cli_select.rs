@@ -383,3 +383,133 @@ fn dedupe_keeps_the_first_of_each_group_of_copies() {
     assert!(copies > 0);
     assert_eq!(written, 1391 - copies, "{}", String::from_utf8_lossy(&deduped.stderr));
 }
+
+/// Copies of one 12-ply line: the line again with a comment, a longer
+/// game it is the start of, a truncated copy, its mirror; and a short game.
+const COPIES: &str = concat!(
+    "[Red \"a\"]\n1. h0g2 h9g7 2. g2h0 g7h9 3. h0g2 h9g7 4. g2h0 g7h9 5. h0g2 h9g7 6. g2h0 g7h9 *\n\n",
+    "[Red \"b\"]\n{a note} 1. h0g2 h9g7 2. g2h0 g7h9 3. h0g2 h9g7 4. g2h0 g7h9 5. h0g2 h9g7 6. g2h0 g7h9 *\n\n",
+    "[Red \"c\"]\n1. h0g2 h9g7 2. g2h0 g7h9 3. h0g2 h9g7 4. g2h0 g7h9 5. h0g2 h9g7 6. g2h0 g7h9 7. h0g2 h9g7 *\n\n",
+    "[Red \"d\"]\n1. h0g2 h9g7 2. g2h0 g7h9 3. h0g2 h9g7 4. g2h0 g7h9 5. h0g2 h9g7 *\n\n",
+    "[Red \"e\"]\n1. b0c2 b9c7 2. c2b0 c7b9 3. b0c2 b9c7 4. c2b0 c7b9 5. b0c2 b9c7 6. c2b0 c7b9 *\n\n",
+    "[Red \"f\"]\n1. g3g4 h9g7 2. h0g2 *\n",
+);
+
+/// The numbers (from 1) of the games `validate` selects from `input` on
+/// standard input with `args`, and the summary line.
+fn selected_from(input: &str, args: &[&str]) -> (Vec<u64>, String) {
+    let out = qipu()
+        .arg("validate")
+        .args(args)
+        .args(["--format", "json", "-"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    let numbers = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["index"].as_u64().unwrap() + 1)
+        .collect();
+    (numbers, String::from_utf8(out.stderr).unwrap())
+}
+
+/// The numbers (from 1) of the games `qipu duplicates` leaves out of
+/// `input` (the members of a group that are not kept).
+fn copies_found(input: &str, args: &[&str]) -> Vec<u64> {
+    let out = qipu()
+        .args(["duplicates", "--format", "json"])
+        .args(args)
+        .arg("-")
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    let mut copies: Vec<u64> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .flat_map(|l| {
+            let group: serde_json::Value = serde_json::from_str(l).unwrap();
+            let members = group["members"].as_array().unwrap().clone();
+            members
+                .into_iter()
+                .filter(|m| !m["kept"].as_bool().unwrap())
+                .map(|m| m["index"].as_u64().unwrap() + 1)
+        })
+        .collect();
+    copies.sort_unstable();
+    copies
+}
+
+#[test]
+fn dedupe_by_every_kind_and_keep_policy_leaves_out_what_duplicates_finds() {
+    let all: Vec<u64> = (1..=6).collect();
+    let cases: [(&str, &str, &str, &[u64]); 8] = [
+        ("line", "line", "first", &[2]),
+        ("line", "line", "most-annotated", &[1]),
+        ("line", "line", "longest", &[2]),
+        ("line,truncated", "line,truncated", "first", &[1, 2, 4]),
+        ("line,truncated", "line,truncated", "most-annotated", &[1, 2, 4]),
+        ("line,mirror", "line", "first", &[2, 5]),
+        ("final", "final", "first", &[2, 5]),
+        ("line,final,truncated,mirror", "line,final,truncated", "longest", &[1, 2, 4, 5]),
+    ];
+    for (dedupe, by, keep, left_out) in cases {
+        let mirror = if dedupe.contains("mirror") { &["--mirror"][..] } else { &[] };
+        let found = copies_found(COPIES, &[&["--by", by, "--keep", keep][..], mirror].concat());
+        assert_eq!(found, left_out, "duplicates --by {by} --keep {keep}");
+        let (numbers, err) = selected_from(COPIES, &[&format!("--dedupe={dedupe}"), "--keep", keep]);
+        let expected: Vec<u64> = all.iter().copied().filter(|n| !left_out.contains(n)).collect();
+        assert_eq!(numbers, expected, "--dedupe={dedupe} --keep {keep}: {err}");
+        let summary = format!(
+            "{} selected, {} left out ({} as copies)",
+            expected.len(),
+            left_out.len(),
+            left_out.len()
+        );
+        assert!(err.contains(&summary), "{err}");
+    }
+    // With --skip and --limit counted over the games left: the first two that are no copies.
+    let (numbers, _) =
+        selected_from(COPIES, &["--dedupe=line,truncated", "--keep", "longest", "--limit", "2"]);
+    assert_eq!(numbers, [3, 5]);
+    // Copies are looked for among the candidates only: without game 3, game 1 is the longest kept.
+    let (numbers, _) =
+        selected_from(COPIES, &["--dedupe=line,truncated", "--keep", "longest", "--games", "1,2,4-6"]);
+    assert_eq!(numbers, [1, 5, 6]);
+    let (numbers, _) =
+        selected_from(COPIES, &["--dedupe=line,truncated", "--keep", "most-annotated", "--red", "^[abd]$"]);
+    assert_eq!(numbers, [2]);
+    // --keep without --dedupe is a usage error.
+    qipu().args(["validate", "--keep", "longest", "-"]).write_stdin(COPIES).assert().code(2);
+}
+
+#[test]
+fn every_batch_command_leaves_the_planned_copies_out() {
+    let dir = std::env::temp_dir().join(format!("qipu-test-dedupe-plan-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("copies.pgn");
+    std::fs::write(&file, COPIES).unwrap();
+    let file = file.to_str().unwrap();
+    let flags = ["--dedupe=line,truncated", "--keep", "longest"];
+    for command in
+        [&["validate"][..], &["fen"], &["stats"], &["classify"], &["openings"], &["convert", "--to", "pgn"]]
+    {
+        let out = qipu().args(command).args(flags).arg(file).output().unwrap();
+        // validate prints its summary with the report, the others on standard error.
+        let said = String::from_utf8_lossy(&out.stderr) + String::from_utf8_lossy(&out.stdout);
+        assert!(said.contains("3 selected, 3 left out (3 as copies)"), "{command:?}: {said}");
+    }
+    let out = qipu().args(["convert", "--to", "pgn"]).args(flags).arg(file).output().unwrap();
+    let written = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(written.matches("[Red \"").count(), 3);
+    assert!(written.contains("[Red \"c\"]") && !written.contains("[Red \"a\"]"));
+    let xqf = dir.join("xqf");
+    let out = qipu()
+        .args(["convert", "--to", "xqf", "-o", xqf.to_str().unwrap()])
+        .args(flags)
+        .arg(file)
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("3 as copies"));
+    assert_eq!(std::fs::read_dir(&xqf).unwrap().count(), 3);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

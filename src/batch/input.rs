@@ -30,6 +30,12 @@ pub enum Input {
     },
     /// Standard input.
     Stdin,
+    /// Standard input kept in a file, so that it can be read more than
+    /// once: named `-` in reports, read from `path`.
+    KeptStdin {
+        /// The file that holds it.
+        path: PathBuf,
+    },
     /// A path that cannot be read, and why (reported as unreadable):
     /// [`UnreadableReason::NotFound`], [`CannotRead`](UnreadableReason::CannotRead)
     /// or [`BrokenLink`](UnreadableReason::BrokenLink).
@@ -75,7 +81,7 @@ impl Input {
             Input::File { path, .. } | Input::Problem { path, .. } | Input::Skipped { path, .. } => {
                 Some(path)
             }
-            Input::Stdin => None,
+            Input::Stdin | Input::KeptStdin { .. } => None,
         }
     }
 
@@ -102,6 +108,7 @@ impl Input {
         match self {
             Input::File { path, .. } => Ok(Box::new(std::fs::File::open(path)?)),
             Input::Stdin => Ok(Box::new(std::io::stdin())),
+            Input::KeptStdin { path } => Ok(Box::new(std::fs::File::open(path)?)),
             Input::Problem { reason, .. } | Input::Skipped { reason, .. } => {
                 Err(std::io::Error::other(reason.clone()))
             }

@@ -77,13 +77,14 @@ struct Found {
 /// games as `validate` does; a game with an illegal move is classified by
 /// the moves before it.
 pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
-    let inputs = super::inputs(&args.paths);
+    let mut inputs = super::inputs(&args.paths);
     let mut sink = args.output.open(&inputs, stdout)?;
     let out = &mut sink;
     let batch = super::batch(args.jobs, args.encoding)?;
     let mut tally = Tally::new(inputs.len());
     let (mut classified, mut tagged, mut agreeing) = (0, 0, 0);
     let mut chooser = super::select::Chooser::new(&args.select)?;
+    chooser.plan(&mut inputs, &batch)?;
     let selection = chooser.selection.clone();
     let run = batch.run(
         &inputs,

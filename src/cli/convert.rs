@@ -119,7 +119,7 @@ pub struct Args {
 
 /// Converts every game; problems go to standard error.
 pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
-    let inputs = super::inputs(&args.paths);
+    let mut inputs = super::inputs(&args.paths);
     if args.to == Target::Xqf {
         if args.split.is_some() || args.split_by.is_some() {
             return Err(Failure::usage(
@@ -141,7 +141,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
         if args.rejected.is_some() {
             return Err(Failure::usage("--rejected is not for --to xqf (which writes a file per game)"));
         }
-        let (tally, selected) = super::convert_xqf::run(&inputs, args, dir, version)?;
+        let (tally, selected) = super::convert_xqf::run(&mut inputs, args, dir, version)?;
         eprintln!("{}{selected}; {} written", tally.summary(), tally.written());
         return Ok(tally.code());
     }
@@ -168,6 +168,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     let mut chooser = super::select::Chooser::new(&args.select)?;
     let selection = chooser.selection.clone();
     let batch = super::batch(args.jobs, args.encoding)?;
+    chooser.plan(&mut inputs, &batch)?;
     let style = args.chinese.unwrap_or(match args.output_encoding {
         Encoding::Big5 => ChineseStyle::Traditional,
         _ => ChineseStyle::Simplified,

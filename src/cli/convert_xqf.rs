@@ -32,7 +32,7 @@ struct Converted {
 /// Returns the tally of the games, and of those not written, and the
 /// selection's part of the summary line.
 pub fn run(
-    inputs: &[Input],
+    inputs: &mut [Input],
     args: &super::convert::Args,
     dir: &Path,
     version: xqf::Version,
@@ -43,6 +43,7 @@ pub fn run(
     let mut used: HashSet<String> = HashSet::new();
     let mut tally = Tally::new(inputs.len());
     let mut chooser = super::select::Chooser::new(&args.select)?;
+    chooser.plan(inputs, &batch)?;
     let selection = chooser.selection.clone();
     let shape = args.shape.shape();
     let write = |record: Record| {

@@ -8,16 +8,17 @@
 //! `--duplicates-out`). Standard input is kept in a temporary file for it.
 
 use std::collections::HashMap;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use serde::Serialize;
 
 use super::progress::{Outcome, Tally};
+use super::select::KeepArg;
 use super::{ChineseStyle, Failure, MoveNotation, OutputFormat};
 use qipu::batch::{Checker, Event, Input, Status};
-use qipu::dedupe::{Annotations, Collection, Entry, Group, Keep, Keyer, Kinds, Link, Prefixes, Why};
+use qipu::dedupe::{Annotations, Collection, Entry, Group, Keyer, Kinds, Link, Prefixes, Why};
 use qipu::formats::encoding::Encoding;
 use qipu::formats::pgn;
 use qipu::record::{GameResult, Record, RecordBuilder, RecordedMove, Skip, Span, Visitor, Warning};
@@ -31,17 +32,6 @@ pub enum By {
     Final,
     /// One game's main line is a prefix of another's (the longer is kept).
     Truncated,
-}
-
-/// Which copy of a group is kept.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum KeepArg {
-    /// The first in input order.
-    First,
-    /// The one with the most plies.
-    Longest,
-    /// The one with the most comments, variations and tags.
-    MostAnnotated,
 }
 
 /// Arguments of `qipu duplicates`.
@@ -81,28 +71,6 @@ pub struct Args {
     pub output: super::output::OutputArgs,
 }
 
-/// Standard input kept in a temporary file, removed when dropped.
-struct Spooled(PathBuf);
-
-impl Drop for Spooled {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
-
-/// Standard input copied into a new temporary file.
-fn spool_stdin() -> Result<(Spooled, u64), Failure> {
-    let path = std::env::temp_dir().join(format!(".qipu-stdin-{}", std::process::id()));
-    let failed = |e: std::io::Error| {
-        Failure::usage(format!("standard input: cannot keep it in {}: {e}", path.display()))
-    };
-    let mut file = std::fs::File::options().write(true).create_new(true).open(&path).map_err(failed)?;
-    let spooled = Spooled(path.clone());
-    let mut stdin = std::io::stdin().lock();
-    let n = std::io::copy(&mut stdin.by_ref(), &mut file).map_err(failed)?;
-    Ok((spooled, n))
-}
-
 /// Finds and prints the groups of copies.
 pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     let mut inputs = super::inputs(&args.paths);
@@ -113,14 +81,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
             (i.name(), json, escaped)
         })
         .collect();
-    let mut _spooled = None;
-    if inputs.iter().any(|i| matches!(i, Input::Stdin)) {
-        let (spooled, len) = spool_stdin()?;
-        for input in inputs.iter_mut().filter(|i| matches!(i, Input::Stdin)) {
-            *input = Input::File { path: spooled.0.clone(), found: false, len: Some(len) };
-        }
-        _spooled = Some(spooled);
-    }
+    let _spooled = super::spool::keep_stdin(&mut inputs)?;
     let mut sink = args.output.open(&inputs, stdout)?;
     let mut copies_stdout = std::io::sink();
     let mut out_file = match args.duplicates_out.as_deref() {
@@ -200,12 +161,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
             },
         )?;
     }
-    let keep = match args.keep {
-        KeepArg::First => Keep::First,
-        KeepArg::Longest => Keep::Longest,
-        KeepArg::MostAnnotated => Keep::MostAnnotated,
-    };
-    let groups = collection.groups(keep);
+    let groups = collection.groups(args.keep.policy());
 
     // Pass 3: the tags of the members, and the copies, from the inputs
     // that hold them.

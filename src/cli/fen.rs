@@ -218,7 +218,7 @@ fn write_lines(out: &mut impl Write, head: &[u8], lines: &[u8]) -> std::io::Resu
 
 /// Writes the FEN trails; problems go to standard error.
 pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
-    let inputs = super::inputs(&args.paths);
+    let mut inputs = super::inputs(&args.paths);
     let mut sink = args.output.open(&inputs, stdout)?;
     let out = &mut sink;
     let batch = super::batch(args.jobs, args.encoding)?;
@@ -228,6 +228,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     }
     let mut tally = Tally::new(inputs.len());
     let mut chooser = super::select::Chooser::new(&args.select)?;
+    chooser.plan(&mut inputs, &batch)?;
     let selection = chooser.selection.clone();
     let follower = || selection.checker(Trail::new(notation, args.format));
     let run = batch.run(&inputs, follower, |meta, event| {

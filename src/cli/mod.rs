@@ -21,6 +21,7 @@ mod perft;
 mod progress;
 mod select;
 mod shape;
+mod spool;
 mod stats;
 mod validate;
 

@@ -78,7 +78,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
             span.min, span.min, args.depth
         );
     }
-    let inputs = super::inputs(&args.paths);
+    let mut inputs = super::inputs(&args.paths);
     let mut sink = args.output.open(&inputs, stdout)?;
     let out = &mut sink;
     let batch = super::batch(args.jobs, args.encoding)?;
@@ -86,6 +86,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     let mut tree = OpeningTree::new(args.depth);
     let plies = args.depth.max(ecco::PLIES);
     let mut chooser = super::select::Chooser::new(&args.select)?;
+    chooser.plan(&mut inputs, &batch)?;
     let selection = chooser.selection.clone();
     let run = batch.run(
         &inputs,

@@ -4,7 +4,8 @@
 
 use std::sync::Arc;
 
-use qipu::batch::Status;
+use qipu::batch::{Batch, Input, Status};
+use qipu::dedupe::{Dedupe, Keep, Kinds};
 use qipu::record::replay::Termination;
 use qipu::select::{
     DateRange, EccoSet, GameNumbers, Looks, MaterialAt, MaterialPattern, ResultChoice, Selection, Selector,
@@ -153,14 +154,94 @@ pub struct SelectArgs {
     /// Select at most N games (reading stops once they are found).
     #[arg(long, value_name = "N")]
     pub limit: Option<u64>,
-    /// Leave out each game whose main line (of 10 plies or more, from the same start) is that
-    /// of a game selected before it: the first of each group of copies is kept (see `qipu
-    /// duplicates` for other kinds of sameness). After --invert, before --skip and --limit.
-    #[arg(long)]
-    pub dedupe: bool,
+    /// Leave out copies: games of 10 plies or more whose main line (from the same start) is
+    /// another's; `--dedupe=KINDS` for other kinds of sameness, comma-separated: line,
+    /// final (the same final position after as many plies), truncated (a prefix of a longer
+    /// game's line), mirror (the left–right mirror too). One game of each group is kept, the
+    /// first unless --keep says otherwise. After --invert, before --skip and --limit.
+    #[arg(
+        long,
+        value_enum,
+        value_name = "KINDS",
+        num_args = 0..=1,
+        require_equals = true,
+        value_delimiter = ',',
+        default_missing_value = "line"
+    )]
+    pub dedupe: Option<Vec<DedupeKind>>,
+    /// Which game of each group of copies --dedupe keeps (a truncated copy never is). With
+    /// longest or most-annotated, or with --dedupe=truncated or line and final together, the
+    /// inputs are read once more first to find the groups (twice with truncated).
+    #[arg(long, value_enum, value_name = "WHICH", requires = "dedupe")]
+    pub keep: Option<KeepArg>,
+}
+
+/// `--dedupe` kinds of sameness.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum DedupeKind {
+    /// The same main line from the same start.
+    Line,
+    /// The same final position after as many plies.
+    Final,
+    /// One game's main line is a prefix of another's (the longer is kept).
+    Truncated,
+    /// The kinds given match the left–right mirror of each game too.
+    Mirror,
+}
+
+/// Which copy of a group is kept (`--keep`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum KeepArg {
+    /// The first in input order.
+    First,
+    /// The one with the most plies.
+    Longest,
+    /// The one with the most comments, variations and tags.
+    MostAnnotated,
+}
+
+impl KeepArg {
+    /// The library's policy.
+    pub fn policy(self) -> Keep {
+        match self {
+            KeepArg::First => Keep::First,
+            KeepArg::Longest => Keep::Longest,
+            KeepArg::MostAnnotated => Keep::MostAnnotated,
+        }
+    }
+}
+
+/// How `--dedupe` finds copies: as games come (the first kept, one kind
+/// of sameness), or by a plan made over every input first.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Copies {
+    /// In one pass.
+    AsTheyCome(Kinds),
+    /// Planned over the inputs first.
+    Planned(Kinds, Keep),
 }
 
 impl SelectArgs {
+    /// How `--dedupe` and `--keep` find copies, if asked.
+    fn copies(&self) -> Option<Copies> {
+        let by = self.dedupe.as_ref()?;
+        let has = |k| by.contains(&k);
+        let mut kinds = Kinds {
+            line: has(DedupeKind::Line),
+            end: has(DedupeKind::Final),
+            truncated: has(DedupeKind::Truncated),
+            mirror: has(DedupeKind::Mirror),
+            ..Kinds::default()
+        };
+        // `--dedupe=mirror` alone: mirrored lines.
+        kinds.line |= !kinds.end && !kinds.truncated;
+        let keep = self.keep.map_or(Keep::First, KeepArg::policy);
+        // Matching by line and by final position together joins groups
+        // that a single pass would not: it is planned too.
+        let one_pass = keep == Keep::First && !kinds.truncated && !(kinds.line && kinds.end);
+        Some(if one_pass { Copies::AsTheyCome(kinds) } else { Copies::Planned(kinds, keep) })
+    }
+
     /// The selection and the selector the flags ask for.
     pub fn read(&self) -> Result<(Arc<Selection>, Selector), Failure> {
         let usage = |e: qipu::select::CriterionError| Failure::usage(format!("--{e}"));
@@ -193,7 +274,7 @@ impl SelectArgs {
             in_variations: self.in_variations,
             material: self.material.map(|m| (m, material_at)),
             opening: self.ecco.is_some() || self.opening.is_some(),
-            key: self.dedupe,
+            key: matches!(self.copies(), Some(Copies::AsTheyCome(_))),
         };
         let selection = Selection {
             tags,
@@ -236,8 +317,8 @@ impl SelectArgs {
             looks: Arc::new(looks),
         };
         let mut selector = Selector::new(self.games.clone(), self.invert, self.skip, self.limit);
-        if self.dedupe {
-            selector = selector.dedupe(qipu::dedupe::Dedupe::new(qipu::dedupe::Kinds::default()));
+        if let Some(Copies::AsTheyCome(kinds)) = self.copies() {
+            selector = selector.dedupe(Dedupe::new(kinds));
         }
         Ok((Arc::new(selection), selector))
     }
@@ -254,14 +335,35 @@ pub struct Chooser {
     pub selection: Arc<Selection>,
     /// Whether any flag selects.
     pub active: bool,
+    /// Copies to find over every input before the command's pass.
+    planned: Option<(Kinds, Keep)>,
+    /// Standard input kept in a file for that.
+    _kept: Option<super::spool::Spooled>,
 }
 
 impl Chooser {
     /// The chooser the flags ask for.
     pub fn new(args: &SelectArgs) -> Result<Chooser, Failure> {
         let (selection, selector) = args.read()?;
-        let active = !selection.is_empty() || !selector.is_empty();
-        Ok(Chooser { selector, selection, active })
+        let active = !selection.is_empty() || !selector.is_empty() || args.dedupe.is_some();
+        let planned = match args.copies() {
+            Some(Copies::Planned(kinds, keep)) => Some((kinds, keep)),
+            _ => None,
+        };
+        Ok(Chooser { selector, selection, active, planned, _kept: None })
+    }
+
+    /// Finds the copies to leave out over all of `inputs` first, when
+    /// `--dedupe` or `--keep` asks for more than the first of each group
+    /// met in one pass (standard input is kept in a temporary file for it,
+    /// as long as the chooser lives). Call it before the command's pass,
+    /// with the inputs and batch that pass reads.
+    pub fn plan(&mut self, inputs: &mut [Input], batch: &Batch) -> Result<(), Failure> {
+        let Some((kinds, keep)) = self.planned else { return Ok(()) };
+        self._kept = super::spool::keep_stdin(inputs)?;
+        let groups = qipu::select::copies(batch, inputs, &self.selection, &self.selector, kinds, keep);
+        self.selector = std::mem::take(&mut self.selector).planned(groups);
+        Ok(())
     }
 
     /// Whether game `index` of its input, which `matches` or not, is

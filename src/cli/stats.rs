@@ -39,13 +39,14 @@ pub struct Args {
 /// illegal or unreadable game is told on standard error, and the summary
 /// line counts them as `validate` does.
 pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
-    let inputs = super::inputs(&args.paths);
+    let mut inputs = super::inputs(&args.paths);
     let mut sink = args.output.open(&inputs, stdout)?;
     let out = &mut sink;
     let batch = super::batch(args.jobs, args.encoding)?;
     let mut stats = Stats::default();
     let mut tally = Tally::new(inputs.len());
     let mut chooser = super::select::Chooser::new(&args.select)?;
+    chooser.plan(&mut inputs, &batch)?;
     let selection = chooser.selection.clone();
     let run = batch.run(
         &inputs,

@@ -120,13 +120,14 @@ struct Summary {
 
 /// Validates every game of every input.
 pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
-    let inputs = super::inputs(&args.paths);
+    let mut inputs = super::inputs(&args.paths);
     let mut sink = args.output.open(&inputs, stdout)?;
     let out = &mut sink;
     let batch = super::batch(args.jobs, args.encoding)?;
     let mut summary = Summary::default();
     let mut progress = super::progress::Progress::new(inputs.len());
     let mut chooser = super::select::Chooser::new(&args.select)?;
+    chooser.plan(&mut inputs, &batch)?;
     let selection = chooser.selection.clone();
     // Every game is counted; only those selected are reported.
     let mut emit = |r: &Report, selected: bool, out: &mut dyn Write| -> Result<(), Failure> {

@@ -21,12 +21,14 @@
 //! assert_eq!((selector.read(), selector.selected()), (3, 2));
 //! ```
 
+mod copies;
 mod criteria;
 mod order;
 mod probe;
 
 use std::sync::Arc;
 
+pub use copies::copies;
 pub use criteria::{
     CriterionError, DateRange, EccoSet, GameNumbers, Material, MaterialPattern, PartialDate, Span,
 };

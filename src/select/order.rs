@@ -2,7 +2,17 @@
 //! within an input, `--invert`, and `--skip` / `--limit` over the stream.
 
 use super::GameNumbers;
-use crate::dedupe::{Dedupe, Key};
+use crate::dedupe::{Dedupe, Groups, Key, Verdict};
+
+/// How a selector finds the copies it leaves out.
+#[derive(Clone, Debug)]
+enum Copies {
+    /// As the games come, the first of each group kept.
+    Stream(Dedupe),
+    /// By a plan made over all the games before (game `n`: the `n`-th
+    /// game told).
+    Planned(Groups),
+}
 
 /// Decides, game by game in input order, which games are selected: a
 /// game is a candidate when it matches the criteria and its number in its
@@ -15,7 +25,7 @@ pub struct Selector {
     invert: bool,
     skip: u64,
     limit: Option<u64>,
-    dedupe: Option<Dedupe>,
+    dedupe: Option<Copies>,
     copies: u64,
     read: u64,
     candidates: u64,
@@ -33,8 +43,25 @@ impl Selector {
     /// Leaves out each game that is a copy of one selected before it (by
     /// `dedupe`), after `invert` and before `skip` and `limit`.
     pub fn dedupe(mut self, dedupe: Dedupe) -> Selector {
-        self.dedupe = Some(dedupe);
+        self.dedupe = Some(Copies::Stream(dedupe));
         self
+    }
+
+    /// Leaves out each game that `groups` says is a copy, after `invert`
+    /// and before `skip` and `limit`; the games are numbered from 0 in the
+    /// order they are told, as in a [`copies`](super::copies) plan made
+    /// with this selector. Keys told are then not looked at.
+    pub fn planned(mut self, groups: Groups) -> Selector {
+        self.dedupe = Some(Copies::Planned(groups));
+        self
+    }
+
+    /// Whether the game numbered `index` (0-based) in its input, which
+    /// `matches` the criteria or not, is a candidate: selected unless it
+    /// is a copy or `skip` and `limit` leave it out.
+    pub fn is_candidate(&self, index: usize, matches: bool) -> bool {
+        let named = self.games.as_ref().is_none_or(|g| g.contains(index as u64 + 1));
+        (matches && named) != self.invert
     }
 
     /// Whether the game numbered `index` (0-based) in its input, which
@@ -46,14 +73,19 @@ impl Selector {
     /// [`Selector::take`] for a game with its main line's `key` (for
     /// [`Selector::dedupe`]; a game without one is never a copy).
     pub fn take_keyed(&mut self, index: usize, matches: bool, key: Option<&Key>) -> bool {
+        let game = self.read;
         self.read += 1;
-        let named = self.games.as_ref().is_none_or(|g| g.contains(index as u64 + 1));
-        if (matches && named) == self.invert {
+        if !self.is_candidate(index, matches) {
             return false;
         }
-        if let Some(dedupe) = &mut self.dedupe
-            && dedupe.next(key).is_some()
-        {
+        let copy = match &mut self.dedupe {
+            None => false,
+            Some(Copies::Stream(dedupe)) => dedupe.next(key).is_some(),
+            Some(Copies::Planned(groups)) => {
+                u32::try_from(game).is_ok_and(|g| groups.verdict(g) != Verdict::Keep)
+            }
+        };
+        if copy {
             self.copies += 1;
             return false;
         }
@@ -126,5 +158,24 @@ mod tests {
         let mut s = Selector::new(None, false, 0, Some(1));
         assert!(s.take(0, true) && s.is_full() && !s.take(1, true));
         assert_eq!((s.read(), s.selected(), s.left_out()), (2, 1, 1));
+    }
+
+    #[test]
+    fn a_planned_selector_leaves_out_the_copies_by_the_number_of_the_game_told() {
+        use crate::dedupe::{Collection, Entry, Keep, Kinds};
+        let entry = |line, plies| Entry { key: Key { line, plies, ..Key::default() }, annotation: 0 };
+        let mut collection = Collection::new(Kinds::default());
+        // Game 1 is no candidate (it gets no key); 2 and 4 are copies of 0, 5 of 3.
+        for e in [entry(7, 20), Entry::default(), entry(7, 20), entry(8, 30), entry(7, 20), entry(8, 30)] {
+            collection.push(e);
+        }
+        let groups = collection.groups(Keep::First);
+        let mut s = Selector::new(None, false, 1, None).planned(groups);
+        let matches = [true, false, true, true, true, true];
+        let taken: Vec<usize> = (0..6).filter(|&k| s.take_keyed(k, matches[k], None)).collect();
+        // Game 0 is skipped (--skip 1 counts the games left after the copies).
+        assert_eq!(taken, [3]);
+        assert_eq!((s.read(), s.selected(), s.copies()), (6, 1, 3));
+        assert!(s.is_candidate(0, true) && !s.is_candidate(1, false));
     }
 }

@@ -1,0 +1,99 @@
+//! Copies found over a whole batch before a command's own pass over it:
+//! what leaving copies out needs when the copy kept is not simply the
+//! first one met, when truncated copies are looked for, or when matches
+//! of several kinds join groups.
+
+use std::convert::Infallible;
+use std::sync::Arc;
+
+use super::{Selection, Selector};
+use crate::batch::{Batch, Checker, Event, Input, Status};
+use crate::dedupe::{Annotations, Collection, Entry, Groups, Keep, Keyer, Kinds, Prefixes};
+
+/// The groups of copies among the games of `inputs` that `selection` and
+/// `selector` make candidates (they match, and are named, or with
+/// `invert` the others), by `kinds`, each keeping the game `keep` says: a
+/// plan for [`Selector::planned`] in a second pass over the same inputs
+/// with the same selection. The games are numbered as a selector is told
+/// them: every game read, and each input that cannot be read at all
+/// (one unreadable game); an input that holds no record is none.
+///
+/// The inputs are read once, or twice for truncated copies (the prefixes
+/// of every line looked up among the whole lines); standard input must
+/// be kept in a file first ([`Input::KeptStdin`]). `skip` and `limit` are
+/// not applied: they count the games left after the copies.
+///
+/// ```
+/// use std::sync::Arc;
+/// use qipu::batch::{Batch, Input};
+/// use qipu::dedupe::{Keep, Kinds, Verdict};
+/// use qipu::select::{copies, Selection, Selector};
+/// let dir = std::env::temp_dir().join(format!("qipu-copies-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// let line = "1. h2e2 h9g7 2. h0g2 i9h9 3. i0h0 b9c7 4. h0h6 c6c5 5. h6g6 a9b9";
+/// let path = dir.join("games.pgn");
+/// std::fs::write(&path, format!("[Red \"a\"]\n{line} *\n\n[Red \"b\"]\n{{a note}} {line} *\n")).unwrap();
+/// let inputs = [Input::File { path, found: false, len: None }];
+/// let selector = Selector::default();
+/// let groups = copies(&Batch::new(), &inputs, &Arc::new(Selection::default()), &selector, Kinds::default(), Keep::MostAnnotated);
+/// assert_eq!(groups.verdict(0), Verdict::Copy { group: 0, kept: 1 }); // the second has a comment
+/// std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+pub fn copies(
+    batch: &Batch,
+    inputs: &[Input],
+    selection: &Arc<Selection>,
+    selector: &Selector,
+    kinds: Kinds,
+    keep: Keep,
+) -> Groups {
+    let mut collection = Collection::new(kinds);
+    let read = batch.run(
+        inputs,
+        || Annotations::new(selection.checker(Keyer::default())),
+        |_, event| {
+            match event {
+                Event::Games { first, games } => {
+                    for (k, (judged, annotation)) in games.into_iter().enumerate() {
+                        let checked = judged.game;
+                        let keyed = selector.is_candidate(first + k, judged.matches)
+                            && checked.status != Status::Unreadable;
+                        let key = checked.followed.filter(|_| keyed).unwrap_or_default();
+                        collection.push(Entry { key, annotation });
+                    }
+                }
+                Event::Unreadable(_) => collection.push(Entry::default()),
+                Event::NoRecord(_) | Event::Done => {}
+            }
+            Ok::<(), Infallible>(())
+        },
+    );
+    let Ok(()) = read;
+    if kinds.truncated {
+        let lines = Arc::new(collection.lines());
+        let mut game = 0u32;
+        let read = batch.run(
+            inputs,
+            || Checker::following(Prefixes::new(lines.clone(), kinds.min_plies, kinds.mirror)),
+            |_, event| {
+                match event {
+                    Event::Games { games, .. } => {
+                        for checked in games {
+                            // A game that is no candidate has no key: its
+                            // entry is too short to contain another.
+                            if checked.status != Status::Unreadable {
+                                collection.prefixes(game, &checked.followed);
+                            }
+                            game = game.saturating_add(1);
+                        }
+                    }
+                    Event::Unreadable(_) => game = game.saturating_add(1),
+                    Event::NoRecord(_) | Event::Done => {}
+                }
+                Ok::<(), Infallible>(())
+            },
+        );
+        let Ok(()) = read;
+    }
+    collection.groups(keep)
+}
