@@ -16,6 +16,8 @@ pub struct Progress {
     inputs_total: usize,
     inputs: usize,
     games: usize,
+    /// What the line is about, before the counts (may be empty).
+    label: &'static str,
 }
 
 impl Progress {
@@ -30,7 +32,14 @@ impl Progress {
             inputs_total,
             inputs: 0,
             games: 0,
+            label: "",
         }
+    }
+
+    /// A progress line for `inputs_total` inputs read for `label`
+    /// (`finding copies: `).
+    pub fn labelled(inputs_total: usize, label: &'static str) -> Progress {
+        Progress { label, ..Progress::new(inputs_total) }
     }
 
     /// Counts `n` more games.
@@ -55,8 +64,8 @@ impl Progress {
         self.last = Instant::now();
         let rate = self.games as f64 / self.start.elapsed().as_secs_f64();
         eprint!(
-            "\r{}/{} inputs, {} games ({rate:.0} games/s)\x1b[K",
-            self.inputs, self.inputs_total, self.games
+            "\r{}{}/{} inputs, {} games ({rate:.0} games/s)\x1b[K",
+            self.label, self.inputs, self.inputs_total, self.games
         );
         let _ = std::io::stderr().flush();
         self.drawn = true;

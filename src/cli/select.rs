@@ -361,7 +361,20 @@ impl Chooser {
     pub fn plan(&mut self, inputs: &mut [Input], batch: &Batch) -> Result<(), Failure> {
         let Some((kinds, keep)) = self.planned else { return Ok(()) };
         self._kept = super::spool::keep_stdin(inputs)?;
-        let groups = qipu::select::copies(batch, inputs, &self.selection, &self.selector, kinds, keep);
+        let total = inputs.len();
+        let mut progress = super::progress::Progress::labelled(total, "finding copies: ");
+        let groups =
+            qipu::select::copies(batch, inputs, &self.selection, &self.selector, kinds, keep, |read| {
+                match read {
+                    qipu::select::Reading::Games(n) => progress.games(n),
+                    qipu::select::Reading::InputDone => progress.input_done(),
+                    qipu::select::Reading::SecondPass => {
+                        progress.finish();
+                        progress = super::progress::Progress::labelled(total, "finding truncated copies: ");
+                    }
+                }
+            });
+        progress.finish();
         self.selector = std::mem::take(&mut self.selector).planned(groups);
         Ok(())
     }

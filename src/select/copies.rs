@@ -10,6 +10,17 @@ use super::{Selection, Selector};
 use crate::batch::{Batch, Checker, Event, Input, Status};
 use crate::dedupe::{Annotations, Collection, Entry, Groups, Keep, Keyer, Kinds, Prefixes};
 
+/// What [`copies`] tells as it reads, for a progress line.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Reading {
+    /// So many more games read.
+    Games(usize),
+    /// One more input read to its end.
+    InputDone,
+    /// The second pass, for truncated copies, begins.
+    SecondPass,
+}
+
 /// The groups of copies among the games of `inputs` that `selection` and
 /// `selector` make candidates (they match, and are named, or with
 /// `invert` the others), by `kinds`, each keeping the game `keep` says: a
@@ -21,7 +32,8 @@ use crate::dedupe::{Annotations, Collection, Entry, Groups, Keep, Keyer, Kinds, 
 /// The inputs are read once, or twice for truncated copies (the prefixes
 /// of every line looked up among the whole lines); standard input must
 /// be kept in a file first ([`Input::KeptStdin`]). `skip` and `limit` are
-/// not applied: they count the games left after the copies.
+/// not applied: they count the games left after the copies. `progress`
+/// is told what is read (on each pass).
 ///
 /// ```
 /// use std::sync::Arc;
@@ -35,7 +47,8 @@ use crate::dedupe::{Annotations, Collection, Entry, Groups, Keep, Keyer, Kinds, 
 /// std::fs::write(&path, format!("[Red \"a\"]\n{line} *\n\n[Red \"b\"]\n{{a note}} {line} *\n")).unwrap();
 /// let inputs = [Input::File { path, found: false, len: None }];
 /// let selector = Selector::default();
-/// let groups = copies(&Batch::new(), &inputs, &Arc::new(Selection::default()), &selector, Kinds::default(), Keep::MostAnnotated);
+/// let selection = Arc::new(Selection::default());
+/// let groups = copies(&Batch::new(), &inputs, &selection, &selector, Kinds::default(), Keep::MostAnnotated, |_| ());
 /// assert_eq!(groups.verdict(0), Verdict::Copy { group: 0, kept: 1 }); // the second has a comment
 /// std::fs::remove_dir_all(&dir).unwrap();
 /// ```
@@ -46,6 +59,7 @@ pub fn copies(
     selector: &Selector,
     kinds: Kinds,
     keep: Keep,
+    mut progress: impl FnMut(Reading),
 ) -> Groups {
     let mut collection = Collection::new(kinds);
     let read = batch.run(
@@ -54,6 +68,7 @@ pub fn copies(
         |_, event| {
             match event {
                 Event::Games { first, games } => {
+                    progress(Reading::Games(games.len()));
                     for (k, (judged, annotation)) in games.into_iter().enumerate() {
                         let checked = judged.game;
                         let keyed = selector.is_candidate(first + k, judged.matches)
@@ -63,7 +78,8 @@ pub fn copies(
                     }
                 }
                 Event::Unreadable(_) => collection.push(Entry::default()),
-                Event::NoRecord(_) | Event::Done => {}
+                Event::Done => progress(Reading::InputDone),
+                Event::NoRecord(_) => {}
             }
             Ok::<(), Infallible>(())
         },
@@ -72,12 +88,14 @@ pub fn copies(
     if kinds.truncated {
         let lines = Arc::new(collection.lines());
         let mut game = 0u32;
+        progress(Reading::SecondPass);
         let read = batch.run(
             inputs,
             || Checker::following(Prefixes::new(lines.clone(), kinds.min_plies, kinds.mirror)),
             |_, event| {
                 match event {
                     Event::Games { games, .. } => {
+                        progress(Reading::Games(games.len()));
                         for checked in games {
                             // A game that is no candidate has no key: its
                             // entry is too short to contain another.
@@ -88,7 +106,8 @@ pub fn copies(
                         }
                     }
                     Event::Unreadable(_) => game = game.saturating_add(1),
-                    Event::NoRecord(_) | Event::Done => {}
+                    Event::Done => progress(Reading::InputDone),
+                    Event::NoRecord(_) => {}
                 }
                 Ok::<(), Infallible>(())
             },

@@ -28,7 +28,7 @@ mod probe;
 
 use std::sync::Arc;
 
-pub use copies::copies;
+pub use copies::{Reading, copies};
 pub use criteria::{
     CriterionError, DateRange, EccoSet, GameNumbers, Material, MaterialPattern, PartialDate, Span,
 };
