@@ -1,40 +1,112 @@
 //! Writes N random legal games (fixed seed) as PGN with ICCS moves, for the
 //! throughput benchmark: `cargo run --release --example gen_iccs_games -- 100000 > games.pgn`.
+//!
+//! With `--copies K` (K at least 2), every K-th game is instead a copy of a
+//! random one of the last 4,096 games before it, in rotation: an exact
+//! copy, a truncated copy (a prefix of at least 10 plies and fewer than
+//! the whole; an exact copy of a game of 10 plies or fewer), the left–right mirror (a<->i, b<->h, ...) and the same moves
+//! under other tags: what `qipu duplicates --by line,final,truncated
+//! --mirror` is measured on. The other games are random ones drawn as
+//! without the option.
 
+use std::collections::VecDeque;
 use std::io::Write;
 
-use qipu::Position;
 use qipu::notation::iccs;
+use qipu::{Move, Position};
+
+/// How many earlier games a copy may be made of.
+const WINDOW: usize = 4096;
+
+/// A xorshift generator with a fixed seed.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+/// A random legal game of 60 to 159 plies (fewer if it ends).
+fn random_game(rng: &mut Rng) -> Vec<Move> {
+    let mut pos = Position::start();
+    let plies = 60 + (rng.next() % 100) as usize;
+    let mut moves = Vec::with_capacity(plies);
+    for _ in 0..plies {
+        let legal = pos.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        let m = legal[(rng.next() % legal.len() as u64) as usize];
+        moves.push(m);
+        let _ = pos.play_unchecked(m);
+    }
+    moves
+}
+
+/// The movetext of `moves` in ICCS, each followed by a space.
+fn movetext(moves: &[Move]) -> String {
+    let mut text = String::new();
+    for (ply, &m) in moves.iter().enumerate() {
+        if ply % 2 == 0 {
+            text.push_str(&format!("{}. ", ply / 2 + 1));
+        }
+        text.push_str(&iccs::write(m, iccs::Style::Iccs));
+        text.push(' ');
+    }
+    text
+}
 
 fn main() {
-    let n: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(100_000);
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let n: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(100_000);
+    let copies: Option<usize> = args
+        .iter()
+        .position(|a| a == "--copies")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|k| k.parse().ok())
+        .filter(|&k| k >= 2);
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut copy_rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut recent: VecDeque<(usize, Vec<Move>)> = VecDeque::with_capacity(WINDOW);
     let out = std::io::stdout();
     let mut out = std::io::BufWriter::new(out.lock());
     for g in 0..n {
-        let mut pos = Position::start();
-        let plies = 60 + (next() % 100) as usize;
-        let mut text = String::new();
-        for ply in 0..plies {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
+        let copy_kind = copies.filter(|&k| g % k == k - 1 && !recent.is_empty()).map(|k| g / k % 4);
+        let (tags, moves) = match copy_kind {
+            None => {
+                let moves = random_game(&mut rng);
+                if copies.is_some() {
+                    if recent.len() == WINDOW {
+                        recent.pop_front();
+                    }
+                    recent.push_back((g, moves.clone()));
+                }
+                (format!("[Event \"random {g}\"]\n"), moves)
             }
-            let m = moves[(next() % moves.len() as u64) as usize];
-            if ply % 2 == 0 {
-                text.push_str(&format!("{}. ", ply / 2 + 1));
+            Some(kind) => {
+                let (of, moves) = &recent[(copy_rng.next() % recent.len() as u64) as usize];
+                match kind {
+                    1 if moves.len() > 10 => {
+                        let cut = 10 + (copy_rng.next() % (moves.len() as u64 - 10)) as usize;
+                        (format!("[Event \"random {of}, cut at {cut}\"]\n"), moves[..cut].to_vec())
+                    }
+                    0 | 1 => (format!("[Event \"random {of}\"]\n"), moves.clone()),
+                    2 => {
+                        let mirrored = moves.iter().map(|m| m.flip_horizontal()).collect();
+                        (format!("[Event \"random {of}, mirrored\"]\n"), mirrored)
+                    }
+                    _ => (
+                        format!("[Event \"copy {g}\"]\n[Red \"red {g}\"]\n[Black \"black {g}\"]\n"),
+                        moves.clone(),
+                    ),
+                }
             }
-            text.push_str(&iccs::write(m, iccs::Style::Iccs));
-            text.push(' ');
-            let _ = pos.play_unchecked(m);
-        }
-        writeln!(out, "[Game \"Chinese Chess\"]\n[Event \"random {g}\"]\n[Format \"ICCS\"]\n\n{text}*\n")
-            .unwrap();
+        };
+        let text = movetext(&moves);
+        writeln!(out, "[Game \"Chinese Chess\"]\n{tags}[Format \"ICCS\"]\n\n{text}*\n").unwrap();
     }
 }

@@ -11,7 +11,10 @@
 # For each input and --jobs 1 and 2: validate, fen --format jsonl, convert --to pgn, stats,
 # duplicates (by line; and by line, final, truncated and mirrored);
 # wall clock (best of five), games/s, plies/s, MB/s, CPU seconds and peak memory; then what
-# each selection criterion adds to validate's time on the CCPD slice.
+# each selection criterion adds to validate's time on the CCPD slice; then duplicates on
+# iccs-1m-copies.pgn (1,000,000 generated games, every 10th a copy: exact, truncated, mirrored
+# or under other tags; `gen_iccs_games 1000000 --copies 10`, 0.9 GB) by line and by every kind
+# beside validate, one run each, with peak memory.
 # Usage: bash scripts/bench.sh   (from the repository root; the peer needs `pip install cchess`)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -84,6 +87,19 @@ done <<FLAGS
 --plies 40.. --has-comments --status valid
 --ecco B
 FLAGS
+
+big="$work/iccs-1m-copies.pgn"
+[ -s "$big" ] || cargo run --release --quiet --example gen_iccs_games -- 1000000 --copies 10 > "$big"
+echo "== $(basename "$big"): duplicates beside validate (default --jobs, one run each)"
+for cmd in "validate" "duplicates" "duplicates --by line,final,truncated --mirror"; do
+  start=$(date +%s.%N)
+  # shellcheck disable=SC2086
+  /usr/bin/time -o "$work/time" -f '%U %S %M' "$qipu" $cmd "$big" > /dev/null 2>&1 || true
+  end=$(date +%s.%N)
+  read -r user sys peak < <(tail -1 "$work/time")
+  printf '%-50s %7.2f s  CPU %6.2f s  peak %6.1f MB\n' "$cmd" "$(echo "$end - $start" | bc -l)" \
+    "$(echo "$user + $sys" | bc -l)" "$(echo "$peak / 1024" | bc -l)"
+done
 
 echo "== peer: cchess on samples of the same records"
 python3 scripts/peer-cchess.py pgn "$iccs" 200 || true

@@ -7,18 +7,20 @@
 //! more, for their tags (and the copies themselves, with
 //! `--duplicates-out`). Standard input is kept in a temporary file for it.
 
-use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use serde::Serialize;
 
+use super::duplicates_tags::{TAGS, TagTable, Tags};
 use super::progress::{Outcome, Tally};
 use super::select::KeepArg;
 use super::{ChineseStyle, Failure, MoveNotation, OutputFormat};
 use qipu::batch::{Checker, Event, Input, Status};
-use qipu::dedupe::{Annotations, Collection, Entry, Group, Keyer, Kinds, Link, Prefixes, Why};
+use qipu::dedupe::{
+    Annotations, Collection, Entry, Group, Keyer, Kinds, Lead, Leads, Lines, Link, PrefixScan, Prefixes, Why,
+};
 use qipu::formats::encoding::Encoding;
 use qipu::formats::pgn;
 use qipu::record::{GameResult, Record, RecordBuilder, RecordedMove, Skip, Span, Visitor, Warning};
@@ -106,9 +108,11 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     let mut ends: Vec<u32> = Vec::with_capacity(inputs.len());
     let mut formats: Vec<&'static str> = Vec::with_capacity(inputs.len());
     let mut keyed = 0usize;
+    // With truncated: each game's lead and mirrored lead (see `Leads`).
+    let mut leads: Vec<(u32, u32)> = Vec::new();
     batch.run(
         &inputs,
-        || Annotations::new(Checker::following(Keyer::default())),
+        || Annotations::new(Checker::following((Keyer::default(), Lead::new(kinds.min_plies)))),
         |meta, event| {
             let source = &names[ends.len().min(names.len() - 1)].0;
             match event {
@@ -123,9 +127,14 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
                             checked.replayed.error.as_ref(),
                             note,
                         ));
-                        let key = checked.followed.filter(|_| checked.status != Status::Unreadable);
+                        let readable = checked.status != Status::Unreadable;
+                        let (key, lead) = checked.followed;
+                        let key = key.filter(|_| readable);
                         keyed += usize::from(key.is_some_and(|k| k.plies >= kinds.min_plies));
                         collection.push(Entry { key: key.unwrap_or_default(), annotation });
+                        if kinds.truncated {
+                            leads.push(lead.unwrap_or_default());
+                        }
                     }
                 }
                 Event::Unreadable(reason) => tally.unreadable_as(source, &reason, true),
@@ -141,21 +150,59 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     )?;
     tally.finish();
 
-    // Pass 2: prefixes of every line looked up among the whole lines.
+    // Pass 2: prefixes of the lines looked up among the whole lines, in
+    // the inputs that hold a game whose lead another game shares (or its
+    // mirrored lead), and in a game only as long as that may find one.
+    let input_of = |game: u32| ends.partition_point(|&end| end <= game);
     if kinds.truncated {
-        let lines = Arc::new(collection.lines());
-        let mut game = 0u32;
+        let eligible = |g: usize| collection.plies(g as u32) >= kinds.min_plies;
+        let of_eligible = |pick: fn(&(u32, u32)) -> u32| {
+            Leads::new(leads.iter().enumerate().filter(|&(g, _)| eligible(g)).map(|(_, l)| pick(l)).collect())
+        };
+        let all = of_eligible(|l| l.0);
+        let mut scanned: Vec<usize> = Vec::new();
+        for (g, &(lead, mirrored)) in leads.iter().enumerate() {
+            if eligible(g) && all.may_hold(lead, kinds.mirror.then_some(mirrored)) {
+                let input = input_of(g as u32);
+                if scanned.last() != Some(&input) {
+                    scanned.push(input);
+                }
+            }
+        }
+        // The lines that may be found: of a lead another game shares, or
+        // that is another game's mirrored lead.
+        let mirrored = if kinds.mirror { of_eligible(|l| l.1) } else { Leads::default() };
+        let found: Vec<u64> = (0..collection.len())
+            .filter(|&g| eligible(g))
+            .filter(|&g| {
+                all.count(leads[g].0) >= 2
+                    || mirrored.count(leads[g].0) > usize::from(leads[g].0 == leads[g].1)
+            })
+            .map(|g| collection.entry(g as u32).map_or(0, |e| e.key.line))
+            .collect();
+        drop((leads, mirrored));
+        let subset: Vec<Input> = scanned.iter().map(|&i| inputs[i].clone()).collect();
+        let lines = Arc::new(Lines::new(found));
+        let all = Arc::new(all);
+        let mut done = 0;
         batch.run(
-            &inputs,
-            || Checker::following(Prefixes::new(lines.clone(), kinds.min_plies, kinds.mirror)),
+            &subset,
+            || {
+                PrefixScan::new(
+                    Prefixes::new(lines.clone(), kinds.min_plies, kinds.mirror).with_leads(all.clone()),
+                )
+            },
             |_, event| {
-                if let Event::Games { games, .. } = event {
-                    for checked in games {
-                        if checked.status != Status::Unreadable {
-                            collection.prefixes(game, &checked.followed);
+                let input = scanned[done.min(scanned.len() - 1)];
+                let base = if input == 0 { 0 } else { ends[input - 1] };
+                match event {
+                    Event::Games { first, games } => {
+                        for (k, found) in games.into_iter().enumerate() {
+                            collection.prefixes(base.saturating_add((first + k) as u32), &found);
                         }
-                        game = game.saturating_add(1);
                     }
+                    Event::Done => done += 1,
+                    _ => {}
                 }
                 Ok::<(), Failure>(())
             },
@@ -165,15 +212,17 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
 
     // Pass 3: the tags of the members, and the copies, from the inputs
     // that hold them.
-    let input_of = |game: u32| ends.partition_point(|&end| end <= game);
     let mut needed: Vec<usize> =
         groups.groups().iter().flat_map(|g| g.members.iter().map(|m| input_of(m.game))).collect();
     needed.sort_unstable();
     needed.dedup();
-    let mut tags: HashMap<u32, Tags> = HashMap::new();
+    let mut members: Vec<u32> =
+        groups.groups().iter().flat_map(|g| g.members.iter().map(|m| m.game)).collect();
+    members.sort_unstable();
+    let mut tags = TagTable::new(members, |g| collection.plies(g));
+    // What is left to tell of the games is in `groups` and `tags`.
+    drop(collection);
     if !needed.is_empty() {
-        let members: std::collections::HashSet<u32> =
-            groups.groups().iter().flat_map(|g| g.members.iter().map(|m| m.game)).collect();
         let subset: Vec<Input> = needed.iter().map(|&i| inputs[i].clone()).collect();
         let build = out_file.is_some();
         let notation = MoveNotation::Chinese.with(ChineseStyle::Simplified);
@@ -188,7 +237,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
                     Event::Games { first, games } => {
                         for (k, (game_tags, record)) in games.into_iter().enumerate() {
                             let game = base.saturating_add((first + k) as u32);
-                            if !members.contains(&game) {
+                            if !tags.has(game) {
                                 continue;
                             }
                             if let (Some(file), Some(record)) = (out_file.as_mut(), record)
@@ -196,7 +245,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
                             {
                                 file.write_all((pgn::write(&record, notation) + "\n").as_bytes())?;
                             }
-                            tags.insert(game, game_tags);
+                            tags.set(game, &game_tags);
                         }
                     }
                     Event::Done => done += 1,
@@ -213,9 +262,9 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     };
     for (k, group) in groups.groups().iter().enumerate() {
         match args.format {
-            OutputFormat::Text => write_text(&mut sink, k, group, &names, &place, &tags, &collection)?,
+            OutputFormat::Text => write_text(&mut sink, k, group, &names, &place, &tags)?,
             OutputFormat::Json => {
-                let json = group_json(k, group, &names, &formats, &place, &tags, &collection);
+                let json = group_json(k, group, &names, &formats, &place, &tags);
                 super::write_json(&mut sink, &json)?;
                 writeln!(sink)?;
             }
@@ -234,12 +283,6 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     );
     Ok(tally.code())
 }
-
-/// The tags a report gives of a member: Red, Black, Event, Date.
-type Tags = [Option<String>; 4];
-
-/// The names of [`Tags`], in order.
-const TAGS: [&str; 4] = ["Red", "Black", "Event", "Date"];
 
 /// Gathers a game's [`Tags`] without replaying it, and builds its record
 /// when asked (for `--duplicates-out`).
@@ -385,23 +428,21 @@ fn group_json<'a>(
     names: &'a [(String, String, bool)],
     formats: &[&'static str],
     place: &impl Fn(u32) -> (usize, usize),
-    tags: &'a HashMap<u32, Tags>,
-    collection: &Collection,
+    tags: &'a TagTable,
 ) -> GroupJson<'a> {
     let members = group
         .members
         .iter()
         .map(|m| {
             let (input, index) = place(m.game);
-            let t = tags.get(&m.game);
-            let tag = |i: usize| t.and_then(|t| t[i].as_deref());
+            let tag = |i: usize| tags.get(m.game, i);
             MemberJson {
                 source: &names[input].1,
                 source_escaped: names[input].2,
                 index,
                 format: formats.get(input).copied().unwrap_or("unknown"),
                 tags: TagsJson { Red: tag(0), Black: tag(1), Event: tag(2), Date: tag(3) },
-                plies: collection.entry(m.game).map_or(0, |e| e.key.plies),
+                plies: tags.plies(m.game),
                 kept: m.kept,
                 why: m.link.map(|l| l.why.as_str()),
                 mirrored: m.link.is_some_and(|l| l.mirrored),
@@ -433,8 +474,7 @@ fn write_text(
     group: &Group,
     names: &[(String, String, bool)],
     place: &impl Fn(u32) -> (usize, usize),
-    tags: &HashMap<u32, Tags>,
-    collection: &Collection,
+    tags: &TagTable,
 ) -> Result<(), Failure> {
     let name = |game: u32| {
         let (input, index) = place(game);
@@ -442,9 +482,8 @@ fn write_text(
     };
     writeln!(out, "group {} ({} games)", k + 1, group.members.len())?;
     for m in &group.members {
-        let t = tags.get(&m.game);
-        let tag = |i: usize| t.and_then(|t| t[i].as_deref()).unwrap_or("?");
-        let plies = collection.entry(m.game).map_or(0, |e| e.key.plies);
+        let tag = |i: usize| tags.get(m.game, i).unwrap_or("?");
+        let plies = tags.plies(m.game);
         let mut line = format!(
             "{} {}: {} – {}, {}, {} plies",
             if m.kept { "  kept" } else { "  copy" },

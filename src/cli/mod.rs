@@ -13,6 +13,7 @@ mod convert;
 mod convert_split;
 mod convert_xqf;
 mod duplicates;
+mod duplicates_tags;
 mod fen;
 mod moves;
 mod openings;

@@ -8,10 +8,7 @@
 //! groups joins them. Each member is linked to one other member it matches
 //! ([`Link`]), along the shortest chain of matches from the kept one.
 
-use std::collections::HashMap;
-
 use super::key::Key;
-use super::prefix::{Lines, Prefix};
 
 /// A game of the collection: its key and how annotated it is.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -31,7 +28,7 @@ pub struct Kinds {
     /// The same final position after as many plies.
     pub end: bool,
     /// One game's main line is a prefix of another's (needs a second pass:
-    /// see [`Collection::lines`]).
+    /// see [`Collection::lines`](super::Collection::lines)).
     pub truncated: bool,
     /// The kinds asked for match the left–right mirror of a game too.
     pub mirror: bool,
@@ -134,226 +131,63 @@ pub enum Verdict {
     },
 }
 
-/// The entries of a collection, pushed in input order; then the groups.
+/// The groups made of `matches` (a game, the game it matches, and how),
+/// taken in order: each joins two groups only if they were apart. `kept`
+/// says which of a group's games (in input order) is kept.
 ///
-/// ```
-/// use qipu::dedupe::{Collection, Entry, Keep, Key, Kinds, Verdict};
-/// let key = |line, plies| Entry { key: Key { line, plies, ..Key::default() }, annotation: 0 };
-/// let mut c = Collection::new(Kinds::default());
-/// for e in [key(1, 20), key(2, 20), key(1, 20), key(3, 5), key(3, 5)] {
-///     c.push(e);
-/// }
-/// let groups = c.groups(Keep::First);
-/// assert_eq!(groups.groups().len(), 1); // the 5-ply games are too short
-/// assert_eq!(groups.verdict(2), Verdict::Copy { group: 0, kept: 0 });
-/// assert_eq!(groups.verdict(1), Verdict::Keep);
-/// ```
-#[derive(Clone, Debug)]
-pub struct Collection {
-    kinds: Kinds,
-    entries: Vec<Entry>,
-    /// For a whole line that is a prefix of other games': the longest of
-    /// them (the first of those), its length, and whether mirrored.
-    containers: HashMap<u64, (u32, u32, bool)>,
-}
-
-impl Collection {
-    /// An empty collection, matched by `kinds`.
-    pub fn new(kinds: Kinds) -> Collection {
-        let kinds = Kinds { min_plies: kinds.min_plies.max(1), ..kinds };
-        Collection { kinds, entries: Vec::new(), containers: HashMap::new() }
-    }
-
-    /// Adds the next game; past `u32::MAX - 1` games, a game is added
-    /// without its key (it cannot match).
-    pub fn push(&mut self, entry: Entry) {
-        if self.entries.len() >= (u32::MAX - 1) as usize {
-            return;
-        }
-        self.entries.push(entry);
-    }
-
-    /// How many games were pushed.
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    /// Whether none was.
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-
-    /// The entry of `game`.
-    pub fn entry(&self, game: u32) -> Option<&Entry> {
-        self.entries.get(game as usize)
-    }
-
-    /// Whether game `e` is long enough to match.
-    fn eligible(&self, e: &Entry) -> bool {
-        e.key.plies >= self.kinds.min_plies
-    }
-
-    /// The whole lines of the games long enough to match: what the second
-    /// pass of truncated copies looks prefixes up in (see
-    /// [`Prefixes`](super::Prefixes)).
-    pub fn lines(&self) -> Lines {
-        Lines::new(self.entries.iter().filter(|e| self.eligible(e)).map(|e| e.key.line).collect())
-    }
-
-    /// Tells what the second pass found of `game`: the prefixes of its line
-    /// that are other games' whole lines.
-    pub fn prefixes(&mut self, game: u32, prefixes: &[Prefix]) {
-        let Some(plies) = self.entries.get(game as usize).map(|e| e.key.plies) else { return };
-        for p in prefixes {
-            if p.plies >= plies || p.plies < self.kinds.min_plies {
-                continue;
-            }
-            let better = |&(g, n, _): &(u32, u32, bool)| plies > n || (plies == n && game < g);
-            match self.containers.get(&p.line) {
-                Some(c) if !better(c) => {}
-                _ => {
-                    self.containers.insert(p.line, (game, plies, p.mirrored));
-                }
-            }
+/// Only the games that match are numbered apart: whatever the collection's
+/// size, this takes memory for the matches only.
+pub(super) fn assemble(matches: Vec<(u32, u32, Link)>, kept: impl Fn(&[u32]) -> u32) -> Groups {
+    let mut games: Vec<u32> = matches.iter().flat_map(|&(a, b, _)| [a, b]).collect();
+    games.sort_unstable();
+    games.dedup();
+    games.shrink_to_fit();
+    let index = |g: u32| games.binary_search(&g).unwrap_or(0) as u32;
+    let mut sets = Sets::new(games.len());
+    let mut edges: Vec<(u32, (u32, u32, Link))> = Vec::new();
+    for m in matches {
+        if sets.union(index(m.0), index(m.1)) {
+            edges.push((0, m));
         }
     }
-
-    /// The groups, each with the member `keep` says kept.
-    pub fn groups(&self, keep: Keep) -> Groups {
-        let n = self.entries.len();
-        let mut sets = Sets::new(n);
-        let mut edges: Vec<(u32, u32, Link)> = Vec::new();
-        let link = |with: u32, why: Why, mirrored: bool| Link { with, why, mirrored };
-        // Eligible games sorted by line: runs of one line.
-        let mut by_line: Vec<(u64, u32)> = (0..n as u32)
-            .filter(|&g| self.eligible(&self.entries[g as usize]))
-            .map(|g| (self.entries[g as usize].key.line, g))
-            .collect();
-        by_line.sort_unstable();
-        let first_of = |line: u64| -> Option<u32> {
-            let i = by_line.partition_point(|&(l, _)| l < line);
-            by_line.get(i).filter(|&&(l, _)| l == line).map(|&(_, g)| g)
-        };
-        let plies = |g: u32| self.entries[g as usize].key.plies;
-        if self.kinds.line {
-            for run in by_line.chunk_by(|a, b| a.0 == b.0) {
-                let first = run[0].1;
-                for &(_, g) in &run[1..] {
-                    if plies(g) == plies(first) && sets.union(first, g) {
-                        edges.push((g, first, link(first, Why::Line, false)));
-                    }
-                }
-            }
-            if self.kinds.mirror {
-                for &(_, g) in &by_line {
-                    let e = &self.entries[g as usize].key;
-                    if e.mirrored_line == e.line {
-                        continue;
-                    }
-                    if let Some(other) = first_of(e.mirrored_line)
-                        && plies(other) == e.plies
-                        && sets.union(other, g)
-                    {
-                        edges.push((g, other, link(other, Why::Line, true)));
-                    }
-                }
-            }
-        }
-        if self.kinds.end {
-            let mut by_end: Vec<(u64, u32, u32)> =
-                by_line.iter().map(|&(_, g)| (self.entries[g as usize].key.end, plies(g), g)).collect();
-            by_end.sort_unstable();
-            for run in by_end.chunk_by(|a, b| (a.0, a.1) == (b.0, b.1)) {
-                let first = run[0].2;
-                for &(_, _, g) in &run[1..] {
-                    if sets.union(first, g) {
-                        edges.push((g, first, link(first, Why::End, false)));
-                    }
-                }
-            }
-            if self.kinds.mirror {
-                for &(_, g) in &by_line {
-                    let e = &self.entries[g as usize].key;
-                    if e.mirrored_end == e.end {
-                        continue;
-                    }
-                    let i = by_end.partition_point(|&(h, p, _)| (h, p) < (e.mirrored_end, e.plies));
-                    if let Some(&(h, p, other)) = by_end.get(i)
-                        && (h, p) == (e.mirrored_end, e.plies)
-                        && sets.union(other, g)
-                    {
-                        edges.push((g, other, link(other, Why::End, true)));
-                    }
-                }
-            }
-        }
-        let mut truncated = vec![false; 0];
-        if self.kinds.truncated && !self.containers.is_empty() {
-            truncated = vec![false; n];
-            for run in by_line.chunk_by(|a, b| a.0 == b.0) {
-                let Some(&(container, _, mirrored)) = self.containers.get(&run[0].0) else { continue };
-                for &(_, g) in run {
-                    truncated[g as usize] = true;
-                    if sets.union(container, g) {
-                        edges.push((g, container, link(container, Why::Truncated, mirrored)));
-                    }
-                }
-            }
-        }
-        let is_truncated = |g: u32| truncated.get(g as usize).copied().unwrap_or(false);
-        // The members of each set, in input order, and the edges of each.
-        let mut members: Vec<(u32, u32)> = (0..n as u32).map(|g| (sets.find(g), g)).collect();
-        members.sort_unstable();
-        let mut edges: Vec<(u32, (u32, u32, Link))> =
-            edges.into_iter().map(|e| (sets.find(e.0), e)).collect();
-        edges.sort_unstable_by_key(|e| (e.0, e.1.0));
-        let mut groups = Vec::new();
-        let mut at = 0;
-        for run in members.chunk_by(|a, b| a.0 == b.0) {
-            if run.len() < 2 {
-                continue;
-            }
-            let root = run[0].0;
-            let games: Vec<u32> = run.iter().map(|&(_, g)| g).collect();
-            while at < edges.len() && edges[at].0 < root {
-                at += 1;
-            }
-            let start = at;
-            while at < edges.len() && edges[at].0 == root {
-                at += 1;
-            }
-            let candidates = || games.iter().copied().filter(|&g| !is_truncated(g));
-            let kept = match keep {
-                Keep::First => candidates().next(),
-                Keep::Longest => best(candidates(), plies),
-                Keep::MostAnnotated => best(candidates(), |g| self.entries[g as usize].annotation),
-            }
-            .unwrap_or(games[0]);
-            let links = links_from(kept, &games, edges[start..at].iter().map(|e| e.1));
-            let members = games
-                .iter()
-                .zip(links)
-                .map(|(&game, link)| Member { game, kept: game == kept, link })
-                .collect();
-            groups.push(Group { members });
-        }
-        groups.sort_unstable_by_key(|g| g.members[0].game);
-        let mut copies: Vec<(u32, u32, u32)> = Vec::new();
-        for (k, group) in groups.iter().enumerate() {
-            let kept = group.kept().game;
-            copies.extend(group.members.iter().filter(|m| !m.kept).map(|m| (m.game, k as u32, kept)));
-        }
-        copies.sort_unstable();
-        Groups { groups, copies }
+    for e in &mut edges {
+        e.0 = sets.find(index(e.1.0));
     }
-}
-
-/// The first of `games` with the most `of`.
-fn best(games: impl Iterator<Item = u32>, of: impl Fn(u32) -> u32) -> Option<u32> {
-    games.fold(None, |best: Option<u32>, g| match best {
-        Some(b) if of(b) >= of(g) => Some(b),
-        _ => Some(g),
-    })
+    edges.sort_unstable_by_key(|e| (e.0, e.1.0));
+    // The members of each set, in input order (the games are sorted).
+    let mut members: Vec<(u32, u32)> =
+        (0..games.len() as u32).map(|i| (sets.find(i), games[i as usize])).collect();
+    drop(sets);
+    members.sort_unstable();
+    let mut groups = Vec::new();
+    let mut at = 0;
+    for run in members.chunk_by(|a, b| a.0 == b.0) {
+        if run.len() < 2 {
+            continue;
+        }
+        let root = run[0].0;
+        let games: Vec<u32> = run.iter().map(|&(_, g)| g).collect();
+        while at < edges.len() && edges[at].0 < root {
+            at += 1;
+        }
+        let start = at;
+        while at < edges.len() && edges[at].0 == root {
+            at += 1;
+        }
+        let kept = kept(&games);
+        let links = links_from(kept, &games, edges[start..at].iter().map(|e| e.1));
+        let members =
+            games.iter().zip(links).map(|(&game, link)| Member { game, kept: game == kept, link }).collect();
+        groups.push(Group { members });
+    }
+    groups.sort_unstable_by_key(|g| g.members[0].game);
+    let mut copies: Vec<(u32, u32, u32)> = Vec::new();
+    for (k, group) in groups.iter().enumerate() {
+        let kept = group.kept().game;
+        copies.extend(group.members.iter().filter(|m| !m.kept).map(|m| (m.game, k as u32, kept)));
+    }
+    copies.sort_unstable();
+    Groups { groups, copies }
 }
 
 /// Each of `games` (sorted) linked to a neighbour on a shortest chain of

@@ -59,7 +59,7 @@ pub fn step(line: u64, m: Move) -> u64 {
 }
 
 /// A bijective mix of 64 bits (the finalizer of SplitMix64).
-fn mix(mut z: u64) -> u64 {
+pub(super) fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)

@@ -21,8 +21,12 @@
 //! - [`Annotations`] counts a game's comments, variations and tags around
 //!   any visitor, for [`Keep::MostAnnotated`].
 //!
-//! Memory: an [`Entry`] is 40 bytes a game; making the groups takes about
-//! 40 bytes a game more for a while.
+//! Memory: a [`Collection`] keeps 16 bytes a game (the line hash, the
+//! plies, the annotation count) and 8 more for each other hash the kinds
+//! asked for need (at most 40 with `end` and `mirror`); making the groups
+//! takes 8 bytes a game long enough to match more (16 with `end`) and some
+//! for the games that match. [`Lines`] takes 16 to 32 bytes a line while
+//! truncated copies are looked for.
 //!
 //! ```
 //! use qipu::batch::Checker;
@@ -43,15 +47,19 @@
 //! ```
 
 mod annotation;
+mod by_hash;
+mod collection;
+mod column;
 mod group;
 pub mod key;
 mod prefix;
 mod stream;
 
 pub use annotation::Annotations;
-pub use group::{Collection, Entry, Group, Groups, Keep, Kinds, Link, Member, Verdict, Why};
+pub use collection::Collection;
+pub use group::{Entry, Group, Groups, Keep, Kinds, Link, Member, Verdict, Why};
 pub use key::{Key, Keyer};
-pub use prefix::{Lines, Prefix, Prefixes};
+pub use prefix::{Lead, Leads, Lines, Prefix, PrefixScan, Prefixes, lead_of};
 pub use stream::Dedupe;
 
 #[cfg(test)]

@@ -158,3 +158,77 @@ fn made_up_keys_with_the_same_hash_and_another_length_do_not_match() {
     // --min-plies 0 is read as 1: keyless games (0 plies) never match.
     assert!(c.groups(Keep::First).groups().is_empty());
 }
+
+#[test]
+fn only_the_hashes_the_kinds_need_are_kept() {
+    let key = Key { line: 1, mirrored_line: 2, end: 3, mirrored_end: 4, plies: 20 };
+    let kept = |kinds: Kinds| {
+        let mut c = Collection::new(kinds);
+        c.push(Entry { key, annotation: 7 });
+        c.entry(0).unwrap()
+    };
+    let line = kept(Kinds::default());
+    assert_eq!(
+        (line.key.line, line.key.mirrored_line, line.key.end, line.key.plies, line.annotation),
+        (1, 0, 0, 20, 7)
+    );
+    assert_eq!(kept(Kinds { mirror: true, ..Kinds::default() }).key.mirrored_line, 2);
+    let end = kept(Kinds { end: true, ..Kinds::default() }).key;
+    assert_eq!((end.end, end.mirrored_end), (3, 0));
+    assert_eq!(kept(Kinds { end: true, mirror: true, ..Kinds::default() }).key, key);
+}
+
+#[test]
+fn lines_sharing_their_high_bits_are_told_apart() {
+    let entry = |line, plies| Entry { key: Key { line, plies, ..Key::default() }, annotation: 0 };
+    let (a, b) = (7u64 << 32 | 1, 7u64 << 32 | 2);
+    let mut c = Collection::new(Kinds::default());
+    for e in [entry(b, 20), entry(a, 20), entry(b, 20), entry(a, 20), entry(a, 21), entry(b, 20)] {
+        c.push(e);
+    }
+    let groups = c.groups(Keep::First);
+    let games: Vec<Vec<u32>> =
+        groups.groups().iter().map(|g| g.members.iter().map(|m| m.game).collect()).collect();
+    // Game 4 has line a but another length: no copy.
+    assert_eq!(games, [vec![0, 2, 5], vec![1, 3]]);
+    assert_eq!(groups.verdict(5), Verdict::Copy { group: 0, kept: 0 });
+    assert_eq!(groups.verdict(4), Verdict::Keep);
+}
+
+#[test]
+fn a_thousand_copies_of_one_game_make_one_group() {
+    let entry = |line| Entry { key: Key { line, plies: 30, end: 5, ..Key::default() }, annotation: 0 };
+    let mut c = Collection::new(Kinds { end: true, mirror: true, ..Kinds::default() });
+    for g in 0..1000u64 {
+        c.push(entry(if g % 2 == 0 { 11 } else { 12 }));
+    }
+    let groups = c.groups(Keep::First);
+    assert_eq!(groups.groups().len(), 1);
+    assert_eq!(groups.copies(), 999);
+    // The odd games share the even ones' final position only.
+    let member = groups.groups()[0].members[1];
+    assert_eq!(member.link.map(|l| (l.with, l.why)), Some((0, Why::End)));
+}
+
+#[test]
+fn stopping_at_the_lead_finds_what_every_prefix_finds() {
+    let cut = "1. h2e2 h9g7 2. h0g2 i9h9 3. i0h0 b9c7 4. h0h6 c6c5 5. h6g6 a9b9";
+    let other = "1. c3c4 b9c7 2. b0c2 a9b9 3. a0b0 h9g7 4. b2b6 g6g5 5. h2e2 i9h9 6. h0g2";
+    let text = format!("{GAME} *\n\n{cut} *\n\n{} *\n\n{other} *\n\n{} *\n", mirrored(cut), mirrored(GAME));
+    let keyed = pgn::read_with(&text, &mut Checker::following((Keyer::default(), Lead::new(10))));
+    let lines = Arc::new(Lines::new(keyed.iter().map(|c| c.followed.0.unwrap().line).collect()));
+    let leads = Arc::new(Leads::new(keyed.iter().map(|c| c.followed.1.unwrap().0).collect()));
+    for mirror in [false, true] {
+        let every = pgn::read_with(&text, &mut Checker::following(Prefixes::new(lines.clone(), 10, mirror)));
+        let every: Vec<Vec<Prefix>> = every.into_iter().map(|c| c.followed).collect();
+        let scan = Prefixes::new(lines.clone(), 10, mirror).with_leads(leads.clone());
+        let scanned = pgn::read_with(&text, &mut PrefixScan::new(scan));
+        assert_eq!(scanned, every);
+        assert_eq!(every[0].len(), if mirror { 2 } else { 1 });
+        assert!(every[3].is_empty());
+    }
+    // The game of its own lead holds no other: no more of it is looked at.
+    let (lead, mirrored_lead) = keyed[3].followed.1.unwrap();
+    assert!(!leads.may_hold(lead, Some(mirrored_lead)));
+    assert!(leads.may_hold(keyed[0].followed.1.unwrap().0, None));
+}
