@@ -70,6 +70,8 @@ impl KeyNumbers {
 #[derive(Clone, Debug)]
 pub(super) struct Plies {
     numbers: [u8; PLIES],
+    /// The set of each ply's move (none for the plies after `len`).
+    bits: [Set; PLIES],
     len: usize,
     /// For each side, the set of its moves.
     played: [Set; 2],
@@ -79,10 +81,11 @@ impl Plies {
     /// The plies `keys`, at most [`PLIES`] of them (those after are not
     /// read).
     pub(super) fn of(numbers: &KeyNumbers, keys: &[Key]) -> Plies {
-        let mut plies = Plies { numbers: [UNKNOWN; PLIES], len: 0, played: [0; 2] };
+        let mut plies = Plies { numbers: [UNKNOWN; PLIES], bits: [0; PLIES], len: 0, played: [0; 2] };
         for (ply, &key) in keys.iter().take(PLIES).enumerate() {
             let n = numbers.number(key);
             plies.numbers[ply] = n;
+            plies.bits[ply] = bit(n);
             plies.played[ply % 2] |= bit(n);
             plies.len = ply + 1;
         }
@@ -136,7 +139,10 @@ pub(super) struct Matcher {
 impl Matcher {
     /// `line` compiled, its keys numbered in `numbers`.
     pub(super) fn new(line: &Line, numbers: &mut KeyNumbers) -> Matcher {
-        let fixed = line.fixed.iter().map(|(ply, keys)| (*ply, numbers.set(keys))).collect();
+        let mut fixed: Vec<(usize, Set)> =
+            line.fixed.iter().map(|(ply, keys)| (*ply, numbers.set(keys))).collect();
+        // The first two plies last: the index has mostly chosen them.
+        fixed.sort_by_key(|&(ply, _)| (ply < 2, ply));
         let start = line.position.as_ref().map(|[red, black]| {
             let sets = [red, black].map(|set| set.iter().map(|&k| numbers.add(k)).collect::<Vec<u8>>());
             Start {
@@ -175,7 +181,7 @@ impl Matcher {
 
     /// Whether the fixed plies hold moves they allow.
     fn fixed_match(&self, plies: &Plies) -> bool {
-        self.fixed.iter().all(|&(ply, set)| ply < plies.len && bit(plies.numbers[ply]) & set != 0)
+        self.fixed.iter().all(|&(ply, set)| plies.bits.get(ply).is_some_and(|&b| b & set != 0))
     }
 
     /// Whether each side plays, somewhere, a move of each of its later

@@ -51,6 +51,16 @@ impl Key {
         ((self.role as usize * 10 + usize::from(self.file)) * 3 + direction) * 10 + usize::from(self.to)
     }
 
+    /// The key of the left–right mirror of the move, in the mirrored
+    /// position: files counted from the other wing; a piece told by its
+    /// place (file 0) stays so, and a distance stays a distance.
+    pub(super) fn mirrored(self) -> Key {
+        let flip = |n: u8| if n == 0 { 0 } else { 10 - n };
+        let line = matches!(self.role, Role::King | Role::Rook | Role::Cannon | Role::Pawn);
+        let to = if self.direction == Direction::Sideways || !line { flip(self.to) } else { self.to };
+        Key { file: flip(self.file), to, ..self }
+    }
+
     /// Reads four characters such as `马８进７` or `炮二平五`, pieces and
     /// directions as the Chinese notation reads them; the side is told by
     /// the digits (Chinese numerals for Red, Arabic for Black).

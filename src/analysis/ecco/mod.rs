@@ -56,6 +56,7 @@ use compiled::{KeyNumbers, Matcher, Plies};
 use key::Key;
 use matching::Line;
 
+use crate::record::replay::Follow;
 use crate::{Color, Move, Position};
 
 /// How many plies decide the code.
@@ -208,6 +209,66 @@ pub fn opening_keys(start: &Position, moves: &[Move]) -> Vec<Key> {
         pos.play_unchecked(m);
     }
     keys
+}
+
+/// A main-line [`Follow`]er that names the opening as the game is
+/// replayed: the keys of the first [`PLIES`] plies read from the positions
+/// the replay goes through, as [`opening_keys`] reads them, without a
+/// second replay; at the end, the name ([`name_opening`]).
+///
+/// ```
+/// use qipu::analysis::ecco::OpeningReader;
+/// use qipu::batch::Checker;
+/// let games = qipu::formats::pgn::read_with("1. b2e2 b9c7 2. b0c2 a9b9 *", &mut Checker::following(OpeningReader::default()));
+/// let name = games[0].followed.as_ref().unwrap();
+/// assert_eq!((name.ecco.code, name.terms[0]), ("B05", "中炮"));
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct OpeningReader {
+    /// The keys read so far (kept from game to game for their room).
+    keys: Vec<Key>,
+    /// The game starts from the standard position.
+    standard: bool,
+    /// Red opened on the left wing: the keys are mirrored.
+    mirror: bool,
+    /// No more keys are read: [`PLIES`] are, or a move had none.
+    done: bool,
+}
+
+impl Follow for OpeningReader {
+    /// The opening's name; `None` when the game does not start from the
+    /// standard position.
+    type Output = Option<OpeningName>;
+
+    fn start(&mut self, start: &Position) {
+        self.keys.clear();
+        let standard = Position::start();
+        // The hash first: most other starts differ there.
+        self.standard = start.hash() == standard.hash() && *start == standard;
+        self.mirror = false;
+        self.done = !self.standard;
+    }
+
+    fn before_move(&mut self, before: &Position, m: Move) {
+        if self.done {
+            return;
+        }
+        if self.keys.is_empty() {
+            self.mirror = m.from.file().number_for(Color::Red) >= 6;
+        }
+        match Key::of(before, m) {
+            Some(key) => self.keys.push(if self.mirror { key.mirrored() } else { key }),
+            None => self.done = true,
+        }
+        self.done |= self.keys.len() >= PLIES;
+    }
+
+    fn end(&mut self) -> Option<OpeningName> {
+        let standard = std::mem::take(&mut self.standard);
+        self.done = true;
+        standard
+            .then(|| OpeningName { ecco: classify_keys(&self.keys), terms: terms::opening_terms(&self.keys) })
+    }
 }
 
 /// The ECCO code of a game from `start` whose main line begins with the
@@ -395,6 +456,38 @@ mod tests {
             code(&["炮八平五", "马２进３", "马八进七", "车１平２"]),
             code(&["炮二平五", "马８进７", "马二进三", "车９平８"])
         );
+    }
+
+    #[test]
+    fn the_reader_reads_the_keys_of_a_replay() {
+        let mut games = compiled::tests::openings(300, 24, 0x2545_f491_4f6c_dd1d);
+        // Random games, Red opening on either wing.
+        games.extend(compiled::tests::openings(300, 24, 7).into_iter().map(|g| mirrored(&g)));
+        let mut reader = OpeningReader::default();
+        let mut left_wing = 0;
+        for moves in &games {
+            let start = Position::start();
+            reader.start(&start);
+            let mut pos = start.clone();
+            for &m in moves {
+                reader.before_move(&pos, m);
+                pos.play_unchecked(m);
+            }
+            assert_eq!(reader.keys, opening_keys(&start, moves), "{moves:?}");
+            assert_eq!(reader.end(), name_opening(&start, moves));
+            left_wing +=
+                usize::from(moves.first().is_some_and(|m| m.from.file().number_for(Color::Red) >= 6));
+        }
+        assert!(left_wing > 200, "{left_wing}");
+        // Another start: no name, and none for a game whose start is not told.
+        reader.start(&Position::from_fen("3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1").unwrap());
+        assert_eq!(reader.end(), None);
+        assert_eq!(reader.end(), None);
+    }
+
+    /// Moves mirrored left to right.
+    fn mirrored(moves: &[Move]) -> Vec<Move> {
+        moves.iter().map(|m| m.flip_horizontal()).collect()
     }
 
     #[test]
