@@ -661,10 +661,16 @@ pub(crate) fn distinction(pos: &Position, from: Square) -> Distinction {
     if matches!(piece.role, Role::Advisor | Role::Elephant | Role::King) {
         return Distinction::File;
     }
-    let (sqs, k) = on_file(pos, piece.color, piece.role, from.file());
-    if k < 2 {
+    // Alone on its file, as most pieces are: told by the file, without
+    // listing the file's pieces.
+    let board = pos.board();
+    let mates = board.occupied_by(piece.color)
+        & board.occupied_by_role(piece.role)
+        & crate::rules::tables::FILE_MASKS[from.file().index()];
+    if mates.count_ones() < 2 {
         return Distinction::File;
     }
+    let (sqs, k) = on_file(pos, piece.color, piece.role, from.file());
     // Cannot fail: `from` holds such a piece, and a file has room for all 10.
     let file_index = sqs[..k].iter().position(|&s| s == from).expect("on its file");
     if piece.role != Role::Pawn {

@@ -7,9 +7,9 @@
 use std::sync::Arc;
 
 use super::criteria::{Material, MaterialPattern};
-use crate::analysis::ecco::{self, OpeningName};
+use crate::analysis::ecco::{OpeningName, OpeningReader};
 use crate::dedupe::{Key, Keyer};
-use crate::record::replay::{FirstMoves, Follow};
+use crate::record::replay::Follow;
 use crate::rules::zobrist;
 use crate::{Board, Color, Move, Position};
 
@@ -144,8 +144,8 @@ pub struct Probe {
     material: Material,
     /// The start position was set up: the material is known.
     started: bool,
-    /// The opening's moves, when it is named.
-    opening: FirstMoves,
+    /// The opening's name, read as the game is replayed, when asked.
+    opening: OpeningReader,
     keyer: Keyer,
 }
 
@@ -157,7 +157,7 @@ impl Probe {
             found: Probed::default(),
             material: Material::default(),
             started: false,
-            opening: FirstMoves::new(ecco::PLIES),
+            opening: OpeningReader::default(),
             keyer: Keyer::default(),
         }
     }
@@ -183,7 +183,9 @@ impl Follow for Probe {
         if self.looks.is_empty() {
             return;
         }
-        self.material = Material::of(start.board());
+        if self.looks.material.is_some() {
+            self.material = Material::of(start.board());
+        }
         self.started = true;
         if self.looks.key {
             self.keyer.start(start);
@@ -234,8 +236,8 @@ impl Follow for Probe {
         {
             found.material = pattern.matches(&self.material);
         }
-        if let Some((start, moves)) = self.opening.end() {
-            found.opening = ecco::name_opening(&start, &moves);
+        if self.looks.opening {
+            found.opening = self.opening.end();
         }
         self.started = false;
         found

@@ -36,6 +36,31 @@ impl Key {
         Some(Key { role, file, direction, to })
     }
 
+    /// How many values [`Key::index`] takes.
+    pub(super) const INDICES: usize = 7 * 10 * 3 * 10;
+
+    /// A number below [`Key::INDICES`] for each key, different for
+    /// different keys: the piece kind, the file (0 to 9), the direction and
+    /// the number after it (1 to 9).
+    pub(super) fn index(self) -> usize {
+        let direction = match self.direction {
+            Direction::Forward => 0,
+            Direction::Backward => 1,
+            Direction::Sideways => 2,
+        };
+        ((self.role as usize * 10 + usize::from(self.file)) * 3 + direction) * 10 + usize::from(self.to)
+    }
+
+    /// The key of the left–right mirror of the move, in the mirrored
+    /// position: files counted from the other wing; a piece told by its
+    /// place (file 0) stays so, and a distance stays a distance.
+    pub(super) fn mirrored(self) -> Key {
+        let flip = |n: u8| if n == 0 { 0 } else { 10 - n };
+        let line = matches!(self.role, Role::King | Role::Rook | Role::Cannon | Role::Pawn);
+        let to = if self.direction == Direction::Sideways || !line { flip(self.to) } else { self.to };
+        Key { file: flip(self.file), to, ..self }
+    }
+
     /// Reads four characters such as `马８进７` or `炮二平五`, pieces and
     /// directions as the Chinese notation reads them; the side is told by
     /// the digits (Chinese numerals for Red, Arabic for Black).

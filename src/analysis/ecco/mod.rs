@@ -26,6 +26,7 @@
 //! assert_eq!(found.opening, "中炮对进左马");
 //! ```
 
+mod compiled;
 pub mod errata;
 pub mod grammar;
 pub mod key;
@@ -49,12 +50,13 @@ pub mod pattern {
     pub use super::matching::{Later, Line, MAX_LATER, OPENING, OWN};
 }
 
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
+use compiled::{KeyNumbers, Matcher, Plies};
 use key::Key;
 use matching::Line;
 
+use crate::record::replay::Follow;
 use crate::{Color, Move, Position};
 
 /// How many plies decide the code.
@@ -95,31 +97,39 @@ impl Ecco {
     }
 }
 
-/// A code as the classifier uses it: its lines with their weights, and
-/// the codes it gives way to (first and last index in the table of each
-/// range).
-struct Compiled {
+/// A code as the classifier uses it: its lines with their weights, each
+/// also compiled, and the codes it gives way to (first and last index in
+/// the table of each range).
+struct Code {
     lines: Vec<(u32, Line)>,
+    matchers: Vec<Matcher>,
     gives_way_to: Vec<(usize, usize)>,
 }
 
 /// Every code's lines, read once, in code order, and where to find them
 /// by the moves they fix at the first two plies.
 struct Codes {
-    codes: Vec<Compiled>,
+    codes: Vec<Code>,
+    /// The numbers of the keys the lines write.
+    numbers: KeyNumbers,
     /// The (code, line) pairs by the first Red move and the first Black
-    /// move each line asks for (`None`: it asks for none, or for one of
-    /// several).
-    by_start: HashMap<Start, Vec<(usize, usize)>>,
+    /// move each line asks for ([`start_index`]), sorted by it.
+    by_start: Vec<(u16, Vec<(usize, usize)>)>,
 }
 
-/// The first Red move and the first Black move a line asks for (`None`:
-/// none, or one of several).
-type Start = (Option<Key>, Option<Key>);
+/// The index of a start in [`Codes::by_start`]: the numbers of the first
+/// Red move and the first Black move a line asks for (`None`: none, or one
+/// of several), or that a game plays (`None`: it has no such ply).
+fn start_index(red: Option<u8>, black: Option<u8>) -> u16 {
+    // Numbers are below 64; 64 stands for none.
+    let n = |m: Option<u8>| u16::from(m.unwrap_or(64));
+    n(red) * 65 + n(black)
+}
 
 impl Codes {
     fn read() -> Codes {
-        let codes: Vec<Compiled> = table::ROWS
+        let mut numbers = KeyNumbers::new();
+        let codes: Vec<Code> = table::ROWS
             .iter()
             .map(|row| {
                 let lines = grammar::lines(row.code, row.definition);
@@ -132,31 +142,41 @@ impl Codes {
                         Some((lo, hi))
                     })
                     .collect();
-                Compiled { lines: lines.into_iter().map(|l| (l.weight(), l)).collect(), gives_way_to }
+                let matchers = lines.iter().map(|l| Matcher::new(l, &mut numbers)).collect();
+                Code { lines: lines.into_iter().map(|l| (l.weight(), l)).collect(), matchers, gives_way_to }
             })
             .collect();
-        let mut by_start: HashMap<_, Vec<_>> = HashMap::new();
+        let mut by_start: Vec<(u16, Vec<(usize, usize)>)> = Vec::new();
         for (i, code) in codes.iter().enumerate() {
             for (j, (_, line)) in code.lines.iter().enumerate() {
-                by_start.entry(start_of(line)).or_default().push((i, j));
+                let (red, black) = start_of(line);
+                let index = start_index(red.map(|k| numbers.number(k)), black.map(|k| numbers.number(k)));
+                match by_start.iter_mut().find(|(at, _)| *at == index) {
+                    Some((_, lines)) => lines.push((i, j)),
+                    None => by_start.push((index, vec![(i, j)])),
+                }
             }
         }
-        Codes { codes, by_start }
+        by_start.sort_by_key(|(at, _)| *at);
+        Codes { codes, numbers, by_start }
     }
 
-    /// The lines that a game whose first moves are `red` and `black` may
-    /// follow.
-    fn starting(&self, red: Option<Key>, black: Option<Key>) -> impl Iterator<Item = &(usize, usize)> {
+    /// The lines that a game whose first moves have the numbers `red` and
+    /// `black` may follow.
+    fn starting(&self, red: Option<u8>, black: Option<u8>) -> impl Iterator<Item = &(usize, usize)> {
         let starts = [(red, black), (red, None), (None, black), (None, None)];
         let wanted = move |i: usize| starts[..i].iter().all(|s| *s != starts[i]);
-        (0..4)
-            .filter(move |&i| wanted(i))
-            .flat_map(move |i| self.by_start.get(&starts[i]).into_iter().flatten())
+        (0..4).filter(move |&i| wanted(i)).flat_map(move |i| {
+            let index = start_index(starts[i].0, starts[i].1);
+            let found = self.by_start.binary_search_by_key(&index, |(at, _)| *at).ok();
+            found.into_iter().flat_map(|k| &self.by_start[k].1)
+        })
     }
 }
 
-/// The first Red move and the first Black move a line asks for.
-fn start_of(line: &Line) -> Start {
+/// The first Red move and the first Black move a line asks for (`None`:
+/// none, or one of several).
+fn start_of(line: &Line) -> (Option<Key>, Option<Key>) {
     let fixed = |ply: usize| match line.fixed.iter().find(|(p, _)| *p == ply) {
         Some((_, moves)) if moves.len() == 1 => Some(moves[0]),
         _ => None,
@@ -189,6 +209,66 @@ pub fn opening_keys(start: &Position, moves: &[Move]) -> Vec<Key> {
         pos.play_unchecked(m);
     }
     keys
+}
+
+/// A main-line [`Follow`]er that names the opening as the game is
+/// replayed: the keys of the first [`PLIES`] plies read from the positions
+/// the replay goes through, as [`opening_keys`] reads them, without a
+/// second replay; at the end, the name ([`name_opening`]).
+///
+/// ```
+/// use qipu::analysis::ecco::OpeningReader;
+/// use qipu::batch::Checker;
+/// let games = qipu::formats::pgn::read_with("1. b2e2 b9c7 2. b0c2 a9b9 *", &mut Checker::following(OpeningReader::default()));
+/// let name = games[0].followed.as_ref().unwrap();
+/// assert_eq!((name.ecco.code, name.terms[0]), ("B05", "中炮"));
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct OpeningReader {
+    /// The keys read so far (kept from game to game for their room).
+    keys: Vec<Key>,
+    /// The game starts from the standard position.
+    standard: bool,
+    /// Red opened on the left wing: the keys are mirrored.
+    mirror: bool,
+    /// No more keys are read: [`PLIES`] are, or a move had none.
+    done: bool,
+}
+
+impl Follow for OpeningReader {
+    /// The opening's name; `None` when the game does not start from the
+    /// standard position.
+    type Output = Option<OpeningName>;
+
+    fn start(&mut self, start: &Position) {
+        self.keys.clear();
+        let standard = Position::start();
+        // The hash first: most other starts differ there.
+        self.standard = start.hash() == standard.hash() && *start == standard;
+        self.mirror = false;
+        self.done = !self.standard;
+    }
+
+    fn before_move(&mut self, before: &Position, m: Move) {
+        if self.done {
+            return;
+        }
+        if self.keys.is_empty() {
+            self.mirror = m.from.file().number_for(Color::Red) >= 6;
+        }
+        match Key::of(before, m) {
+            Some(key) => self.keys.push(if self.mirror { key.mirrored() } else { key }),
+            None => self.done = true,
+        }
+        self.done |= self.keys.len() >= PLIES;
+    }
+
+    fn end(&mut self) -> Option<OpeningName> {
+        let standard = std::mem::take(&mut self.standard);
+        self.done = true;
+        standard
+            .then(|| OpeningName { ecco: classify_keys(&self.keys), terms: terms::opening_terms(&self.keys) })
+    }
 }
 
 /// The ECCO code of a game from `start` whose main line begins with the
@@ -262,24 +342,82 @@ pub fn set_tags(record: &mut crate::record::Record, ecco: Ecco) {
 /// code's `(不包括 …)` clause claims, and of these the most specific.
 pub fn classify_keys(keys: &[Key]) -> Ecco {
     let codes = codes();
-    // (code, weight of its heaviest line the game follows).
-    let mut matched: Vec<(usize, u32)> = Vec::new();
-    for &(i, j) in codes.starting(keys.first().copied(), keys.get(1).copied()) {
-        let (weight, line) = &codes.codes[i].lines[j];
-        if !line.matches(keys) {
-            continue;
-        }
-        match matched.iter_mut().find(|(code, _)| *code == i) {
-            Some((_, w)) => *w = (*w).max(*weight),
-            None => matched.push((i, *weight)),
+    let plies = (keys.len() <= PLIES).then(|| Plies::of(&codes.numbers, keys));
+    let number = |ply: usize| keys.get(ply).map(|&k| codes.numbers.number(k));
+    let mut matched = Matched::default();
+    for &(i, j) in codes.starting(number(0), number(1)) {
+        let code = &codes.codes[i];
+        let (weight, line) = &code.lines[j];
+        let follows = match &plies {
+            Some(plies) => code.matchers[j].matches(plies),
+            // Longer than the classifier reads: the lines decide.
+            None => line.matches(keys),
+        };
+        if follows {
+            matched.add(i, *weight);
         }
     }
-    let yields = |i: usize| {
-        let ranges = &codes.codes[i].gives_way_to;
-        ranges.iter().any(|&(lo, hi)| matched.iter().any(|&(j, _)| j != i && (lo..=hi).contains(&j)))
-    };
-    let best = matched.iter().filter(|&&(i, _)| !yields(i)).max_by_key(|&&(i, w)| (w, std::cmp::Reverse(i)));
-    Ecco::of(best.map_or(0, |&(i, _)| i))
+    Ecco::of(matched.best(codes).unwrap_or(0))
+}
+
+/// The codes whose lines a game follows, each with the weight of its
+/// heaviest such line.
+struct Matched {
+    /// Bit `i` for the code of index `i` in the table.
+    codes: [u64; table::ROWS.len().div_ceil(64)],
+    weights: [u32; table::ROWS.len()],
+}
+
+impl Default for Matched {
+    fn default() -> Matched {
+        Matched { codes: [0; table::ROWS.len().div_ceil(64)], weights: [0; table::ROWS.len()] }
+    }
+}
+
+impl Matched {
+    /// The game follows a line of weight `weight` of code `i`.
+    fn add(&mut self, i: usize, weight: u32) {
+        self.codes[i / 64] |= 1 << (i % 64);
+        self.weights[i] = self.weights[i].max(weight);
+    }
+
+    /// The codes matched, in table order.
+    fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.codes.iter().enumerate().flat_map(|(w, &word)| {
+            let mut bits = word;
+            std::iter::from_fn(move || {
+                let bit = (bits != 0).then(|| bits.trailing_zeros() as usize)?;
+                bits &= bits - 1;
+                Some(w * 64 + bit)
+            })
+        })
+    }
+
+    /// Whether a code of index `lo` to `hi` other than `except` matched.
+    fn any_between(&self, lo: usize, hi: usize, except: usize) -> bool {
+        let mut codes = self.codes;
+        codes[except / 64] &= !(1 << (except % 64));
+        (lo / 64..=hi / 64).any(|w| {
+            let from = if w == lo / 64 { lo % 64 } else { 0 };
+            let to = if w == hi / 64 { hi % 64 } else { 63 };
+            let mask = (u64::MAX >> (63 - to)) & (u64::MAX << from);
+            codes.get(w).is_some_and(|c| c & mask != 0)
+        })
+    }
+
+    /// The code found: of those that give way to no other code matched,
+    /// the one of the heaviest line, the first in the table of equals.
+    fn best(&self, codes: &Codes) -> Option<usize> {
+        let yields =
+            |i: usize| codes.codes[i].gives_way_to.iter().any(|&(lo, hi)| self.any_between(lo, hi, i));
+        let mut best: Option<usize> = None;
+        for i in self.iter().filter(|&i| !yields(i)) {
+            if best.is_none_or(|b| self.weights[i] > self.weights[b]) {
+                best = Some(i);
+            }
+        }
+        best
+    }
 }
 
 #[cfg(test)]
@@ -318,6 +456,38 @@ mod tests {
             code(&["炮八平五", "马２进３", "马八进七", "车１平２"]),
             code(&["炮二平五", "马８进７", "马二进三", "车９平８"])
         );
+    }
+
+    #[test]
+    fn the_reader_reads_the_keys_of_a_replay() {
+        let mut games = compiled::tests::openings(300, 24, 0x2545_f491_4f6c_dd1d);
+        // Random games, Red opening on either wing.
+        games.extend(compiled::tests::openings(300, 24, 7).into_iter().map(|g| mirrored(&g)));
+        let mut reader = OpeningReader::default();
+        let mut left_wing = 0;
+        for moves in &games {
+            let start = Position::start();
+            reader.start(&start);
+            let mut pos = start.clone();
+            for &m in moves {
+                reader.before_move(&pos, m);
+                pos.play_unchecked(m);
+            }
+            assert_eq!(reader.keys, opening_keys(&start, moves), "{moves:?}");
+            assert_eq!(reader.end(), name_opening(&start, moves));
+            left_wing +=
+                usize::from(moves.first().is_some_and(|m| m.from.file().number_for(Color::Red) >= 6));
+        }
+        assert!(left_wing > 200, "{left_wing}");
+        // Another start: no name, and none for a game whose start is not told.
+        reader.start(&Position::from_fen("3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1").unwrap());
+        assert_eq!(reader.end(), None);
+        assert_eq!(reader.end(), None);
+    }
+
+    /// Moves mirrored left to right.
+    fn mirrored(moves: &[Move]) -> Vec<Move> {
+        moves.iter().map(|m| m.flip_horizontal()).collect()
     }
 
     #[test]

@@ -31,12 +31,12 @@ macro_rules! k {
 /// assert_eq!(terms, ["中炮", "屏风马", "过河车"]);
 /// ```
 pub fn opening_terms(keys: &[Key]) -> Vec<&'static str> {
-    let red: Vec<Key> = keys.iter().step_by(2).copied().collect();
-    let black: Vec<Key> = keys.iter().skip(1).step_by(2).copied().collect();
-    let red_has = |key: Key| red.contains(&key);
-    let black_has = |key: Key| black.contains(&key);
-    let first_red = red.first().copied();
-    let first_black = black.first().copied();
+    let red = || keys.iter().step_by(2);
+    let black = || keys.iter().skip(1).step_by(2);
+    let red_has = |key: Key| red().any(|&k| k == key);
+    let black_has = |key: Key| black().any(|&k| k == key);
+    let first_red = keys.first().copied();
+    let first_black = keys.get(1).copied();
     let mut terms = Vec::new();
     let opening_move = [
         (k!("炮二平五"), "中炮"),
@@ -74,8 +74,7 @@ pub fn opening_terms(keys: &[Key]) -> Vec<&'static str> {
     if edge_horse && !both_horses {
         terms.push("单提马");
     }
-    let first_three = &black[..black.len().min(3)];
-    let tiger = |moves: [Key; 3]| moves.iter().all(|m| first_three.contains(m));
+    let tiger = |moves: [Key; 3]| moves.iter().all(|m| black().take(3).any(|k| k == m));
     if tiger([k!("马８进７"), k!("炮８平９"), k!("车９平８")])
         || tiger([k!("马２进３"), k!("炮２平１"), k!("车１平２")])
     {
