@@ -12,7 +12,6 @@ use super::{Failure, OutputFormat};
 use qipu::analysis::ecco::{self, OpeningName};
 use qipu::batch::{Event, Meta};
 use qipu::formats::encoding::Encoding;
-use qipu::record::replay::FirstMoves;
 
 /// Arguments of `qipu classify`.
 #[derive(Debug, clap::Args)]
@@ -88,7 +87,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     let selection = chooser.selection.clone();
     let run = batch.run(
         &inputs,
-        || selection.checker(FirstMoves::new(ecco::PLIES)),
+        || selection.checker(ecco::OpeningReader::default()),
         |meta, event| {
             match event {
                 Event::Games { first, games } => {
@@ -103,10 +102,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
                             tally.game_as(outcome, false);
                             continue;
                         }
-                        let name = checked
-                            .followed
-                            .as_ref()
-                            .and_then(|(start, moves)| ecco::name_opening(start, moves));
+                        let name = checked.followed;
                         let unreadable = checked.unreadable.as_ref();
                         let error = checked.replayed.error.as_ref();
                         let game = Found {

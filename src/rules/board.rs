@@ -52,11 +52,29 @@ pub(crate) const START: Board = {
 /// assert_eq!(board.piece_at(Square::E4), None);
 /// assert_eq!(board.count(Color::Black), 16);
 /// ```
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(Clone, Eq)]
 pub struct Board {
     squares: [Option<Piece>; 90],
     occupied: [u128; 2],
     by_role: [u128; 7],
+}
+
+impl PartialEq for Board {
+    /// The same pieces on the same squares: the squares of each side and
+    /// of each kind of piece say it all (they are kept with the squares).
+    fn eq(&self, other: &Board) -> bool {
+        let same = self.occupied == other.occupied && self.by_role == other.by_role;
+        debug_assert_eq!(same, self.squares == other.squares);
+        same
+    }
+}
+
+impl std::hash::Hash for Board {
+    /// Hashes what equality compares.
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.occupied.hash(state);
+        self.by_role.hash(state);
+    }
 }
 
 impl Default for Board {

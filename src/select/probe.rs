@@ -214,7 +214,9 @@ impl Follow for Probe {
         if self.looks.key {
             self.keyer.after_move(after, m);
         }
-        self.look_at(after);
+        if self.looks.position.is_some() || self.looks.material.is_some() {
+            self.look_at(after);
+        }
     }
 
     fn variation_move(&mut self, after: &Position, _: Move) {
