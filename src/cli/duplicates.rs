@@ -9,7 +9,6 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -18,9 +17,7 @@ use super::progress::{Outcome, Tally};
 use super::select::KeepArg;
 use super::{ChineseStyle, Failure, MoveNotation, OutputFormat};
 use qipu::batch::{Checker, Event, Input, Status};
-use qipu::dedupe::{
-    Annotations, Collection, Entry, Group, Keyer, Kinds, Lead, Leads, Lines, Link, PrefixScan, Prefixes, Why,
-};
+use qipu::dedupe::{Annotations, Collection, Entry, Group, Keyer, Kinds, Lead, Link, Truncation, Why};
 use qipu::formats::encoding::Encoding;
 use qipu::formats::pgn;
 use qipu::record::{GameResult, Record, RecordBuilder, RecordedMove, Skip, Span, Visitor, Warning};
@@ -155,43 +152,20 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     // mirrored lead), and in a game only as long as that may find one.
     let input_of = |game: u32| ends.partition_point(|&end| end <= game);
     if kinds.truncated {
-        let eligible = |g: usize| collection.plies(g as u32) >= kinds.min_plies;
-        let of_eligible = |pick: fn(&(u32, u32)) -> u32| {
-            Leads::new(leads.iter().enumerate().filter(|&(g, _)| eligible(g)).map(|(_, l)| pick(l)).collect())
-        };
-        let all = of_eligible(|l| l.0);
+        let plan = Truncation::plan(&collection, &leads, kinds);
+        drop(leads);
         let mut scanned: Vec<usize> = Vec::new();
-        for (g, &(lead, mirrored)) in leads.iter().enumerate() {
-            if eligible(g) && all.may_hold(lead, kinds.mirror.then_some(mirrored)) {
-                let input = input_of(g as u32);
-                if scanned.last() != Some(&input) {
-                    scanned.push(input);
-                }
+        for &g in plan.holders() {
+            let input = input_of(g);
+            if scanned.last() != Some(&input) {
+                scanned.push(input);
             }
         }
-        // The lines that may be found: of a lead another game shares, or
-        // that is another game's mirrored lead.
-        let mirrored = if kinds.mirror { of_eligible(|l| l.1) } else { Leads::default() };
-        let found: Vec<u64> = (0..collection.len())
-            .filter(|&g| eligible(g))
-            .filter(|&g| {
-                all.count(leads[g].0) >= 2
-                    || mirrored.count(leads[g].0) > usize::from(leads[g].0 == leads[g].1)
-            })
-            .map(|g| collection.entry(g as u32).map_or(0, |e| e.key.line))
-            .collect();
-        drop((leads, mirrored));
         let subset: Vec<Input> = scanned.iter().map(|&i| inputs[i].clone()).collect();
-        let lines = Arc::new(Lines::new(found));
-        let all = Arc::new(all);
         let mut done = 0;
         batch.run(
             &subset,
-            || {
-                PrefixScan::new(
-                    Prefixes::new(lines.clone(), kinds.min_plies, kinds.mirror).with_leads(all.clone()),
-                )
-            },
+            || plan.scan(),
             |_, event| {
                 let input = scanned[done.min(scanned.len() - 1)];
                 let base = if input == 0 { 0 } else { ends[input - 1] };

@@ -54,6 +54,7 @@ mod group;
 pub mod key;
 mod prefix;
 mod stream;
+mod truncation;
 
 pub use annotation::Annotations;
 pub use collection::Collection;
@@ -61,6 +62,7 @@ pub use group::{Entry, Group, Groups, Keep, Kinds, Link, Member, Verdict, Why};
 pub use key::{Key, Keyer};
 pub use prefix::{Lead, Leads, Lines, Prefix, PrefixScan, Prefixes, lead_of};
 pub use stream::Dedupe;
+pub use truncation::Truncation;
 
 #[cfg(test)]
 mod tests;

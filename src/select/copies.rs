@@ -7,8 +7,8 @@ use std::convert::Infallible;
 use std::sync::Arc;
 
 use super::{Selection, Selector};
-use crate::batch::{Batch, Checker, Event, Input, Status};
-use crate::dedupe::{Annotations, Collection, Entry, Groups, Keep, Keyer, Kinds, Prefixes};
+use crate::batch::{Batch, Event, Input, Status};
+use crate::dedupe::{Annotations, Collection, Entry, Groups, Keep, Keyer, Kinds, Lead, Truncation};
 
 /// What [`copies`] tells as it reads, for a progress line.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -62,9 +62,11 @@ pub fn copies(
     mut progress: impl FnMut(Reading),
 ) -> Groups {
     let mut collection = Collection::new(kinds);
+    // With truncated: each game's lead and mirrored lead (see `Truncation`).
+    let mut leads: Vec<(u32, u32)> = Vec::new();
     let read = batch.run(
         inputs,
-        || Annotations::new(selection.checker(Keyer::default())),
+        || Annotations::new(selection.checker((Keyer::default(), Lead::new(kinds.min_plies)))),
         |_, event| {
             match event {
                 Event::Games { first, games } => {
@@ -73,11 +75,19 @@ pub fn copies(
                         let checked = judged.game;
                         let keyed = selector.is_candidate(first + k, judged.matches)
                             && checked.status != Status::Unreadable;
-                        let key = checked.followed.filter(|_| keyed).unwrap_or_default();
-                        collection.push(Entry { key, annotation });
+                        let (key, lead) = checked.followed;
+                        collection.push(Entry { key: key.filter(|_| keyed).unwrap_or_default(), annotation });
+                        if kinds.truncated {
+                            leads.push(lead.unwrap_or_default());
+                        }
                     }
                 }
-                Event::Unreadable(_) => collection.push(Entry::default()),
+                Event::Unreadable(_) => {
+                    collection.push(Entry::default());
+                    if kinds.truncated {
+                        leads.push((0, 0));
+                    }
+                }
                 Event::Done => progress(Reading::InputDone),
                 Event::NoRecord(_) => {}
             }
@@ -86,22 +96,22 @@ pub fn copies(
     );
     let Ok(()) = read;
     if kinds.truncated {
-        let lines = Arc::new(collection.lines());
+        let plan = Truncation::plan(&collection, &leads, kinds);
+        drop(leads);
         let mut game = 0u32;
         progress(Reading::SecondPass);
         let read = batch.run(
             inputs,
-            || Checker::following(Prefixes::new(lines.clone(), kinds.min_plies, kinds.mirror)),
+            || plan.scan(),
             |_, event| {
                 match event {
                     Event::Games { games, .. } => {
                         progress(Reading::Games(games.len()));
-                        for checked in games {
-                            // A game that is no candidate has no key: its
-                            // entry is too short to contain another.
-                            if checked.status != Status::Unreadable {
-                                collection.prefixes(game, &checked.followed);
-                            }
+                        for found in games {
+                            // A game that is no candidate, or unreadable,
+                            // has no key: its entry is too short to
+                            // contain another.
+                            collection.prefixes(game, &found);
                             game = game.saturating_add(1);
                         }
                     }
