@@ -12,6 +12,7 @@ pub mod clean;
 pub mod detect;
 pub mod dhtmlxq;
 pub mod encoding;
+pub mod epd;
 #[cfg(feature = "serde")]
 pub mod json;
 pub mod pgn;
