@@ -9,7 +9,7 @@
 //!
 //! Operands are words (a move, a code, a number) or strings in double
 //! quotes. Engine testers' tools (fastchess, cutechess) read opening
-//! suites in this form. The writer is [`write`]: [`push_position`] and
+//! suites in this form. The writer is [`write`](mod@write): [`push_position`] and
 //! [`push_opcode`].
 
 pub mod write;
