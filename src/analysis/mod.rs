@@ -5,3 +5,4 @@ pub mod ecco;
 pub mod openings;
 pub mod replay;
 pub mod stats;
+pub mod suite;

@@ -24,6 +24,7 @@ mod select;
 mod shape;
 mod spool;
 mod stats;
+mod suite;
 mod validate;
 
 /// qipu (棋谱): read, check and convert Xiangqi (Chinese chess) game records.
@@ -112,9 +113,10 @@ pub enum Command {
     Classify(classify::Args),
     /// The opening tree of a collection: the first plies of every game from
     /// the standard start, transpositions merged, each position with its
-    /// games, results, Red's score and the ECCO code most of them have.
+    /// games, results, Red's score and the ECCO code most of them have; or,
+    /// with --suite, an opening suite for engine matches (EPD or PGN).
     #[command(
-        after_help = "Examples:\n  qipu openings collection/ --depth 8 --min-games 20\n  qipu openings games.pgn --format json > tree.jsonl\n  qipu openings collection/ --to pgn > book.pgn"
+        after_help = "Examples:\n  qipu openings collection/ --depth 8 --min-games 20\n  qipu openings games.pgn --format json > tree.jsonl\n  qipu openings collection/ --to pgn > book.pgn\n  qipu openings masters/ --suite --at-ply 8 --dedupe --plies 40.. --result 1-0,0-1,draw --score 0.35..0.65 --mirror -o suite.epd\n  qipu openings masters/ --suite --at-ply 10 --min-games 5 --shuffle --seed 42 --positions 500 --to pgn --notation iccs -o suite.pgn"
     )]
     Openings(openings::Args),
     /// Find copies of the same game: groups of games with the same main line from the same

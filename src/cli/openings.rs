@@ -21,9 +21,13 @@ use qipu::{Move, Position};
 /// What `--to` writes instead of the tree.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Book {
-    /// One PGN game whose main line is the most played line and whose
-    /// variations are the others, with counts in comments.
+    /// The tree: one PGN game whose main line is the most played line and whose variations are
+    /// the others, with counts in comments. With --suite: one game per position, its moves from
+    /// the start, its counts in tags (Games, RedWins, Draws, BlackWins, Score, ECCO).
     Pgn,
+    /// With --suite (its default): one EPD line per position, with the opcodes games,
+    /// red_wins, draws, black_wins, score (Red's, when a game has a result), ecco and ply.
+    Epd,
 }
 
 /// Arguments of `qipu openings`.
@@ -41,9 +45,32 @@ pub struct Args {
     /// `text` (an indented tree) or `json` (one object per position).
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     pub format: OutputFormat,
-    /// Write the tree as a PGN with variations instead.
+    /// Write the tree as a PGN with variations instead; with --suite, the suite as EPD (the
+    /// default) or PGN.
     #[arg(long, value_enum)]
     pub to: Option<Book>,
+    /// Write an opening suite for engine matches instead of the tree: the distinct positions at
+    /// --at-ply of the selected games (transpositions merged, and mirrors with --mirror), at
+    /// least --min-games games each, at most one position per game, the most played first.
+    #[arg(long, help_heading = "Opening suite")]
+    pub suite: bool,
+    /// With --suite: the ply of the positions (`8`), or a band (`8..12`: each game gives at most
+    /// one position).
+    #[arg(long, value_name = "N|MIN..MAX", requires = "suite", help_heading = "Opening suite")]
+    pub at_ply: Option<qipu::select::Span>,
+    /// With --suite: only positions where Red's score (a win 1, a draw ½, over the games with a
+    /// result) is in this band, for balanced suites.
+    #[arg(long, value_name = "LO..HI", requires = "suite", help_heading = "Opening suite")]
+    pub score: Option<super::suite::ScoreBand>,
+    /// With --suite: shuffle the positions (the same order for the same --seed).
+    #[arg(long, requires = "suite", help_heading = "Opening suite")]
+    pub shuffle: bool,
+    /// With --shuffle: the seed.
+    #[arg(long, default_value_t = 1, requires = "shuffle", help_heading = "Opening suite")]
+    pub seed: u64,
+    /// With --suite: at most this many positions (after shuffling).
+    #[arg(long, value_name = "N", requires = "suite", help_heading = "Opening suite")]
+    pub positions: Option<usize>,
     /// Notation of the moves.
     #[arg(long, value_enum, default_value_t = MoveNotation::Chinese)]
     pub notation: MoveNotation,
@@ -68,6 +95,12 @@ pub struct Args {
 /// games as `validate` does; a game with an illegal move adds the moves
 /// before it to the tree.
 pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
+    if args.suite {
+        return super::suite::run(args, stdout);
+    }
+    if args.to == Some(Book::Epd) {
+        return Err(Failure::usage("--to epd writes an opening suite: give --suite"));
+    }
     if args.depth == 0 {
         return Err(Failure::usage("--depth must be at least 1"));
     }
@@ -124,7 +157,9 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     tally.finish();
     let notation = args.notation.with(args.chinese);
     match (args.to, args.format) {
-        (Some(Book::Pgn), _) => out.write_all(book(&tree, args.min_games, notation).as_bytes())?,
+        (Some(Book::Pgn | Book::Epd), _) => {
+            out.write_all(book(&tree, args.min_games, notation).as_bytes())?
+        }
         (None, OutputFormat::Json) => json(&tree, args.min_games, notation, out)?,
         (None, OutputFormat::Text) => text(&tree, args.min_games, notation, out)?,
     }

@@ -129,8 +129,9 @@ pub struct SelectArgs {
     /// With --position: look in variations too.
     #[arg(long, requires = "position")]
     pub in_variations: bool,
-    /// With --position: the placement's left–right mirror matches too.
-    #[arg(long, requires = "position")]
+    /// With --position: the placement's left–right mirror matches too. (With openings --suite:
+    /// a position and its mirror are one position of the suite.)
+    #[arg(long)]
     pub mirror: bool,
     /// Games with this material: Red's pieces `vs` Black's, in FEN letters (R rook, N/H horse,
     /// B/E elephant, A advisor, C cannon, P pawn; kings not written), a letter may take a count
@@ -245,6 +246,9 @@ impl SelectArgs {
     /// The selection and the selector the flags ask for.
     pub fn read(&self) -> Result<(Arc<Selection>, Selector), Failure> {
         let usage = |e: qipu::select::CriterionError| Failure::usage(format!("--{e}"));
+        if self.mirror && self.position.is_none() {
+            return Err(Failure::usage("--mirror needs --position (or openings --suite)"));
+        }
         let mut tags =
             self.tag.iter().map(|t| TagRule::parse(t)).collect::<Result<Vec<_>, _>>().map_err(usage)?;
         for (names, pattern) in [

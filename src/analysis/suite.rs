@@ -1,0 +1,363 @@
+//! Opening suites for engine matches: the distinct positions that many
+//! games reach at a ply (or in a band of plies), each with how many games
+//! reached it, their results and ECCO code, chosen so that a suite is
+//! balanced and varied.
+//!
+//! - Positions are merged by hash, so transpositions are one position;
+//!   with `mirror`, a position and its left–right mirror are one too.
+//! - A position is kept when at least `min_games` games reach it and, when
+//!   a band is asked for, Red's score over them lies in the band.
+//! - At most one position per game: positions are taken most played first,
+//!   and a position one of whose games has already given a position is
+//!   left out (with a single ply, no game reaches two positions).
+//! - The order is most played first, then first reached; or shuffled with a
+//!   seed, the same for the same seed.
+//!
+//! [`SuiteFollower`] follows each game's main line as it is replayed and
+//! notes the positions at the plies asked for; a [`SuiteBuilder`] gathers
+//! them and [`SuiteBuilder::finish`] chooses the suite.
+//!
+//! ```
+//! use qipu::analysis::suite::{SuiteBuilder, SuiteFollower, SuiteOptions};
+//! use qipu::batch::Checker;
+//! use qipu::formats::pgn;
+//! let text = "1. h2e2 h9g7 1-0\n\n1. h2e2 h9g7 0-1\n\n1. h2e2 b9c7 1-0\n\n1. b2e2 h9g7 1/2-1/2\n";
+//! let options = SuiteOptions { plies: 2..=2, mirror: true, min_games: 2, ..SuiteOptions::default() };
+//! let mut suite = SuiteBuilder::new();
+//! for game in pgn::read_with(text, &mut Checker::following(SuiteFollower::new(&options))) {
+//!     if let Some(line) = &game.followed {
+//!         suite.add(line, game.result, None);
+//!     }
+//! }
+//! let positions = suite.finish(&options);
+//! // 炮二平五 马８进７ twice; 炮二平五 马２进３ and its mirror 炮八平五 马８进７ once each, merged.
+//! assert_eq!(positions.len(), 2);
+//! assert_eq!((positions[0].games, positions[0].score()), (2, Some(0.5)));
+//! assert_eq!(positions[1].moves.len(), 2);
+//! ```
+
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+use std::ops::RangeInclusive;
+
+use crate::dedupe::key::mirrored_hash;
+use crate::record::GameResult;
+use crate::record::replay::Follow;
+use crate::{Move, Position};
+
+/// What a suite holds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SuiteOptions {
+    /// The plies whose positions are candidates (0 is the start).
+    pub plies: RangeInclusive<usize>,
+    /// A position and its left–right mirror are the same.
+    pub mirror: bool,
+    /// Positions reached by fewer games are left out.
+    pub min_games: u32,
+    /// Keep only positions where Red's score (a win 1, a draw ½, over the
+    /// games with a result) lies in this band; positions with no result
+    /// are then left out.
+    pub score: Option<RangeInclusive<f64>>,
+    /// Shuffle the suite with this seed instead of listing the most played
+    /// first.
+    pub shuffle: Option<u64>,
+    /// At most this many positions (after shuffling, when asked).
+    pub max_positions: Option<usize>,
+}
+
+impl Default for SuiteOptions {
+    /// The positions after 8 plies, mirrors apart, every one kept.
+    fn default() -> SuiteOptions {
+        SuiteOptions {
+            plies: 8..=8,
+            mirror: false,
+            min_games: 1,
+            score: None,
+            shuffle: None,
+            max_positions: None,
+        }
+    }
+}
+
+/// A position of a game's main line at a ply asked for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Reached {
+    /// The ply (0 for the start).
+    pub ply: usize,
+    /// The position's key: its hash, or with mirrors merged the smaller of
+    /// its hash and its mirror's.
+    pub key: u64,
+}
+
+/// What a [`SuiteFollower`] makes of a game: its start, its main line up
+/// to the last ply asked for, and the positions reached at the plies asked
+/// for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SuiteLine {
+    /// The start position.
+    pub start: Position,
+    /// The main line's first moves (up to the band's last ply).
+    pub moves: Vec<Move>,
+    /// The positions at the plies of the band that the game reaches.
+    pub reached: Vec<Reached>,
+}
+
+/// A main-line [`Follow`]er noting the positions at the plies of a suite's
+/// band; `None` for a game whose start is no legal position.
+#[derive(Clone, Debug)]
+pub struct SuiteFollower {
+    plies: RangeInclusive<usize>,
+    mirror: bool,
+    ply: usize,
+    line: Option<SuiteLine>,
+}
+
+impl SuiteFollower {
+    /// Follows games for a suite with these options.
+    pub fn new(options: &SuiteOptions) -> SuiteFollower {
+        SuiteFollower { plies: options.plies.clone(), mirror: options.mirror, ply: 0, line: None }
+    }
+
+    fn key(&self, pos: &Position) -> u64 {
+        if self.mirror { pos.hash().min(mirrored_hash(pos)) } else { pos.hash() }
+    }
+
+    fn note(&mut self, pos: &Position) {
+        if self.plies.contains(&self.ply) {
+            let key = self.key(pos);
+            if let Some(line) = &mut self.line {
+                line.reached.push(Reached { ply: self.ply, key });
+            }
+        }
+    }
+}
+
+impl Follow for SuiteFollower {
+    type Output = Option<SuiteLine>;
+
+    fn start(&mut self, start: &Position) {
+        self.ply = 0;
+        self.line = Some(SuiteLine { start: start.clone(), moves: Vec::new(), reached: Vec::new() });
+        self.note(start);
+    }
+
+    fn before_move(&mut self, _: &Position, m: Move) {
+        let last = *self.plies.end();
+        if let Some(line) = &mut self.line
+            && line.moves.len() < last
+        {
+            line.moves.push(m);
+        }
+    }
+
+    fn after_move(&mut self, after: &Position, _: Move) {
+        self.ply += 1;
+        self.note(after);
+    }
+
+    fn end(&mut self) -> Option<SuiteLine> {
+        self.line.take()
+    }
+}
+
+/// A position of a suite.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SuitePosition {
+    /// The position (as the first game to reach it reached it).
+    pub position: Position,
+    /// The start of that game.
+    pub start: Position,
+    /// Its moves from `start` to `position`.
+    pub moves: Vec<Move>,
+    /// Games that reached the position (or, with mirrors merged, it or its
+    /// mirror).
+    pub games: u32,
+    /// Of those, won by Red.
+    pub red_wins: u32,
+    /// Drawn.
+    pub draws: u32,
+    /// Won by Black.
+    pub black_wins: u32,
+    /// The ECCO code most of its games have (the first such on a tie).
+    pub ecco: Option<&'static str>,
+}
+
+impl SuitePosition {
+    /// Red's score over the games with a result: a win 1, a draw ½.
+    pub fn score(&self) -> Option<f64> {
+        score(self.red_wins, self.draws, self.black_wins)
+    }
+}
+
+fn score(red_wins: u32, draws: u32, black_wins: u32) -> Option<f64> {
+    let decided = red_wins + draws + black_wins;
+    (decided > 0).then(|| (f64::from(red_wins) + f64::from(draws) / 2.0) / f64::from(decided))
+}
+
+/// A position met so far.
+#[derive(Clone, Debug)]
+struct Candidate {
+    /// The first game to reach it: its start, and its moves to it.
+    start: Position,
+    moves: Vec<Move>,
+    games: u32,
+    red_wins: u32,
+    draws: u32,
+    black_wins: u32,
+    ecco: Vec<(&'static str, u32)>,
+    /// The games that reached it, by number (kept only when a game may
+    /// reach more than one position of the band).
+    members: Vec<u32>,
+    /// The last game counted (a game reaching it twice counts once).
+    last_game: u32,
+}
+
+/// Gathers the positions of many games' [`SuiteLine`]s.
+#[derive(Clone, Debug, Default)]
+pub struct SuiteBuilder {
+    by_key: HashMap<u64, usize>,
+    candidates: Vec<Candidate>,
+    games: u32,
+}
+
+impl SuiteBuilder {
+    /// An empty builder.
+    pub fn new() -> SuiteBuilder {
+        SuiteBuilder::default()
+    }
+
+    /// Games added.
+    pub fn games(&self) -> u32 {
+        self.games
+    }
+
+    /// Distinct positions met so far.
+    pub fn positions(&self) -> usize {
+        self.candidates.len()
+    }
+
+    /// Adds a game: its line, its result and its ECCO code.
+    pub fn add(&mut self, line: &SuiteLine, result: Option<GameResult>, ecco: Option<&'static str>) {
+        self.games += 1;
+        let game = self.games;
+        let many = line.reached.len() > 1;
+        for reached in &line.reached {
+            let id = match self.by_key.entry(reached.key) {
+                Entry::Occupied(e) => *e.get(),
+                Entry::Vacant(e) => {
+                    let id = self.candidates.len();
+                    e.insert(id);
+                    self.candidates.push(Candidate {
+                        start: line.start.clone(),
+                        moves: line.moves[..reached.ply.min(line.moves.len())].to_vec(),
+                        games: 0,
+                        red_wins: 0,
+                        draws: 0,
+                        black_wins: 0,
+                        ecco: Vec::new(),
+                        members: Vec::new(),
+                        last_game: 0,
+                    });
+                    id
+                }
+            };
+            let c = &mut self.candidates[id];
+            if c.last_game == game {
+                continue;
+            }
+            c.last_game = game;
+            c.games += 1;
+            match result {
+                Some(GameResult::RedWins) => c.red_wins += 1,
+                Some(GameResult::Draw) => c.draws += 1,
+                Some(GameResult::BlackWins) => c.black_wins += 1,
+                Some(GameResult::Unknown) | None => {}
+            }
+            if let Some(code) = ecco {
+                match c.ecco.iter_mut().find(|(known, _)| *known == code) {
+                    Some((_, n)) => *n += 1,
+                    None => c.ecco.push((code, 1)),
+                }
+            }
+            // Only a game that reaches several positions of the band can
+            // give two; only such games are kept.
+            if many {
+                c.members.push(game);
+            }
+        }
+    }
+
+    /// The suite: the positions the options keep, in the options' order.
+    pub fn finish(self, options: &SuiteOptions) -> Vec<SuitePosition> {
+        let kept = |c: &Candidate| {
+            c.games >= options.min_games
+                && options.score.as_ref().is_none_or(|band| {
+                    score(c.red_wins, c.draws, c.black_wins).is_some_and(|s| band.contains(&s))
+                })
+        };
+        let mut order: Vec<usize> =
+            (0..self.candidates.len()).filter(|&i| kept(&self.candidates[i])).collect();
+        // Most played first, then first met (the sort is stable).
+        order.sort_by_key(|&i| std::cmp::Reverse(self.candidates[i].games));
+        let mut used = vec![false; self.games as usize + 1];
+        let mut chosen = Vec::with_capacity(order.len());
+        for i in order {
+            let members = &self.candidates[i].members;
+            if members.iter().any(|&g| used[g as usize]) {
+                continue;
+            }
+            for &g in members {
+                used[g as usize] = true;
+            }
+            chosen.push(i);
+        }
+        if let Some(seed) = options.shuffle {
+            shuffle(&mut chosen, seed);
+        }
+        if let Some(max) = options.max_positions {
+            chosen.truncate(max);
+        }
+        let mut candidates: Vec<Option<Candidate>> = self.candidates.into_iter().map(Some).collect();
+        chosen
+            .into_iter()
+            .filter_map(|i| candidates[i].take())
+            .map(|c| {
+                let mut position = c.start.clone();
+                for &m in &c.moves {
+                    let _ = position.play_unchecked(m);
+                }
+                let most = c.ecco.iter().map(|&(_, n)| n).max();
+                let ecco =
+                    most.and_then(|most| c.ecco.iter().find(|&&(_, n)| n == most)).map(|&(code, _)| code);
+                SuitePosition {
+                    position,
+                    start: c.start,
+                    moves: c.moves,
+                    games: c.games,
+                    red_wins: c.red_wins,
+                    draws: c.draws,
+                    black_wins: c.black_wins,
+                    ecco,
+                }
+            })
+            .collect()
+    }
+}
+
+/// Shuffles `items` (Fisher–Yates) with a SplitMix64 sequence from `seed`:
+/// the same order for the same seed, on every machine.
+fn shuffle<T>(items: &mut [T], seed: u64) {
+    let mut state = seed;
+    let mut next = move || {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    for i in (1..items.len()).rev() {
+        // The bias of a modulo over 2^64 is far below anything a suite shows.
+        let j = (next() % (i as u64 + 1)) as usize;
+        items.swap(i, j);
+    }
+}
