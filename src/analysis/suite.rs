@@ -361,3 +361,118 @@ fn shuffle<T>(items: &mut [T], seed: u64) {
         items.swap(i, j);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::batch::Checker;
+    use crate::formats::pgn;
+
+    /// `count` random legal games of up to `plies` plies, as ICCS PGN, and
+    /// each game's moves.
+    fn random_games(count: usize, plies: usize, seed: u64) -> (String, Vec<Vec<Move>>) {
+        let mut state = seed | 1;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let (mut text, mut games) = (String::new(), Vec::new());
+        for _ in 0..count {
+            let mut pos = Position::start();
+            let mut moves = Vec::new();
+            let length = (next() % plies as u64) as usize;
+            for _ in 0..length {
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                // Few choices, so that games meet in the same positions.
+                let m = legal[(next() % legal.len().min(3) as u64) as usize];
+                let _ = pos.play_unchecked(m);
+                moves.push(m);
+            }
+            let result = ["1-0", "0-1", "1/2-1/2", "*"][(next() % 4) as usize];
+            text.push_str(&format!("[Result \"{result}\"]\n"));
+            for m in &moves {
+                text.push_str(&format!("{m} "));
+            }
+            text.push_str(result);
+            text.push_str("\n\n");
+            games.push(moves);
+        }
+        (text, games)
+    }
+
+    fn build(text: &str, options: &SuiteOptions) -> Vec<SuitePosition> {
+        let mut suite = SuiteBuilder::new();
+        for game in pgn::read_with(text, &mut Checker::following(SuiteFollower::new(options))) {
+            suite.add(game.followed.as_ref().unwrap(), game.result, None);
+        }
+        suite.finish(options)
+    }
+
+    #[test]
+    fn every_game_long_enough_counts_once_at_a_single_ply() {
+        for seed in 1..6 {
+            let (text, games) = random_games(300, 12, seed);
+            for mirror in [false, true] {
+                let options = SuiteOptions { plies: 6..=6, mirror, ..SuiteOptions::default() };
+                let suite = build(&text, &options);
+                let long = games.iter().filter(|g| g.len() >= 6).count() as u32;
+                assert_eq!(suite.iter().map(|p| p.games).sum::<u32>(), long, "seed {seed}");
+                let mut keys = std::collections::HashSet::new();
+                for p in &suite {
+                    // The position is the one its moves reach.
+                    let mut pos = p.start.clone();
+                    for &m in &p.moves {
+                        assert!(pos.is_legal(m));
+                        let _ = pos.play_unchecked(m);
+                    }
+                    assert_eq!(pos, p.position);
+                    assert_eq!(p.moves.len(), 6);
+                    let key = if mirror { pos.hash().min(mirrored_hash(&pos)) } else { pos.hash() };
+                    assert!(keys.insert(key), "each position once");
+                    assert!(p.games >= p.red_wins + p.draws + p.black_wins);
+                }
+                // Most played first.
+                assert!(suite.windows(2).all(|w| w[0].games >= w[1].games));
+            }
+        }
+    }
+
+    #[test]
+    fn a_band_never_takes_two_positions_of_one_game() {
+        let (text, games) = random_games(200, 14, 9);
+        let options = SuiteOptions { plies: 3..=8, ..SuiteOptions::default() };
+        let suite = build(&text, &options);
+        for moves in &games {
+            let mut pos = Position::start();
+            let mut hashes = vec![pos.hash()];
+            for &m in moves {
+                let _ = pos.play_unchecked(m);
+                hashes.push(pos.hash());
+            }
+            let band: std::collections::HashSet<u64> =
+                hashes.iter().enumerate().filter(|(ply, _)| (3..=8).contains(ply)).map(|(_, &h)| h).collect();
+            let taken = suite.iter().filter(|p| band.contains(&p.position.hash())).count();
+            assert!(taken <= 1, "a game gave {taken} positions");
+        }
+        assert!(!suite.is_empty());
+    }
+
+    #[test]
+    fn shuffles_are_permutations_repeatable_by_seed() {
+        let mut a: Vec<u32> = (0..50).collect();
+        let mut b = a.clone();
+        shuffle(&mut a, 5);
+        shuffle(&mut b, 5);
+        assert_eq!(a, b);
+        let mut c: Vec<u32> = (0..50).collect();
+        shuffle(&mut c, 6);
+        assert_ne!(a, c);
+        a.sort();
+        assert_eq!(a, (0..50).collect::<Vec<_>>());
+    }
+}
