@@ -14,7 +14,8 @@
 # each selection criterion adds to validate's time on the CCPD slice; then duplicates on
 # iccs-1m-copies.pgn (1,000,000 generated games, every 10th a copy: exact, truncated, mirrored
 # or under other tags; `gen_iccs_games 1000000 --copies 10`, 0.9 GB) by line and by every kind
-# beside validate, one run each, with peak memory.
+# beside validate, one run each, with peak memory; then opening suites on the whole corpus beside
+# validate.
 # Usage: bash scripts/bench.sh   (from the repository root; the peer needs `pip install cchess`)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -100,6 +101,18 @@ for cmd in "validate" "duplicates" "duplicates --by line,final,truncated --mirro
   printf '%-50s %7.2f s  CPU %6.2f s  peak %6.1f MB\n' "$cmd" "$(echo "$end - $start" | bc -l)" \
     "$(echo "$user + $sys" | bc -l)" "$(echo "$peak / 1024" | bc -l)"
 done
+
+corpus=../shared/corpus
+echo "== engine developers: suites on the whole corpus beside validate (--jobs 2, best of five)"
+while IFS= read -r cmd; do
+  # shellcheck disable=SC2086
+  read -r secs cpu peak < <(best "$qipu" $cmd --jobs 2 "$corpus")
+  printf '%-60s %7.3f s  CPU %6.2f s  peak %6.1f MB\n' "$cmd" "$secs" "$cpu" "$(echo "$peak / 1024" | bc -l)"
+done <<COMMANDS
+validate
+openings --suite
+openings --suite --mirror --at-ply 6..12
+COMMANDS
 
 echo "== peer: cchess on samples of the same records"
 python3 scripts/peer-cchess.py pgn "$iccs" 200 || true
