@@ -407,3 +407,26 @@ fn mutated_lines_read_as_one_game_each_whole_and_streamed() {
     }
     assert!(read_as_lines > 500 && compared > 400, "{read_as_lines} {compared}");
 }
+
+/// A line longer than the longest read is an unreadable game of its own,
+/// at its line, and the lines after it are read: memory stays bounded by
+/// the longest line read.
+#[test]
+fn a_line_too_long_to_read_is_one_unreadable_game() {
+    let good = "position startpos moves h2e2 h9g7\n";
+    let long =
+        format!("position startpos moves{}\n", " h2e2 e2h2".repeat(formats::stream::MAX_LINE / 10 + 1));
+    let text = format!("{good}{good}{good}{long}{good}");
+    let mut games = Vec::new();
+    let how = formats::stream::read_stream_with(text.as_bytes(), None, &mut RecordBuilder::default(), |r| {
+        games.push(r)
+    })
+    .unwrap();
+    assert_eq!((how.format, games.len()), (Format::Uci, 5));
+    let unreadable: Vec<_> =
+        games.iter().map(|g| g.unreadable.as_ref().map(|w| (w.at.line, w.message.clone()))).collect();
+    assert_eq!(unreadable[3], Some((4, "line longer than 16 MB: not read".to_string())));
+    assert!(unreadable.iter().enumerate().all(|(k, u)| (k == 3) == u.is_some()));
+    assert_eq!(games[4].at.line, 5);
+    assert_eq!(games[4].tree.main_line().count(), 2);
+}
