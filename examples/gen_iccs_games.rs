@@ -1,6 +1,12 @@
 //! Writes N random legal games (fixed seed) as PGN with ICCS moves, for the
 //! throughput benchmark: `cargo run --release --example gen_iccs_games -- 100000 > games.pgn`.
 //!
+//! With `--uci`, the same games are written as UCI position lines instead,
+//! one a line (`position startpos moves h2e2 ...`), to measure reading UCI
+//! lines against reading the ICCS PGN of the same games. With `--epd`, the
+//! final position of each game is written as an EPD line with `id`, `bm`
+//! (the last move played), `hmvc` and `fmvn` opcodes.
+//!
 //! With `--copies K` (K at least 2), every K-th game is instead a copy of a
 //! random one of the last 4,096 games before it, in rotation: an exact
 //! copy, a truncated copy (a prefix of at least 10 plies and fewer than
@@ -69,6 +75,8 @@ fn main() {
         .and_then(|i| args.get(i + 1))
         .and_then(|k| k.parse().ok())
         .filter(|&k| k >= 2);
+    let uci = args.iter().any(|a| a == "--uci");
+    let epd = args.iter().any(|a| a == "--epd");
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let mut copy_rng = Rng(0x2545_f491_4f6c_dd1d);
     let mut recent: VecDeque<(usize, Vec<Move>)> = VecDeque::with_capacity(WINDOW);
@@ -106,6 +114,35 @@ fn main() {
                 }
             }
         };
+        if epd {
+            use qipu::formats::epd::{Operand, push_opcode, push_position};
+            let mut pos = Position::start();
+            for &m in &moves {
+                let _ = pos.play_unchecked(m);
+            }
+            let mut line = String::new();
+            push_position(&mut line, pos.board(), pos.turn());
+            push_opcode(&mut line, "id", &[Operand::Text(&format!("random {g}"))]);
+            if let Some(&last) = moves.last() {
+                push_opcode(&mut line, "bm", &[Operand::Word(&iccs::write(last, iccs::Style::Uci))]);
+            }
+            push_opcode(&mut line, "hmvc", &[Operand::Number(0)]);
+            push_opcode(&mut line, "fmvn", &[Operand::Number(moves.len() as u64 / 2 + 1)]);
+            writeln!(out, "{line}").unwrap();
+            continue;
+        }
+        if uci {
+            let mut line = String::from("position startpos");
+            if !moves.is_empty() {
+                line.push_str(" moves");
+            }
+            for &m in &moves {
+                line.push(' ');
+                iccs::write_to(m, iccs::Style::Uci, &mut line);
+            }
+            writeln!(out, "{line}").unwrap();
+            continue;
+        }
         let text = movetext(&moves);
         writeln!(out, "[Game \"Chinese Chess\"]\n{tags}[Format \"ICCS\"]\n\n{text}*\n").unwrap();
     }

@@ -114,6 +114,22 @@ openings --suite
 openings --suite --mirror --at-ply 6..12
 COMMANDS
 
+# The same 100,000 games as UCI position lines (gen_iccs_games --uci) and as EPD lines of
+# their final positions (gen_iccs_games --epd), read beside the ICCS PGN: validate, games/s.
+uci="$work/iccs-100k.uci"
+[ -s "$uci" ] || cargo run --release --quiet --example gen_iccs_games -- 100000 --uci > "$uci"
+epd="$work/iccs-100k.epd"
+[ -s "$epd" ] || cargo run --release --quiet --example gen_iccs_games -- 100000 --epd > "$epd"
+echo "== UCI and EPD lines beside the ICCS PGN of the same games: validate"
+for input in "$iccs" "$uci" "$epd"; do
+  for jobs in 1 2; do
+    read -r secs cpu peak < <(best "$qipu" validate --jobs "$jobs" "$input")
+    games=$("$qipu" validate --format json "$input" 2>/dev/null | wc -l)
+    printf '%-16s --jobs %d  %7.3f s  %9.0f games/s  CPU %6.2f s  peak %6.1f MB\n' "$(basename "$input")" "$jobs" \
+      "$secs" "$(echo "$games / $secs" | bc -l)" "$cpu" "$(echo "$peak / 1024" | bc -l)"
+  done
+done
+
 echo "== peer: cchess on samples of the same records"
 python3 scripts/peer-cchess.py pgn "$iccs" 200 || true
 python3 scripts/peer-cchess.py pgn "$ccpd" 200 big5 || true

@@ -54,6 +54,9 @@ fi
 for t in any_format stream; do
   mkdir -p "corpus/$t"
   [ -f "corpus/$t/wxf-playok" ] || printf 'FORMAT  WXF\nRED     a ; 1200 ;;\nBLACK   b ; 1240 ;;\nRESULT  1-0\nDATE    2020-01-01 10:00:00\nEVENT   PlayOK Game ; 10m+0s\nSTART{\n 1. C2.5 h8+7   2. H2+3 r9.8   3. R1.2 h2+3\n 4. P7+1 1-0 }END\n' > "corpus/$t/wxf-playok"
+  # EPD and UCI/UCCI position lines: every form, a wrong line among them.
+  [ -f "corpus/$t/epd-lines" ] || printf '4k4/9/9/9/9/9/9/9/4A4/3K5 w - - id "a \\"b\\" \\\\"; bm d0e0 d0d1; c0 "x y" z; hmvc 3; fmvn 7;\nrnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\n4k4/9/9/9/9/9/9/9/4A4/3K5 b - - 2 9 noop;\n4k4/9/9 w - - id x;\n' > "corpus/$t/epd-lines"
+  [ -f "corpus/$t/uci-lines" ] || printf 'position startpos moves h2e2 h9g7 h0g2\nposition fen 4k4/9/9/9/9/9/9/9/4A4/3K5 w - - 0 1 moves d0e0\nfen 4k4/9/9/9/9/9/9/9/4A4/3K5 b - - 0 1 moves e9e8\n4k4/9/9/9/9/9/9/9/4A4/3K5 w moves d0e0 e9d9\nstartpos\nposition startpos\r\nposition startpos moves h2e2 h2\n' > "corpus/$t/uci-lines"
   [ -f "corpus/$t/wxf-xiexie" ] || printf 'FORMAT  \tWXF\nGAME    \nRED     \t;;;\nBLACK   \t;;;\nFEN  \t\trheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RHEAKAEHR b\n\nSTART{\n H8+7\n}END\n' > "corpus/$t/wxf-xiexie"
 done
 # Shapes the tests found readers going wrong on: a hex dump, text that starts with XQ,

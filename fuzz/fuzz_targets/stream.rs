@@ -32,7 +32,7 @@ fn check(bytes: &[u8], head: usize, piece: usize) {
     let utf8 = std::str::from_utf8(bytes).is_ok() && !bytes.starts_with(&[0xEF, 0xBB, 0xBF]);
     match (&whole, &read) {
         (Ok(whole), Ok(read)) if whole.format == read.format => {
-            if whole.format == Format::Cbl || utf8 && matches!(whole.format, Format::Pgn | Format::Dhtmlxq) {
+            if whole.format == Format::Cbl || utf8 && matches!(whole.format, Format::Pgn | Format::Dhtmlxq | Format::Epd | Format::Uci) {
                 assert_eq!(streamed, whole.records);
             }
         }

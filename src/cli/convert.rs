@@ -1,5 +1,6 @@
-//! `qipu convert PATH... --to pgn|json|dhtmlxq|xqf`: records rewritten in a
-//! normalized form, tags, comments and variations kept.
+//! `qipu convert PATH... --to pgn|json|dhtmlxq|xqf|uci`: records rewritten in a
+//! normalized form, tags, comments and variations kept (`uci`: the main
+//! line only).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -10,7 +11,7 @@ use super::progress::{Outcome, Tally};
 use super::{ChineseStyle, Failure, MoveNotation};
 use qipu::analysis::ecco;
 use qipu::batch::Event;
-use qipu::formats::{dhtmlxq, encoding::Encoding, json, pgn};
+use qipu::formats::{dhtmlxq, encoding::Encoding, json, pgn, uci};
 use qipu::record::replay::ReplayError;
 use qipu::record::shape::{self, Shape};
 use qipu::record::visit::Map;
@@ -29,6 +30,11 @@ pub enum Target {
     /// One XQF file per game in the directory given with -o, named after the game's title
     /// (or SOURCE-N.xqf); version 10 unless --xqf-version 18.
     Xqf,
+    /// One UCI position line per game, main line only: `position startpos moves h2e2 ...`,
+    /// or `position fen FEN moves ...` (the FEN with its clocks) from another start. Tags,
+    /// comments, variations and the result are not written; a game with a move that does not
+    /// replay is not written, and is named.
+    Uci,
 }
 
 /// What `qipu convert` does with a character the output encoding lacks.
@@ -180,6 +186,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
             Target::Pgn => Ok(pgn::write(record, notation) + "\n"),
             Target::Json => Ok(json::write(record) + "\n"),
             Target::Dhtmlxq => dhtmlxq::write(record).map(|block| block + "\n").map_err(|e| e.to_string()),
+            Target::Uci => uci::write(record).map(|line| line + "\n").map_err(|e| e.to_string()),
             Target::Xqf => Err("XQF files are written by convert_xqf".to_string()),
         };
         text.and_then(|text| {

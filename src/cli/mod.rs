@@ -63,7 +63,8 @@ pub enum Command {
     ///
     /// Reads PGN (Chinese, WXF or ICCS moves, in UTF-8, GBK or Big5, detected), plain-text
     /// records, XQF (every version), DhtmlXQ (alone or in web pages), 象棋桥 CBR, CBL and CBF,
-    /// WXF game files (PlayOK, XieXie) and qipu's JSON records, told apart by content; files,
+    /// WXF game files (PlayOK, XieXie), EPD and UCI/UCCI position lines (`position startpos
+    /// moves h2e2 ...`, `FEN moves ...`; one game a line) and qipu's JSON records, told apart by content; files,
     /// whole directories (recursively) or standard input (`-`). Every move of the main line and
     /// of every variation is checked; the first wrong move of a line is reported with the game,
     /// the ply, the line and column, and why. Valid games print nothing in text mode; a summary
@@ -85,14 +86,15 @@ pub enum Command {
     )]
     Fen(fen::Args),
     /// Convert records to PGN (moves in Chinese, WXF or ICCS), JSON, DhtmlXQ or XQF, keeping
-    /// tags, comments and variations.
+    /// tags, comments and variations, or to UCI position lines (main line only).
     ///
     /// Every game is replayed first, so moves are written canonically in the notation asked
     /// for; a game with an illegal move is still converted, its moves from that one on kept as
-    /// they were written, and reported on standard error (exit code 1). Output goes to
+    /// they were written, and reported on standard error (exit code 1); --to uci, which
+    /// writes only moves that replay, does not write such a game and names it. Output goes to
     /// standard output or to -o FILE, never over an input file.
     #[command(
-        after_help = "Examples:\n  qipu convert games.pgn --to pgn --notation wxf\n  qipu convert collection/ --to json -o games.jsonl\n  qipu convert big5.pgn --to pgn --chinese traditional --output-encoding big5\n  qipu convert games.pgn --to xqf -o xqf/ --xqf-version 18\n  qipu convert page.html --to dhtmlxq\n  qipu convert collection/ --to pgn -o games.pgn --split-by red"
+        after_help = "Examples:\n  qipu convert games.pgn --to pgn --notation wxf\n  qipu convert collection/ --to json -o games.jsonl\n  qipu convert big5.pgn --to pgn --chinese traditional --output-encoding big5\n  qipu convert games.pgn --to xqf -o xqf/ --xqf-version 18\n  qipu convert page.html --to dhtmlxq\n  qipu convert games.pgn --to uci -o games.txt   # position startpos moves h2e2 h9g7 ...\n  qipu convert collection/ --to pgn -o games.pgn --split-by red"
     )]
     Convert(convert::Args),
     /// Statistics of a collection: formats, validity, results against the computed end, game

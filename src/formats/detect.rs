@@ -22,6 +22,12 @@ pub enum Format {
     /// A WXF game file (`FORMAT WXF`, `START{ … }END`), as PlayOK and
     /// XieXie write them.
     Wxf,
+    /// EPD: one position a line, its opcodes (`id`, `bm`, `c0`, …) kept
+    /// as tags.
+    Epd,
+    /// UCI/UCCI position lines, one game a line: `position startpos moves
+    /// h2e2 …`, `position fen FEN moves …`, `fen FEN moves …`, `FEN moves …`.
+    Uci,
     /// Binary data that is no record format qipu knows.
     Binary,
 }
@@ -39,6 +45,8 @@ impl Format {
             Format::Cbl => "cbl",
             Format::Cbf => "cbf",
             Format::Wxf => "wxf",
+            Format::Epd => "epd",
+            Format::Uci => "uci",
             Format::Binary => "binary",
         }
     }
@@ -47,8 +55,9 @@ impl Format {
 /// The file-name extensions of Xiangqi record formats, read or not (in
 /// lower case): a file named so that holds nothing readable is a damaged
 /// record, not prose that happens to sit among records.
-pub const RECORD_EXTENSIONS: [&str; 14] =
-    ["pgn", "xqf", "cbr", "cbl", "cbf", "dhtml", "xqn", "mxq", "sg", "che", "ccm", "chn", "ucc", "wxf"];
+pub const RECORD_EXTENSIONS: [&str; 15] = [
+    "pgn", "xqf", "cbr", "cbl", "cbf", "dhtml", "xqn", "mxq", "sg", "che", "ccm", "chn", "ucc", "wxf", "epd",
+];
 
 /// Whether a file's name has the extension of a record format.
 ///
@@ -64,8 +73,8 @@ pub fn has_record_extension(path: &std::path::Path) -> bool {
 }
 
 /// Judges the format of `bytes`: binary formats by signature; any text is
-/// `Pgn` here, told apart from plain text, JSON, DhtmlXQ, CBF and WXF
-/// files once decoded.
+/// `Pgn` here, told apart from plain text, JSON, DhtmlXQ, CBF, WXF, EPD
+/// and UCI files once decoded.
 ///
 /// ```
 /// use qipu::formats::detect::{detect, Format};

@@ -15,12 +15,14 @@ pub mod encoding;
 pub mod epd;
 #[cfg(feature = "serde")]
 pub mod json;
+pub mod lines;
 pub mod pgn;
 mod read;
 pub(crate) mod slots;
 pub mod sniff;
 pub mod stream;
 pub mod text;
+pub mod uci;
 pub mod wxf;
 pub mod xqf;
 
@@ -214,7 +216,7 @@ pub enum UnreadableReason {
     /// A file too large to read whole, of a format that is not read a
     /// piece at a time.
     #[error(
-        "larger than {} MB: only PGN, JSON and DhtmlXQ text and CBL libraries are read a piece at a time; split the file",
+        "larger than {} MB: only PGN, JSON, DhtmlXQ, EPD and UCI text and CBL libraries are read a piece at a time; split the file",
         .max >> 20
     )]
     TooLarge {

@@ -132,6 +132,10 @@ pub(crate) fn read_text<V: Visitor>(
             }
             Ok(read(Format::Wxf))
         }
+        format @ (Format::Epd | Format::Uci) => {
+            super::lines::read_with(text, 1, format, visitor, each);
+            Ok(read(format))
+        }
         Format::Pgn => {
             let mut games = Sighted::new(visitor);
             let mut held = Held::default();

@@ -11,8 +11,11 @@
 //! 2. a 象棋桥 XML record (`<ChineseChessRecord>`);
 //! 3. qipu's JSON records (its first line a JSON object);
 //! 4. a WXF game file (`FORMAT WXF`, or header lines and a `START{` block);
-//! 5. PGN: a line of PGN tags;
-//! 6. else plain text, or PGN move text without tags when a PGN reading
+//! 5. EPD or UCI/UCCI position lines, one game a line: the first line
+//!    that is not blank, and most of the first 64, read as such lines (see
+//!    [`super::lines`]);
+//! 6. PGN: a line of PGN tags;
+//! 7. else plain text, or PGN move text without tags when a PGN reading
 //!    of it replays more moves (plain-text lines hold no variations nor
 //!    comments between moves).
 //!
@@ -22,6 +25,8 @@
 //! assert_eq!(text_format("[Event \"x\"]\n1. h2e2 *"), Format::Pgn);
 //! assert_eq!(text_format("[DhtmlXQ][DhtmlXQ_movelist]7747[/DhtmlXQ_movelist][/DhtmlXQ]"), Format::Dhtmlxq);
 //! assert_eq!(text_format("{开局} 1. 炮二平五 *"), Format::Text);
+//! assert_eq!(text_format("position startpos moves h2e2 h9g7\n"), Format::Uci);
+//! assert_eq!(text_format("4k4/9/9/9/9/9/9/9/9/4K4 w - - bm e0e1;\n"), Format::Epd);
 //! assert_eq!(text_format("吉林洪智  红先和  上海林宏敏\n1. 兵七进一 炮２平３"), Format::Text);
 //! ```
 
@@ -47,6 +52,9 @@ pub fn text_format(text: &str) -> Format {
     }
     if wxf::is_wxf(text) {
         return Format::Wxf;
+    }
+    if let Some(format) = super::lines::text_format(text) {
+        return format;
     }
     if pgn::has_tags(text) {
         return Format::Pgn;

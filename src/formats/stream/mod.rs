@@ -1,7 +1,7 @@
 //! Reading a large input a piece at a time, in bounded memory.
 //!
-//! The first megabyte decides how ([`super::sniff`]): PGN, JSON and
-//! DhtmlXQ text is cut, as it arrives, into [`Chunk`]s of whole games
+//! The first megabyte decides how ([`super::sniff`]): PGN, JSON, EPD, UCI
+//! and DhtmlXQ text is cut, as it arrives, into [`Chunk`]s of whole games
 //! (about 256 KB each) that are read one after the other, or side by side
 //! on several threads, and give the same games as reading the whole text
 //! at once; so is a CBL library, plain or compressed, into chunks of
@@ -19,7 +19,7 @@
 //! - PGN: at a line of tags that is surely read as tags (after an empty
 //!   line, or when no comment can be open) when the game before it surely
 //!   has moves;
-//! - JSON: at any line end (a record is a line);
+//! - JSON, EPD and UCI: at any line end (a record is a line);
 //! - DhtmlXQ: before a line when no block is open (the last block opened
 //!   before it was closed), or when the line starts with a block's opening
 //!   tag (a block not closed runs up to the next block's opening tag). A
@@ -34,7 +34,7 @@
 //! they are decoded, and each chunk decodes its own, line by line (see
 //! [`encoding::decode_lines`]). UTF-16 is decoded as it comes, to UTF-8.
 //! A line longer than [`MAX_LINE`] is not read, so that memory stays
-//! bounded: its PGN game or JSON record is unreadable; in a DhtmlXQ text
+//! bounded: its PGN game, JSON record or EPD or UCI line is unreadable; in a DhtmlXQ text
 //! it ends the blocks before it and, when a block is open before it or a
 //! block's opening tag is in it, is an unreadable game of its own.
 //!
@@ -193,11 +193,14 @@ pub fn split_sized<R: std::io::Read>(
     let mut decoder = enc.decoder();
     let mut text = String::new();
     decode(&mut decoder, &head[bom..], &mut text, false);
-    // Texts read in chunks: JSON records, DhtmlXQ blocks, and PGN (but not
+    // Texts read in chunks: JSON records, EPD and UCI lines, DhtmlXQ
+    // blocks, and PGN (but not
     // a web page, which may hold DhtmlXQ blocks further on).
     let format = match sniff::text_format(&text) {
         Format::Json => Format::Json,
         Format::Dhtmlxq => Format::Dhtmlxq,
+        Format::Epd => Format::Epd,
+        Format::Uci => Format::Uci,
         Format::Pgn if !sniff::starts_with_markup(&text) => Format::Pgn,
         _ => return whole(head, source),
     };

@@ -7,7 +7,7 @@ use crate::formats::encoding::{self, Encoding};
 #[cfg(feature = "serde")]
 use crate::formats::json;
 use crate::formats::read::Sighted;
-use crate::formats::{Unreadable, pgn};
+use crate::formats::{Unreadable, lines, pgn};
 use crate::record::{Record, Span, Visitor, Warning};
 
 use super::{MAX_LINE, cannot_read, decode};
@@ -133,7 +133,7 @@ impl<R: std::io::Read> TextChunks<R> {
             let line = line.strip_suffix(b"\r").unwrap_or(line);
             let blank = line.iter().all(u8::is_ascii_whitespace);
             match self.format {
-                Format::Json => self.cut = Some((start, self.lines)),
+                Format::Json | Format::Epd | Format::Uci => self.cut = Some((start, self.lines)),
                 Format::Dhtmlxq => {
                     if self.block.is_none() || dhtmlxq::block_open_at(line).is_some() {
                         self.cut = Some((start, self.lines));
@@ -411,6 +411,24 @@ impl TextChunk {
                 }
                 for record in reader.finish() {
                     each(visitor.record(record), true);
+                }
+            }
+            format @ (Format::Epd | Format::Uci) => {
+                let mut line = self.first_line;
+                for part in &self.parts {
+                    match part {
+                        Part::Lines(bytes) => {
+                            text.clear();
+                            encoding::decode_lines(bytes, self.lines_in, &mut text);
+                            lines::read_with(&text, line, format, visitor, |game| each(game, true));
+                            let count = memchr::memchr_iter(b'\n', bytes).count();
+                            line = line.saturating_add(u32::try_from(count).unwrap_or(u32::MAX));
+                        }
+                        Part::Overlong { .. } => {
+                            each(visitor.record(lines::overlong_record(line, MAX_LINE)), true);
+                            line = line.saturating_add(1);
+                        }
+                    }
                 }
             }
             Format::Dhtmlxq => {
