@@ -237,6 +237,61 @@ impl Replayed {
     }
 }
 
+/// Which line of a game a move or position is on: the main line, or a
+/// variation named by the path of variation numbers that leads to it.
+///
+/// The variations that branch off one line are numbered 1, 2, 3 … in the
+/// order the record gives them (wherever along the line they branch, and
+/// counting those that are not replayed); a variation's path is the path
+/// of the line it branches off followed by its number. It is written
+/// `0` for the main line, else the numbers joined by `.`: `2` is the
+/// second variation of the main line, `2.1` the first variation within
+/// it. With the ply, it says where a position stands in the game tree.
+///
+/// ```
+/// use qipu::record::replay::LineId;
+/// assert_eq!(LineId::MAIN.to_string(), "0");
+/// assert!(LineId::MAIN.is_main());
+/// assert_eq!(LineId::new(&[2, 1]).to_string(), "2.1");
+/// assert_eq!(LineId::new(&[2, 1]).numbers(), [2, 1]);
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct LineId<'a>(&'a [u32]);
+
+impl<'a> LineId<'a> {
+    /// The main line.
+    pub const MAIN: LineId<'static> = LineId(&[]);
+
+    /// The line whose path of variation numbers is `numbers` (none: the
+    /// main line).
+    pub fn new(numbers: &'a [u32]) -> LineId<'a> {
+        LineId(numbers)
+    }
+
+    /// The variation numbers from the main line down; empty for the main
+    /// line.
+    pub fn numbers(&self) -> &'a [u32] {
+        self.0
+    }
+
+    /// Whether it is the main line.
+    pub fn is_main(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl fmt::Display for LineId<'_> {
+    /// `0`, `2`, `2.1`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Some((first, rest)) = self.0.split_first() else { return f.write_str("0") };
+        write!(f, "{first}")?;
+        for n in rest {
+            write!(f, ".{n}")?;
+        }
+        Ok(())
+    }
+}
+
 /// What a [`Replayer`] tells as the main line is replayed: the start, and
 /// each move with the positions before and after it. The methods do
 /// nothing unless a follower says otherwise; `()` follows nothing.
@@ -285,10 +340,29 @@ pub trait Follow {
         let _ = (after, m);
     }
 
+    /// A variation begins, from `from` (the position before the move it
+    /// is played instead of), `ply` plies into the game; `line` names it.
+    /// Only variations that are replayed are told: not those of a line
+    /// after its wrong move, nor their own variations.
+    fn begin_variation(&mut self, from: &Position, ply: usize, line: LineId<'_>) {
+        let _ = (from, ply, line);
+    }
+
+    /// A move `m` of a variation is about to be played in `before`.
+    fn before_variation_move(&mut self, before: &Position, m: Move) {
+        let _ = (before, m);
+    }
+
     /// A move `m` of a variation was played: `after` is the position in
     /// the variation now.
     fn variation_move(&mut self, after: &Position, m: Move) {
         let _ = (after, m);
+    }
+
+    /// A variation ended: the replay is back on `line`, in `back`, `ply`
+    /// plies into the game (where the line stood before the variation).
+    fn end_variation(&mut self, back: &Position, ply: usize, line: LineId<'_>) {
+        let _ = (back, ply, line);
     }
 
     /// The game ends: what the follower made of it. The follower is then
@@ -331,9 +405,24 @@ impl<A: Follow, B: Follow> Follow for (A, B) {
         self.1.after_move(after, m);
     }
 
+    fn begin_variation(&mut self, from: &Position, ply: usize, line: LineId<'_>) {
+        self.0.begin_variation(from, ply, line);
+        self.1.begin_variation(from, ply, line);
+    }
+
+    fn before_variation_move(&mut self, before: &Position, m: Move) {
+        self.0.before_variation_move(before, m);
+        self.1.before_variation_move(before, m);
+    }
+
     fn variation_move(&mut self, after: &Position, m: Move) {
         self.0.variation_move(after, m);
         self.1.variation_move(after, m);
+    }
+
+    fn end_variation(&mut self, back: &Position, ply: usize, line: LineId<'_>) {
+        self.0.end_variation(back, ply, line);
+        self.1.end_variation(back, ply, line);
     }
 
     fn end(&mut self) -> Self::Output {
@@ -461,6 +550,8 @@ struct Line {
     after_failure: usize,
     /// Whether this is the main line.
     main: bool,
+    /// How many variations have begun from this line, replayed or not.
+    variations: u32,
     /// The variation that leaves the main line, for reports (set on its
     /// first move).
     top: Option<std::sync::Arc<Variation>>,
@@ -505,6 +596,8 @@ pub struct Replayer<F = ()> {
     line: Line,
     /// The lines a variation was begun from, innermost last.
     frames: Vec<Frame>,
+    /// The [`LineId`] of the line being replayed.
+    path: Vec<u32>,
     /// How to take back the moves played in variations, in order: the
     /// position a variation leaves is found again by taking its moves back
     /// (a few bytes a move, where a saved position is hundreds a
@@ -548,6 +641,7 @@ impl<F: Follow> Replayer<F> {
             plies: 0,
             line: Line { main: true, ..Line::default() },
             frames: Vec::new(),
+            path: Vec::new(),
             played: Vec::new(),
             san_base: None,
             main_error: None,
@@ -666,6 +760,7 @@ impl<F: Follow> Replayer<F> {
         self.plies = 0;
         self.line = Line { main: true, ..Line::default() };
         self.frames.clear();
+        self.path.clear();
         self.played.clear();
         self.san_base = None;
         self.main_error = None;
@@ -725,6 +820,8 @@ impl<F: Follow> Visitor for Replayer<F> {
             Ok(m) => {
                 if self.line.main {
                     self.follow.before_move(&self.pos, m);
+                } else {
+                    self.follow.before_variation_move(&self.pos, m);
                 }
                 let undo = self.pos.play_unchecked(m);
                 if !self.line.main {
@@ -770,6 +867,8 @@ impl<F: Follow> Visitor for Replayer<F> {
         if !self.replaying() {
             return Skip(true);
         }
+        self.line.variations = self.line.variations.saturating_add(1);
+        let number = self.line.variations;
         let parent = &self.line;
         // A variation of a line that went wrong is replayed when it is an
         // alternative to the wrong move itself, from the position before it;
@@ -786,8 +885,10 @@ impl<F: Follow> Visitor for Replayer<F> {
             failed: false,
             after_failure: 0,
             main: false,
+            variations: 0,
             top: if parent.main { None } else { parent.top.clone() },
         };
+        let ply = line.ply;
         if let Some(undo) = undo {
             if !parent.main {
                 // The parent's last move is the last one played.
@@ -801,6 +902,8 @@ impl<F: Follow> Visitor for Replayer<F> {
             line: std::mem::replace(&mut self.line, line),
         };
         self.frames.push(frame);
+        self.path.push(number);
+        self.follow.begin_variation(&self.pos, ply, LineId(&self.path));
         Skip(false)
     }
 
@@ -820,6 +923,8 @@ impl<F: Follow> Visitor for Replayer<F> {
                 }
                 self.line.last = Some(undo);
             }
+            self.path.pop();
+            self.follow.end_variation(&self.pos, self.line.ply, LineId(&self.path));
         }
     }
 

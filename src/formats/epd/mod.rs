@@ -9,9 +9,9 @@
 //!
 //! Operands are words (a move, a code, a number) or strings in double
 //! quotes. Engine testers' tools (fastchess, cutechess) read opening
-//! suites in this form. The writer is [`write`](mod@write): [`push_position`] and
-//! [`push_opcode`].
+//! suites in this form. The writer is [`write`](mod@write): [`push_position`]
+//! (or [`push_ranks`]) and [`push_opcode`].
 
 pub mod write;
 
-pub use write::{Operand, push_opcode, push_position};
+pub use write::{Operand, push_opcode, push_position, push_ranks};

@@ -32,11 +32,26 @@ pub enum Operand<'a> {
 /// assert_eq!(line, r#"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - id "the \"start\""; fmvn 1;"#);
 /// ```
 pub fn push_position(out: &mut String, board: &Board, turn: Color) {
-    let mut fen = String::with_capacity(100);
-    RankTexts::new(board).write(turn, 0, 1, &mut fen);
+    push_ranks(out, &RankTexts::new(board), turn);
+}
+
+/// Appends the four position fields of an EPD line, as
+/// [`push_position`] does, from the rank texts a FEN trail keeps up to
+/// date ([`RankTexts::update`]): without an allocation, for a line per
+/// ply.
+///
+/// ```
+/// use qipu::{Position, fen::RankTexts};
+/// use qipu::formats::epd::push_ranks;
+/// let pos = Position::start();
+/// let mut line = String::new();
+/// push_ranks(&mut line, &RankTexts::new(pos.board()), pos.turn());
+/// assert_eq!(line, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - -");
+/// ```
+pub fn push_ranks(out: &mut String, ranks: &RankTexts, turn: Color) {
+    ranks.write(turn, 0, 1, out);
     // The FEN ends in ` - - 0 1`: the clocks are left out.
-    let cut = fen.len() - " 0 1".len();
-    out.push_str(&fen[..cut]);
+    out.truncate(out.len() - " 0 1".len());
 }
 
 /// Appends ` NAME OPERAND...;` to an EPD line. An opcode name is a letter
