@@ -1,5 +1,21 @@
 //! `qipu fen PATH...`: the FEN trail of each game, the position after every
-//! ply of the main line.
+//! ply of the main line, or with `--all-lines` of every line (the line
+//! named by its [`LineId`]).
+//!
+//! Text, JSON, CSV or EPD. An EPD line is the position's four fields
+//! ([`epd::push_ranks`]) then these opcodes ([`epd::push_opcode`]):
+//!
+//! | opcode | operand |
+//! |---|---|
+//! | `hmvc` | the halfmove clock (standard EPD) |
+//! | `fmvn` | the fullmove number (standard EPD) |
+//! | `line` | with `--all-lines` only: the line ([`LineId`], `0` = main line) |
+//! | `ply` | plies from the start of the game (0 = the start position) |
+//! | `move` | the move that led there, in `--notation`; none at ply 0 |
+//! | `source` | the input's name, quoted |
+//! | `game` | the game's number in its input, from 1 |
+//! | `result` | the game's result: `1-0`, `0-1`, `1/2-1/2`, `*` for none |
+//! | `ecco` | the ECCO code of the game's opening; none for a game from another start |
 
 use std::fmt::Write as _;
 use std::io::Write;

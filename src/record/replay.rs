@@ -1248,6 +1248,67 @@ mod tests {
         assert_eq!(e.message(), "the Red cannon moves, but it is Black's turn: two Red moves in a row");
     }
 
+    /// Tells what a follower hears of the variations: `(line, ply, fen)`
+    /// where each begins and ends, and each variation move.
+    #[derive(Default)]
+    struct Lines(Vec<String>);
+
+    impl Follow for Lines {
+        type Output = Vec<String>;
+
+        fn begin_variation(&mut self, from: &Position, ply: usize, line: LineId<'_>) {
+            self.0.push(format!("begin {line} {ply} {}", from.fen()));
+        }
+
+        fn before_variation_move(&mut self, before: &Position, m: Move) {
+            assert!(before.is_legal(m));
+        }
+
+        fn variation_move(&mut self, _: &Position, m: Move) {
+            self.0.push(format!("move {m}"));
+        }
+
+        fn end_variation(&mut self, back: &Position, ply: usize, line: LineId<'_>) {
+            self.0.push(format!("end {line} {ply} {}", back.fen()));
+        }
+
+        fn end(&mut self) -> Vec<String> {
+            std::mem::take(&mut self.0)
+        }
+    }
+
+    #[test]
+    fn followers_are_told_where_each_variation_begins_and_ends() {
+        let fen_after = |moves: &[&str]| {
+            let mut pos = Position::start();
+            for m in moves {
+                pos.play_unchecked(m.parse().unwrap());
+            }
+            pos.fen()
+        };
+        let (after_1, after_2) = (fen_after(&["h2e2"]), fen_after(&["h2e2", "h9g7"]));
+        let after_b9c7 = fen_after(&["h2e2", "b9c7"]);
+        // The second variation is left open: it is closed at the end.
+        let text = "1. h2e2 h9g7 (1... b9c7 2. h0g2 (2. b0c2)) (1... c9e7 *";
+        let mut checker = crate::batch::Checker::following(Lines::default());
+        let heard = pgn::read_with(text, &mut checker).remove(0).followed;
+        assert_eq!(
+            heard,
+            [
+                format!("begin 1 1 {after_1}"),
+                "move b9c7".into(),
+                "move h0g2".into(),
+                format!("begin 1.1 2 {after_b9c7}"),
+                "move b0c2".into(),
+                format!("end 1 3 {}", fen_after(&["h2e2", "b9c7", "h0g2"])),
+                format!("end 0 2 {after_2}"),
+                format!("begin 2 1 {after_1}"),
+                "move c9e7".into(),
+                format!("end 0 2 {after_2}"),
+            ]
+        );
+    }
+
     #[test]
     fn moves_after_the_end_are_explained() {
         let mate = "[FEN \"3k5/R8/9/9/9/9/9/9/1R7/4K4 w\"]\n";
