@@ -390,3 +390,40 @@ fn all_lines_in_every_format_gives_the_same_positions() {
         }
     }
 }
+
+#[test]
+fn variations_nested_too_deep_are_left_out_and_said_so() {
+    // 20,000 variations each within the one before: the ids of the first
+    // 64 levels are written, the rest told on standard error, so that the
+    // output does not grow with the square of the input.
+    // (PGN read as it streams keeps the nesting: see the next test.)
+    let text = format!("[Event \"deep\"]\n1. h2e2 h9g7 {}*", "(1... b9c7 ".repeat(20_000));
+    let out = qipu().args(["fen", "-", "--all-lines", "--format", "csv"]).write_stdin(text).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<&str> = stdout.lines().skip(1).collect();
+    assert_eq!(rows.len(), 3 + qipu::record::replay::MAX_LINE_DEPTH);
+    let deepest = vec!["1"; qipu::record::replay::MAX_LINE_DEPTH].join(".");
+    assert!(rows.last().unwrap().starts_with(&format!("-,0,{deepest},2,B9-C7,")), "{}", rows.last().unwrap());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("-: game 1: variations nested more than 64 deep: their positions are left out"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn alternatives_to_a_variations_first_move_are_numbered_as_the_record_is_read() {
+    // PGN read as it streams: an alternative to the first move of a
+    // variation is a variation within it (`1.1`). A record read whole
+    // into a tree (here, moves without tags) holds it as one more
+    // alternative to the main-line move (`2`), as XQF, DhtmlXQ and JSON
+    // records do.
+    let moves = "1. h2e2 h9g7 (1... b9c7 (1... c9e7) 2. h0g2) 2. h0g2 *";
+    for (text, c9e7) in [(format!("[Event \"x\"]\n{moves}"), "1.1"), (moves.to_string(), "2")] {
+        let rows = json_rows(&["--all-lines", "--notation", "uci"], &text);
+        let line_of =
+            |mv: &str| rows.iter().find(|r| r["move"] == mv).unwrap()["line"].as_str().unwrap().to_string();
+        assert_eq!((line_of("b9c7"), line_of("c9e7")), ("1".to_string(), c9e7.to_string()), "{text}");
+    }
+}

@@ -31,7 +31,7 @@ use qipu::batch::{Event, Meta};
 use qipu::formats::encoding::Encoding;
 use qipu::formats::epd::{self, Operand};
 use qipu::record::GameResult;
-use qipu::record::replay::{Follow, LineId};
+use qipu::record::replay::{Follow, LineId, MAX_LINE_DEPTH};
 use qipu::{Color, Position};
 
 /// Output formats of `qipu fen`.
@@ -104,6 +104,8 @@ struct Ply<'a> {
 struct Followed {
     lines: Vec<u8>,
     ecco: Option<&'static str>,
+    /// Variations nested deeper than [`MAX_LINE_DEPTH`] were left out.
+    too_deep: bool,
 }
 
 /// Follows a game's main line (and with `--all-lines` its variations),
@@ -127,6 +129,11 @@ struct Trail {
     lines: Vec<u8>,
     /// Names the opening, for EPD's `ecco`.
     opening: Option<OpeningReader>,
+    /// The line followed is nested deeper than [`MAX_LINE_DEPTH`]: its
+    /// positions are not written.
+    deep: bool,
+    /// Some were not, in this game.
+    too_deep: bool,
 }
 
 impl Trail {
@@ -142,6 +149,8 @@ impl Trail {
             fen: String::with_capacity(100),
             lines: Vec::new(),
             opening: (format == FenFormat::Epd).then(OpeningReader::default),
+            deep: false,
+            too_deep: false,
         }
     }
 
@@ -158,6 +167,9 @@ impl Trail {
     fn write_position(&mut self, pos: &Position, m: qipu::Move) {
         let Some(ranks) = &mut self.ranks else { return };
         self.ply += 1;
+        if self.deep {
+            return;
+        }
         ranks.update(pos.board(), m);
         let line = self.all_lines.then_some(self.line.as_str());
         let place = Place { line, ply: self.ply, mv: Some(&self.mv) };
@@ -170,8 +182,13 @@ impl Trail {
         if !self.all_lines || self.ranks.is_none() {
             return;
         }
-        self.ranks = Some(qipu::fen::RankTexts::new(pos.board()));
         self.ply = ply;
+        self.deep = line.depth() > MAX_LINE_DEPTH;
+        if self.deep {
+            self.too_deep = true;
+            return;
+        }
+        self.ranks = Some(qipu::fen::RankTexts::new(pos.board()));
         self.line.clear();
         let _ = write!(self.line, "{line}");
     }
@@ -229,7 +246,8 @@ impl Follow for Trail {
         // yet, is kept for the next.
         let lines = self.lines.clone();
         self.lines.clear();
-        Followed { lines, ecco }
+        self.deep = false;
+        Followed { lines, ecco, too_deep: std::mem::take(&mut self.too_deep) }
     }
 }
 
@@ -475,6 +493,13 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
                         let tail = line_tail(meta, index, args.format, result, game.followed.ecco);
                         write_lines(out, &head, &first_line(setup, args.format, args.all_lines), &tail)?;
                         write_lines(out, &head, &game.followed.lines, &tail)?;
+                    }
+                    if game.followed.too_deep {
+                        tally.tell(&format!(
+                            "{}: game {}: variations nested more than {MAX_LINE_DEPTH} deep: their positions are left out",
+                            meta.source,
+                            index + 1
+                        ));
                     }
                     let in_main_line = game.replayed.error.as_ref().is_some_and(|e| !e.in_variation());
                     let stops = if in_main_line { " (the trail stops there)" } else { "" };

@@ -90,7 +90,8 @@ pub enum Command {
     /// and each position names its line: `0` for the main line; the variations that branch off
     /// a line are numbered 1, 2, 3 ... in the order the record gives them, a variation's id
     /// being the id of the line it branches off followed by its number (`2`, then `2.1` for
-    /// the first variation within it). The ply counts from the start of the game.
+    /// the first variation within it). The ply counts from the start of the game. Variations
+    /// nested more than 64 deep are left out, and said so on standard error.
     ///
     /// A game whose main line stops at a wrong move gives its trail up to that move and a
     /// message on standard error; the exit code is then 1 (as it is for a wrong move in a

@@ -247,6 +247,9 @@ impl Replayed {
 /// `0` for the main line, else the numbers joined by `.`: `2` is the
 /// second variation of the main line, `2.1` the first variation within
 /// it. With the ply, it says where a position stands in the game tree.
+/// The numbers follow the variations as the reader gives them: a record
+/// read whole into a [`Record`] (a tree) gives an alternative to a
+/// variation's first move as one more variation of the line above.
 ///
 /// ```
 /// use qipu::record::replay::LineId;
@@ -278,7 +281,20 @@ impl<'a> LineId<'a> {
     pub fn is_main(&self) -> bool {
         self.0.is_empty()
     }
+
+    /// How deep the variation is nested: 0 for the main line, 1 for its
+    /// variations.
+    pub fn depth(&self) -> usize {
+        self.0.len()
+    }
 }
+
+/// The deepest variation (see [`LineId::depth`]) whose positions a trail
+/// of every line writes. A line's id grows with its depth, so writing it
+/// with each position of ever deeper variations (hostile input nests
+/// thousands) would make the output grow with the square of the input;
+/// real records nest a few levels.
+pub const MAX_LINE_DEPTH: usize = 64;
 
 impl fmt::Display for LineId<'_> {
     /// `0`, `2`, `2.1`.
