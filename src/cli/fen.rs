@@ -387,7 +387,7 @@ fn line_head(meta: &Meta, index: usize, format: FenFormat) -> Vec<u8> {
     head
 }
 
-/// The end of each line of a game's trail (before the line break): the
+/// The end of each line of a game's trail, line break included: the
 /// game's result and, for EPD, its source, number and ECCO code.
 fn line_tail(meta: &Meta, index: usize, format: FenFormat, result: &str, ecco: Option<&str>) -> Vec<u8> {
     let mut tail = Vec::with_capacity(64);
@@ -413,6 +413,7 @@ fn line_tail(meta: &Meta, index: usize, format: FenFormat, result: &str, ecco: O
             tail.extend_from_slice(text.as_bytes());
         }
     }
+    tail.push(b'\n');
     tail
 }
 
@@ -427,14 +428,14 @@ fn first_line(setup: &qipu::Setup, format: FenFormat, all_lines: bool) -> Vec<u8
     out
 }
 
-/// Writes a game's trail: each line of `lines` between `head` and `tail`.
+/// Writes a game's trail: each line of `lines` between `head` and `tail`
+/// (which ends in the line break).
 fn write_lines(out: &mut impl Write, head: &[u8], lines: &[u8], tail: &[u8]) -> std::io::Result<()> {
     let mut start = 0;
     for end in memchr::memchr_iter(b'\n', lines) {
         out.write_all(head)?;
         out.write_all(&lines[start..end])?;
         out.write_all(tail)?;
-        out.write_all(b"\n")?;
         start = end + 1;
     }
     if start < lines.len() {
