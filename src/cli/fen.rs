@@ -432,10 +432,16 @@ fn first_line(setup: &qipu::Setup, format: FenFormat, all_lines: bool) -> Vec<u8
 /// (which ends in the line break).
 fn write_lines(out: &mut impl Write, head: &[u8], lines: &[u8], tail: &[u8]) -> std::io::Result<()> {
     let mut start = 0;
+    // A tail of only the line break (text) is the one ending each line.
+    let bare = tail == b"\n";
     for end in memchr::memchr_iter(b'\n', lines) {
         out.write_all(head)?;
-        out.write_all(&lines[start..end])?;
-        out.write_all(tail)?;
+        if bare {
+            out.write_all(&lines[start..=end])?;
+        } else {
+            out.write_all(&lines[start..end])?;
+            out.write_all(tail)?;
+        }
         start = end + 1;
     }
     if start < lines.len() {
