@@ -89,6 +89,18 @@ done <<FLAGS
 --ecco B
 FLAGS
 
+echo "== fen formats beside validate on ccpd.pgn, --jobs 1: instructions (cachegrind)"
+if command -v valgrind > /dev/null; then
+  for cmd in "validate" "fen --format json" "fen --format epd" "fen --format json --all-lines" "fen --format epd --all-lines"; do
+    # shellcheck disable=SC2086
+    refs=$(valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null "$qipu" $cmd --jobs 1 \
+      "$work/ccpd.pgn" 2>&1 > /dev/null | grep 'I *refs' | awk '{print $NF}')
+    printf '%-40s %s instructions\n' "$cmd" "$refs"
+  done
+else
+  echo "SKIPPED: valgrind not installed"
+fi
+
 big="$work/iccs-1m-copies.pgn"
 [ -s "$big" ] || cargo run --release --quiet --example gen_iccs_games -- 1000000 --copies 10 > "$big"
 echo "== $(basename "$big"): duplicates beside validate (default --jobs, one run each)"

@@ -50,8 +50,8 @@ fn fen_trails_in_three_formats() {
     let out =
         qipu().args(["fen", "-", "--format", "csv", "--notation", "uci"]).write_stdin(GAME).output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
-    assert_eq!(text.lines().next(), Some("source,index,ply,move,fen"));
-    assert_eq!(text.lines().nth(2), Some(format!("-,0,1,h2e2,{AFTER_1}").as_str()));
+    assert_eq!(text.lines().next(), Some("source,index,ply,move,fen,side,result"));
+    assert_eq!(text.lines().nth(2), Some(format!("-,0,1,h2e2,{AFTER_1},black,*").as_str()));
 
     let bad = "1. 炮二平五 马８进７ 2. 马二进四";
     let out = qipu().args(["fen", "-"]).write_stdin(bad).output().unwrap();

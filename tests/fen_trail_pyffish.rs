@@ -31,7 +31,8 @@ fn fen_trails_equal_pyffish() {
         .lines()
         .skip(1)
         .map(|l| {
-            let mut f = l.splitn(5, ',');
+            // source,index,ply,move,fen,side,result
+            let mut f = l.split(',');
             let _source = f.next();
             let game = f.next().unwrap().parse().unwrap();
             let ply = f.next().unwrap().parse().unwrap();

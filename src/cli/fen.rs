@@ -1,6 +1,23 @@
 //! `qipu fen PATH...`: the FEN trail of each game, the position after every
-//! ply of the main line.
+//! ply of the main line, or with `--all-lines` of every line (the line
+//! named by its [`LineId`]).
+//!
+//! Text, JSON, CSV or EPD. An EPD line is the position's four fields
+//! ([`epd::push_ranks`]) then these opcodes ([`epd::push_opcode`]):
+//!
+//! | opcode | operand |
+//! |---|---|
+//! | `hmvc` | the halfmove clock (standard EPD) |
+//! | `fmvn` | the fullmove number (standard EPD) |
+//! | `line` | with `--all-lines` only: the line ([`LineId`], `0` = main line) |
+//! | `ply` | plies from the start of the game (0 = the start position) |
+//! | `move` | the move that led there, in `--notation`; none at ply 0 |
+//! | `source` | the input's name, quoted |
+//! | `game` | the game's number in its input, from 1 |
+//! | `result` | the game's result: `1-0`, `0-1`, `1/2-1/2`, `*` for none |
+//! | `ecco` | the ECCO code of the game's opening; none for a game from another start |
 
+use std::fmt::Write as _;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -9,10 +26,13 @@ use serde::Serialize;
 
 use super::progress::{Outcome, Tally};
 use super::{ChineseStyle, Failure, MoveNotation};
-use qipu::Position;
+use qipu::analysis::ecco::OpeningReader;
 use qipu::batch::{Event, Meta};
 use qipu::formats::encoding::Encoding;
-use qipu::record::replay::Follow;
+use qipu::formats::epd::{self, Operand};
+use qipu::record::GameResult;
+use qipu::record::replay::{Follow, LineId, MAX_LINE_DEPTH};
+use qipu::{Color, Position};
 
 /// Output formats of `qipu fen`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -20,12 +40,15 @@ pub enum FenFormat {
     /// `source game ply move fen`, tab-separated, for people and simple tools (games numbered
     /// from 1).
     Text,
-    /// One JSON object per ply and line: source, index, ply, move, fen
+    /// One JSON object per ply and line: source, index, ply, move, fen, side, result
     /// (`jsonl` is accepted too).
     #[value(alias = "jsonl")]
     Json,
-    /// CSV with a header line: source,index,ply,move,fen.
+    /// CSV with a header line: source,index,ply,move,fen,side,result.
     Csv,
+    /// One EPD line per position: the position, then the opcodes hmvc, fmvn, ply, move,
+    /// source, game, result and ecco.
+    Epd,
 }
 
 /// Arguments of `qipu fen`.
@@ -37,6 +60,11 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = FenFormat::Text)]
     pub format: FenFormat,
+    /// Every line, not only the main line: the positions of every variation too, each with its
+    /// line (`0` the main line, `2` the second variation of the main line, `2.1` the first
+    /// variation within that one), in a `line` field before the ply.
+    #[arg(long)]
+    pub all_lines: bool,
     /// Notation of the `move` field.
     #[arg(long, value_enum, default_value_t = MoveNotation::Iccs)]
     pub notation: MoveNotation,
@@ -65,47 +93,69 @@ struct Ply<'a> {
     #[serde(rename = "move")]
     mv: Option<&'a str>,
     fen: &'a str,
+    side: &'a str,
+    result: &'a str,
 }
 
-/// Follows a game's main line, writing the end of each ply's line (after
-/// the source and game, written by the sink): `ply`, the move in the
-/// notation asked for and the FEN, in the format asked for.
+/// What a game's trail is made of: the lines of its positions (each
+/// without what every line of the game shares: see [`line_head`] and
+/// [`line_tail`]) and, for EPD, the game's ECCO code.
+#[derive(Debug)]
+struct Followed {
+    lines: Vec<u8>,
+    ecco: Option<&'static str>,
+    /// Variations nested deeper than [`MAX_LINE_DEPTH`] were left out.
+    too_deep: bool,
+}
+
+/// Follows a game's main line (and with `--all-lines` its variations),
+/// writing the middle of each position's line (between the source and
+/// game, and the result, written by the sink): the line, `ply`, the move
+/// in the notation asked for, the FEN and the side to move, in the format
+/// asked for.
 #[derive(Debug)]
 struct Trail {
     notation: qipu::notation::Notation,
     format: FenFormat,
+    all_lines: bool,
     /// The ranks of the board as FEN text: only those a move touches are
     /// written anew.
     ranks: Option<qipu::fen::RankTexts>,
+    /// The line being followed, as written ([`LineId`]'s text).
+    line: String,
     ply: usize,
     mv: String,
     fen: String,
     lines: Vec<u8>,
+    /// Names the opening, for EPD's `ecco`.
+    opening: Option<OpeningReader>,
+    /// The line followed is nested deeper than [`MAX_LINE_DEPTH`]: its
+    /// positions are not written.
+    deep: bool,
+    /// Some were not, in this game.
+    too_deep: bool,
 }
 
 impl Trail {
-    fn new(notation: qipu::notation::Notation, format: FenFormat) -> Trail {
+    fn new(notation: qipu::notation::Notation, format: FenFormat, all_lines: bool) -> Trail {
         Trail {
             notation,
             format,
+            all_lines,
             ranks: None,
+            line: String::with_capacity(16),
             ply: 0,
             mv: String::with_capacity(16),
             fen: String::with_capacity(100),
             lines: Vec::new(),
+            opening: (format == FenFormat::Epd).then(OpeningReader::default),
+            deep: false,
+            too_deep: false,
         }
     }
-}
 
-impl Follow for Trail {
-    type Output = Vec<u8>;
-
-    fn start(&mut self, start: &Position) {
-        self.ranks = Some(qipu::fen::RankTexts::new(start.board()));
-        self.ply = 0;
-    }
-
-    fn before_move(&mut self, before: &Position, m: qipu::Move) {
+    /// The move `m` about to be played in `before`, in the notation asked for.
+    fn write_move(&mut self, before: &Position, m: qipu::Move) {
         self.mv.clear();
         if self.notation.write_to(before, m, &mut self.mv).is_err() {
             // Never: a move replayed is legal, so a piece stands on its origin.
@@ -113,47 +163,193 @@ impl Follow for Trail {
         }
     }
 
-    fn after_move(&mut self, pos: &Position, m: qipu::Move) {
+    /// The line of the position `pos` that the move `m` led to.
+    fn write_position(&mut self, pos: &Position, m: qipu::Move) {
         let Some(ranks) = &mut self.ranks else { return };
         self.ply += 1;
+        if self.deep {
+            return;
+        }
         ranks.update(pos.board(), m);
-        let out = &mut self.lines;
-        match self.format {
-            FenFormat::Json => {
-                // JSON lines are written by hand, straight into the output:
-                // serializing each ply's fields costs more than replaying it.
-                push_number(out, self.ply);
-                out.extend_from_slice(b",\"move\":");
-                push_json_str(out, &self.mv);
-                // A FEN holds letters, digits, '/', '-' and spaces only.
-                out.extend_from_slice(b",\"fen\":\"");
-                ranks.write_bytes(pos.turn(), pos.halfmoves(), pos.fullmoves(), out);
-                out.extend_from_slice(b"\"}\n");
-            }
-            FenFormat::Text => {
-                push_number(out, self.ply);
-                out.push(b'\t');
-                out.extend_from_slice(self.mv.as_bytes());
-                out.push(b'\t');
-                ranks.write_bytes(pos.turn(), pos.halfmoves(), pos.fullmoves(), out);
-                out.push(b'\n');
-            }
-            FenFormat::Csv => {
-                self.fen.clear();
-                ranks.write(pos.turn(), pos.halfmoves(), pos.fullmoves(), &mut self.fen);
-                let _ = writeln!(out, "{},{},{}", self.ply, csv(&self.mv), csv(&self.fen));
-            }
+        let line = self.all_lines.then_some(self.line.as_str());
+        let place = Place { line, ply: self.ply, mv: Some(&self.mv) };
+        let clocks = Clocks { turn: pos.turn(), halfmoves: pos.halfmoves(), fullmoves: pos.fullmoves() };
+        push_line(&mut self.lines, &mut self.fen, self.format, &place, ranks, clocks);
+    }
+
+    /// Goes on from `pos`, `ply` plies into the game, on `line`.
+    fn go_to(&mut self, pos: &Position, ply: usize, line: LineId<'_>) {
+        if !self.all_lines || self.ranks.is_none() {
+            return;
+        }
+        self.ply = ply;
+        self.deep = line.depth() > MAX_LINE_DEPTH;
+        if self.deep {
+            self.too_deep = true;
+            return;
+        }
+        self.ranks = Some(qipu::fen::RankTexts::new(pos.board()));
+        self.line.clear();
+        let _ = write!(self.line, "{line}");
+    }
+}
+
+impl Follow for Trail {
+    type Output = Followed;
+
+    fn start(&mut self, start: &Position) {
+        self.ranks = Some(qipu::fen::RankTexts::new(start.board()));
+        self.ply = 0;
+        self.line.clear();
+        self.line.push('0');
+        if let Some(opening) = &mut self.opening {
+            opening.start(start);
         }
     }
 
-    fn end(&mut self) -> Vec<u8> {
+    fn before_move(&mut self, before: &Position, m: qipu::Move) {
+        if let Some(opening) = &mut self.opening {
+            opening.before_move(before, m);
+        }
+        self.write_move(before, m);
+    }
+
+    fn after_move(&mut self, pos: &Position, m: qipu::Move) {
+        self.write_position(pos, m);
+    }
+
+    fn begin_variation(&mut self, from: &Position, ply: usize, line: LineId<'_>) {
+        self.go_to(from, ply, line);
+    }
+
+    fn before_variation_move(&mut self, before: &Position, m: qipu::Move) {
+        if self.all_lines {
+            self.write_move(before, m);
+        }
+    }
+
+    fn variation_move(&mut self, after: &Position, m: qipu::Move) {
+        if self.all_lines {
+            self.write_position(after, m);
+        }
+    }
+
+    fn end_variation(&mut self, back: &Position, ply: usize, line: LineId<'_>) {
+        self.go_to(back, ply, line);
+    }
+
+    fn end(&mut self) -> Followed {
         self.ranks = None;
+        let ecco = self.opening.as_mut().and_then(|o| o.end()).map(|name| name.ecco.code);
         // The trail is handed on in a copy of its exact size (held until
         // its turn to be written); the buffer, grown to the longest game
         // yet, is kept for the next.
         let lines = self.lines.clone();
         self.lines.clear();
-        lines
+        self.deep = false;
+        Followed { lines, ecco, too_deep: std::mem::take(&mut self.too_deep) }
+    }
+}
+
+/// Where a position stands: its line (with `--all-lines`), its ply and
+/// the move that led there (none at ply 0).
+struct Place<'a> {
+    line: Option<&'a str>,
+    ply: usize,
+    mv: Option<&'a str>,
+}
+
+/// The side to move and the clocks of a position.
+#[derive(Copy, Clone)]
+struct Clocks {
+    turn: Color,
+    halfmoves: u32,
+    fullmoves: u32,
+}
+
+/// Appends the middle of a position's line (see [`Trail`]) and a line
+/// break; `fen` is room to write text in.
+fn push_line(
+    out: &mut Vec<u8>,
+    fen: &mut String,
+    format: FenFormat,
+    place: &Place<'_>,
+    ranks: &qipu::fen::RankTexts,
+    clocks: Clocks,
+) {
+    let Clocks { turn, halfmoves, fullmoves } = clocks;
+    match format {
+        FenFormat::Json => {
+            // JSON lines are written by hand, straight into the output:
+            // serializing each ply's fields costs more than replaying it.
+            if let Some(line) = place.line {
+                // A line is digits and dots.
+                out.extend_from_slice(b"\"line\":\"");
+                out.extend_from_slice(line.as_bytes());
+                out.extend_from_slice(b"\",");
+            }
+            out.extend_from_slice(b"\"ply\":");
+            push_number(out, place.ply);
+            out.extend_from_slice(b",\"move\":");
+            match place.mv {
+                Some(mv) => push_json_str(out, mv),
+                None => out.extend_from_slice(b"null"),
+            }
+            // A FEN holds letters, digits, '/', '-' and spaces only.
+            out.extend_from_slice(b",\"fen\":\"");
+            ranks.write_bytes(turn, halfmoves, fullmoves, out);
+            out.extend_from_slice(b"\",\"side\":\"");
+            out.extend_from_slice(side(turn).as_bytes());
+            out.push(b'"');
+        }
+        FenFormat::Text => {
+            if let Some(line) = place.line {
+                out.extend_from_slice(line.as_bytes());
+                out.push(b'\t');
+            }
+            push_number(out, place.ply);
+            out.push(b'\t');
+            out.extend_from_slice(place.mv.unwrap_or("-").as_bytes());
+            out.push(b'\t');
+            ranks.write_bytes(turn, halfmoves, fullmoves, out);
+        }
+        FenFormat::Csv => {
+            if let Some(line) = place.line {
+                out.extend_from_slice(line.as_bytes());
+                out.push(b',');
+            }
+            push_number(out, place.ply);
+            out.push(b',');
+            push_csv(out, place.mv.unwrap_or(""));
+            out.push(b',');
+            // A FEN needs no quotes.
+            ranks.write_bytes(turn, halfmoves, fullmoves, out);
+            out.push(b',');
+            out.extend_from_slice(side(turn).as_bytes());
+        }
+        FenFormat::Epd => {
+            fen.clear();
+            epd::push_ranks(fen, ranks, turn);
+            epd::push_opcode(fen, "hmvc", &[Operand::Number(halfmoves.into())]);
+            epd::push_opcode(fen, "fmvn", &[Operand::Number(fullmoves.into())]);
+            if let Some(line) = place.line {
+                epd::push_opcode(fen, "line", &[Operand::Word(line)]);
+            }
+            epd::push_opcode(fen, "ply", &[Operand::Number(place.ply as u64)]);
+            if let Some(mv) = place.mv {
+                epd::push_opcode(fen, "move", &[Operand::Word(mv)]);
+            }
+            out.extend_from_slice(fen.as_bytes());
+        }
+    }
+    out.push(b'\n');
+}
+
+/// The side to move as JSON and CSV write it: `red` or `black`.
+fn side(turn: Color) -> &'static str {
+    match turn {
+        Color::Red => "red",
+        Color::Black => "black",
     }
 }
 
@@ -177,43 +373,92 @@ fn line_head(meta: &Meta, index: usize, format: FenFormat) -> Vec<u8> {
             }
             head.extend_from_slice(b",\"index\":");
             push_number(&mut head, index);
-            head.extend_from_slice(b",\"ply\":");
+            head.push(b',');
         }
         FenFormat::Csv => {
-            head.extend_from_slice(csv(&meta.json_source).as_bytes());
+            push_csv(&mut head, &meta.json_source);
             head.push(b',');
             push_number(&mut head, index);
             head.push(b',');
         }
+        // The position comes first: what the game's lines share follows.
+        FenFormat::Epd => {}
     }
     head
 }
 
-/// The end of the line of ply 0: the placement as read, legal or not.
-fn first_line(setup: &qipu::Setup, format: FenFormat) -> String {
-    let fen = qipu::fen::RankTexts::new(&setup.board);
-    let mut text = String::with_capacity(100);
-    fen.write(setup.turn, setup.halfmoves, setup.fullmoves, &mut text);
+/// The end of each line of a game's trail, line break included: the
+/// game's result and, for EPD, its source, number and ECCO code.
+fn line_tail(meta: &Meta, index: usize, format: FenFormat, result: &str, ecco: Option<&str>) -> Vec<u8> {
+    let mut tail = Vec::with_capacity(64);
     match format {
-        FenFormat::Json => format!("0,\"move\":null,\"fen\":\"{text}\"}}\n"),
-        FenFormat::Text => format!("0\t-\t{text}\n"),
-        FenFormat::Csv => format!("0,,{}\n", csv(&text)),
+        FenFormat::Text => {}
+        FenFormat::Json => {
+            tail.extend_from_slice(b",\"result\":");
+            push_json_str(&mut tail, result);
+            tail.push(b'}');
+        }
+        FenFormat::Csv => {
+            tail.push(b',');
+            push_csv(&mut tail, result);
+        }
+        FenFormat::Epd => {
+            let mut text = String::with_capacity(64);
+            epd::push_opcode(&mut text, "source", &[Operand::Text(&meta.source)]);
+            epd::push_opcode(&mut text, "game", &[Operand::Number(index as u64 + 1)]);
+            epd::push_opcode(&mut text, "result", &[Operand::Word(result)]);
+            if let Some(code) = ecco {
+                epd::push_opcode(&mut text, "ecco", &[Operand::Word(code)]);
+            }
+            tail.extend_from_slice(text.as_bytes());
+        }
     }
+    tail.push(b'\n');
+    tail
 }
 
-/// Writes a game's trail: each line of `lines` after `head`.
-fn write_lines(out: &mut impl Write, head: &[u8], lines: &[u8]) -> std::io::Result<()> {
+/// The line of ply 0 (its middle, as [`push_line`] writes it): the
+/// placement as read, legal or not.
+fn first_line(setup: &qipu::Setup, format: FenFormat, all_lines: bool) -> Vec<u8> {
+    let ranks = qipu::fen::RankTexts::new(&setup.board);
+    let mut out = Vec::with_capacity(128);
+    let place = Place { line: all_lines.then_some("0"), ply: 0, mv: None };
+    let clocks = Clocks { turn: setup.turn, halfmoves: setup.halfmoves, fullmoves: setup.fullmoves };
+    push_line(&mut out, &mut String::new(), format, &place, &ranks, clocks);
+    out
+}
+
+/// Writes a game's trail: each line of `lines` between `head` and `tail`
+/// (which ends in the line break).
+fn write_lines(out: &mut impl Write, head: &[u8], lines: &[u8], tail: &[u8]) -> std::io::Result<()> {
     let mut start = 0;
+    // A tail of only the line break (text) is the one ending each line.
+    let bare = tail == b"\n";
     for end in memchr::memchr_iter(b'\n', lines) {
         out.write_all(head)?;
-        out.write_all(&lines[start..=end])?;
+        if bare {
+            out.write_all(&lines[start..=end])?;
+        } else {
+            out.write_all(&lines[start..end])?;
+            out.write_all(tail)?;
+        }
         start = end + 1;
     }
     if start < lines.len() {
         out.write_all(head)?;
         out.write_all(&lines[start..])?;
+        out.write_all(tail)?;
     }
     Ok(())
+}
+
+/// The header line of CSV output.
+fn csv_header(all_lines: bool) -> &'static str {
+    if all_lines {
+        "source,index,line,ply,move,fen,side,result"
+    } else {
+        "source,index,ply,move,fen,side,result"
+    }
 }
 
 /// Writes the FEN trails; problems go to standard error.
@@ -224,13 +469,13 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     let batch = super::batch(args.jobs, args.encoding)?;
     let notation = args.notation.with(args.chinese);
     if args.format == FenFormat::Csv {
-        writeln!(out, "source,index,ply,move,fen")?;
+        writeln!(out, "{}", csv_header(args.all_lines))?;
     }
     let mut tally = Tally::new(inputs.len());
     let mut chooser = super::select::Chooser::new(&args.select)?;
     chooser.plan(&mut inputs, &batch)?;
     let selection = chooser.selection.clone();
-    let follower = || selection.checker(Trail::new(notation, args.format));
+    let follower = || selection.checker(Trail::new(notation, args.format, args.all_lines));
     let run = batch.run(&inputs, follower, |meta, event| {
         match event {
             Event::Games { first, games } => {
@@ -250,9 +495,18 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
                     // Ply 0 is the placement as read, legal or not; the
                     // moves follow from the position when it is a legal one.
                     if let Some(setup) = &game.replayed.resolution.setup {
+                        let result = game.result.unwrap_or(GameResult::Unknown).as_str();
                         let head = line_head(meta, index, args.format);
-                        write_lines(out, &head, first_line(setup, args.format).as_bytes())?;
-                        write_lines(out, &head, &game.followed)?;
+                        let tail = line_tail(meta, index, args.format, result, game.followed.ecco);
+                        write_lines(out, &head, &first_line(setup, args.format, args.all_lines), &tail)?;
+                        write_lines(out, &head, &game.followed.lines, &tail)?;
+                    }
+                    if game.followed.too_deep {
+                        tally.tell(&format!(
+                            "{}: game {}: variations nested more than {MAX_LINE_DEPTH} deep: their positions are left out",
+                            meta.source,
+                            index + 1
+                        ));
                     }
                     let in_main_line = game.replayed.error.as_ref().is_some_and(|e| !e.in_variation());
                     let stops = if in_main_line { " (the trail stops there)" } else { "" };
@@ -324,9 +578,20 @@ fn push_json_str(out: &mut Vec<u8>, s: &str) {
     }
 }
 
-/// A CSV field, quoted when it needs to be.
-fn csv(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() }
+/// Appends `s` as a CSV field, quoted when it needs to be.
+fn push_csv(out: &mut Vec<u8>, s: &str) {
+    if !s.contains([',', '"', '\n', '\r']) {
+        out.extend_from_slice(s.as_bytes());
+        return;
+    }
+    out.push(b'"');
+    for part in s.split('"').enumerate() {
+        if part.0 > 0 {
+            out.extend_from_slice(b"\"\"");
+        }
+        out.extend_from_slice(part.1.as_bytes());
+    }
+    out.push(b'"');
 }
 
 #[cfg(test)]
@@ -357,31 +622,44 @@ mod tests {
     #[test]
     fn hand_written_json_lines_equal_serde_json() {
         for source in ["games.pgn", "a \"quoted\"\\name\t.pgn", "棋谱/对局.pgn"] {
-            let mut checker =
-                qipu::batch::Checker::following(Trail::new(qipu::notation::Notation::Uci, FenFormat::Json));
-            let game = qipu::formats::pgn::read_with("1. h2e2 h9g7 *", &mut checker).remove(0);
+            let trail = Trail::new(qipu::notation::Notation::Uci, FenFormat::Json, false);
+            let mut checker = qipu::batch::Checker::following(trail);
+            let game = qipu::formats::pgn::read_with("1. h2e2 h9g7 0-1", &mut checker).remove(0);
             let head = line_head(&meta(source), 7, FenFormat::Json);
+            let tail = line_tail(&meta(source), 7, FenFormat::Json, "0-1", None);
             let mut ours = Vec::new();
             let setup = game.replayed.resolution.setup.as_ref().unwrap();
-            write_lines(&mut ours, &head, first_line(setup, FenFormat::Json).as_bytes()).unwrap();
-            write_lines(&mut ours, &head, &game.followed).unwrap();
+            write_lines(&mut ours, &head, &first_line(setup, FenFormat::Json, false), &tail).unwrap();
+            write_lines(&mut ours, &head, &game.followed.lines, &tail).unwrap();
             let mut pos = qipu::Position::start();
             let mut expected = Vec::new();
             let fen = pos.fen();
-            serde_json::to_writer(&mut expected, &Ply { source, index: 7, ply: 0, mv: None, fen: &fen })
-                .unwrap();
+            let ply = Ply { source, index: 7, ply: 0, mv: None, fen: &fen, side: "red", result: "0-1" };
+            serde_json::to_writer(&mut expected, &ply).unwrap();
             expected.push(b'\n');
             for (k, mv) in ["h2e2", "h9g7"].into_iter().enumerate() {
                 let _ = pos.play_unchecked(mv.parse().unwrap());
                 let fen = pos.fen();
-                serde_json::to_writer(
-                    &mut expected,
-                    &Ply { source, index: 7, ply: k + 1, mv: Some(mv), fen: &fen },
-                )
-                .unwrap();
+                let side = if pos.turn() == Color::Red { "red" } else { "black" };
+                let ply = Ply { source, index: 7, ply: k + 1, mv: Some(mv), fen: &fen, side, result: "0-1" };
+                serde_json::to_writer(&mut expected, &ply).unwrap();
                 expected.push(b'\n');
             }
             assert_eq!(String::from_utf8(ours).unwrap(), String::from_utf8(expected).unwrap());
         }
+    }
+
+    #[test]
+    fn csv_fields_are_quoted_as_rfc_4180_says() {
+        let field = |s: &str| {
+            let mut out = Vec::new();
+            push_csv(&mut out, s);
+            String::from_utf8(out).unwrap()
+        };
+        assert_eq!(field("plain"), "plain");
+        assert_eq!(field("a,b"), "\"a,b\"");
+        assert_eq!(field("say \"hi\""), "\"say \"\"hi\"\"\"");
+        assert_eq!(field("\"\""), "\"\"\"\"\"\"");
+        assert_eq!(field("two\nlines"), "\"two\nlines\"");
     }
 }

@@ -74,15 +74,32 @@ pub enum Command {
         after_help = "Examples:\n  qipu validate games.pgn\n  qipu validate collection/ --format json > report.jsonl\n  cat game.pgn | qipu validate -"
     )]
     Validate(validate::Args),
-    /// Print the FEN trail of each game: the position after every ply of the main line.
+    /// Print the FEN trail of each game: the position after every ply of the main line (of every
+    /// line with --all-lines).
     ///
     /// Ply 0 is the start position (move `-`), as the record gives it even when it is not a legal
-    /// one. Each line names the source, the game (numbered from 1 in text; the 0-based `index`
-    /// in JSON and CSV), the ply, the move in --notation (ICCS by default) and the FEN.
+    /// one. Each line names the source, the game (numbered from 1 in text and EPD; the 0-based
+    /// `index` in JSON and CSV), the ply, the move in --notation (ICCS by default) and the FEN;
+    /// JSON and CSV add the side to move (`side`: red or black) and the game's result
+    /// (`result`: 1-0, 0-1, 1/2-1/2, or * when the game states none).
+    ///
+    /// EPD lines give the position (placement, side, `- -`) and the opcodes `hmvc` and `fmvn`
+    /// (the clocks), `ply`, `move` (the move that led there; none at ply 0), `source` (the file,
+    /// quoted), `game` (from 1), `result`, and `ecco` (the ECCO code of the game's opening; left
+    /// out for games that do not start from the standard position); with --all-lines, `line`.
+    ///
+    /// With --all-lines, each variation's positions follow the move it is an alternative to,
+    /// and each position names its line: `0` for the main line; the variations that branch off
+    /// a line are numbered 1, 2, 3 ... in the order the record gives them, a variation's id
+    /// being the id of the line it branches off followed by its number (`2`, then `2.1` for
+    /// the first variation within it). The ply counts from the start of the game. Variations
+    /// nested more than 64 deep are left out, and said so on standard error.
+    ///
     /// A game whose main line stops at a wrong move gives its trail up to that move and a
-    /// message on standard error; the exit code is then 1.
+    /// message on standard error; the exit code is then 1 (as it is for a wrong move in a
+    /// variation, whose line stops there).
     #[command(
-        after_help = "Examples:\n  qipu fen game.pgn\n  qipu fen collection/ --format json --notation chinese\n  qipu fen games.pgn --format csv > positions.csv"
+        after_help = "Examples:\n  qipu fen game.pgn\n  qipu fen collection/ --format json --notation chinese\n  qipu fen games.pgn --format csv > positions.csv\n  qipu fen games.pgn --format epd -o positions.epd\n  qipu fen annotated.pgn --all-lines --format json"
     )]
     Fen(fen::Args),
     /// Convert records to PGN (moves in Chinese, WXF or ICCS), JSON, DhtmlXQ or XQF, keeping

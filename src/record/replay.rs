@@ -237,6 +237,77 @@ impl Replayed {
     }
 }
 
+/// Which line of a game a move or position is on: the main line, or a
+/// variation named by the path of variation numbers that leads to it.
+///
+/// The variations that branch off one line are numbered 1, 2, 3 … in the
+/// order the record gives them (wherever along the line they branch, and
+/// counting those that are not replayed); a variation's path is the path
+/// of the line it branches off followed by its number. It is written
+/// `0` for the main line, else the numbers joined by `.`: `2` is the
+/// second variation of the main line, `2.1` the first variation within
+/// it. With the ply, it says where a position stands in the game tree.
+/// The numbers follow the variations as the reader gives them: a record
+/// read whole into a [`Record`] (a tree) gives an alternative to a
+/// variation's first move as one more variation of the line above.
+///
+/// ```
+/// use qipu::record::replay::LineId;
+/// assert_eq!(LineId::MAIN.to_string(), "0");
+/// assert!(LineId::MAIN.is_main());
+/// assert_eq!(LineId::new(&[2, 1]).to_string(), "2.1");
+/// assert_eq!(LineId::new(&[2, 1]).numbers(), [2, 1]);
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct LineId<'a>(&'a [u32]);
+
+impl<'a> LineId<'a> {
+    /// The main line.
+    pub const MAIN: LineId<'static> = LineId(&[]);
+
+    /// The line whose path of variation numbers is `numbers` (none: the
+    /// main line).
+    pub fn new(numbers: &'a [u32]) -> LineId<'a> {
+        LineId(numbers)
+    }
+
+    /// The variation numbers from the main line down; empty for the main
+    /// line.
+    pub fn numbers(&self) -> &'a [u32] {
+        self.0
+    }
+
+    /// Whether it is the main line.
+    pub fn is_main(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// How deep the variation is nested: 0 for the main line, 1 for its
+    /// variations.
+    pub fn depth(&self) -> usize {
+        self.0.len()
+    }
+}
+
+/// The deepest variation (see [`LineId::depth`]) whose positions a trail
+/// of every line writes. A line's id grows with its depth, so writing it
+/// with each position of ever deeper variations (hostile input nests
+/// thousands) would make the output grow with the square of the input;
+/// real records nest a few levels.
+pub const MAX_LINE_DEPTH: usize = 64;
+
+impl fmt::Display for LineId<'_> {
+    /// `0`, `2`, `2.1`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Some((first, rest)) = self.0.split_first() else { return f.write_str("0") };
+        write!(f, "{first}")?;
+        for n in rest {
+            write!(f, ".{n}")?;
+        }
+        Ok(())
+    }
+}
+
 /// What a [`Replayer`] tells as the main line is replayed: the start, and
 /// each move with the positions before and after it. The methods do
 /// nothing unless a follower says otherwise; `()` follows nothing.
@@ -285,10 +356,29 @@ pub trait Follow {
         let _ = (after, m);
     }
 
+    /// A variation begins, from `from` (the position before the move it
+    /// is played instead of), `ply` plies into the game; `line` names it.
+    /// Only variations that are replayed are told: not those of a line
+    /// after its wrong move, nor their own variations.
+    fn begin_variation(&mut self, from: &Position, ply: usize, line: LineId<'_>) {
+        let _ = (from, ply, line);
+    }
+
+    /// A move `m` of a variation is about to be played in `before`.
+    fn before_variation_move(&mut self, before: &Position, m: Move) {
+        let _ = (before, m);
+    }
+
     /// A move `m` of a variation was played: `after` is the position in
     /// the variation now.
     fn variation_move(&mut self, after: &Position, m: Move) {
         let _ = (after, m);
+    }
+
+    /// A variation ended: the replay is back on `line`, in `back`, `ply`
+    /// plies into the game (where the line stood before the variation).
+    fn end_variation(&mut self, back: &Position, ply: usize, line: LineId<'_>) {
+        let _ = (back, ply, line);
     }
 
     /// The game ends: what the follower made of it. The follower is then
@@ -331,9 +421,24 @@ impl<A: Follow, B: Follow> Follow for (A, B) {
         self.1.after_move(after, m);
     }
 
+    fn begin_variation(&mut self, from: &Position, ply: usize, line: LineId<'_>) {
+        self.0.begin_variation(from, ply, line);
+        self.1.begin_variation(from, ply, line);
+    }
+
+    fn before_variation_move(&mut self, before: &Position, m: Move) {
+        self.0.before_variation_move(before, m);
+        self.1.before_variation_move(before, m);
+    }
+
     fn variation_move(&mut self, after: &Position, m: Move) {
         self.0.variation_move(after, m);
         self.1.variation_move(after, m);
+    }
+
+    fn end_variation(&mut self, back: &Position, ply: usize, line: LineId<'_>) {
+        self.0.end_variation(back, ply, line);
+        self.1.end_variation(back, ply, line);
     }
 
     fn end(&mut self) -> Self::Output {
@@ -461,6 +566,8 @@ struct Line {
     after_failure: usize,
     /// Whether this is the main line.
     main: bool,
+    /// How many variations have begun from this line, replayed or not.
+    variations: u32,
     /// The variation that leaves the main line, for reports (set on its
     /// first move).
     top: Option<std::sync::Arc<Variation>>,
@@ -505,6 +612,8 @@ pub struct Replayer<F = ()> {
     line: Line,
     /// The lines a variation was begun from, innermost last.
     frames: Vec<Frame>,
+    /// The [`LineId`] of the line being replayed.
+    path: Vec<u32>,
     /// How to take back the moves played in variations, in order: the
     /// position a variation leaves is found again by taking its moves back
     /// (a few bytes a move, where a saved position is hundreds a
@@ -548,6 +657,7 @@ impl<F: Follow> Replayer<F> {
             plies: 0,
             line: Line { main: true, ..Line::default() },
             frames: Vec::new(),
+            path: Vec::new(),
             played: Vec::new(),
             san_base: None,
             main_error: None,
@@ -666,6 +776,7 @@ impl<F: Follow> Replayer<F> {
         self.plies = 0;
         self.line = Line { main: true, ..Line::default() };
         self.frames.clear();
+        self.path.clear();
         self.played.clear();
         self.san_base = None;
         self.main_error = None;
@@ -725,6 +836,8 @@ impl<F: Follow> Visitor for Replayer<F> {
             Ok(m) => {
                 if self.line.main {
                     self.follow.before_move(&self.pos, m);
+                } else {
+                    self.follow.before_variation_move(&self.pos, m);
                 }
                 let undo = self.pos.play_unchecked(m);
                 if !self.line.main {
@@ -770,6 +883,8 @@ impl<F: Follow> Visitor for Replayer<F> {
         if !self.replaying() {
             return Skip(true);
         }
+        self.line.variations = self.line.variations.saturating_add(1);
+        let number = self.line.variations;
         let parent = &self.line;
         // A variation of a line that went wrong is replayed when it is an
         // alternative to the wrong move itself, from the position before it;
@@ -786,8 +901,10 @@ impl<F: Follow> Visitor for Replayer<F> {
             failed: false,
             after_failure: 0,
             main: false,
+            variations: 0,
             top: if parent.main { None } else { parent.top.clone() },
         };
+        let ply = line.ply;
         if let Some(undo) = undo {
             if !parent.main {
                 // The parent's last move is the last one played.
@@ -801,6 +918,8 @@ impl<F: Follow> Visitor for Replayer<F> {
             line: std::mem::replace(&mut self.line, line),
         };
         self.frames.push(frame);
+        self.path.push(number);
+        self.follow.begin_variation(&self.pos, ply, LineId(&self.path));
         Skip(false)
     }
 
@@ -820,6 +939,8 @@ impl<F: Follow> Visitor for Replayer<F> {
                 }
                 self.line.last = Some(undo);
             }
+            self.path.pop();
+            self.follow.end_variation(&self.pos, self.line.ply, LineId(&self.path));
         }
     }
 
@@ -1141,6 +1262,67 @@ mod tests {
         );
         let e = r.error.unwrap();
         assert_eq!(e.message(), "the Red cannon moves, but it is Black's turn: two Red moves in a row");
+    }
+
+    /// Tells what a follower hears of the variations: `(line, ply, fen)`
+    /// where each begins and ends, and each variation move.
+    #[derive(Default)]
+    struct Lines(Vec<String>);
+
+    impl Follow for Lines {
+        type Output = Vec<String>;
+
+        fn begin_variation(&mut self, from: &Position, ply: usize, line: LineId<'_>) {
+            self.0.push(format!("begin {line} {ply} {}", from.fen()));
+        }
+
+        fn before_variation_move(&mut self, before: &Position, m: Move) {
+            assert!(before.is_legal(m));
+        }
+
+        fn variation_move(&mut self, _: &Position, m: Move) {
+            self.0.push(format!("move {m}"));
+        }
+
+        fn end_variation(&mut self, back: &Position, ply: usize, line: LineId<'_>) {
+            self.0.push(format!("end {line} {ply} {}", back.fen()));
+        }
+
+        fn end(&mut self) -> Vec<String> {
+            std::mem::take(&mut self.0)
+        }
+    }
+
+    #[test]
+    fn followers_are_told_where_each_variation_begins_and_ends() {
+        let fen_after = |moves: &[&str]| {
+            let mut pos = Position::start();
+            for m in moves {
+                pos.play_unchecked(m.parse().unwrap());
+            }
+            pos.fen()
+        };
+        let (after_1, after_2) = (fen_after(&["h2e2"]), fen_after(&["h2e2", "h9g7"]));
+        let after_b9c7 = fen_after(&["h2e2", "b9c7"]);
+        // The second variation is left open: it is closed at the end.
+        let text = "1. h2e2 h9g7 (1... b9c7 2. h0g2 (2. b0c2)) (1... c9e7 *";
+        let mut checker = crate::batch::Checker::following(Lines::default());
+        let heard = pgn::read_with(text, &mut checker).remove(0).followed;
+        assert_eq!(
+            heard,
+            [
+                format!("begin 1 1 {after_1}"),
+                "move b9c7".into(),
+                "move h0g2".into(),
+                format!("begin 1.1 2 {after_b9c7}"),
+                "move b0c2".into(),
+                format!("end 1 3 {}", fen_after(&["h2e2", "b9c7", "h0g2"])),
+                format!("end 0 2 {after_2}"),
+                format!("begin 2 1 {after_1}"),
+                "move c9e7".into(),
+                format!("end 0 2 {after_2}"),
+            ]
+        );
     }
 
     #[test]

@@ -9,8 +9,8 @@
 //!
 //! Operands are words (a move, a code, a number) or strings in double
 //! quotes. Engine testers' tools (fastchess, cutechess) read opening
-//! suites in this form. The writer is [`write`](mod@write): [`push_position`] and
-//! [`push_opcode`]; the reader is [`read`](mod@read).
+//! suites in this form. The writer is [`write`](mod@write): [`push_position`]
+//! (or [`push_ranks`]) and [`push_opcode`]; the reader is [`read`](mod@read).
 //!
 //! A full FEN (with its two clocks) may stand in place of the four fields,
 //! with or without opcodes. Read as records (`qipu validate x.epd`), each
@@ -27,4 +27,4 @@
 pub mod read;
 pub mod write;
 
-pub use write::{Operand, push_opcode, push_position};
+pub use write::{Operand, push_opcode, push_position, push_ranks};

@@ -32,11 +32,26 @@ pub enum Operand<'a> {
 /// assert_eq!(line, r#"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - id "the \"start\""; fmvn 1;"#);
 /// ```
 pub fn push_position(out: &mut String, board: &Board, turn: Color) {
-    let mut fen = String::with_capacity(100);
-    RankTexts::new(board).write(turn, 0, 1, &mut fen);
+    push_ranks(out, &RankTexts::new(board), turn);
+}
+
+/// Appends the four position fields of an EPD line, as
+/// [`push_position`] does, from the rank texts a FEN trail keeps up to
+/// date ([`RankTexts::update`]): without an allocation, for a line per
+/// ply.
+///
+/// ```
+/// use qipu::{Position, fen::RankTexts};
+/// use qipu::formats::epd::push_ranks;
+/// let pos = Position::start();
+/// let mut line = String::new();
+/// push_ranks(&mut line, &RankTexts::new(pos.board()), pos.turn());
+/// assert_eq!(line, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - -");
+/// ```
+pub fn push_ranks(out: &mut String, ranks: &RankTexts, turn: Color) {
+    ranks.write(turn, 0, 1, out);
     // The FEN ends in ` - - 0 1`: the clocks are left out.
-    let cut = fen.len() - " 0 1".len();
-    out.push_str(&fen[..cut]);
+    out.truncate(out.len() - " 0 1".len());
 }
 
 /// Appends ` NAME OPERAND...;` to an EPD line. An opcode name is a letter
@@ -44,22 +59,24 @@ pub fn push_position(out: &mut String, board: &Board, turn: Color) {
 /// written as `_`, so that the line reads back as the same opcodes.
 pub fn push_opcode(out: &mut String, name: &str, operands: &[Operand<'_>]) {
     out.push(' ');
-    let mut chars = name.chars();
-    match chars.next() {
-        Some(c) if c.is_ascii_alphabetic() => out.push(c),
-        Some(_) => out.push('_'),
-        None => out.push('_'),
-    }
-    for c in chars {
-        out.push(if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' });
+    if is_opcode_name(name) {
+        // The common case, a line a ply: the name as it is.
+        out.push_str(name);
+    } else {
+        let mut chars = name.chars();
+        match chars.next() {
+            Some(c) if c.is_ascii_alphabetic() => out.push(c),
+            Some(_) => out.push('_'),
+            None => out.push('_'),
+        }
+        for c in chars {
+            out.push(if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' });
+        }
     }
     for operand in operands {
         out.push(' ');
         match *operand {
-            Operand::Number(n) => {
-                use std::fmt::Write;
-                let _ = write!(out, "{n}");
-            }
+            Operand::Number(n) => push_number(out, n),
             Operand::Word(word) if is_word(word) => out.push_str(word),
             Operand::Word(text) | Operand::Text(text) => push_quoted(out, text),
         }
@@ -67,11 +84,42 @@ pub fn push_opcode(out: &mut String, name: &str, operands: &[Operand<'_>]) {
     out.push(';');
 }
 
+/// Whether `name` is an opcode name as it is: a letter, then letters,
+/// digits and `_`.
+fn is_opcode_name(name: &str) -> bool {
+    let bytes = name.as_bytes();
+    bytes.first().is_some_and(u8::is_ascii_alphabetic)
+        && bytes.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+/// Appends the decimal digits of `n`.
+fn push_number(out: &mut String, n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut n = n;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[at..] {
+        out.push(char::from(d));
+    }
+}
+
 /// Whether `word` can be written unquoted.
 fn is_word(word: &str) -> bool {
-    !word.is_empty()
-        && !word.starts_with('"')
-        && !word.contains(|c: char| c.is_whitespace() || c == ';' || c == '"')
+    let bytes = word.as_bytes();
+    if bytes.is_empty() || bytes[0] == b'"' {
+        return false;
+    }
+    // ASCII first (moves, codes, numbers); other text by its characters
+    // (U+3000, the ideographic space, is white space too).
+    let plain = |b: &u8| b.is_ascii_graphic() && *b != b';' && *b != b'"';
+    bytes.iter().all(plain) || !word.contains(|c: char| c.is_whitespace() || c == ';' || c == '"')
 }
 
 /// Appends `text` in double quotes, escaped.
@@ -121,5 +169,15 @@ mod tests {
         assert_eq!(line("", &[]), " _;");
         assert_eq!(line("1a-b", &[]), " _a_b;");
         assert_eq!(line("名", &[]), " _;");
+        assert_eq!(line("c0", &[Operand::Word("马８进７")]), " c0 马８进７;");
+        assert_eq!(line("c0", &[Operand::Word("马８\u{3000}进７")]), " c0 \"马８\u{3000}进７\";");
+        assert_eq!(line("c0", &[Operand::Word("a\u{7f}b")]), " c0 a\u{7f}b;");
+    }
+
+    #[test]
+    fn numbers_are_written_in_decimal() {
+        for n in [0, 7, 10, 99, 100, 65_535, 1 << 40, u64::MAX] {
+            assert_eq!(line("n", &[Operand::Number(n)]), format!(" n {n};"));
+        }
     }
 }
