@@ -6,7 +6,7 @@
 //! ```
 //! use qipu::book::build::{BookBuilder, BookLine, Keying, Points};
 //! use qipu::formats::pgn;
-//! use qipu::record::replay::Checker;
+//! use qipu::batch::Checker;
 //! let games = pgn::read_with(
 //!     "1. h2e2 h9g7 1-0\n\n1. b2e2 b9c7 0-1\n\n1. h2e2 b9c7 1/2-1/2\n",
 //!     &mut Checker::following(BookLine::new(2, Keying::Eleeye)),
