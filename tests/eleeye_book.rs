@@ -3,6 +3,9 @@
 //! read back, and, when the engine is built (scripts/build-eleeye.sh),
 //! the engine's book moves against qipu's probe.
 
+mod common;
+
+use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -149,6 +152,90 @@ fn a_bad_book_is_an_error_naming_it() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("BAD.DAT") && err.contains("13 bytes"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The FEN placement and side of `pos` seen in a mirror (files a…i read i…a).
+fn mirror_fen(pos: &Position) -> String {
+    let fen = pos.fen();
+    let mut fields = fen.split(' ');
+    let placement: Vec<String> =
+        fields.next().unwrap().split('/').map(|r| r.chars().rev().collect()).collect();
+    format!("{} {}", placement.join("/"), fields.next().unwrap())
+}
+
+fn placement_fen(pos: &Position) -> String {
+    pos.fen().split(' ').take(2).collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn random_games_give_the_weights_counted_by_fen() {
+    use qipu::book::build::{BookBuilder, BookLine, Keying, Points};
+    let mut rng = common::Rng(0x5eed_b00c);
+    let depth = 10;
+    let mut text = String::new();
+    // Games of few legal choices (the first four moves from a short list) so that
+    // positions recur across games, then random legal moves.
+    let openings = ["h2e2", "b2e2", "h0g2", "b0c2", "h9g7", "b9c7", "h7e7", "b7e7"];
+    let mut lines: Vec<Vec<Move>> = Vec::new();
+    for _ in 0..300 {
+        let mut pos = Position::start();
+        let mut line = Vec::new();
+        for ply in 0..depth + 4 {
+            let legal = pos.legal_moves();
+            let picks: Vec<Move> = if ply < 4 {
+                openings.iter().map(|m| m.parse().unwrap()).filter(|&m| pos.is_legal(m)).collect()
+            } else {
+                legal.iter().copied().collect()
+            };
+            if picks.is_empty() {
+                break;
+            }
+            let m = picks[rng.below(picks.len())];
+            pos.play(m).unwrap();
+            line.push(m);
+        }
+        let moves: Vec<String> = line.iter().map(Move::to_string).collect();
+        text.push_str(&format!("{} *\n\n", moves.join(" ")));
+        lines.push(line);
+    }
+    let games = qipu::formats::pgn::read_with(
+        &text,
+        &mut qipu::batch::Checker::following(BookLine::new(depth, Keying::Eleeye)),
+    );
+    assert_eq!(games.len(), lines.len());
+    let mut builder = BookBuilder::new();
+    for game in &games {
+        builder.add(&game.followed, game.result);
+    }
+    let book = eleeye::write(&builder.eleeye_records(Points { win: 1, draw: 1, loss: 1 }, 1));
+    // Counted independently, by FEN text: the games that played m in the position, or
+    // the mirror of m in its mirror image.
+    let mut count: HashMap<(String, Move), HashSet<usize>> = HashMap::new();
+    let mut probes: Vec<Position> = Vec::new();
+    for (g, line) in lines.iter().enumerate() {
+        let mut pos = Position::start();
+        for &m in line.iter().take(depth) {
+            count.entry((placement_fen(&pos), m)).or_default().insert(g);
+            count.entry((mirror_fen(&pos), m.flip_horizontal())).or_default().insert(g);
+            probes.push(pos.clone());
+            pos.play(m).unwrap();
+        }
+    }
+    let mut shared = 0;
+    for pos in probes.iter().step_by(7) {
+        let got = eleeye::probe(&mut std::io::Cursor::new(&book), pos).unwrap();
+        let mut expect: Vec<(Move, u16)> = count
+            .iter()
+            .filter(|((fen, _), _)| *fen == placement_fen(pos))
+            .map(|((_, m), games)| (*m, games.len() as u16))
+            .collect();
+        expect.sort();
+        let mut got: Vec<(Move, u16)> = got.iter().map(|b| (b.m, b.weight)).collect();
+        got.sort();
+        assert_eq!(got, expect, "{}", pos.fen());
+        shared += usize::from(expect.iter().any(|&(_, n)| n > 1));
+    }
+    assert!(shared > 50, "{shared} probed positions have a move of several games");
 }
 
 /// The engine built by scripts/build-eleeye.sh, if it is there.
