@@ -204,8 +204,8 @@ fn random_games_give_the_weights_counted_by_fen() {
     );
     assert_eq!(games.len(), lines.len());
     let mut builder = BookBuilder::new();
-    for game in &games {
-        builder.add(&game.followed, game.result);
+    for game in games {
+        builder.add(game.followed, game.result);
     }
     let book = eleeye::write(&builder.eleeye_records(Points { win: 1, draw: 1, loss: 1 }, 1));
     // Counted independently, by FEN text: the games that played m in the position, or

@@ -12,8 +12,8 @@
 //!     &mut Checker::following(BookLine::new(2, Keying::Eleeye)),
 //! );
 //! let mut book = BookBuilder::new();
-//! for game in &games {
-//!     book.add(&game.followed, game.result);
+//! for game in games {
+//!     book.add(game.followed, game.result);
 //! }
 //! // h2e2 and its mirror b2e2 are one move of the start position's entry.
 //! let records = book.eleeye_records(Points::default(), 3);
@@ -187,10 +187,10 @@ impl BookBuilder {
     }
 
     /// Adds a game: what [`BookLine`] noted of it and its result.
-    pub fn add(&mut self, played: &[Played], result: Option<GameResult>) {
+    pub fn add(&mut self, played: Vec<Played>, result: Option<GameResult>) {
         self.games += 1;
         for p in played {
-            let entry = self.moves.entry((p.position.clone(), p.m)).or_default();
+            let entry = self.moves.entry((p.position, p.m)).or_default();
             entry.turn = Some(p.turn);
             match result {
                 Some(GameResult::RedWins) => entry.red_wins += 1,

@@ -140,6 +140,11 @@ fn run_build(args: &BuildArgs, stdout: &mut impl Write) -> Result<i32, Failure> 
     if args.depth == 0 {
         return Err(Failure::usage("--depth must be at least 1"));
     }
+    if args.output.output.is_none() {
+        return Err(Failure::usage(
+            "book build writes a binary file: give -o FILE (-o - for standard output)",
+        ));
+    }
     let format = format_of(args.format, args.output.output.as_deref());
     let keying = match format {
         BookFormat::Eleeye => Keying::Eleeye,
@@ -165,7 +170,7 @@ fn run_build(args: &BuildArgs, stdout: &mut impl Write) -> Result<i32, Failure> 
                         let game = judged.game;
                         let selected = chooser.take(first + k, judged.matches, judged.key.as_ref());
                         if selected && game.unreadable.is_none() {
-                            book.add(&game.followed, game.result);
+                            book.add(game.followed, game.result);
                         }
                         let error = game.replayed.error.as_ref();
                         let outcome =
