@@ -142,6 +142,15 @@ for input in "$iccs" "$uci" "$epd"; do
   done
 done
 
+echo "== book build beside validate on the whole corpus (--jobs 2, best of five)"
+read -r vsecs _ _ < <(best "$qipu" validate --jobs 2 "$corpus")
+printf '%-50s %7.3f s\n' "validate --jobs 2 corpus" "$vsecs"
+for out in BOOK.DAT book.obs.db3; do
+  read -r secs _ peak < <(best "$qipu" book build --jobs 2 "$corpus" -o "$work/$out" --force)
+  printf '%-50s %7.3f s  x%.2f  peak %6.1f MB\n' "book build --jobs 2 corpus -o $out" "$secs" \
+    "$(echo "$secs / $vsecs" | bc -l)" "$(echo "$peak / 1024" | bc -l)"
+done
+
 echo "== peer: cchess on samples of the same records"
 python3 scripts/peer-cchess.py pgn "$iccs" 200 || true
 python3 scripts/peer-cchess.py pgn "$ccpd" 200 big5 || true

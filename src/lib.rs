@@ -232,6 +232,7 @@
 
 pub mod analysis;
 pub mod batch;
+pub mod book;
 pub mod dedupe;
 pub mod formats;
 pub mod notation;

@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 use qipu::formats::encoding::Encoding;
 use qipu::{FromFenError, Position};
 
+mod book;
 mod classify;
 mod convert;
 mod convert_split;
@@ -152,6 +153,12 @@ pub enum Command {
         after_help = "Examples:\n  qipu duplicates collection/\n  qipu duplicates a.pgn b/ --by line,truncated --mirror --keep longest\n  qipu duplicates collection/ --format json > groups.jsonl\n  qipu duplicates collection/ --duplicates-out copies.pgn"
     )]
     Duplicates(duplicates::Args),
+    /// Opening books engines read: build ElephantEye's BOOK.DAT or an OOBS book (.obs.db3)
+    /// from the selected games, or list a book's moves for a position.
+    #[command(
+        after_help = "Examples:\n  qipu book build collection/ -o BOOK.DAT --depth 24 --min-games 3\n  qipu book build games.pgn -o book.obs.db3\n  qipu book probe BOOK.DAT startpos"
+    )]
+    Book(book::Args),
 }
 
 /// How a command writes moves.
@@ -304,6 +311,7 @@ pub fn run(cli: Cli) -> Result<i32, Failure> {
         Command::Classify(args) => classify::run(&args, &mut out),
         Command::Openings(args) => openings::run(&args, &mut out),
         Command::Duplicates(args) => duplicates::run(&args, &mut out),
+        Command::Book(args) => book::run(&args, &mut out),
     }?;
     out.flush()?;
     Ok(code)
