@@ -67,15 +67,50 @@ impl OpeningNode {
 
     /// Red's score over the games with a result: a win 1, a draw ½.
     pub fn score(&self) -> Option<f64> {
-        let decided = self.red_wins + self.draws + self.black_wins;
-        (decided > 0).then(|| (self.red_wins as f64 + self.draws as f64 / 2.0) / decided as f64)
+        score(self.red_wins, self.draws, self.black_wins)
     }
 
     /// The ECCO code most of its games have (the first such code on a tie).
     pub fn main_ecco(&self) -> Option<&'static str> {
-        let most = self.ecco.iter().map(|&(_, n)| n).max()?;
-        self.ecco.iter().find(|&&(_, n)| n == most).map(|&(code, _)| code)
+        main_ecco(&self.ecco)
     }
+}
+
+/// Red's score over `red_wins`, `draws` and `black_wins`: a win 1, a draw
+/// ½; `None` when no game has a result.
+pub(crate) fn score(red_wins: u32, draws: u32, black_wins: u32) -> Option<f64> {
+    let decided = red_wins + draws + black_wins;
+    (decided > 0).then(|| (f64::from(red_wins) + f64::from(draws) / 2.0) / f64::from(decided))
+}
+
+/// Counts a game's result in the counts of Red's wins, draws and Black's
+/// wins (a game without one in none).
+pub(crate) fn count_result(
+    result: Option<GameResult>,
+    red_wins: &mut u32,
+    draws: &mut u32,
+    black_wins: &mut u32,
+) {
+    match result {
+        Some(GameResult::RedWins) => *red_wins += 1,
+        Some(GameResult::Draw) => *draws += 1,
+        Some(GameResult::BlackWins) => *black_wins += 1,
+        Some(GameResult::Unknown) | None => {}
+    }
+}
+
+/// Counts one more game of ECCO code `code`.
+pub(crate) fn count_ecco(counts: &mut Vec<(&'static str, u32)>, code: &'static str) {
+    match counts.iter_mut().find(|(known, _)| *known == code) {
+        Some((_, n)) => *n += 1,
+        None => counts.push((code, 1)),
+    }
+}
+
+/// The code most games have (the first such code on a tie).
+pub(crate) fn main_ecco(counts: &[(&'static str, u32)]) -> Option<&'static str> {
+    let most = counts.iter().map(|&(_, n)| n).max()?;
+    counts.iter().find(|&&(_, n)| n == most).map(|&(code, _)| code)
 }
 
 /// A move played from a position of the tree.
@@ -180,17 +215,9 @@ impl OpeningTree {
         self.seen.push(id);
         let node = &mut self.nodes[id];
         node.games += 1;
-        match result {
-            Some(GameResult::RedWins) => node.red_wins += 1,
-            Some(GameResult::Draw) => node.draws += 1,
-            Some(GameResult::BlackWins) => node.black_wins += 1,
-            Some(GameResult::Unknown) | None => {}
-        }
+        count_result(result, &mut node.red_wins, &mut node.draws, &mut node.black_wins);
         if let Some(code) = ecco {
-            match node.ecco.iter_mut().find(|(c, _)| *c == code) {
-                Some((_, n)) => *n += 1,
-                None => node.ecco.push((code, 1)),
-            }
+            count_ecco(&mut node.ecco, code);
         }
     }
 

@@ -40,6 +40,7 @@ use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::ops::RangeInclusive;
 
+use super::openings::{count_ecco, count_result, main_ecco, score};
 use crate::dedupe::key::mirrored_hash;
 use crate::record::GameResult;
 use crate::record::replay::Follow;
@@ -189,11 +190,6 @@ impl SuitePosition {
     }
 }
 
-fn score(red_wins: u32, draws: u32, black_wins: u32) -> Option<f64> {
-    let decided = red_wins + draws + black_wins;
-    (decided > 0).then(|| (f64::from(red_wins) + f64::from(draws) / 2.0) / f64::from(decided))
-}
-
 /// A position met so far.
 #[derive(Clone, Debug)]
 struct Candidate {
@@ -267,17 +263,9 @@ impl SuiteBuilder {
             }
             c.last_game = game;
             c.games += 1;
-            match result {
-                Some(GameResult::RedWins) => c.red_wins += 1,
-                Some(GameResult::Draw) => c.draws += 1,
-                Some(GameResult::BlackWins) => c.black_wins += 1,
-                Some(GameResult::Unknown) | None => {}
-            }
+            count_result(result, &mut c.red_wins, &mut c.draws, &mut c.black_wins);
             if let Some(code) = ecco {
-                match c.ecco.iter_mut().find(|(known, _)| *known == code) {
-                    Some((_, n)) => *n += 1,
-                    None => c.ecco.push((code, 1)),
-                }
+                count_ecco(&mut c.ecco, code);
             }
             // Only a game that reaches several positions of the band can
             // give two; only such games are kept.
@@ -326,9 +314,7 @@ impl SuiteBuilder {
                 for &m in &c.moves {
                     let _ = position.play_unchecked(m);
                 }
-                let most = c.ecco.iter().map(|&(_, n)| n).max();
-                let ecco =
-                    most.and_then(|most| c.ecco.iter().find(|&&(_, n)| n == most)).map(|&(code, _)| code);
+                let ecco = main_ecco(&c.ecco);
                 SuitePosition {
                     position,
                     start: c.start,
@@ -349,11 +335,9 @@ impl SuiteBuilder {
 fn shuffle<T>(items: &mut [T], seed: u64) {
     let mut state = seed;
     let mut next = move || {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        let (next_state, value) = crate::rules::zobrist::splitmix64(state);
+        state = next_state;
+        value
     };
     for i in (1..items.len()).rev() {
         // The bias of a modulo over 2^64 is far below anything a suite shows.
