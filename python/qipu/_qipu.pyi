@@ -190,9 +190,16 @@ def convert(
     notation: str = "chinese",
     output_encoding: str = "utf-8",
     set_ecco: bool = False,
+    xqf_version: int = 10,
     force: bool = False,
     jobs: Optional[int] = None,
     encoding: Optional[str] = None,
     **select: Any,
 ) -> Dict[str, Any]:
-    """Writes the selected games into ``output`` as ``qipu convert --to TO`` does; returns the counts."""
+    """Writes the selected games as ``qipu convert --to TO -o OUTPUT`` does; returns the counts.
+
+    ``to`` is ``pgn``, ``json``, ``dhtmlxq`` or ``uci`` (one file, written whole, never over an
+    input, over another file only with ``force``), or ``xqf`` (a file per game into the folder
+    ``output``). The counts: ``games``, ``valid``, ``illegal``, ``unreadable``, ``written``,
+    ``not_written`` (why each game that could not be written was not).
+    """

@@ -11,7 +11,7 @@ use pyo3::types::{PyDict, PyList, PyString};
 use qipu::analysis::stats::{GameFacts, MainLine, Stats};
 use qipu::batch::{self, Batch, Event, Input, Report, Status};
 use qipu::formats::encoding::Encoding;
-use qipu::formats::{dhtmlxq, json, pgn, uci};
+use qipu::formats::{dhtmlxq, json, pgn, uci, xqf};
 use qipu::notation::Notation;
 use qipu::record::GameResult;
 use qipu::record::replay::Follow;
@@ -315,26 +315,28 @@ pub fn fen_columns<'py>(
     columns.into_dict(py)
 }
 
-/// Formats `convert` writes into one file.
+/// Formats `convert` writes: into one file, or (XQF) a file per game.
 #[derive(Copy, Clone, PartialEq, Eq)]
 enum Target {
     Pgn,
     Json,
     Dhtmlxq,
     Uci,
+    Xqf(xqf::Version),
 }
 
 /// Writes every selected game of `paths` into the file `output`, as
 /// `qipu convert --to TO -o OUTPUT` does: `pgn` (moves in `notation`),
-/// `json`, `dhtmlxq` or `uci`; in `output_encoding` (`utf-8`, `gbk` or
-/// `big5`). Games that cannot be read are not written; a game with a wrong
-/// move is, its moves from there on as written. The file is written whole
-/// or not at all, never over one of the inputs, and over another file only
-/// with `force`. Returns the counts: `games`, `valid`, `illegal`,
+/// `json`, `dhtmlxq` or `uci`, in `output_encoding` (`utf-8`, `gbk` or
+/// `big5`); or `xqf`: a file per game (version `xqf_version`, 10 or 18)
+/// into the folder `output`, named as the command names them. Games that
+/// cannot be read are not written; a game with a wrong move is, its moves
+/// from there on as written. Each file is written whole or not at all,
+/// never over one of the inputs, and over another file only with `force`. Returns the counts: `games`, `valid`, `illegal`,
 /// `unreadable`, `written`, and `not_written` (why each game that could
 /// not be written was not).
 #[pyfunction]
-#[pyo3(signature = (paths, *, to, output, notation = "chinese", output_encoding = "utf-8", set_ecco = false, force = false, jobs = None, encoding = None, **select))]
+#[pyo3(signature = (paths, *, to, output, notation = "chinese", output_encoding = "utf-8", set_ecco = false, xqf_version = 10, force = false, jobs = None, encoding = None, **select))]
 #[allow(clippy::too_many_arguments)]
 pub fn convert<'py>(
     py: Python<'py>,
@@ -344,6 +346,7 @@ pub fn convert<'py>(
     notation: &str,
     output_encoding: &str,
     set_ecco: bool,
+    xqf_version: u8,
     force: bool,
     jobs: Option<usize>,
     encoding: Option<&str>,
@@ -354,12 +357,14 @@ pub fn convert<'py>(
         "json" => Target::Json,
         "dhtmlxq" => Target::Dhtmlxq,
         "uci" => Target::Uci,
-        "xqf" => {
-            return Err(PyValueError::new_err(
-                "to=\"xqf\" is one file per game: write each game's Game.to_xqf() bytes, or use `qipu convert --to xqf -o DIR`",
-            ));
+        "xqf" => Target::Xqf(match xqf_version {
+            10 => xqf::Version::V10,
+            18 => xqf::Version::V18,
+            _ => return Err(PyValueError::new_err("xqf_version: 10 or 18")),
+        }),
+        _ => {
+            return Err(PyValueError::new_err(format!("to={to:?}: expected pgn, json, dhtmlxq, uci or xqf")));
         }
-        _ => return Err(PyValueError::new_err(format!("to={to:?}: expected pgn, json, dhtmlxq or uci"))),
     };
     let out_encoding = match names::encoding(Some(output_encoding))? {
         Some(e @ (Encoding::Utf8 | Encoding::Gb18030 | Encoding::Big5)) => e,
@@ -367,18 +372,38 @@ pub fn convert<'py>(
     };
     let notation = names::notation(notation)?;
     let Run { inputs, batch, mut chooser } = Run::new(paths, jobs, encoding, select)?;
-    refuse_output(&output, &inputs, force)?;
+    let mut dest = match target {
+        Target::Xqf(_) => {
+            if std::fs::metadata(&output).is_ok_and(|m| !m.is_dir()) {
+                return Err(PyOSError::new_err(format!(
+                    "{}: to=\"xqf\" writes a file per game into a folder: this is no folder",
+                    output.display()
+                )));
+            }
+            Dest::Folder { dir: output.clone(), names: xqf::FileNames::default() }
+        }
+        _ => {
+            if let Some(why) = refusal(&output, &inputs, force) {
+                return Err(PyOSError::new_err(why));
+            }
+            Dest::One(None)
+        }
+    };
     let counts = py.detach(move || -> std::io::Result<Counts> {
         chooser.plan(&batch, &inputs);
         let selection = chooser.selection();
         let mut counts = Counts::default();
-        let mut file = Whole::create(&output)?;
+        match &mut dest {
+            Dest::One(file) => *file = Some(Whole::create(&output)?),
+            Dest::Folder { dir, .. } => std::fs::create_dir_all(dir)?,
+        }
         let render = |record: &qipu::record::Record| -> Result<Vec<u8>, String> {
             let s = match target {
                 Target::Pgn => pgn::write(record, notation) + "\n",
                 Target::Json => json::write(record) + "\n",
                 Target::Dhtmlxq => dhtmlxq::write(record).map_err(|e| e.to_string())? + "\n",
                 Target::Uci => uci::write(record).map_err(|e| e.to_string())? + "\n",
+                Target::Xqf(version) => return xqf::write(record, version).map_err(|e| e.to_string()),
             };
             if out_encoding == Encoding::Utf8 || s.is_ascii() {
                 return Ok(s.into_bytes());
@@ -397,24 +422,34 @@ pub fn convert<'py>(
                         qipu::analysis::ecco::tag_record(&mut record);
                     }
                     let bytes = (status != Status::Unreadable).then(|| render(&record));
-                    (judged, status, bytes)
+                    let title = record.tag("Title").map(str::to_string);
+                    (judged, status, bytes, title)
                 },
             )
         };
         let run = batch.run(&inputs, make, |meta, event| {
             match event {
                 Event::Games { first, games } => {
-                    for (k, (judged, status, bytes)) in games.into_iter().enumerate() {
+                    for (k, (judged, status, bytes, title)) in games.into_iter().enumerate() {
                         let index = first + k;
                         if !chooser.take(index, judged.matches, judged.key.as_ref()) {
                             continue;
                         }
                         counts.count(status);
                         match bytes {
-                            Some(Ok(bytes)) => {
-                                file.write(&bytes)?;
-                                counts.written += 1;
-                            }
+                            Some(Ok(bytes)) => match &mut dest {
+                                Dest::One(file) => {
+                                    file.as_mut().expect("created").write(&bytes)?;
+                                    counts.written += 1;
+                                }
+                                Dest::Folder { dir, names } => {
+                                    let path = dir.join(names.name(title.as_deref(), &meta.source, index));
+                                    match write_file(&path, &bytes, &inputs, force) {
+                                        Ok(()) => counts.written += 1,
+                                        Err(why) => counts.not_written.push(why),
+                                    }
+                                }
+                            },
                             Some(Err(why)) => counts.not_written.push(format!(
                                 "{}: game {}: not written: {why}",
                                 meta.source,
@@ -438,7 +473,9 @@ pub fn convert<'py>(
         if let Err(Stop::Failed(e)) = run {
             return Err(e);
         }
-        file.commit()?;
+        if let Dest::One(Some(file)) = dest {
+            file.commit()?;
+        }
         Ok(counts)
     });
     let counts = counts.map_err(|e| PyOSError::new_err(e.to_string()))?;
@@ -472,25 +509,46 @@ impl Counts {
     }
 }
 
-/// Refuses an output that is one of the inputs, that is no regular file,
-/// or that exists (without `force`).
-fn refuse_output(output: &Path, inputs: &[Input], force: bool) -> PyResult<()> {
-    let refuse = |why: String| Err(PyOSError::new_err(format!("{}: {why}", output.display())));
-    let Ok(meta) = std::fs::metadata(output) else { return Ok(()) };
+/// Why `output` is not written: it is one of the inputs, it is no regular
+/// file, or it exists (without `force`).
+fn refusal(output: &Path, inputs: &[Input], force: bool) -> Option<String> {
+    let refuse = |why: &str| Some(format!("{}: {why}", output.display()));
+    let meta = std::fs::metadata(output).ok()?;
     if !meta.is_file() {
-        return refuse("exists and is no regular file: not written over".into());
+        return refuse("exists and is no regular file: not written over");
     }
     let same = |p: &Path| match (std::fs::canonicalize(p), std::fs::canonicalize(output)) {
         (Ok(a), Ok(b)) => a == b,
         _ => false,
     };
     if inputs.iter().filter_map(Input::path).any(same) {
-        return refuse("is one of the inputs: not written over".into());
+        return refuse("is one of the inputs: not written over");
     }
     if !force {
-        return refuse("exists: give force=True to write over it".into());
+        return refuse("exists: give force=True to write over it");
     }
-    Ok(())
+    None
+}
+
+/// Writes one game's file, whole, unless [`refusal`] refuses it; why not.
+fn write_file(path: &Path, bytes: &[u8], inputs: &[Input], force: bool) -> Result<(), String> {
+    if let Some(why) = refusal(path, inputs, force) {
+        return Err(why);
+    }
+    let named = |e: std::io::Error| format!("{}: {e}", path.display());
+    let mut file = Whole::create(path).map_err(named)?;
+    file.write(bytes).map_err(|stop| match stop {
+        Stop::Failed(e) => named(e),
+        Stop::Enough => String::new(),
+    })?;
+    file.commit().map_err(named)
+}
+
+/// Where `convert` writes: one file (made when the pass starts), or a
+/// folder of one file per game.
+enum Dest {
+    One(Option<Whole>),
+    Folder { dir: PathBuf, names: xqf::FileNames },
 }
 
 /// A file written whole or not at all: into a file beside it first,

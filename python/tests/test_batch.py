@@ -93,6 +93,25 @@ def test_convert_never_writes_over_an_input(tmp_path, fixture):
     assert other.read_text().count("\n") == 1391
     with pytest.raises(OSError):
         qipu.convert(copy, to="json", output=tmp_path)  # a folder
-    with pytest.raises(ValueError):
-        qipu.convert(copy, to="xqf", output=tmp_path)
+    with pytest.raises(OSError, match="no folder"):
+        qipu.convert(copy, to="xqf", output=other)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["games.pgn", "other.pgn"]
+
+
+@pytest.mark.parametrize("version", [10, 18])
+def test_convert_to_xqf_writes_the_files_the_command_writes(cli, tmp_path, fixture, formats_dir, version):
+    ours, theirs = tmp_path / "ours", tmp_path / "theirs"
+    counts = qipu.convert([fixture, formats_dir], to="xqf", output=ours, xqf_version=version, games="1-40")
+    cli("convert", "--to", "xqf", "--xqf-version", str(version), "--games", "1-40", "-o", theirs, fixture, formats_dir)
+    names = sorted(p.name for p in theirs.iterdir())
+    assert sorted(p.name for p in ours.iterdir()) == names
+    assert len(names) == counts["written"] > 40
+    for name in names:
+        assert (ours / name).read_bytes() == (theirs / name).read_bytes(), name
+    # Again: every file exists, and none is written over without force.
+    again = qipu.convert(fixture, to="xqf", output=ours, games="1-3")
+    assert again["written"] == 0 and len(again["not_written"]) == 3
+    assert all("exists" in why for why in again["not_written"])
+    assert qipu.convert(fixture, to="xqf", output=ours, games="1-3", force=True)["written"] == 3
+    with pytest.raises(ValueError):
+        qipu.convert(fixture, to="xqf", output=ours, xqf_version=12)

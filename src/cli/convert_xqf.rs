@@ -2,7 +2,6 @@
 //! after its title (or `source-N.xqf`), never over an existing file unless
 //! `--force`, never over an input.
 
-use std::collections::HashSet;
 use std::path::Path;
 
 use super::Failure;
@@ -17,7 +16,7 @@ use qipu::record::{Record, RecordBuilder, Warning};
 /// One game made into an XQF file, or why it could not be.
 struct Converted {
     bytes: Result<Vec<u8>, String>,
-    /// The file name without extension from the title, if it has one.
+    /// The `Title` tag, for the file's name.
     title: Option<String>,
     /// How the game replayed.
     error: Option<ReplayError>,
@@ -40,7 +39,7 @@ pub fn run(
     std::fs::create_dir_all(dir).map_err(|e| Failure::usage(format!("{}: {e}", dir.display())))?;
     let input_files = InputFiles::of(inputs);
     let batch = super::batch(args.jobs, args.encoding)?;
-    let mut used: HashSet<String> = HashSet::new();
+    let mut names = xqf::FileNames::default();
     let mut tally = Tally::new(inputs.len());
     let mut chooser = super::select::Chooser::new(&args.select)?;
     chooser.plan(inputs, &batch)?;
@@ -52,7 +51,7 @@ pub fn run(
         let (record, error) = super::convert::prepare(record, &shape, args.set_ecco);
         Converted {
             bytes: xqf::write(&record, version).map_err(|e| e.to_string()),
-            title: record.tag("Title").map(file_name).filter(|t| !t.is_empty()),
+            title: record.tag("Title").map(str::to_string),
             error,
             unreadable: record.unreadable,
             matches: judged.matches,
@@ -90,20 +89,7 @@ pub fn run(
                                 continue;
                             }
                         };
-                        let stem = c.title.unwrap_or_else(|| {
-                            let source = Path::new(&meta.source)
-                                .file_stem()
-                                .map_or("game".into(), |s| s.to_string_lossy());
-                            format!("{}-{}", file_name(&source), index + 1)
-                        });
-                        // A second game of the same name in this run gets a number.
-                        let mut name = format!("{stem}.xqf");
-                        let mut n = 2;
-                        while used.contains(&name) {
-                            name = format!("{stem}-{n}.xqf");
-                            n += 1;
-                        }
-                        used.insert(name.clone());
+                        let name = names.name(c.title.as_deref(), &meta.source, index);
                         let path = dir.join(&name);
                         match write_new(&path, &bytes, args.force, &input_files) {
                             Ok(()) => tally.wrote(),
@@ -136,42 +122,4 @@ fn write_new(path: &Path, bytes: &[u8], force: bool, inputs: &InputFiles) -> std
     let mut file = super::output::OutputFile::create(path, force)?;
     file.write_all(bytes)?;
     file.commit()
-}
-
-/// A file name from a title: no path separators, control characters or
-/// characters Windows forbids; at most 80 characters, and at most
-/// [`MAX_STEM`] bytes, cut on a character boundary, so that the name with
-/// its number and extension fits any file system (255 bytes a name).
-fn file_name(title: &str) -> String {
-    let mut name = String::new();
-    for c in title.trim().chars().take(80) {
-        let c = if c.is_control() || matches!(c, '/' | '\\' | ':' | '*' | '?' | '"' | '<' | '>' | '|') {
-            '_'
-        } else {
-            c
-        };
-        if name.len() + c.len_utf8() > MAX_STEM {
-            break;
-        }
-        name.push(c);
-    }
-    name.trim_matches(['.', ' ']).to_string()
-}
-
-/// The most bytes of a file name's stem: 255 (the name limit of the usual
-/// file systems) less room for `-NNNNNNNNNN.xqf`.
-const MAX_STEM: usize = 255 - 16;
-
-#[cfg(test)]
-mod tests {
-    use super::{MAX_STEM, file_name};
-
-    #[test]
-    fn titles_make_safe_file_names() {
-        assert_eq!(file_name("许银川 vs 吕钦 1/2"), "许银川 vs 吕钦 1_2");
-        assert_eq!(file_name("../../etc/passwd"), "_.._etc_passwd");
-        assert_eq!(file_name(" . "), "");
-        assert_eq!(file_name(&"长".repeat(100)).chars().count(), 79, "239 bytes at most");
-        assert!(file_name(&"😀".repeat(100)).len() <= MAX_STEM);
-    }
 }
