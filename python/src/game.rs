@@ -203,7 +203,7 @@ impl Game {
     /// The report `qipu validate --format json` gives of the game, as a
     /// dict.
     fn report_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        crate::batch::json_value(py, &serde_json::to_string(self.report()).map_err(value_error)?)
+        Ok(crate::batch::report_dict(py, self.report())?.into_any())
     }
 
     /// The main-line moves that replay, in `notation` (`iccs` by default:
