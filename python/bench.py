@@ -288,11 +288,22 @@ def cli_validate(binary, paths):
     return [json.loads(line) for line in done.stdout.splitlines() if line.startswith(b"{")]
 
 
-def py_read(qipu, paths):
+def read_options(qipu):
+    """`jobs=1` when `qipu.read` takes it (to compare with `--jobs 1`), else nothing."""
+    try:
+        qipu.read(b"", jobs=1)
+    except TypeError:
+        return {}
+    except Exception:  # noqa: BLE001 - empty input may be refused; the keyword was taken
+        return {"jobs": 1}
+    return {"jobs": 1}
+
+
+def py_read(qipu, paths, options):
     """Iterates `qipu.read` over the paths touching each game's status: the game count."""
     source = paths[0] if len(paths) == 1 else paths
     count = 0
-    for game in qipu.read(source):
+    for game in qipu.read(source, **options):
         _ = game.status
         count += 1
     return count
@@ -306,7 +317,8 @@ def time_qipu(qipu, binary, paths, runs):
         seconds, found = best_of(runs, lambda: qipu.validate(paths, jobs=1))
         rows.append(("qipu.validate", len(found), seconds))
         objects = found
-        seconds, count = best_of(runs, lambda: py_read(qipu, paths))
+        options = read_options(qipu)
+        seconds, count = best_of(runs, lambda: py_read(qipu, paths, options))
         rows.append(("qipu.read", count, seconds))
     if binary is not None:
         seconds, found = best_of(runs, lambda: cli_validate(binary, paths))
@@ -330,7 +342,9 @@ def verdicts(binary, qipu, files):
     found = {}
     for item in objects:
         if item.get("index", 0) == 0:
-            found[item["source"]] = (item["status"], item.get("plies") or 0)
+            error = item.get("error") or {}
+            found[item["source"]] = (item["status"], item.get("plies") or 0,
+                                     error.get("message") or "")
     return found
 
 
@@ -339,7 +353,7 @@ def compare(item, files, cchess_files, cchess_results, qipu_verdicts):
     read in full (cchess valid with qipu's main-line plies, qipu ok)."""
     counts, examples, both = {}, {}, []
     for path, mine, (status, plies, detail, seconds) in zip(files, cchess_files, cchess_results):
-        q_status, q_plies = qipu_verdicts.get(path, ("missing", 0))
+        q_status, q_plies, q_message = qipu_verdicts.get(path, ("missing", 0, ""))
         if q_status == "ok":
             if status == "valid" and plies == q_plies:
                 kind = None
@@ -358,6 +372,7 @@ def compare(item, files, cchess_files, cchess_results, qipu_verdicts):
                         "timeout": "gave up (timeout)"}[status]
         elif status == "valid":
             kind = f"valid for cchess, {q_status} for qipu"
+            detail = f"cchess {plies} plies; qipu: {q_message}"
         else:
             kind = None
         if kind:
@@ -415,21 +430,34 @@ def bench_input(item, args, cchess, qipu, binary):
     return result
 
 
+SETS = ("sample", "both read", "whole")
+
+# Each ratio: its name, the tool measured, what it is measured against, the target.
+RATIOS = (
+    ("qipu.validate / cchess, speed", "qipu.validate", "cchess", ">= 500x"),
+    ("qipu.read / cchess, speed", "qipu.read", "cchess", ">= 500x"),
+    ("qipu CLI / cchess, speed", "qipu CLI", "cchess", "(reference)"),
+    ("qipu.validate / CLI, time", "qipu.validate", "qipu CLI", "<= 1.5x"),
+    ("qipu.read / CLI, time", "qipu.read", "qipu CLI", "<= 1.5x"),
+)
+
+
 def ratios(rows):
-    """qipu-Python speed over cchess speed, qipu-Python time over CLI time, per set."""
+    """Speed over cchess speed and time over CLI time, by ratio and set."""
     by = {(r["set"], r["tool"]): r for r in rows}
     found = {}
-    for label in ("sample", "both read", "whole"):
-        cli = by.get((label, "qipu CLI"))
-        slow = by.get((label, "cchess"))
-        for tool in ("qipu.validate", "qipu.read"):
-            mine = by.get((label, tool))
-            if mine is None:
+    for name, tool, other, target in RATIOS:
+        values = {}
+        for label in SETS:
+            mine, theirs = by.get((label, tool)), by.get((label, other))
+            if mine is None or theirs is None:
                 continue
-            if slow and slow["games_per_s"] and mine["games_per_s"]:
-                found[f"{tool} / cchess speed, {label}"] = mine["games_per_s"] / slow["games_per_s"]
-            if cli and cli["seconds"] > 0:
-                found[f"{tool} / CLI time, {label}"] = mine["seconds"] / cli["seconds"]
+            if other == "cchess" and mine["games_per_s"] and theirs["games_per_s"]:
+                values[label] = mine["games_per_s"] / theirs["games_per_s"]
+            elif other != "cchess" and theirs["seconds"] > 0:
+                values[label] = mine["seconds"] / theirs["seconds"]
+        if values:
+            found[name] = {"target": target, **values}
     return found
 
 
@@ -463,9 +491,13 @@ def print_text(report):
             rate = f"{row['games_per_s']:.1f}" if row["games_per_s"] else "-"
             print(f"{row['set']:<10} {row['tool']:<14} {row['games']:>6} "
                   f"{row['seconds']:>10.4f} {rate:>11}")
-        for key, value in item["ratios"].items():
-            target = " (target >= 500x)" if "cchess" in key else " (target <= 1.5x)"
-            print(f"  {key}: {value:.2f}x{target}")
+        if item["ratios"]:
+            print()
+            print(f"{'ratio':<31} {'sample':>9} {'both read':>10} {'whole':>8}  target")
+            for name, values in item["ratios"].items():
+                cells = [f"{values[label]:.2f}x" if label in values else "-" for label in SETS]
+                print(f"{name:<31} {cells[0]:>9} {cells[1]:>10} {cells[2]:>8}  {values['target']}")
+            print()
         if "cchess_statuses" in item:
             print(f"  cchess verdicts on the sample: {item['cchess_statuses']}")
         if "disagreements" in item:
