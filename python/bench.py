@@ -310,21 +310,24 @@ def py_read(qipu, paths, options):
 
 
 def time_qipu(qipu, binary, paths, runs):
-    """The qipu timings of one set of paths: rows without the set's name, and the
-    games each reported (validate objects of the last run, CLI first)."""
-    rows, objects = [], None
+    """The qipu timings of one set of paths: rows (tool, games, seconds) and the errors
+    of the tools that failed."""
+    work = []
     if qipu is not None:
-        seconds, found = best_of(runs, lambda: qipu.validate(paths, jobs=1))
-        rows.append(("qipu.validate", len(found), seconds))
-        objects = found
         options = read_options(qipu)
-        seconds, count = best_of(runs, lambda: py_read(qipu, paths, options))
-        rows.append(("qipu.read", count, seconds))
+        work.append(("qipu.validate", lambda: len(qipu.validate(paths, jobs=1))))
+        work.append(("qipu.read", lambda: py_read(qipu, paths, options)))
     if binary is not None:
-        seconds, found = best_of(runs, lambda: cli_validate(binary, paths))
-        rows.append(("qipu CLI", len(found), seconds))
-        objects = found
-    return rows, objects
+        work.append(("qipu CLI", lambda: len(cli_validate(binary, paths))))
+    rows, errors = [], []
+    for tool, run in work:
+        try:
+            seconds, games = best_of(runs, run)
+        except Exception as error:  # noqa: BLE001 - told, and the other tools still timed
+            errors.append(f"{tool}: {type(error).__name__}: {error}")
+            continue
+        rows.append((tool, games, seconds))
+    return rows, errors
 
 
 # ---------------------------------------------------------------- comparison
@@ -333,10 +336,10 @@ def time_qipu(qipu, binary, paths, runs):
 def verdicts(binary, qipu, files):
     """qipu's verdict on each file (one game a file): {path: (status, plies)}, from one
     untimed run on the files themselves, so that every game keeps its file's name."""
-    if binary is not None:
-        objects = cli_validate(binary, files)
-    elif qipu is not None:
+    if qipu is not None:
         objects = qipu.validate(files, jobs=1)
+    elif binary is not None:
+        objects = cli_validate(binary, files)
     else:
         return None
     found = {}
@@ -401,7 +404,11 @@ def bench_input(item, args, cchess, qipu, binary):
         cchess_files = item.cchess_paths(picked)
         cchess_results = run_cchess(cchess, item.name, cchess_files, args.cchess_timeout)
         add("sample", "cchess", len(cchess_results), sum(r[3] for r in cchess_results))
-        found = verdicts(binary, qipu, picked)
+        try:
+            found = verdicts(binary, qipu, picked)
+        except Exception as error:  # noqa: BLE001 - the comparison is information only
+            log(f"{item.name}: qipu's verdicts could not be had: {error}")
+            found = None
         if found is not None:
             counts, examples, both = compare(item, picked, cchess_files, cchess_results, found)
             result["disagreements"] = counts
@@ -422,9 +429,12 @@ def bench_input(item, args, cchess, qipu, binary):
             break
         log(f"{item.name}: qipu on the {label} set ({len(files)} files, best of {args.repeat})...")
         paths = item.qipu_paths(files, label.replace(" ", "-"))
-        timed, _ = time_qipu(qipu, binary, paths, args.repeat)
+        timed, errors = time_qipu(qipu, binary, paths, args.repeat)
         for tool, games, seconds in timed:
             add(label, tool, games, seconds)
+        for error in errors:
+            log(f"{item.name}, {label} set: {error}")
+            result.setdefault("errors", []).append(f"{label} set: {error}")
     result["rows"] = rows
     result["ratios"] = ratios(rows)
     return result
@@ -498,6 +508,8 @@ def print_text(report):
                 cells = [f"{values[label]:.2f}x" if label in values else "-" for label in SETS]
                 print(f"{name:<31} {cells[0]:>9} {cells[1]:>10} {cells[2]:>8}  {values['target']}")
             print()
+        for error in item.get("errors", []):
+            print(f"  error: {error}")
         if "cchess_statuses" in item:
             print(f"  cchess verdicts on the sample: {item['cchess_statuses']}")
         if "disagreements" in item:
