@@ -128,8 +128,9 @@ def concatenate(files, target):
 class Input:
     """One input: its files, how qipu reads a set of them, how cchess reads one."""
 
-    def __init__(self, name, files, tmp):
+    def __init__(self, name, files, tmp, corpus):
         self.name = name
+        self.corpus = corpus
         self.files = files
         self.tmp = tmp
 
@@ -174,13 +175,13 @@ def find_inputs(corpus, wanted, tmp):
     if "xqf" in wanted:
         files = list_files(os.path.join(corpus, "xqf"), ".xqf")
         if files:
-            inputs["xqf"] = Input("xqf", files, tmp)
+            inputs["xqf"] = Input("xqf", files, tmp, corpus)
         else:
             log(f"no XQF file under {corpus}/xqf: the xqf input is left out")
     if "pgn" in wanted:
         files = list_files(os.path.join(corpus, CCPD), ".pgn")
         if files:
-            inputs["pgn"] = Input("pgn", files, tmp)
+            inputs["pgn"] = Input("pgn", files, tmp, corpus)
         else:
             log(f"no PGN file under {corpus}/{CCPD}: the pgn input is left out")
     return inputs
@@ -381,7 +382,7 @@ def compare(item, files, cchess_files, cchess_results, qipu_verdicts):
         if kind:
             counts[kind] = counts.get(kind, 0) + 1
             if len(examples.setdefault(kind, [])) < EXAMPLES:
-                examples[kind].append(f"{path}: {detail}")
+                examples[kind].append(f"{os.path.relpath(path, item.corpus)}: {detail}")
     return counts, examples, both
 
 
@@ -495,7 +496,8 @@ def print_text(report):
         print(f"note: {note}")
     for name, item in report["inputs"].items():
         print()
-        print(f"== {name}: {item['files']} files, sample of {item['sample']} ==")
+        print(f"== {name}: {item['files']} files, sample of {item['sample']} "
+              f"(paths below relative to {report['options']['corpus']}) ==")
         print(f"{'set':<10} {'tool':<14} {'games':>6} {'seconds':>10} {'games/s':>11}")
         for row in item["rows"]:
             rate = f"{row['games_per_s']:.1f}" if row["games_per_s"] else "-"
