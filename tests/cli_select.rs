@@ -301,6 +301,31 @@ fn bad_criteria_are_usage_errors_that_say_why() {
 }
 
 #[test]
+fn option_errors_are_told_with_the_flags_names_first_one_first() {
+    for (args, says) in [
+        (&["--mirror"][..], "qipu: --mirror needs --position (or openings --suite)\n"),
+        (&["--mirror", "--tag", "Event"][..], "qipu: --mirror needs --position (or openings --suite)\n"),
+        (
+            &["--tag", "Event", "--position", "x"][..],
+            "qipu: --tag \"Event\": write NAME=REGEX, as Event=全国\n",
+        ),
+        (&["--red", "[", "--tag", "Red=("][..], "qipu: --regular expression \"(\": error: unclosed group\n"),
+        (
+            &["--site", "(", "--position", "x"][..],
+            "qipu: --regular expression \"(\": error: unclosed group\n",
+        ),
+        (
+            &["--position", "xx", "--mirror"][..],
+            "qipu: --position \"xx\": FEN placement field: expected 10 ranks separated by '/', found 1\n",
+        ),
+    ] {
+        let out = qipu().arg("validate").args(args).arg("-").write_stdin(GAMES).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), says, "{args:?}");
+    }
+}
+
+#[test]
 fn help_shows_the_selection_flags_once_under_their_heading() {
     for command in ["validate", "fen", "convert", "stats", "classify", "openings"] {
         let out = qipu().args([command, "--help"]).output().unwrap();

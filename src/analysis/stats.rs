@@ -298,6 +298,32 @@ const BALANCE: [(f64, &str); 5] = [
 ];
 
 impl Stats {
+    /// The statistics as `qipu stats --format json` writes them: the
+    /// counts, with the first moves cut to the `top` most played, and the
+    /// means, median, length distribution, top players and top events.
+    #[cfg(feature = "serde")]
+    pub fn to_json(&self, top: usize) -> serde_json::Value {
+        let mut value = serde_json::to_value(self).expect("statistics serialize");
+        let map = value.as_object_mut().expect("an object");
+        for key in ["first_moves_red", "first_moves_black"] {
+            if let Some(list) = map.get_mut(key).and_then(|v| v.as_array_mut()) {
+                list.truncate(top);
+            }
+        }
+        let pairs = |list: Vec<(String, usize)>| -> serde_json::Value {
+            list.into_iter().map(|(name, games)| serde_json::json!({"name": name, "games": games})).collect()
+        };
+        map.insert("mean_plies".into(), serde_json::json!(self.mean_plies()));
+        map.insert("median_plies".into(), serde_json::json!(self.median_plies()));
+        let lengths: serde_json::Map<String, serde_json::Value> =
+            self.length_distribution().into_iter().map(|(k, v)| (k, v.into())).collect();
+        map.insert("plies_distribution".into(), lengths.into());
+        map.insert("mean_material_balance".into(), serde_json::json!(self.mean_material()));
+        map.insert("top_players".into(), pairs(self.top_players(top)));
+        map.insert("top_events".into(), pairs(self.top_events(top)));
+        value
+    }
+
     /// Adds one game.
     pub fn add(&mut self, g: &GameFacts) {
         self.games += 1;

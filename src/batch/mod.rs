@@ -27,10 +27,12 @@
 
 mod check;
 mod input;
+mod report;
 mod run;
 
 pub use check::{Checked, Checker, MAX_WARNINGS, Status};
 pub use input::{Expanded, Input, escaped_name, expand};
+pub use report::{ErrorReport, Report};
 pub use run::{Batch, Event, Meta};
 
 #[allow(unused_imports)]

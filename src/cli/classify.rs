@@ -7,9 +7,9 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::progress::{Outcome, Tally};
-use super::validate::ErrorJson;
 use super::{Failure, OutputFormat};
 use qipu::analysis::ecco::{self, OpeningName};
+use qipu::batch::ErrorReport;
 use qipu::batch::{Event, Meta};
 use qipu::formats::encoding::Encoding;
 
@@ -56,7 +56,7 @@ struct Classified<'a> {
     /// `ok`, `illegal` or `unreadable`, as `validate` says.
     status: &'static str,
     /// Where and why the game failed, as `validate` says.
-    error: Option<&'a ErrorJson>,
+    error: Option<&'a ErrorReport>,
 }
 
 /// What one game gives.
@@ -68,7 +68,7 @@ struct Found {
     tag: Option<String>,
     /// How its replay fared.
     outcome: Outcome,
-    error: Option<ErrorJson>,
+    error: Option<ErrorReport>,
 }
 
 /// Classifies every game and prints one line for each. Every game is
@@ -115,8 +115,9 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
                                 .filter(|t| !t.is_empty())
                                 .map(str::to_string),
                             outcome: Outcome::of(&meta.source, index, unreadable, error, ""),
-                            error: error
-                                .map(|e| ErrorJson::of(e, unreadable.is_some(), checked.start_at.is_some())),
+                            error: error.map(|e| {
+                                ErrorReport::of(e, unreadable.is_some(), checked.start_at.is_some())
+                            }),
                         };
                         classified += usize::from(game.name.is_some());
                         if let Some(t) = &game.tag {
@@ -138,7 +139,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
                         } else {
                             Outcome::Unreadable(String::new())
                         };
-                        let error = Some(ErrorJson::whole_input(reason.to_string()));
+                        let error = Some(ErrorReport::whole_input(reason.to_string()));
                         let game = Found { index: 0, name: None, tag: None, outcome, error };
                         write(out, args.format, meta, &game)?;
                     }

@@ -1,18 +1,20 @@
-//! The selection flags every batch command takes, read into a
-//! [`Selection`] (judged where each game is read) and a [`Selector`]
-//! (judged in input order), and the counts the summary line gives.
+//! The selection flags every batch command takes, read into the library's
+//! [`Options`], and the chooser the commands ask game by game: the
+//! library's, with standard input kept and a progress line while copies
+//! are planned.
 
 use std::sync::Arc;
 
 use qipu::batch::{Batch, Input, Status};
-use qipu::dedupe::{Dedupe, Keep, Kinds};
+use qipu::dedupe::{Keep, Kinds};
 use qipu::record::replay::Termination;
 use qipu::select::{
-    DateRange, EccoSet, GameNumbers, Looks, MaterialAt, MaterialPattern, ResultChoice, Selection, Selector,
-    Span, TagRule, Target,
+    DateRange, EccoSet, GameNumbers, MaterialAt, MaterialPattern, OptionError, OptionErrorKind, Options,
+    Reading, ResultChoice, Selection, Span,
 };
 
 use super::Failure;
+use super::progress::Progress;
 
 /// `--result` values.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -212,76 +214,34 @@ impl KeepArg {
     }
 }
 
-/// How `--dedupe` finds copies: as games come (the first kept, one kind
-/// of sameness), or by a plan made over every input first.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum Copies {
-    /// In one pass.
-    AsTheyCome(Kinds),
-    /// Planned over the inputs first.
-    Planned(Kinds, Keep),
-}
-
 impl SelectArgs {
-    /// How `--dedupe` and `--keep` find copies, if asked.
-    fn copies(&self) -> Option<Copies> {
-        let by = self.dedupe.as_ref()?;
-        let has = |k| by.contains(&k);
-        let mut kinds = Kinds {
-            line: has(DedupeKind::Line),
-            end: has(DedupeKind::Final),
-            truncated: has(DedupeKind::Truncated),
-            mirror: has(DedupeKind::Mirror),
-            ..Kinds::default()
-        };
-        // `--dedupe=mirror` alone: mirrored lines.
-        kinds.line |= !kinds.end && !kinds.truncated;
-        let keep = self.keep.map_or(Keep::First, KeepArg::policy);
-        // Matching by line and by final position together joins groups
-        // that a single pass would not: it is planned too.
-        let one_pass = keep == Keep::First && !kinds.truncated && !(kinds.line && kinds.end);
-        Some(if one_pass { Copies::AsTheyCome(kinds) } else { Copies::Planned(kinds, keep) })
-    }
-
-    /// The selection and the selector the flags ask for.
-    pub fn read(&self) -> Result<(Arc<Selection>, Selector), Failure> {
-        let usage = |e: qipu::select::CriterionError| Failure::usage(format!("--{e}"));
-        if self.mirror && self.position.is_none() {
-            return Err(Failure::usage("--mirror needs --position (or openings --suite)"));
-        }
-        let mut tags =
-            self.tag.iter().map(|t| TagRule::parse(t)).collect::<Result<Vec<_>, _>>().map_err(usage)?;
-        for (names, pattern) in [
-            (&["Red", "Black"][..], &self.player),
-            (&["Red"][..], &self.red),
-            (&["Black"][..], &self.black),
-            (&["Event"][..], &self.event),
-            (&["Site"][..], &self.site),
-        ] {
-            if let Some(p) = pattern {
-                tags.push(TagRule::new(names, p).map_err(usage)?);
+    /// The library's options these flags give.
+    ///
+    /// # Errors
+    ///
+    /// A `--tag` that is not `NAME=REGEX` or whose pattern does not read.
+    pub fn options(&self) -> Result<Options, OptionError> {
+        let kinds = self.dedupe.as_ref().map(|by| {
+            let has = |k| by.contains(&k);
+            Kinds {
+                line: has(DedupeKind::Line),
+                end: has(DedupeKind::Final),
+                truncated: has(DedupeKind::Truncated),
+                mirror: has(DedupeKind::Mirror),
+                ..Kinds::default()
             }
-        }
-        let position = match &self.position {
-            Some(fen) => Some(
-                Target::from_fen(fen, self.mirror)
-                    .map_err(|e| Failure::usage(format!("--position {fen:?}: {e}")))?,
-            ),
-            None => None,
-        };
+        });
         let material_at = match self.material_at {
             MaterialAtArg::Any => MaterialAt::Any,
             MaterialAtArg::End => MaterialAt::End,
         };
-        let looks = Looks {
-            position,
-            in_variations: self.in_variations,
-            material: self.material.map(|m| (m, material_at)),
-            opening: self.ecco.is_some() || self.opening.is_some(),
-            key: matches!(self.copies(), Some(Copies::AsTheyCome(_))),
-        };
-        let selection = Selection {
-            tags,
+        Ok(Options {
+            tags: Options::tag_rules(&self.tag)?,
+            player: self.player.clone(),
+            red: self.red.clone(),
+            black: self.black.clone(),
+            event: self.event.clone(),
+            site: self.site.clone(),
             date: self.date,
             results: self
                 .result
@@ -318,43 +278,64 @@ impl SelectArgs {
             plies: self.plies,
             has_comments: self.has_comments,
             has_variations: self.has_variations,
-            looks: Arc::new(looks),
-        };
-        let mut selector = Selector::new(self.games.clone(), self.invert, self.skip, self.limit);
-        if let Some(Copies::AsTheyCome(kinds)) = self.copies() {
-            selector = selector.dedupe(Dedupe::new(kinds));
-        }
-        Ok((Arc::new(selection), selector))
+            position: self.position.clone(),
+            in_variations: self.in_variations,
+            mirror: self.mirror,
+            material: self.material.map(|m| (m, material_at)),
+            games: self.games.clone(),
+            invert: self.invert,
+            skip: self.skip,
+            limit: self.limit,
+            dedupe: kinds,
+            keep: self.keep.map_or(Keep::First, KeepArg::policy),
+        })
     }
 }
 
-/// A command's selection in input order: the selector, and whether any
-/// selecting is asked at all (the summary line then says how many games
-/// were selected).
+/// An option's error as the command says it, with the flags' names.
+fn usage(e: OptionError) -> Failure {
+    Failure::usage(match &e.kind {
+        OptionErrorKind::Needs(other) => format!("--{} needs --{other} (or openings --suite)", e.option),
+        // The criterion names what did not read (`tag`, `regular expression`).
+        OptionErrorKind::Criterion(why) => format!("--{why}"),
+        OptionErrorKind::Fen { .. } => format!("--{e}"),
+    })
+}
+
+/// A command's selection in input order: the library's chooser, with
+/// standard input kept in a file and a progress line while copies are
+/// planned, and whether any selecting is asked at all (the summary line
+/// then says how many games were selected).
 #[derive(Debug)]
 pub struct Chooser {
-    /// The in-order part.
-    pub selector: Selector,
     /// The criteria.
     pub selection: Arc<Selection>,
     /// Whether any flag selects.
     pub active: bool,
-    /// Copies to find over every input before the command's pass.
-    planned: Option<(Kinds, Keep)>,
-    /// Standard input kept in a file for that.
+    /// The library's chooser.
+    chooser: qipu::select::Chooser,
+    /// Standard input kept in a file for the plan.
     _kept: Option<super::spool::Spooled>,
 }
 
 impl Chooser {
     /// The chooser the flags ask for.
     pub fn new(args: &SelectArgs) -> Result<Chooser, Failure> {
-        let (selection, selector) = args.read()?;
-        let active = !selection.is_empty() || !selector.is_empty() || args.dedupe.is_some();
-        let planned = match args.copies() {
-            Some(Copies::Planned(kinds, keep)) => Some((kinds, keep)),
-            _ => None,
-        };
-        Ok(Chooser { selector, selection, active, planned, _kept: None })
+        let chooser = match args.options() {
+            Ok(options) => options.chooser(),
+            // A wrong `--tag` is told after `--mirror` without `--position`.
+            Err(tag) => {
+                let mirror = args.mirror && args.position.is_none();
+                Options { mirror, ..Options::default() }.chooser().and(Err(tag))
+            }
+        }
+        .map_err(usage)?;
+        Ok(Chooser {
+            selection: chooser.selection().clone(),
+            active: chooser.is_active(),
+            chooser,
+            _kept: None,
+        })
     }
 
     /// Finds the copies to leave out over all of `inputs` first, when
@@ -363,55 +344,45 @@ impl Chooser {
     /// as long as the chooser lives). Call it before the command's pass,
     /// with the inputs and batch that pass reads.
     pub fn plan(&mut self, inputs: &mut [Input], batch: &Batch) -> Result<(), Failure> {
-        let Some((kinds, keep)) = self.planned else { return Ok(()) };
+        if !self.chooser.needs_plan() {
+            return Ok(());
+        }
         self._kept = super::spool::keep_stdin(inputs)?;
         let total = inputs.len();
-        let mut progress = super::progress::Progress::labelled(total, "finding copies: ");
-        let groups =
-            qipu::select::copies(batch, inputs, &self.selection, &self.selector, kinds, keep, |read| {
-                match read {
-                    qipu::select::Reading::Games(n) => progress.games(n),
-                    qipu::select::Reading::InputDone => progress.input_done(),
-                    qipu::select::Reading::SecondPass => {
-                        progress.finish();
-                        progress = super::progress::Progress::labelled(total, "finding truncated copies: ");
-                    }
-                }
-            });
+        let mut progress = Progress::labelled(total, "finding copies: ");
+        self.chooser.plan(batch, inputs, |read| match read {
+            Reading::Games(n) => progress.games(n),
+            Reading::InputDone => progress.input_done(),
+            Reading::SecondPass => {
+                progress.finish();
+                progress = Progress::labelled(total, "finding truncated copies: ");
+            }
+        });
         progress.finish();
-        self.selector = std::mem::take(&mut self.selector).planned(groups);
         Ok(())
     }
 
     /// Whether game `index` of its input, which `matches` or not, is
     /// selected.
     pub fn take(&mut self, index: usize, matches: bool, key: Option<&qipu::dedupe::Key>) -> bool {
-        !self.active || self.selector.take_keyed(index, matches, key)
+        self.chooser.take(index, matches, key)
     }
 
     /// `Err(Failure::enough())` once `--limit` games are selected: the
     /// sink returns it to stop the batch.
     pub fn go_on(&self) -> Result<(), Failure> {
-        if self.selector.is_full() { Err(Failure::enough()) } else { Ok(()) }
+        if self.chooser.is_full() { Err(Failure::enough()) } else { Ok(()) }
     }
 
     /// Whether a whole input that cannot be read (counted as one
     /// unreadable game) is selected.
     pub fn take_unreadable(&mut self) -> bool {
-        !self.active || self.selector.take(0, self.selection.matches_unreadable())
+        self.chooser.take_unreadable()
     }
 
     /// `; S selected, L left out` for the summary line, when selecting.
     pub fn summary(&self) -> String {
-        if self.active {
-            let copies = match self.selector.copies() {
-                0 => String::new(),
-                n => format!(" ({n} as copies)"),
-            };
-            format!("; {} selected, {} left out{copies}", self.selector.selected(), self.selector.left_out())
-        } else {
-            String::new()
-        }
+        self.chooser.summary()
     }
 }
 

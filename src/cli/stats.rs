@@ -87,7 +87,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     stats.finish();
     match args.format {
         OutputFormat::Json => {
-            let json = json(&stats, args.top);
+            let json = stats.to_json(args.top);
             super::write_json(&mut *out, &json)?;
             writeln!(out)?;
         }
@@ -96,28 +96,6 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     sink.commit()?;
     eprintln!("{}{}", tally.summary(), chooser.summary());
     Ok(tally.code())
-}
-
-fn json(stats: &Stats, top: usize) -> serde_json::Value {
-    let mut value = serde_json::to_value(stats).expect("statistics serialize");
-    let map = value.as_object_mut().expect("an object");
-    for key in ["first_moves_red", "first_moves_black"] {
-        if let Some(list) = map.get_mut(key).and_then(|v| v.as_array_mut()) {
-            list.truncate(top);
-        }
-    }
-    let pairs = |list: Vec<(String, usize)>| -> serde_json::Value {
-        list.into_iter().map(|(name, games)| serde_json::json!({"name": name, "games": games})).collect()
-    };
-    map.insert("mean_plies".into(), serde_json::json!(stats.mean_plies()));
-    map.insert("median_plies".into(), serde_json::json!(stats.median_plies()));
-    let lengths: serde_json::Map<String, serde_json::Value> =
-        stats.length_distribution().into_iter().map(|(k, v)| (k, v.into())).collect();
-    map.insert("plies_distribution".into(), lengths.into());
-    map.insert("mean_material_balance".into(), serde_json::json!(stats.mean_material()));
-    map.insert("top_players".into(), pairs(stats.top_players(top)));
-    map.insert("top_events".into(), pairs(stats.top_events(top)));
-    value
 }
 
 fn text(stats: &Stats, top: usize, out: &mut impl Write) -> std::io::Result<()> {

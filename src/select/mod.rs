@@ -7,7 +7,10 @@
 //! [`Selection`], judged where the game is read, on any thread. What
 //! depends on the games' order (numbers within an input, `skip` and
 //! `limit` over the stream, `invert`) is a [`Selector`], told each game's
-//! verdict in input order.
+//! verdict in input order. [`Options`] holds every option of both, as
+//! the batch commands' selection flags give them, and makes the
+//! [`Chooser`] that holds the two together (and plans the copies to leave
+//! out when that needs a pass of its own).
 //!
 //! ```
 //! use std::sync::Arc;
@@ -23,6 +26,7 @@
 
 mod copies;
 mod criteria;
+mod options;
 mod order;
 mod probe;
 
@@ -32,6 +36,7 @@ pub use copies::{Reading, copies};
 pub use criteria::{
     CriterionError, DateRange, EccoSet, GameNumbers, Material, MaterialPattern, PartialDate, Span,
 };
+pub use options::{Chooser, OptionError, OptionErrorKind, Options};
 pub use order::Selector;
 pub use probe::{Looks, MaterialAt, Probe, Probed, Target};
 

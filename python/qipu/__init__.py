@@ -1,0 +1,108 @@
+"""qipu (棋谱): read, check and convert Xiangqi (Chinese chess) game records.
+
+Every move of every record is replayed through a complete rules engine,
+written in Rust; the batch functions release the GIL and run on several
+threads.
+
+>>> import qipu
+>>> pos = qipu.Position()
+>>> pos.push("炮二平五")
+'h2e2'
+>>> pos.move_to("h9g7", "chinese")
+'马８进７'
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Dict, Iterable, List, Optional, Union
+
+from . import _qipu
+from ._qipu import Game, GameError, Position, Reader, read, validate, stats, convert
+from .errors import (
+    AmbiguousMoveError,
+    FenError,
+    IllegalMoveError,
+    InvalidMoveError,
+    QipuError,
+    UnreadableError,
+)
+
+__version__: str = _qipu.__version__
+
+__all__ = [
+    "Game",
+    "GameError",
+    "Position",
+    "Reader",
+    "read",
+    "validate",
+    "stats",
+    "convert",
+    "fen_trail",
+    "fen_columns",
+    "QipuError",
+    "UnreadableError",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "AmbiguousMoveError",
+    "FenError",
+]
+
+Paths = Union[str, "os.PathLike[str]", Iterable[Union[str, "os.PathLike[str]"]]]
+
+_INTEGER_COLUMNS = ("index", "ply")
+
+
+def fen_columns(
+    paths: Paths,
+    *,
+    notation: str = "iccs",
+    jobs: Optional[int] = None,
+    encoding: Optional[str] = None,
+    numpy: Optional[bool] = None,
+    **select: Any,
+) -> Dict[str, Any]:
+    """The position after every main-line ply of every selected game, as columns.
+
+    A dict of equal-length columns: ``source``, ``index`` (the game's number in
+    its file, from 0), ``ply`` (0: the start as read), ``move`` (in
+    ``notation``; None at ply 0), ``fen``, ``side`` (to move: "red" or
+    "black") and ``result`` — the fields of ``qipu fen --format json``.
+
+    The columns are lists, or NumPy arrays (integers for ``index`` and
+    ``ply``, objects for the rest) when ``numpy`` is True, or when it is None
+    and NumPy is installed.
+    """
+    columns = _qipu.fen_columns(paths, notation=notation, jobs=jobs, encoding=encoding, **select)
+    if numpy is False:
+        return columns
+    try:
+        import numpy as np
+    except ImportError:
+        if numpy:
+            raise
+        return columns
+    return {
+        name: np.asarray(values, dtype=np.int64 if name in _INTEGER_COLUMNS else object)
+        for name, values in columns.items()
+    }
+
+
+def fen_trail(
+    paths: Paths,
+    *,
+    notation: str = "iccs",
+    jobs: Optional[int] = None,
+    encoding: Optional[str] = None,
+    **select: Any,
+) -> List[Dict[str, Any]]:
+    """The position after every main-line ply of every selected game, one dict each.
+
+    The objects ``qipu fen --format json`` writes: ``source``, ``index``,
+    ``ply``, ``move``, ``fen``, ``side``, ``result``. See :func:`fen_columns`
+    for the same as columns, the form datasets want.
+    """
+    columns = _qipu.fen_columns(paths, notation=notation, jobs=jobs, encoding=encoding, **select)
+    names = list(columns)
+    return [dict(zip(names, row)) for row in zip(*columns.values())]

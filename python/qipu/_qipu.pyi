@@ -1,0 +1,198 @@
+"""Type stubs of qipu's extension module (the Rust half of the package)."""
+
+import os
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Union
+
+_Path = Union[str, "os.PathLike[str]"]
+_Paths = Union[_Path, Iterable[_Path]]
+
+__version__: str
+
+class Position:
+    """A Xiangqi position, with the moves played since it was made.
+
+    ``Position()`` is the standard start; ``Position(fen)`` any legal
+    position (raises :class:`qipu.FenError` otherwise). Moves are taken in
+    any notation qipu reads: ``h2e2``, ``H2-E2``, ``C2.5``, ``炮二平五``.
+    """
+
+    def __init__(self, fen: Optional[str] = None) -> None: ...
+    def fen(self) -> str:
+        """The FEN, with its clocks."""
+    @property
+    def turn(self) -> str:
+        """The side to move: ``"red"`` or ``"black"``."""
+    def legal_moves(self, notation: str = "uci") -> List[str]:
+        """Every legal move, written in ``notation`` (``uci``, ``iccs``, ``chinese``, ``chinese-traditional``, ``wxf``)."""
+    def is_legal(self, move: str) -> bool:
+        """Whether ``move`` (any notation) is a legal move here."""
+    def push(self, move: str) -> str:
+        """Plays ``move`` (any notation); returns it as UCI coordinates.
+
+        Raises :class:`qipu.IllegalMoveError`, :class:`qipu.AmbiguousMoveError`
+        or :class:`qipu.InvalidMoveError` (all ``ValueError``).
+        """
+    def pop(self) -> str:
+        """Takes the last move back and returns it; ``IndexError`` when none was played."""
+    @property
+    def move_stack(self) -> List[str]:
+        """The moves played since the position was made, as UCI coordinates."""
+    def move_to(self, move: str, notation: str) -> str:
+        """``move`` (any notation) written in ``notation``: ``move_to("h2e2", "chinese") == "炮二平五"``."""
+    def is_check(self) -> bool:
+        """Whether the side to move is in check."""
+    def is_checkmate(self) -> bool:
+        """Whether the side to move is checkmated."""
+    def is_stalemate(self) -> bool:
+        """Whether the side to move has no move and is not in check (it loses)."""
+    def is_repetition(self, count: int = 3) -> bool:
+        """Whether this position has stood ``count`` times since the position was made."""
+    def outcome(self) -> Optional[Dict[str, str]]:
+        """None while the game goes on; else ``{"termination": "checkmate" | "stalemate", "winner": "red" | "black"}``."""
+    def piece_at(self, square: str) -> Optional[str]:
+        """The piece on ``square`` (``"e0"``) as a FEN letter (``K`` Red's king, ``k`` Black's), or None."""
+    def copy(self) -> "Position":
+        """A copy, with its move stack."""
+    def __copy__(self) -> "Position": ...
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
+class GameError:
+    """Where and why a game is wrong: the fields of the ``qipu`` command's reports."""
+
+    @property
+    def source(self) -> str: ...
+    @property
+    def index(self) -> int: ...
+    @property
+    def ply(self) -> int:
+        """The ply of the move (1 for the first); 0: the start position or the whole file."""
+    @property
+    def move(self) -> str:
+        """The move as written."""
+    @property
+    def line(self) -> int:
+        """The line (from 1), or 0 in a binary file."""
+    @property
+    def column(self) -> int:
+        """The column (from 1, in characters), or the byte offset in a binary file."""
+    @property
+    def offset(self) -> Optional[int]:
+        """The byte offset in a binary file, else None."""
+    @property
+    def message(self) -> str:
+        """Why, in words."""
+
+class Game:
+    """One game as read, and what its replay found."""
+
+    @property
+    def source(self) -> str:
+        """The file the game was read from (``"<bytes>"`` for bytes)."""
+    @property
+    def index(self) -> int:
+        """The game's number in its file, from 0."""
+    @property
+    def format(self) -> str:
+        """``pgn``, ``xqf``, ``dhtmlxq``, ``cbr``, ``cbl``, ``cbf``, ``text``, ``json``, ``wxf``, ``epd``, ``uci``."""
+    @property
+    def encoding(self) -> Optional[str]:
+        """The text encoding (``utf-8``, ``gbk``, ``big5``, …), for text formats."""
+    @property
+    def tags(self) -> Dict[str, str]:
+        """The tags in the order read."""
+    def tag(self, name: str, default: Optional[str] = None) -> Optional[str]:
+        """The value of tag ``name`` (any case), or ``default``."""
+    @property
+    def start_fen(self) -> Optional[str]:
+        """The start position's FEN (as written, when it is no legal position)."""
+    @property
+    def result(self) -> Optional[str]:
+        """``1-0``, ``0-1``, ``1/2-1/2``, ``*``, or None."""
+    @property
+    def status(self) -> str:
+        """``"valid"``, ``"illegal"`` or ``"unreadable"``."""
+    @property
+    def error(self) -> Optional[GameError]:
+        """Where and why the game is wrong, or None."""
+    def check(self) -> None:
+        """Raises the game's error (:class:`qipu.IllegalMoveError`, :class:`qipu.UnreadableError`), if any."""
+    @property
+    def plies(self) -> int:
+        """Main-line plies that replay."""
+    @property
+    def variation_plies(self) -> int:
+        """Variation plies that replay."""
+    @property
+    def termination(self) -> Optional[str]:
+        """``checkmate``, ``stalemate``, ``move-limit``, ``repetition``, or None."""
+    @property
+    def warnings(self) -> List[str]:
+        """Problems the reader and the replay worked around."""
+    def report_dict(self) -> Dict[str, Any]:
+        """The object ``qipu validate --format json`` writes for the game."""
+    def moves(self, notation: str = "iccs") -> List[str]:
+        """The main-line moves that replay, in ``notation``."""
+    def moves_as_written(self) -> List[str]:
+        """The main-line moves as the record writes them (after a wrong one too)."""
+    def fens(self) -> List[str]:
+        """The FEN of the start and after each main-line move that replays."""
+    @property
+    def variations(self) -> List[Dict[str, Any]]:
+        """Each variation: ``ply`` (of its first move), ``depth``, ``moves`` (as written), ``uci`` (None where it stops replaying)."""
+    @property
+    def comments(self) -> List[Dict[str, Any]]:
+        """Each comment: ``ply`` (of the move it follows; 0 before the first), ``in_variation``, ``text``."""
+    @property
+    def ecco(self) -> Optional[Dict[str, str]]:
+        """The ECCO opening by the moves (``code``, ``name``, ``opening``, ``variation``), for games from the standard start."""
+    def to_pgn(self, notation: str = "chinese") -> str:
+        """The game as PGN, moves in ``notation``."""
+    def to_json(self) -> str:
+        """The game as one line of qipu's JSON."""
+    def to_dhtmlxq(self) -> str:
+        """The game as a DhtmlXQ block."""
+    def to_xqf(self, version: int = 10) -> bytes:
+        """The game as an XQF file's bytes (version 10 or 18)."""
+    def to_uci(self) -> str:
+        """The main line as a UCI position line (``position startpos moves …``)."""
+
+class Reader(Iterator[Game]):
+    """The games of a :func:`read` call, in input order, streamed."""
+
+    def __iter__(self) -> "Reader": ...
+    def __next__(self) -> Game: ...
+    def close(self) -> None:
+        """Stops reading."""
+    def __enter__(self) -> "Reader": ...
+    def __exit__(self, *args: Any) -> None: ...
+
+def read(source: Union[_Paths, bytes], encoding: Optional[str] = None, jobs: Optional[int] = None) -> Reader:
+    """The games of a file, a folder (searched recursively), a list of paths, or bytes.
+
+    A file that cannot be read gives one game whose status is ``"unreadable"``.
+    """
+
+def validate(paths: _Paths, *, jobs: Optional[int] = None, encoding: Optional[str] = None, **select: Any) -> List[Dict[str, Any]]:
+    """The report of every selected game: the objects ``qipu validate --format json`` writes."""
+
+def stats(paths: _Paths, *, top: int = 10, jobs: Optional[int] = None, encoding: Optional[str] = None, **select: Any) -> Dict[str, Any]:
+    """The statistics of the selected games: the object ``qipu stats --format json`` writes."""
+
+def fen_columns(paths: _Paths, *, notation: str = "iccs", jobs: Optional[int] = None, encoding: Optional[str] = None, **select: Any) -> Dict[str, List[Any]]:
+    """The FEN trail as a dict of lists (see :func:`qipu.fen_columns`)."""
+
+def convert(
+    paths: _Paths,
+    *,
+    to: str,
+    output: _Path,
+    notation: str = "chinese",
+    output_encoding: str = "utf-8",
+    set_ecco: bool = False,
+    force: bool = False,
+    jobs: Optional[int] = None,
+    encoding: Optional[str] = None,
+    **select: Any,
+) -> Dict[str, Any]:
+    """Writes the selected games into ``output`` as ``qipu convert --to TO`` does; returns the counts."""

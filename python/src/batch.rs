@@ -1,0 +1,533 @@
+//! The batch functions: many files read and replayed in Rust, on several
+//! threads, with the GIL released; each returns plain Python values (the
+//! objects the `qipu` command writes as JSON).
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use pyo3::exceptions::{PyOSError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString};
+use qipu::analysis::stats::{GameFacts, MainLine, Stats};
+use qipu::batch::{self, Batch, Event, Input, Report, Status};
+use qipu::formats::encoding::Encoding;
+use qipu::formats::{dhtmlxq, json, pgn, uci};
+use qipu::notation::Notation;
+use qipu::record::GameResult;
+use qipu::record::replay::Follow;
+use qipu::{Move, Position};
+
+use crate::names;
+use crate::select::{Chooser, Stop};
+
+/// A JSON text as Python values (`json.loads`).
+pub fn json_value<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    py.import("json")?.call_method1("loads", (text,))
+}
+
+/// The inputs, batch and selection of a batch function's arguments.
+struct Run {
+    inputs: Vec<Input>,
+    batch: Batch,
+    chooser: Chooser,
+}
+
+impl Run {
+    fn new(
+        paths: &Bound<'_, PyAny>,
+        jobs: Option<usize>,
+        encoding: Option<&str>,
+        select: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Run> {
+        let paths = names::paths(paths)?;
+        let batch = Batch::new().threads(names::jobs(jobs)?).encoding(names::encoding(encoding)?);
+        let chooser = Chooser::new(select)?;
+        Ok(Run { inputs: batch::expand(&paths).inputs, batch, chooser })
+    }
+}
+
+/// Replays every game of `paths` (files, or folders searched recursively)
+/// and returns the report of each selected game: the objects `qipu
+/// validate --format json` writes, in input order.
+#[pyfunction]
+#[pyo3(signature = (paths, *, jobs = None, encoding = None, **select))]
+pub fn validate<'py>(
+    py: Python<'py>,
+    paths: &Bound<'py, PyAny>,
+    jobs: Option<usize>,
+    encoding: Option<&str>,
+    select: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let Run { inputs, batch, mut chooser } = Run::new(paths, jobs, encoding, select)?;
+    let text = py.detach(move || {
+        chooser.plan(&batch, &inputs);
+        let selection = chooser.selection();
+        let mut out = String::from("[");
+        let mut push = |report: &Report| {
+            if out.len() > 1 {
+                out.push(',');
+            }
+            out.push_str(&serde_json::to_string(report).expect("a report serializes"));
+        };
+        let run = batch.run(
+            &inputs,
+            || selection.checker(()),
+            |meta, event| {
+                match event {
+                    Event::Games { first, games } => {
+                        for (k, judged) in games.iter().enumerate() {
+                            if chooser.take(first + k, judged.matches, judged.key.as_ref()) {
+                                push(&Report::game(meta, first + k, &judged.game));
+                            }
+                            chooser.go_on()?;
+                        }
+                    }
+                    Event::Unreadable(why) => {
+                        if chooser.take_unreadable() {
+                            push(&Report::input(meta, why.to_string(), Some(Status::Unreadable)));
+                        }
+                        chooser.go_on()?;
+                    }
+                    Event::NoRecord(why) if !chooser.active() => {
+                        push(&Report::input(meta, why.to_string(), None))
+                    }
+                    Event::NoRecord(_) | Event::Done => {}
+                }
+                Ok::<(), Stop>(())
+            },
+        );
+        let _ = run; // Stop: enough games selected.
+        out.push(']');
+        out
+    });
+    json_value(py, &text)
+}
+
+/// The statistics of the selected games of `paths`: the object `qipu
+/// stats --format json --top TOP` writes.
+#[pyfunction]
+#[pyo3(signature = (paths, *, top = 10, jobs = None, encoding = None, **select))]
+pub fn stats<'py>(
+    py: Python<'py>,
+    paths: &Bound<'py, PyAny>,
+    top: usize,
+    jobs: Option<usize>,
+    encoding: Option<&str>,
+    select: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let Run { inputs, batch, mut chooser } = Run::new(paths, jobs, encoding, select)?;
+    let text = py.detach(move || {
+        chooser.plan(&batch, &inputs);
+        let selection = chooser.selection();
+        let mut stats = Stats::default();
+        let _ = batch.run(
+            &inputs,
+            || selection.checker(MainLine::default()),
+            |meta, event| {
+                match event {
+                    Event::Games { first, games } => {
+                        for (k, judged) in games.iter().enumerate() {
+                            if chooser.take(first + k, judged.matches, judged.key.as_ref()) {
+                                stats.add(&GameFacts::of_checked(&judged.game, meta.format, meta.encoding));
+                            }
+                            chooser.go_on()?;
+                        }
+                    }
+                    Event::Unreadable(_) => {
+                        if chooser.take_unreadable() {
+                            stats.add(&GameFacts::unreadable(meta.format));
+                        }
+                        chooser.go_on()?;
+                    }
+                    Event::NoRecord(_) | Event::Done => {}
+                }
+                Ok::<(), Stop>(())
+            },
+        );
+        stats.finish();
+        stats.to_json(top).to_string()
+    });
+    json_value(py, &text)
+}
+
+/// The positions of a game's main line, as `qipu fen` gives them: the
+/// move that led to each (in the notation asked for), its FEN, and the
+/// side to move.
+struct Trail {
+    notation: Notation,
+    plies: Vec<(String, String, bool)>,
+    mv: String,
+}
+
+impl Follow for Trail {
+    type Output = Vec<(String, String, bool)>;
+
+    fn before_move(&mut self, before: &Position, m: Move) {
+        self.mv.clear();
+        if self.notation.write_to(before, m, &mut self.mv).is_err() {
+            // Never: a move replayed is legal, so a piece stands on its origin.
+            self.mv = m.to_string();
+        }
+    }
+
+    fn after_move(&mut self, after: &Position, _: Move) {
+        self.plies.push((self.mv.clone(), after.fen(), after.turn() == qipu::Color::Red));
+    }
+
+    fn end(&mut self) -> Self::Output {
+        std::mem::take(&mut self.plies)
+    }
+}
+
+/// The FEN trail as columns: one entry in each for every position. The
+/// values many rows share (the source, the side, the result) are kept
+/// once, and given to Python as one object each.
+#[derive(Default)]
+struct Columns {
+    /// The sources, each once; `source` holds an index into it.
+    sources: Vec<String>,
+    source: Vec<u32>,
+    index: Vec<usize>,
+    ply: Vec<usize>,
+    mv: Vec<Option<String>>,
+    fen: Vec<String>,
+    red: Vec<bool>,
+    result: Vec<GameResult>,
+}
+
+/// Every result, in the order [`Columns::into_dict`] names them.
+const RESULTS: [GameResult; 4] =
+    [GameResult::RedWins, GameResult::BlackWins, GameResult::Draw, GameResult::Unknown];
+
+impl Columns {
+    /// Adds the position `fen` of game `index` of `source`, `ply` plies in,
+    /// reached by `mv`, with `red` to move or not.
+    fn push(
+        &mut self,
+        (source, index, result): (&str, usize, GameResult),
+        ply: usize,
+        mv: Option<String>,
+        fen: String,
+        red: bool,
+    ) {
+        if self.sources.last().is_none_or(|last| last != source) {
+            self.sources.push(source.to_string());
+        }
+        self.source.push(u32::try_from(self.sources.len() - 1).unwrap_or(u32::MAX));
+        self.index.push(index);
+        self.ply.push(ply);
+        self.mv.push(mv);
+        self.fen.push(fen);
+        self.red.push(red);
+        self.result.push(result);
+    }
+
+    /// The columns as a dict of Python lists.
+    fn into_dict(self, py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+        // A list of `names[k]` for each `k`: one object, many references.
+        let shared = |names: &[&str], of: &mut dyn Iterator<Item = usize>| -> PyResult<Bound<'_, PyList>> {
+            let names: Vec<_> = names.iter().map(|n| PyString::new(py, n)).collect();
+            let list = PyList::empty(py);
+            for k in of {
+                list.append(&names[k])?;
+            }
+            Ok(list)
+        };
+        let sources: Vec<&str> = self.sources.iter().map(String::as_str).collect();
+        let result_names = RESULTS.map(GameResult::as_str);
+        let dict = PyDict::new(py);
+        dict.set_item("source", shared(&sources, &mut self.source.iter().map(|&k| k as usize))?)?;
+        dict.set_item("index", PyList::new(py, self.index)?)?;
+        dict.set_item("ply", PyList::new(py, self.ply)?)?;
+        dict.set_item("move", PyList::new(py, self.mv)?)?;
+        dict.set_item("fen", PyList::new(py, self.fen)?)?;
+        dict.set_item("side", shared(&["black", "red"], &mut self.red.iter().map(|&red| usize::from(red)))?)?;
+        let mut result_of =
+            self.result.iter().map(|r| RESULTS.iter().position(|known| known == r).unwrap_or(3));
+        dict.set_item("result", shared(&result_names, &mut result_of)?)?;
+        Ok(dict)
+    }
+}
+
+/// The position after every ply of the main line of every selected game
+/// of `paths` (ply 0: the start as read), as a dict of equal-length lists:
+/// `source`, `index`, `ply`, `move` (`None` at ply 0), `fen`, `side`,
+/// `result` — the fields of `qipu fen --format json`.
+#[pyfunction]
+#[pyo3(signature = (paths, *, notation = "iccs", jobs = None, encoding = None, **select))]
+pub fn fen_columns<'py>(
+    py: Python<'py>,
+    paths: &Bound<'py, PyAny>,
+    notation: &str,
+    jobs: Option<usize>,
+    encoding: Option<&str>,
+    select: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let notation = names::notation(notation)?;
+    let Run { inputs, batch, mut chooser } = Run::new(paths, jobs, encoding, select)?;
+    let columns = py.detach(move || {
+        chooser.plan(&batch, &inputs);
+        let selection = chooser.selection();
+        let mut columns = Columns::default();
+        let _ = batch.run(
+            &inputs,
+            || selection.checker(Trail { notation, plies: Vec::new(), mv: String::new() }),
+            |meta, event| {
+                match event {
+                    Event::Games { first, games } => {
+                        for (k, judged) in games.into_iter().enumerate() {
+                            let index = first + k;
+                            if !chooser.take(index, judged.matches, judged.key.as_ref()) {
+                                continue;
+                            }
+                            let game = judged.game;
+                            if let Some(setup) = &game.replayed.resolution.setup {
+                                let result = game.result.unwrap_or(GameResult::Unknown);
+                                let mut fen = String::new();
+                                qipu::fen::write_fen(
+                                    &setup.board,
+                                    setup.turn,
+                                    setup.halfmoves,
+                                    setup.fullmoves,
+                                    &mut fen,
+                                );
+                                let red = setup.turn == qipu::Color::Red;
+                                let game_of = (meta.json_source.as_str(), index, result);
+                                columns.push(game_of, 0, None, fen, red);
+                                for (ply, (mv, fen, red)) in game.followed.into_iter().enumerate() {
+                                    columns.push(game_of, ply + 1, Some(mv), fen, red);
+                                }
+                            }
+                            chooser.go_on()?;
+                        }
+                    }
+                    Event::Unreadable(_) => {
+                        chooser.take_unreadable();
+                        chooser.go_on()?;
+                    }
+                    Event::NoRecord(_) | Event::Done => {}
+                }
+                Ok::<(), Stop>(())
+            },
+        );
+        columns
+    });
+    columns.into_dict(py)
+}
+
+/// Formats `convert` writes into one file.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Target {
+    Pgn,
+    Json,
+    Dhtmlxq,
+    Uci,
+}
+
+/// Writes every selected game of `paths` into the file `output`, as
+/// `qipu convert --to TO -o OUTPUT` does: `pgn` (moves in `notation`),
+/// `json`, `dhtmlxq` or `uci`; in `output_encoding` (`utf-8`, `gbk` or
+/// `big5`). Games that cannot be read are not written; a game with a wrong
+/// move is, its moves from there on as written. The file is written whole
+/// or not at all, never over one of the inputs, and over another file only
+/// with `force`. Returns the counts: `games`, `valid`, `illegal`,
+/// `unreadable`, `written`, and `not_written` (why each game that could
+/// not be written was not).
+#[pyfunction]
+#[pyo3(signature = (paths, *, to, output, notation = "chinese", output_encoding = "utf-8", set_ecco = false, force = false, jobs = None, encoding = None, **select))]
+#[allow(clippy::too_many_arguments)]
+pub fn convert<'py>(
+    py: Python<'py>,
+    paths: &Bound<'py, PyAny>,
+    to: &str,
+    output: PathBuf,
+    notation: &str,
+    output_encoding: &str,
+    set_ecco: bool,
+    force: bool,
+    jobs: Option<usize>,
+    encoding: Option<&str>,
+    select: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let target = match to {
+        "pgn" => Target::Pgn,
+        "json" => Target::Json,
+        "dhtmlxq" => Target::Dhtmlxq,
+        "uci" => Target::Uci,
+        "xqf" => {
+            return Err(PyValueError::new_err(
+                "to=\"xqf\" is one file per game: write each game's Game.to_xqf() bytes, or use `qipu convert --to xqf -o DIR`",
+            ));
+        }
+        _ => return Err(PyValueError::new_err(format!("to={to:?}: expected pgn, json, dhtmlxq or uci"))),
+    };
+    let out_encoding = match names::encoding(Some(output_encoding))? {
+        Some(e @ (Encoding::Utf8 | Encoding::Gb18030 | Encoding::Big5)) => e,
+        _ => return Err(PyValueError::new_err("output_encoding must be utf-8, gbk or big5")),
+    };
+    let notation = names::notation(notation)?;
+    let Run { inputs, batch, mut chooser } = Run::new(paths, jobs, encoding, select)?;
+    refuse_output(&output, &inputs, force)?;
+    let counts = py.detach(move || -> std::io::Result<Counts> {
+        chooser.plan(&batch, &inputs);
+        let selection = chooser.selection();
+        let mut counts = Counts::default();
+        let mut file = Whole::create(&output)?;
+        let render = |record: &qipu::record::Record| -> Result<Vec<u8>, String> {
+            let s = match target {
+                Target::Pgn => pgn::write(record, notation) + "\n",
+                Target::Json => json::write(record) + "\n",
+                Target::Dhtmlxq => dhtmlxq::write(record).map_err(|e| e.to_string())? + "\n",
+                Target::Uci => uci::write(record).map_err(|e| e.to_string())? + "\n",
+            };
+            if out_encoding == Encoding::Utf8 || s.is_ascii() {
+                return Ok(s.into_bytes());
+            }
+            out_encoding.encode(&s).map(|b| b.into_owned()).map_err(|c| {
+                format!("{c:?} (U+{:04X}) cannot be written in {}", c as u32, out_encoding.name())
+            })
+        };
+        let make = || {
+            qipu::record::visit::Map::new(
+                qipu::record::RecordBuilder::default(),
+                |mut record: qipu::record::Record| {
+                    let judged = selection.judge_record(&record);
+                    let status = Status::of(record.unreadable.is_some(), record.replayed());
+                    if set_ecco {
+                        qipu::analysis::ecco::tag_record(&mut record);
+                    }
+                    let bytes = (status != Status::Unreadable).then(|| render(&record));
+                    (judged, status, bytes)
+                },
+            )
+        };
+        let run = batch.run(&inputs, make, |meta, event| {
+            match event {
+                Event::Games { first, games } => {
+                    for (k, (judged, status, bytes)) in games.into_iter().enumerate() {
+                        let index = first + k;
+                        if !chooser.take(index, judged.matches, judged.key.as_ref()) {
+                            continue;
+                        }
+                        counts.count(status);
+                        match bytes {
+                            Some(Ok(bytes)) => {
+                                file.write(&bytes)?;
+                                counts.written += 1;
+                            }
+                            Some(Err(why)) => counts.not_written.push(format!(
+                                "{}: game {}: not written: {why}",
+                                meta.source,
+                                index + 1
+                            )),
+                            None => {}
+                        }
+                        chooser.go_on()?;
+                    }
+                }
+                Event::Unreadable(_) => {
+                    if chooser.take_unreadable() {
+                        counts.count(Status::Unreadable);
+                    }
+                    chooser.go_on()?;
+                }
+                Event::NoRecord(_) | Event::Done => {}
+            }
+            Ok::<(), Stop>(())
+        });
+        if let Err(Stop::Failed(e)) = run {
+            return Err(e);
+        }
+        file.commit()?;
+        Ok(counts)
+    });
+    let counts = counts.map_err(|e| PyOSError::new_err(e.to_string()))?;
+    let dict = PyDict::new(py);
+    dict.set_item("games", counts.valid + counts.illegal + counts.unreadable)?;
+    dict.set_item("valid", counts.valid)?;
+    dict.set_item("illegal", counts.illegal)?;
+    dict.set_item("unreadable", counts.unreadable)?;
+    dict.set_item("written", counts.written)?;
+    dict.set_item("not_written", counts.not_written)?;
+    Ok(dict)
+}
+
+/// What `convert` did.
+#[derive(Default)]
+struct Counts {
+    valid: usize,
+    illegal: usize,
+    unreadable: usize,
+    written: usize,
+    not_written: Vec<String>,
+}
+
+impl Counts {
+    fn count(&mut self, status: Status) {
+        match status {
+            Status::Valid => self.valid += 1,
+            Status::Illegal => self.illegal += 1,
+            Status::Unreadable => self.unreadable += 1,
+        }
+    }
+}
+
+/// Refuses an output that is one of the inputs, that is no regular file,
+/// or that exists (without `force`).
+fn refuse_output(output: &Path, inputs: &[Input], force: bool) -> PyResult<()> {
+    let refuse = |why: String| Err(PyOSError::new_err(format!("{}: {why}", output.display())));
+    let Ok(meta) = std::fs::metadata(output) else { return Ok(()) };
+    if !meta.is_file() {
+        return refuse("exists and is no regular file: not written over".into());
+    }
+    let same = |p: &Path| match (std::fs::canonicalize(p), std::fs::canonicalize(output)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    if inputs.iter().filter_map(Input::path).any(same) {
+        return refuse("is one of the inputs: not written over".into());
+    }
+    if !force {
+        return refuse("exists: give force=True to write over it".into());
+    }
+    Ok(())
+}
+
+/// A file written whole or not at all: into a file beside it first,
+/// renamed over it when done, removed when dropped before.
+struct Whole {
+    temp: PathBuf,
+    target: PathBuf,
+    file: Option<std::io::BufWriter<std::fs::File>>,
+}
+
+impl Whole {
+    fn create(target: &Path) -> std::io::Result<Whole> {
+        let dir = target.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let mut name = String::from(".");
+        let base = target.file_name().map_or("output".into(), |n| n.to_string_lossy());
+        let _ = write!(name, "{base}.qipu-{}.tmp", std::process::id());
+        let temp = dir.join(name);
+        let file = std::fs::OpenOptions::new().write(true).create_new(true).open(&temp)?;
+        Ok(Whole { temp, target: target.to_path_buf(), file: Some(std::io::BufWriter::new(file)) })
+    }
+
+    fn write(&mut self, bytes: &[u8]) -> Result<(), Stop> {
+        use std::io::Write;
+        self.file.as_mut().expect("open until committed").write_all(bytes).map_err(Stop::Failed)
+    }
+
+    fn commit(mut self) -> std::io::Result<()> {
+        let file = self.file.take().expect("open until committed");
+        file.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+        std::fs::rename(&self.temp, &self.target)
+    }
+}
+
+impl Drop for Whole {
+    fn drop(&mut self) {
+        if self.file.is_some() {
+            let _ = std::fs::remove_file(&self.temp);
+        }
+    }
+}

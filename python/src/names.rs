@@ -1,0 +1,72 @@
+//! The words the Python API takes and gives: notations, sides, paths.
+
+use std::path::PathBuf;
+
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use qipu::notation::{Notation, chinese::Style};
+use qipu::{Color, formats::encoding::Encoding};
+
+/// A notation by name: `iccs` (`H2-E2`), `uci` (`h2e2`), `chinese`
+/// (炮二平五), `chinese-traditional` (砲二平五) or `wxf` (`C2.5`).
+pub fn notation(name: &str) -> PyResult<Notation> {
+    Ok(match name.to_ascii_lowercase().as_str() {
+        "iccs" => Notation::Iccs,
+        "uci" => Notation::Uci,
+        "chinese" | "chinese-simplified" => Notation::Chinese(Style::Simplified),
+        "chinese-traditional" => Notation::Chinese(Style::Traditional),
+        "wxf" => Notation::Wxf,
+        _ => {
+            return Err(PyValueError::new_err(format!(
+                "notation {name:?}: expected \"iccs\", \"uci\", \"chinese\", \"chinese-traditional\" or \"wxf\""
+            )));
+        }
+    })
+}
+
+/// A text encoding by name, or detection when `None`.
+pub fn encoding(name: Option<&str>) -> PyResult<Option<Encoding>> {
+    name.map(|n| {
+        n.parse::<Encoding>().map_err(|_| {
+            PyValueError::new_err(format!("encoding {n:?}: expected utf-8, gbk, big5, utf-16le or utf-16be"))
+        })
+    })
+    .transpose()
+}
+
+/// `red` or `black`.
+pub fn side(color: Color) -> &'static str {
+    match color {
+        Color::Red => "red",
+        Color::Black => "black",
+    }
+}
+
+/// The paths of a batch: one path (a `str` or `os.PathLike`) or a list
+/// (any iterable) of them; folders are searched recursively.
+pub fn paths(arg: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
+    if let Ok(one) = arg.extract::<PathBuf>() {
+        return Ok(vec![one]);
+    }
+    if arg.is_instance_of::<pyo3::types::PyBytes>() {
+        return Err(PyTypeError::new_err("give paths here: bytes are read by qipu.read"));
+    }
+    let mut all = Vec::new();
+    for item in arg.try_iter().map_err(|_| PyTypeError::new_err("expected a path or a list of paths"))? {
+        all.push(
+            item?
+                .extract::<PathBuf>()
+                .map_err(|_| PyTypeError::new_err("expected a path or a list of paths"))?,
+        );
+    }
+    Ok(all)
+}
+
+/// The number of threads a batch runs on: `jobs`, or every core.
+pub fn jobs(jobs: Option<usize>) -> PyResult<usize> {
+    match jobs {
+        Some(0) => Err(PyValueError::new_err("jobs must be at least 1")),
+        Some(n) => Ok(n),
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
+}

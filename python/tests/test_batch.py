@@ -1,0 +1,98 @@
+"""The batch functions give what the qipu command gives: validate, stats, the
+FEN trail and convert, compared with the command's JSON and files."""
+
+import json
+
+import pytest
+
+import qipu
+from conftest import json_lines
+
+
+def test_validate_equals_the_command(cli, fixture, formats_dir):
+    for paths in ([fixture], [formats_dir]):
+        expected = json_lines(cli("validate", "--format", "json", *paths))
+        assert qipu.validate(paths) == expected
+    assert qipu.validate(fixture, jobs=1) == qipu.validate(fixture, jobs=2)
+
+
+def test_validate_equals_the_command_on_the_corpus(cli, corpus_sample):
+    expected = json_lines(cli("validate", "--format", "json", *corpus_sample))
+    got = qipu.validate(corpus_sample)
+    assert len(got) == len(expected) > 100
+    assert got == expected
+    statuses = {r["status"] for r in got}
+    assert "ok" in statuses
+
+
+def test_reports_of_games_equal_validate(formats_dir):
+    reports = qipu.validate(formats_dir)
+    games = list(qipu.read(formats_dir))
+    assert [g.report_dict() for g in games] == reports
+    names = {"ok": "valid", "illegal": "illegal", "unreadable": "unreadable"}
+    assert [g.status for g in games] == [names[r["status"]] for r in reports]
+
+
+def test_stats_equals_the_command(cli, fixture, formats_dir):
+    for args in ([fixture], [formats_dir], [fixture, formats_dir]):
+        expected = json.loads(cli("stats", "--format", "json", "--top", "5", *args))
+        assert qipu.stats(args, top=5) == expected
+
+
+def test_fen_trail_equals_the_command(cli, fixture, formats_dir):
+    for notation, paths in [("iccs", [fixture, formats_dir]), ("chinese", [fixture]), ("wxf", [formats_dir]), ("uci", [formats_dir])]:
+        expected = json_lines(cli("fen", "--format", "json", "--notation", notation, *paths))
+        assert qipu.fen_trail(paths, notation=notation) == expected
+
+
+def test_fen_columns_are_lists_or_numpy_arrays(fixture):
+    columns = qipu.fen_columns(fixture, numpy=False)
+    assert list(columns) == ["source", "index", "ply", "move", "fen", "side", "result"]
+    assert len({len(c) for c in columns.values()}) == 1
+    assert len(columns["fen"]) == sum(g.plies + 1 for g in qipu.read(fixture))
+    assert columns["move"][0] is None and columns["ply"][:2] == [0, 1]
+    np = pytest.importorskip("numpy")
+    arrays = qipu.fen_columns(fixture)
+    assert isinstance(arrays["ply"], np.ndarray) and arrays["ply"].dtype == np.int64
+    assert arrays["fen"].tolist() == columns["fen"]
+
+
+@pytest.mark.parametrize(
+    "to,options,flags",
+    [
+        ("pgn", {}, []),
+        ("pgn", {"notation": "wxf", "set_ecco": True}, ["--notation", "wxf", "--set-ecco"]),
+        ("pgn", {"output_encoding": "big5", "notation": "chinese-traditional"}, ["--output-encoding", "big5", "--notation", "chinese", "--chinese", "traditional"]),
+        ("json", {}, []),
+        ("dhtmlxq", {}, []),
+        ("uci", {}, []),
+    ],
+)
+def test_convert_writes_what_the_command_writes(cli, tmp_path, fixture, formats_dir, to, options, flags):
+    output = tmp_path / f"out.{to}"
+    counts = qipu.convert([fixture, formats_dir], to=to, output=output, **options)
+    expected = cli("convert", "--to", to, *flags, fixture, formats_dir)
+    assert output.read_bytes() == expected
+    assert counts["games"] == counts["valid"] + counts["illegal"] + counts["unreadable"]
+    assert counts["unreadable"] == 1  # the damaged XQF
+    assert counts["written"] + len(counts["not_written"]) == counts["games"] - counts["unreadable"]
+
+
+def test_convert_never_writes_over_an_input(tmp_path, fixture):
+    copy = tmp_path / "games.pgn"
+    copy.write_bytes(fixture.read_bytes())
+    with pytest.raises(OSError, match="one of the inputs"):
+        qipu.convert(copy, to="pgn", output=copy, force=True)
+    assert copy.read_bytes() == fixture.read_bytes()
+    other = tmp_path / "other.pgn"
+    other.write_text("keep me")
+    with pytest.raises(OSError, match="exists"):
+        qipu.convert(copy, to="json", output=other)
+    assert other.read_text() == "keep me"
+    qipu.convert(copy, to="json", output=other, force=True)
+    assert other.read_text().count("\n") == 1391
+    with pytest.raises(OSError):
+        qipu.convert(copy, to="json", output=tmp_path)  # a folder
+    with pytest.raises(ValueError):
+        qipu.convert(copy, to="xqf", output=tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.pgn", "other.pgn"]

@@ -1,0 +1,435 @@
+//! Every way of selecting games in one plain struct ([`Options`]), as the
+//! batch commands' selection flags give it, turned into the [`Chooser`]
+//! that a pass over a batch asks game by game.
+
+use std::sync::Arc;
+
+use super::{
+    CriterionError, DateRange, EccoSet, GameNumbers, Looks, MaterialAt, MaterialPattern, Reading,
+    ResultChoice, Selection, Selector, Span, TagRule, Target,
+};
+use crate::FromFenError;
+use crate::batch::{Batch, Input, Status};
+use crate::dedupe::{Dedupe, Keep, Key, Kinds};
+use crate::record::replay::Termination;
+
+/// Which games to select, each option left out (`None`, empty, `false`,
+/// 0) by default: the default selects every game. These are the batch
+/// commands' selection flags (`--red` is `red`, `--dedupe=KINDS` is
+/// `dedupe`), read into their values; [`Options::chooser`] checks them
+/// together and makes the [`Chooser`] a pass asks.
+///
+/// ```
+/// use qipu::batch::{self, Batch, Event};
+/// use qipu::select::Options;
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/pgn/Hu_Ronghua_1391_UCI_games.pgn");
+/// let inputs = batch::expand(&[path.into()]).inputs;
+/// let options = Options { plies: Some("100..".parse()?), skip: 2, limit: Some(5), ..Options::default() };
+/// let mut chooser = options.chooser()?;
+/// chooser.plan(&Batch::new(), &inputs, |_| ()); // nothing to plan without `dedupe`
+/// let selection = chooser.selection().clone();
+/// let mut plies = Vec::new();
+/// Batch::new().run(&inputs, || selection.checker(()), |_, event| {
+///     if let Event::Games { first, games } = event {
+///         for (k, judged) in games.into_iter().enumerate() {
+///             if chooser.take(first + k, judged.matches, judged.key.as_ref()) {
+///                 plies.push(judged.game.replayed.plies);
+///             }
+///         }
+///     }
+///     // Stop reading once `limit` games are taken.
+///     if chooser.is_full() { Err(()) } else { Ok(()) }
+/// }).ok();
+/// assert_eq!(plies.len(), 5);
+/// assert!(plies.iter().all(|&n| n >= 100));
+/// assert!(chooser.summary().starts_with("; 5 selected, "));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Tag rules (`--tag NAME=REGEX`), all of which must hold; see
+    /// [`Options::tag_rules`].
+    pub tags: Vec<TagRule>,
+    /// A regular expression Red's or Black's name matches.
+    pub player: Option<String>,
+    /// A regular expression Red's name matches.
+    pub red: Option<String>,
+    /// A regular expression Black's name matches.
+    pub black: Option<String>,
+    /// A regular expression the `Event` tag matches.
+    pub event: Option<String>,
+    /// A regular expression the `Site` tag matches.
+    pub site: Option<String>,
+    /// The `Date` tag lies in this range.
+    pub date: Option<DateRange>,
+    /// The stated result is one of these.
+    pub results: Vec<ResultChoice>,
+    /// The main line ends so (`None`: otherwise, or it does not replay to
+    /// its end).
+    pub terminations: Vec<Option<Termination>>,
+    /// The status is one of these.
+    pub statuses: Vec<Status>,
+    /// The ECCO code (by the moves from the standard start, else the
+    /// `ECCO` tag) is in the set.
+    pub ecco: Option<EccoSet>,
+    /// The opening is called so (see [`Selection::opening`]).
+    pub opening: Option<String>,
+    /// The main line has this many plies (those that replay).
+    pub plies: Option<Span>,
+    /// The game has a comment.
+    pub has_comments: bool,
+    /// The game has a variation.
+    pub has_variations: bool,
+    /// A FEN whose placement the main line reaches (the side to move
+    /// counts when the FEN gives it).
+    pub position: Option<String>,
+    /// With `position`: look in variations too.
+    pub in_variations: bool,
+    /// With `position`: its left–right mirror matches too (an error
+    /// without `position`).
+    pub mirror: bool,
+    /// A material signature, and where it must hold.
+    pub material: Option<(MaterialPattern, MaterialAt)>,
+    /// The games with these numbers in their input (from 1).
+    pub games: Option<GameNumbers>,
+    /// Select the games that do not match the criteria above instead
+    /// (before `skip` and `limit`).
+    pub invert: bool,
+    /// Leave out the first so many games selected.
+    pub skip: u64,
+    /// Select at most so many games.
+    pub limit: Option<u64>,
+    /// Leave out copies of these kinds (`None`: none are looked for).
+    /// Neither `end` nor `truncated` means the same line, mirrored too
+    /// with `mirror`. After `invert`, before `skip` and `limit`.
+    pub dedupe: Option<Kinds>,
+    /// Which game of each group of copies is kept (with `dedupe`).
+    pub keep: Keep,
+}
+
+/// Why [`Options`] do not make a [`Chooser`]: the option (`mirror`,
+/// `player`, `position`, `tag`, …) and what is wrong with it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}", self.message())]
+pub struct OptionError {
+    /// The option, named as [`Options`] names it (`tag` for `tags`).
+    pub option: &'static str,
+    /// What is wrong.
+    pub kind: OptionErrorKind,
+}
+
+/// What is wrong with an option.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionErrorKind {
+    /// It is given without the option it goes with (`mirror` without
+    /// `position`).
+    Needs(&'static str),
+    /// Its text does not read: a regular expression, or a tag rule not
+    /// written `NAME=REGEX`.
+    Criterion(CriterionError),
+    /// Its FEN does not read.
+    Fen {
+        /// The FEN given.
+        fen: String,
+        /// Why it does not read.
+        error: FromFenError,
+    },
+}
+
+impl OptionError {
+    fn message(&self) -> String {
+        let option = self.option;
+        match &self.kind {
+            OptionErrorKind::Needs(other) => format!("{option} needs {other}"),
+            OptionErrorKind::Criterion(why) => format!("{option}: {why}"),
+            OptionErrorKind::Fen { fen, error } => format!("{option} {fen:?}: {error}"),
+        }
+    }
+}
+
+/// How copies are found: as games come (the first kept, one kind of
+/// sameness), or by a plan made over every input first.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Copies {
+    /// In one pass.
+    AsTheyCome(Kinds),
+    /// Planned over the inputs first.
+    Planned(Kinds, Keep),
+}
+
+impl Options {
+    /// Tag rules from their texts, each `NAME=REGEX`, for
+    /// [`tags`](Options::tags).
+    ///
+    /// # Errors
+    ///
+    /// The first text that does not read, as an error of the `tag` option.
+    pub fn tag_rules<S: AsRef<str>>(texts: &[S]) -> Result<Vec<TagRule>, OptionError> {
+        texts
+            .iter()
+            .map(|t| TagRule::parse(t.as_ref()))
+            .collect::<Result<_, _>>()
+            .map_err(|e| OptionError { option: "tag", kind: OptionErrorKind::Criterion(e) })
+    }
+
+    /// How `dedupe` and `keep` find copies, if asked.
+    fn copies(&self) -> Option<Copies> {
+        let mut kinds = self.dedupe?;
+        // Mirror alone: mirrored lines.
+        kinds.line |= !kinds.end && !kinds.truncated;
+        let keep = self.keep;
+        // Matching by line and by final position together joins groups
+        // that a single pass would not: it is planned too.
+        let one_pass = keep == Keep::First && !kinds.truncated && !(kinds.line && kinds.end);
+        Some(if one_pass { Copies::AsTheyCome(kinds) } else { Copies::Planned(kinds, keep) })
+    }
+
+    /// The regular expressions of `player`, `red`, `black`, `event` and
+    /// `site` as tag rules, after `tags`.
+    fn all_tag_rules(&self) -> Result<Vec<TagRule>, OptionError> {
+        let mut tags = self.tags.clone();
+        for (option, names, pattern) in [
+            ("player", &["Red", "Black"][..], &self.player),
+            ("red", &["Red"][..], &self.red),
+            ("black", &["Black"][..], &self.black),
+            ("event", &["Event"][..], &self.event),
+            ("site", &["Site"][..], &self.site),
+        ] {
+            if let Some(p) = pattern {
+                let rule = TagRule::new(names, p)
+                    .map_err(|e| OptionError { option, kind: OptionErrorKind::Criterion(e) })?;
+                tags.push(rule);
+            }
+        }
+        Ok(tags)
+    }
+
+    /// The chooser these options make: the criteria checked where each
+    /// game is read ([`Chooser::selection`]) and the in-order part.
+    ///
+    /// # Errors
+    ///
+    /// `mirror` without `position`, a regular expression or a FEN that does
+    /// not read.
+    pub fn chooser(&self) -> Result<Chooser, OptionError> {
+        if self.mirror && self.position.is_none() {
+            return Err(OptionError { option: "mirror", kind: OptionErrorKind::Needs("position") });
+        }
+        let tags = self.all_tag_rules()?;
+        let position = match &self.position {
+            Some(fen) => Some(Target::from_fen(fen, self.mirror).map_err(|error| OptionError {
+                option: "position",
+                kind: OptionErrorKind::Fen { fen: fen.clone(), error },
+            })?),
+            None => None,
+        };
+        let copies = self.copies();
+        let looks = Looks {
+            position,
+            in_variations: self.in_variations,
+            material: self.material,
+            opening: self.ecco.is_some() || self.opening.is_some(),
+            key: matches!(copies, Some(Copies::AsTheyCome(_))),
+        };
+        let selection = Selection {
+            tags,
+            date: self.date,
+            results: self.results.clone(),
+            terminations: self.terminations.clone(),
+            statuses: self.statuses.clone(),
+            ecco: self.ecco.clone(),
+            opening: self.opening.clone(),
+            plies: self.plies,
+            has_comments: self.has_comments,
+            has_variations: self.has_variations,
+            looks: Arc::new(looks),
+        };
+        let mut selector = Selector::new(self.games.clone(), self.invert, self.skip, self.limit);
+        let mut planned = None;
+        match copies {
+            Some(Copies::AsTheyCome(kinds)) => selector = selector.dedupe(Dedupe::new(kinds)),
+            Some(Copies::Planned(kinds, keep)) => planned = Some((kinds, keep)),
+            None => {}
+        }
+        let active = !selection.is_empty() || !selector.is_empty() || self.dedupe.is_some();
+        Ok(Chooser { selector, selection: Arc::new(selection), active, planned })
+    }
+}
+
+/// A pass's selection, made by [`Options::chooser`]: the criteria each
+/// game is judged by where it is read ([`selection`](Chooser::selection),
+/// whose [`checker`](Selection::checker) reads the games), and the part
+/// told each game's verdict in input order ([`take`](Chooser::take)),
+/// with the counts a summary gives.
+#[derive(Debug)]
+pub struct Chooser {
+    /// The in-order part.
+    selector: Selector,
+    /// The criteria.
+    selection: Arc<Selection>,
+    /// Whether any option selects.
+    active: bool,
+    /// Copies to find over every input before the pass, until found.
+    planned: Option<(Kinds, Keep)>,
+}
+
+impl Chooser {
+    /// The criteria judged where each game is read.
+    pub fn selection(&self) -> &Arc<Selection> {
+        &self.selection
+    }
+
+    /// The part judged in input order, with its counts.
+    pub fn selector(&self) -> &Selector {
+        &self.selector
+    }
+
+    /// Whether any option selects: if not, every game is taken and
+    /// [`summary`](Chooser::summary) says nothing.
+    pub fn is_active(&self) -> bool {
+        self.active
+    }
+
+    /// Whether [`plan`](Chooser::plan) has copies to find before the pass
+    /// (`dedupe` with a `keep` other than the first, truncated copies, or
+    /// lines and final positions together): the inputs are then read once
+    /// or twice more, so standard input must be kept in a file first
+    /// ([`Input::KeptStdin`]).
+    pub fn needs_plan(&self) -> bool {
+        self.planned.is_some()
+    }
+
+    /// Finds the copies to leave out over all of `inputs`, when
+    /// [`needs_plan`](Chooser::needs_plan) (else does nothing), telling
+    /// `progress` what is read. Call it once before the pass, with the
+    /// batch and inputs the pass reads (see [`copies`](super::copies)).
+    pub fn plan(&mut self, batch: &Batch, inputs: &[Input], progress: impl FnMut(Reading)) {
+        let Some((kinds, keep)) = self.planned.take() else { return };
+        let groups = super::copies(batch, inputs, &self.selection, &self.selector, kinds, keep, progress);
+        self.selector = std::mem::take(&mut self.selector).planned(groups);
+    }
+
+    /// Whether game `index` of its input (0-based), which `matches` the
+    /// criteria or not, with its main line's `key` (the judged game's), is
+    /// selected. Games are told in input order.
+    pub fn take(&mut self, index: usize, matches: bool, key: Option<&Key>) -> bool {
+        !self.active || self.selector.take_keyed(index, matches, key)
+    }
+
+    /// Whether a whole input that cannot be read (counted as one
+    /// unreadable game) is selected.
+    pub fn take_unreadable(&mut self) -> bool {
+        !self.active || self.selector.take(0, self.selection.matches_unreadable())
+    }
+
+    /// Whether `limit` games are selected: no later game can be, and the
+    /// pass may stop reading.
+    pub fn is_full(&self) -> bool {
+        self.selector.is_full()
+    }
+
+    /// `; S selected, L left out` (with ` (N as copies)` when copies were
+    /// left out) for a summary line, when any option selects; else empty.
+    pub fn summary(&self) -> String {
+        if !self.active {
+            return String::new();
+        }
+        let copies = match self.selector.copies() {
+            0 => String::new(),
+            n => format!(" ({n} as copies)"),
+        };
+        format!("; {} selected, {} left out{copies}", self.selector.selected(), self.selector.left_out())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn error(options: Options) -> OptionError {
+        options.chooser().unwrap_err()
+    }
+
+    #[test]
+    fn mirror_needs_position() {
+        let e = error(Options { mirror: true, ..Options::default() });
+        assert_eq!((e.option, &e.kind), ("mirror", &OptionErrorKind::Needs("position")));
+        assert_eq!(e.to_string(), "mirror needs position");
+        let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR";
+        let options = Options { mirror: true, position: Some(start.into()), ..Options::default() };
+        assert!(options.chooser().unwrap().is_active());
+    }
+
+    #[test]
+    fn each_pattern_names_its_option() {
+        for (option, options) in [
+            ("player", Options { player: Some("(".into()), ..Options::default() }),
+            ("red", Options { red: Some("(".into()), ..Options::default() }),
+            ("black", Options { black: Some("(".into()), ..Options::default() }),
+            ("event", Options { event: Some("(".into()), ..Options::default() }),
+            ("site", Options { site: Some("(".into()), ..Options::default() }),
+        ] {
+            let e = error(options);
+            assert_eq!(e.option, option);
+            let OptionErrorKind::Criterion(why) = &e.kind else { panic!("{e:?}") };
+            assert_eq!(why.what, "regular expression");
+            assert_eq!(e.to_string(), format!("{option}: regular expression \"(\": error: unclosed group"));
+        }
+    }
+
+    #[test]
+    fn tag_rules_read_or_name_the_tag_option() {
+        assert_eq!(Options::tag_rules(&["Event=全国", "Red=^胡"]).unwrap().len(), 2);
+        let e = Options::tag_rules(&["Event"]).unwrap_err();
+        assert_eq!(e.option, "tag");
+        assert_eq!(e.to_string(), "tag: tag \"Event\": write NAME=REGEX, as Event=全国");
+        let e = Options::tag_rules(&["Event=("]).unwrap_err();
+        assert_eq!(e.to_string(), "tag: regular expression \"(\": error: unclosed group");
+    }
+
+    #[test]
+    fn a_bad_position_names_its_fen() {
+        let e = error(Options { position: Some("xx".into()), ..Options::default() });
+        assert_eq!(e.option, "position");
+        assert!(matches!(&e.kind, OptionErrorKind::Fen { fen, .. } if fen == "xx"));
+        assert_eq!(
+            e.to_string(),
+            "position \"xx\": FEN placement field: expected 10 ranks separated by '/', found 1"
+        );
+    }
+
+    #[test]
+    fn copies_in_one_pass_or_planned() {
+        let chooser = |dedupe: Option<Kinds>, keep: Keep| {
+            Options { dedupe, keep, ..Options::default() }.chooser().unwrap()
+        };
+        let none = chooser(None, Keep::Longest);
+        assert!(!none.is_active() && !none.needs_plan() && none.summary().is_empty());
+        let line = chooser(Some(Kinds::default()), Keep::First);
+        assert!(line.is_active() && !line.needs_plan() && line.selection().looks.key);
+        assert_eq!(line.summary(), "; 0 selected, 0 left out");
+        // Mirror alone is mirrored lines, in one pass.
+        let mirror = Kinds { line: false, mirror: true, ..Kinds::default() };
+        assert!(!chooser(Some(mirror), Keep::First).needs_plan());
+        for planned in [
+            chooser(Some(Kinds::default()), Keep::Longest),
+            chooser(Some(Kinds { truncated: true, ..Kinds::default() }), Keep::First),
+            chooser(Some(Kinds { end: true, ..Kinds::default() }), Keep::First),
+        ] {
+            assert!(planned.needs_plan() && !planned.selection().looks.key);
+        }
+        assert!(
+            !chooser(Some(Kinds { line: false, end: true, ..Kinds::default() }), Keep::First).needs_plan()
+        );
+    }
+
+    #[test]
+    fn default_takes_every_game() {
+        let mut chooser = Options::default().chooser().unwrap();
+        assert!(!chooser.is_active() && chooser.selection().is_empty());
+        assert!(chooser.take(0, false, None) && chooser.take_unreadable() && !chooser.is_full());
+        let mut limited = Options { limit: Some(1), ..Options::default() }.chooser().unwrap();
+        assert!(limited.take(0, true, None) && limited.is_full() && !limited.take(1, true, None));
+        assert_eq!(limited.summary(), "; 1 selected, 1 left out");
+    }
+}
