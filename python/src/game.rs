@@ -1,13 +1,13 @@
 //! `qipu.Game`: one game as read, its replay, its report, and its moves
 //! and positions in any notation, written in any format.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 use qipu::analysis::ecco;
-use qipu::batch::{Checker, ErrorReport, Meta, Report, Status};
+use qipu::batch::{Checked, Checker, ErrorReport, Meta, Report, Status};
 use qipu::formats::{dhtmlxq, json, pgn, uci, xqf};
 use qipu::record::{MoveText, NodeId, Record};
 
@@ -21,27 +21,27 @@ pub struct Game {
     record: Record,
     meta: Arc<Meta>,
     index: usize,
-    /// The report `qipu validate` gives of it: made when first asked for,
-    /// or given for an input that cannot be read at all.
-    report: OnceLock<Report>,
+    /// The report `qipu validate` gives of it.
+    report: Report,
 }
 
 impl Game {
-    /// Game `index` of the input `meta` tells of.
-    pub fn new(record: Record, meta: Arc<Meta>, index: usize) -> Game {
-        Game { record, meta, index, report: OnceLock::new() }
+    /// Game `index` of the input `meta` tells of, as checked (see
+    /// [`check`]).
+    pub fn new((record, checked): (Record, Checked), meta: Arc<Meta>, index: usize) -> Game {
+        let report = Report::game(&meta, index, &checked);
+        Game { record, meta, index, report }
     }
 
     /// The one game an input that cannot be read counts as.
     pub fn unreadable(meta: Arc<Meta>, why: String) -> Game {
         let report = Report::input(&meta, why, Some(Status::Unreadable));
-        Game { record: Record::default(), meta, index: 0, report: OnceLock::from(report) }
+        Game { record: Record::default(), meta, index: 0, report }
     }
 
     /// The report of the game, as `qipu validate --format json` gives it.
     pub fn report(&self) -> &Report {
-        self.report
-            .get_or_init(|| Report::game(&self.meta, self.index, &self.record.visit(&mut Checker::default())))
+        &self.report
     }
 
     fn status(&self) -> Status {
@@ -69,6 +69,13 @@ impl Game {
     fn main_line(&self) -> impl Iterator<Item = NodeId> + '_ {
         self.record.tree.main_line()
     }
+}
+
+/// A record with its check: what `qipu validate` makes of it. Done where
+/// the record is read (on the reading threads, not Python's).
+pub fn check(record: Record) -> (Record, Checked) {
+    let checked = record.visit(&mut Checker::default());
+    (record, checked)
 }
 
 /// The attributes of an error: where and why, with the game's place.

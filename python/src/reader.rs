@@ -10,21 +10,25 @@ use pyo3::types::PyBytes;
 use qipu::batch::{self, Batch, Event, Meta};
 use qipu::formats::encoding::Encoding;
 use qipu::record::RecordBuilder;
+use qipu::record::visit::Map;
 
-use crate::game::Game;
+use crate::game::{self, Game};
 use crate::names;
 
-/// Games read but not yet taken, at most: what the readers run ahead by.
-const AHEAD: usize = 256;
+/// Runs of games read but not yet taken, at most: what the readers run
+/// ahead by (a run is the games of a file, or of a chunk of a large one).
+const AHEAD: usize = 4;
 
-/// What the reading threads send: a game, or that the games of an input
-/// are done.
-type Sent = Game;
+/// What the reading threads send: a run of games, in order (sent a run at
+/// a time, the handing over costs little beside the reading).
+type Sent = Vec<Game>;
 
 /// The games of a `qipu.read` call, in input order.
 #[pyclass(module = "qipu")]
 pub struct Reader {
     games: Option<Mutex<Receiver<Sent>>>,
+    /// The run being taken, its next game last.
+    taken: Vec<Game>,
 }
 
 #[pymethods]
@@ -34,18 +38,24 @@ impl Reader {
     }
 
     fn __next__(&mut self, py: Python<'_>) -> Option<Game> {
-        let games = self.games.as_ref()?;
-        // Waiting for the readers lets other Python threads run.
-        let next = py.detach(|| games.lock().ok()?.recv().ok());
-        if next.is_none() {
-            self.games = None;
+        while self.taken.is_empty() {
+            let games = self.games.as_ref()?;
+            // Waiting for the readers lets other Python threads run.
+            match py.detach(|| games.lock().ok()?.recv().ok()) {
+                Some(mut run) => {
+                    run.reverse();
+                    self.taken = run;
+                }
+                None => self.games = None,
+            }
         }
-        next
+        self.taken.pop()
     }
 
     /// Stops reading: the games not yet taken are dropped.
     fn close(&mut self) {
         self.games = None;
+        self.taken.clear();
     }
 
     fn __enter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
@@ -74,32 +84,37 @@ pub fn read(source: &Bound<'_, PyAny>, encoding: Option<&str>, jobs: Option<usiz
         let inputs = batch::expand(&paths).inputs;
         std::thread::spawn(move || read_inputs(&inputs, encoding, threads, &send));
     }
-    Ok(Reader { games: Some(Mutex::new(games)) })
+    Ok(Reader { games: Some(Mutex::new(games)), taken: Vec::new() })
 }
 
 /// Reads the games of files, sending each; stops when the reader is gone.
 fn read_inputs(inputs: &[batch::Input], encoding: Option<Encoding>, threads: usize, send: &SyncSender<Sent>) {
     let mut meta: Option<Arc<Meta>> = None;
-    let _ =
-        Batch::new().threads(threads).encoding(encoding).run(inputs, RecordBuilder::default, |m, event| {
+    let _ = Batch::new().threads(threads).encoding(encoding).run(
+        inputs,
+        || Map::new(RecordBuilder::default(), game::check),
+        |m, event| {
             let shared = match &meta {
                 Some(known) if **known == *m => known.clone(),
                 _ => meta.insert(Arc::new(m.clone())).clone(),
             };
             match event {
                 Event::Games { first, games } => {
-                    for (k, record) in games.into_iter().enumerate() {
-                        send.send(Game::new(record, shared.clone(), first + k)).map_err(|_| ())?;
-                    }
+                    let run = games
+                        .into_iter()
+                        .enumerate()
+                        .map(|(k, read)| Game::new(read, shared.clone(), first + k));
+                    send.send(run.collect()).map_err(|_| ())?;
                 }
                 Event::Unreadable(why) => {
-                    send.send(Game::unreadable(shared, why.to_string())).map_err(|_| ())?
+                    send.send(vec![Game::unreadable(shared, why.to_string())]).map_err(|_| ())?
                 }
                 // A file met in a folder that holds no record is no game.
                 Event::NoRecord(_) | Event::Done => {}
             }
             Ok::<(), ()>(())
-        });
+        },
+    );
 }
 
 /// Reads the games of the bytes of a file.
@@ -113,20 +128,24 @@ fn read_bytes(bytes: &[u8], encoding: Option<Encoding>, send: &SyncSender<Sent>)
     };
     // The format is known once the bytes are read: the records wait.
     let mut records = Vec::new();
-    match qipu::formats::read_with(bytes, encoding, &mut RecordBuilder::default(), |r| records.push(r)) {
+    let mut visitor = Map::new(RecordBuilder::default(), game::check);
+    match qipu::formats::read_with(bytes, encoding, &mut visitor, |r| records.push(r)) {
         Ok(read) => {
             meta.format = read.format.name();
             meta.encoding = read.encoding.map(Encoding::name);
             let meta = Arc::new(meta);
-            for (index, record) in records.into_iter().enumerate() {
-                if send.send(Game::new(record, meta.clone(), index)).is_err() {
+            let mut games =
+                records.into_iter().enumerate().map(|(index, read)| Game::new(read, meta.clone(), index));
+            loop {
+                let run: Vec<Game> = games.by_ref().take(1000).collect();
+                if run.is_empty() || send.send(run).is_err() {
                     return;
                 }
             }
         }
         Err(e) => {
             meta.format = e.format.name();
-            let _ = send.send(Game::unreadable(Arc::new(meta), e.reason.to_string()));
+            let _ = send.send(vec![Game::unreadable(Arc::new(meta), e.reason.to_string())]);
         }
     }
 }
