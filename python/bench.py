@@ -245,7 +245,15 @@ def run_cchess(cchess, kind, paths, limit):
 
 
 def load_qipu():
-    """The qipu Python module, or None when it is not installed."""
+    """The qipu Python module, or None when it is not installed.
+
+    The folder of this script holds the package's source (``python/qipu``),
+    which Python would import first: without its built extension (after
+    ``pip install ./python``) it is no package, so the installed one is
+    looked for instead."""
+    here = Path(__file__).resolve().parent
+    if not any((here / "qipu").glob("_qipu*.so")) and not any((here / "qipu").glob("_qipu*.pyd")):
+        sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != here]
     try:
         import qipu  # noqa: PLC0415
     except ImportError:
