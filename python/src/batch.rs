@@ -9,16 +9,17 @@ use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 use qipu::analysis::stats::{GameFacts, MainLine, Stats};
-use qipu::batch::{self, Batch, Event, Input, Report, Status};
+use qipu::batch::{self, Batch, Input, Report, Status};
 use qipu::formats::encoding::Encoding;
 use qipu::formats::{dhtmlxq, json, pgn, uci, xqf};
 use qipu::notation::Notation;
 use qipu::record::GameResult;
 use qipu::record::replay::Follow;
+use qipu::select::Judged;
 use qipu::{Move, Position};
 
 use crate::names;
-use crate::select::{Chooser, Stop};
+use crate::select::{Chooser, Stop, Taken};
 
 /// The inputs, batch and selection of a batch function's arguments.
 struct Run {
@@ -55,38 +56,21 @@ pub fn validate<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let Run { inputs, batch, mut chooser } = Run::new(paths, jobs, encoding, select)?;
     let reports = py.detach(move || {
-        chooser.plan(&batch, &inputs);
         let selection = chooser.selection();
         let mut reports = Vec::new();
-        let mut push = |report: Report| reports.push(report);
-        let run = batch.run(
+        let _ = chooser.pass(
+            &batch,
             &inputs,
             || selection.checker(()),
-            |meta, event| {
-                match event {
-                    Event::Games { first, games } => {
-                        for (k, judged) in games.iter().enumerate() {
-                            if chooser.take(first + k, judged.matches, judged.key.as_ref()) {
-                                push(Report::game(meta, first + k, &judged.game));
-                            }
-                            chooser.go_on()?;
-                        }
-                    }
-                    Event::Unreadable(why) => {
-                        if chooser.take_unreadable() {
-                            push(Report::input(meta, why.to_string(), Some(Status::Unreadable)));
-                        }
-                        chooser.go_on()?;
-                    }
-                    Event::NoRecord(why) if !chooser.active() => {
-                        push(Report::input(meta, why.to_string(), None))
-                    }
-                    Event::NoRecord(_) | Event::Done => {}
-                }
-                Ok::<(), Stop>(())
+            |meta, taken| {
+                reports.push(match taken {
+                    Taken::Game { index, game } => Report::game(meta, index, &game),
+                    Taken::Unreadable(why) => Report::input(meta, why.to_string(), Some(Status::Unreadable)),
+                    Taken::NoRecord(why) => Report::input(meta, why.to_string(), None),
+                });
+                Ok(())
             },
         );
-        let _ = run; // Stop: enough games selected.
         reports
     });
     let list = PyList::empty(py);
@@ -110,31 +94,21 @@ pub fn stats<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let Run { inputs, batch, mut chooser } = Run::new(paths, jobs, encoding, select)?;
     let value = py.detach(move || {
-        chooser.plan(&batch, &inputs);
         let selection = chooser.selection();
         let mut stats = Stats::default();
-        let _ = batch.run(
+        let _ = chooser.pass(
+            &batch,
             &inputs,
             || selection.checker(MainLine::default()),
-            |meta, event| {
-                match event {
-                    Event::Games { first, games } => {
-                        for (k, judged) in games.iter().enumerate() {
-                            if chooser.take(first + k, judged.matches, judged.key.as_ref()) {
-                                stats.add(&GameFacts::of_checked(&judged.game, meta.format, meta.encoding));
-                            }
-                            chooser.go_on()?;
-                        }
+            |meta, taken| {
+                match taken {
+                    Taken::Game { game, .. } => {
+                        stats.add(&GameFacts::of_checked(&game, meta.format, meta.encoding))
                     }
-                    Event::Unreadable(_) => {
-                        if chooser.take_unreadable() {
-                            stats.add(&GameFacts::unreadable(meta.format));
-                        }
-                        chooser.go_on()?;
-                    }
-                    Event::NoRecord(_) | Event::Done => {}
+                    Taken::Unreadable(_) => stats.add(&GameFacts::unreadable(meta.format)),
+                    Taken::NoRecord(_) => {}
                 }
-                Ok::<(), Stop>(())
+                Ok(())
             },
         );
         stats.finish();
@@ -260,48 +234,34 @@ pub fn fen_columns<'py>(
     let notation = names::notation(notation)?;
     let Run { inputs, batch, mut chooser } = Run::new(paths, jobs, encoding, select)?;
     let columns = py.detach(move || {
-        chooser.plan(&batch, &inputs);
         let selection = chooser.selection();
         let mut columns = Columns::default();
-        let _ = batch.run(
+        let trail = || Trail { notation, plies: Vec::new(), mv: String::new() };
+        let _ = chooser.pass(
+            &batch,
             &inputs,
-            || selection.checker(Trail { notation, plies: Vec::new(), mv: String::new() }),
-            |meta, event| {
-                match event {
-                    Event::Games { first, games } => {
-                        for (k, judged) in games.into_iter().enumerate() {
-                            let index = first + k;
-                            if !chooser.take(index, judged.matches, judged.key.as_ref()) {
-                                continue;
-                            }
-                            let game = judged.game;
-                            if let Some(setup) = &game.replayed.resolution.setup {
-                                let result = game.result.unwrap_or(GameResult::Unknown);
-                                let mut fen = String::new();
-                                qipu::fen::write_fen(
-                                    &setup.board,
-                                    setup.turn,
-                                    setup.halfmoves,
-                                    setup.fullmoves,
-                                    &mut fen,
-                                );
-                                let red = setup.turn == qipu::Color::Red;
-                                let game_of = (meta.json_source.as_str(), index, result);
-                                columns.push(game_of, 0, None, fen, red);
-                                for (ply, (mv, fen, red)) in game.followed.into_iter().enumerate() {
-                                    columns.push(game_of, ply + 1, Some(mv), fen, red);
-                                }
-                            }
-                            chooser.go_on()?;
-                        }
+            || selection.checker(trail()),
+            |meta, taken| {
+                let Taken::Game { index, game } = taken else { return Ok(()) };
+                // Ply 0 is the placement as read, legal or not; the moves follow
+                // from the position when it is a legal one.
+                if let Some(setup) = &game.replayed.resolution.setup {
+                    let result = game.result.unwrap_or(GameResult::Unknown);
+                    let mut fen = String::new();
+                    qipu::fen::write_fen(
+                        &setup.board,
+                        setup.turn,
+                        setup.halfmoves,
+                        setup.fullmoves,
+                        &mut fen,
+                    );
+                    let game_of = (meta.json_source.as_str(), index, result);
+                    columns.push(game_of, 0, None, fen, setup.turn == qipu::Color::Red);
+                    for (ply, (mv, fen, red)) in game.followed.into_iter().enumerate() {
+                        columns.push(game_of, ply + 1, Some(mv), fen, red);
                     }
-                    Event::Unreadable(_) => {
-                        chooser.take_unreadable();
-                        chooser.go_on()?;
-                    }
-                    Event::NoRecord(_) | Event::Done => {}
                 }
-                Ok::<(), Stop>(())
+                Ok(())
             },
         );
         columns
@@ -384,7 +344,6 @@ pub fn convert<'py>(
         }
     };
     let counts = py.detach(move || -> std::io::Result<Counts> {
-        chooser.plan(&batch, &inputs);
         let selection = chooser.selection();
         let mut counts = Counts::default();
         match &mut dest {
@@ -417,56 +376,44 @@ pub fn convert<'py>(
                     }
                     let bytes = (status != Status::Unreadable).then(|| render(&record));
                     let title = record.tag("Title").map(str::to_string);
-                    (judged, status, bytes, title)
+                    Judged { matches: judged.matches, key: judged.key, game: (status, bytes, title) }
                 },
             )
         };
-        let run = batch.run(&inputs, make, |meta, event| {
-            match event {
-                Event::Games { first, games } => {
-                    for (k, (judged, status, bytes, title)) in games.into_iter().enumerate() {
-                        let index = first + k;
-                        if !chooser.take(index, judged.matches, judged.key.as_ref()) {
-                            continue;
-                        }
-                        counts.count(status);
-                        match bytes {
-                            Some(Ok(bytes)) => match &mut dest {
-                                Dest::One(file) => {
-                                    file.as_mut().expect("created").write(&bytes)?;
-                                    counts.written += 1;
-                                }
-                                Dest::Folder { dir, names } => {
-                                    let path = dir.join(names.name(title.as_deref(), &meta.source, index));
-                                    match write_file(&path, &bytes, &inputs, force) {
-                                        Ok(()) => counts.written += 1,
-                                        Err(why) => counts.not_written.push(why),
-                                    }
-                                }
-                            },
-                            Some(Err(why)) => counts.not_written.push(format!(
-                                "{}: game {}: not written: {why}",
-                                meta.source,
-                                index + 1
-                            )),
-                            None => {}
-                        }
-                        chooser.go_on()?;
-                    }
+        chooser.pass(&batch, &inputs, make, |meta, taken| {
+            let (index, (status, bytes, title)) = match taken {
+                Taken::Game { index, game } => (index, game),
+                Taken::Unreadable(_) => {
+                    counts.count(Status::Unreadable);
+                    return Ok(());
                 }
-                Event::Unreadable(_) => {
-                    if chooser.take_unreadable() {
-                        counts.count(Status::Unreadable);
+                Taken::NoRecord(_) => return Ok(()),
+            };
+            counts.count(status);
+            match bytes {
+                Some(Ok(bytes)) => match &mut dest {
+                    Dest::One(file) => {
+                        file.as_mut().expect("created").write(&bytes)?;
+                        counts.written += 1;
                     }
-                    chooser.go_on()?;
-                }
-                Event::NoRecord(_) | Event::Done => {}
+                    Dest::Folder { dir, names } => {
+                        let path = dir.join(names.name(title.as_deref(), &meta.source, index));
+                        match write_file(&path, &bytes, &inputs, force) {
+                            Ok(()) => counts.written += 1,
+                            Err(why) => counts.not_written.push(why),
+                        }
+                    }
+                },
+                Some(Err(why)) => counts.not_written.push(format!(
+                    "{}: game {}: not written: {why}",
+                    meta.source,
+                    index + 1
+                )),
+                // An unreadable record is never written as a game.
+                None => {}
             }
-            Ok::<(), Stop>(())
-        });
-        if let Err(Stop::Failed(e)) = run {
-            return Err(e);
-        }
+            Ok(())
+        })?;
         if let Dest::One(Some(file)) = dest {
             file.commit()?;
         }

@@ -8,10 +8,12 @@ use std::sync::Arc;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
-use qipu::batch::{Batch, Input, Status};
+use qipu::batch::{Batch, Event, Input, Meta, Status};
 use qipu::dedupe::{Keep, Key, Kinds};
+use qipu::formats::UnreadableReason;
+use qipu::record::Visitor;
 use qipu::record::replay::Termination;
-use qipu::select::{self, MaterialAt, Options, ResultChoice, Selection};
+use qipu::select::{self, Judged, MaterialAt, Options, ResultChoice, Selection};
 
 /// Why a batch stopped early.
 #[derive(Debug)]
@@ -248,4 +250,64 @@ fn options(given: &Bound<'_, PyDict>) -> PyResult<Options> {
         });
     }
     Ok(o)
+}
+
+/// What a pass hands on, in input order: a selected game (what the
+/// visitor made of it), a selected input that cannot be read, or — when
+/// nothing selects — an input found in a folder that holds no record.
+pub enum Taken<'a, T> {
+    /// Game `index` of its input.
+    Game {
+        /// Its number in its input, from 0.
+        index: usize,
+        /// What the visitor made of it.
+        game: T,
+    },
+    /// An input that cannot be read, and why.
+    Unreadable(&'a UnreadableReason),
+    /// An input that holds no record, and why.
+    NoRecord(&'a UnreadableReason),
+}
+
+impl Chooser {
+    /// Reads `inputs` with visitors from `make` (which judge each game:
+    /// [`Selection::checker`]), first finding the copies to leave out when
+    /// asked, and hands `each` what is taken; stops once `limit` games are
+    /// taken, or at the first error `each` returns.
+    pub fn pass<T, V>(
+        &mut self,
+        batch: &Batch,
+        inputs: &[Input],
+        make: impl Fn() -> V + Sync,
+        mut each: impl FnMut(&Meta, Taken<'_, T>) -> Result<(), Stop>,
+    ) -> std::io::Result<()>
+    where
+        V: Visitor<Output = Judged<T>>,
+        T: Send,
+    {
+        self.plan(batch, inputs);
+        let run = batch.run(inputs, make, |meta, event| match event {
+            Event::Games { first, games } => {
+                for (k, judged) in games.into_iter().enumerate() {
+                    if self.take(first + k, judged.matches, judged.key.as_ref()) {
+                        each(meta, Taken::Game { index: first + k, game: judged.game })?;
+                    }
+                    self.go_on()?;
+                }
+                Ok(())
+            }
+            Event::Unreadable(why) => {
+                if self.take_unreadable() {
+                    each(meta, Taken::Unreadable(&why))?;
+                }
+                self.go_on()
+            }
+            Event::NoRecord(why) if !self.active() => each(meta, Taken::NoRecord(&why)),
+            Event::NoRecord(_) | Event::Done => Ok(()),
+        });
+        match run {
+            Err(Stop::Failed(e)) => Err(e),
+            Ok(()) | Err(Stop::Enough) => Ok(()),
+        }
+    }
 }
