@@ -33,6 +33,7 @@ if [ ! -d corpus/seeded ]; then
     seed "$t" ../fixtures
   done
   seed any_format "$shared/xqf"
+  seed any_format "$shared/mxq"
   seed dhtmlxq "$shared/dhtmlxq"
   seed ccbridge "$shared/ccbridge"
   mkdir -p corpus/fen corpus/notation corpus/openings

@@ -28,6 +28,8 @@ pub enum Format {
     /// UCI/UCCI position lines, one game a line: `position startpos moves
     /// h2e2 …`, `position fen FEN moves …`, `fen FEN moves …`, `FEN moves …`.
     Uci,
+    /// A 象棋世家 / 弈天 `.mxq` game (length-prefixed GBK strings).
+    Mxq,
     /// Binary data that is no record format qipu knows.
     Binary,
 }
@@ -47,6 +49,7 @@ impl Format {
             Format::Wxf => "wxf",
             Format::Epd => "epd",
             Format::Uci => "uci",
+            Format::Mxq => "mxq",
             Format::Binary => "binary",
         }
     }
@@ -96,6 +99,9 @@ pub fn detect(bytes: &[u8]) -> Format {
     }
     if super::ccbridge::is_cbl(bytes) {
         return Format::Cbl;
+    }
+    if super::mxq::is_mxq(bytes) {
+        return Format::Mxq;
     }
     let utf16 = bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]);
     if !utf16 && is_binary(&bytes[..bytes.len().min(4096)]) {

@@ -16,6 +16,7 @@ pub mod epd;
 #[cfg(feature = "serde")]
 pub mod json;
 pub mod lines;
+pub mod mxq;
 pub mod pgn;
 mod read;
 pub(crate) mod slots;
@@ -210,6 +211,9 @@ pub enum UnreadableReason {
     /// A damaged CBF document.
     #[error(transparent)]
     Cbf(cbf::CbfError),
+    /// A damaged 象棋世家 `.mxq` file.
+    #[error(transparent)]
+    Mxq(mxq::MxqError),
     /// A CBL library that holds no record.
     #[error("a library without a record")]
     EmptyLibrary,

@@ -2,7 +2,9 @@
 
 use super::detect::{self, Format};
 use super::encoding::{self, Encoding};
-use super::{Unreadable, UnreadableReason as Reason, cbf, ccbridge, dhtmlxq, pgn, sniff, text, wxf, xqf};
+use super::{
+    Unreadable, UnreadableReason as Reason, cbf, ccbridge, dhtmlxq, mxq, pgn, sniff, text, wxf, xqf,
+};
 use crate::notation;
 use crate::record::{MoveText, Record, RecordedMove, Span, Visitor, Warning};
 
@@ -57,6 +59,13 @@ pub fn read_with<V: Visitor>(
                 Ok(binary(Format::Cbr))
             }
             Err(e) => Err(Unreadable::damaged(Format::Cbr, Reason::Ccbridge(e))),
+        },
+        Format::Mxq => match mxq::read(bytes) {
+            Ok(record) => {
+                each(visitor.record(record));
+                Ok(binary(Format::Mxq))
+            }
+            Err(e) => Err(Unreadable::damaged(Format::Mxq, Reason::Mxq(e))),
         },
         Format::Cbl => {
             let library = ccbridge::read_cbl(bytes)
