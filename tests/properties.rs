@@ -70,12 +70,13 @@ proptest! {
             let written = xqf::write(record, version).unwrap();
             prop_assert_eq!(read_moves(&written), vec![moves.clone()]);
         }
+        prop_assert_eq!(read_moves(&mxq_bytes(&moves)), vec![moves.clone()]);
     }
 
     #[test]
     fn a_changed_byte_never_panics_nor_adds_games(
         choices in prop::collection::vec(any::<u8>(), 1..60),
-        format in 0usize..5,
+        format in 0usize..6,
         at in any::<prop::sample::Index>(),
         byte in any::<u8>(),
         change in 0usize..3,
@@ -88,7 +89,8 @@ proptest! {
             1 => xqf::write(record, xqf::Version::V10).unwrap(),
             2 => xqf::write(record, xqf::Version::V18).unwrap(),
             3 => dhtmlxq::write(record).unwrap().into_bytes(),
-            _ => json::write(record).into_bytes(),
+            4 => json::write(record).into_bytes(),
+            _ => mxq_bytes(&replay(record).moves),
         };
         let games = formats::read(&original, None).unwrap().records.len();
         let mut damaged = original.clone();
@@ -111,6 +113,28 @@ proptest! {
             }
         }
     }
+}
+
+/// A 象棋世家 `.mxq` file of `moves` (qipu writes none: made here for the
+/// test, as `src/formats/mxq.rs` describes the layout).
+fn mxq_bytes(moves: &[Move]) -> Vec<u8> {
+    let mut strings: Vec<String> =
+        ["room", "2003", "a-胜-b", "1", "2", "3", "4", "5", "6", "7", "end", "Moves"]
+            .map(String::from)
+            .to_vec();
+    for m in moves {
+        let t = m.to_string().into_bytes();
+        let point = |f: u8, r: u8| format!("{}{}", (f - b'a' + b'0') as char, (r - b'0' + b'A') as char);
+        strings.push(format!("{}-{}", point(t[0], t[1]), point(t[2], t[3])));
+    }
+    strings.extend(["Ends".to_string(), "CommentsEnd".to_string()]);
+    let mut out = Vec::new();
+    for s in strings {
+        let (gbk, _, _) = encoding_rs::GBK.encode(&s);
+        out.push(gbk.len() as u8);
+        out.extend_from_slice(&gbk);
+    }
+    out
 }
 
 /// Text for tags and comments with every awkward thing in it: quotes,
