@@ -13,6 +13,7 @@ use qipu::record::{MoveText, NodeId, Record};
 
 use crate::errors::raise;
 use crate::kwargs;
+use crate::names::value_error;
 
 /// One game: its tags, moves, comments and variations as read, and what
 /// its replay found.
@@ -419,9 +420,4 @@ impl GameError {
             self.e.ply, self.e.mv, self.e.line, self.e.column, self.e.message
         )
     }
-}
-
-/// A library error as a `ValueError`.
-fn value_error(e: impl std::fmt::Display) -> PyErr {
-    PyValueError::new_err(e.to_string())
 }

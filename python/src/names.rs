@@ -70,3 +70,9 @@ pub fn jobs(jobs: Option<usize>) -> PyResult<usize> {
         None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
     }
 }
+
+/// A library error (a move that cannot be written, a record no format
+/// can hold) as a `ValueError`.
+pub fn value_error(e: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}

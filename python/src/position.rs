@@ -9,7 +9,7 @@ use qipu::{History, Move, Outcome};
 
 use crate::errors::raise;
 use crate::kwargs;
-use crate::names::side;
+use crate::names::{side, value_error};
 
 /// A position, with the moves played to reach it from the one it was made
 /// from (`move_stack`), so that they can be taken back (`pop`) and
@@ -197,9 +197,4 @@ impl Position {
     fn __repr__(&self) -> String {
         format!("Position({:?})", self.pos.fen())
     }
-}
-
-/// A move that cannot be written in a notation, as a `ValueError`.
-fn value_error(e: impl std::fmt::Display) -> PyErr {
-    pyo3::exceptions::PyValueError::new_err(e.to_string())
 }

@@ -162,12 +162,17 @@ impl Report {
     /// The status as JSON writes it: `ok`, `illegal`, `unreadable`, or
     /// `no-record`.
     pub fn status_text(&self) -> &'static str {
-        self.status.map_or("no-record", Status::as_str)
+        status_name(self.status)
     }
+}
+
+/// A status as JSON writes it; `None` is `no-record`.
+fn status_name(status: Option<Status>) -> &'static str {
+    status.map_or("no-record", Status::as_str)
 }
 
 /// A status as JSON output writes it.
 #[cfg(feature = "serde")]
 fn status_text<S: serde::Serializer>(status: &Option<Status>, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(status.map_or("no-record", Status::as_str))
+    s.serialize_str(status_name(*status))
 }

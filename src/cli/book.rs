@@ -157,7 +157,7 @@ fn run_build(args: &BuildArgs, stdout: &mut impl Write) -> Result<i32, Failure> 
     let mut book = BookBuilder::new();
     let mut chooser = super::select::Chooser::new(&args.select)?;
     chooser.plan(&mut inputs, &batch)?;
-    let selection = chooser.selection.clone();
+    let selection = chooser.selection().clone();
     let depth = args.depth;
     let run = batch.run(
         &inputs,
@@ -184,7 +184,7 @@ fn run_build(args: &BuildArgs, stdout: &mut impl Write) -> Result<i32, Failure> 
                     tally.unreadable_as(&meta.source, &reason, selected);
                     chooser.go_on()?;
                 }
-                Event::NoRecord(reason) => tally.no_record_as(&meta.source, &reason, !chooser.active),
+                Event::NoRecord(reason) => tally.no_record_as(&meta.source, &reason, !chooser.active()),
                 Event::Done => tally.input_done(),
             }
             Ok::<(), Failure>(())

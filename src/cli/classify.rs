@@ -84,7 +84,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     let (mut classified, mut tagged, mut agreeing) = (0, 0, 0);
     let mut chooser = super::select::Chooser::new(&args.select)?;
     chooser.plan(&mut inputs, &batch)?;
-    let selection = chooser.selection.clone();
+    let selection = chooser.selection().clone();
     let run = batch.run(
         &inputs,
         || selection.checker(ecco::OpeningReader::default()),
@@ -131,7 +131,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
                 }
                 Event::Unreadable(ref reason) | Event::NoRecord(ref reason) => {
                     let no_record = matches!(event, Event::NoRecord(_));
-                    let selected = if no_record { !chooser.active } else { chooser.take_unreadable() };
+                    let selected = if no_record { !chooser.active() } else { chooser.take_unreadable() };
                     // JSON has a line for every game, and for every input that holds none.
                     if args.format == OutputFormat::Json && selected {
                         let outcome = if no_record {

@@ -172,7 +172,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
         Dest::One(_) => None,
     };
     let mut chooser = super::select::Chooser::new(&args.select)?;
-    let selection = chooser.selection.clone();
+    let selection = chooser.selection().clone();
     let batch = super::batch(args.jobs, args.encoding)?;
     chooser.plan(&mut inputs, &batch)?;
     let style = args.chinese.unwrap_or(match args.output_encoding {
@@ -278,7 +278,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
                     tally.unreadable_as(&meta.source, &reason, selected);
                     chooser.go_on()?;
                 }
-                Event::NoRecord(reason) => tally.no_record_as(&meta.source, &reason, !chooser.active),
+                Event::NoRecord(reason) => tally.no_record_as(&meta.source, &reason, !chooser.active()),
                 Event::Done => tally.input_done(),
             }
             Ok::<(), Failure>(())

@@ -43,7 +43,7 @@ pub fn run(
     let mut tally = Tally::new(inputs.len());
     let mut chooser = super::select::Chooser::new(&args.select)?;
     chooser.plan(inputs, &batch)?;
-    let selection = chooser.selection.clone();
+    let selection = chooser.selection().clone();
     let shape = args.shape.shape();
     let write = |record: Record| {
         // Judged as read, before shaping.
@@ -103,7 +103,7 @@ pub fn run(
                     tally.unreadable_as(&meta.source, &reason, selected);
                     chooser.go_on()?;
                 }
-                Event::NoRecord(reason) => tally.no_record_as(&meta.source, &reason, !chooser.active),
+                Event::NoRecord(reason) => tally.no_record_as(&meta.source, &reason, !chooser.active()),
                 Event::Done => tally.input_done(),
             }
             Ok::<(), Failure>(())

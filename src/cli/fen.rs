@@ -474,7 +474,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     let mut tally = Tally::new(inputs.len());
     let mut chooser = super::select::Chooser::new(&args.select)?;
     chooser.plan(&mut inputs, &batch)?;
-    let selection = chooser.selection.clone();
+    let selection = chooser.selection().clone();
     let follower = || selection.checker(Trail::new(notation, args.format, args.all_lines));
     let run = batch.run(&inputs, follower, |meta, event| {
         match event {
@@ -525,7 +525,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
                 tally.unreadable_as(&meta.source, &reason, selected);
                 chooser.go_on()?;
             }
-            Event::NoRecord(reason) => tally.no_record_as(&meta.source, &reason, !chooser.active),
+            Event::NoRecord(reason) => tally.no_record_as(&meta.source, &reason, !chooser.active()),
             Event::Done => tally.input_done(),
         }
         Ok::<(), Failure>(())

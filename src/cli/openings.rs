@@ -120,7 +120,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     let plies = args.depth.max(ecco::PLIES);
     let mut chooser = super::select::Chooser::new(&args.select)?;
     chooser.plan(&mut inputs, &batch)?;
-    let selection = chooser.selection.clone();
+    let selection = chooser.selection().clone();
     let run = batch.run(
         &inputs,
         || selection.checker(FirstMoves::new(plies)),
@@ -147,7 +147,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
                     tally.unreadable_as(&meta.source, &reason, selected);
                     chooser.go_on()?;
                 }
-                Event::NoRecord(reason) => tally.no_record_as(&meta.source, &reason, !chooser.active),
+                Event::NoRecord(reason) => tally.no_record_as(&meta.source, &reason, !chooser.active()),
                 Event::Done => tally.input_done(),
             }
             Ok::<(), Failure>(())

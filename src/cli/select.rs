@@ -308,10 +308,6 @@ fn usage(e: OptionError) -> Failure {
 /// then says how many games were selected).
 #[derive(Debug)]
 pub struct Chooser {
-    /// The criteria.
-    pub selection: Arc<Selection>,
-    /// Whether any flag selects.
-    pub active: bool,
     /// The library's chooser.
     chooser: qipu::select::Chooser,
     /// Standard input kept in a file for the plan.
@@ -330,12 +326,17 @@ impl Chooser {
             }
         }
         .map_err(usage)?;
-        Ok(Chooser {
-            selection: chooser.selection().clone(),
-            active: chooser.is_active(),
-            chooser,
-            _kept: None,
-        })
+        Ok(Chooser { chooser, _kept: None })
+    }
+
+    /// The criteria, judged where each game is read.
+    pub fn selection(&self) -> &Arc<Selection> {
+        self.chooser.selection()
+    }
+
+    /// Whether any flag selects.
+    pub fn active(&self) -> bool {
+        self.chooser.is_active()
     }
 
     /// Finds the copies to leave out over all of `inputs` first, when

@@ -66,7 +66,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     select.mirror &= select.position.is_some();
     let mut chooser = super::select::Chooser::new(&select)?;
     chooser.plan(&mut inputs, &batch)?;
-    let selection = chooser.selection.clone();
+    let selection = chooser.selection().clone();
     let follower = SuiteFollower::new(&options);
     let run = batch.run(
         &inputs,
@@ -95,7 +95,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
                     tally.unreadable_as(&meta.source, &reason, selected);
                     chooser.go_on()?;
                 }
-                Event::NoRecord(reason) => tally.no_record_as(&meta.source, &reason, !chooser.active),
+                Event::NoRecord(reason) => tally.no_record_as(&meta.source, &reason, !chooser.active()),
                 Event::Done => tally.input_done(),
             }
             Ok::<(), Failure>(())

@@ -53,7 +53,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     let mut progress = super::progress::Progress::new(inputs.len());
     let mut chooser = super::select::Chooser::new(&args.select)?;
     chooser.plan(&mut inputs, &batch)?;
-    let selection = chooser.selection.clone();
+    let selection = chooser.selection().clone();
     // Every game is counted; only those selected are reported.
     let mut emit = |r: &Report, selected: bool, out: &mut dyn Write| -> Result<(), Failure> {
         match r.status {
@@ -93,7 +93,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
                 emit(&Report::input(meta, why.to_string(), Some(Status::Unreadable)), selected, out)?;
                 chooser.go_on()
             }
-            Event::NoRecord(why) => emit(&Report::input(meta, why.to_string(), None), !chooser.active, out),
+            Event::NoRecord(why) => emit(&Report::input(meta, why.to_string(), None), !chooser.active(), out),
             Event::Done => {
                 progress.input_done();
                 Ok(())

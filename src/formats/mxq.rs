@@ -54,8 +54,8 @@ pub enum MxqErrorKind {
 /// At most this many header strings before `Moves`.
 const MAX_HEADER: usize = 32;
 
-/// The strings of `bytes` from `at`, each with its offset, as far as they
-/// fit; the error when one runs past the end.
+/// The strings of `bytes` from its first byte, each with its offset, as
+/// far as they fit; then the error when one runs past the end.
 fn strings(bytes: &[u8]) -> impl Iterator<Item = Result<(usize, &[u8]), MxqError>> + '_ {
     let mut at = 0;
     std::iter::from_fn(move || {
