@@ -34,6 +34,7 @@ if [ ! -d corpus/seeded ]; then
   done
   seed any_format "$shared/xqf"
   seed any_format "$shared/mxq"
+  seed any_format "$shared/sg"
   seed dhtmlxq "$shared/dhtmlxq"
   seed ccbridge "$shared/ccbridge"
   mkdir -p corpus/fen corpus/notation corpus/openings

@@ -30,6 +30,8 @@ pub enum Format {
     Uci,
     /// A 象棋世家 / 弈天 `.mxq` game (length-prefixed GBK strings).
     Mxq,
+    /// An `.SG` file: fixed 1,192-byte records, one game each.
+    Sg,
     /// Binary data that is no record format qipu knows.
     Binary,
 }
@@ -50,6 +52,7 @@ impl Format {
             Format::Epd => "epd",
             Format::Uci => "uci",
             Format::Mxq => "mxq",
+            Format::Sg => "sg",
             Format::Binary => "binary",
         }
     }
@@ -102,6 +105,9 @@ pub fn detect(bytes: &[u8]) -> Format {
     }
     if super::mxq::is_mxq(bytes) {
         return Format::Mxq;
+    }
+    if super::sg::is_sg(bytes) {
+        return Format::Sg;
     }
     let utf16 = bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]);
     if !utf16 && is_binary(&bytes[..bytes.len().min(4096)]) {

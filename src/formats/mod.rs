@@ -19,6 +19,7 @@ pub mod lines;
 pub mod mxq;
 pub mod pgn;
 mod read;
+pub mod sg;
 pub(crate) mod slots;
 pub mod sniff;
 pub mod stream;

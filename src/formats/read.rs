@@ -3,7 +3,7 @@
 use super::detect::{self, Format};
 use super::encoding::{self, Encoding};
 use super::{
-    Unreadable, UnreadableReason as Reason, cbf, ccbridge, dhtmlxq, mxq, pgn, sniff, text, wxf, xqf,
+    Unreadable, UnreadableReason as Reason, cbf, ccbridge, dhtmlxq, mxq, pgn, sg, sniff, text, wxf, xqf,
 };
 use crate::notation;
 use crate::record::{MoveText, Record, RecordedMove, Span, Visitor, Warning};
@@ -80,6 +80,14 @@ pub fn read_with<V: Visitor>(
             }
             Ok(binary(Format::Cbl))
         }
+        Format::Sg => {
+            // A record that cannot be read is still a game to account
+            // for: it is marked unreadable, with its place.
+            for record in sg::read(bytes) {
+                each(visitor.record(record.unwrap_or_else(|e| unreadable_at(e.offset, e.reason()))));
+            }
+            Ok(binary(Format::Sg))
+        }
         Format::Binary => {
             let start = bytes[..bytes.len().min(4)].to_vec();
             Err(Unreadable::no_record(Format::Binary, Reason::Binary { start }))
@@ -94,8 +102,14 @@ pub fn read_with<V: Visitor>(
 /// The unreadable game of a record of a library that cannot be read, with
 /// its place.
 pub(crate) fn unreadable_record(e: ccbridge::CcbridgeError) -> Record {
-    let at = Span { line: 0, column: e.offset as u32 };
-    Record { unreadable: Some(Warning { at, message: e.reason() }), ..Record::default() }
+    unreadable_at(e.offset, e.reason())
+}
+
+/// The unreadable game of a record of a file that holds several, found
+/// at byte `offset`, and why it cannot be read.
+fn unreadable_at(offset: usize, message: String) -> Record {
+    let at = Span { line: 0, column: u32::try_from(offset).unwrap_or(u32::MAX) };
+    Record { unreadable: Some(Warning { at, message }), ..Record::default() }
 }
 
 /// Reads a decoded text of any text format with `visitor`.
