@@ -200,3 +200,42 @@ fn a_missing_path_is_reported_and_the_rest_is_read() {
         );
     }
 }
+
+/// Archives and compressed files, which qipu does not open: each is an
+/// unreadable input that names its kind (not "binary data of no record
+/// format", nor a file of no record passed over in silence), and the
+/// records beside them are read.
+#[test]
+fn archives_are_unreadable_and_say_what_they_are() {
+    use std::io::Write;
+    let dir = common::scratch("archives");
+    std::fs::write(dir.join("good.pgn"), GOOD).unwrap();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(GOOD.as_bytes()).unwrap();
+    std::fs::write(dir.join("games.pgn.gz"), gz.finish().unwrap()).unwrap();
+    let mut zip = b"PK\x03\x04\x14\0\0\0\x08\0".to_vec();
+    zip.resize(200, 0);
+    std::fs::write(dir.join("games.zip"), &zip).unwrap();
+    let mut tar = vec![0u8; 1024];
+    tar[..8].copy_from_slice(b"game.pgn");
+    tar[257..262].copy_from_slice(b"ustar");
+    tar[512..512 + 20].copy_from_slice(&GOOD.as_bytes()[..20]);
+    std::fs::write(dir.join("games.tar"), &tar).unwrap();
+    std::fs::write(dir.join("games.7z"), b"7z\xbc\xaf\x27\x1c\0\x04\x00\x00\x00\x00\x00\x00\x00\x00")
+        .unwrap();
+    std::fs::write(dir.join("games.rar"), b"Rar!\x1a\x07\x01\0\0\0\0\0\0\0\0\0").unwrap();
+    let out = qipu().arg("validate").arg(&dir).output().unwrap();
+    let stdout = no_panic(&out, "validate") + &String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    for (name, kind) in [
+        ("games.pgn.gz", "a gzip file"),
+        ("games.zip", "a zip archive"),
+        ("games.tar", "a tar archive"),
+        ("games.7z", "a 7z archive"),
+        ("games.rar", "a RAR archive"),
+    ] {
+        let line = stdout.lines().find(|l| l.contains(name)).unwrap_or_else(|| panic!("{name}: {stdout}"));
+        assert!(line.contains(&format!("unreadable: {kind}: qipu does not open archives")), "{line}");
+    }
+    assert!(stdout.contains("7 game(s): 2 valid, 0 illegal, 5 unreadable (6 input(s))"), "{stdout}");
+}

@@ -116,6 +116,33 @@ pub fn detect(bytes: &[u8]) -> Format {
     Format::Pgn
 }
 
+/// The kind of archive or compressed file `bytes` start like, told by
+/// its signature: zip, gzip, 7z, RAR, bzip2, xz, Zstandard or tar.
+///
+/// ```
+/// use qipu::formats::detect::archive_kind;
+/// assert_eq!(archive_kind(b"PK\x03\x04\x14\0"), Some("a zip archive"));
+/// assert_eq!(archive_kind(b"\x1f\x8b\x08\0"), Some("a gzip file"));
+/// assert_eq!(archive_kind(b"XQ\x0a"), None);
+/// ```
+pub fn archive_kind(bytes: &[u8]) -> Option<&'static str> {
+    const SIGNATURES: [(&[u8], &str); 9] = [
+        (b"PK\x03\x04", "a zip archive"),
+        (b"PK\x05\x06", "a zip archive"),
+        (b"PK\x07\x08", "a zip archive"),
+        (b"\x1f\x8b", "a gzip file"),
+        (b"7z\xbc\xaf\x27\x1c", "a 7z archive"),
+        (b"Rar!\x1a\x07", "a RAR archive"),
+        (b"\xfd7zXZ\0", "an xz file"),
+        (b"\x28\xb5\x2f\xfd", "a Zstandard file"),
+        (b"BZh", "a bzip2 file"),
+    ];
+    if let Some(&(_, kind)) = SIGNATURES.iter().find(|(magic, _)| bytes.starts_with(magic)) {
+        return Some(kind);
+    }
+    bytes.get(257..262).filter(|m| *m == b"ustar").map(|_| "a tar archive")
+}
+
 /// Whether the start of a file is binary data rather than text: more than
 /// one byte in a hundred (and at least 8) is a control character that text
 /// never holds (NUL to BS, SO to SUB, FS to US). A stray control byte in a

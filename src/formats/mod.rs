@@ -215,6 +215,14 @@ pub enum UnreadableReason {
     /// A damaged 象棋世家 `.mxq` file.
     #[error(transparent)]
     Mxq(mxq::MxqError),
+    /// A compressed file or an archive (zip, gzip, 7z, RAR, bzip2, xz,
+    /// Zstandard, tar), which qipu does not open: it likely holds records,
+    /// so it is unreadable rather than a file of no record.
+    #[error("{kind}: qipu does not open archives or compressed files; unpack it and read the files")]
+    Archive {
+        /// What it is: `"a zip archive"`, `"a gzip file"`, …
+        kind: &'static str,
+    },
     /// A CBL library that holds no record.
     #[error("a library without a record")]
     EmptyLibrary,

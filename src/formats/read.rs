@@ -89,6 +89,9 @@ pub fn read_with<V: Visitor>(
             Ok(binary(Format::Sg))
         }
         Format::Binary => {
+            if let Some(kind) = detect::archive_kind(bytes) {
+                return Err(Unreadable::damaged(Format::Binary, Reason::Archive { kind }));
+            }
             let start = bytes[..bytes.len().min(4)].to_vec();
             Err(Unreadable::no_record(Format::Binary, Reason::Binary { start }))
         }
