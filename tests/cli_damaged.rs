@@ -204,7 +204,8 @@ fn a_missing_path_is_reported_and_the_rest_is_read() {
 /// Archives and compressed files, which qipu does not open: each is an
 /// unreadable input that names its kind (not "binary data of no record
 /// format", nor a file of no record passed over in silence), and the
-/// records beside them are read.
+/// records beside them are read. A gzip file is inflated and read as
+/// what it holds (a tar inside is then named).
 #[test]
 fn archives_are_unreadable_and_say_what_they_are() {
     use std::io::Write;
@@ -221,6 +222,9 @@ fn archives_are_unreadable_and_say_what_they_are() {
     tar[257..262].copy_from_slice(b"ustar");
     tar[512..512 + 20].copy_from_slice(&GOOD.as_bytes()[..20]);
     std::fs::write(dir.join("games.tar"), &tar).unwrap();
+    let mut tgz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    tgz.write_all(&tar).unwrap();
+    std::fs::write(dir.join("games.tgz"), tgz.finish().unwrap()).unwrap();
     std::fs::write(dir.join("games.7z"), b"7z\xbc\xaf\x27\x1c\0\x04\x00\x00\x00\x00\x00\x00\x00\x00")
         .unwrap();
     std::fs::write(dir.join("games.rar"), b"Rar!\x1a\x07\x01\0\0\0\0\0\0\0\0\0").unwrap();
@@ -228,7 +232,7 @@ fn archives_are_unreadable_and_say_what_they_are() {
     let stdout = no_panic(&out, "validate") + &String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{stdout}");
     for (name, kind) in [
-        ("games.pgn.gz", "a gzip file"),
+        ("games.tgz", "a tar archive"),
         ("games.zip", "a zip archive"),
         ("games.tar", "a tar archive"),
         ("games.7z", "a 7z archive"),
@@ -237,5 +241,13 @@ fn archives_are_unreadable_and_say_what_they_are() {
         let line = stdout.lines().find(|l| l.contains(name)).unwrap_or_else(|| panic!("{name}: {stdout}"));
         assert!(line.contains(&format!("unreadable: {kind}: qipu does not open archives")), "{line}");
     }
-    assert!(stdout.contains("7 game(s): 2 valid, 0 illegal, 5 unreadable (6 input(s))"), "{stdout}");
+    // The gzip file reads as the PGN it holds, under its own name.
+    let out = qipu().args(["validate", "--format", "json"]).arg(dir.join("games.pgn.gz")).output().unwrap();
+    let json = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        json.lines().filter(|l| l.contains("games.pgn.gz\"") && l.contains("\"status\":\"ok\"")).count(),
+        2,
+        "{json}"
+    );
+    assert!(stdout.contains("9 game(s): 4 valid, 0 illegal, 5 unreadable (7 input(s))"), "{stdout}");
 }

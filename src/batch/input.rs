@@ -98,7 +98,8 @@ impl Input {
         matches!(self, Input::File { found: true, .. } | Input::Skipped { .. })
     }
 
-    /// The content, to read a piece at a time.
+    /// The content, to read a piece at a time: inflated when it is gzip
+    /// data (see [`gunzip`](super::gunzip)).
     ///
     /// # Errors
     ///
@@ -106,9 +107,9 @@ impl Input {
     /// (a missing path, a skipped device), its reason as an error of kind `Other`.
     pub fn open(&self) -> std::io::Result<Box<dyn Read + Send>> {
         match self {
-            Input::File { path, .. } => Ok(Box::new(std::fs::File::open(path)?)),
-            Input::Stdin => Ok(Box::new(std::io::stdin())),
-            Input::KeptStdin { path } => Ok(Box::new(std::fs::File::open(path)?)),
+            Input::File { path, .. } => super::gunzip::open(std::fs::File::open(path)?),
+            Input::Stdin => super::gunzip::open(std::io::stdin()),
+            Input::KeptStdin { path } => super::gunzip::open(std::fs::File::open(path)?),
             Input::Problem { reason, .. } | Input::Skipped { reason, .. } => {
                 Err(std::io::Error::other(reason.clone()))
             }

@@ -26,6 +26,7 @@
 //! ```
 
 mod check;
+pub mod gunzip;
 mod input;
 mod report;
 mod run;

@@ -215,8 +215,9 @@ pub enum UnreadableReason {
     /// A damaged 象棋世家 `.mxq` file.
     #[error(transparent)]
     Mxq(mxq::MxqError),
-    /// A compressed file or an archive (zip, gzip, 7z, RAR, bzip2, xz,
-    /// Zstandard, tar), which qipu does not open: it likely holds records,
+    /// An archive or a compressed file (zip, 7z, RAR, bzip2, xz,
+    /// Zstandard, tar; gzip when met unread, as inflated data that is gzip
+    /// again), which qipu does not open: it likely holds records,
     /// so it is unreadable rather than a file of no record.
     #[error("{kind}: qipu does not open archives or compressed files; unpack it and read the files")]
     Archive {
