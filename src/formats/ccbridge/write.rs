@@ -122,6 +122,16 @@ pub fn write_cbl(records: &[Record], title: &str) -> Written {
             Err(e) => warnings.push(format!("game {}: not written: {e}", k + 1)),
         }
     }
+    let mut library = write_library(&games, title);
+    warnings.append(&mut library.warnings);
+    library.warnings = warnings;
+    library
+}
+
+/// Writes CBR records already written ([`write_cbr`]), each with its
+/// title for the index, as one CBL library named `title`.
+pub fn write_library(games: &[(Vec<u8>, String)], title: &str) -> Written {
+    let mut warnings = Vec::new();
     let capacity = games.len().div_ceil(128).max(1) * 128;
     let mut bytes = vec![0u8; INDEX_AT + capacity * ENTRY_LEN];
     bytes[..16].copy_from_slice(LIBRARY_MAGIC);
@@ -139,7 +149,7 @@ pub fn write_cbl(records: &[Record], title: &str) -> Written {
         let mut ignored = Vec::new();
         put_text(&mut bytes[entry + 100..entry + ENTRY_LEN], title, "Title", &mut ignored);
     }
-    for (record, _) in &games {
+    for (record, _) in games {
         let slots = record.len().div_ceil(SLOT_LEN).max(1);
         let at = bytes.len();
         bytes.extend(record);
