@@ -1,4 +1,4 @@
-//! `qipu convert PATH... --to pgn|json|dhtmlxq|xqf|uci`: records rewritten in a
+//! `qipu convert PATH... --to pgn|json|dhtmlxq|xqf|cbr|cbl|uci`: records rewritten in a
 //! normalized form, tags, comments and variations kept (`uci`: the main
 //! line only).
 
@@ -30,6 +30,14 @@ pub enum Target {
     /// One XQF file per game in the directory given with -o, named after the game's title
     /// (or SOURCE-N.xqf); version 10 unless --xqf-version 18.
     Xqf,
+    /// One 象棋桥 CBR file per game in the directory given with -o, named after the game's
+    /// title (or SOURCE-N.cbr). Tags CBR has no field for, and text longer than its field, are
+    /// told on standard error.
+    Cbr,
+    /// Every game in one 象棋桥 CBL library, the file given with -o (its name the library's
+    /// title). Tags CBR has no field for, and text longer than its field, are told on standard
+    /// error.
+    Cbl,
     /// One UCI position line per game, main line only: `position startpos moves h2e2 ...`,
     /// or `position fen FEN moves ...` (the FEN with its clocks) from another start. Tags,
     /// comments, variations and the result are not written; a game with a move that does not
@@ -74,7 +82,8 @@ pub struct Args {
     #[arg(long, value_enum)]
     pub chinese: Option<ChineseStyle>,
     /// Write into this file instead of standard output (`-` is standard output; never one of
-    /// the inputs); with --to xqf, the directory to write the files into (created if missing).
+    /// the inputs); with --to xqf or cbr, the directory to write the files into (created if
+    /// missing); with --to cbl, the library file.
     #[arg(short, long, value_name = "FILE|DIR")]
     pub output: Option<PathBuf>,
     /// XQF version to write with --to xqf.
@@ -123,33 +132,66 @@ pub struct Args {
     pub shape: super::shape::ShapeArgs,
 }
 
+/// `--to xqf`, `cbr` (a file per game into -o DIR) and `cbl` (one library,
+/// -o FILE).
+fn binary(inputs: &mut [qipu::batch::Input], args: &Args) -> Result<i32, Failure> {
+    use super::convert_files::{self, Dest};
+    use qipu::formats::{ccbridge, xqf};
+    let (name, what) = match args.to {
+        Target::Xqf => ("xqf", "XQF"),
+        Target::Cbr => ("cbr", "CBR"),
+        _ => ("cbl", "CBL"),
+    };
+    if args.split.is_some() || args.split_by.is_some() {
+        return Err(Failure::usage(format!(
+            "--to {name} writes {} already: --split and --split-by are for pgn, json and dhtmlxq",
+            if args.to == Target::Cbl { "one library" } else { "a file per game" }
+        )));
+    }
+    if args.shape.source_tag {
+        return Err(Failure::usage(format!(
+            "--source-tag: {what} has no place for the SourceFile and SourceGame tags; write pgn, json or dhtmlxq"
+        )));
+    }
+    if args.rejected.is_some() {
+        return Err(Failure::usage(format!(
+            "--rejected is not for --to {name} (which writes {})",
+            if args.to == Target::Cbl { "one library" } else { "a file per game" }
+        )));
+    }
+    let Some(out) = args.output.as_deref().filter(|p| p.as_os_str() != "-") else {
+        return Err(Failure::usage(if args.to == Target::Cbl {
+            "--to cbl writes one library: give the file with -o FILE.cbl".to_string()
+        } else {
+            format!("--to {name} writes one file per game: give the directory with -o DIR")
+        }));
+    };
+    let version = match args.xqf_version {
+        XqfVersion::V10 => xqf::Version::V10,
+        XqfVersion::V18 => xqf::Version::V18,
+    };
+    let (tally, selected) = match args.to {
+        Target::Xqf => {
+            let write =
+                |r: &Record| xqf::write(r, version).map(|b| (b, Vec::new())).map_err(|e| e.to_string());
+            convert_files::run(inputs, args, Dest::Files { dir: out, ext: "xqf" }, &write)?
+        }
+        Target::Cbr => {
+            let write =
+                |r: &Record| ccbridge::write_cbr(r).map(|w| (w.bytes, w.warnings)).map_err(|e| e.to_string());
+            convert_files::run(inputs, args, Dest::Files { dir: out, ext: "cbr" }, &write)?
+        }
+        _ => convert_files::run_library(inputs, args, out)?,
+    };
+    eprintln!("{}{selected}; {} written", tally.summary(), tally.written());
+    Ok(tally.code())
+}
+
 /// Converts every game; problems go to standard error.
 pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     let mut inputs = super::inputs(&args.paths);
-    if args.to == Target::Xqf {
-        if args.split.is_some() || args.split_by.is_some() {
-            return Err(Failure::usage(
-                "--to xqf writes a file per game already: --split and --split-by are for pgn, json and dhtmlxq",
-            ));
-        }
-        if args.shape.source_tag {
-            return Err(Failure::usage(
-                "--source-tag: XQF has no place for the SourceFile and SourceGame tags; write pgn, json or dhtmlxq",
-            ));
-        }
-        let Some(dir) = args.output.as_ref().filter(|p| p.as_os_str() != "-") else {
-            return Err(Failure::usage("--to xqf writes one file per game: give the directory with -o DIR"));
-        };
-        let version = match args.xqf_version {
-            XqfVersion::V10 => qipu::formats::xqf::Version::V10,
-            XqfVersion::V18 => qipu::formats::xqf::Version::V18,
-        };
-        if args.rejected.is_some() {
-            return Err(Failure::usage("--rejected is not for --to xqf (which writes a file per game)"));
-        }
-        let (tally, selected) = super::convert_xqf::run(&mut inputs, args, dir, version)?;
-        eprintln!("{}{selected}; {} written", tally.summary(), tally.written());
-        return Ok(tally.code());
+    if matches!(args.to, Target::Xqf | Target::Cbr | Target::Cbl) {
+        return binary(&mut inputs, args);
     }
     if !matches!(args.output_encoding, Encoding::Utf8 | Encoding::Gb18030 | Encoding::Big5) {
         return Err(Failure::usage("--output-encoding must be utf-8, gbk or big5"));
@@ -187,7 +229,9 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
             Target::Json => Ok(json::write(record) + "\n"),
             Target::Dhtmlxq => dhtmlxq::write(record).map(|block| block + "\n").map_err(|e| e.to_string()),
             Target::Uci => uci::write(record).map(|line| line + "\n").map_err(|e| e.to_string()),
-            Target::Xqf => Err("XQF files are written by convert_xqf".to_string()),
+            Target::Xqf | Target::Cbr | Target::Cbl => {
+                Err("binary files are written by convert_files".to_string())
+            }
         };
         text.and_then(|text| {
             encode(text, args.output_encoding, args.unmappable).map_err(|c| {

@@ -11,8 +11,8 @@ use qipu::{FromFenError, Position};
 mod book;
 mod classify;
 mod convert;
+mod convert_files;
 mod convert_split;
-mod convert_xqf;
 mod duplicates;
 mod duplicates_tags;
 mod fen;
@@ -112,7 +112,7 @@ pub enum Command {
     /// writes only moves that replay, does not write such a game and names it. Output goes to
     /// standard output or to -o FILE, never over an input file.
     #[command(
-        after_help = "Examples:\n  qipu convert games.pgn --to pgn --notation wxf\n  qipu convert collection/ --to json -o games.jsonl\n  qipu convert big5.pgn --to pgn --chinese traditional --output-encoding big5\n  qipu convert games.pgn --to xqf -o xqf/ --xqf-version 18\n  qipu convert page.html --to dhtmlxq\n  qipu convert games.pgn --to uci -o games.txt   # position startpos moves h2e2 h9g7 ...\n  qipu convert collection/ --to pgn -o games.pgn --split-by red"
+        after_help = "Examples:\n  qipu convert games.pgn --to pgn --notation wxf\n  qipu convert collection/ --to json -o games.jsonl\n  qipu convert big5.pgn --to pgn --chinese traditional --output-encoding big5\n  qipu convert games.pgn --to xqf -o xqf/ --xqf-version 18\n  qipu convert games.pgn --to cbr -o cbr/\n  qipu convert games.pgn --to cbl -o games.cbl\n  qipu convert page.html --to dhtmlxq\n  qipu convert games.pgn --to uci -o games.txt   # position startpos moves h2e2 h9g7 ...\n  qipu convert collection/ --to pgn -o games.pgn --split-by red"
     )]
     Convert(convert::Args),
     /// Statistics of a collection: formats, validity, results against the computed end, game

@@ -139,27 +139,38 @@ struct Layout {
     square: fn(u8) -> Option<Square>,
 }
 
+/// Layout version 2's text fields: offset, size in bytes, tag.
+pub(super) const V2_STRINGS: &[(usize, usize, &str)] = &[
+    (180, 128, "Title"),
+    (692, 64, "Event"),
+    (756, 64, "Round"),
+    (884, 64, "Date"),
+    (948, 64, "Site"),
+    (1012, 64, "TimeControl"),
+    (1076, 64, "Red"),
+    (1140, 64, "RedTeam"),
+    (1300, 64, "Black"),
+    (1364, 64, "BlackTeam"),
+    (1652, 64, "Annotator"),
+    (1780, 64, "Author"),
+];
+
+/// Layout version 2's result code, side to move, start move number, board
+/// and move tree offsets.
+pub(super) const V2_RESULT: usize = 2076;
+pub(super) const V2_SIDE: usize = 2112;
+pub(super) const V2_START_NUMBER: usize = 2116;
+pub(super) const V2_BOARD: usize = 2120;
+pub(super) const V2_TREE: usize = 2214;
+
 /// Layout version 2, what CCBridge writes (formats.md §5.1).
 const VERSION_2: Layout = Layout {
-    strings: &[
-        (180, 128, "Title"),
-        (692, 64, "Event"),
-        (756, 64, "Round"),
-        (884, 64, "Date"),
-        (948, 64, "Site"),
-        (1012, 64, "TimeControl"),
-        (1076, 64, "Red"),
-        (1140, 64, "RedTeam"),
-        (1300, 64, "Black"),
-        (1364, 64, "BlackTeam"),
-        (1652, 64, "Annotator"),
-        (1780, 64, "Author"),
-    ],
-    result: 2076,
-    side: 2112,
-    start_number: 2116,
-    board: 2120,
-    tree: 2214,
+    strings: V2_STRINGS,
+    result: V2_RESULT,
+    side: V2_SIDE,
+    start_number: V2_START_NUMBER,
+    board: V2_BOARD,
+    tree: V2_TREE,
     square: index_square,
 };
 

@@ -43,11 +43,13 @@ mod cursor;
 mod error;
 #[cfg(test)]
 pub(crate) mod testing;
+mod write;
 
 pub use cbl::{LIBRARY_MAGIC, Library, is_cbl, read_cbl};
 pub use cbl_compressed::{COMPRESSED_FORMAT, COMPRESSED_MAGIC};
 pub use cbr::{RECORD_MAGIC, is_cbr, read_cbr};
 pub use error::{BadByte, BadMove, CcbridgeErrorKind, FileKind, Inflate, Overrun, Truncated};
+pub use write::{WriteError, Written, write_cbl, write_cbr, write_library};
 
 use crate::record::{GameResult, Record, Span, Warning};
 use crate::{File, Rank, Square};

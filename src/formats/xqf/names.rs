@@ -54,15 +54,21 @@ impl FileNames {
     /// The name of game `index` (from 0) of `source`, whose `Title` tag
     /// is `title`, not given before.
     pub fn name(&mut self, title: Option<&str>, source: &str, index: usize) -> String {
+        self.name_with(title, source, index, "xqf")
+    }
+
+    /// As [`FileNames::name`], with the extension `ext` (no dot) in place
+    /// of `xqf`.
+    pub fn name_with(&mut self, title: Option<&str>, source: &str, index: usize, ext: &str) -> String {
         let title = title.map(file_stem).filter(|t| !t.is_empty());
         let stem = title.unwrap_or_else(|| {
             let source = Path::new(source).file_stem().map_or("game".into(), |s| s.to_string_lossy());
             format!("{}-{}", file_stem(&source), index + 1)
         });
-        let mut name = format!("{stem}.xqf");
+        let mut name = format!("{stem}.{ext}");
         let mut n = 2;
         while self.used.contains(&name) {
-            name = format!("{stem}-{n}.xqf");
+            name = format!("{stem}-{n}.{ext}");
             n += 1;
         }
         self.used.insert(name.clone());

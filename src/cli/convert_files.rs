@@ -1,6 +1,7 @@
-//! `qipu convert PATH... --to xqf -o DIR`: one XQF file per game, named
-//! after its title (or `source-N.xqf`), never over an existing file unless
-//! `--force`, never over an input.
+//! `qipu convert PATH... --to xqf|cbr -o DIR`: one file per game, named
+//! after its title (or `source-N.EXT`), never over an existing file unless
+//! `--force`, never over an input; and `--to cbl -o FILE`: every game in
+//! one library, written when the batch is done.
 
 use std::path::Path;
 
@@ -8,14 +9,31 @@ use super::Failure;
 use super::output::InputFiles;
 use super::progress::{Outcome, Tally};
 use qipu::batch::{Event, Input};
-use qipu::formats::xqf;
+use qipu::formats::{ccbridge, xqf};
 use qipu::record::replay::ReplayError;
 use qipu::record::visit::Map;
 use qipu::record::{Record, RecordBuilder, Warning};
 
-/// One game made into an XQF file, or why it could not be.
+/// A game's file: its bytes and what could not be kept whole, or why it
+/// could not be written.
+pub type GameFile = Result<(Vec<u8>, Vec<String>), String>;
+
+/// Where the games go.
+pub enum Dest<'a> {
+    /// One file per game in the directory, with this extension.
+    Files {
+        /// The directory (created if missing).
+        dir: &'a Path,
+        /// The extension, no dot.
+        ext: &'a str,
+    },
+    /// Every game's file, with its title, collected for one output.
+    Collect(&'a mut Vec<(Vec<u8>, String)>),
+}
+
+/// One game made into a file, or why it could not be.
 struct Converted {
-    bytes: Result<Vec<u8>, String>,
+    bytes: GameFile,
     /// The `Title` tag, for the file's name.
     title: Option<String>,
     /// How the game replayed.
@@ -27,16 +45,19 @@ struct Converted {
     key: Option<qipu::dedupe::Key>,
 }
 
-/// Writes every game of `inputs` as an XQF file of `version` into `dir`.
-/// Returns the tally of the games, and of those not written, and the
-/// selection's part of the summary line.
+/// Writes every game of `inputs` with `game_file` into `dest`; the
+/// writer's warnings go to standard error, naming the game. Returns the
+/// tally of the games, and of those not written, and the selection's part
+/// of the summary line.
 pub fn run(
     inputs: &mut [Input],
     args: &super::convert::Args,
-    dir: &Path,
-    version: xqf::Version,
+    mut dest: Dest,
+    game_file: &(dyn Fn(&Record) -> GameFile + Sync),
 ) -> Result<(Tally, String), Failure> {
-    std::fs::create_dir_all(dir).map_err(|e| Failure::usage(format!("{}: {e}", dir.display())))?;
+    if let Dest::Files { dir, .. } = dest {
+        std::fs::create_dir_all(dir).map_err(|e| Failure::usage(format!("{}: {e}", dir.display())))?;
+    }
     let input_files = InputFiles::of(inputs);
     let batch = super::batch(args.jobs, args.encoding)?;
     let mut names = xqf::FileNames::default();
@@ -50,7 +71,7 @@ pub fn run(
         let judged = selection.judge_record(&record);
         let (record, error) = super::convert::prepare(record, &shape, args.set_ecco);
         Converted {
-            bytes: xqf::write(&record, version).map_err(|e| e.to_string()),
+            bytes: game_file(&record),
             title: record.tag("Title").map(str::to_string),
             error,
             unreadable: record.unreadable,
@@ -79,7 +100,12 @@ pub fn run(
                             continue;
                         }
                         let bytes = match c.bytes {
-                            Ok(b) => b,
+                            Ok((b, warnings)) => {
+                                for w in warnings {
+                                    tally.tell(&format!("{}: game {}: {w}", meta.source, index + 1));
+                                }
+                                b
+                            }
                             Err(e) => {
                                 tally.not_written(&format!(
                                     "{}: game {}: not written: {e}",
@@ -89,11 +115,16 @@ pub fn run(
                                 continue;
                             }
                         };
-                        let name = names.name(c.title.as_deref(), &meta.source, index);
-                        let path = dir.join(&name);
-                        match write_new(&path, &bytes, args.force, &input_files) {
-                            Ok(()) => tally.wrote(),
-                            Err(e) => tally.not_written(&format!("{}: {e}", path.display())),
+                        match &mut dest {
+                            Dest::Files { dir, ext } => {
+                                let name = names.name_with(c.title.as_deref(), &meta.source, index, ext);
+                                let path = dir.join(&name);
+                                match write_new(&path, &bytes, args.force, &input_files) {
+                                    Ok(()) => tally.wrote(),
+                                    Err(e) => tally.not_written(&format!("{}: {e}", path.display())),
+                                }
+                            }
+                            Dest::Collect(games) => games.push((bytes, c.title.unwrap_or_default())),
                         }
                         chooser.go_on()?;
                     }
@@ -112,6 +143,33 @@ pub fn run(
     super::select::finished(run)?;
     tally.finish();
     Ok((tally, chooser.summary()))
+}
+
+/// Writes every game of `inputs` as one CBL library `path`, named after
+/// the file's stem; the library is written whole when the batch is done.
+pub fn run_library(
+    inputs: &mut [Input],
+    args: &super::convert::Args,
+    path: &Path,
+) -> Result<(Tally, String), Failure> {
+    let input_files = InputFiles::of(inputs);
+    input_files.refuse(path).map_err(|e| Failure::usage(format!("{}: {e}", path.display())))?;
+    if !args.force && path.exists() {
+        return Err(Failure::usage(format!("{}: exists (write over it with --force)", path.display())));
+    }
+    let mut games = Vec::new();
+    let cbr = |r: &Record| ccbridge::write_cbr(r).map(|w| (w.bytes, w.warnings)).map_err(|e| e.to_string());
+    let (mut tally, selected) = run(inputs, args, Dest::Collect(&mut games), &cbr)?;
+    let title = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let library = ccbridge::write_library(&games, &title);
+    for w in &library.warnings {
+        tally.tell(&format!("{}: {w}", path.display()));
+    }
+    match write_new(path, &library.bytes, args.force, &input_files) {
+        Ok(()) => (0..games.len()).for_each(|_| tally.wrote()),
+        Err(e) => (0..games.len()).for_each(|_| tally.not_written(&format!("{}: {e}", path.display()))),
+    }
+    Ok((tally, selected))
 }
 
 /// Writes `bytes` to `path`: a new file, or with `force` over an existing
