@@ -231,10 +231,8 @@ fn start_board(list: &[u8]) -> Result<Board, (usize, SgErrorKind)> {
         };
         let square = Square::new(file, rank);
         let color = if i < 16 { Color::Red } else { Color::Black };
-        let placed = Piece::new(color, ROLES[i % 16]);
-        if let Some(standing) = board.put(square, placed) {
-            return Err((i * 4, SgErrorKind::SharedPoint(super::SharedPoint { square, standing, placed })));
-        }
+        super::slots::put_piece(&mut board, square, Piece::new(color, ROLES[i % 16]))
+            .map_err(|shared| (i * 4, SgErrorKind::SharedPoint(shared)))?;
     }
     Ok(board)
 }

@@ -55,7 +55,12 @@ pub struct SharedPoint {
 /// Puts the piece of slot `i` on `square`; when another piece stands
 /// there already, says so (the slot's piece then stands there instead).
 pub(crate) fn put_slot(board: &mut Board, i: usize, square: Square) -> Result<(), SharedPoint> {
-    let placed = slot_piece(i);
+    put_piece(board, square, slot_piece(i))
+}
+
+/// Puts `placed` on `square`; when another piece stands there already,
+/// says so (`placed` then stands there instead).
+pub(crate) fn put_piece(board: &mut Board, square: Square, placed: Piece) -> Result<(), SharedPoint> {
     match board.put(square, placed) {
         None => Ok(()),
         Some(standing) => Err(SharedPoint { square, standing, placed }),
