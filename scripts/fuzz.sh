@@ -11,7 +11,7 @@ cd "$(dirname "$0")/../fuzz"
 seconds=${1:-900}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(xqf any_format dhtmlxq ccbridge stream fen notation pgn openings replay shape)
+[ ${#targets[@]} -gt 0 ] || targets=(xqf any_format dhtmlxq ccbridge stream fen notation pgn openings replay shape zip)
 shared=../../shared/corpus
 
 # seed DIR FIND-ARGS...: every 20th matching file under 20 KB, named by SHA-1.
@@ -51,6 +51,25 @@ if [ ! -d corpus/shape ]; then
   seed shape "$shared/pgn"
   seed shape ../fixtures
   printf '\x3f\x03[Event "e"]\n{c} 1. h2e2 {x} h9g7 $1 (1... b9c7 {v} 2. h0g2 (2. b0c2)) 2. h0g2 $2 *\n' > corpus/shape/variations
+fi
+# zip: archives of fixtures, deflated and stored, one inside another (seeded apart: it came later).
+if [ ! -d corpus/zip ]; then
+  mkdir -p corpus/zip
+  python3 - ../fixtures/pgn corpus/zip <<'PY'
+import io, os, sys, zipfile
+src, out = sys.argv[1], sys.argv[2]
+games = b"[Event \"x\"]\n1. h2e2 h9g7 2. h0g2 i9h9 *\n"
+def archive(members, method):
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", method) as z:
+        for name, data in members:
+            z.writestr(name, data)
+    return buf.getvalue()
+one = archive([("a.pgn", games), ("d/b.pgn", games), ("readme.txt", b"x")], zipfile.ZIP_DEFLATED)
+open(os.path.join(out, "deflated"), "wb").write(one)
+open(os.path.join(out, "stored"), "wb").write(archive([("a.pgn", games)], zipfile.ZIP_STORED))
+open(os.path.join(out, "nested"), "wb").write(archive([("in.zip", one), ("c.pgn", games)], zipfile.ZIP_STORED))
+PY
 fi
 # WXF game files (PlayOK, XieXie): none in the corpus, so two small ones written here.
 for t in any_format stream; do

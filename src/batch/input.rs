@@ -1,5 +1,6 @@
-//! The inputs of a batch: files, directories searched recursively, and
-//! `-` for standard input.
+//! The inputs of a batch: files, directories searched recursively, the
+//! members of zip archives (see [`unzip`](super::unzip)), and `-` for
+//! standard input.
 //!
 //! A path that cannot be read (missing, a folder that cannot be listed) is
 //! an input of its own that is reported, and the others are still read.
@@ -13,6 +14,9 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use crate::formats::UnreadableReason;
+
+use super::unzip;
+pub use super::unzip::Member;
 
 /// One input to read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,6 +32,9 @@ pub enum Input {
         /// [`Batch::run`](super::Batch::run)).
         len: Option<u64>,
     },
+    /// A member of a zip archive (see [`unzip`](super::unzip)), named
+    /// `archive.zip:dir/game.xqf` in reports; counted as found in a folder.
+    Member(Member),
     /// Standard input.
     Stdin,
     /// Standard input kept in a file, so that it can be read more than
@@ -60,6 +67,14 @@ impl Input {
     /// The name used in text reports (`-` for standard input), escaped as
     /// [`escaped_name`] says: a name cannot forge a line of a report.
     pub fn name(&self) -> String {
+        if let Input::Member(member) = self {
+            let mut name = escaped_name(member.archive());
+            for part in member.names() {
+                name.push(':');
+                escape_into(part, &mut name);
+            }
+            return name;
+        }
         match self.path_of() {
             Some(path) => escaped_name(path),
             None => "-".to_string(),
@@ -69,6 +84,15 @@ impl Input {
     /// The name for JSON: the name itself when it is UTF-8 (JSON escapes
     /// what it must), else the escaped name and `true`.
     pub fn json_name(&self) -> (String, bool) {
+        if let Input::Member(member) = self {
+            return match member.archive().to_str() {
+                Some(archive) => {
+                    let names = member.names().iter().map(|n| format!(":{n}"));
+                    (names.fold(archive.to_string(), |all, n| all + &n), false)
+                }
+                None => (self.name(), true),
+            };
+        }
         match self.path_of().map(|p| p.to_str().ok_or(p)) {
             Some(Ok(name)) => (name.to_string(), false),
             Some(Err(path)) => (escaped_name(path), true),
@@ -81,21 +105,34 @@ impl Input {
             Input::File { path, .. } | Input::Problem { path, .. } | Input::Skipped { path, .. } => {
                 Some(path)
             }
+            Input::Member(member) => Some(member.archive()),
             Input::Stdin | Input::KeptStdin { .. } => None,
         }
     }
 
-    /// The path of a file input.
+    /// The file read: the path of a file input, the archive of a member
+    /// (never to be written over).
     pub fn path(&self) -> Option<&Path> {
         match self {
             Input::File { path, .. } => Some(path),
+            Input::Member(member) => Some(member.archive()),
             _ => None,
         }
     }
 
-    /// Whether it was found while walking a folder (not named).
+    /// Whether it was found while walking a folder (not named), or in an
+    /// archive.
     pub fn found(&self) -> bool {
-        matches!(self, Input::File { found: true, .. } | Input::Skipped { .. })
+        matches!(self, Input::File { found: true, .. } | Input::Skipped { .. } | Input::Member(_))
+    }
+
+    /// Whether it is named like a record (`.pgn`, `.xqf`, …: see
+    /// [`detect::has_record_extension`](crate::formats::detect::has_record_extension)).
+    pub fn named_like_record(&self) -> bool {
+        match self {
+            Input::Member(member) => crate::formats::detect::has_record_extension(Path::new(member.name())),
+            _ => self.path().is_some_and(crate::formats::detect::has_record_extension),
+        }
     }
 
     /// The content, to read a piece at a time: inflated when it is gzip
@@ -108,6 +145,7 @@ impl Input {
     pub fn open(&self) -> std::io::Result<Box<dyn Read + Send>> {
         match self {
             Input::File { path, .. } => super::gunzip::open(std::fs::File::open(path)?),
+            Input::Member(member) => super::gunzip::open(member.open()?),
             Input::Stdin => super::gunzip::open(std::io::stdin()),
             Input::KeptStdin { path } => super::gunzip::open(std::fs::File::open(path)?),
             Input::Problem { reason, .. } | Input::Skipped { reason, .. } => {
@@ -135,18 +173,23 @@ pub fn escaped_name(path: &Path) -> String {
     let bytes = path.to_string_lossy().into_owned().into_bytes();
     let mut out = String::with_capacity(bytes.len());
     for chunk in bytes.utf8_chunks() {
-        for c in chunk.valid().chars() {
-            match c {
-                '\\' if cfg!(unix) => out.push_str("\\\\"),
-                c if c.is_control() => out.extend(c.escape_debug()),
-                c => out.push(c),
-            }
-        }
+        escape_into(chunk.valid(), &mut out);
         for b in chunk.invalid() {
             out.push_str(&format!("\\x{b:02x}"));
         }
     }
     out
+}
+
+/// `text` escaped as [`escaped_name`] says, onto `out`.
+fn escape_into(text: &str, out: &mut String) {
+    for c in text.chars() {
+        match c {
+            '\\' if cfg!(unix) => out.push_str("\\\\"),
+            c if c.is_control() => out.extend(c.escape_debug()),
+            c => out.push(c),
+        }
+    }
 }
 
 /// The inputs a list of paths expands to, and the links back to folders
@@ -181,6 +224,11 @@ pub fn expand(paths: &[PathBuf]) -> Expanded {
                     walk.dir(path);
                 }
             }
+            Ok(meta)
+                if meta.is_file() && (unzip::has_zip_extension(path) || unzip::starts_like_zip(path)) =>
+            {
+                unzip::expand(path, &mut walk.held, &mut walk.out);
+            }
             Ok(meta) => {
                 let len = meta.is_file().then_some(meta.len());
                 walk.out.push(Input::File { path: path.clone(), found: false, len });
@@ -197,6 +245,8 @@ struct Walk {
     out: Vec<Input>,
     seen: HashSet<Identity>,
     loops: Vec<PathBuf>,
+    /// Archives inside archives held in memory.
+    held: unzip::Budget,
 }
 
 /// A file's identity: its device and inode on Unix, its canonical path
@@ -287,6 +337,8 @@ impl Walk {
             if meta.is_dir() {
                 let below = self.list(&path);
                 stack.push(below);
+            } else if meta.is_file() && unzip::has_zip_extension(&path) {
+                unzip::expand(&path, &mut self.held, &mut self.out);
             } else if meta.is_file() {
                 self.out.push(Input::File { path, found: true, len: Some(meta.len()) });
             } else {

@@ -30,9 +30,10 @@ pub mod gunzip;
 mod input;
 mod report;
 mod run;
+pub mod unzip;
 
 pub use check::{Checked, Checker, MAX_WARNINGS, Status};
-pub use input::{Expanded, Input, escaped_name, expand};
+pub use input::{Expanded, Input, Member, escaped_name, expand};
 pub use report::{ErrorReport, Report};
 pub use run::{Batch, Event, Meta};
 

@@ -235,7 +235,7 @@ impl Stop {
 /// Whether `input` may hold no record without being unreadable: it was
 /// found while walking a folder and is not named like a record.
 fn may_hold_no_record(input: &Input) -> bool {
-    input.found() && !input.path().is_some_and(detect::has_record_extension)
+    input.found() && !input.named_like_record()
 }
 
 /// Work for a thread, or a piece ready at once.
@@ -289,6 +289,10 @@ where
                 submit(stop(meta, Stop::new(input, reason.clone(), true)))?;
                 continue;
             }
+            Input::Member(member) if let Some((reason, no_record)) = member.problem() => {
+                submit(stop(meta, Stop::new(input, reason.clone(), no_record)))?;
+                continue;
+            }
             _ => match input.open() {
                 Ok(source) => source,
                 Err(e) => {
@@ -334,10 +338,15 @@ fn small_files(inputs: &[Input]) -> usize {
     let mut bytes = 0;
     let mut n = 0;
     for input in inputs.iter().take(GROUP_FILES) {
-        let Input::File { path, len, .. } = input else { break };
         // The size the walk saw (a file that grew since is read in pieces:
-        // see `read_whole`), else the size now.
-        let len = len.or_else(|| std::fs::metadata(path).ok().filter(|m| m.is_file()).map(|m| m.len()));
+        // see `read_whole`), else the size now; a member's declared size.
+        let len = match input {
+            Input::File { path, len, .. } => {
+                len.or_else(|| std::fs::metadata(path).ok().filter(|m| m.is_file()).map(|m| m.len()))
+            }
+            Input::Member(member) => member.size(),
+            _ => None,
+        };
         let Some(len) = len else { break };
         if len > SMALL_FILE || (n > 0 && bytes + len > GROUP_BYTES) {
             break;

@@ -7,6 +7,7 @@
 //! XQF, DhtmlXQ and the compressed CBL list a start position's pieces in
 //! one order, kept in `slots.rs`.
 
+pub mod archive;
 pub mod ccbridge;
 pub mod clean;
 pub mod detect;
@@ -215,15 +216,20 @@ pub enum UnreadableReason {
     /// A damaged 象棋世家 `.mxq` file.
     #[error(transparent)]
     Mxq(mxq::MxqError),
-    /// An archive or a compressed file (zip, 7z, RAR, bzip2, xz,
-    /// Zstandard, tar; gzip when met unread, as inflated data that is gzip
-    /// again), which qipu does not open: it likely holds records,
-    /// so it is unreadable rather than a file of no record.
-    #[error("{kind}: qipu does not open archives or compressed files; unpack it and read the files")]
+    /// An archive or a compressed file that qipu does not open (7z, RAR,
+    /// bzip2, xz, Zstandard, tar; gzip when met unread, as inflated data
+    /// that is gzip again; a zip archive met where qipu does not open one:
+    /// on standard input, inside a gzip stream, or found in a folder under
+    /// a name other than `*.zip`): it likely holds records, so it is
+    /// unreadable rather than a file of no record.
+    #[error("{kind}: {}", archive_advice(kind))]
     Archive {
         /// What it is: `"a zip archive"`, `"a gzip file"`, …
         kind: &'static str,
     },
+    /// A zip archive, or a member of one, that cannot be read.
+    #[error(transparent)]
+    Zip(archive::ArchiveProblem),
     /// A CBL library that holds no record.
     #[error("a library without a record")]
     EmptyLibrary,
@@ -268,6 +274,15 @@ impl UnreadableReason {
     /// The reason of an error of reading a file.
     pub fn cannot_read(e: &std::io::Error) -> UnreadableReason {
         UnreadableReason::CannotRead { kind: e.kind(), message: e.to_string() }
+    }
+}
+
+/// What to do with an archive qipu does not open.
+fn archive_advice(kind: &str) -> &'static str {
+    if kind == "a zip archive" {
+        "qipu opens a zip archive that is a file named on the command line or named *.zip; name it so, or unpack it"
+    } else {
+        "qipu does not open archives or compressed files; unpack it and read the files"
     }
 }
 
