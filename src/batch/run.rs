@@ -307,9 +307,16 @@ where
                 meta.format = stop.format.unwrap_or(meta.format);
                 submit(Task::Ready(Piece::Inputs(vec![(meta, Err(stop))])))?;
             }
-            Ok(Split::Whole(bytes)) => submit(Task::Job(Box::new(move || {
+            Ok(Split::Whole(whole)) => submit(Task::Job(Box::new(move || {
                 let mut visitor = make();
-                Piece::Inputs(vec![read_bytes(input, meta, &bytes, encoding, &mut visitor)])
+                Piece::Inputs(vec![read_bytes(
+                    input,
+                    meta,
+                    whole.bytes(),
+                    Some(whole.told()),
+                    encoding,
+                    &mut visitor,
+                )])
             })))?,
             Ok(Split::Chunks(chunks)) => {
                 meta.format = chunks.format().name();
@@ -370,19 +377,22 @@ fn read_whole<V: Visitor>(
         Ok(None) => return read_streamed(input, meta, encoding, visitor),
         Err(e) => return (meta, Err(Stop::new(input, UnreadableReason::cannot_read(&e), false))),
     };
-    read_bytes(input, meta, &bytes, encoding, visitor)
+    read_bytes(input, meta, &bytes, None, encoding, visitor)
 }
 
-/// The games of an input's `bytes`.
+/// The games of an input's `bytes`, of the format `told` when its head
+/// told it already.
 fn read_bytes<V: Visitor>(
     input: &Input,
     mut meta: Meta,
     bytes: &[u8],
+    told: Option<detect::Format>,
     encoding: Option<Encoding>,
     visitor: &mut V,
 ) -> (Meta, Result<Vec<V::Output>, Stop>) {
     let mut games = Vec::new();
-    match formats::read_with(bytes, encoding, visitor, |game| games.push(game)) {
+    let told = told.unwrap_or_else(|| detect::detect(bytes));
+    match formats::read_told(bytes, told, encoding, visitor, |game| games.push(game)) {
         Ok(read) => {
             meta.read(read);
             (meta, Ok(games))

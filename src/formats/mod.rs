@@ -33,6 +33,7 @@ use crate::record::{Record, RecordBuilder};
 pub use ccbridge::cbf;
 use detect::Format;
 use encoding::Encoding;
+pub(crate) use read::read_told;
 pub use read::{Read, read_with};
 pub use slots::SharedPoint;
 

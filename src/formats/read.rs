@@ -38,14 +38,27 @@ pub fn read_with<V: Visitor>(
     bytes: &[u8],
     encoding: Option<Encoding>,
     visitor: &mut V,
+    each: impl FnMut(V::Output),
+) -> Result<Read, Unreadable> {
+    read_told(bytes, detect::detect(bytes), encoding, visitor, each)
+}
+
+/// [`read_with`] on bytes whose format [`detect::detect`] has told from
+/// their head already (a binary format, binary data, or text), so that no
+/// input is told twice.
+pub(crate) fn read_told<V: Visitor>(
+    bytes: &[u8],
+    told: Format,
+    encoding: Option<Encoding>,
+    visitor: &mut V,
     mut each: impl FnMut(V::Output),
 ) -> Result<Read, Unreadable> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         let reason = if bytes.is_empty() { Reason::Empty } else { Reason::WhiteSpace };
-        return Err(Unreadable::no_record(detect::detect(bytes), reason));
+        return Err(Unreadable::no_record(told, reason));
     }
     let binary = |format| Read { format, encoding: None };
-    match detect::detect(bytes) {
+    match told {
         Format::Xqf => match xqf::read(bytes) {
             Ok(record) => {
                 each(visitor.record(record));

@@ -37,9 +37,8 @@ use super::{cbf, dhtmlxq, pgn, wxf};
 /// order in which they are told apart).
 pub fn text_format(text: &str) -> Format {
     if dhtmlxq::contains_block(text) {
-        // Counted, not kept.
-        let mut blocks = 0;
-        dhtmlxq::read_each(text, 1, |_| blocks += 1);
+        // Counted, not read.
+        let blocks = dhtmlxq::count_records(text);
         if blocks > 0 && !(pgn::has_tags(text) && super::pgn_games(text) > blocks) {
             return Format::Dhtmlxq;
         }

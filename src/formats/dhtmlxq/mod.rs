@@ -27,7 +27,7 @@ mod read;
 mod write;
 
 pub use read::read;
-pub(crate) use read::read_each;
+pub(crate) use read::{count_records, read_each};
 pub use write::{WriteError, write};
 
 /// Tags of a block and the record tags they become, both ways.

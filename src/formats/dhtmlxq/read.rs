@@ -28,30 +28,60 @@ pub fn read(text: &str) -> Vec<Record> {
 /// places name the lines of the larger text.
 pub(crate) fn read_each(text: &str, first_line: u32, mut each: impl FnMut(Record)) {
     let lines = LineIndex::new(text, first_line);
+    each_block(text, |block| {
+        let mut record = Record { at: lines.span(block.open), ..Record::default() };
+        if !block.closed {
+            record.warnings.push(Warning {
+                at: lines.span(block.open),
+                message: format!("[{}] is not closed with [/{}]", block.name, block.name),
+            });
+        }
+        if read_block(text, block.body.start, block.body.end, &lines, &mut record) {
+            each(record);
+        }
+    });
+}
+
+/// How many records [`read`] reads from `text`, counted without reading
+/// them: the blocks that hold a closed `[DhtmlXQ_…]…[/DhtmlXQ_…]` tag.
+pub(crate) fn count_records(text: &str) -> usize {
+    let mut records = 0;
+    each_block(text, |block| {
+        let tags = tags(text, block.body.start, block.body.end, None, &mut Vec::new());
+        records += usize::from(tags.iter().any(|t| t.closed));
+    });
+    records
+}
+
+/// A block of a text, as [`each_block`] finds it.
+struct BlockAt<'a> {
+    /// Where its opening tag starts.
+    open: usize,
+    /// Its name (`DhtmlXQ`, `DhtmlXQiFrame`, …, as written).
+    name: &'a str,
+    /// Its body: from after the opening tag to its closing tag (or, not
+    /// closed, to the next block or the end).
+    body: std::ops::Range<usize>,
+    /// Whether its closing tag ends it.
+    closed: bool,
+}
+
+/// Calls `each` for every block of `text`, in order.
+fn each_block<'a>(text: &'a str, mut each: impl FnMut(BlockAt<'a>)) {
     let mut at = 0;
     while let Some(open) = find_block_open(text, at) {
         let body_start = open + text[open..].find(']').map_or(text.len() - open, |k| k + 1);
         let name = &text[open + 1..body_start.saturating_sub(1).max(open + 1)];
         let close = format!("[/{name}]");
-        let mut record = Record { at: lines.span(open), ..Record::default() };
         // Blocks do not nest: the closing tag is looked for up to the next
         // block, so that the text is scanned once however many are open.
         let next_open = find_block_open(text, body_start).unwrap_or(text.len());
-        let (body_end, next) = match find_ci(&text[..next_open], &close, body_start) {
-            Some(end) => (end, end + close.len()),
-            None => {
-                // Unclosed: the block runs to the next block or the end.
-                let end = next_open;
-                record.warnings.push(Warning {
-                    at: lines.span(open),
-                    message: format!("[{name}] is not closed with {close}"),
-                });
-                (end, end)
-            }
+        let (body_end, next, closed) = match find_ci(&text[..next_open], &close, body_start) {
+            Some(end) => (end, end + close.len(), true),
+            // Unclosed: the block runs to the next block or the end.
+            None => (next_open, next_open, false),
         };
-        if read_block(text, body_start, body_end, &lines, &mut record) {
-            each(record);
-        }
+        each(BlockAt { open, name, body: body_start..body_end, closed });
         at = next;
     }
 }
@@ -80,12 +110,13 @@ struct Tag<'a> {
     closed: bool,
 }
 
-/// The tags between `start` and `end`.
+/// The tags between `start` and `end`, and (with the text's `lines`) the
+/// warnings their closing tags call for.
 fn tags<'a>(
     text: &'a str,
     start: usize,
     end: usize,
-    lines: &LineIndex,
+    lines: Option<&LineIndex>,
     warnings: &mut Vec<Warning>,
 ) -> Vec<Tag<'a>> {
     let mut out = Vec::new();
@@ -107,7 +138,9 @@ fn tags<'a>(
                     None => (&text[close + 10..end], end),
                 };
                 let closing = closing.to_ascii_lowercase();
-                if closing != name {
+                if let Some(lines) = lines
+                    && closing != name
+                {
                     warnings.push(Warning {
                         at: lines.span(close),
                         message: format!("[DhtmlXQ_{name}] closed by [/DhtmlXQ_{closing}]"),
@@ -116,10 +149,12 @@ fn tags<'a>(
                 (close, close_end)
             }
             None => {
-                warnings.push(Warning {
-                    at: lines.span(open),
-                    message: format!("[DhtmlXQ_{name}] is not closed"),
-                });
+                if let Some(lines) = lines {
+                    warnings.push(Warning {
+                        at: lines.span(open),
+                        message: format!("[DhtmlXQ_{name}] is not closed"),
+                    });
+                }
                 (next_open, next_open)
             }
         };
@@ -134,7 +169,7 @@ fn tags<'a>(
 /// tag name, not a record).
 fn read_block(text: &str, start: usize, end: usize, lines: &LineIndex, record: &mut Record) -> bool {
     let mut warnings = Vec::new();
-    let tags = tags(text, start, end, lines, &mut warnings);
+    let tags = tags(text, start, end, Some(lines), &mut warnings);
     if !tags.iter().any(|t| t.closed) {
         return false;
     }
@@ -475,6 +510,31 @@ impl<'a> LineIndex<'a> {
 mod tests {
     use super::*;
     use crate::analysis::replay::replay;
+
+    #[test]
+    fn records_are_counted_as_many_as_are_read() {
+        let block = "[DhtmlXQ][DhtmlXQ_movelist]7747[/DhtmlXQ_movelist][/DhtmlXQ]";
+        let texts = [
+            String::new(),
+            block.to_string(),
+            format!("<p>{block}</p>\n<p>[DhtmlXQiFrame][DhtmlXQ_title]x[/DhtmlXQ_title][/DhtmlXQiFrame]</p>"),
+            // Prose that names a block, a block of no closed tag, blocks not closed.
+            "see [DhtmlXQ] here [DhtmlXQ][DhtmlXQ_movelist]7747[/DhtmlXQ]".to_string(),
+            format!(
+                "[DhtmlXQ][DhtmlXQ_movelist]7747[/DhtmlXQ_movelist]\n{block}\n[dhtmlxqhtml][dhtmlxq_title]t[/dhtmlxq_title]"
+            ),
+            format!("{block}[DhtmlXQ_movelist]7747[/DhtmlXQ_movelist][/DhtmlXQ][DhtmlXQ]{block}"),
+        ];
+        for text in &texts {
+            assert_eq!(count_records(text), read(text).len(), "{text}");
+        }
+        assert_eq!(count_records(&texts[4]), 3);
+        // Every cut of a text of several blocks.
+        let all = &texts[5];
+        for end in (0..=all.len()).filter(|&k| all.is_char_boundary(k)) {
+            assert_eq!(count_records(&all[..end]), read(&all[..end]).len(), "{}", &all[..end]);
+        }
+    }
 
     #[test]
     fn blocks_in_a_page_with_variations_and_comments() {

@@ -1,6 +1,8 @@
 //! Reading a large input a piece at a time, in bounded memory.
 //!
-//! The first megabyte decides how ([`super::sniff`]): PGN, JSON, EPD, UCI
+//! The first megabyte decides how ([`super::sniff`]), and tells the
+//! input's format once (a binary format by its signature, or text): an
+//! input read whole is not told again ([`Whole`]). PGN, JSON, EPD, UCI
 //! and DhtmlXQ text is cut, as it arrives, into [`Chunk`]s of whole games
 //! (about 256 KB each) that are read one after the other, or side by side
 //! on several threads, and give the same games as reading the whole text
@@ -98,9 +100,45 @@ const PIECE: usize = 256 << 10;
 #[derive(Debug)]
 pub enum Split<R> {
     /// The input, read whole: a format that is not read in pieces.
-    Whole(Vec<u8>),
+    Whole(Whole),
     /// The input, read in chunks of whole games.
     Chunks(Chunks<R>),
+}
+
+/// An input read whole, and its format as its head told it.
+#[derive(Debug)]
+pub struct Whole {
+    bytes: Vec<u8>,
+    told: Format,
+}
+
+impl Whole {
+    /// The input's bytes.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// The format its head told ([`detect::detect`]): a binary format,
+    /// binary data, or [`Format::Pgn`] for any text (told apart once
+    /// decoded).
+    pub fn told(&self) -> Format {
+        self.told
+    }
+
+    /// Reads its games with `visitor` like [`super::read_with`], without
+    /// telling its format again.
+    ///
+    /// # Errors
+    ///
+    /// As [`super::read_with`].
+    pub fn read_with<V: Visitor>(
+        &self,
+        encoding: Option<Encoding>,
+        visitor: &mut V,
+        each: impl FnMut(V::Output),
+    ) -> Result<Read, Unreadable> {
+        super::read::read_told(&self.bytes, self.told, encoding, visitor, each)
+    }
 }
 
 /// Cuts an input into chunks of whole games as it is read (see the
@@ -155,24 +193,26 @@ pub fn split_sized<R: std::io::Read>(
 ) -> Result<Split<R>, Unreadable> {
     let mut head = Vec::with_capacity(head_size);
     (&mut source).take(head_size as u64).read_to_end(&mut head).map_err(cannot_read)?;
+    // The format is told once, from the head.
+    let told = detect::detect(&head);
     // Data of no record format is refused on its head: the rest (of a
     // device such as /dev/zero, maybe endless) is not read.
-    if detect::detect(&head) == Format::Binary {
-        return Ok(Split::Whole(head));
+    if told == Format::Binary {
+        return Ok(Split::Whole(Whole { bytes: head, told }));
     }
     let whole = |mut bytes: Vec<u8>, mut source: R| {
         let room = (MAX_WHOLE + 1).saturating_sub(bytes.len() as u64);
         (&mut source).take(room).read_to_end(&mut bytes).map_err(cannot_read)?;
         if bytes.len() as u64 > MAX_WHOLE {
             let reason = UnreadableReason::TooLarge { max: MAX_WHOLE };
-            return Err(Unreadable::damaged(detect::detect(&bytes), reason));
+            return Err(Unreadable::damaged(told, reason));
         }
-        Ok(Split::Whole(bytes))
+        Ok(Split::Whole(Whole { bytes, told }))
     };
     if head.len() < head_size {
         return whole(head, source);
     }
-    match detect::detect(&head) {
+    match told {
         Format::Cbl => {
             let chunks = |cut| Ok(Split::Chunks(Chunks { cut: Cut::Library(cut) }));
             let found = head[..head.len().min(16)].to_vec();
@@ -329,7 +369,7 @@ pub fn read_split<R: std::io::Read, V: Visitor>(
     mut each: impl FnMut(V::Output),
 ) -> Result<Read, Unreadable> {
     let mut chunks = match split {
-        Split::Whole(bytes) => return super::read_with(&bytes, encoding, visitor, each),
+        Split::Whole(whole) => return whole.read_with(encoding, visitor, each),
         Split::Chunks(chunks) => chunks,
     };
     let read = Read { format: chunks.format(), encoding: chunks.encoding() };
