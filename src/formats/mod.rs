@@ -8,6 +8,7 @@
 //! one order, kept in `slots.rs`.
 
 pub mod archive;
+pub(crate) mod byte_error;
 pub mod ccbridge;
 pub mod clean;
 pub mod detect;
@@ -23,6 +24,7 @@ mod read;
 pub mod sg;
 pub(crate) mod slots;
 pub mod sniff;
+pub(crate) mod start;
 pub mod stream;
 pub mod text;
 pub mod uci;
@@ -30,6 +32,7 @@ pub mod wxf;
 pub mod xqf;
 
 use crate::record::{Record, RecordBuilder};
+pub use byte_error::ByteError;
 pub use ccbridge::cbf;
 use detect::Format;
 use encoding::Encoding;
@@ -46,96 +49,6 @@ pub struct Parsed {
     pub encoding: Option<Encoding>,
     /// The records, in file order.
     pub records: Vec<Record>,
-}
-
-/// Why a binary file (or a record in one) cannot be read, and at which
-/// byte: an [`XqfError`](xqf::XqfError) or a
-/// [`CcbridgeError`](ccbridge::CcbridgeError), whose `kind` says what is
-/// wrong in the terms of its format. The message is `byte OFFSET: ` and
-/// the [`reason`](ByteError::reason).
-///
-/// ```
-/// use qipu::formats::xqf::{self, XqfErrorKind};
-/// let mut file = b"XQ\x13".to_vec();
-/// file.resize(1024, 0);
-/// let e = xqf::read(&file).unwrap_err();
-/// assert_eq!((e.offset, e.in_inflated_data, &e.kind), (2, false, &XqfErrorKind::Version(19)));
-/// assert_eq!(e.to_string(), "byte 2: version 19: XQStudio writes versions up to 18");
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ByteError<K> {
-    /// Byte offset of the problem: in the file, or in the inflated data
-    /// when [`in_inflated_data`](ByteError::in_inflated_data) says so.
-    pub offset: usize,
-    /// Whether `offset` counts in the inflated data of a compressed 象棋桥
-    /// library rather than in the file.
-    pub in_inflated_data: bool,
-    /// What is wrong.
-    pub kind: K,
-}
-
-impl<K: std::fmt::Display> ByteError<K> {
-    /// What is wrong, in words: the kind's message, and, for an offset in
-    /// inflated data, ` (offset in the inflated library data)`.
-    pub fn reason(&self) -> String {
-        let mut reason = self.kind.to_string();
-        if self.in_inflated_data {
-            reason.push_str(" (offset in the inflated library data)");
-        }
-        reason
-    }
-}
-
-impl<K: std::fmt::Display> std::fmt::Display for ByteError<K> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "byte {}: {}", self.offset, self.kind)?;
-        if self.in_inflated_data {
-            f.write_str(" (offset in the inflated library data)")?;
-        }
-        Ok(())
-    }
-}
-
-impl<K: std::fmt::Debug + std::fmt::Display> std::error::Error for ByteError<K> {}
-
-/// A [`ByteError`] at `offset` in the file, as the `Err` of a reader.
-fn byte_error<T, K>(offset: usize, kind: K) -> Result<T, ByteError<K>> {
-    Err(ByteError { offset, in_inflated_data: false, kind })
-}
-
-/// Settles the side to move of a record whose moves are points, and writes
-/// its `FEN` tag when the start is not the standard one with Red to move
-/// (`board_at`: where the file stores the placement). The side is the
-/// colour of the first move's piece; without a move, what the file stores
-/// (`stored`: the side, where, and what says it, such as "header"), else
-/// Red. A stored side that the first move contradicts is reported as a
-/// warning.
-pub(crate) fn settle_start(
-    record: &mut Record,
-    board: &crate::Board,
-    board_at: crate::record::Span,
-    stored: Option<(crate::Color, crate::record::Span, &str)>,
-    fullmoves: u32,
-) {
-    use crate::record::{MoveText, Warning};
-    let tree = &record.tree;
-    let first_mover = tree.main_child(tree.root()).and_then(|id| match &tree.node(id).mv.as_ref()?.text {
-        MoveText::Coords(m) => board.piece_at(m.from).map(|p| p.color),
-        MoveText::Text(_) => None,
-    });
-    let turn = first_mover.or(stored.map(|(side, ..)| side)).unwrap_or(crate::Color::Red);
-    if let (Some((said, at, who)), Some(mover)) = (stored, first_mover)
-        && said != mover
-    {
-        let message = format!("the {who} says {said} moves first, but the first move is {mover}'s");
-        record.warnings.push(Warning { at, message });
-    }
-    if *board != crate::Board::start() || turn != crate::Color::Red {
-        let mut fen = String::new();
-        crate::rules::fen::write_fen(board, turn, 0, fullmoves.max(1), &mut fen);
-        record.tags.push(("FEN".into(), fen));
-        record.start_at = Some(board_at);
-    }
 }
 
 /// A file from which no record can be read. Its message is the

@@ -39,7 +39,7 @@ use quick_xml::events::{BytesRef, BytesStart, Event};
 use quick_xml::reader::Reader;
 
 use super::{put_tags, result_of_code, tidy_comment};
-use crate::formats::settle_start;
+use crate::formats::start::settle_start;
 use crate::record::{GameResult, MoveText, MoveTree, NodeId, Record, RecordedMove, Span, Warning};
 use crate::rules::Setup;
 use crate::{Board, Color, File, Move, Rank, Square};

@@ -9,34 +9,16 @@
 
 use crate::record::{Record, Warning};
 
-use super::cbl_compressed::{is_compressed_library, read_compressed_library};
-use super::cbr::{RECORD_MAGIC, is_cbr, read_record};
-use super::{
-    CcbridgeError, CcbridgeErrorKind, FileKind, Overrun, Truncated, error, not_ccbridge, span, u32_at,
+use super::cbl_compressed::read_compressed_library;
+use super::cbr::read_record;
+use super::layout::{
+    ENTRY_LEN, INDEX_AT, LIBRARY_MAGIC, RECORD_MAGIC, SLOT_LEN, STATE_DELETED, STATE_RECORD, STATE_UNUSED,
+    is_cbr, is_compressed_library,
 };
-
-/// The first 16 bytes of a CBL library.
-pub const LIBRARY_MAGIC: &[u8; 16] = b"CCBridgeLibrary\0";
-
-/// The games of a library.
-#[derive(Clone, Debug)]
-pub struct Library {
-    /// How many games the library says it holds: for a CBL, the index
-    /// entries that hold a record (deleted entries, state 5, are not
-    /// counted and not read); for a compressed library, the count in its
-    /// header.
-    pub declared: usize,
-    /// One entry per game, in index order: the record, or why it cannot be
-    /// read. Positions (error offsets, [`Record::at`], the moves' byte
-    /// offsets in `Span::column`) are offsets in the file, or in the
-    /// inflated data for a compressed library.
-    pub records: Vec<Result<Record, CcbridgeError>>,
-}
-
-/// Whether `bytes` starts like a CBL library, plain or compressed.
-pub fn is_cbl(bytes: &[u8]) -> bool {
-    bytes.starts_with(LIBRARY_MAGIC) || is_compressed_library(bytes)
-}
+use super::{
+    CcbridgeError, CcbridgeErrorKind, FileKind, Library, Overrun, Truncated, error, not_ccbridge, span,
+    u32_at,
+};
 
 /// Reads a CBL library: every game it holds, each read or failed on its
 /// own. The error is for a library that cannot be read at all (not a
@@ -58,17 +40,6 @@ pub fn read_cbl(bytes: &[u8]) -> Result<Library, CcbridgeError> {
         error(0, not_ccbridge(FileKind::Library, bytes))
     }
 }
-
-/// Where the index starts in a CBL.
-pub(super) const INDEX_AT: usize = 66_624;
-/// Size of an index entry.
-pub(super) const ENTRY_LEN: usize = 276;
-/// Records sit on slots of this size.
-pub(super) const SLOT_LEN: usize = 4096;
-/// Index entry states.
-pub(super) const STATE_UNUSED: u32 = 0;
-pub(super) const STATE_DELETED: u32 = 5;
-const STATE_RECORD: u32 = 7;
 
 /// Reads a plain CBL: the index, then each record on its slots.
 fn read_plain_library(bytes: &[u8]) -> Result<Library, CcbridgeError> {
@@ -167,7 +138,7 @@ pub(super) fn read_slot(
 mod tests {
     use super::*;
     use crate::formats::ccbridge::testing::*;
-    use crate::formats::ccbridge::{is_cbr, read_cbr};
+    use crate::formats::ccbridge::{is_cbl, read_cbr};
 
     #[test]
     fn a_library_skips_deleted_entries_and_isolates_bad_records() {

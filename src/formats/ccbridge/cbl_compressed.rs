@@ -15,35 +15,23 @@
 
 use std::io::Read;
 
-use crate::formats::settle_start;
 use crate::formats::slots::put_slot;
+use crate::formats::start::settle_start;
 use crate::record::{MoveText, MoveTree, NodeId, Record, RecordedMove, Warning};
 use crate::{Board, Move};
 
-use super::cbl::Library;
+use super::Library;
 use super::cursor::Cursor;
 use super::{
     BadByte, BadMove, CcbridgeError, CcbridgeErrorKind, Inflate, Overrun, Truncated, error, nibble_square,
     put_tags, result_tag, span, tidy_comment, u32_at, warn,
 };
 
-/// The first 8 bytes of a compressed library, followed by u32
-/// [`COMPRESSED_FORMAT`].
-pub const COMPRESSED_MAGIC: &[u8; 8] = b"CCBridge";
-
-/// The format number after [`COMPRESSED_MAGIC`] in a compressed library.
-pub const COMPRESSED_FORMAT: u32 = 21;
-
 /// The same error, its offset marked as one in the inflated data of a
 /// compressed library.
 pub(super) fn in_inflated_data(mut e: CcbridgeError) -> CcbridgeError {
     e.in_inflated_data = true;
     e
-}
-
-/// Whether `bytes` starts like a compressed library.
-pub(super) fn is_compressed_library(bytes: &[u8]) -> bool {
-    bytes.starts_with(COMPRESSED_MAGIC) && u32_at(bytes, 8) == Some(COMPRESSED_FORMAT)
 }
 
 /// Decodes GBK (GB18030) text; bad bytes become U+FFFD with a warning.

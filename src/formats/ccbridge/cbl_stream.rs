@@ -29,15 +29,13 @@ use std::io::Read;
 
 use crate::record::Record;
 
-use super::cbl::{
-    ENTRY_LEN, INDEX_AT, LIBRARY_MAGIC, STATE_DELETED, STATE_UNUSED, header_cut, index_cut, index_end,
-    next_slot, past_the_end, read_slot,
-};
+use super::cbl::{header_cut, index_cut, index_end, next_slot, past_the_end, read_slot};
 use super::cbl_compressed::{
     self as compressed, Inflated, MAX_INFLATE_RATIO, STREAM_AT, check_declared, check_ratio, game_end,
-    in_inflated_data, is_compressed_library, not_reached, read_compressed_game, read_library_header,
+    in_inflated_data, not_reached, read_compressed_game, read_library_header,
 };
 use super::cursor::truncated;
+use super::layout::{ENTRY_LEN, INDEX_AT, LIBRARY_MAGIC, STATE_DELETED, STATE_UNUSED, is_compressed_library};
 use super::u32_at;
 use super::{CcbridgeError, CcbridgeErrorKind, Inflate, error};
 

@@ -12,23 +12,16 @@
 //! tree with the header fields 128 to 256 bytes earlier and squares
 //! written as `column << 4 | row`.
 
-use crate::formats::settle_start;
+use crate::formats::start::settle_start;
 use crate::record::{MoveText, MoveTree, NodeId, Record, RecordedMove, Warning};
 use crate::{Board, Color, File, Move, Piece, Rank, Role, Square};
 
 use super::cursor::Cursor;
+use super::layout::{V2_BOARD, V2_RESULT, V2_SIDE, V2_START_NUMBER, V2_STRINGS, V2_TREE, is_cbr};
 use super::{
     BadByte, BadMove, CcbridgeError, CcbridgeErrorKind, FileKind, Overrun, Truncated, error, is_cbl,
     nibble_square, not_ccbridge, put_tags, result_tag, span, tidy_comment, warn,
 };
-
-/// The first 16 bytes of a CBR record.
-pub const RECORD_MAGIC: &[u8; 16] = b"CCBridge Record\0";
-
-/// Whether `bytes` starts like a CBR record.
-pub fn is_cbr(bytes: &[u8]) -> bool {
-    bytes.starts_with(RECORD_MAGIC)
-}
 
 /// Reads one CBR record.
 ///
@@ -138,30 +131,6 @@ struct Layout {
     tree: usize,
     square: fn(u8) -> Option<Square>,
 }
-
-/// Layout version 2's text fields: offset, size in bytes, tag.
-pub(super) const V2_STRINGS: &[(usize, usize, &str)] = &[
-    (180, 128, "Title"),
-    (692, 64, "Event"),
-    (756, 64, "Round"),
-    (884, 64, "Date"),
-    (948, 64, "Site"),
-    (1012, 64, "TimeControl"),
-    (1076, 64, "Red"),
-    (1140, 64, "RedTeam"),
-    (1300, 64, "Black"),
-    (1364, 64, "BlackTeam"),
-    (1652, 64, "Annotator"),
-    (1780, 64, "Author"),
-];
-
-/// Layout version 2's result code, side to move, start move number, board
-/// and move tree offsets.
-pub(super) const V2_RESULT: usize = 2076;
-pub(super) const V2_SIDE: usize = 2112;
-pub(super) const V2_START_NUMBER: usize = 2116;
-pub(super) const V2_BOARD: usize = 2120;
-pub(super) const V2_TREE: usize = 2214;
 
 /// Layout version 2, what CCBridge writes (formats.md §5.1).
 const VERSION_2: Layout = Layout {
@@ -330,6 +299,7 @@ fn read_tree(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::formats::ccbridge::layout::RECORD_MAGIC;
     use crate::formats::ccbridge::testing::*;
     use crate::record::GameResult;
 

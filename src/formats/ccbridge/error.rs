@@ -142,7 +142,7 @@ pub enum Truncated {
     #[error("the compressed library header has 20 bytes")]
     CompressedHeader,
     /// A CBL's index does not fit in the file.
-    #[error("an index of {entries} entries from byte {} does not fit in the file", super::cbl::INDEX_AT)]
+    #[error("an index of {entries} entries from byte {} does not fit in the file", super::layout::INDEX_AT)]
     Index {
         /// The index size its header gives.
         entries: u32,

@@ -41,14 +41,15 @@ pub(crate) mod cbl_stream;
 mod cbr;
 mod cursor;
 mod error;
+mod layout;
 #[cfg(test)]
 pub(crate) mod testing;
 mod write;
 
-pub use cbl::{LIBRARY_MAGIC, Library, is_cbl, read_cbl};
-pub use cbl_compressed::{COMPRESSED_FORMAT, COMPRESSED_MAGIC};
-pub use cbr::{RECORD_MAGIC, is_cbr, read_cbr};
+pub use cbl::read_cbl;
+pub use cbr::read_cbr;
 pub use error::{BadByte, BadMove, CcbridgeErrorKind, FileKind, Inflate, Overrun, Truncated};
+pub use layout::{COMPRESSED_FORMAT, COMPRESSED_MAGIC, LIBRARY_MAGIC, RECORD_MAGIC, is_cbl, is_cbr};
 pub use write::{WriteError, Written, write_cbl, write_cbr, write_library};
 
 use crate::record::{GameResult, Record, Span, Warning};
@@ -60,9 +61,24 @@ use crate::{File, Rank, Square};
 /// and so does the message).
 pub type CcbridgeError = super::ByteError<CcbridgeErrorKind>;
 
+/// The games of a library.
+#[derive(Clone, Debug)]
+pub struct Library {
+    /// How many games the library says it holds: for a CBL, the index
+    /// entries that hold a record (deleted entries, state 5, are not
+    /// counted and not read); for a compressed library, the count in its
+    /// header.
+    pub declared: usize,
+    /// One entry per game, in index order: the record, or why it cannot be
+    /// read. Positions (error offsets, [`Record::at`], the moves' byte
+    /// offsets in `Span::column`) are offsets in the file, or in the
+    /// inflated data for a compressed library.
+    pub records: Vec<Result<Record, CcbridgeError>>,
+}
+
 /// A [`CcbridgeError`] at `offset` in the file, as the `Err` of a reader.
 fn error<T>(offset: usize, kind: impl Into<CcbridgeErrorKind>) -> Result<T, CcbridgeError> {
-    super::byte_error(offset, kind.into())
+    super::byte_error::byte_error(offset, kind.into())
 }
 
 /// The error of a file that is not of the family: it starts with `bytes`.

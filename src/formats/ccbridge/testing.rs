@@ -1,8 +1,8 @@
 //! Builders of CCBridge records for the tests.
 
-use super::cbl::{ENTRY_LEN, INDEX_AT, SLOT_LEN};
-use super::cbr::RECORD_MAGIC;
-use super::{COMPRESSED_FORMAT, COMPRESSED_MAGIC, LIBRARY_MAGIC};
+use super::layout::{
+    COMPRESSED_FORMAT, COMPRESSED_MAGIC, ENTRY_LEN, INDEX_AT, LIBRARY_MAGIC, RECORD_MAGIC, SLOT_LEN,
+};
 use crate::record::{MoveText, NodeId, Record};
 
 /// The board bytes of the standard start (row 0 = Black's back rank).

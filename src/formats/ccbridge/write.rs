@@ -3,9 +3,10 @@
 //! Text that does not fit its field is cut at a character boundary, with
 //! a warning; tags CBR has no field for are named in a warning too.
 
-use super::LIBRARY_MAGIC;
-use super::cbl::{ENTRY_LEN, INDEX_AT, SLOT_LEN};
-use super::cbr::{RECORD_MAGIC, V2_BOARD, V2_RESULT, V2_SIDE, V2_START_NUMBER, V2_STRINGS, V2_TREE};
+use super::layout::{
+    ENTRY_LEN, INDEX_AT, LIBRARY_MAGIC, RECORD_MAGIC, SLOT_LEN, V2_BOARD, V2_RESULT, V2_SIDE,
+    V2_START_NUMBER, V2_STRINGS, V2_TREE,
+};
 use crate::record::{GameResult, NodeId, Record};
 use crate::{Color, Move, Role, Square};
 

@@ -33,7 +33,7 @@ pub use error::{Truncated, XqfErrorKind};
 pub use names::{FileNames, MAX_STEM, file_stem};
 pub use write::{Version, WriteError, write, write_preserving};
 
-use super::byte_error as error;
+use super::byte_error::byte_error as error;
 use super::slots::put_slot;
 use crate::record::{GameResult, MoveText, MoveTree, NodeId, Record, RecordedMove, Span, Warning};
 use crate::{Board, Color, Move, Square};
@@ -210,7 +210,7 @@ fn read_file(bytes: &[u8], raws: Option<&mut Vec<RawRecord>>) -> Result<Record, 
     // move, the header's WhoPlay byte.
     let header_turn = if who_plays == 1 { Color::Black } else { Color::Red };
     let fullmoves = u16::from_le_bytes([header[0x30], header[0x31]]) as u32 / 2;
-    super::settle_start(
+    super::start::settle_start(
         &mut record,
         &board,
         Span { line: 0, column: 0x10 },
