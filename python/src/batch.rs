@@ -11,7 +11,8 @@ use pyo3::types::{PyDict, PyList, PyString};
 use qipu::analysis::stats::{GameFacts, MainLine, Stats};
 use qipu::batch::{self, Batch, Input, Report, Status};
 use qipu::formats::encoding::Encoding;
-use qipu::formats::{dhtmlxq, json, pgn, uci, xqf};
+use qipu::formats::write::{Unmappable, WriteFormat, WriteOptions};
+use qipu::formats::{self, xqf};
 use qipu::notation::Notation;
 use qipu::record::GameResult;
 use qipu::record::replay::Follow;
@@ -269,16 +270,6 @@ pub fn fen_columns<'py>(
     columns.into_dict(py)
 }
 
-/// Formats `convert` writes: into one file, or (XQF) a file per game.
-#[derive(Copy, Clone, PartialEq, Eq)]
-enum Target {
-    Pgn,
-    Json,
-    Dhtmlxq,
-    Uci,
-    Xqf(xqf::Version),
-}
-
 /// Writes every selected game of `paths` into the file `output`, as
 /// `qipu convert --to TO -o OUTPUT` does: `pgn` (moves in `notation`),
 /// `json`, `dhtmlxq` or `uci`, in `output_encoding` (`utf-8`, `gbk` or
@@ -306,28 +297,36 @@ pub fn convert<'py>(
     encoding: Option<&str>,
     select: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let target = match to {
-        "pgn" => Target::Pgn,
-        "json" => Target::Json,
-        "dhtmlxq" => Target::Dhtmlxq,
-        "uci" => Target::Uci,
-        "xqf" => Target::Xqf(match xqf_version {
-            10 => xqf::Version::V10,
-            18 => xqf::Version::V18,
-            _ => return Err(PyValueError::new_err("xqf_version: 10 or 18")),
-        }),
+    let format = match to {
+        "pgn" => WriteFormat::Pgn,
+        "json" => WriteFormat::Json,
+        "dhtmlxq" => WriteFormat::Dhtmlxq,
+        "uci" => WriteFormat::Uci,
+        "xqf" => WriteFormat::Xqf,
         _ => {
             return Err(PyValueError::new_err(format!("to={to:?}: expected pgn, json, dhtmlxq, uci or xqf")));
         }
     };
-    let out_encoding = match names::encoding(Some(output_encoding))? {
+    let xqf_version = match xqf_version {
+        10 => xqf::Version::V10,
+        18 => xqf::Version::V18,
+        _ if format == WriteFormat::Xqf => return Err(PyValueError::new_err("xqf_version: 10 or 18")),
+        _ => xqf::Version::V10,
+    };
+    let encoding_out = match names::encoding(Some(output_encoding))? {
         Some(e @ (Encoding::Utf8 | Encoding::Gb18030 | Encoding::Big5)) => e,
         _ => return Err(PyValueError::new_err("output_encoding must be utf-8, gbk or big5")),
     };
-    let notation = names::notation(notation)?;
+    let options = WriteOptions {
+        format,
+        notation: names::notation(notation)?,
+        xqf_version,
+        encoding: encoding_out,
+        unmappable: Unmappable::Error,
+    };
     let Run { inputs, batch, mut chooser } = Run::new(paths, jobs, encoding, select)?;
-    let mut dest = match target {
-        Target::Xqf(_) => {
+    let mut dest = match format {
+        WriteFormat::Xqf => {
             if std::fs::metadata(&output).is_ok_and(|m| !m.is_dir()) {
                 return Err(PyOSError::new_err(format!(
                     "{}: to=\"xqf\" writes a file per game into a folder: this is no folder",
@@ -350,21 +349,6 @@ pub fn convert<'py>(
             Dest::One(file) => *file = Some(Whole::create(&output)?),
             Dest::Folder { dir, .. } => std::fs::create_dir_all(dir)?,
         }
-        let render = |record: &qipu::record::Record| -> Result<Vec<u8>, String> {
-            let s = match target {
-                Target::Pgn => pgn::write(record, notation) + "\n",
-                Target::Json => json::write(record) + "\n",
-                Target::Dhtmlxq => dhtmlxq::write(record).map_err(|e| e.to_string())? + "\n",
-                Target::Uci => uci::write(record).map_err(|e| e.to_string())? + "\n",
-                Target::Xqf(version) => return xqf::write(record, version).map_err(|e| e.to_string()),
-            };
-            if out_encoding == Encoding::Utf8 || s.is_ascii() {
-                return Ok(s.into_bytes());
-            }
-            out_encoding.encode(&s).map(|b| b.into_owned()).map_err(|c| {
-                format!("{c:?} (U+{:04X}) cannot be written in {}", c as u32, out_encoding.name())
-            })
-        };
         let make = || {
             qipu::record::visit::Map::new(
                 qipu::record::RecordBuilder::default(),
@@ -374,7 +358,7 @@ pub fn convert<'py>(
                     if set_ecco {
                         qipu::analysis::ecco::tag_record(&mut record);
                     }
-                    let bytes = (status != Status::Unreadable).then(|| render(&record));
+                    let bytes = (status != Status::Unreadable).then(|| formats::write(&record, &options));
                     let title = record.tag("Title").map(str::to_string);
                     Judged { matches: judged.matches, key: judged.key, game: (status, bytes, title) }
                 },

@@ -9,14 +9,11 @@ use super::Failure;
 use super::output::InputFiles;
 use super::progress::{Outcome, Tally};
 use qipu::batch::{Event, Input};
-use qipu::formats::{ccbridge, xqf};
+use qipu::formats::write::{WriteError, WriteFormat, WriteOptions, Written};
+use qipu::formats::{self, ccbridge, xqf};
 use qipu::record::replay::ReplayError;
 use qipu::record::visit::Map;
 use qipu::record::{Record, RecordBuilder, Warning};
-
-/// A game's file: its bytes and what could not be kept whole, or why it
-/// could not be written.
-pub type GameFile = Result<(Vec<u8>, Vec<String>), String>;
 
 /// Where the games go.
 pub enum Dest<'a> {
@@ -33,7 +30,7 @@ pub enum Dest<'a> {
 
 /// One game made into a file, or why it could not be.
 struct Converted {
-    bytes: GameFile,
+    bytes: Result<Written, WriteError>,
     /// The `Title` tag, for the file's name.
     title: Option<String>,
     /// How the game replayed.
@@ -45,7 +42,7 @@ struct Converted {
     key: Option<qipu::dedupe::Key>,
 }
 
-/// Writes every game of `inputs` with `game_file` into `dest`; the
+/// Writes every game of `inputs` as `options` say into `dest`; the
 /// writer's warnings go to standard error, naming the game. Returns the
 /// tally of the games, and of those not written, and the selection's part
 /// of the summary line.
@@ -53,7 +50,7 @@ pub fn run(
     inputs: &mut [Input],
     args: &super::convert::Args,
     mut dest: Dest,
-    game_file: &(dyn Fn(&Record) -> GameFile + Sync),
+    options: &WriteOptions,
 ) -> Result<(Tally, String), Failure> {
     if let Dest::Files { dir, .. } = dest {
         std::fs::create_dir_all(dir).map_err(|e| Failure::usage(format!("{}: {e}", dir.display())))?;
@@ -71,7 +68,7 @@ pub fn run(
         let judged = selection.judge_record(&record);
         let (record, error) = super::convert::prepare(record, &shape, args.set_ecco);
         Converted {
-            bytes: game_file(&record),
+            bytes: formats::write::write_with_warnings(&record, options),
             title: record.tag("Title").map(str::to_string),
             error,
             unreadable: record.unreadable,
@@ -100,17 +97,18 @@ pub fn run(
                             continue;
                         }
                         let bytes = match c.bytes {
-                            Ok((b, warnings)) => {
-                                for w in warnings {
+                            Ok(written) => {
+                                for w in written.warnings {
                                     tally.tell(&format!("{}: game {}: {w}", meta.source, index + 1));
                                 }
-                                b
+                                written.bytes
                             }
                             Err(e) => {
                                 tally.not_written(&format!(
-                                    "{}: game {}: not written: {e}",
+                                    "{}: game {}: not written: {}",
                                     meta.source,
-                                    index + 1
+                                    index + 1,
+                                    super::convert::told(&e)
                                 ));
                                 continue;
                             }
@@ -158,7 +156,7 @@ pub fn run_library(
         return Err(Failure::usage(format!("{}: exists (write over it with --force)", path.display())));
     }
     let mut games = Vec::new();
-    let cbr = |r: &Record| ccbridge::write_cbr(r).map(|w| (w.bytes, w.warnings)).map_err(|e| e.to_string());
+    let cbr = WriteOptions::new(WriteFormat::Cbr);
     let (mut tally, selected) = run(inputs, args, Dest::Collect(&mut games), &cbr)?;
     let title = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     let library = ccbridge::write_library(&games, &title);

@@ -25,6 +25,7 @@ pub mod sniff;
 pub mod stream;
 pub mod text;
 pub mod uci;
+pub mod write;
 pub mod wxf;
 pub mod xqf;
 
@@ -34,6 +35,7 @@ use detect::Format;
 use encoding::Encoding;
 pub use read::{Read, read_with};
 pub use slots::SharedPoint;
+pub use write::{WriteError, WriteOptions, write};
 
 /// The records of one file and how they were read.
 #[derive(Clone, Debug)]
