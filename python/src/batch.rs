@@ -2,7 +2,6 @@
 //! threads, with the GIL released; each returns plain Python values (the
 //! objects the `qipu` command writes as JSON).
 
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use pyo3::exceptions::{PyOSError, PyValueError};
@@ -14,6 +13,8 @@ use qipu::formats::encoding::Encoding;
 use qipu::formats::write::{Unmappable, WriteFormat, WriteOptions};
 use qipu::formats::{self, xqf};
 use qipu::notation::Notation;
+use qipu::output::names::FileNames;
+use qipu::output::{InputFiles, OutputFile, Refused};
 use qipu::record::GameResult;
 use qipu::record::replay::Follow;
 use qipu::select::Judged;
@@ -325,6 +326,7 @@ pub fn convert<'py>(
         unmappable: Unmappable::Error,
     };
     let Run { inputs, batch, mut chooser } = Run::new(paths, jobs, encoding, select)?;
+    let input_files = InputFiles::of(&inputs);
     let mut dest = match format {
         WriteFormat::Xqf => {
             if std::fs::metadata(&output).is_ok_and(|m| !m.is_dir()) {
@@ -333,21 +335,15 @@ pub fn convert<'py>(
                     output.display()
                 )));
             }
-            Dest::Folder { dir: output.clone(), names: xqf::FileNames::default() }
+            Dest::Folder { dir: output.clone(), names: FileNames::default() }
         }
-        _ => {
-            if let Some(why) = refusal(&output, &inputs, force) {
-                return Err(PyOSError::new_err(why));
-            }
-            Dest::One(None)
-        }
+        _ => Dest::One(create(&output, &input_files, force).map_err(PyOSError::new_err)?),
     };
     let counts = py.detach(move || -> std::io::Result<Counts> {
         let selection = chooser.selection();
         let mut counts = Counts::default();
-        match &mut dest {
-            Dest::One(file) => *file = Some(Whole::create(&output)?),
-            Dest::Folder { dir, .. } => std::fs::create_dir_all(dir)?,
+        if let Dest::Folder { dir, .. } = &dest {
+            std::fs::create_dir_all(dir)?;
         }
         let make = || {
             qipu::record::visit::Map::new(
@@ -377,12 +373,12 @@ pub fn convert<'py>(
             match bytes {
                 Some(Ok(bytes)) => match &mut dest {
                     Dest::One(file) => {
-                        file.as_mut().expect("created").write(&bytes)?;
+                        std::io::Write::write_all(file, &bytes).map_err(Stop::Failed)?;
                         counts.written += 1;
                     }
                     Dest::Folder { dir, names } => {
-                        let path = dir.join(names.name(title.as_deref(), &meta.source, index));
-                        match write_file(&path, &bytes, &inputs, force) {
+                        let path = dir.join(names.name(title.as_deref(), &meta.source, index, "xqf"));
+                        match write_file(&path, &bytes, &input_files, force) {
                             Ok(()) => counts.written += 1,
                             Err(why) => counts.not_written.push(why),
                         }
@@ -398,8 +394,8 @@ pub fn convert<'py>(
             }
             Ok(())
         })?;
-        if let Dest::One(Some(file)) = dest {
-            file.commit()?;
+        if let Dest::One(file) = dest {
+            file.commit().map_err(|e| std::io::Error::new(e.kind(), told(&output, &e)))?;
         }
         Ok(counts)
     });
@@ -434,85 +430,33 @@ impl Counts {
     }
 }
 
-/// Why `output` is not written: it is one of the inputs, it is no regular
-/// file, or it exists (without `force`).
-fn refusal(output: &Path, inputs: &[Input], force: bool) -> Option<String> {
-    let refuse = |why: &str| Some(format!("{}: {why}", output.display()));
-    let meta = std::fs::metadata(output).ok()?;
-    if !meta.is_file() {
-        return refuse("exists and is no regular file: not written over");
+/// An output error in the binding's words: an existing file names
+/// `force=True`, an input is called one of the inputs.
+fn told(path: &Path, e: &std::io::Error) -> String {
+    match Refused::of(e) {
+        Some(Refused::Exists) => format!("{}: exists: give force=True to write over it", path.display()),
+        Some(Refused::Input) => format!("{}: is one of the inputs: not written over", path.display()),
+        _ => format!("{}: {e}", path.display()),
     }
-    let same = |p: &Path| match (std::fs::canonicalize(p), std::fs::canonicalize(output)) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    };
-    if inputs.iter().filter_map(Input::path).any(same) {
-        return refuse("is one of the inputs: not written over");
-    }
-    if !force {
-        return refuse("exists: give force=True to write over it");
-    }
-    None
 }
 
-/// Writes one game's file, whole, unless [`refusal`] refuses it; why not.
-fn write_file(path: &Path, bytes: &[u8], inputs: &[Input], force: bool) -> Result<(), String> {
-    if let Some(why) = refusal(path, inputs, force) {
-        return Err(why);
-    }
-    let named = |e: std::io::Error| format!("{}: {e}", path.display());
-    let mut file = Whole::create(path).map_err(named)?;
-    file.write(bytes).map_err(|stop| match stop {
-        Stop::Failed(e) => named(e),
-        Stop::Enough => String::new(),
-    })?;
-    file.commit().map_err(named)
+/// Starts writing `path` as a safe output file ([`OutputFile`]): never one
+/// of `inputs`, an existing file only with `force`.
+fn create(path: &Path, inputs: &InputFiles, force: bool) -> Result<OutputFile, String> {
+    inputs.refuse(path).and_then(|()| OutputFile::create(path, force)).map_err(|e| told(path, &e))
 }
 
-/// Where `convert` writes: one file (made when the pass starts), or a
-/// folder of one file per game.
+/// Writes one game's file, whole or not at all; why not.
+fn write_file(path: &Path, bytes: &[u8], inputs: &InputFiles, force: bool) -> Result<(), String> {
+    use std::io::Write;
+    let mut file = create(path, inputs, force)?;
+    file.write_all(bytes).and_then(|()| file.commit()).map_err(|e| told(path, &e))
+}
+
+/// Where `convert` writes: one file, or a folder of one file per game.
 enum Dest {
-    One(Option<Whole>),
-    Folder { dir: PathBuf, names: xqf::FileNames },
-}
-
-/// A file written whole or not at all: into a file beside it first,
-/// renamed over it when done, removed when dropped before.
-struct Whole {
-    temp: PathBuf,
-    target: PathBuf,
-    file: Option<std::io::BufWriter<std::fs::File>>,
-}
-
-impl Whole {
-    fn create(target: &Path) -> std::io::Result<Whole> {
-        let dir = target.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        let mut name = String::from(".");
-        let base = target.file_name().map_or("output".into(), |n| n.to_string_lossy());
-        let _ = write!(name, "{base}.qipu-{}.tmp", std::process::id());
-        let temp = dir.join(name);
-        let file = std::fs::OpenOptions::new().write(true).create_new(true).open(&temp)?;
-        Ok(Whole { temp, target: target.to_path_buf(), file: Some(std::io::BufWriter::new(file)) })
-    }
-
-    fn write(&mut self, bytes: &[u8]) -> Result<(), Stop> {
-        use std::io::Write;
-        self.file.as_mut().expect("open until committed").write_all(bytes).map_err(Stop::Failed)
-    }
-
-    fn commit(mut self) -> std::io::Result<()> {
-        let file = self.file.take().expect("open until committed");
-        file.into_inner().map_err(|e| e.into_error())?.sync_all()?;
-        std::fs::rename(&self.temp, &self.target)
-    }
-}
-
-impl Drop for Whole {
-    fn drop(&mut self) {
-        if self.file.is_some() {
-            let _ = std::fs::remove_file(&self.temp);
-        }
-    }
+    One(OutputFile),
+    Folder { dir: PathBuf, names: FileNames },
 }
 
 /// A report as the dict `qipu validate --format json` writes for it (the

@@ -6,11 +6,11 @@
 use std::path::Path;
 
 use super::Failure;
-use super::output::InputFiles;
+use super::output::{InputFiles, told};
 use super::progress::{Outcome, Tally};
 use qipu::batch::{Event, Input};
 use qipu::formats::write::{WriteError, WriteFormat, WriteOptions, Written};
-use qipu::formats::{self, ccbridge, xqf};
+use qipu::formats::{self, ccbridge};
 use qipu::record::replay::ReplayError;
 use qipu::record::visit::Map;
 use qipu::record::{Record, RecordBuilder, Warning};
@@ -57,7 +57,7 @@ pub fn run(
     }
     let input_files = InputFiles::of(inputs);
     let batch = super::batch(args.jobs, args.encoding)?;
-    let mut names = xqf::FileNames::default();
+    let mut names = qipu::output::names::FileNames::default();
     let mut tally = Tally::new(inputs.len());
     let mut chooser = super::select::Chooser::new(&args.select)?;
     chooser.plan(inputs, &batch)?;
@@ -115,11 +115,11 @@ pub fn run(
                         };
                         match &mut dest {
                             Dest::Files { dir, ext } => {
-                                let name = names.name_with(c.title.as_deref(), &meta.source, index, ext);
+                                let name = names.name(c.title.as_deref(), &meta.source, index, ext);
                                 let path = dir.join(&name);
                                 match write_new(&path, &bytes, args.force, &input_files) {
                                     Ok(()) => tally.wrote(),
-                                    Err(e) => tally.not_written(&format!("{}: {e}", path.display())),
+                                    Err(e) => tally.not_written(&format!("{}: {}", path.display(), told(&e))),
                                 }
                             }
                             Dest::Collect(games) => games.push((bytes, c.title.unwrap_or_default())),
@@ -151,7 +151,7 @@ pub fn run_library(
     path: &Path,
 ) -> Result<(Tally, String), Failure> {
     let input_files = InputFiles::of(inputs);
-    input_files.refuse(path).map_err(|e| Failure::usage(format!("{}: {e}", path.display())))?;
+    input_files.refuse(path).map_err(|e| Failure::usage(format!("{}: {}", path.display(), told(&e))))?;
     if !args.force && path.exists() {
         return Err(Failure::usage(format!("{}: exists (write over it with --force)", path.display())));
     }
@@ -165,7 +165,10 @@ pub fn run_library(
     }
     match write_new(path, &library.bytes, args.force, &input_files) {
         Ok(()) => (0..games.len()).for_each(|_| tally.wrote()),
-        Err(e) => (0..games.len()).for_each(|_| tally.not_written(&format!("{}: {e}", path.display()))),
+        Err(e) => {
+            let why = format!("{}: {}", path.display(), told(&e));
+            (0..games.len()).for_each(|_| tally.not_written(&why));
+        }
     }
     Ok((tally, selected))
 }
