@@ -1,4 +1,4 @@
-//! One way to write a record in any format qipu writes: [`write`] (and
+//! One way to write a record in any format qipu writes: [`write()`] (and
 //! [`write_with_warnings`]) with [`WriteOptions`], failing with one
 //! [`WriteError`] that keeps the writer's own error.
 
@@ -7,7 +7,7 @@ use super::{ccbridge, dhtmlxq, pgn, uci, xqf};
 use crate::notation::Notation;
 use crate::record::Record;
 
-/// A format [`write`] writes a record in.
+/// A format [`write()`] writes a record in.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum WriteFormat {
     /// PGN, its moves in [`WriteOptions::notation`].
@@ -43,7 +43,7 @@ pub enum Unmappable {
     Replace,
 }
 
-/// How [`write`] writes a record.
+/// How [`write()`] writes a record.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct WriteOptions {
     /// The format.
@@ -129,11 +129,11 @@ pub fn write(record: &Record, options: &WriteOptions) -> Result<Vec<u8>, WriteEr
     write_with_warnings(record, options).map(|written| written.bytes)
 }
 
-/// As [`write`], with what the format could not keep whole.
+/// As [`write()`], with what the format could not keep whole.
 ///
 /// # Errors
 ///
-/// As [`write`].
+/// As [`write()`].
 pub fn write_with_warnings(record: &Record, options: &WriteOptions) -> Result<Written, WriteError> {
     let text = match options.format {
         WriteFormat::Pgn => pgn::write(record, options.notation) + "\n",
