@@ -6,6 +6,7 @@ mod cli;
 
 fn main() {
     let cli = cli::Cli::parse();
+    cli::output::handle_interrupts();
     match cli::run(cli) {
         Ok(code) => std::process::exit(code),
         Err(failure) => {

@@ -2,7 +2,6 @@
 //! threads, with the GIL released; each returns plain Python values (the
 //! objects the `qipu` command writes as JSON).
 
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use pyo3::exceptions::{PyOSError, PyValueError};
@@ -11,8 +10,11 @@ use pyo3::types::{PyDict, PyList, PyString};
 use qipu::analysis::stats::{GameFacts, MainLine, Stats};
 use qipu::batch::{self, Batch, Input, Report, Status};
 use qipu::formats::encoding::Encoding;
-use qipu::formats::{dhtmlxq, json, pgn, uci, xqf};
+use qipu::formats::write::{Unmappable, WriteFormat, WriteOptions};
+use qipu::formats::{self, xqf};
 use qipu::notation::Notation;
+use qipu::output::names::FileNames;
+use qipu::output::{InputFiles, OutputFile, Refused};
 use qipu::record::GameResult;
 use qipu::record::replay::Follow;
 use qipu::select::Judged;
@@ -269,16 +271,6 @@ pub fn fen_columns<'py>(
     columns.into_dict(py)
 }
 
-/// Formats `convert` writes: into one file, or (XQF) a file per game.
-#[derive(Copy, Clone, PartialEq, Eq)]
-enum Target {
-    Pgn,
-    Json,
-    Dhtmlxq,
-    Uci,
-    Xqf(xqf::Version),
-}
-
 /// Writes every selected game of `paths` into the file `output`, as
 /// `qipu convert --to TO -o OUTPUT` does: `pgn` (moves in `notation`),
 /// `json`, `dhtmlxq` or `uci`, in `output_encoding` (`utf-8`, `gbk` or
@@ -306,65 +298,53 @@ pub fn convert<'py>(
     encoding: Option<&str>,
     select: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let target = match to {
-        "pgn" => Target::Pgn,
-        "json" => Target::Json,
-        "dhtmlxq" => Target::Dhtmlxq,
-        "uci" => Target::Uci,
-        "xqf" => Target::Xqf(match xqf_version {
-            10 => xqf::Version::V10,
-            18 => xqf::Version::V18,
-            _ => return Err(PyValueError::new_err("xqf_version: 10 or 18")),
-        }),
+    let format = match to {
+        "pgn" => WriteFormat::Pgn,
+        "json" => WriteFormat::Json,
+        "dhtmlxq" => WriteFormat::Dhtmlxq,
+        "uci" => WriteFormat::Uci,
+        "xqf" => WriteFormat::Xqf,
         _ => {
             return Err(PyValueError::new_err(format!("to={to:?}: expected pgn, json, dhtmlxq, uci or xqf")));
         }
     };
-    let out_encoding = match names::encoding(Some(output_encoding))? {
+    let xqf_version = match xqf_version {
+        10 => xqf::Version::V10,
+        18 => xqf::Version::V18,
+        _ if format == WriteFormat::Xqf => return Err(PyValueError::new_err("xqf_version: 10 or 18")),
+        _ => xqf::Version::V10,
+    };
+    let encoding_out = match names::encoding(Some(output_encoding))? {
         Some(e @ (Encoding::Utf8 | Encoding::Gb18030 | Encoding::Big5)) => e,
         _ => return Err(PyValueError::new_err("output_encoding must be utf-8, gbk or big5")),
     };
-    let notation = names::notation(notation)?;
+    let options = WriteOptions {
+        format,
+        notation: names::notation(notation)?,
+        xqf_version,
+        encoding: encoding_out,
+        unmappable: Unmappable::Error,
+    };
     let Run { inputs, batch, mut chooser } = Run::new(paths, jobs, encoding, select)?;
-    let mut dest = match target {
-        Target::Xqf(_) => {
+    let input_files = InputFiles::of(&inputs);
+    let mut dest = match format {
+        WriteFormat::Xqf => {
             if std::fs::metadata(&output).is_ok_and(|m| !m.is_dir()) {
                 return Err(PyOSError::new_err(format!(
                     "{}: to=\"xqf\" writes a file per game into a folder: this is no folder",
                     output.display()
                 )));
             }
-            Dest::Folder { dir: output.clone(), names: xqf::FileNames::default() }
+            Dest::Folder { dir: output.clone(), names: FileNames::default() }
         }
-        _ => {
-            if let Some(why) = refusal(&output, &inputs, force) {
-                return Err(PyOSError::new_err(why));
-            }
-            Dest::One(None)
-        }
+        _ => Dest::One(create(&output, &input_files, force).map_err(PyOSError::new_err)?),
     };
     let counts = py.detach(move || -> std::io::Result<Counts> {
         let selection = chooser.selection();
         let mut counts = Counts::default();
-        match &mut dest {
-            Dest::One(file) => *file = Some(Whole::create(&output)?),
-            Dest::Folder { dir, .. } => std::fs::create_dir_all(dir)?,
+        if let Dest::Folder { dir, .. } = &dest {
+            std::fs::create_dir_all(dir)?;
         }
-        let render = |record: &qipu::record::Record| -> Result<Vec<u8>, String> {
-            let s = match target {
-                Target::Pgn => pgn::write(record, notation) + "\n",
-                Target::Json => json::write(record) + "\n",
-                Target::Dhtmlxq => dhtmlxq::write(record).map_err(|e| e.to_string())? + "\n",
-                Target::Uci => uci::write(record).map_err(|e| e.to_string())? + "\n",
-                Target::Xqf(version) => return xqf::write(record, version).map_err(|e| e.to_string()),
-            };
-            if out_encoding == Encoding::Utf8 || s.is_ascii() {
-                return Ok(s.into_bytes());
-            }
-            out_encoding.encode(&s).map(|b| b.into_owned()).map_err(|c| {
-                format!("{c:?} (U+{:04X}) cannot be written in {}", c as u32, out_encoding.name())
-            })
-        };
         let make = || {
             qipu::record::visit::Map::new(
                 qipu::record::RecordBuilder::default(),
@@ -374,7 +354,7 @@ pub fn convert<'py>(
                     if set_ecco {
                         qipu::analysis::ecco::tag_record(&mut record);
                     }
-                    let bytes = (status != Status::Unreadable).then(|| render(&record));
+                    let bytes = (status != Status::Unreadable).then(|| formats::write(&record, &options));
                     let title = record.tag("Title").map(str::to_string);
                     Judged { matches: judged.matches, key: judged.key, game: (status, bytes, title) }
                 },
@@ -393,12 +373,12 @@ pub fn convert<'py>(
             match bytes {
                 Some(Ok(bytes)) => match &mut dest {
                     Dest::One(file) => {
-                        file.as_mut().expect("created").write(&bytes)?;
+                        std::io::Write::write_all(file, &bytes).map_err(Stop::Failed)?;
                         counts.written += 1;
                     }
                     Dest::Folder { dir, names } => {
-                        let path = dir.join(names.name(title.as_deref(), &meta.source, index));
-                        match write_file(&path, &bytes, &inputs, force) {
+                        let path = dir.join(names.name(title.as_deref(), &meta.source, index, "xqf"));
+                        match write_file(&path, &bytes, &input_files, force) {
                             Ok(()) => counts.written += 1,
                             Err(why) => counts.not_written.push(why),
                         }
@@ -414,8 +394,8 @@ pub fn convert<'py>(
             }
             Ok(())
         })?;
-        if let Dest::One(Some(file)) = dest {
-            file.commit()?;
+        if let Dest::One(file) = dest {
+            file.commit().map_err(|e| std::io::Error::new(e.kind(), told(&output, &e)))?;
         }
         Ok(counts)
     });
@@ -450,85 +430,33 @@ impl Counts {
     }
 }
 
-/// Why `output` is not written: it is one of the inputs, it is no regular
-/// file, or it exists (without `force`).
-fn refusal(output: &Path, inputs: &[Input], force: bool) -> Option<String> {
-    let refuse = |why: &str| Some(format!("{}: {why}", output.display()));
-    let meta = std::fs::metadata(output).ok()?;
-    if !meta.is_file() {
-        return refuse("exists and is no regular file: not written over");
+/// An output error in the binding's words: an existing file names
+/// `force=True`, an input is called one of the inputs.
+fn told(path: &Path, e: &std::io::Error) -> String {
+    match Refused::of(e) {
+        Some(Refused::Exists) => format!("{}: exists: give force=True to write over it", path.display()),
+        Some(Refused::Input) => format!("{}: is one of the inputs: not written over", path.display()),
+        _ => format!("{}: {e}", path.display()),
     }
-    let same = |p: &Path| match (std::fs::canonicalize(p), std::fs::canonicalize(output)) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    };
-    if inputs.iter().filter_map(Input::path).any(same) {
-        return refuse("is one of the inputs: not written over");
-    }
-    if !force {
-        return refuse("exists: give force=True to write over it");
-    }
-    None
 }
 
-/// Writes one game's file, whole, unless [`refusal`] refuses it; why not.
-fn write_file(path: &Path, bytes: &[u8], inputs: &[Input], force: bool) -> Result<(), String> {
-    if let Some(why) = refusal(path, inputs, force) {
-        return Err(why);
-    }
-    let named = |e: std::io::Error| format!("{}: {e}", path.display());
-    let mut file = Whole::create(path).map_err(named)?;
-    file.write(bytes).map_err(|stop| match stop {
-        Stop::Failed(e) => named(e),
-        Stop::Enough => String::new(),
-    })?;
-    file.commit().map_err(named)
+/// Starts writing `path` as a safe output file ([`OutputFile`]): never one
+/// of `inputs`, an existing file only with `force`.
+fn create(path: &Path, inputs: &InputFiles, force: bool) -> Result<OutputFile, String> {
+    inputs.refuse(path).and_then(|()| OutputFile::create(path, force)).map_err(|e| told(path, &e))
 }
 
-/// Where `convert` writes: one file (made when the pass starts), or a
-/// folder of one file per game.
+/// Writes one game's file, whole or not at all; why not.
+fn write_file(path: &Path, bytes: &[u8], inputs: &InputFiles, force: bool) -> Result<(), String> {
+    use std::io::Write;
+    let mut file = create(path, inputs, force)?;
+    file.write_all(bytes).and_then(|()| file.commit()).map_err(|e| told(path, &e))
+}
+
+/// Where `convert` writes: one file, or a folder of one file per game.
 enum Dest {
-    One(Option<Whole>),
-    Folder { dir: PathBuf, names: xqf::FileNames },
-}
-
-/// A file written whole or not at all: into a file beside it first,
-/// renamed over it when done, removed when dropped before.
-struct Whole {
-    temp: PathBuf,
-    target: PathBuf,
-    file: Option<std::io::BufWriter<std::fs::File>>,
-}
-
-impl Whole {
-    fn create(target: &Path) -> std::io::Result<Whole> {
-        let dir = target.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        let mut name = String::from(".");
-        let base = target.file_name().map_or("output".into(), |n| n.to_string_lossy());
-        let _ = write!(name, "{base}.qipu-{}.tmp", std::process::id());
-        let temp = dir.join(name);
-        let file = std::fs::OpenOptions::new().write(true).create_new(true).open(&temp)?;
-        Ok(Whole { temp, target: target.to_path_buf(), file: Some(std::io::BufWriter::new(file)) })
-    }
-
-    fn write(&mut self, bytes: &[u8]) -> Result<(), Stop> {
-        use std::io::Write;
-        self.file.as_mut().expect("open until committed").write_all(bytes).map_err(Stop::Failed)
-    }
-
-    fn commit(mut self) -> std::io::Result<()> {
-        let file = self.file.take().expect("open until committed");
-        file.into_inner().map_err(|e| e.into_error())?.sync_all()?;
-        std::fs::rename(&self.temp, &self.target)
-    }
-}
-
-impl Drop for Whole {
-    fn drop(&mut self) {
-        if self.file.is_some() {
-            let _ = std::fs::remove_file(&self.temp);
-        }
-    }
+    One(OutputFile),
+    Folder { dir: PathBuf, names: FileNames },
 }
 
 /// A report as the dict `qipu validate --format json` writes for it (the

@@ -11,7 +11,8 @@ use super::progress::{Outcome, Tally};
 use super::{ChineseStyle, Failure, MoveNotation};
 use qipu::analysis::ecco;
 use qipu::batch::Event;
-use qipu::formats::{dhtmlxq, encoding::Encoding, json, pgn, uci};
+use qipu::formats::write::{WriteError, WriteFormat, WriteOptions};
+use qipu::formats::{self, encoding::Encoding};
 use qipu::record::replay::ReplayError;
 use qipu::record::shape::{self, Shape};
 use qipu::record::visit::Map;
@@ -132,11 +133,43 @@ pub struct Args {
     pub shape: super::shape::ShapeArgs,
 }
 
+impl Target {
+    /// The library's format for a game (CBL: each game's CBR record).
+    fn format(self) -> WriteFormat {
+        match self {
+            Target::Pgn => WriteFormat::Pgn,
+            Target::Json => WriteFormat::Json,
+            Target::Dhtmlxq => WriteFormat::Dhtmlxq,
+            Target::Uci => WriteFormat::Uci,
+            Target::Xqf => WriteFormat::Xqf,
+            Target::Cbr | Target::Cbl => WriteFormat::Cbr,
+        }
+    }
+}
+
+impl Args {
+    /// How each game is written (PGN's moves in `notation`).
+    pub(super) fn write_options(&self, notation: qipu::notation::Notation) -> WriteOptions {
+        WriteOptions {
+            format: self.to.format(),
+            notation,
+            xqf_version: match self.xqf_version {
+                XqfVersion::V10 => qipu::formats::xqf::Version::V10,
+                XqfVersion::V18 => qipu::formats::xqf::Version::V18,
+            },
+            encoding: self.output_encoding,
+            unmappable: match self.unmappable {
+                Unmappable::Error => formats::write::Unmappable::Error,
+                Unmappable::Replace => formats::write::Unmappable::Replace,
+            },
+        }
+    }
+}
+
 /// `--to xqf`, `cbr` (a file per game into -o DIR) and `cbl` (one library,
 /// -o FILE).
 fn binary(inputs: &mut [qipu::batch::Input], args: &Args) -> Result<i32, Failure> {
     use super::convert_files::{self, Dest};
-    use qipu::formats::{ccbridge, xqf};
     let (name, what) = match args.to {
         Target::Xqf => ("xqf", "XQF"),
         Target::Cbr => ("cbr", "CBR"),
@@ -166,22 +199,10 @@ fn binary(inputs: &mut [qipu::batch::Input], args: &Args) -> Result<i32, Failure
             format!("--to {name} writes one file per game: give the directory with -o DIR")
         }));
     };
-    let version = match args.xqf_version {
-        XqfVersion::V10 => xqf::Version::V10,
-        XqfVersion::V18 => xqf::Version::V18,
-    };
+    let options = args.write_options(MoveNotation::Chinese.with(ChineseStyle::Simplified));
     let (tally, selected) = match args.to {
-        Target::Xqf => {
-            let write =
-                |r: &Record| xqf::write(r, version).map(|b| (b, Vec::new())).map_err(|e| e.to_string());
-            convert_files::run(inputs, args, Dest::Files { dir: out, ext: "xqf" }, &write)?
-        }
-        Target::Cbr => {
-            let write =
-                |r: &Record| ccbridge::write_cbr(r).map(|w| (w.bytes, w.warnings)).map_err(|e| e.to_string());
-            convert_files::run(inputs, args, Dest::Files { dir: out, ext: "cbr" }, &write)?
-        }
-        _ => convert_files::run_library(inputs, args, out)?,
+        Target::Cbl => convert_files::run_library(inputs, args, out)?,
+        _ => convert_files::run(inputs, args, Dest::Files { dir: out, ext: name }, &options)?,
     };
     eprintln!("{}{selected}; {} written", tally.summary(), tally.written());
     Ok(tally.code())
@@ -223,25 +244,8 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     });
     let notation = args.notation.with(style);
     let mut tally = Tally::new(inputs.len());
-    let render = |record: &Record| {
-        let text = match args.to {
-            Target::Pgn => Ok(pgn::write(record, notation) + "\n"),
-            Target::Json => Ok(json::write(record) + "\n"),
-            Target::Dhtmlxq => dhtmlxq::write(record).map(|block| block + "\n").map_err(|e| e.to_string()),
-            Target::Uci => uci::write(record).map(|line| line + "\n").map_err(|e| e.to_string()),
-            Target::Xqf | Target::Cbr | Target::Cbl => {
-                Err("binary files are written by convert_files".to_string())
-            }
-        };
-        text.and_then(|text| {
-            encode(text, args.output_encoding, args.unmappable).map_err(|c| {
-                format!(
-                    "{c:?} (U+{:04X}) cannot be written in {}; --unmappable replace writes '?' for it",
-                    c as u32, args.output_encoding
-                )
-            })
-        })
-    };
+    let options = args.write_options(notation);
+    let render = |record: &Record| formats::write(record, &options);
     let shape = args.shape.shape();
     // Each game is written where it is read, and only the bytes kept;
     // with --source-tag, the shaped record is kept and written in input
@@ -308,9 +312,10 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
                                 }
                             },
                             Err(why) if selected => tally.not_written(&format!(
-                                "{}: game {}: not written: {why}",
+                                "{}: game {}: not written: {}",
                                 meta.source,
-                                index + 1
+                                index + 1,
+                                told(&why)
                             )),
                             Err(_) => {}
                         }
@@ -383,20 +388,16 @@ struct Converted {
 /// once its place in its input is known.
 #[derive(Debug)]
 enum Written {
-    Now(Result<Vec<u8>, String>),
+    Now(Result<Vec<u8>, WriteError>),
     Later(Box<Record>),
 }
 
-/// `text` in `encoding`; with `Unmappable::Error`, the first character it
-/// cannot hold is the error.
-fn encode(text: String, encoding: Encoding, unmappable: Unmappable) -> Result<Vec<u8>, char> {
-    if encoding == Encoding::Utf8 || text.is_ascii() {
-        return Ok(text.into_bytes());
-    }
-    let text = text.as_str();
-    match unmappable {
-        Unmappable::Error => encoding.encode(text).map(|b| b.into_owned()),
-        Unmappable::Replace => Ok(encoding.encode_replacing(text, '?').into_owned()),
+/// Why a game is not written, as the reports tell it: the writer's words,
+/// and for a character the encoding lacks, the flag that replaces it.
+pub(super) fn told(why: &WriteError) -> String {
+    match why {
+        WriteError::Unmappable { .. } => format!("{why}; --unmappable replace writes '?' for it"),
+        _ => why.to_string(),
     }
 }
 
@@ -410,12 +411,7 @@ pub(super) fn prepare(mut record: Record, shape: &Shape, ecco: bool) -> (Record,
         shape.apply(&mut record);
     }
     if ecco {
-        let replayed = record.replayed();
-        let code =
-            replayed.resolution.start.as_ref().and_then(|start| ecco::classify(start, &replayed.moves));
-        if let Some(code) = code {
-            ecco::set_tags(&mut record, code);
-        }
+        ecco::tag_record(&mut record);
     }
     (record, error)
 }

@@ -6,17 +6,14 @@
 use std::path::Path;
 
 use super::Failure;
-use super::output::InputFiles;
+use super::output::{InputFiles, told};
 use super::progress::{Outcome, Tally};
 use qipu::batch::{Event, Input};
-use qipu::formats::{ccbridge, xqf};
+use qipu::formats::write::{WriteError, WriteFormat, WriteOptions, Written};
+use qipu::formats::{self, ccbridge};
 use qipu::record::replay::ReplayError;
 use qipu::record::visit::Map;
 use qipu::record::{Record, RecordBuilder, Warning};
-
-/// A game's file: its bytes and what could not be kept whole, or why it
-/// could not be written.
-pub type GameFile = Result<(Vec<u8>, Vec<String>), String>;
 
 /// Where the games go.
 pub enum Dest<'a> {
@@ -33,7 +30,7 @@ pub enum Dest<'a> {
 
 /// One game made into a file, or why it could not be.
 struct Converted {
-    bytes: GameFile,
+    bytes: Result<Written, WriteError>,
     /// The `Title` tag, for the file's name.
     title: Option<String>,
     /// How the game replayed.
@@ -45,7 +42,7 @@ struct Converted {
     key: Option<qipu::dedupe::Key>,
 }
 
-/// Writes every game of `inputs` with `game_file` into `dest`; the
+/// Writes every game of `inputs` as `options` say into `dest`; the
 /// writer's warnings go to standard error, naming the game. Returns the
 /// tally of the games, and of those not written, and the selection's part
 /// of the summary line.
@@ -53,14 +50,14 @@ pub fn run(
     inputs: &mut [Input],
     args: &super::convert::Args,
     mut dest: Dest,
-    game_file: &(dyn Fn(&Record) -> GameFile + Sync),
+    options: &WriteOptions,
 ) -> Result<(Tally, String), Failure> {
     if let Dest::Files { dir, .. } = dest {
         std::fs::create_dir_all(dir).map_err(|e| Failure::usage(format!("{}: {e}", dir.display())))?;
     }
     let input_files = InputFiles::of(inputs);
     let batch = super::batch(args.jobs, args.encoding)?;
-    let mut names = xqf::FileNames::default();
+    let mut names = qipu::output::names::FileNames::default();
     let mut tally = Tally::new(inputs.len());
     let mut chooser = super::select::Chooser::new(&args.select)?;
     chooser.plan(inputs, &batch)?;
@@ -71,7 +68,7 @@ pub fn run(
         let judged = selection.judge_record(&record);
         let (record, error) = super::convert::prepare(record, &shape, args.set_ecco);
         Converted {
-            bytes: game_file(&record),
+            bytes: formats::write::write_with_warnings(&record, options),
             title: record.tag("Title").map(str::to_string),
             error,
             unreadable: record.unreadable,
@@ -100,28 +97,29 @@ pub fn run(
                             continue;
                         }
                         let bytes = match c.bytes {
-                            Ok((b, warnings)) => {
-                                for w in warnings {
+                            Ok(written) => {
+                                for w in written.warnings {
                                     tally.tell(&format!("{}: game {}: {w}", meta.source, index + 1));
                                 }
-                                b
+                                written.bytes
                             }
                             Err(e) => {
                                 tally.not_written(&format!(
-                                    "{}: game {}: not written: {e}",
+                                    "{}: game {}: not written: {}",
                                     meta.source,
-                                    index + 1
+                                    index + 1,
+                                    super::convert::told(&e)
                                 ));
                                 continue;
                             }
                         };
                         match &mut dest {
                             Dest::Files { dir, ext } => {
-                                let name = names.name_with(c.title.as_deref(), &meta.source, index, ext);
+                                let name = names.name(c.title.as_deref(), &meta.source, index, ext);
                                 let path = dir.join(&name);
                                 match write_new(&path, &bytes, args.force, &input_files) {
                                     Ok(()) => tally.wrote(),
-                                    Err(e) => tally.not_written(&format!("{}: {e}", path.display())),
+                                    Err(e) => tally.not_written(&format!("{}: {}", path.display(), told(&e))),
                                 }
                             }
                             Dest::Collect(games) => games.push((bytes, c.title.unwrap_or_default())),
@@ -153,12 +151,12 @@ pub fn run_library(
     path: &Path,
 ) -> Result<(Tally, String), Failure> {
     let input_files = InputFiles::of(inputs);
-    input_files.refuse(path).map_err(|e| Failure::usage(format!("{}: {e}", path.display())))?;
+    input_files.refuse(path).map_err(|e| Failure::usage(format!("{}: {}", path.display(), told(&e))))?;
     if !args.force && path.exists() {
         return Err(Failure::usage(format!("{}: exists (write over it with --force)", path.display())));
     }
     let mut games = Vec::new();
-    let cbr = |r: &Record| ccbridge::write_cbr(r).map(|w| (w.bytes, w.warnings)).map_err(|e| e.to_string());
+    let cbr = WriteOptions::new(WriteFormat::Cbr);
     let (mut tally, selected) = run(inputs, args, Dest::Collect(&mut games), &cbr)?;
     let title = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     let library = ccbridge::write_library(&games, &title);
@@ -167,7 +165,10 @@ pub fn run_library(
     }
     match write_new(path, &library.bytes, args.force, &input_files) {
         Ok(()) => (0..games.len()).for_each(|_| tally.wrote()),
-        Err(e) => (0..games.len()).for_each(|_| tally.not_written(&format!("{}: {e}", path.display()))),
+        Err(e) => {
+            let why = format!("{}: {}", path.display(), told(&e));
+            (0..games.len()).for_each(|_| tally.not_written(&why));
+        }
     }
     Ok((tally, selected))
 }

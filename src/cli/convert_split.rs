@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::Failure;
-use super::output::{InputFiles, Parts, safe_value};
+use super::output::{InputFiles, OutputError, Parts, safe_value, told_parts};
 use qipu::record::{GameResult, Record};
 
 /// What `--split-by` makes one file per value of.
@@ -102,7 +102,17 @@ impl Split {
         let Some(output) = output else {
             return Err(Failure::usage("--split and --split-by write files: give -o NAME.EXT"));
         };
-        let parts = Parts::new(output, force, InputFiles::of(inputs))?;
+        if output.as_os_str() == "-" {
+            return Err(Failure::usage("--split and --split-by write files: give -o NAME.EXT, not -"));
+        }
+        let usage = |why: &str| Failure::usage(format!("{}: {why}", output.display()));
+        let parts = Parts::new(output, force, InputFiles::of(inputs)).map_err(|e| match e {
+            OutputError::NotAFile { .. } => {
+                usage("--split and --split-by write files named after -o NAME.EXT; this is not a file name")
+            }
+            OutputError::NoFileName { .. } => usage("--split and --split-by need -o NAME.EXT, a file name"),
+            e => failed(&e),
+        })?;
         if parts.label_room(MAX_VALUE) < 16 {
             return Err(Failure::usage(format!("{}: too long a name to add values to", output.display())));
         }
@@ -122,10 +132,10 @@ impl Split {
     pub fn write(&mut self, value: Option<&str>, source: &str, bytes: &[u8]) -> Result<(), Failure> {
         let k = match &mut self.how {
             How::Every { n, in_last } => {
-                if self.parts.len() == 0 || *in_last == *n {
+                if self.parts.is_empty() || *in_last == *n {
                     *in_last = 0;
                     let label = format!("{:0DIGITS$}", self.parts.len() + 1);
-                    self.parts.add(label)?;
+                    self.parts.add(label).map_err(|e| failed(&e))?;
                 }
                 *in_last += 1;
                 self.parts.len() - 1
@@ -144,14 +154,14 @@ impl Split {
                 match files.get(&folded) {
                     Some(&k) => k,
                     None => {
-                        let k = self.parts.add(label)?;
+                        let k = self.parts.add(label).map_err(|e| failed(&e))?;
                         files.insert(folded, k);
                         k
                     }
                 }
             }
         };
-        self.parts.write(k, bytes)
+        self.parts.write(k, bytes).map_err(|e| failed(&e))
     }
 
     /// Completes the files and names them; returns them in order. Parts
@@ -166,8 +176,13 @@ impl Split {
                 }
             }
         }
-        self.parts.finish()
+        self.parts.finish().map_err(|e| failed(&e))
     }
+}
+
+/// An error of the split's files, a usage error (exit code 2).
+fn failed(e: &OutputError) -> Failure {
+    Failure::usage(told_parts(e))
 }
 
 /// The line that tells the files written: `N file(s) written: FIRST … LAST`

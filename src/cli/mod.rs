@@ -18,7 +18,7 @@ mod duplicates_tags;
 mod fen;
 mod moves;
 mod openings;
-mod output;
+pub mod output;
 mod perft;
 mod progress;
 mod select;

@@ -28,6 +28,7 @@ pub(crate) mod start;
 pub mod stream;
 pub mod text;
 pub mod uci;
+pub mod write;
 pub mod wxf;
 pub mod xqf;
 
@@ -39,6 +40,7 @@ use encoding::Encoding;
 pub(crate) use read::read_told;
 pub use read::{Read, read_with};
 pub use slots::SharedPoint;
+pub use write::{WriteError, WriteOptions, write};
 
 /// The records of one file and how they were read.
 #[derive(Clone, Debug)]

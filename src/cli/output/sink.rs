@@ -3,35 +3,12 @@
 //! one of the inputs, an existing file only with `--force`, written whole or
 //! not at all ([`OutputFile`]).
 
-use std::collections::HashSet;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use super::OutputFile;
+use super::{InputFiles, OutputFile, told};
 use crate::cli::Failure;
 use qipu::batch::Input;
-
-/// The files a run reads, by canonical path: what no output replaces.
-#[derive(Debug, Default)]
-pub struct InputFiles {
-    paths: HashSet<PathBuf>,
-}
-
-impl InputFiles {
-    /// The files among `inputs` (standard input is none).
-    pub fn of(inputs: &[Input]) -> InputFiles {
-        InputFiles { paths: inputs.iter().filter_map(|i| std::fs::canonicalize(i.path()?).ok()).collect() }
-    }
-
-    /// Fails when `target` is one of the inputs, under any name (a link,
-    /// `..`, `/dev/stdout` pointing at it).
-    pub fn refuse(&self, target: &Path) -> io::Result<()> {
-        if std::fs::canonicalize(target).is_ok_and(|p| self.paths.contains(&p)) {
-            return Err(io::Error::new(io::ErrorKind::InvalidInput, "is an input file; not written over"));
-        }
-        Ok(())
-    }
-}
 
 /// `-o FILE` and `--force`, as every printing command takes them.
 #[derive(Debug, clap::Args)]
@@ -77,7 +54,7 @@ impl<'a> Sink<'a> {
         let Some(path) = output.filter(|p| p.as_os_str() != "-") else {
             return Ok(Sink { to: To::Stdout(stdout) });
         };
-        let named = |e: io::Error| Failure::usage(format!("{}: {e}", path.display()));
+        let named = |e: io::Error| Failure::usage(format!("{}: {}", path.display(), told(&e)));
         InputFiles::of(inputs).refuse(path).map_err(named)?;
         let file = OutputFile::create(path, force).map_err(named)?;
         Ok(Sink { to: To::File { file, path: path.to_path_buf() } })
@@ -94,7 +71,7 @@ impl<'a> Sink<'a> {
         match self.to {
             To::Stdout(out) => Ok(out.flush()?),
             To::File { file, path } => {
-                file.commit().map_err(|e| Failure::usage(format!("{}: {e}", path.display())))
+                file.commit().map_err(|e| Failure::usage(format!("{}: {}", path.display(), told(&e))))
             }
         }
     }

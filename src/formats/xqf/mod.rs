@@ -27,10 +27,8 @@
 //! ```
 
 mod error;
-mod names;
 mod write;
 pub use error::{Truncated, XqfErrorKind};
-pub use names::{FileNames, MAX_STEM, file_stem};
 pub use write::{Version, WriteError, write, write_preserving};
 
 use super::byte_error::byte_error as error;

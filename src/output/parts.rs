@@ -1,8 +1,8 @@
-//! The files of a split output (`convert --split`, `--split-by`): beside
-//! `-o STEM.EXT`, one `STEM-LABEL.EXT` per part. Each part is written under
+//! The files of a split output (`qipu convert --split`, `--split-by`):
+//! beside `STEM.EXT`, one `STEM-LABEL.EXT` per part. Each part is written under
 //! a temporary name (`.STEM.qipu-partial-PID-K`, removed when the run fails
 //! or is interrupted) and given its name only when every part is complete,
-//! after checking that no name is an input, nor, without `--force`, an
+//! after checking that no name is an input, nor, without `force`, an
 //! existing file. At most [`MAX_OPEN`] files are open at once: a part put
 //! aside is closed and opened again to append to, so that thousands of
 //! parts need no more file descriptors than a few.
@@ -13,17 +13,51 @@ use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use super::{InputFiles, create_pending, exists_error, pending, place, written_into};
-use crate::cli::Failure;
+use super::{InputFiles, Refused, create_pending, exists_error, pending, place, written_into};
+
+/// Why the files of [`Parts`] cannot be written, naming the file.
+#[derive(Debug, thiserror::Error)]
+pub enum OutputError {
+    /// The base name is no file name: a device, a stream, a directory.
+    #[error("{}: not a file name", .path.display())]
+    NotAFile {
+        /// The base name.
+        path: PathBuf,
+    },
+    /// The base name has no file name to add labels to (`..`, `/`).
+    #[error("{}: no file name", .path.display())]
+    NoFileName {
+        /// The base name.
+        path: PathBuf,
+    },
+    /// A file is refused ([`Refused`], in `source`) or cannot be named.
+    #[error("{}: {source}", .path.display())]
+    Refused {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+    /// A file (or, while the files are made durable, the folder) cannot be
+    /// written.
+    #[error("{}: cannot be written: {source}", .path.display())]
+    Write {
+        /// The file, or the folder.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+}
 
 /// The most part files open at once.
 pub const MAX_OPEN: usize = 64;
 
 /// The parts of a split output.
+#[derive(Debug)]
 pub struct Parts {
-    /// The folder of `-o` (empty for the current one).
+    /// The folder of the base name (empty for the current one).
     dir: PathBuf,
-    /// The name of `-o` without its extension, and the extension (with
+    /// The base name without its extension, and the extension (with
     /// its dot, or empty).
     stem: OsString,
     ext: OsString,
@@ -37,6 +71,7 @@ pub struct Parts {
 }
 
 /// One part: its label, where it is being written, and its open file.
+#[derive(Debug)]
 struct Part {
     label: String,
     temp: PathBuf,
@@ -49,20 +84,19 @@ struct Part {
 }
 
 impl Parts {
-    /// The parts of `-o base`: a file name in a folder (not standard output
-    /// or a device, a folder or a name without a file name).
-    pub fn new(base: &Path, force: bool, inputs: InputFiles) -> Result<Parts, Failure> {
-        let usage = |why: &str| Failure::usage(format!("{}: {why}", base.display()));
-        if base.as_os_str() == "-" {
-            return Err(Failure::usage("--split and --split-by write files: give -o NAME.EXT, not -"));
-        }
+    /// The parts named after `base`: a file name in a folder (not a device
+    /// or a stream, a folder or a name without a file name), written over
+    /// existing files only with `force`, never over `inputs`.
+    ///
+    /// # Errors
+    ///
+    /// [`OutputError::NotAFile`] and [`OutputError::NoFileName`].
+    pub fn new(base: &Path, force: bool, inputs: InputFiles) -> Result<Parts, OutputError> {
         if written_into(base) || base.is_dir() {
-            return Err(usage(
-                "--split and --split-by write files named after -o NAME.EXT; this is not a file name",
-            ));
+            return Err(OutputError::NotAFile { path: base.to_path_buf() });
         }
         let (Some(stem), Some(_)) = (base.file_stem(), base.file_name()) else {
-            return Err(usage("--split and --split-by need -o NAME.EXT, a file name"));
+            return Err(OutputError::NoFileName { path: base.to_path_buf() });
         };
         let ext = base.extension().map_or_else(OsString::new, |e| {
             let mut dot = OsString::from(".");
@@ -94,7 +128,7 @@ impl Parts {
         self.parts.len()
     }
 
-    /// The file a label names: `STEM-LABEL.EXT` beside `-o`.
+    /// The file a label names: `STEM-LABEL.EXT` beside the base name.
     pub fn target(&self, label: &str) -> PathBuf {
         let mut name = self.stem.clone();
         name.push("-");
@@ -103,9 +137,18 @@ impl Parts {
         self.dir.join(name)
     }
 
+    /// Whether there is no part yet.
+    pub fn is_empty(&self) -> bool {
+        self.parts.is_empty()
+    }
+
     /// Starts a part named `label`; fails when its file is an input, or
     /// exists and `force` was not given, or cannot be made.
-    pub fn add(&mut self, label: String) -> Result<usize, Failure> {
+    ///
+    /// # Errors
+    ///
+    /// [`OutputError::Refused`] and [`OutputError::Write`].
+    pub fn add(&mut self, label: String) -> Result<usize, OutputError> {
         let target = self.target(&label);
         self.check(&target)?;
         let k = self.parts.len();
@@ -113,8 +156,7 @@ impl Parts {
         temp_name.push(cut(&self.stem, 100));
         temp_name.push(format!(".qipu-partial-{}-{k}", std::process::id()));
         let temp = self.dir.join(temp_name);
-        let file = create_pending(&temp)
-            .map_err(|e| Failure::usage(format!("{}: cannot be written: {e}", target.display())))?;
+        let file = create_pending(&temp).map_err(|source| OutputError::Write { path: target, source })?;
         self.parts.push(Part { label, temp, slot: None, used: 0, pending: true });
         self.hold(k, file)?;
         Ok(k)
@@ -126,7 +168,11 @@ impl Parts {
     }
 
     /// Appends `bytes` to part `k`.
-    pub fn write(&mut self, k: usize, bytes: &[u8]) -> Result<(), Failure> {
+    ///
+    /// # Errors
+    ///
+    /// [`OutputError::Write`].
+    pub fn write(&mut self, k: usize, bytes: &[u8]) -> Result<(), OutputError> {
         let slot = match self.parts[k].slot {
             Some(slot) => slot,
             None => {
@@ -145,7 +191,11 @@ impl Parts {
     /// written, in the order of the parts. Nothing is named unless every
     /// name is free (or `force`) and none is an input; without `force`, a
     /// failure while naming them removes those already named.
-    pub fn finish(mut self) -> Result<Vec<PathBuf>, Failure> {
+    ///
+    /// # Errors
+    ///
+    /// [`OutputError::Refused`] and [`OutputError::Write`].
+    pub fn finish(mut self) -> Result<Vec<PathBuf>, OutputError> {
         while let Some((k, file)) = self.open.pop() {
             self.parts[k].slot = None;
             close(file).map_err(|e| self.failed(k, e))?;
@@ -163,7 +213,7 @@ impl Parts {
                         let _ = std::fs::remove_file(done);
                     }
                 }
-                return Err(Failure::usage(format!("{}: {e}", target.display())));
+                return Err(OutputError::Refused { path: target.clone(), source: e });
             }
             self.parts[k].pending = false;
             placed.push(target.clone());
@@ -172,11 +222,11 @@ impl Parts {
     }
 
     /// Fails when `target` is an input, or exists and `force` is not given.
-    fn check(&self, target: &Path) -> Result<(), Failure> {
-        let named = |e: io::Error| Failure::usage(format!("{}: {e}", target.display()));
+    fn check(&self, target: &Path) -> Result<(), OutputError> {
+        let named = |source: io::Error| OutputError::Refused { path: target.to_path_buf(), source };
         self.inputs.refuse(target).map_err(named)?;
         if written_into(target) {
-            return Err(named(io::Error::other("not a regular file; not written")));
+            return Err(named(Refused::NotRegular.error()));
         }
         if !self.force && std::fs::symlink_metadata(target).is_ok() {
             return Err(named(exists_error()));
@@ -186,7 +236,7 @@ impl Parts {
 
     /// Keeps `file` open for part `k`, closing the file used longest ago
     /// when [`MAX_OPEN`] are; returns its slot.
-    fn hold(&mut self, k: usize, file: File) -> Result<usize, Failure> {
+    fn hold(&mut self, k: usize, file: File) -> Result<usize, OutputError> {
         let file = BufWriter::new(file);
         if self.open.len() < MAX_OPEN {
             self.open.push((k, file));
@@ -203,8 +253,8 @@ impl Parts {
 
     /// The files' bytes on disk before they are named: the file system's
     /// at once on Linux, each file elsewhere.
-    fn sync(&self) -> Result<(), Failure> {
-        let failed = |e: io::Error| Failure::usage(format!("{}: cannot be written: {e}", self.dir.display()));
+    fn sync(&self) -> Result<(), OutputError> {
+        let failed = |source: io::Error| OutputError::Write { path: self.dir.clone(), source };
         #[cfg(target_os = "linux")]
         if let Some(part) = self.parts.first() {
             use std::os::unix::io::AsRawFd;
@@ -222,8 +272,8 @@ impl Parts {
     }
 
     /// A write error on part `k`, naming its file.
-    fn failed(&self, k: usize, e: io::Error) -> Failure {
-        Failure::usage(format!("{}: cannot be written: {e}", self.target(&self.parts[k].label).display()))
+    fn failed(&self, k: usize, source: io::Error) -> OutputError {
+        OutputError::Write { path: self.target(&self.parts[k].label), source }
     }
 }
 
@@ -253,4 +303,37 @@ fn cut(name: &std::ffi::OsStr, most: usize) -> OsString {
         end -= 1;
     }
     OsString::from(&text[..end])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parts_are_named_when_complete_and_never_over_an_input_or_an_existing_file() {
+        let dir = std::env::temp_dir().join(format!("qipu-parts-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let (input, theirs) = (dir.join("out-in.pgn"), dir.join("out-theirs.pgn"));
+        std::fs::write(&input, b"1. h2e2 *\n").unwrap();
+        std::fs::write(&theirs, b"theirs").unwrap();
+        let inputs = || InputFiles::of_paths([input.as_path()]);
+        let mut parts = Parts::new(&dir.join("out.pgn"), true, inputs()).unwrap();
+        let e = parts.add("in".into()).unwrap_err();
+        let OutputError::Refused { path, source } = &e else { panic!("{e}") };
+        assert_eq!((path, Refused::of(source)), (&input, Some(Refused::Input)), "not even with force");
+        let mut parts = Parts::new(&dir.join("out.pgn"), false, inputs()).unwrap();
+        let e = parts.add("theirs".into()).unwrap_err();
+        assert!(
+            matches!(&e, OutputError::Refused { source, .. } if Refused::of(source) == Some(Refused::Exists))
+        );
+        let k = parts.add("ours".into()).unwrap();
+        parts.write(k, b"1. h2e2 *\n").unwrap();
+        assert!(!dir.join("out-ours.pgn").exists(), "named only when complete");
+        assert_eq!(parts.finish().unwrap(), [dir.join("out-ours.pgn")]);
+        assert_eq!(std::fs::read(&theirs).unwrap(), b"theirs");
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 3, "no temporary file left");
+        assert!(matches!(Parts::new(&dir, false, inputs()), Err(OutputError::NotAFile { .. })));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

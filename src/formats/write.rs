@@ -1,0 +1,255 @@
+//! One way to write a record in any format qipu writes: [`write()`] (and
+//! [`write_with_warnings`]) with [`WriteOptions`], failing with one
+//! [`WriteError`] that keeps the writer's own error.
+
+use super::encoding::Encoding;
+use super::{ccbridge, dhtmlxq, pgn, uci, xqf};
+use crate::notation::Notation;
+use crate::record::Record;
+
+/// A format [`write()`] writes a record in.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum WriteFormat {
+    /// PGN, its moves in [`WriteOptions::notation`].
+    Pgn,
+    /// One line of qipu's JSON (needs the `serde` feature).
+    #[cfg(feature = "serde")]
+    Json,
+    /// A DhtmlXQ block.
+    Dhtmlxq,
+    /// A UCI position line (the main line only).
+    Uci,
+    /// An XQF file of [`WriteOptions::xqf_version`].
+    Xqf,
+    /// A 象棋桥 CBR file.
+    Cbr,
+}
+
+impl WriteFormat {
+    /// Whether the format is text, written in [`WriteOptions::encoding`]
+    /// (XQF and CBR are binary files of one record each).
+    pub fn is_text(self) -> bool {
+        !matches!(self, WriteFormat::Xqf | WriteFormat::Cbr)
+    }
+}
+
+/// What to do with a character the output encoding cannot hold.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Unmappable {
+    /// The record is not written: [`WriteError::Unmappable`].
+    #[default]
+    Error,
+    /// The character is written as `?`.
+    Replace,
+}
+
+/// How [`write()`] writes a record.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct WriteOptions {
+    /// The format.
+    pub format: WriteFormat,
+    /// The notation of PGN's moves.
+    pub notation: Notation,
+    /// The version of XQF written.
+    pub xqf_version: xqf::Version,
+    /// The encoding of text formats: UTF-8, GBK (GB18030) or Big5.
+    pub encoding: Encoding,
+    /// What becomes of a character the encoding cannot hold.
+    pub unmappable: Unmappable,
+}
+
+impl WriteOptions {
+    /// Options for `format`: PGN in simplified Chinese, XQF version 10,
+    /// text in UTF-8, an unmappable character an error.
+    pub fn new(format: WriteFormat) -> WriteOptions {
+        WriteOptions {
+            format,
+            notation: Notation::Chinese(crate::notation::chinese::Style::Simplified),
+            xqf_version: xqf::Version::V10,
+            encoding: Encoding::Utf8,
+            unmappable: Unmappable::Error,
+        }
+    }
+}
+
+/// Why a record cannot be written: the writer's own error, or a character
+/// the output encoding cannot hold.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WriteError {
+    /// DhtmlXQ cannot hold the record.
+    #[error(transparent)]
+    Dhtmlxq(#[from] dhtmlxq::WriteError),
+    /// A UCI line cannot hold the record.
+    #[error(transparent)]
+    Uci(#[from] uci::WriteError),
+    /// XQF cannot hold the record.
+    #[error(transparent)]
+    Xqf(#[from] xqf::WriteError),
+    /// CBR cannot hold the record.
+    #[error(transparent)]
+    Cbr(#[from] ccbridge::WriteError),
+    /// A character of the text (a tag, a comment) that the encoding cannot
+    /// hold, with [`Unmappable::Error`].
+    #[error("{character:?} (U+{:04X}) cannot be written in {encoding}", *.character as u32)]
+    Unmappable {
+        /// The first such character.
+        character: char,
+        /// The encoding asked for.
+        encoding: Encoding,
+    },
+    /// An encoding text is not written in (UTF-16).
+    #[error("text is written in utf-8, gbk or big5, not {0}")]
+    Encoding(Encoding),
+}
+
+/// A record written, and what of it could not be kept whole (CBR: tags it
+/// has no field for, text longer than its field; no other format warns).
+pub type Written = ccbridge::Written;
+
+/// The bytes of `record` in the format of `options`, as they stand in a
+/// file: a text record ends with its line end (`\n`), so that the records
+/// of a file are the concatenation of their bytes; XQF and CBR are a file
+/// each.
+///
+/// # Errors
+///
+/// A [`WriteError`] when the format cannot hold the record (a start
+/// position that cannot be read, a move that did not replay), or the
+/// encoding a character of it.
+///
+/// ```
+/// use qipu::formats::{self, pgn, write::{WriteFormat, WriteOptions}};
+/// let record = &pgn::read("1. h2e2 h9g7 *")[0];
+/// let uci = formats::write(record, &WriteOptions::new(WriteFormat::Uci)).unwrap();
+/// assert_eq!(uci, b"position startpos moves h2e2 h9g7\n");
+/// let xqf = formats::write(record, &WriteOptions::new(WriteFormat::Xqf)).unwrap();
+/// assert!(xqf.starts_with(b"XQ"));
+/// ```
+pub fn write(record: &Record, options: &WriteOptions) -> Result<Vec<u8>, WriteError> {
+    write_with_warnings(record, options).map(|written| written.bytes)
+}
+
+/// As [`write()`], with what the format could not keep whole.
+///
+/// # Errors
+///
+/// As [`write()`].
+pub fn write_with_warnings(record: &Record, options: &WriteOptions) -> Result<Written, WriteError> {
+    let text = match options.format {
+        WriteFormat::Pgn => pgn::write(record, options.notation) + "\n",
+        #[cfg(feature = "serde")]
+        WriteFormat::Json => super::json::write(record) + "\n",
+        WriteFormat::Dhtmlxq => dhtmlxq::write(record)? + "\n",
+        WriteFormat::Uci => uci::write(record)? + "\n",
+        WriteFormat::Xqf => {
+            return Ok(Written { bytes: xqf::write(record, options.xqf_version)?, warnings: Vec::new() });
+        }
+        WriteFormat::Cbr => return Ok(ccbridge::write_cbr(record)?),
+    };
+    Ok(Written { bytes: encode(text, options.encoding, options.unmappable)?, warnings: Vec::new() })
+}
+
+/// `text` in `encoding`; with [`Unmappable::Error`], the first character it
+/// cannot hold is the error.
+fn encode(text: String, encoding: Encoding, unmappable: Unmappable) -> Result<Vec<u8>, WriteError> {
+    if !matches!(encoding, Encoding::Utf8 | Encoding::Gb18030 | Encoding::Big5) {
+        return Err(WriteError::Encoding(encoding));
+    }
+    if encoding == Encoding::Utf8 || text.is_ascii() {
+        return Ok(text.into_bytes());
+    }
+    match unmappable {
+        Unmappable::Error => encoding
+            .encode(&text)
+            .map(|b| b.into_owned())
+            .map_err(|character| WriteError::Unmappable { character, encoding }),
+        Unmappable::Replace => Ok(encoding.encode_replacing(&text, '?').into_owned()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::{self, detect::Format};
+
+    fn record() -> Record {
+        pgn::read("[Event \"许银川\"]\n1. h2e2 {中炮} h9g7 *\n").remove(0)
+    }
+
+    fn options(format: WriteFormat) -> WriteOptions {
+        WriteOptions::new(format)
+    }
+
+    #[test]
+    fn every_format_is_written_and_read_back() {
+        let record = record();
+        let mut formats = vec![
+            (WriteFormat::Pgn, Format::Pgn),
+            (WriteFormat::Dhtmlxq, Format::Dhtmlxq),
+            (WriteFormat::Uci, Format::Uci),
+            (WriteFormat::Xqf, Format::Xqf),
+            (WriteFormat::Cbr, Format::Cbr),
+        ];
+        #[cfg(feature = "serde")]
+        formats.push((WriteFormat::Json, Format::Json));
+        for (format, read_as) in formats {
+            let bytes = write(&record, &options(format)).unwrap();
+            assert_eq!(format.is_text(), bytes.ends_with(b"\n"), "{format:?}");
+            let parsed = formats::read(&bytes, None).unwrap();
+            assert_eq!(parsed.format, read_as, "{format:?}");
+            let back = &parsed.records[0];
+            assert_eq!(back.replayed().moves, record.replayed().moves, "{format:?}");
+        }
+    }
+
+    #[test]
+    fn text_is_written_in_the_encoding_asked_for() {
+        let record = record();
+        let gbk = WriteOptions { encoding: Encoding::Gb18030, ..options(WriteFormat::Pgn) };
+        let bytes = write(&record, &gbk).unwrap();
+        assert!(std::str::from_utf8(&bytes).is_err(), "not UTF-8");
+        assert!(formats::encoding::decode(&bytes, Some(Encoding::Gb18030)).text.contains("许银川"));
+        let mut korean = record.clone();
+        korean.set_tag("Event", "한국");
+        let big5 = WriteOptions { encoding: Encoding::Big5, ..options(WriteFormat::Json) };
+        let e = write(&korean, &big5).unwrap_err();
+        assert_eq!(e, WriteError::Unmappable { character: '한', encoding: Encoding::Big5 });
+        assert_eq!(e.to_string(), "'한' (U+D55C) cannot be written in big5");
+        let replace = WriteOptions { unmappable: Unmappable::Replace, ..big5 };
+        assert!(String::from_utf8_lossy(&write(&korean, &replace).unwrap()).contains("??"));
+        let utf16 = WriteOptions { encoding: Encoding::Utf16Le, ..options(WriteFormat::Pgn) };
+        assert_eq!(write(&record, &utf16), Err(WriteError::Encoding(Encoding::Utf16Le)));
+        let xqf = WriteOptions { encoding: Encoding::Utf16Le, ..options(WriteFormat::Xqf) };
+        assert!(write(&record, &xqf).is_ok(), "binary formats have their own encoding");
+    }
+
+    #[test]
+    fn each_writer_keeps_its_error() {
+        let record = pgn::read("1. 马九进十 *").remove(0);
+        for format in [WriteFormat::Dhtmlxq, WriteFormat::Uci, WriteFormat::Xqf, WriteFormat::Cbr] {
+            let e = write(&record, &options(format)).unwrap_err();
+            let kept = match (&e, format) {
+                (WriteError::Dhtmlxq(dhtmlxq::WriteError::NotReplayed(t)), WriteFormat::Dhtmlxq) => {
+                    t == "马九进十"
+                }
+                (WriteError::Uci(uci::WriteError::NotReplayed(t)), WriteFormat::Uci) => t == "马九进十",
+                (WriteError::Xqf(xqf::WriteError::NotReplayed { text, .. }), WriteFormat::Xqf) => {
+                    text == "马九进十"
+                }
+                (WriteError::Cbr(ccbridge::WriteError::NotReplayed(_)), WriteFormat::Cbr) => true,
+                _ => false,
+            };
+            assert!(kept, "{format:?}: {e:?}");
+        }
+        assert!(write(&record, &options(WriteFormat::Pgn)).is_ok(), "PGN keeps moves as text");
+    }
+
+    #[test]
+    fn cbr_tells_what_it_leaves_out() {
+        let mut record = record();
+        record.set_tag("Opening", "中炮");
+        let written = write_with_warnings(&record, &options(WriteFormat::Cbr)).unwrap();
+        assert!(written.warnings.iter().any(|w| w.contains("Opening")), "{:?}", written.warnings);
+        assert_eq!(write(&record, &options(WriteFormat::Cbr)).unwrap(), written.bytes);
+    }
+}
