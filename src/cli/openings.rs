@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::progress::{Outcome, Tally};
+use super::suite;
 use super::{ChineseStyle, Failure, MoveNotation, OutputFormat};
 use qipu::analysis::ecco;
 use qipu::analysis::openings::{Edge, OpeningNode, OpeningTree};
@@ -49,28 +50,9 @@ pub struct Args {
     /// default) or PGN.
     #[arg(long, value_enum)]
     pub to: Option<Book>,
-    /// Write an opening suite for engine matches instead of the tree: the distinct positions at
-    /// --at-ply of the selected games (transpositions merged, and mirrors with --mirror), at
-    /// least --min-games games each, at most one position per game, the most played first.
-    #[arg(long, help_heading = "Opening suite")]
-    pub suite: bool,
-    /// With --suite: the ply of the positions (`8`), or a band (`8..12`: each game gives at most
-    /// one position).
-    #[arg(long, value_name = "N|MIN..MAX", requires = "suite", help_heading = "Opening suite")]
-    pub at_ply: Option<qipu::select::Span>,
-    /// With --suite: only positions where Red's score (a win 1, a draw ½, over the games with a
-    /// result) is in this band, for balanced suites.
-    #[arg(long, value_name = "LO..HI", requires = "suite", help_heading = "Opening suite")]
-    pub score: Option<super::suite::ScoreBand>,
-    /// With --suite: shuffle the positions (the same order for the same --seed).
-    #[arg(long, requires = "suite", help_heading = "Opening suite")]
-    pub shuffle: bool,
-    /// With --shuffle: the seed.
-    #[arg(long, default_value_t = 1, requires = "shuffle", help_heading = "Opening suite")]
-    pub seed: u64,
-    /// With --suite: at most this many positions (after shuffling).
-    #[arg(long, value_name = "N", requires = "suite", help_heading = "Opening suite")]
-    pub positions: Option<usize>,
+    /// The opening suite's arguments.
+    #[command(flatten)]
+    pub suite: super::suite::SuiteArgs,
     /// Notation of the moves.
     #[arg(long, value_enum, default_value_t = MoveNotation::Chinese)]
     pub notation: MoveNotation,
@@ -95,8 +77,20 @@ pub struct Args {
 /// games as `validate` does; a game with an illegal move adds the moves
 /// before it to the tree.
 pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
-    if args.suite {
-        return super::suite::run(args, stdout);
+    if args.suite.suite {
+        let form = match args.to.unwrap_or(Book::Epd) {
+            Book::Epd => suite::Form::Epd,
+            Book::Pgn => suite::Form::Pgn(args.notation.with(args.chinese)),
+        };
+        let inputs = suite::Inputs {
+            paths: &args.paths,
+            min_games: args.min_games,
+            encoding: args.encoding,
+            jobs: args.jobs,
+            output: &args.output,
+            select: &args.select,
+        };
+        return suite::run(&args.suite, &inputs, form, stdout);
     }
     if args.to == Some(Book::Epd) {
         return Err(Failure::usage("--to epd writes an opening suite: give --suite"));
