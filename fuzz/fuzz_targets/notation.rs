@@ -5,7 +5,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use qipu::analysis::replay::resolve;
+use qipu::notation::resolve_any as resolve;
 use qipu::notation::Notation;
 use qipu::notation::chinese::Style;
 use qipu::Position;

@@ -8,17 +8,15 @@ use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 use qipu::analysis::stats::{GameFacts, MainLine, Stats};
+use qipu::analysis::trail::{Positions, Trail, TrailSink, start_step};
 use qipu::batch::{self, Batch, Input, Report, Status};
 use qipu::formats::encoding::Encoding;
 use qipu::formats::write::{Unmappable, WriteFormat, WriteOptions};
 use qipu::formats::{self, xqf};
-use qipu::notation::Notation;
 use qipu::output::names::FileNames;
 use qipu::output::{InputFiles, OutputFile, Refused};
 use qipu::record::GameResult;
-use qipu::record::replay::Follow;
 use qipu::select::Judged;
-use qipu::{Move, Position};
 
 use crate::names;
 use crate::select::{Chooser, Stop, Taken};
@@ -120,35 +118,6 @@ pub fn stats<'py>(
     py.import("json")?.call_method1("loads", (value.to_string(),))
 }
 
-/// The positions of a game's main line, as `qipu fen` gives them: the
-/// move that led to each (in the notation asked for), its FEN, and the
-/// side to move.
-struct Trail {
-    notation: Notation,
-    plies: Vec<(String, String, bool)>,
-    mv: String,
-}
-
-impl Follow for Trail {
-    type Output = Vec<(String, String, bool)>;
-
-    fn before_move(&mut self, before: &Position, m: Move) {
-        self.mv.clear();
-        if self.notation.write_to(before, m, &mut self.mv).is_err() {
-            // Never: a move replayed is legal, so a piece stands on its origin.
-            self.mv = m.to_string();
-        }
-    }
-
-    fn after_move(&mut self, after: &Position, _: Move) {
-        self.plies.push((self.mv.clone(), after.fen(), after.turn() == qipu::Color::Red));
-    }
-
-    fn end(&mut self) -> Self::Output {
-        std::mem::take(&mut self.plies)
-    }
-}
-
 /// The FEN trail as columns: one entry in each for every position. The
 /// values many rows share (the source, the side, the result) are kept
 /// once, and given to Python as one object each.
@@ -238,29 +207,21 @@ pub fn fen_columns<'py>(
     let columns = py.detach(move || {
         let selection = chooser.selection();
         let mut columns = Columns::default();
-        let trail = || Trail { notation, plies: Vec::new(), mv: String::new() };
         let _ = chooser.pass(
             &batch,
             &inputs,
-            || selection.checker(trail()),
+            || selection.checker(Trail::new(notation, Positions::default())),
             |meta, taken| {
                 let Taken::Game { index, game } = taken else { return Ok(()) };
                 // Ply 0 is the placement as read, legal or not; the moves follow
                 // from the position when it is a legal one.
                 if let Some(setup) = &game.replayed.resolution.setup {
                     let result = game.result.unwrap_or(GameResult::Unknown);
-                    let mut fen = String::new();
-                    qipu::fen::write_fen(
-                        &setup.board,
-                        setup.turn,
-                        setup.halfmoves,
-                        setup.fullmoves,
-                        &mut fen,
-                    );
                     let game_of = (meta.json_source.as_str(), index, result);
-                    columns.push(game_of, 0, None, fen, setup.turn == qipu::Color::Red);
-                    for (ply, (mv, fen, red)) in game.followed.into_iter().enumerate() {
-                        columns.push(game_of, ply + 1, Some(mv), fen, red);
+                    let mut first = Positions::default();
+                    start_step(setup, false, &mut first);
+                    for p in first.end().into_iter().chain(game.followed.positions) {
+                        columns.push(game_of, p.ply, p.mv, p.fen, p.turn == qipu::Color::Red);
                     }
                 }
                 Ok(())

@@ -3,8 +3,7 @@
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use qipu::notation::ResolveError;
-use qipu::record::replay::{MoveError, resolve};
+use qipu::notation::{MoveError, ResolveError, resolve_any};
 use qipu::{History, Move, Outcome};
 
 use crate::errors::raise;
@@ -29,7 +28,7 @@ impl Position {
     }
 
     fn parse_move(&self, py: Python<'_>, text: &str) -> PyResult<Move> {
-        resolve(&self.pos, text).map_err(|e| {
+        resolve_any(&self.pos, text).map_err(|e| {
             let message = format!("{text}: {e}");
             let fen = self.pos.fen();
             let class = match &e {
@@ -82,7 +81,7 @@ impl Position {
 
     /// Whether `move` (in any notation) is a legal move here.
     fn is_legal(&self, r#move: &str) -> bool {
-        resolve(&self.pos, r#move).is_ok()
+        resolve_any(&self.pos, r#move).is_ok()
     }
 
     /// Plays `move`, written in any notation (`h2e2`, `H2-E2`, `C2.5`,

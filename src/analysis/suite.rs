@@ -42,8 +42,9 @@ use std::ops::RangeInclusive;
 
 use super::openings::{count_ecco, count_result, main_ecco, score};
 use crate::dedupe::key::mirrored_hash;
-use crate::record::GameResult;
+use crate::formats::epd::{Operand, push_opcode, push_position};
 use crate::record::replay::Follow;
+use crate::record::{GameResult, MoveText, Record, RecordedMove, Span};
 use crate::{Move, Position};
 
 /// What a suite holds.
@@ -188,6 +189,95 @@ impl SuitePosition {
     pub fn score(&self) -> Option<f64> {
         score(self.red_wins, self.draws, self.black_wins)
     }
+
+    /// Appends the position as an EPD line (without its line break): the
+    /// position, then the opcodes `games`, `red_wins`, `draws`,
+    /// `black_wins`, `score` (Red's, three decimals, when a game has a
+    /// result), `ecco` (when known) and `ply`.
+    ///
+    /// ```
+    /// use qipu::analysis::suite::SuitePosition;
+    /// use qipu::Position;
+    /// let p = SuitePosition {
+    ///     position: Position::start(),
+    ///     start: Position::start(),
+    ///     moves: Vec::new(),
+    ///     games: 3,
+    ///     red_wins: 1,
+    ///     draws: 1,
+    ///     black_wins: 0,
+    ///     ecco: Some("A00"),
+    /// };
+    /// let mut line = String::new();
+    /// p.push_epd(&mut line);
+    /// assert_eq!(
+    ///     line,
+    ///     "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - games 3; red_wins 1; draws 1; black_wins 0; score 0.750; ecco A00; ply 0;"
+    /// );
+    /// ```
+    pub fn push_epd(&self, line: &mut String) {
+        push_position(line, self.position.board(), self.position.turn());
+        let count = |n: u32| [Operand::Number(u64::from(n))];
+        push_opcode(line, "games", &count(self.games));
+        push_opcode(line, "red_wins", &count(self.red_wins));
+        push_opcode(line, "draws", &count(self.draws));
+        push_opcode(line, "black_wins", &count(self.black_wins));
+        if let Some(score) = self.score() {
+            push_opcode(line, "score", &[Operand::Word(&score_text(score))]);
+        }
+        if let Some(code) = self.ecco {
+            push_opcode(line, "ecco", &[Operand::Word(code)]);
+        }
+        push_opcode(line, "ply", &[Operand::Number(self.moves.len() as u64)]);
+    }
+
+    /// The position as game `number` of a suite: its moves from its start
+    /// (a `FEN` tag when that is not the standard one), its counts in the
+    /// tags `Games`, `RedWins`, `Draws`, `BlackWins`, `Score` and `ECCO`
+    /// (the last two when known), result `*`.
+    ///
+    /// ```
+    /// use qipu::analysis::suite::SuitePosition;
+    /// use qipu::Position;
+    /// let moves = vec!["h2e2".parse().unwrap()];
+    /// let mut position = Position::start();
+    /// let _ = position.play_unchecked(moves[0]);
+    /// let p = SuitePosition { position, start: Position::start(), moves, games: 2, red_wins: 0, draws: 0, black_wins: 0, ecco: None };
+    /// let record = p.to_record(7);
+    /// assert_eq!(record.tag("Round"), Some("7"));
+    /// assert_eq!(record.tag("Score"), None);
+    /// assert!(qipu::formats::pgn::write(&record, qipu::notation::Notation::Uci).contains("1. h2e2 *"));
+    /// ```
+    pub fn to_record(&self, number: usize) -> Record {
+        let mut record = Record::default();
+        let mut tag = |name: &str, value: String| record.tags.push((name.to_string(), value));
+        tag("Event", "Opening suite".into());
+        tag("Round", number.to_string());
+        if self.start != Position::start() {
+            tag("FEN", self.start.fen());
+        }
+        tag("Games", self.games.to_string());
+        tag("RedWins", self.red_wins.to_string());
+        tag("Draws", self.draws.to_string());
+        tag("BlackWins", self.black_wins.to_string());
+        if let Some(score) = self.score() {
+            tag("Score", score_text(score));
+        }
+        if let Some(code) = self.ecco {
+            tag("ECCO", code.to_string());
+        }
+        let mut at = record.tree.root();
+        for &m in &self.moves {
+            at = record.tree.add_child(at, RecordedMove { text: MoveText::Coords(m), at: Span::default() });
+        }
+        record.result = Some(GameResult::Unknown);
+        record
+    }
+}
+
+/// A score with three decimals.
+fn score_text(score: f64) -> String {
+    format!("{score:.3}")
 }
 
 /// A position met so far.
@@ -444,6 +534,33 @@ mod tests {
             assert!(taken <= 1, "a game gave {taken} positions");
         }
         assert!(!suite.is_empty());
+    }
+
+    #[test]
+    fn records_replay_to_the_position_and_epd_lines_read_back_as_it() {
+        let (text, _) = random_games(200, 12, 3);
+        let options = SuiteOptions { plies: 4..=7, ..SuiteOptions::default() };
+        let suite = build(&text, &options);
+        assert!(!suite.is_empty());
+        for (i, p) in suite.iter().enumerate() {
+            let record = p.to_record(i + 1);
+            assert_eq!(record.tag("Round"), Some((i + 1).to_string().as_str()));
+            assert_eq!(record.tag("Games"), Some(p.games.to_string().as_str()));
+            let written = crate::formats::pgn::write(&record, crate::notation::Notation::Iccs);
+            let back = pgn::read(&written).remove(0);
+            let replayed = crate::analysis::replay::opening(&back, 20).unwrap();
+            let mut pos = replayed.0;
+            for &m in &replayed.1 {
+                let _ = pos.play_unchecked(m);
+            }
+            assert_eq!(pos, p.position, "game {}", i + 1);
+            let mut line = String::new();
+            p.push_epd(&mut line);
+            let placement = line.split(' ').next().unwrap();
+            assert!(p.position.fen().starts_with(placement));
+            assert!(line.ends_with(&format!("ply {};", p.moves.len())));
+            assert_eq!(line.contains("score "), p.score().is_some());
+        }
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! `qipu fen PATH...`: the FEN trail of each game, the position after every
 //! ply of the main line, or with `--all-lines` of every line (the line
-//! named by its [`LineId`]).
+//! named by its [`LineId`](qipu::record::replay::LineId)), as
+//! [`qipu::analysis::trail`] follows it.
 //!
 //! Text, JSON, CSV or EPD. An EPD line is the position's four fields
 //! ([`epd::push_ranks`]) then these opcodes ([`epd::push_opcode`]):
@@ -9,7 +10,7 @@
 //! |---|---|
 //! | `hmvc` | the halfmove clock (standard EPD) |
 //! | `fmvn` | the fullmove number (standard EPD) |
-//! | `line` | with `--all-lines` only: the line ([`LineId`], `0` = main line) |
+//! | `line` | with `--all-lines` only: the line (`0` = main line) |
 //! | `ply` | plies from the start of the game (0 = the start position) |
 //! | `move` | the move that led there, in `--notation`; none at ply 0 |
 //! | `source` | the input's name, quoted |
@@ -17,7 +18,6 @@
 //! | `result` | the game's result: `1-0`, `0-1`, `1/2-1/2`, `*` for none |
 //! | `ecco` | the ECCO code of the game's opening; none for a game from another start |
 
-use std::fmt::Write as _;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -26,13 +26,13 @@ use serde::Serialize;
 
 use super::progress::{Outcome, Tally};
 use super::{ChineseStyle, Failure, MoveNotation};
-use qipu::analysis::ecco::OpeningReader;
+use qipu::Color;
+use qipu::analysis::trail::{Step, Trail, TrailSink, start_step};
 use qipu::batch::{Event, Meta};
 use qipu::formats::encoding::Encoding;
 use qipu::formats::epd::{self, Operand};
 use qipu::record::GameResult;
-use qipu::record::replay::{Follow, LineId, MAX_LINE_DEPTH};
-use qipu::{Color, Position};
+use qipu::record::replay::MAX_LINE_DEPTH;
 
 /// Output formats of `qipu fen`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -97,246 +97,110 @@ struct Ply<'a> {
     result: &'a str,
 }
 
-/// What a game's trail is made of: the lines of its positions (each
-/// without what every line of the game shares: see [`line_head`] and
-/// [`line_tail`]) and, for EPD, the game's ECCO code.
+/// Writes the middle of each position's line of a game's trail (between
+/// the source and game, and the result, written by the sink): the line,
+/// `ply`, the move in the notation asked for, the FEN and the side to
+/// move, in the format asked for. A game's lines are without what every
+/// line of the game shares: see [`line_head`] and [`line_tail`].
 #[derive(Debug)]
-struct Followed {
-    lines: Vec<u8>,
-    ecco: Option<&'static str>,
-    /// Variations nested deeper than [`MAX_LINE_DEPTH`] were left out.
-    too_deep: bool,
-}
-
-/// Follows a game's main line (and with `--all-lines` its variations),
-/// writing the middle of each position's line (between the source and
-/// game, and the result, written by the sink): the line, `ply`, the move
-/// in the notation asked for, the FEN and the side to move, in the format
-/// asked for.
-#[derive(Debug)]
-struct Trail {
-    notation: qipu::notation::Notation,
+struct Lines {
     format: FenFormat,
-    all_lines: bool,
-    /// The ranks of the board as FEN text: only those a move touches are
-    /// written anew.
-    ranks: Option<qipu::fen::RankTexts>,
-    /// The line being followed, as written ([`LineId`]'s text).
-    line: String,
-    ply: usize,
-    mv: String,
-    fen: String,
     lines: Vec<u8>,
-    /// Names the opening, for EPD's `ecco`.
-    opening: Option<OpeningReader>,
-    /// The line followed is nested deeper than [`MAX_LINE_DEPTH`]: its
-    /// positions are not written.
-    deep: bool,
-    /// Some were not, in this game.
-    too_deep: bool,
+    /// Room to write text in.
+    fen: String,
 }
 
-impl Trail {
-    fn new(notation: qipu::notation::Notation, format: FenFormat, all_lines: bool) -> Trail {
-        Trail {
-            notation,
-            format,
-            all_lines,
-            ranks: None,
-            line: String::with_capacity(16),
-            ply: 0,
-            mv: String::with_capacity(16),
-            fen: String::with_capacity(100),
-            lines: Vec::new(),
-            opening: (format == FenFormat::Epd).then(OpeningReader::default),
-            deep: false,
-            too_deep: false,
-        }
-    }
-
-    /// The move `m` about to be played in `before`, in the notation asked for.
-    fn write_move(&mut self, before: &Position, m: qipu::Move) {
-        self.mv.clear();
-        if self.notation.write_to(before, m, &mut self.mv).is_err() {
-            // Never: a move replayed is legal, so a piece stands on its origin.
-            self.mv = m.to_string();
-        }
-    }
-
-    /// The line of the position `pos` that the move `m` led to.
-    fn write_position(&mut self, pos: &Position, m: qipu::Move) {
-        let Some(ranks) = &mut self.ranks else { return };
-        self.ply += 1;
-        if self.deep {
-            return;
-        }
-        ranks.update(pos.board(), m);
-        let line = self.all_lines.then_some(self.line.as_str());
-        let place = Place { line, ply: self.ply, mv: Some(&self.mv) };
-        let clocks = Clocks { turn: pos.turn(), halfmoves: pos.halfmoves(), fullmoves: pos.fullmoves() };
-        push_line(&mut self.lines, &mut self.fen, self.format, &place, ranks, clocks);
-    }
-
-    /// Goes on from `pos`, `ply` plies into the game, on `line`.
-    fn go_to(&mut self, pos: &Position, ply: usize, line: LineId<'_>) {
-        if !self.all_lines || self.ranks.is_none() {
-            return;
-        }
-        self.ply = ply;
-        self.deep = line.depth() > MAX_LINE_DEPTH;
-        if self.deep {
-            self.too_deep = true;
-            return;
-        }
-        self.ranks = Some(qipu::fen::RankTexts::new(pos.board()));
-        self.line.clear();
-        let _ = write!(self.line, "{line}");
+impl Lines {
+    fn new(format: FenFormat) -> Lines {
+        Lines { format, lines: Vec::new(), fen: String::with_capacity(100) }
     }
 }
 
-impl Follow for Trail {
-    type Output = Followed;
+impl TrailSink for Lines {
+    type Output = Vec<u8>;
 
-    fn start(&mut self, start: &Position) {
-        self.ranks = Some(qipu::fen::RankTexts::new(start.board()));
-        self.ply = 0;
-        self.line.clear();
-        self.line.push('0');
-        if let Some(opening) = &mut self.opening {
-            opening.start(start);
-        }
+    fn position(&mut self, step: &Step<'_>) {
+        push_line(&mut self.lines, &mut self.fen, self.format, step);
     }
 
-    fn before_move(&mut self, before: &Position, m: qipu::Move) {
-        if let Some(opening) = &mut self.opening {
-            opening.before_move(before, m);
-        }
-        self.write_move(before, m);
-    }
-
-    fn after_move(&mut self, pos: &Position, m: qipu::Move) {
-        self.write_position(pos, m);
-    }
-
-    fn begin_variation(&mut self, from: &Position, ply: usize, line: LineId<'_>) {
-        self.go_to(from, ply, line);
-    }
-
-    fn before_variation_move(&mut self, before: &Position, m: qipu::Move) {
-        if self.all_lines {
-            self.write_move(before, m);
-        }
-    }
-
-    fn variation_move(&mut self, after: &Position, m: qipu::Move) {
-        if self.all_lines {
-            self.write_position(after, m);
-        }
-    }
-
-    fn end_variation(&mut self, back: &Position, ply: usize, line: LineId<'_>) {
-        self.go_to(back, ply, line);
-    }
-
-    fn end(&mut self) -> Followed {
-        self.ranks = None;
-        let ecco = self.opening.as_mut().and_then(|o| o.end()).map(|name| name.ecco.code);
+    fn end(&mut self) -> Vec<u8> {
         // The trail is handed on in a copy of its exact size (held until
         // its turn to be written); the buffer, grown to the longest game
         // yet, is kept for the next.
         let lines = self.lines.clone();
         self.lines.clear();
-        self.deep = false;
-        Followed { lines, ecco, too_deep: std::mem::take(&mut self.too_deep) }
+        lines
     }
 }
 
-/// Where a position stands: its line (with `--all-lines`), its ply and
-/// the move that led there (none at ply 0).
-struct Place<'a> {
-    line: Option<&'a str>,
-    ply: usize,
-    mv: Option<&'a str>,
+/// The trail of a game as `qipu fen` follows it.
+fn trail(notation: qipu::notation::Notation, format: FenFormat, all_lines: bool) -> Trail<Lines> {
+    Trail::new(notation, Lines::new(format)).all_lines(all_lines).with_ecco(format == FenFormat::Epd)
 }
 
-/// The side to move and the clocks of a position.
-#[derive(Copy, Clone)]
-struct Clocks {
-    turn: Color,
-    halfmoves: u32,
-    fullmoves: u32,
-}
-
-/// Appends the middle of a position's line (see [`Trail`]) and a line
+/// Appends the middle of a position's line (see [`Lines`]) and a line
 /// break; `fen` is room to write text in.
-fn push_line(
-    out: &mut Vec<u8>,
-    fen: &mut String,
-    format: FenFormat,
-    place: &Place<'_>,
-    ranks: &qipu::fen::RankTexts,
-    clocks: Clocks,
-) {
-    let Clocks { turn, halfmoves, fullmoves } = clocks;
+fn push_line(out: &mut Vec<u8>, fen: &mut String, format: FenFormat, step: &Step<'_>) {
+    let (turn, halfmoves, fullmoves) = (step.turn, step.halfmoves, step.fullmoves);
     match format {
         FenFormat::Json => {
             // JSON lines are written by hand, straight into the output:
             // serializing each ply's fields costs more than replaying it.
-            if let Some(line) = place.line {
+            if let Some(line) = step.line {
                 // A line is digits and dots.
                 out.extend_from_slice(b"\"line\":\"");
                 out.extend_from_slice(line.as_bytes());
                 out.extend_from_slice(b"\",");
             }
             out.extend_from_slice(b"\"ply\":");
-            push_number(out, place.ply);
+            push_number(out, step.ply);
             out.extend_from_slice(b",\"move\":");
-            match place.mv {
+            match step.mv {
                 Some(mv) => push_json_str(out, mv),
                 None => out.extend_from_slice(b"null"),
             }
             // A FEN holds letters, digits, '/', '-' and spaces only.
             out.extend_from_slice(b",\"fen\":\"");
-            ranks.write_bytes(turn, halfmoves, fullmoves, out);
+            step.write_fen(out);
             out.extend_from_slice(b"\",\"side\":\"");
             out.extend_from_slice(side(turn).as_bytes());
             out.push(b'"');
         }
         FenFormat::Text => {
-            if let Some(line) = place.line {
+            if let Some(line) = step.line {
                 out.extend_from_slice(line.as_bytes());
                 out.push(b'\t');
             }
-            push_number(out, place.ply);
+            push_number(out, step.ply);
             out.push(b'\t');
-            out.extend_from_slice(place.mv.unwrap_or("-").as_bytes());
+            out.extend_from_slice(step.mv.unwrap_or("-").as_bytes());
             out.push(b'\t');
-            ranks.write_bytes(turn, halfmoves, fullmoves, out);
+            step.write_fen(out);
         }
         FenFormat::Csv => {
-            if let Some(line) = place.line {
+            if let Some(line) = step.line {
                 out.extend_from_slice(line.as_bytes());
                 out.push(b',');
             }
-            push_number(out, place.ply);
+            push_number(out, step.ply);
             out.push(b',');
-            push_csv(out, place.mv.unwrap_or(""));
+            push_csv(out, step.mv.unwrap_or(""));
             out.push(b',');
             // A FEN needs no quotes.
-            ranks.write_bytes(turn, halfmoves, fullmoves, out);
+            step.write_fen(out);
             out.push(b',');
             out.extend_from_slice(side(turn).as_bytes());
         }
         FenFormat::Epd => {
             fen.clear();
-            epd::push_ranks(fen, ranks, turn);
+            epd::push_ranks(fen, step.ranks, turn);
             epd::push_opcode(fen, "hmvc", &[Operand::Number(halfmoves.into())]);
             epd::push_opcode(fen, "fmvn", &[Operand::Number(fullmoves.into())]);
-            if let Some(line) = place.line {
+            if let Some(line) = step.line {
                 epd::push_opcode(fen, "line", &[Operand::Word(line)]);
             }
-            epd::push_opcode(fen, "ply", &[Operand::Number(place.ply as u64)]);
-            if let Some(mv) = place.mv {
+            epd::push_opcode(fen, "ply", &[Operand::Number(step.ply as u64)]);
+            if let Some(mv) = step.mv {
                 epd::push_opcode(fen, "move", &[Operand::Word(mv)]);
             }
             out.extend_from_slice(fen.as_bytes());
@@ -420,12 +284,9 @@ fn line_tail(meta: &Meta, index: usize, format: FenFormat, result: &str, ecco: O
 /// The line of ply 0 (its middle, as [`push_line`] writes it): the
 /// placement as read, legal or not.
 fn first_line(setup: &qipu::Setup, format: FenFormat, all_lines: bool) -> Vec<u8> {
-    let ranks = qipu::fen::RankTexts::new(&setup.board);
-    let mut out = Vec::with_capacity(128);
-    let place = Place { line: all_lines.then_some("0"), ply: 0, mv: None };
-    let clocks = Clocks { turn: setup.turn, halfmoves: setup.halfmoves, fullmoves: setup.fullmoves };
-    push_line(&mut out, &mut String::new(), format, &place, &ranks, clocks);
-    out
+    let mut lines = Lines::new(format);
+    start_step(setup, all_lines, &mut lines);
+    lines.end()
 }
 
 /// Writes a game's trail: each line of `lines` between `head` and `tail`
@@ -475,7 +336,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     let mut chooser = super::select::Chooser::new(&args.select)?;
     chooser.plan(&mut inputs, &batch)?;
     let selection = chooser.selection().clone();
-    let follower = || selection.checker(Trail::new(notation, args.format, args.all_lines));
+    let follower = || selection.checker(trail(notation, args.format, args.all_lines));
     let run = batch.run(&inputs, follower, |meta, event| {
         match event {
             Event::Games { first, games } => {
@@ -499,7 +360,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
                         let head = line_head(meta, index, args.format);
                         let tail = line_tail(meta, index, args.format, result, game.followed.ecco);
                         write_lines(out, &head, &first_line(setup, args.format, args.all_lines), &tail)?;
-                        write_lines(out, &head, &game.followed.lines, &tail)?;
+                        write_lines(out, &head, &game.followed.positions, &tail)?;
                     }
                     if game.followed.too_deep {
                         tally.tell(&format!(
@@ -622,7 +483,7 @@ mod tests {
     #[test]
     fn hand_written_json_lines_equal_serde_json() {
         for source in ["games.pgn", "a \"quoted\"\\name\t.pgn", "棋谱/对局.pgn"] {
-            let trail = Trail::new(qipu::notation::Notation::Uci, FenFormat::Json, false);
+            let trail = trail(qipu::notation::Notation::Uci, FenFormat::Json, false);
             let mut checker = qipu::batch::Checker::following(trail);
             let game = qipu::formats::pgn::read_with("1. h2e2 h9g7 0-1", &mut checker).remove(0);
             let head = line_head(&meta(source), 7, FenFormat::Json);
@@ -630,7 +491,7 @@ mod tests {
             let mut ours = Vec::new();
             let setup = game.replayed.resolution.setup.as_ref().unwrap();
             write_lines(&mut ours, &head, &first_line(setup, FenFormat::Json, false), &tail).unwrap();
-            write_lines(&mut ours, &head, &game.followed.lines, &tail).unwrap();
+            write_lines(&mut ours, &head, &game.followed.positions, &tail).unwrap();
             let mut pos = qipu::Position::start();
             let mut expected = Vec::new();
             let fen = pos.fen();

@@ -8,14 +8,14 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::progress::{Outcome, Tally};
+use super::suite;
 use super::{ChineseStyle, Failure, MoveNotation, OutputFormat};
 use qipu::analysis::ecco;
-use qipu::analysis::openings::{Edge, OpeningNode, OpeningTree};
+use qipu::analysis::openings::{Edge, OpeningTree};
 use qipu::batch::Event;
 use qipu::formats::encoding::Encoding;
 use qipu::notation::Notation;
 use qipu::record::replay::FirstMoves;
-use qipu::record::{MoveText, Record, RecordedMove, Span};
 use qipu::{Move, Position};
 
 /// What `--to` writes instead of the tree.
@@ -49,28 +49,9 @@ pub struct Args {
     /// default) or PGN.
     #[arg(long, value_enum)]
     pub to: Option<Book>,
-    /// Write an opening suite for engine matches instead of the tree: the distinct positions at
-    /// --at-ply of the selected games (transpositions merged, and mirrors with --mirror), at
-    /// least --min-games games each, at most one position per game, the most played first.
-    #[arg(long, help_heading = "Opening suite")]
-    pub suite: bool,
-    /// With --suite: the ply of the positions (`8`), or a band (`8..12`: each game gives at most
-    /// one position).
-    #[arg(long, value_name = "N|MIN..MAX", requires = "suite", help_heading = "Opening suite")]
-    pub at_ply: Option<qipu::select::Span>,
-    /// With --suite: only positions where Red's score (a win 1, a draw ½, over the games with a
-    /// result) is in this band, for balanced suites.
-    #[arg(long, value_name = "LO..HI", requires = "suite", help_heading = "Opening suite")]
-    pub score: Option<super::suite::ScoreBand>,
-    /// With --suite: shuffle the positions (the same order for the same --seed).
-    #[arg(long, requires = "suite", help_heading = "Opening suite")]
-    pub shuffle: bool,
-    /// With --shuffle: the seed.
-    #[arg(long, default_value_t = 1, requires = "shuffle", help_heading = "Opening suite")]
-    pub seed: u64,
-    /// With --suite: at most this many positions (after shuffling).
-    #[arg(long, value_name = "N", requires = "suite", help_heading = "Opening suite")]
-    pub positions: Option<usize>,
+    /// The opening suite's arguments.
+    #[command(flatten)]
+    pub suite: super::suite::SuiteArgs,
     /// Notation of the moves.
     #[arg(long, value_enum, default_value_t = MoveNotation::Chinese)]
     pub notation: MoveNotation,
@@ -95,8 +76,20 @@ pub struct Args {
 /// games as `validate` does; a game with an illegal move adds the moves
 /// before it to the tree.
 pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
-    if args.suite {
-        return super::suite::run(args, stdout);
+    if args.suite.suite {
+        let form = match args.to.unwrap_or(Book::Epd) {
+            Book::Epd => suite::Form::Epd,
+            Book::Pgn => suite::Form::Pgn(args.notation.with(args.chinese)),
+        };
+        let inputs = suite::Inputs {
+            paths: &args.paths,
+            min_games: args.min_games,
+            encoding: args.encoding,
+            jobs: args.jobs,
+            output: &args.output,
+            select: &args.select,
+        };
+        return suite::run(&args.suite, &inputs, form, stdout);
     }
     if args.to == Some(Book::Epd) {
         return Err(Failure::usage("--to epd writes an opening suite: give --suite"));
@@ -158,7 +151,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     let notation = args.notation.with(args.chinese);
     match (args.to, args.format) {
         (Some(Book::Pgn | Book::Epd), _) => {
-            out.write_all(book(&tree, args.min_games, notation).as_bytes())?
+            out.write_all(qipu::formats::pgn::write(&tree.book(args.min_games), notation).as_bytes())?
         }
         (None, OutputFormat::Json) => json(&tree, args.min_games, notation, out)?,
         (None, OutputFormat::Text) => text(&tree, args.min_games, notation, out)?,
@@ -174,31 +167,6 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     Ok(tally.code())
 }
 
-/// `+W =D -L, Red 55.2%, B00` for a node.
-fn summary(node: &OpeningNode) -> String {
-    let mut s = format!("{} game(s), +{} ={} -{}", node.games, node.red_wins, node.draws, node.black_wins);
-    if let Some(score) = node.score() {
-        s.push_str(&format!(", Red {:.1}%", 100.0 * score));
-    }
-    if let Some(code) = node.main_ecco() {
-        s.push_str(&format!(", {code}"));
-    }
-    s
-}
-
-/// The summary of the position a move leads to. When other move orders
-/// reach it too, the games of this move come first and the position's
-/// counts are said to be merged: a move never seems to have more games
-/// than the position it is played from.
-fn edge_summary(tree: &OpeningTree, edge: Edge) -> String {
-    let node = tree.node(edge.node);
-    if edge.games == node.games {
-        summary(node)
-    } else {
-        format!("{} game(s) by this move order; with transpositions: {}", edge.games, summary(node))
-    }
-}
-
 /// The text of a move of the tree: its moves were played, so each is
 /// legal and has a piece on its origin (coordinates otherwise).
 fn move_text(notation: Notation, pos: &Position, m: Move) -> String {
@@ -212,7 +180,7 @@ fn label(ply: usize, text: &str) -> String {
 }
 
 fn text(tree: &OpeningTree, min_games: u32, notation: Notation, out: &mut impl Write) -> Result<(), Failure> {
-    writeln!(out, "start position: {}", summary(tree.node(0)))?;
+    writeln!(out, "start position: {}", tree.node(0).summary())?;
     let mut expanded = vec![false; tree.nodes().len()];
     expanded[0] = true;
     print_children(tree, 0, &Position::start(), 0, min_games, notation, &mut expanded, out)
@@ -237,11 +205,11 @@ fn print_children(
         let indent = "  ".repeat(ply);
         let mv = label(ply + 1, &move_text(notation, pos, m));
         if expanded[child] {
-            writeln!(out, "{indent}{mv}  {}  (transposes to a position above)", edge_summary(tree, edge))?;
+            writeln!(out, "{indent}{mv}  {}  (transposes to a position above)", tree.edge_summary(edge))?;
             continue;
         }
         expanded[child] = true;
-        writeln!(out, "{indent}{mv}  {}", edge_summary(tree, edge))?;
+        writeln!(out, "{indent}{mv}  {}", tree.edge_summary(edge))?;
         let mut after = pos.clone();
         let _ = after.play_unchecked(m);
         print_children(tree, child, &after, ply + 1, min_games, notation, expanded, out)?;
@@ -277,90 +245,40 @@ struct JsonNode {
 }
 
 fn json(tree: &OpeningTree, min_games: u32, notation: Notation, out: &mut impl Write) -> Result<(), Failure> {
-    let mut line =
-        |edge: Edge, parent: Option<usize>, ply: usize, mv: Option<(String, Move)>, transposition: bool| {
-            let id = edge.node;
-            let node = tree.node(id);
-            let row = JsonNode {
-                id,
-                parent,
-                ply,
-                path_games: edge.games,
-                iccs: mv.as_ref().map(|(_, m)| m.to_string()),
-                mv: mv.map(|(text, _)| text),
-                fen: tree.position(id).fen(),
-                games: node.games,
-                red_wins: node.red_wins,
-                draws: node.draws,
-                black_wins: node.black_wins,
-                score: node.score(),
-                ecco: node.main_ecco(),
-                transposition,
-            };
-            super::write_json(&mut *out, &row)?;
-            writeln!(out)?;
-            Ok::<(), Failure>(())
+    let mut line = |edge: Edge,
+                    parent: Option<usize>,
+                    ply: usize,
+                    mv: Option<(String, Move)>,
+                    pos: &Position,
+                    transposition: bool| {
+        let id = edge.node;
+        let node = tree.node(id);
+        let row = JsonNode {
+            id,
+            parent,
+            ply,
+            path_games: edge.games,
+            iccs: mv.as_ref().map(|(_, m)| m.to_string()),
+            mv: mv.map(|(text, _)| text),
+            fen: pos.fen(),
+            games: node.games,
+            red_wins: node.red_wins,
+            draws: node.draws,
+            black_wins: node.black_wins,
+            score: node.score(),
+            ecco: node.main_ecco(),
+            transposition,
         };
+        super::write_json(&mut *out, &row)?;
+        writeln!(out)?;
+        Ok::<(), Failure>(())
+    };
     let root = Edge { m: Move::new(qipu::Square::A0, qipu::Square::A0), node: 0, games: tree.node(0).games };
-    line(root, None, 0, None, false)?;
-    walk(tree, min_games, 0, |&parent, edge, ply, pos, seen| {
-        line(edge, Some(parent), ply, Some((move_text(notation, pos, edge.m), edge.m)), seen)?;
+    line(root, None, 0, None, &Position::start(), false)?;
+    tree.walk(min_games, 0, |&parent, visit| {
+        let (edge, pos) = (visit.edge, visit.before);
+        let mv = Some((move_text(notation, pos, edge.m), edge.m));
+        line(edge, Some(parent), visit.ply, mv, visit.after, visit.transposition)?;
         Ok(edge.node)
     })
-}
-
-/// Walks the tree from the start, each position expanded once, a node's
-/// moves (the most played first) before those of its children: `visit`
-/// gets the value of the node moved from, the move, the node it leads to,
-/// its ply, the position before the move and whether the node was reached
-/// before; it returns the value of the node it leads to.
-fn walk<V>(
-    tree: &OpeningTree,
-    min_games: u32,
-    root: V,
-    mut visit: impl FnMut(&V, Edge, usize, &Position, bool) -> Result<V, Failure>,
-) -> Result<(), Failure> {
-    let mut expanded = vec![false; tree.nodes().len()];
-    expanded[0] = true;
-    let mut stack = vec![(0usize, Position::start(), 0usize, root)];
-    while let Some((id, pos, ply, value)) = stack.pop() {
-        if ply >= tree.plies() {
-            continue;
-        }
-        let mut deeper = Vec::new();
-        for edge in tree.children(id, min_games) {
-            let (m, child) = (edge.m, edge.node);
-            let seen = expanded[child];
-            let child_value = visit(&value, edge, ply + 1, &pos, seen)?;
-            if !seen {
-                expanded[child] = true;
-                let mut after = pos.clone();
-                let _ = after.play_unchecked(m);
-                deeper.push((child, after, ply + 1, child_value));
-            }
-        }
-        stack.extend(deeper.into_iter().rev());
-    }
-    Ok(())
-}
-
-/// The tree as one PGN game: the most played line, the others as
-/// variations, each move's counts in a comment.
-fn book(tree: &OpeningTree, min_games: u32, notation: Notation) -> String {
-    let mut record = Record::default();
-    record.tags.push(("Event".into(), format!("Opening tree, {} plies", tree.plies())));
-    record.tree.node_mut(record.tree.root()).notes_mut().comment = Some(summary(tree.node(0)));
-    let root = record.tree.root();
-    let walked = walk(tree, min_games, root, |&at, edge, _, _, seen| {
-        let node =
-            record.tree.add_child(at, RecordedMove { text: MoveText::Coords(edge.m), at: Span::default() });
-        let mut comment = edge_summary(tree, edge);
-        if seen {
-            comment.push_str(", transposes to a position above");
-        }
-        record.tree.node_mut(node).notes_mut().comment = Some(comment);
-        Ok(node)
-    });
-    walked.expect("building a record does not fail");
-    qipu::formats::pgn::write(&record, notation)
 }

@@ -5,14 +5,70 @@
 use std::io::Write;
 
 use super::Failure;
-use super::openings::{Args, Book};
+use super::output::OutputArgs;
 use super::progress::{Outcome, Tally};
+use super::select::SelectArgs;
 use qipu::analysis::ecco::OpeningReader;
-use qipu::analysis::suite::{SuiteBuilder, SuiteFollower, SuiteOptions, SuitePosition};
+use qipu::analysis::suite::{SuiteBuilder, SuiteFollower, SuiteOptions};
 use qipu::batch::Event;
-use qipu::formats::epd::{Operand, push_opcode, push_position};
-use qipu::record::{GameResult, MoveText, Record, RecordedMove, Span};
-use qipu::{Position, select};
+use qipu::formats::encoding::Encoding;
+use qipu::notation::Notation;
+use qipu::select;
+
+/// The arguments of `qipu openings` that ask for a suite (flattened into
+/// the command's).
+#[derive(Debug, clap::Args)]
+pub struct SuiteArgs {
+    /// Write an opening suite for engine matches instead of the tree: the distinct positions at
+    /// --at-ply of the selected games (transpositions merged, and mirrors with --mirror), at
+    /// least --min-games games each, at most one position per game, the most played first.
+    #[arg(long, help_heading = "Opening suite")]
+    pub suite: bool,
+    /// With --suite: the ply of the positions (`8`), or a band (`8..12`: each game gives at most
+    /// one position).
+    #[arg(long, value_name = "N|MIN..MAX", requires = "suite", help_heading = "Opening suite")]
+    pub at_ply: Option<qipu::select::Span>,
+    /// With --suite: only positions where Red's score (a win 1, a draw ½, over the games with a
+    /// result) is in this band, for balanced suites.
+    #[arg(long, value_name = "LO..HI", requires = "suite", help_heading = "Opening suite")]
+    pub score: Option<ScoreBand>,
+    /// With --suite: shuffle the positions (the same order for the same --seed).
+    #[arg(long, requires = "suite", help_heading = "Opening suite")]
+    pub shuffle: bool,
+    /// With --shuffle: the seed.
+    #[arg(long, default_value_t = 1, requires = "shuffle", help_heading = "Opening suite")]
+    pub seed: u64,
+    /// With --suite: at most this many positions (after shuffling).
+    #[arg(long, value_name = "N", requires = "suite", help_heading = "Opening suite")]
+    pub positions: Option<usize>,
+}
+
+/// How a suite is written.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Form {
+    /// One EPD line per position.
+    Epd,
+    /// One PGN game per position, its moves in this notation.
+    Pgn(Notation),
+}
+
+/// What a suite is made of and where it goes: the arguments `qipu
+/// openings` shares with its tree.
+#[derive(Debug)]
+pub struct Inputs<'a> {
+    /// Files, directories or `-`.
+    pub paths: &'a [std::path::PathBuf],
+    /// Positions reached by fewer games are left out.
+    pub min_games: u32,
+    /// Text read in this encoding instead of detecting it.
+    pub encoding: Option<Encoding>,
+    /// Worker threads.
+    pub jobs: Option<usize>,
+    /// `-o FILE` and `--force`.
+    pub output: &'a OutputArgs,
+    /// Which games.
+    pub select: &'a SelectArgs,
+}
 
 /// Red's score band of `--score LO..HI`: two numbers from 0 to 1.
 #[derive(Clone, Debug, PartialEq)]
@@ -36,33 +92,39 @@ impl std::str::FromStr for ScoreBand {
 const MOST_PLIES: u64 = 300;
 
 /// The suite's options from the command's arguments.
-fn options(args: &Args) -> Result<SuiteOptions, Failure> {
+fn options(args: &SuiteArgs, inputs: &Inputs<'_>) -> Result<SuiteOptions, Failure> {
     let plies = args.at_ply.unwrap_or(select::Span { min: 8, max: 8 });
     if plies.max > MOST_PLIES {
         return Err(Failure::usage(format!("--at-ply: at most {MOST_PLIES} plies")));
     }
     Ok(SuiteOptions {
         plies: plies.min as usize..=plies.max as usize,
-        mirror: args.select.mirror,
-        min_games: args.min_games,
+        mirror: inputs.select.mirror,
+        min_games: inputs.min_games,
         score: args.score.clone().map(|band| band.0),
         shuffle: args.shuffle.then_some(args.seed),
         max_positions: args.positions,
     })
 }
 
-/// Builds the suite of every input's selected games and writes it.
-pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
-    let options = options(args)?;
-    let mut inputs = super::inputs(&args.paths);
-    let mut sink = args.output.open(&inputs, stdout)?;
+/// Builds the suite of every input's selected games and writes it in
+/// `form`.
+pub fn run(
+    args: &SuiteArgs,
+    given: &Inputs<'_>,
+    form: Form,
+    stdout: &mut impl Write,
+) -> Result<i32, Failure> {
+    let options = options(args, given)?;
+    let mut inputs = super::inputs(given.paths);
+    let mut sink = given.output.open(&inputs, stdout)?;
     let out = &mut sink;
-    let batch = super::batch(args.jobs, args.encoding)?;
+    let batch = super::batch(given.jobs, given.encoding)?;
     let mut tally = Tally::new(inputs.len());
     let mut suite = SuiteBuilder::new();
     // `--mirror` merges mirrors in the suite; it matches mirrors of
     // `--position` only when that is given.
-    let mut select = args.select.clone();
+    let mut select = given.select.clone();
     select.mirror &= select.position.is_some();
     let mut chooser = super::select::Chooser::new(&select)?;
     chooser.plan(&mut inputs, &batch)?;
@@ -105,20 +167,19 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     tally.finish();
     let (games, met) = (suite.games(), suite.positions());
     let positions = suite.finish(&options);
-    match args.to.unwrap_or(Book::Epd) {
-        Book::Epd => {
+    match form {
+        Form::Epd => {
             let mut line = String::with_capacity(200);
             for p in &positions {
                 line.clear();
-                epd_line(p, &mut line);
+                p.push_epd(&mut line);
                 line.push('\n');
                 out.write_all(line.as_bytes())?;
             }
         }
-        Book::Pgn => {
-            let notation = args.notation.with(args.chinese);
+        Form::Pgn(notation) => {
             for (i, p) in positions.iter().enumerate() {
-                out.write_all(qipu::formats::pgn::write(&record(p, i + 1), notation).as_bytes())?;
+                out.write_all(qipu::formats::pgn::write(&p.to_record(i + 1), notation).as_bytes())?;
                 out.write_all(b"\n")?;
             }
         }
@@ -134,56 +195,4 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
         positions.len()
     );
     Ok(tally.code())
-}
-
-/// A score with three decimals.
-fn score_text(score: f64) -> String {
-    format!("{score:.3}")
-}
-
-/// The suite position as an EPD line: the position, then `games`,
-/// `red_wins`, `draws`, `black_wins`, `score` (when a game has a result),
-/// `ecco` (when known) and `ply`.
-fn epd_line(p: &SuitePosition, line: &mut String) {
-    push_position(line, p.position.board(), p.position.turn());
-    let count = |n: u32| [Operand::Number(u64::from(n))];
-    push_opcode(line, "games", &count(p.games));
-    push_opcode(line, "red_wins", &count(p.red_wins));
-    push_opcode(line, "draws", &count(p.draws));
-    push_opcode(line, "black_wins", &count(p.black_wins));
-    if let Some(score) = p.score() {
-        push_opcode(line, "score", &[Operand::Word(&score_text(score))]);
-    }
-    if let Some(code) = p.ecco {
-        push_opcode(line, "ecco", &[Operand::Word(code)]);
-    }
-    push_opcode(line, "ply", &[Operand::Number(p.moves.len() as u64)]);
-}
-
-/// The suite position as a game: its moves from the start, the counts in
-/// tags, result `*`.
-fn record(p: &SuitePosition, number: usize) -> Record {
-    let mut record = Record::default();
-    let mut tag = |name: &str, value: String| record.tags.push((name.to_string(), value));
-    tag("Event", "Opening suite".into());
-    tag("Round", number.to_string());
-    if p.start != Position::start() {
-        tag("FEN", p.start.fen());
-    }
-    tag("Games", p.games.to_string());
-    tag("RedWins", p.red_wins.to_string());
-    tag("Draws", p.draws.to_string());
-    tag("BlackWins", p.black_wins.to_string());
-    if let Some(score) = p.score() {
-        tag("Score", score_text(score));
-    }
-    if let Some(code) = p.ecco {
-        tag("ECCO", code.to_string());
-    }
-    let mut at = record.tree.root();
-    for &m in &p.moves {
-        at = record.tree.add_child(at, RecordedMove { text: MoveText::Coords(m), at: Span::default() });
-    }
-    record.result = Some(GameResult::Unknown);
-    record
 }

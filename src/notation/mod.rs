@@ -30,12 +30,15 @@ use std::fmt;
 
 use crate::{Color, File, Illegality, Move, Position, Role, Square};
 
+mod any;
 pub mod chinese;
 #[cfg(test)]
 mod fast_path_tests;
 pub mod iccs;
 pub mod san;
 pub mod wxf;
+
+pub use any::{MoveError, resolve_any, resolve_any_in_game};
 
 /// Which way a piece moves, as its own side sees it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

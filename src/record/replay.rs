@@ -20,9 +20,9 @@ use std::fmt;
 use std::ops::ControlFlow;
 
 use super::{GameResult, MoveText, NodeId, Record, RecordedMove, Resolution, Skip, Span, Visitor, Warning};
-use crate::notation::{ParseMoveError, ResolveError, chinese, iccs, san, wxf};
+use crate::notation::{iccs, resolve_any_in_game};
 use crate::rules::Undo;
-use crate::{Color, FromFenError, History, Illegality, Move, Outcome, Position, PositionError, Setup};
+use crate::{Color, FromFenError, History, Move, Outcome, Position, PositionError, Setup};
 
 /// How the main line ends, computed from the final position.
 ///
@@ -62,23 +62,7 @@ impl fmt::Display for Termination {
     }
 }
 
-/// Why a written move is no legal move of its position.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum MoveError {
-    /// The move reads in some notation, but answers no legal move (or
-    /// several).
-    #[error(transparent)]
-    Resolve(#[from] ResolveError),
-    /// Coordinates, as a binary format stores them, of no legal move.
-    #[error(transparent)]
-    Illegal(#[from] Illegality),
-    /// ASCII text that is a move in no notation.
-    #[error("not a Chinese, WXF, ICCS or SAN move ({})", .0.kind)]
-    NotAMove(ParseMoveError),
-    /// Chinese text that does not read as a move.
-    #[error("{}", .0.kind)]
-    NotChinese(ParseMoveError),
-}
+pub use crate::notation::MoveError;
 
 /// What is wrong at the place a [`ReplayError`] gives.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -446,74 +430,12 @@ impl<A: Follow, B: Follow> Follow for (A, B) {
     }
 }
 
-/// Resolves one written move in `pos`: ICCS, then WXF, then Chinese, then
-/// WinBoard SAN, whichever reads it.
-///
-/// # Errors
-///
-/// A [`MoveError`] when `text` is no move in any notation qipu reads, or
-/// names no legal move of `pos` (with the reason).
-///
-/// ```
-/// use qipu::Position;
-/// use qipu::record::replay::resolve;
-/// let pos = Position::start();
-/// assert_eq!(resolve(&pos, "炮二平五"), resolve(&pos, "h2e2"));
-/// assert!(resolve(&pos, "车一进九").unwrap_err().to_string().contains("illegal"));
-/// ```
-pub fn resolve(pos: &Position, text: &str) -> Result<Move, MoveError> {
-    resolve_in_game(pos, text, &mut None)
-}
-
-/// Like [`resolve`], keeping the rank convention of SAN moves (0…9 or
-/// 1…10) from one move of a game to the next in `san_base`.
-///
-/// # Errors
-///
-/// As [`resolve`].
-pub fn resolve_in_game(pos: &Position, text: &str, san_base: &mut Option<u8>) -> Result<Move, MoveError> {
-    // Text that opens with a Chinese character can only be Chinese notation:
-    // try it first, sparing the other readers' failures.
-    // (A first byte E4…E9 opens a character of U+4000…U+9FFF: CJK.)
-    if matches!(text.as_bytes().first(), Some(0xE4..=0xE9)) || text.chars().next().is_some_and(is_cjk) {
-        // The common shape (炮二平五) first, as `chinese::parse` reads it.
-        if let Some(d) = chinese::parse_plain(text) {
-            return Ok(d.resolve(pos)?);
-        }
-        if let Ok(d) = chinese::parse(text) {
-            return Ok(d.resolve(pos)?);
-        }
-    }
-    if let Ok(m) = iccs::parse(text) {
-        return Ok(m.resolve(pos)?);
-    }
-    if let Ok(d) = wxf::parse(text) {
-        return Ok(d.resolve(pos)?);
-    }
-    match chinese::parse(text) {
-        Ok(d) => Ok(d.resolve(pos)?),
-        Err(_) if let Ok(m) = san::parse(text) => {
-            let (m, base) = m.resolve_ranked(pos, *san_base)?;
-            *san_base = base;
-            Ok(m)
-        }
-        Err(e) if text.is_ascii() => Err(MoveError::NotAMove(e)),
-        Err(e) => Err(MoveError::NotChinese(e)),
-    }
-}
-
-/// A CJK ideograph (not a full-width Latin letter or digit, which ICCS and
-/// WXF moves may be written in).
-fn is_cjk(c: char) -> bool {
-    ('\u{2E80}'..'\u{FF00}').contains(&c)
-}
-
 /// Resolves a move of a record in `pos`.
 fn resolve_move(mv: &RecordedMove, pos: &Position, san_base: &mut Option<u8>) -> Result<Move, MoveError> {
     match &mv.text {
         MoveText::Text(t) => match iccs::parse_plain(t.as_bytes()) {
             Some(m) => Ok(m.resolve(pos)?),
-            None => resolve_in_game(pos, t, san_base),
+            None => resolve_any_in_game(pos, t, san_base),
         },
         MoveText::Coords(m) => match pos.illegality(*m) {
             None => Ok(*m),
