@@ -28,6 +28,7 @@ pub(crate) mod start;
 pub mod stream;
 pub mod text;
 pub mod uci;
+pub(crate) mod words;
 pub mod write;
 pub mod wxf;
 pub mod xqf;

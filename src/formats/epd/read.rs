@@ -3,7 +3,7 @@
 
 use crate::Setup;
 use crate::fen::ParseFenError;
-use crate::formats::lines::Words;
+use crate::formats::words::Words;
 use crate::record::{Span, Visitor, Warning};
 
 use super::write::{Operand, push_opcode};

@@ -1,7 +1,7 @@
 //! Reading UCI and UCCI position lines (see the [module docs](super)).
 
 use crate::fen::ParseFenError;
-use crate::formats::lines::Words;
+use crate::formats::words::Words;
 use crate::notation::iccs;
 use crate::record::{MoveText, RecordedMove, Span, Visitor, Warning};
 use crate::{Move, Setup};
