@@ -251,15 +251,10 @@ struct Place<'a> {
 }
 
 impl Place<'_> {
-    fn member(&self, name: String, entry: Result<Entry, (UnreadableReason, bool)>) -> Input {
+    fn member(&self, name: String, entry: Result<Entry, (UnreadableReason, bool)>) -> Member {
         let mut names = self.names.to_vec();
         names.push(name);
-        Input::Member(Member {
-            archive: self.archive.to_path_buf(),
-            names,
-            container: self.container.clone(),
-            entry,
-        })
+        Member { archive: self.archive.to_path_buf(), names, container: self.container.clone(), entry }
     }
 
     /// The archive itself, as an input that is not read, and why.
@@ -332,7 +327,7 @@ fn list<R: Read + Seek>(
     for (name, entry) in members {
         match entry {
             Ok(entry) if has_zip_extension(Path::new(&name)) => nested(name, entry, at, budget, out),
-            entry => out.push(at.member(name, entry)),
+            entry => out.push(Input::Member(at.member(name, entry))),
         }
     }
     if same_names {
@@ -352,7 +347,7 @@ fn nested(name: String, entry: Entry, at: &Place<'_>, budget: &mut Budget, out: 
     } else if entry.size > MAX_NESTED || budget.held + entry.size > MAX_HELD {
         refuse(ArchiveProblem::TooLarge { size: entry.size, max: MAX_NESTED.min(MAX_HELD - budget.held) })
     } else {
-        let Input::Member(member) = at.member(name.clone(), Ok(entry)) else { unreachable!("a member") };
+        let member = at.member(name.clone(), Ok(entry));
         let mut bytes = Vec::new();
         match member.open().and_then(|mut r| r.read_to_end(&mut bytes)) {
             Err(e) => Err((UnreadableReason::cannot_read(&e), false)),
@@ -373,7 +368,7 @@ fn nested(name: String, entry: Entry, at: &Place<'_>, budget: &mut Budget, out: 
             }
         }
     };
-    out.push(at.member(name, reason));
+    out.push(Input::Member(at.member(name, reason)));
 }
 
 /// A member's name: UTF-8 when it reads as UTF-8, else GBK when it reads
