@@ -1,8 +1,8 @@
 //! Fuzzes the piece-by-piece reader with tiny heads and pieces, so that
 //! piece boundaries fall inside characters, lines, comments, tags, blocks,
 //! index entries and records: it must not panic, and it must give exactly
-//! the records of reading the whole input at once on UTF-8 PGN and DhtmlXQ
-//! text and on CBL libraries (the error too when a library cannot be
+//! the records of reading the whole input at once on UTF-8 PGN, DhtmlXQ,
+//! EPD, UCI, WXF and plain text, and on CBL libraries (the error too when a library cannot be
 //! read). The input is also read behind each library signature, so that
 //! mutated inputs reach the index and the compressed-library readers.
 #![no_main]
@@ -32,7 +32,7 @@ fn check(bytes: &[u8], head: usize, piece: usize) {
     let utf8 = std::str::from_utf8(bytes).is_ok() && !bytes.starts_with(&[0xEF, 0xBB, 0xBF]);
     match (&whole, &read) {
         (Ok(whole), Ok(read)) if whole.format == read.format => {
-            if whole.format == Format::Cbl || utf8 && matches!(whole.format, Format::Pgn | Format::Dhtmlxq | Format::Epd | Format::Uci) {
+            if whole.format == Format::Cbl || utf8 && matches!(whole.format, Format::Pgn | Format::Dhtmlxq | Format::Epd | Format::Uci | Format::Wxf | Format::Text) {
                 assert_eq!(streamed, whole.records);
             }
         }

@@ -153,7 +153,7 @@ pub enum UnreadableReason {
     /// A file too large to read whole, of a format that is not read a
     /// piece at a time.
     #[error(
-        "larger than {} MB: only PGN, JSON, DhtmlXQ, EPD and UCI text and CBL libraries are read a piece at a time; split the file",
+        "larger than {} MB, of a kind read whole (a record of one game, a web page without a DhtmlXQ block in its first megabyte, PGN move text without tags)",
         .max >> 20
     )]
     TooLarge {

@@ -188,22 +188,15 @@ pub(crate) fn read_text<V: Visitor>(
             }
         }
         _ => {
-            let records = text::read(&encoding::unescape_references(text));
-            // PGN move text without tags: plain-text lines do not read
-            // comments and variations between moves (`{开局} 1. 炮二平五
-            // {中炮} 马８进７ *`, `1. h2e2 (1. c3c4) h9g7`), and would take
-            // such lines for headers, their moves lost. The text is PGN when
-            // a PGN reading of it replays more moves.
-            let games = pgn::read(text);
-            if !games.is_empty()
-                && games.iter().all(looks_like_a_game)
-                && (records.is_empty() || plies_replayed(&games) > plies_replayed(&records))
-            {
-                for record in games {
-                    each(visitor.record(record));
+            let records = match plain_or_pgn(text) {
+                PlainOrPgn::Pgn(games) => {
+                    for record in games {
+                        each(visitor.record(record));
+                    }
+                    return Ok(read(Format::Pgn));
                 }
-                return Ok(read(Format::Pgn));
-            }
+                PlainOrPgn::Plain(records) => records,
+            };
             if records.is_empty() {
                 return Err(Unreadable::no_record(Format::Text, Reason::NoLineOfMoves));
             }
@@ -216,6 +209,36 @@ pub(crate) fn read_text<V: Visitor>(
             Ok(read(Format::Text))
         }
     }
+}
+
+/// A text of no other format read as plain text, or as PGN move text
+/// without tags.
+enum PlainOrPgn {
+    Plain(Vec<Record>),
+    Pgn(Vec<Record>),
+}
+
+/// Reads a text of no other format as plain text or as PGN move text
+/// without tags: plain-text lines do not read comments and variations
+/// between moves (`{开局} 1. 炮二平五 {中炮} 马８进７ *`, `1. h2e2 (1. c3c4)
+/// h9g7`), and would take such lines for headers, their moves lost. The
+/// text is PGN when a PGN reading of it replays more moves.
+fn plain_or_pgn(text: &str) -> PlainOrPgn {
+    let records = text::read(&encoding::unescape_references(text));
+    let games = pgn::read(text);
+    if !games.is_empty()
+        && games.iter().all(looks_like_a_game)
+        && (records.is_empty() || plies_replayed(&games) > plies_replayed(&records))
+    {
+        return PlainOrPgn::Pgn(games);
+    }
+    PlainOrPgn::Plain(records)
+}
+
+/// Whether a text of no other format holds games of plain text, and not
+/// PGN move text without tags (see [`plain_or_pgn`]).
+pub(crate) fn plain_text_holds_games(text: &str) -> bool {
+    matches!(plain_or_pgn(text), PlainOrPgn::Plain(records) if !records.is_empty())
 }
 
 /// The plies, main lines and variations, that the records replay.

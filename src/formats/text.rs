@@ -25,11 +25,20 @@ use crate::record::{GameResult, Record, Span, Warning};
 /// move line that no move line follows start no game: the last game
 /// warns that they are not read (they may hold moves among words).
 pub fn read(text: &str) -> Vec<Record> {
+    read_from(text, 1)
+}
+
+/// [`read`] for a text whose first line is line `first_line` of its input
+/// (a piece of a larger text, cut where [`GameStarts`] says a game starts).
+pub fn read_from(text: &str, first_line: u32) -> Vec<Record> {
+    let first_line = first_line.max(1) as usize;
     let mut games = Vec::new();
     let mut header: Vec<&str> = Vec::new();
     let mut header_lines: Vec<usize> = Vec::new();
     let mut moves: Vec<(usize, &str)> = Vec::new();
-    for (n, line) in text.lines().enumerate() {
+    for (k, line) in text.lines().enumerate() {
+        // Lines counted from 0 in the input.
+        let n = k + first_line - 1;
         let t = line.trim();
         if t.is_empty() {
             continue;
@@ -57,7 +66,7 @@ pub fn read(text: &str) -> Vec<Record> {
         let shown: String = first.chars().take(40).collect();
         let more = if shown.len() < first.len() { "…" } else { "" };
         last.warnings.push(Warning {
-            at: Span { line: header_lines[k] as u32 + 1, column: 1 },
+            at: Span { line: u32::try_from(header_lines[k] + 1).unwrap_or(u32::MAX), column: 1 },
             message: format!(
                 "{} line(s) of text after the last moves, with no move line after them: not read ({shown:?}{more})",
                 header.iter().filter(|h| !nothing(h)).count()
@@ -66,6 +75,59 @@ pub fn read(text: &str) -> Vec<Record> {
     }
     games.extend(games_of(&header, &moves));
     games
+}
+
+/// Where games start in a plain text read line by line: the places at
+/// which a text may be cut so that each piece, read alone with
+/// [`read_from`], gives the games the whole text gives.
+///
+/// A game starts at the first header line after move lines. A place is
+/// told only once a move line follows its header lines: the last game of
+/// a text takes the warning about lines after the last moves, so header
+/// lines with no moves after them are never cut off from it.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct GameStarts<P> {
+    /// The last line that is not blank was a move line.
+    in_moves: bool,
+    /// The first header line after move lines, no move line after it yet.
+    pending: Option<P>,
+}
+
+impl<P: Copy> GameStarts<P> {
+    /// Looks at the next line of the text (at place `at`, of the caller's
+    /// choosing, e.g. a byte offset); returns the place where a game
+    /// surely starts, when this line makes it sure.
+    pub(crate) fn line(&mut self, at: P, line: &str) -> Option<P> {
+        let t = line.trim();
+        if t.is_empty() {
+            return None;
+        }
+        if is_move_line(t) {
+            self.in_moves = true;
+            return self.pending.take();
+        }
+        if std::mem::replace(&mut self.in_moves, false) {
+            self.pending = Some(at);
+        }
+        None
+    }
+
+    /// The place where a game starts if a move line follows.
+    pub(crate) fn pending(&self) -> Option<P> {
+        self.pending
+    }
+
+    /// The place told as pending moved: `f` maps it (when the caller drops
+    /// what came before it).
+    pub(crate) fn map_pending(&mut self, f: impl FnOnce(P) -> Option<P>) {
+        self.pending = self.pending.and_then(f);
+    }
+
+    /// Forgets what was seen: the next line is read as a text's first.
+    pub(crate) fn reset(&mut self) {
+        self.in_moves = false;
+        self.pending = None;
+    }
 }
 
 /// Whether every word of the line is a move, a move number or a result.
@@ -117,7 +179,8 @@ fn games_of(header: &[&str], moves: &[(usize, &str)]) -> Vec<Record> {
     let Some(&(first, _)) = moves.first() else { return Vec::new() };
     // Keep line numbers: the move text starts on its own line of the file
     // (and blank lines between move lines are kept).
-    let mut reader = pgn::LineReader::default().starting_at_line(first as u32 + 1);
+    let mut reader =
+        pgn::LineReader::default().starting_at_line(u32::try_from(first + 1).unwrap_or(u32::MAX));
     let mut line = first;
     for &(n, l) in moves {
         for _ in line + 1..n {
@@ -201,6 +264,21 @@ fn apply_header(record: &mut Record, line: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_game_starts_at_header_lines_that_moves_follow() {
+        let mut starts = GameStarts::default();
+        let lines =
+            ["甲 红先胜 乙", "1. 炮二平五 马8进7", "丙 红先负 丁", "", "1. 炮八平五 马2进3", "对局结束"];
+        let told: Vec<Option<usize>> = lines.iter().enumerate().map(|(k, l)| starts.line(k, l)).collect();
+        assert_eq!(told, [None, None, None, None, Some(2), None]);
+        // Cut there, each piece reads as the whole does.
+        let whole = read(&lines.join("\n"));
+        let mut pieces = read(&lines[..2].join("\n"));
+        pieces.extend(read_from(&lines[2..].join("\n"), 3));
+        assert_eq!(whole, pieces);
+        assert_eq!(whole[1].warnings.len(), 1, "the line after the last moves is told");
+    }
 
     #[test]
     fn tournament_file() {

@@ -2,18 +2,22 @@
 //!
 //! The first megabyte decides how ([`super::sniff`]), and tells the
 //! input's format once (a binary format by its signature, or text): an
-//! input read whole is not told again ([`Whole`]). PGN, JSON, EPD, UCI
-//! and DhtmlXQ text is cut, as it arrives, into [`Chunk`]s of whole games
-//! (about 256 KB each) that are read one after the other, or side by side
-//! on several threads, and give the same games as reading the whole text
-//! at once; so is a CBL library, plain or compressed, into chunks of
-//! records. Data of no record format is refused on its first megabyte;
-//! other formats, and texts whose kind cannot be told from their first
-//! megabyte (a web page without a DhtmlXQ block there, plain text, WXF),
-//! are read whole, up to [`MAX_WHOLE`]. The kind of a text is told from
-//! its first megabyte only: a PGN file whose first megabyte holds more
-//! DhtmlXQ blocks than games, or a DhtmlXQ one whose rest holds more PGN
-//! games than it has blocks, is read as what its first megabyte says.
+//! input read whole is not told again ([`Whole`]). PGN, JSON, EPD, UCI,
+//! DhtmlXQ, WXF and plain text is cut, as it arrives, into [`Chunk`]s of
+//! whole games (about 256 KB each) that are read one after the other, or
+//! side by side on several threads, and give the same games as reading
+//! the whole text at once; so is a CBL library, plain or compressed, into
+//! chunks of records. Data of no record format is refused on its first
+//! megabyte. Records of one game (XQF, CBR, CBF, `.mxq`, `.SG`), and texts
+//! whose kind cannot be told from their first megabyte (a web page without
+//! a DhtmlXQ block there, PGN move text without tags, a text without a line
+//! of moves there), are read whole, up
+//! to [`MAX_WHOLE`]. The kind of a text is told from its first megabyte
+//! only: a PGN file whose first megabyte holds more DhtmlXQ blocks than
+//! games, or a DhtmlXQ one whose rest holds more PGN games than it has
+//! blocks, is read as what its first megabyte says; so is a plain text
+//! whose first megabyte reads better as plain text than as PGN move text
+//! without tags (see [`super::sniff`]), whatever its rest.
 //!
 //! A text is cut only at line ends, and only where any reading of it
 //! starts a new game:
@@ -26,8 +30,20 @@
 //!   before it was closed), or when the line starts with a block's opening
 //!   tag (a block not closed runs up to the next block's opening tag). A
 //!   chunk's blocks then read alone as in the whole text, counting lines
-//!   from the chunk's first line. A block never closed is one game however
-//!   long it runs.
+//!   from the chunk's first line;
+//! - WXF: before a `FORMAT` line of a game's header, and after `}END` before
+//!   a line of a key real files use or the next `START{` (see
+//!   `wxf::GameStarts`);
+//! - plain text: before the first header line after move lines, once a
+//!   move line follows it (so header lines at the end, which the last game
+//!   tells of, stay with it).
+//!
+//! Lines with no such place between them are held up to [`MAX_GAME`]
+//! (16 MB); beyond that they are one unreadable game, which names its
+//! first and last line, and the games after the next place read as in the
+//! whole text. A game of a text is never longer (a DhtmlXQ block never
+//! closed, a PGN game of 20 MB of comments), and no text is refused for
+//! its size.
 //!
 //! UTF-8, GB18030 and Big5 end their lines with a 0x0A byte that is never
 //! part of a character, and a line's first bytes other than white space
@@ -36,9 +52,11 @@
 //! they are decoded, and each chunk decodes its own, line by line (see
 //! [`encoding::decode_lines`]). UTF-16 is decoded as it comes, to UTF-8.
 //! A line longer than [`MAX_LINE`] is not read, so that memory stays
-//! bounded: its PGN game, JSON record or EPD or UCI line is unreadable; in a DhtmlXQ text
-//! it ends the blocks before it and, when a block is open before it or a
-//! block's opening tag is in it, is an unreadable game of its own.
+//! bounded: its PGN game, JSON record or EPD or UCI line is unreadable; in
+//! a WXF or plain text it is an unreadable game of its own between the
+//! lines before and after it, read apart; in a DhtmlXQ text it ends the
+//! blocks before it and, when a block is open before it or a block's
+//! opening tag is in it, is an unreadable game of its own.
 //!
 //! A library is read record by record (see `ccbridge/cbl_stream.rs`): a
 //! plain library's index is kept a few bytes an entry, each record read
@@ -82,9 +100,14 @@ pub const HEAD: usize = 1 << 20;
 /// unreadable, and memory stays bounded whatever the input.
 pub const MAX_LINE: usize = 16 << 20;
 
-/// Inputs that are read whole (neither PGN, JSON nor DhtmlXQ text, nor a
-/// CBL library: see the [module docs](self)) are read up to this size.
+/// Inputs that are read whole (records of one game, and web pages: see
+/// the [module docs](self)) are read up to this size.
 pub const MAX_WHOLE: u64 = 256 << 20;
+
+/// A text's lines with no place between them where a game surely starts
+/// are read up to this size; beyond it they are one unreadable game, up
+/// to the next such place, and memory stays bounded whatever the input.
+pub const MAX_GAME: usize = 16 << 20;
 
 /// How much is read at a time after the head, and about how large a chunk
 /// is: what a chunk's games make (a validate report, a FEN trail) is held
@@ -186,10 +209,20 @@ pub fn split<R: std::io::Read>(source: R, encoding: Option<Encoding>) -> Result<
 ///
 /// As [`split`].
 pub fn split_sized<R: std::io::Read>(
-    mut source: R,
+    source: R,
     encoding: Option<Encoding>,
     head_size: usize,
     piece_size: usize,
+) -> Result<Split<R>, Unreadable> {
+    split_limited(source, encoding, (head_size, piece_size), MAX_GAME)
+}
+
+/// [`split_sized`] with the most a game may hold given too.
+pub(crate) fn split_limited<R: std::io::Read>(
+    mut source: R,
+    encoding: Option<Encoding>,
+    (head_size, piece_size): (usize, usize),
+    max_game: usize,
 ) -> Result<Split<R>, Unreadable> {
     let mut head = Vec::with_capacity(head_size);
     (&mut source).take(head_size as u64).read_to_end(&mut head).map_err(cannot_read)?;
@@ -241,14 +274,29 @@ pub fn split_sized<R: std::io::Read>(
         Format::Dhtmlxq => Format::Dhtmlxq,
         Format::Epd => Format::Epd,
         Format::Uci => Format::Uci,
-        Format::Pgn if !sniff::starts_with_markup(&text) => Format::Pgn,
+        Format::Wxf => Format::Wxf,
+        _ if sniff::starts_with_markup(&text) => return whole(head, source),
+        Format::Pgn => Format::Pgn,
+        // Plain text, unless its head reads better as PGN move text
+        // without tags (which has no place to cut: it is read whole).
+        Format::Text if streams_as_plain_text(&text) => Format::Text,
         _ => return whole(head, source),
     };
     let utf16 = matches!(enc, Encoding::Utf16Le | Encoding::Utf16Be);
     let raw = if utf16 { text.into_bytes() } else { head.split_off(bom) };
     let lines_in = if utf16 { Encoding::Utf8 } else { enc };
-    let cut = TextChunks::new(source, (format, enc, lines_in), utf16.then_some(decoder), raw, piece_size);
+    let sizes = (piece_size, max_game);
+    let cut = TextChunks::new(source, (format, enc, lines_in), utf16.then_some(decoder), raw, sizes);
     Ok(Split::Chunks(Chunks { cut: Cut::Text(cut) }))
+}
+
+/// Whether a head told to be plain text is read as such a piece at a
+/// time: its lines that end in it (its last line may be cut) hold a game
+/// of plain text, and read better as plain text than as PGN move text
+/// without tags (which has no place to cut). Else the text is read whole:
+/// a text without a line of moves in its first megabyte is no record.
+fn streams_as_plain_text(head: &str) -> bool {
+    head.rfind('\n').is_some_and(|k| super::read::plain_text_holds_games(&head[..=k]))
 }
 
 fn cannot_read(e: std::io::Error) -> Unreadable {
@@ -261,6 +309,7 @@ fn cannot_read(e: std::io::Error) -> Unreadable {
 pub(crate) fn no_game(format: Format) -> Unreadable {
     match format {
         Format::Cbl => Unreadable::damaged(Format::Cbl, UnreadableReason::EmptyLibrary),
+        Format::Text => Unreadable::no_record(Format::Text, UnreadableReason::NoLineOfMoves),
         _ => Unreadable::no_record(format, UnreadableReason::NoGame),
     }
 }
@@ -340,7 +389,7 @@ impl Chunk {
 }
 
 /// Reads the games of `source` with `visitor` like [`super::read_with`],
-/// a piece at a time when it is PGN, JSON or DhtmlXQ text or a CBL
+/// a piece at a time when it is text of a record format or a CBL
 /// library (see the [module docs](self)), in bounded memory.
 ///
 /// # Errors

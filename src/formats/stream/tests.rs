@@ -626,3 +626,159 @@ mod libraries {
         }
     }
 }
+
+/// WXF games in every shape a cut could be misread in: PlayOK's with
+/// `FORMAT` lines, XieXie's without (a key after `}END` starts the next
+/// game), a block left open up to the next `FORMAT` line, a second block
+/// without a header, text after `}END`, a `SETUP{` block over lines with a
+/// `FORMAT` line in it, a key the game already has, a position without moves.
+fn wxf_text(copies: usize) -> String {
+    let mut text = String::new();
+    for i in 0..copies {
+        text.push_str(&format!(
+            "FORMAT  WXF\nRED     甲 {i} ; 1200 ;;\nBLACK   乙 ; 1240 ;;\nRESULT  1-0\nSTART{{\n 1. C2.5 h8+7   2. H2+3 }}END\n\
+             FORMAT WXF\nRED x\nSTART{{\n 1. C2.5 h8+7\nFORMAT WXF\nRED y\nSTART{{ 1. C2.5 }}END\ntrailing words\n\
+             START{{\n 1. P7+1 }}END\nGAME\nRED\t;;;\nFEN rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r\n\nSTART{{\n}}END\n\
+             DATE 2014-07-16\nSETUP{{ Rh0\nFORMAT WXF\n}}\nRED z\nRED again\nSTART{{ 1. C2.5 h8+7 }}END\n\n"
+        ));
+    }
+    text
+}
+
+#[test]
+fn wxf_read_in_chunks_equals_wxf_read_whole() {
+    let text = wxf_text(20);
+    let whole = super::super::read(text.as_bytes(), None).unwrap();
+    assert_eq!(whole.format, Format::Wxf);
+    assert_eq!(whole.records.len(), 20 * 7);
+    for encoding in [None, Some((encoding_rs::GBK, Encoding::Gb18030))] {
+        let bytes = match encoding {
+            None => text.clone().into_bytes(),
+            Some((e, _)) => e.encode(&text).0.into_owned(),
+        };
+        let forced = encoding.map(|(_, ours)| ours);
+        for (head, piece) in [(200, 1), (200, 7), (300, 64), (1000, 333), (4000, 2000)] {
+            let (chunked, records) = same_as_whole(&bytes, forced, head, piece);
+            assert!(chunked, "head {head}: read in chunks");
+            assert_eq!(records.unwrap().len(), 20 * 7);
+        }
+        assert!(chunk_count(&bytes, forced, 200, 7) > 20 * 3, "cut often");
+    }
+}
+
+/// Plain-text games in every shape a cut could be misread in: tournament
+/// headers, XQStudio's header lines and footer, rules, numbered moves
+/// starting again after a result (more games in one run of moves), blank
+/// lines between move lines, character references, header lines at the
+/// end with no moves after them.
+fn plain_text(copies: usize) -> String {
+    let mut text = String::new();
+    for i in 0..copies {
+        text.push_str(&format!(
+            "第{i}轮\n吉林洪智  红先和  上海林宏敏\n  1. 兵七进一  炮２平３    2. 炮八平五  炮８平５\n\n  3. 马八进七 马８进７\n\
+             ----------\n标题: 顺炮局 {i}\n红方: 甲\n结果: 红胜\n----------\n 1. 炮二平五 炮８平５ 1-0\n\n 1. 相三进五 象３进５ *\n\
+             棋谱由XQStudio生成\n火车头金波红先负 湖南张申宏\n1. &#28846;二平五  马８进７\n"
+        ));
+    }
+    text.push_str("对局结束\n说明\n");
+    text
+}
+
+#[test]
+fn plain_text_read_in_chunks_equals_plain_text_read_whole() {
+    let text = plain_text(20);
+    let whole = super::super::read(text.as_bytes(), None).unwrap();
+    assert_eq!(whole.format, Format::Text);
+    assert_eq!(whole.records.len(), 20 * 4);
+    let last = whole.records.last().unwrap();
+    assert!(last.warnings.iter().any(|w| w.message.contains("after the last moves")), "{:?}", last.warnings);
+    for encoding in
+        [None, Some((encoding_rs::GBK, Encoding::Gb18030)), Some((encoding_rs::BIG5, Encoding::Big5))]
+    {
+        let bytes = match encoding {
+            None => text.clone().into_bytes(),
+            Some((e, _)) => e.encode(&text).0.into_owned(),
+        };
+        let forced = encoding.map(|(_, ours)| ours);
+        for (head, piece) in [(400, 1), (400, 9), (600, 64), (1000, 333), (4000, 2000)] {
+            let (chunked, records) = same_as_whole(&bytes, forced, head, piece);
+            assert!(chunked, "head {head}: read in chunks");
+            assert_eq!(records.unwrap().len(), 20 * 4);
+        }
+        assert!(chunk_count(&bytes, forced, 400, 9) > 20 * 2, "cut often");
+    }
+}
+
+#[test]
+fn plain_text_without_a_game_says_so_read_either_way() {
+    let prose = "这是一篇文章，没有棋谱。\n".repeat(40);
+    let (chunked, read) = same_as_whole(prose.as_bytes(), None, 100, 10);
+    assert!(!chunked, "no game in its head: read whole");
+    let e = read.unwrap_err();
+    assert_eq!((e.format, &e.reason), (Format::Text, &UnreadableReason::NoLineOfMoves));
+}
+
+#[test]
+fn tagless_pgn_move_text_is_read_whole() {
+    // A head that reads better as PGN (comments between moves) is read
+    // whole, as it was: it has no place to cut.
+    let text = "{开局} 1. 炮二平五 {中炮} 马８进７ 2. 马二进三 *\n\n".repeat(30);
+    let (chunked, games) = same_as_whole(text.as_bytes(), None, 100, 10);
+    assert!(!chunked);
+    assert!(!games.unwrap().is_empty());
+}
+
+/// The records of `bytes` read a piece at a time, games being held up to
+/// `most` bytes.
+fn read_limited(bytes: &[u8], head: usize, piece: usize, most: usize) -> Vec<Record> {
+    let split = split_limited(bytes, None, (head, piece), most).unwrap();
+    let mut records = Vec::new();
+    read_split(split, None, &mut RecordBuilder::default(), |r| records.push(r)).unwrap();
+    records
+}
+
+#[test]
+fn a_game_too_long_to_hold_is_one_unreadable_game_and_the_rest_read() {
+    // A game of many lines (comments, moves) in every format that is cut
+    // at games: the game is one unreadable game, every other reads as in
+    // the whole text.
+    let long_pgn = format!("[Event \"long\"]\n1. h2e2\n{}*\n\n", "{a comment line}\n".repeat(400));
+    let pgn_game = |i: usize| format!("[Event \"{i}\"]\n1. h2e2 h9g7 *\n\n");
+    let long_wxf =
+        format!("FORMAT WXF\nRED long\nSTART{{\n{}}}END\n", " 1. C2.5 h8+7 2. C5.1 h7-8\n".repeat(400));
+    let wxf_game = |i: usize| format!("FORMAT WXF\nRED p{i}\nSTART{{ 1. C2.5 }}END\n");
+    let long_text = format!("长局\n{}", "1. 炮二平五 马８进７\n".repeat(400));
+    let text_game = |i: usize| format!("第{i}局\n1. 炮二平五 马８进７\n");
+    let long_dhtmlxq =
+        format!("[DhtmlXQ][DhtmlXQ_movelist]7747[/DhtmlXQ_movelist][DhtmlXQ_comment0]{}", "x\n".repeat(4000));
+    let dhtmlxq_game = |i: usize| format!("[DhtmlXQ][DhtmlXQ_title]{i}[/DhtmlXQ_title][/DhtmlXQ]\n");
+    let cases: [(&str, &dyn Fn(usize) -> String); 4] = [
+        (&long_pgn, &pgn_game),
+        (&long_wxf, &wxf_game),
+        (&long_text, &text_game),
+        (&long_dhtmlxq, &dhtmlxq_game),
+    ];
+    for (long, game) in cases {
+        for at in [0, 7, 30] {
+            let mut text: String = (0..at).map(game).collect();
+            let first_line = text.matches('\n').count() as u32 + 1;
+            text.push_str(long);
+            text.extend((at..40).map(game));
+            let whole = super::super::read(text.as_bytes(), None).unwrap().records;
+            assert_eq!(whole.len(), 41, "{long:.20}");
+            for piece in [5, 64, 300] {
+                let streamed = read_limited(text.as_bytes(), 200, piece, 2000);
+                assert_eq!(streamed.len(), 41, "{long:.20} at {at}, piece {piece}");
+                for (k, (w, s)) in whole.iter().zip(&streamed).enumerate() {
+                    if k == at {
+                        let why = s.unreadable.as_ref().expect("the long game is not read");
+                        assert!(why.message.contains("more than 2000 bytes"), "{}", why.message);
+                        assert_eq!(why.at.line, first_line, "{long:.20}: where the game starts");
+                    } else {
+                        assert!(w == s, "{long:.20} at {at}, piece {piece}: game {k} differs");
+                    }
+                }
+            }
+        }
+    }
+}

@@ -6,8 +6,8 @@ use crate::formats::dhtmlxq::{self, Block};
 use crate::formats::encoding::{self, Encoding};
 #[cfg(feature = "serde")]
 use crate::formats::json;
-use crate::formats::read::Sighted;
-use crate::formats::{Unreadable, lines, pgn};
+use crate::formats::read::{Sighted, looks_like_a_game};
+use crate::formats::{Unreadable, lines, pgn, text as plain, wxf};
 use crate::record::{Record, Span, Visitor, Warning};
 
 use super::{MAX_LINE, cannot_read, decode};
@@ -44,6 +44,17 @@ pub(super) struct TextChunks<R> {
     comment_closed: bool,
     /// The DhtmlXQ block open after the line scanned last.
     block: Option<Block>,
+    /// Where the games of a WXF text start.
+    wxf: wxf::GameStarts,
+    /// Where the games of a plain text start: places in `raw`, with the
+    /// lines of the input before them.
+    plain: plain::GameStarts<(usize, u32)>,
+    /// A game too long to hold is being dropped, up to the next place a
+    /// chunk may start at: it is the chunk's first part.
+    dropping: bool,
+    /// How long a run of lines without a place to cut may be before it is
+    /// dropped as one game too long to read.
+    max_game: usize,
     /// Within a line too long to read: its rest is dropped up to its end.
     skipping: bool,
     /// The last bytes of the line too long to read dropped so far, for a
@@ -75,6 +86,14 @@ enum Part {
     Overlong {
         block: bool,
     },
+    /// Lines with no place between them where a game surely starts, more
+    /// than a game may hold: one unreadable game (always a chunk's first
+    /// part). `lines` is how many, known once they end.
+    TooLong {
+        lines: u32,
+        /// The most a game may hold.
+        most: usize,
+    },
 }
 
 /// The longest tag that opens a DhtmlXQ block, `[DhtmlXQiFrame]`, less one
@@ -90,7 +109,7 @@ impl<R: std::io::Read> TextChunks<R> {
         (format, encoding, lines_in): (Format, Encoding, Encoding),
         utf16: Option<encoding_rs::Decoder>,
         raw: Vec<u8>,
-        piece_size: usize,
+        (piece_size, max_game): (usize, usize),
     ) -> TextChunks<R> {
         TextChunks {
             source,
@@ -108,6 +127,10 @@ impl<R: std::io::Read> TextChunks<R> {
             game_has_moves: false,
             comment_closed: true,
             block: None,
+            wxf: wxf::GameStarts::default(),
+            plain: plain::GameStarts::default(),
+            dropping: false,
+            max_game: max_game.max(1),
             skipping: false,
             skipped_tail: Vec::new(),
             piece: vec![0u8; piece_size.max(1)],
@@ -120,6 +143,10 @@ impl<R: std::io::Read> TextChunks<R> {
     /// last place a chunk may end.
     fn scan(&mut self) {
         while let Some(k) = memchr::memchr(b'\n', &self.raw[self.scanned..]) {
+            if self.dropping && self.cut.is_some() {
+                // The game too long to read ends there.
+                return;
+            }
             let start = self.scanned;
             if k > MAX_LINE {
                 // A line too long to read, whole in `raw`: it is dropped.
@@ -139,6 +166,19 @@ impl<R: std::io::Read> TextChunks<R> {
                         self.cut = Some((start, self.lines));
                     }
                     self.block = self.block_after(line);
+                }
+                Format::Wxf => {
+                    let line = self.line_text(line);
+                    if self.wxf.line(&line) {
+                        self.cut = Some((start, self.lines));
+                    }
+                }
+                Format::Text => {
+                    let line = self.line_text(line);
+                    let line = encoding::unescape_references(&line);
+                    if let Some(cut) = self.plain.line((start, self.lines), &line) {
+                        self.cut = Some(cut);
+                    }
                 }
                 _ if !blank => {
                     let (cut, has_moves, comment_closed) = self.scan_pgn_line(line);
@@ -210,6 +250,15 @@ impl<R: std::io::Read> TextChunks<R> {
         }
     }
 
+    /// A line as text: as it is when it is UTF-8 in a UTF-8 text or ASCII,
+    /// else decoded.
+    fn line_text<'a>(&self, line: &'a [u8]) -> std::borrow::Cow<'a, str> {
+        match std::str::from_utf8(line) {
+            Ok(text) if self.lines_in == Encoding::Utf8 || text.is_ascii() => text.into(),
+            _ => self.decoded(line).into(),
+        }
+    }
+
     /// A line decoded.
     fn decoded(&self, line: &[u8]) -> String {
         let mut text = String::new();
@@ -259,11 +308,29 @@ impl<R: std::io::Read> TextChunks<R> {
             if !self.skipping {
                 self.scan();
             }
+            if self.dropping
+                && let Some(chunk) = self.drop_too_long()
+            {
+                return Ok(Some(chunk));
+            }
             if let Some((cut, lines)) = self.cut
                 && (cut > 0 || !self.parts.is_empty())
                 && self.chunk_len() + cut >= self.piece_size
             {
                 return Ok(Some(self.take(cut, lines)));
+            }
+            // Lines since the last place to cut, more than a game may hold:
+            // what comes before that place is a chunk; what follows it is
+            // one game too long to read, dropped up to the next place.
+            let cut = self.cut.map_or(0, |(cut, _)| cut);
+            if !self.dropping && self.chunk_len() + self.scanned - cut > self.max_game {
+                if let Some((cut, lines)) = self.cut
+                    && (cut > 0 || !self.parts.is_empty())
+                {
+                    return Ok(Some(self.take(cut, lines)));
+                }
+                self.start_dropping();
+                continue;
             }
             if !self.skipping && self.raw.len() - self.scanned > MAX_LINE {
                 // A line too long to read, not ended yet: it is dropped up
@@ -276,6 +343,13 @@ impl<R: std::io::Read> TextChunks<R> {
                 self.skipping = true;
             }
             if self.done {
+                if self.dropping {
+                    // The game too long to read runs to the end.
+                    let lines = self.lines.saturating_add(u32::from(!self.raw.is_empty()));
+                    self.raw.clear();
+                    self.scanned = 0;
+                    return Ok(Some(self.end_too_long(lines)));
+                }
                 if self.raw.is_empty() && self.parts.is_empty() {
                     return Ok(None);
                 }
@@ -286,6 +360,56 @@ impl<R: std::io::Read> TextChunks<R> {
                 self.done = true;
             }
         }
+    }
+
+    /// Starts dropping the lines of the chunk being made, and those after
+    /// them up to the next place a chunk may start at, as one game too long
+    /// to read.
+    fn start_dropping(&mut self) {
+        self.parts.clear();
+        self.parts.push(Part::TooLong { lines: 0, most: self.max_game });
+        self.dropping = true;
+        self.drop_scanned(self.droppable());
+        self.cut = None;
+    }
+
+    /// Drops what is scanned of the game too long to read; where the next
+    /// chunk may start is found, the game ends there and the chunk goes on
+    /// with the lines after it.
+    fn drop_too_long(&mut self) -> Option<TextChunk> {
+        match self.cut.take() {
+            None => {
+                self.drop_scanned(self.droppable());
+                None
+            }
+            Some((cut, lines)) => {
+                self.drop_scanned(cut);
+                Some(self.end_too_long(lines))
+            }
+        }
+    }
+
+    /// The chunk of the game too long to read, which ends where `lines`
+    /// lines of the input end.
+    fn end_too_long(&mut self, lines: u32) -> TextChunk {
+        self.dropping = false;
+        let dropped = lines.saturating_sub(self.first_line.saturating_sub(1));
+        self.parts = vec![Part::TooLong { lines: dropped, most: self.max_game }];
+        self.take(0, lines)
+    }
+
+    /// How much of `raw` a game too long to read may drop: what is
+    /// scanned, but for the header lines of a plain text that may start the
+    /// next game (kept until the lines after them tell).
+    fn droppable(&self) -> usize {
+        self.plain.pending().map_or(self.scanned, |(at, _)| at.min(self.scanned))
+    }
+
+    /// Drops `raw[..end]`, scanned lines of a game too long to read.
+    fn drop_scanned(&mut self, end: usize) {
+        self.raw.drain(..end);
+        self.scanned -= end;
+        self.plain.map_pending(|(at, lines)| at.checked_sub(end).map(|at| (at, lines)));
     }
 
     /// Drops `raw[..end]`, bytes of a line too long to read, noting whether
@@ -318,10 +442,13 @@ impl<R: std::io::Read> TextChunks<R> {
     /// drops it from `raw`.
     fn overlong(&mut self, start: usize) {
         let before: Vec<u8> = self.raw.drain(..start).collect();
-        if !before.is_empty() {
-            self.parts.push(Part::Lines(before));
+        if !self.dropping {
+            // (A game too long to read takes the line in.)
+            if !before.is_empty() {
+                self.parts.push(Part::Lines(before));
+            }
+            self.parts.push(Part::Overlong { block: self.block.is_some() });
         }
-        self.parts.push(Part::Overlong { block: self.block.is_some() });
         self.lines = self.lines.saturating_add(1);
         self.scanned = 0;
         self.cut = None;
@@ -329,11 +456,13 @@ impl<R: std::io::Read> TextChunks<R> {
         self.game_has_moves = false;
         self.comment_closed = false;
         self.block = None;
+        self.wxf = wxf::GameStarts::default();
+        self.plain.reset();
     }
 
     /// The bytes in the chunk being made.
     fn chunk_len(&self) -> usize {
-        self.parts.iter().map(|p| if let Part::Lines(b) = p { b.len() } else { 0 }).sum()
+        part_bytes(&self.parts)
     }
 
     /// The chunk of the parts made and `raw[..end]`, where `lines` lines
@@ -354,8 +483,14 @@ impl<R: std::io::Read> TextChunks<R> {
         self.first_line = lines.saturating_add(1);
         self.scanned -= end.min(self.scanned);
         self.cut = None;
+        self.plain.map_pending(|(at, lines)| at.checked_sub(end).map(|at| (at, lines)));
         chunk
     }
+}
+
+/// The bytes of the lines among `parts`.
+fn part_bytes(parts: &[Part]) -> usize {
+    parts.iter().map(|p| if let Part::Lines(b) = p { b.len() } else { 0 }).sum()
 }
 
 /// What a non-empty line of PGN tells of whether its game has moves, as
@@ -379,7 +514,7 @@ fn has_moves(line: &[u8]) -> Option<bool> {
 impl TextChunk {
     /// How many bytes the chunk holds.
     pub(super) fn len(&self) -> usize {
-        self.parts.iter().map(|p| if let Part::Lines(b) = p { b.len() } else { 0 }).sum()
+        part_bytes(&self.parts)
     }
 
     /// Whether the chunk holds nothing.
@@ -390,11 +525,17 @@ impl TextChunk {
     /// Reads the chunk's games with `visitor` (see [`super::Chunk::read_with`]).
     pub(super) fn read_with<V: Visitor>(&self, visitor: &mut V, mut each: impl FnMut(V::Output, bool)) {
         let mut text = String::new();
+        let (mut first_line, mut parts) = (self.first_line, &self.parts[..]);
+        if let [Part::TooLong { lines, most }, rest @ ..] = parts {
+            each(visitor.record(too_long_record(first_line, *lines, *most)), true);
+            first_line = first_line.saturating_add(*lines);
+            parts = rest;
+        }
         match self.format {
             #[cfg(feature = "serde")]
             Format::Json => {
-                let mut reader = json::LineReader::default().starting_at_line(self.first_line);
-                for part in &self.parts {
+                let mut reader = json::LineReader::default().starting_at_line(first_line);
+                for part in parts {
                     match part {
                         Part::Lines(bytes) => {
                             text.clear();
@@ -407,56 +548,57 @@ impl TextChunk {
                             }
                         }
                         Part::Overlong { .. } => reader.skip_overlong_line(MAX_LINE),
+                        // Only ever first, read before.
+                        Part::TooLong { .. } => {}
                     }
                 }
                 for record in reader.finish() {
                     each(visitor.record(record), true);
                 }
             }
-            format @ (Format::Epd | Format::Uci) => {
-                let mut line = self.first_line;
-                for part in &self.parts {
-                    match part {
-                        Part::Lines(bytes) => {
-                            text.clear();
-                            encoding::decode_lines(bytes, self.lines_in, &mut text);
-                            lines::read_with(&text, line, format, visitor, |game| each(game, true));
-                            let count = memchr::memchr_iter(b'\n', bytes).count();
-                            line = line.saturating_add(u32::try_from(count).unwrap_or(u32::MAX));
-                        }
-                        Part::Overlong { .. } => {
-                            each(visitor.record(lines::overlong_record(line, MAX_LINE)), true);
-                            line = line.saturating_add(1);
-                        }
+            format @ (Format::Epd | Format::Uci) => runs(parts, first_line, self.lines_in, |run| match run {
+                Run::Lines(text, line) => {
+                    lines::read_with(text, line, format, visitor, |game| each(game, true))
+                }
+                Run::Overlong { line, .. } => {
+                    each(visitor.record(lines::overlong_record(line, MAX_LINE)), true)
+                }
+            }),
+            // The parts are read apart: a line too long to read ends the
+            // blocks before it.
+            Format::Dhtmlxq => runs(parts, first_line, self.lines_in, |run| match run {
+                Run::Lines(text, line) => {
+                    dhtmlxq::read_each(text, line, |record| each(visitor.record(record), true))
+                }
+                Run::Overlong { line, block: true } => each(visitor.record(overlong_record(line)), true),
+                Run::Overlong { block: false, .. } => {}
+            }),
+            // Each run of lines is read alone: a line too long to read is
+            // an unreadable game between them.
+            Format::Wxf => runs(parts, first_line, self.lines_in, |run| match run {
+                Run::Lines(text, line) => {
+                    for record in wxf::read_from(text, line) {
+                        each(visitor.record(record), true);
                     }
                 }
-            }
-            Format::Dhtmlxq => {
-                // The parts are read apart: a line too long to read ends
-                // the blocks before it.
-                let mut line = self.first_line;
-                for part in &self.parts {
-                    match part {
-                        Part::Lines(bytes) => {
-                            text.clear();
-                            encoding::decode_lines(bytes, self.lines_in, &mut text);
-                            dhtmlxq::read_each(&text, line, |record| each(visitor.record(record), true));
-                            let lines = memchr::memchr_iter(b'\n', bytes).count();
-                            line = line.saturating_add(u32::try_from(lines).unwrap_or(u32::MAX));
-                        }
-                        Part::Overlong { block } => {
-                            if *block {
-                                each(visitor.record(overlong_record(line)), true);
-                            }
-                            line = line.saturating_add(1);
-                        }
+                Run::Overlong { line, .. } => {
+                    each(visitor.record(lines::overlong_record(line, MAX_LINE)), true)
+                }
+            }),
+            Format::Text => runs(parts, first_line, self.lines_in, |run| match run {
+                Run::Lines(text, line) => {
+                    for record in plain::read_from(&encoding::unescape_references(text), line) {
+                        let looks = looks_like_a_game(&record);
+                        each(visitor.record(record), looks);
                     }
                 }
-            }
+                Run::Overlong { line, .. } => {
+                    each(visitor.record(lines::overlong_record(line, MAX_LINE)), true)
+                }
+            }),
             _ => {
-                let mut reader =
-                    pgn::LineReader::with(Sighted::new(visitor)).starting_at_line(self.first_line);
-                for part in &self.parts {
+                let mut reader = pgn::LineReader::with(Sighted::new(visitor)).starting_at_line(first_line);
+                for part in parts {
                     match part {
                         Part::Lines(bytes) => {
                             text.clear();
@@ -469,6 +611,8 @@ impl TextChunk {
                             }
                         }
                         Part::Overlong { .. } => reader.skip_overlong_line(MAX_LINE),
+                        // Only ever first, read before.
+                        Part::TooLong { .. } => {}
                     }
                 }
                 for (game, looks) in reader.finish() {
@@ -485,5 +629,49 @@ fn overlong_record(line: u32) -> Record {
     let at = Span { line, column: 1 };
     let message =
         format!("line longer than {} MB: not read (a DhtmlXQ block is open or opens in it)", MAX_LINE >> 20);
+    Record { at, unreadable: Some(Warning { at, message }), ..Record::default() }
+}
+
+/// A run of a chunk's lines, decoded, with the number of its first line;
+/// or a line too long to read (in a DhtmlXQ text, whether a block was open
+/// before it or may open in it).
+enum Run<'a> {
+    Lines(&'a str, u32),
+    Overlong { line: u32, block: bool },
+}
+
+/// Hands `each` the runs of lines of `parts`, decoded from `lines_in`, the
+/// first being line `first_line` of the input.
+fn runs(parts: &[Part], first_line: u32, lines_in: Encoding, mut each: impl FnMut(Run<'_>)) {
+    let mut text = String::new();
+    let mut line = first_line;
+    for part in parts {
+        match part {
+            Part::Lines(bytes) => {
+                text.clear();
+                encoding::decode_lines(bytes, lines_in, &mut text);
+                each(Run::Lines(&text, line));
+                let lines = memchr::memchr_iter(b'\n', bytes).count();
+                line = line.saturating_add(u32::try_from(lines).unwrap_or(u32::MAX));
+            }
+            &Part::Overlong { block } => {
+                each(Run::Overlong { line, block });
+                line = line.saturating_add(1);
+            }
+            // Only ever first, read before.
+            Part::TooLong { .. } => {}
+        }
+    }
+}
+
+/// The unreadable game of `lines` lines from line `line` with no place
+/// between them where a game surely starts, more than `most` bytes.
+fn too_long_record(line: u32, lines: u32, most: usize) -> Record {
+    let at = Span { line, column: 1 };
+    let size = if most >= 1 << 20 { format!("{} MB", most >> 20) } else { format!("{most} bytes") };
+    let last = line.saturating_add(lines.saturating_sub(1));
+    let message = format!(
+        "more than {size} of text with no place where the next game surely starts: lines {line} to {last} not read"
+    );
     Record { at, unreadable: Some(Warning { at, message }), ..Record::default() }
 }

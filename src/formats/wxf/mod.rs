@@ -87,7 +87,88 @@ mod read;
 #[cfg(test)]
 mod tests;
 
-pub use read::read;
+pub use read::{read, read_from};
+
+/// Where games start in a WXF text read line by line: the lines before
+/// which a text may be cut so that each piece, read alone with
+/// [`read_from`], gives the games the whole text gives.
+///
+/// A game surely starts at a `FORMAT` line of the header (one inside an
+/// open block ends the block with a warning of its own, one in a `SETUP{`
+/// block is not read), and after `}END` at a line of a key real files use
+/// or at the next `START{`. It follows the reader's parts of a game as
+/// the reader does, line by line; it does not look for a key the game
+/// already has (which starts a game too), so it tells fewer places than
+/// there are games, never more.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct GameStarts {
+    part: Scanned,
+}
+
+/// The part of a game the reader is in after a line (as `read::Part`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Scanned {
+    #[default]
+    Header,
+    Moves,
+    Setup,
+    After,
+}
+
+impl GameStarts {
+    /// Looks at the next line of the text: whether a game surely starts
+    /// at it.
+    pub(crate) fn line(&mut self, line: &str) -> bool {
+        let line = line.trim_start_matches('\u{feff}');
+        let key = header_line(line).map(|(key, _)| key);
+        let format = key.is_some_and(|key| key.eq_ignore_ascii_case("FORMAT"));
+        let starts = match self.part {
+            // A FORMAT line ends a block left open too, but the game
+            // before it then says so, as it would not at the end of a piece.
+            Scanned::Setup | Scanned::Moves => false,
+            Scanned::Header => format,
+            Scanned::After => key.is_some_and(is_known) || block_opening(line).is_some(),
+        };
+        self.part = match self.part {
+            Scanned::Moves if !format => {
+                if line.contains('}') {
+                    Scanned::After
+                } else {
+                    Scanned::Moves
+                }
+            }
+            Scanned::Setup => {
+                if line.contains('}') {
+                    Scanned::Header
+                } else {
+                    Scanned::Setup
+                }
+            }
+            // A FORMAT line ends an open block and is a header line.
+            Scanned::Moves => Scanned::Header,
+            part => Self::outside(part, line, key),
+        };
+        starts
+    }
+
+    /// The part after a line read outside a block.
+    fn outside(part: Scanned, line: &str, key: Option<&str>) -> Scanned {
+        if line.trim().is_empty() {
+            return part;
+        }
+        if let Some(from) = block_opening(line) {
+            return if line[from..].contains('}') { Scanned::After } else { Scanned::Moves };
+        }
+        if let Some(from) = setup_opening(line) {
+            return if line[from..].contains('}') { Scanned::Header } else { Scanned::Setup };
+        }
+        match key {
+            // After `}END`, a known key starts the next game's header.
+            Some(key) if part == Scanned::After && is_known(key) => Scanned::Header,
+            _ => part,
+        }
+    }
+}
 
 /// Header keys that real files hold: a text made of lines of these and a
 /// `START{` block is a WXF file even without its `FORMAT` line, and after

@@ -9,9 +9,16 @@ use super::{block_opening, header_line, is_known, setup_opening};
 
 /// Reads every game of a WXF file, in order.
 pub fn read(text: &str) -> Vec<Record> {
+    read_from(text, 1)
+}
+
+/// [`read`] for a text whose first line is line `first_line` of its input
+/// (a piece of a larger text, cut where [`super::GameStarts`] says a game
+/// starts).
+pub fn read_from(text: &str, first_line: u32) -> Vec<Record> {
     let mut reader = Reader::default();
     for (n, line) in text.lines().enumerate() {
-        let number = u32::try_from(n + 1).unwrap_or(u32::MAX);
+        let number = u32::try_from(n).unwrap_or(u32::MAX).saturating_add(first_line.max(1));
         reader.line(number, line.trim_start_matches('\u{feff}'));
     }
     reader.finish()
