@@ -10,10 +10,10 @@ use serde::Serialize;
 
 use super::progress::{Outcome, Tally};
 use super::{Failure, OutputFormat};
-use qipu::batch::Event;
 use qipu::book::build::{BookBuilder, BookLine, Keying, Points, PositionKey};
 use qipu::book::{eleeye, obs};
 use qipu::formats::encoding::Encoding;
+use qipu::select::PassEvent;
 use qipu::{Move, Position};
 
 /// The format of a book.
@@ -159,39 +159,17 @@ fn run_build(args: &BuildArgs, stdout: &mut impl Write) -> Result<i32, Failure> 
     chooser.plan(&mut inputs, &batch)?;
     let selection = chooser.selection().clone();
     let depth = args.depth;
-    let run = batch.run(
-        &inputs,
-        || selection.checker(BookLine::new(depth, keying)),
-        |meta, event| {
-            match event {
-                Event::Games { first, games } => {
-                    tally.batch(games.len());
-                    for (k, judged) in games.into_iter().enumerate() {
-                        let game = judged.game;
-                        let selected = chooser.take(first + k, judged.matches, judged.key.as_ref());
-                        if selected && game.unreadable.is_none() {
-                            book.add(game.followed, game.result);
-                        }
-                        let error = game.replayed.error.as_ref();
-                        let outcome =
-                            Outcome::of(&meta.source, first + k, game.unreadable.as_ref(), error, "");
-                        tally.game_as(outcome, selected);
-                        chooser.go_on()?;
-                    }
-                }
-                Event::Unreadable(reason) => {
-                    let selected = chooser.take_unreadable();
-                    tally.unreadable_as(&meta.source, &reason, selected);
-                    chooser.go_on()?;
-                }
-                Event::NoRecord(reason) => tally.no_record_as(&meta.source, &reason, !chooser.active()),
-                Event::Done => tally.input_done(),
+    let make = || selection.checker(BookLine::new(depth, keying));
+    chooser.pass(&batch, &inputs, &mut tally, make, |meta, event, tally| {
+        if let PassEvent::Game { index, game, selected } = event {
+            let outcome = Outcome::checked(&meta.source, index, &game, "");
+            if selected && game.unreadable.is_none() {
+                book.add(game.followed, game.result);
             }
-            Ok::<(), Failure>(())
-        },
-    );
-    super::select::finished(run)?;
-    tally.finish();
+            tally.game_as(outcome, selected);
+        }
+        Ok(())
+    })?;
     let (bytes, entries, positions) = match format {
         BookFormat::Eleeye => {
             let records = book.eleeye_records(args.points, args.min_games);

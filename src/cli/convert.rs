@@ -10,13 +10,13 @@ use super::output::Sink;
 use super::progress::{Outcome, Tally};
 use super::{ChineseStyle, Failure, MoveNotation};
 use qipu::analysis::ecco;
-use qipu::batch::Event;
 use qipu::formats::write::{WriteError, WriteFormat, WriteOptions};
 use qipu::formats::{self, encoding::Encoding};
 use qipu::record::replay::ReplayError;
 use qipu::record::shape::{self, Shape};
 use qipu::record::visit::Map;
 use qipu::record::{Record, RecordBuilder, Warning};
+use qipu::select::{Judged, PassEvent};
 
 /// Formats `qipu convert` writes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -261,80 +261,51 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
         } else {
             Written::Now(render(&record))
         };
-        Converted { written, error, unreadable, matches: judged.matches, key: judged.key, value }
+        let game = Converted { written, error, unreadable, value };
+        Judged { matches: judged.matches, key: judged.key, game }
     };
-    let run = batch.run(
-        &inputs,
-        || Map::new(RecordBuilder::default(), write),
-        |meta, event| {
-            match event {
-                Event::Games { first, games } => {
-                    tally.batch(games.len());
-                    for (k, game) in games.into_iter().enumerate() {
-                        let index = first + k;
-                        let selected = chooser.take(index, game.matches, game.key.as_ref());
-                        // With --rejected, an illegal game goes there.
-                        let to_rejected = !selected || (rejected.is_some() && game.error.is_some());
-                        let note = if to_rejected && rejected.is_some() {
-                            " (written to the rejected games)"
-                        } else {
-                            " (moves from there on are kept as written)"
-                        };
-                        tally.game_as(
-                            Outcome::of(
-                                &meta.source,
-                                index,
-                                game.unreadable.as_ref(),
-                                game.error.as_ref(),
-                                note,
-                            ),
-                            selected,
-                        );
-                        // An unreadable record is never written as a game.
-                        if game.unreadable.is_some() {
-                            chooser.go_on()?;
-                            continue;
-                        }
-                        let bytes = match game.written {
-                            Written::Now(bytes) => bytes,
-                            Written::Later(mut record) => {
-                                shape::add_source(&mut record, &meta.source, index);
-                                render(&record)
-                            }
-                        };
-                        match bytes {
-                            Ok(bytes) => match &mut rejected {
-                                Some(r) if to_rejected => r.write_all(&bytes)?,
-                                None if to_rejected => {}
-                                _ => {
-                                    out.write(game.value.as_deref(), &meta.source, &bytes)?;
-                                    tally.wrote();
-                                }
-                            },
-                            Err(why) if selected => tally.not_written(&format!(
-                                "{}: game {}: not written: {}",
-                                meta.source,
-                                index + 1,
-                                told(&why)
-                            )),
-                            Err(_) => {}
-                        }
-                        chooser.go_on()?;
-                    }
-                }
-                Event::Unreadable(reason) => {
-                    let selected = chooser.take_unreadable();
-                    tally.unreadable_as(&meta.source, &reason, selected);
-                    chooser.go_on()?;
-                }
-                Event::NoRecord(reason) => tally.no_record_as(&meta.source, &reason, !chooser.active()),
-                Event::Done => tally.input_done(),
+    let make = || Map::new(RecordBuilder::default(), write);
+    chooser.pass(&batch, &inputs, &mut tally, make, |meta, event, tally| {
+        let PassEvent::Game { index, game, selected } = event else { return Ok(()) };
+        // With --rejected, an illegal game goes there.
+        let to_rejected = !selected || (rejected.is_some() && game.error.is_some());
+        let note = if to_rejected && rejected.is_some() {
+            " (written to the rejected games)"
+        } else {
+            " (moves from there on are kept as written)"
+        };
+        let outcome = Outcome::of(&meta.source, index, game.unreadable.as_ref(), game.error.as_ref(), note);
+        tally.game_as(outcome, selected);
+        // An unreadable record is never written as a game.
+        if game.unreadable.is_some() {
+            return Ok(());
+        }
+        let bytes = match game.written {
+            Written::Now(bytes) => bytes,
+            Written::Later(mut record) => {
+                shape::add_source(&mut record, &meta.source, index);
+                render(&record)
             }
-            Ok::<(), Failure>(())
-        },
-    );
-    super::select::finished(run)?;
-    tally.finish();
+        };
+        match bytes {
+            Ok(bytes) => match &mut rejected {
+                Some(r) if to_rejected => r.write_all(&bytes)?,
+                None if to_rejected => {}
+                _ => {
+                    out.write(game.value.as_deref(), &meta.source, &bytes)?;
+                    tally.wrote();
+                }
+            },
+            Err(why) if selected => tally.not_written(&format!(
+                "{}: game {}: not written: {}",
+                meta.source,
+                index + 1,
+                told(&why)
+            )),
+            Err(_) => {}
+        }
+        Ok(())
+    })?;
     let files = out.finish()?;
     if let Some(r) = rejected {
         r.commit()?;
@@ -376,10 +347,6 @@ struct Converted {
     written: Written,
     error: Option<ReplayError>,
     unreadable: Option<Warning>,
-    /// The game matches the selection.
-    matches: bool,
-    /// Its main line's key, for --dedupe.
-    key: Option<qipu::dedupe::Key>,
     /// Its `--split-by` value, when it has one.
     value: Option<String>,
 }

@@ -9,6 +9,7 @@
 
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -16,11 +17,13 @@ use super::duplicates_tags::{TAGS, TagTable, Tags};
 use super::progress::{Outcome, Tally};
 use super::select::KeepArg;
 use super::{ChineseStyle, Failure, MoveNotation, OutputFormat};
-use qipu::batch::{Checker, Event, Input, Status};
+use qipu::batch::{Event, Input, Status};
 use qipu::dedupe::{Annotations, Collection, Entry, Group, Keyer, Kinds, Lead, Link, Truncation, Why};
 use qipu::formats::encoding::Encoding;
 use qipu::formats::pgn;
+use qipu::record::visit::Map;
 use qipu::record::{GameResult, Record, RecordBuilder, RecordedMove, Skip, Span, Visitor, Warning};
+use qipu::select::{Judged, PassEvent, Selection};
 
 /// A kind of sameness.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -107,45 +110,38 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     let mut keyed = 0usize;
     // With truncated: each game's lead and mirrored lead (see `Leads`).
     let mut leads: Vec<(u32, u32)> = Vec::new();
-    batch.run(
-        &inputs,
-        || Annotations::new(Checker::following((Keyer::default(), Lead::new(kinds.min_plies)))),
-        |meta, event| {
-            let source = &names[ends.len().min(names.len() - 1)].0;
-            match event {
-                Event::Games { first, games } => {
-                    tally.batch(games.len());
-                    for (k, (checked, annotation)) in games.into_iter().enumerate() {
-                        let note = " (keyed on the moves before it)";
-                        tally.game(Outcome::of(
-                            source,
-                            first + k,
-                            checked.unreadable.as_ref(),
-                            checked.replayed.error.as_ref(),
-                            note,
-                        ));
-                        let readable = checked.status != Status::Unreadable;
-                        let (key, lead) = checked.followed;
-                        let key = key.filter(|_| readable);
-                        keyed += usize::from(key.is_some_and(|k| k.plies >= kinds.min_plies));
-                        collection.push(Entry { key: key.unwrap_or_default(), annotation });
-                        if kinds.truncated {
-                            leads.push(lead.unwrap_or_default());
-                        }
-                    }
-                }
-                Event::Unreadable(reason) => tally.unreadable_as(source, &reason, true),
-                Event::NoRecord(reason) => tally.no_record_as(source, &reason, true),
-                Event::Done => {
-                    ends.push(collection.len() as u32);
-                    formats.push(meta.format);
-                    tally.input_done();
+    // Nothing is selected: every game is told, and each input's end.
+    let selection = Arc::new(Selection::default());
+    let make = || {
+        let keyed = Annotations::new(selection.checker((Keyer::default(), Lead::new(kinds.min_plies))));
+        Map::new(keyed, |(judged, annotation): (Judged<_>, u32)| Judged {
+            matches: judged.matches,
+            key: judged.key,
+            game: (judged.game, annotation),
+        })
+    };
+    super::select::Chooser::every().pass(&batch, &inputs, &mut tally, make, |meta, event, tally| {
+        match event {
+            PassEvent::Game { index, game: (checked, annotation), .. } => {
+                let note = " (keyed on the moves before it)";
+                tally.game(Outcome::checked(&meta.source, index, &checked, note));
+                let readable = checked.status != Status::Unreadable;
+                let (key, lead) = checked.followed;
+                let key = key.filter(|_| readable);
+                keyed += usize::from(key.is_some_and(|k| k.plies >= kinds.min_plies));
+                collection.push(Entry { key: key.unwrap_or_default(), annotation });
+                if kinds.truncated {
+                    leads.push(lead.unwrap_or_default());
                 }
             }
-            Ok::<(), Failure>(())
-        },
-    )?;
-    tally.finish();
+            PassEvent::Done => {
+                ends.push(collection.len() as u32);
+                formats.push(meta.format);
+            }
+            PassEvent::Unreadable { .. } | PassEvent::NoRecord { .. } => {}
+        }
+        Ok(())
+    })?;
 
     // Pass 2: prefixes of the lines looked up among the whole lines, in
     // the inputs that hold a game whose lead another game shares (or its

@@ -12,10 +12,10 @@ use super::suite;
 use super::{ChineseStyle, Failure, MoveNotation, OutputFormat};
 use qipu::analysis::ecco;
 use qipu::analysis::openings::{Edge, OpeningTree};
-use qipu::batch::Event;
 use qipu::formats::encoding::Encoding;
 use qipu::notation::Notation;
 use qipu::record::replay::FirstMoves;
+use qipu::select::PassEvent;
 use qipu::{Move, Position};
 
 /// What `--to` writes instead of the tree.
@@ -114,40 +114,17 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     let mut chooser = super::select::Chooser::new(&args.select)?;
     chooser.plan(&mut inputs, &batch)?;
     let selection = chooser.selection().clone();
-    let run = batch.run(
-        &inputs,
-        || selection.checker(FirstMoves::new(plies)),
-        |meta, event| {
-            match event {
-                Event::Games { first, games } => {
-                    tally.batch(games.len());
-                    for (k, judged) in games.into_iter().enumerate() {
-                        let game = judged.game;
-                        let selected = chooser.take(first + k, judged.matches, judged.key.as_ref());
-                        if let Some((start, moves)) = game.followed.as_ref().filter(|_| selected) {
-                            let code = ecco::classify(start, moves).map(|e| e.code);
-                            tree.add(start, moves, game.result, code);
-                        }
-                        let error = game.replayed.error.as_ref();
-                        let outcome =
-                            Outcome::of(&meta.source, first + k, game.unreadable.as_ref(), error, "");
-                        tally.game_as(outcome, selected);
-                        chooser.go_on()?;
-                    }
-                }
-                Event::Unreadable(reason) => {
-                    let selected = chooser.take_unreadable();
-                    tally.unreadable_as(&meta.source, &reason, selected);
-                    chooser.go_on()?;
-                }
-                Event::NoRecord(reason) => tally.no_record_as(&meta.source, &reason, !chooser.active()),
-                Event::Done => tally.input_done(),
+    let make = || selection.checker(FirstMoves::new(plies));
+    chooser.pass(&batch, &inputs, &mut tally, make, |meta, event, tally| {
+        if let PassEvent::Game { index, game, selected } = event {
+            if let Some((start, moves)) = game.followed.as_ref().filter(|_| selected) {
+                let code = ecco::classify(start, moves).map(|e| e.code);
+                tree.add(start, moves, game.result, code);
             }
-            Ok::<(), Failure>(())
-        },
-    );
-    super::select::finished(run)?;
-    tally.finish();
+            tally.game_as(Outcome::checked(&meta.source, index, &game, ""), selected);
+        }
+        Ok(())
+    })?;
     let notation = args.notation.with(args.chinese);
     match (args.to, args.format) {
         (Some(Book::Pgn | Book::Epd), _) => {

@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use super::progress::{Outcome, Tally};
 use super::{Failure, OutputFormat};
 use qipu::analysis::stats::{GameFacts, MainLine, Stats};
-use qipu::batch::Event;
 use qipu::formats::encoding::Encoding;
+use qipu::select::PassEvent;
 
 /// Arguments of `qipu stats`.
 #[derive(Debug, clap::Args)]
@@ -48,42 +48,20 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     let mut chooser = super::select::Chooser::new(&args.select)?;
     chooser.plan(&mut inputs, &batch)?;
     let selection = chooser.selection().clone();
-    let run = batch.run(
-        &inputs,
-        || selection.checker(MainLine::default()),
-        |meta, event| {
-            match event {
-                Event::Games { first, games } => {
-                    tally.batch(games.len());
-                    for (k, judged) in games.iter().enumerate() {
-                        let game = &judged.game;
-                        let selected = chooser.take(first + k, judged.matches, judged.key.as_ref());
-                        if selected {
-                            stats.add(&GameFacts::of_checked(game, meta.format, meta.encoding));
-                        }
-                        let error = game.replayed.error.as_ref();
-                        let outcome =
-                            Outcome::of(&meta.source, first + k, game.unreadable.as_ref(), error, "");
-                        tally.game_as(outcome, selected);
-                        chooser.go_on()?;
-                    }
+    let make = || selection.checker(MainLine::default());
+    chooser.pass(&batch, &inputs, &mut tally, make, |meta, event, tally| {
+        match event {
+            PassEvent::Game { index, game, selected } => {
+                if selected {
+                    stats.add(&GameFacts::of_checked(&game, meta.format, meta.encoding));
                 }
-                Event::Unreadable(reason) => {
-                    let selected = chooser.take_unreadable();
-                    if selected {
-                        stats.add(&GameFacts::unreadable(meta.format));
-                    }
-                    tally.unreadable_as(&meta.source, &reason, selected);
-                    chooser.go_on()?;
-                }
-                Event::NoRecord(reason) => tally.no_record_as(&meta.source, &reason, !chooser.active()),
-                Event::Done => tally.input_done(),
+                tally.game_as(Outcome::checked(&meta.source, index, &game, ""), selected);
             }
-            Ok::<(), Failure>(())
-        },
-    );
-    super::select::finished(run)?;
-    tally.finish();
+            PassEvent::Unreadable { selected: true, .. } => stats.add(&GameFacts::unreadable(meta.format)),
+            _ => {}
+        }
+        Ok(())
+    })?;
     stats.finish();
     match args.format {
         OutputFormat::Json => {

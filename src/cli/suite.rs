@@ -10,10 +10,9 @@ use super::progress::{Outcome, Tally};
 use super::select::SelectArgs;
 use qipu::analysis::ecco::OpeningReader;
 use qipu::analysis::suite::{SuiteBuilder, SuiteFollower, SuiteOptions};
-use qipu::batch::Event;
 use qipu::formats::encoding::Encoding;
 use qipu::notation::Notation;
-use qipu::select;
+use qipu::select::{self, PassEvent};
 
 /// The arguments of `qipu openings` that ask for a suite (flattened into
 /// the command's).
@@ -130,41 +129,18 @@ pub fn run(
     chooser.plan(&mut inputs, &batch)?;
     let selection = chooser.selection().clone();
     let follower = SuiteFollower::new(&options);
-    let run = batch.run(
-        &inputs,
-        || selection.checker((follower.clone(), OpeningReader::default())),
-        |meta, event| {
-            match event {
-                Event::Games { first, games } => {
-                    tally.batch(games.len());
-                    for (k, judged) in games.into_iter().enumerate() {
-                        let game = judged.game;
-                        let selected = chooser.take(first + k, judged.matches, judged.key.as_ref());
-                        let (line, opening) = &game.followed;
-                        if let Some(line) = line.as_ref().filter(|_| selected) {
-                            let ecco = opening.as_ref().map(|name| name.ecco.code);
-                            suite.add(line, game.result, ecco);
-                        }
-                        let error = game.replayed.error.as_ref();
-                        let outcome =
-                            Outcome::of(&meta.source, first + k, game.unreadable.as_ref(), error, "");
-                        tally.game_as(outcome, selected);
-                        chooser.go_on()?;
-                    }
-                }
-                Event::Unreadable(reason) => {
-                    let selected = chooser.take_unreadable();
-                    tally.unreadable_as(&meta.source, &reason, selected);
-                    chooser.go_on()?;
-                }
-                Event::NoRecord(reason) => tally.no_record_as(&meta.source, &reason, !chooser.active()),
-                Event::Done => tally.input_done(),
+    let make = || selection.checker((follower.clone(), OpeningReader::default()));
+    chooser.pass(&batch, &inputs, &mut tally, make, |meta, event, tally| {
+        if let PassEvent::Game { index, game, selected } = event {
+            let (line, opening) = &game.followed;
+            if let Some(line) = line.as_ref().filter(|_| selected) {
+                let ecco = opening.as_ref().map(|name| name.ecco.code);
+                suite.add(line, game.result, ecco);
             }
-            Ok::<(), Failure>(())
-        },
-    );
-    super::select::finished(run)?;
-    tally.finish();
+            tally.game_as(Outcome::checked(&meta.source, index, &game, ""), selected);
+        }
+        Ok(())
+    })?;
     let (games, met) = (suite.games(), suite.positions());
     let positions = suite.finish(&options);
     match form {
