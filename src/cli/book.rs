@@ -12,7 +12,6 @@ use super::progress::{Outcome, Tally};
 use super::{Failure, OutputFormat};
 use qipu::book::build::{BookBuilder, BookLine, Keying, Points, PositionKey};
 use qipu::book::{eleeye, obs};
-use qipu::formats::encoding::Encoding;
 use qipu::select::PassEvent;
 use qipu::{Move, Position};
 
@@ -65,9 +64,6 @@ pub enum BookCommand {
 /// Arguments of `qipu book build`.
 #[derive(Debug, clap::Args)]
 pub struct BuildArgs {
-    /// Files, directories (searched recursively) or `-` for standard input.
-    #[arg(required = true, value_name = "PATH")]
-    pub paths: Vec<PathBuf>,
     /// How many plies of each game go into the book.
     #[arg(long, default_value_t = 20)]
     pub depth: usize,
@@ -81,12 +77,8 @@ pub struct BuildArgs {
     /// move.
     #[arg(long, value_name = "W,D,L", default_value = "2,1,0", value_parser = parse_points)]
     pub points: Points,
-    /// Read text in this encoding instead of detecting it.
-    #[arg(long)]
-    pub encoding: Option<Encoding>,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    pub jobs: Option<usize>,
+    #[command(flatten)]
+    pub read: super::args::ReadArgs,
     #[command(flatten)]
     pub output: super::output::OutputArgs,
     /// Which games to build the book of.
@@ -150,9 +142,9 @@ fn run_build(args: &BuildArgs, stdout: &mut impl Write) -> Result<i32, Failure> 
         BookFormat::Eleeye => Keying::Eleeye,
         BookFormat::Obs => Keying::Epd,
     };
-    let mut inputs = super::inputs(&args.paths);
+    let mut inputs = args.read.inputs();
     let mut sink = args.output.open(&inputs, stdout)?;
-    let batch = super::batch(args.jobs, args.encoding)?;
+    let batch = args.read.batch()?;
     let mut tally = Tally::new(inputs.len());
     let mut book = BookBuilder::new();
     let mut chooser = super::select::Chooser::new(&args.select)?;

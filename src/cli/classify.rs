@@ -2,7 +2,6 @@
 //! game, beside the `[ECCO]` tag the record carries.
 
 use std::io::Write;
-use std::path::PathBuf;
 
 use serde::Serialize;
 
@@ -11,25 +10,17 @@ use super::{Failure, OutputFormat};
 use qipu::analysis::ecco::{self, OpeningName};
 use qipu::batch::ErrorReport;
 use qipu::batch::Meta;
-use qipu::formats::encoding::Encoding;
 use qipu::select::PassEvent;
 
 /// Arguments of `qipu classify`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Files, directories (searched recursively) or `-` for standard input.
-    #[arg(required = true, value_name = "PATH")]
-    pub paths: Vec<PathBuf>,
     /// `text` (tab-separated: source, game, ECCO, opening, variation, tag,
     /// traditional names) or `json` (one object per game).
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     pub format: OutputFormat,
-    /// Read text in this encoding instead of detecting it.
-    #[arg(long)]
-    pub encoding: Option<Encoding>,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    pub jobs: Option<usize>,
+    #[command(flatten)]
+    pub read: super::args::ReadArgs,
     #[command(flatten)]
     pub output: super::output::OutputArgs,
     /// Which games to classify.
@@ -77,10 +68,10 @@ struct Found {
 /// games as `validate` does; a game with an illegal move is classified by
 /// the moves before it.
 pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
-    let mut inputs = super::inputs(&args.paths);
+    let mut inputs = args.read.inputs();
     let mut sink = args.output.open(&inputs, stdout)?;
     let out = &mut sink;
-    let batch = super::batch(args.jobs, args.encoding)?;
+    let batch = args.read.batch()?;
     let mut tally = Tally::new(inputs.len());
     let (mut classified, mut tagged, mut agreeing) = (0, 0, 0);
     let mut chooser = super::select::Chooser::new(&args.select)?;

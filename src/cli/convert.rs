@@ -69,9 +69,6 @@ pub enum XqfVersion {
 /// Arguments of `qipu convert`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Files, directories (searched recursively) or `-` for standard input.
-    #[arg(required = true, value_name = "PATH")]
-    pub paths: Vec<PathBuf>,
     /// The format to write.
     #[arg(long, value_enum)]
     pub to: Target,
@@ -119,12 +116,8 @@ pub struct Args {
     /// and with the same safety as -o (not with --to xqf).
     #[arg(long, value_name = "FILE")]
     pub rejected: Option<PathBuf>,
-    /// Read text in this encoding instead of detecting it.
-    #[arg(long)]
-    pub encoding: Option<Encoding>,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    pub jobs: Option<usize>,
+    #[command(flatten)]
+    pub read: super::args::ReadArgs,
     /// Which games to convert.
     #[command(flatten)]
     pub select: super::select::SelectArgs,
@@ -210,7 +203,7 @@ fn binary(inputs: &mut [qipu::batch::Input], args: &Args) -> Result<i32, Failure
 
 /// Converts every game; problems go to standard error.
 pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
-    let mut inputs = super::inputs(&args.paths);
+    let mut inputs = args.read.inputs();
     if matches!(args.to, Target::Xqf | Target::Cbr | Target::Cbl) {
         return binary(&mut inputs, args);
     }
@@ -236,7 +229,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     };
     let mut chooser = super::select::Chooser::new(&args.select)?;
     let selection = chooser.selection().clone();
-    let batch = super::batch(args.jobs, args.encoding)?;
+    let batch = args.read.batch()?;
     chooser.plan(&mut inputs, &batch)?;
     let style = args.chinese.unwrap_or(match args.output_encoding {
         Encoding::Big5 => ChineseStyle::Traditional,

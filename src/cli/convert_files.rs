@@ -53,7 +53,7 @@ pub fn run(
         std::fs::create_dir_all(dir).map_err(|e| Failure::usage(format!("{}: {e}", dir.display())))?;
     }
     let input_files = InputFiles::of(inputs);
-    let batch = super::batch(args.jobs, args.encoding)?;
+    let batch = args.read.batch()?;
     let mut names = qipu::output::names::FileNames::default();
     let mut tally = Tally::new(inputs.len());
     let mut chooser = super::select::Chooser::new(&args.select)?;

@@ -19,7 +19,6 @@ use super::select::KeepArg;
 use super::{ChineseStyle, Failure, MoveNotation, OutputFormat};
 use qipu::batch::{Event, Input, Status};
 use qipu::dedupe::{Annotations, Collection, Entry, Group, Keyer, Kinds, Lead, Link, Truncation, Why};
-use qipu::formats::encoding::Encoding;
 use qipu::formats::pgn;
 use qipu::record::visit::Map;
 use qipu::record::{GameResult, Record, RecordBuilder, RecordedMove, Skip, Span, Visitor, Warning};
@@ -39,9 +38,6 @@ pub enum By {
 /// Arguments of `qipu duplicates`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Files, directories (searched recursively) or `-` for standard input.
-    #[arg(required = true, value_name = "PATH")]
-    pub paths: Vec<PathBuf>,
     /// Kinds of sameness, repeated or comma-separated: line, final, truncated.
     #[arg(long, value_enum, value_delimiter = ',', default_value = "line")]
     pub by: Vec<By>,
@@ -62,12 +58,8 @@ pub struct Args {
     /// in Chinese notation, in input order (never over an input).
     #[arg(long, value_name = "FILE")]
     pub duplicates_out: Option<PathBuf>,
-    /// Read text in this encoding instead of detecting it.
-    #[arg(long)]
-    pub encoding: Option<Encoding>,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    pub jobs: Option<usize>,
+    #[command(flatten)]
+    pub read: super::args::ReadArgs,
     /// Where the groups are written (`--force` also lets --duplicates-out replace a file).
     #[command(flatten)]
     pub output: super::output::OutputArgs,
@@ -75,7 +67,7 @@ pub struct Args {
 
 /// Finds and prints the groups of copies.
 pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
-    let mut inputs = super::inputs(&args.paths);
+    let mut inputs = args.read.inputs();
     let names: Vec<(String, String, bool)> = inputs
         .iter()
         .map(|i| {
@@ -100,7 +92,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
         mirror: args.mirror,
         min_plies: args.min_plies.max(1),
     };
-    let batch = super::batch(args.jobs, args.encoding)?;
+    let batch = args.read.batch()?;
 
     // Pass 1: every game keyed, and told as every batch command tells it.
     let mut collection = Collection::new(kinds);

@@ -19,17 +19,15 @@
 //! | `ecco` | the ECCO code of the game's opening; none for a game from another start |
 
 use std::io::Write;
-use std::path::PathBuf;
 
 #[cfg(test)]
 use serde::Serialize;
 
+use super::Failure;
 use super::progress::{Outcome, Tally};
-use super::{ChineseStyle, Failure, MoveNotation};
 use qipu::Color;
 use qipu::analysis::trail::{Step, Trail, TrailSink, start_step};
 use qipu::batch::Meta;
-use qipu::formats::encoding::Encoding;
 use qipu::formats::epd::{self, Operand};
 use qipu::record::GameResult;
 use qipu::record::replay::MAX_LINE_DEPTH;
@@ -54,10 +52,8 @@ pub enum FenFormat {
 
 /// Arguments of `qipu fen`.
 #[derive(Debug, clap::Args)]
+#[command(mut_arg("notation", |a| a.help("Notation of the `move` field").default_value("iccs")))]
 pub struct Args {
-    /// Files, directories (searched recursively) or `-` for standard input.
-    #[arg(required = true, value_name = "PATH")]
-    pub paths: Vec<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = FenFormat::Text)]
     pub format: FenFormat,
@@ -66,18 +62,10 @@ pub struct Args {
     /// variation within that one), in a `line` field before the ply.
     #[arg(long)]
     pub all_lines: bool,
-    /// Notation of the `move` field.
-    #[arg(long, value_enum, default_value_t = MoveNotation::Iccs)]
-    pub notation: MoveNotation,
-    /// Characters for --notation chinese.
-    #[arg(long, value_enum, default_value_t = ChineseStyle::Simplified)]
-    pub chinese: ChineseStyle,
-    /// Read text in this encoding instead of detecting it.
-    #[arg(long)]
-    pub encoding: Option<Encoding>,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    pub jobs: Option<usize>,
+    #[command(flatten)]
+    pub notation: super::args::NotationArgs,
+    #[command(flatten)]
+    pub read: super::args::ReadArgs,
     #[command(flatten)]
     pub output: super::output::OutputArgs,
     /// Which games to trace.
@@ -325,11 +313,11 @@ fn csv_header(all_lines: bool) -> &'static str {
 
 /// Writes the FEN trails; problems go to standard error.
 pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
-    let mut inputs = super::inputs(&args.paths);
+    let mut inputs = args.read.inputs();
     let mut sink = args.output.open(&inputs, stdout)?;
     let out = &mut sink;
-    let batch = super::batch(args.jobs, args.encoding)?;
-    let notation = args.notation.with(args.chinese);
+    let batch = args.read.batch()?;
+    let notation = args.notation.notation();
     if args.format == FenFormat::Csv {
         writeln!(out, "{}", csv_header(args.all_lines))?;
     }

@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 use qipu::formats::encoding::Encoding;
 use qipu::{FromFenError, Position};
 
+mod args;
 mod book;
 mod classify;
 mod convert;

@@ -3,16 +3,14 @@
 //! variations (an opening book other programs load).
 
 use std::io::Write;
-use std::path::PathBuf;
 
 use serde::Serialize;
 
 use super::progress::{Outcome, Tally};
 use super::suite;
-use super::{ChineseStyle, Failure, MoveNotation, OutputFormat};
+use super::{Failure, OutputFormat};
 use qipu::analysis::ecco;
 use qipu::analysis::openings::{Edge, OpeningTree};
-use qipu::formats::encoding::Encoding;
 use qipu::notation::Notation;
 use qipu::record::replay::FirstMoves;
 use qipu::select::PassEvent;
@@ -32,10 +30,8 @@ pub enum Book {
 
 /// Arguments of `qipu openings`.
 #[derive(Debug, clap::Args)]
+#[command(mut_arg("notation", |a| a.help("Notation of the moves").default_value("chinese")))]
 pub struct Args {
-    /// Files, directories (searched recursively) or `-` for standard input.
-    #[arg(required = true, value_name = "PATH")]
-    pub paths: Vec<PathBuf>,
     /// How many plies from the start the tree holds.
     #[arg(long, default_value_t = 10)]
     pub depth: usize,
@@ -52,18 +48,10 @@ pub struct Args {
     /// The opening suite's arguments.
     #[command(flatten)]
     pub suite: super::suite::SuiteArgs,
-    /// Notation of the moves.
-    #[arg(long, value_enum, default_value_t = MoveNotation::Chinese)]
-    pub notation: MoveNotation,
-    /// Characters for --notation chinese.
-    #[arg(long, value_enum, default_value_t = ChineseStyle::Simplified)]
-    pub chinese: ChineseStyle,
-    /// Read text in this encoding instead of detecting it.
-    #[arg(long)]
-    pub encoding: Option<Encoding>,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    pub jobs: Option<usize>,
+    #[command(flatten)]
+    pub notation: super::args::NotationArgs,
+    #[command(flatten)]
+    pub read: super::args::ReadArgs,
     #[command(flatten)]
     pub output: super::output::OutputArgs,
     /// Which games to build the tree of.
@@ -79,13 +67,11 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     if args.suite.suite {
         let form = match args.to.unwrap_or(Book::Epd) {
             Book::Epd => suite::Form::Epd,
-            Book::Pgn => suite::Form::Pgn(args.notation.with(args.chinese)),
+            Book::Pgn => suite::Form::Pgn(args.notation.notation()),
         };
         let inputs = suite::Inputs {
-            paths: &args.paths,
+            read: &args.read,
             min_games: args.min_games,
-            encoding: args.encoding,
-            jobs: args.jobs,
             output: &args.output,
             select: &args.select,
         };
@@ -104,10 +90,10 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
             span.min, span.min, args.depth
         );
     }
-    let mut inputs = super::inputs(&args.paths);
+    let mut inputs = args.read.inputs();
     let mut sink = args.output.open(&inputs, stdout)?;
     let out = &mut sink;
-    let batch = super::batch(args.jobs, args.encoding)?;
+    let batch = args.read.batch()?;
     let mut tally = Tally::new(inputs.len());
     let mut tree = OpeningTree::new(args.depth);
     let plies = args.depth.max(ecco::PLIES);
@@ -125,7 +111,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
         }
         Ok(())
     })?;
-    let notation = args.notation.with(args.chinese);
+    let notation = args.notation.notation();
     match (args.to, args.format) {
         (Some(Book::Pgn | Book::Epd), _) => {
             out.write_all(qipu::formats::pgn::write(&tree.book(args.min_games), notation).as_bytes())?

@@ -2,32 +2,23 @@
 //! or one JSON object for programs.
 
 use std::io::Write;
-use std::path::PathBuf;
 
 use super::progress::{Outcome, Tally};
 use super::{Failure, OutputFormat};
 use qipu::analysis::stats::{GameFacts, MainLine, Stats};
-use qipu::formats::encoding::Encoding;
 use qipu::select::PassEvent;
 
 /// Arguments of `qipu stats`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Files, directories (searched recursively) or `-` for standard input.
-    #[arg(required = true, value_name = "PATH")]
-    pub paths: Vec<PathBuf>,
     /// `text` for people, `json` for programs (one object).
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     pub format: OutputFormat,
     /// How many first moves, players and events to list.
     #[arg(long, default_value_t = 10)]
     pub top: usize,
-    /// Read text in this encoding instead of detecting it.
-    #[arg(long)]
-    pub encoding: Option<Encoding>,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    pub jobs: Option<usize>,
+    #[command(flatten)]
+    pub read: super::args::ReadArgs,
     #[command(flatten)]
     pub output: super::output::OutputArgs,
     /// Which games to count.
@@ -39,10 +30,10 @@ pub struct Args {
 /// illegal or unreadable game is told on standard error, and the summary
 /// line counts them as `validate` does.
 pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
-    let mut inputs = super::inputs(&args.paths);
+    let mut inputs = args.read.inputs();
     let mut sink = args.output.open(&inputs, stdout)?;
     let out = &mut sink;
-    let batch = super::batch(args.jobs, args.encoding)?;
+    let batch = args.read.batch()?;
     let mut stats = Stats::default();
     let mut tally = Tally::new(inputs.len());
     let mut chooser = super::select::Chooser::new(&args.select)?;

@@ -5,12 +5,12 @@
 use std::io::Write;
 
 use super::Failure;
+use super::args::ReadArgs;
 use super::output::OutputArgs;
 use super::progress::{Outcome, Tally};
 use super::select::SelectArgs;
 use qipu::analysis::ecco::OpeningReader;
 use qipu::analysis::suite::{SuiteBuilder, SuiteFollower, SuiteOptions};
-use qipu::formats::encoding::Encoding;
 use qipu::notation::Notation;
 use qipu::select::{self, PassEvent};
 
@@ -55,14 +55,10 @@ pub enum Form {
 /// openings` shares with its tree.
 #[derive(Debug)]
 pub struct Inputs<'a> {
-    /// Files, directories or `-`.
-    pub paths: &'a [std::path::PathBuf],
+    /// The inputs, how they are read.
+    pub read: &'a ReadArgs,
     /// Positions reached by fewer games are left out.
     pub min_games: u32,
-    /// Text read in this encoding instead of detecting it.
-    pub encoding: Option<Encoding>,
-    /// Worker threads.
-    pub jobs: Option<usize>,
     /// `-o FILE` and `--force`.
     pub output: &'a OutputArgs,
     /// Which games.
@@ -115,10 +111,10 @@ pub fn run(
     stdout: &mut impl Write,
 ) -> Result<i32, Failure> {
     let options = options(args, given)?;
-    let mut inputs = super::inputs(given.paths);
+    let mut inputs = given.read.inputs();
     let mut sink = given.output.open(&inputs, stdout)?;
     let out = &mut sink;
-    let batch = super::batch(given.jobs, given.encoding)?;
+    let batch = given.read.batch()?;
     let mut tally = Tally::new(inputs.len());
     let mut suite = SuiteBuilder::new();
     // `--mirror` merges mirrors in the suite; it matches mirrors of

@@ -2,30 +2,24 @@
 //! unreadable one with where and why.
 
 use std::io::Write;
-use std::path::PathBuf;
 
 use super::progress::{Outcome, Tally, summary_line};
 use super::{Failure, OutputFormat};
 use qipu::batch::{Report, Status};
-use qipu::formats::encoding::Encoding;
 use qipu::record::Span;
 use qipu::select::PassEvent;
 
 /// Arguments of `qipu validate`.
 #[derive(Debug, clap::Args)]
+#[command(mut_arg("encoding", |a| a.help(
+    "Read text in this encoding instead of detecting it (utf-8, gbk, big5, utf-16le, utf-16be)"
+)))]
 pub struct Args {
-    /// Files, directories (searched recursively) or `-` for standard input.
-    #[arg(required = true, value_name = "PATH")]
-    pub paths: Vec<PathBuf>,
     /// `text` for people, `json` for programs (one object per game and line).
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     pub format: OutputFormat,
-    /// Read text in this encoding instead of detecting it (utf-8, gbk, big5, utf-16le, utf-16be).
-    #[arg(long)]
-    pub encoding: Option<Encoding>,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    pub jobs: Option<usize>,
+    #[command(flatten)]
+    pub read: super::args::ReadArgs,
     #[command(flatten)]
     pub output: super::output::OutputArgs,
     /// Which games to report.
@@ -35,10 +29,10 @@ pub struct Args {
 
 /// Validates every game of every input.
 pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
-    let mut inputs = super::inputs(&args.paths);
+    let mut inputs = args.read.inputs();
     let mut sink = args.output.open(&inputs, stdout)?;
     let out = &mut sink;
-    let batch = super::batch(args.jobs, args.encoding)?;
+    let batch = args.read.batch()?;
     // Every game is counted; only those selected are reported, here
     // rather than on standard error.
     let mut tally = Tally::new(inputs.len()).quiet();

@@ -1,0 +1,57 @@
+//! Argument groups many commands share, flattened into their `Args`:
+//! what a batch command reads ([`ReadArgs`]) and how a command writes
+//! moves ([`NotationArgs`]).
+
+use std::path::PathBuf;
+
+use qipu::batch::{Batch, Input};
+use qipu::formats::encoding::Encoding;
+
+use super::{ChineseStyle, Failure, MoveNotation};
+
+/// The inputs of a batch command and how they are read: the paths,
+/// `--encoding` and `--jobs`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ReadArgs {
+    /// Files, directories (searched recursively) or `-` for standard input.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Read text in this encoding instead of detecting it.
+    #[arg(long)]
+    pub encoding: Option<Encoding>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+}
+
+impl ReadArgs {
+    /// The inputs the paths expand to (see [`super::inputs`]).
+    pub fn inputs(&self) -> Vec<Input> {
+        super::inputs(&self.paths)
+    }
+
+    /// The batch `--jobs` and `--encoding` ask for.
+    pub fn batch(&self) -> Result<Batch, Failure> {
+        super::batch(self.jobs, self.encoding)
+    }
+}
+
+/// `--notation` and `--chinese`. Each command gives `--notation` its own
+/// help and default: `#[command(mut_arg("notation", |a| a.help(…).default_value(…)))]`
+/// on its `Args`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct NotationArgs {
+    /// How moves are written.
+    #[arg(long, value_enum, required = false)]
+    pub notation: MoveNotation,
+    /// Characters for --notation chinese.
+    #[arg(long, value_enum, default_value_t = ChineseStyle::Simplified)]
+    pub chinese: ChineseStyle,
+}
+
+impl NotationArgs {
+    /// The notation, with the Chinese characters chosen.
+    pub fn notation(&self) -> qipu::notation::Notation {
+        self.notation.with(self.chinese)
+    }
+}
