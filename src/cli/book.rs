@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use super::args::Opened;
 use super::progress::{Outcome, Tally};
 use super::{Failure, OutputFormat};
 use qipu::book::build::{BookBuilder, BookLine, Keying, Points, PositionKey};
@@ -78,12 +79,7 @@ pub struct BuildArgs {
     #[arg(long, value_name = "W,D,L", default_value = "2,1,0", value_parser = parse_points)]
     pub points: Points,
     #[command(flatten)]
-    pub read: super::args::ReadArgs,
-    #[command(flatten)]
-    pub output: super::output::OutputArgs,
-    /// Which games to build the book of.
-    #[command(flatten)]
-    pub select: super::select::SelectArgs,
+    pub batch: super::args::BatchArgs,
 }
 
 /// Arguments of `qipu book probe`.
@@ -132,23 +128,19 @@ fn run_build(args: &BuildArgs, stdout: &mut impl Write) -> Result<i32, Failure> 
     if args.depth == 0 {
         return Err(Failure::usage("--depth must be at least 1"));
     }
-    if args.output.output.is_none() {
+    if args.batch.output.output.is_none() {
         return Err(Failure::usage(
             "book build writes a binary file: give -o FILE (-o - for standard output)",
         ));
     }
-    let format = format_of(args.format, args.output.output.as_deref());
+    let format = format_of(args.format, args.batch.output.output.as_deref());
     let keying = match format {
         BookFormat::Eleeye => Keying::Eleeye,
         BookFormat::Obs => Keying::Epd,
     };
-    let mut inputs = args.read.inputs();
-    let mut sink = args.output.open(&inputs, stdout)?;
-    let batch = args.read.batch()?;
+    let Opened { inputs, mut sink, batch, mut chooser } = args.batch.open(stdout)?;
     let mut tally = Tally::new(inputs.len());
     let mut book = BookBuilder::new();
-    let mut chooser = super::select::Chooser::new(&args.select)?;
-    chooser.plan(&mut inputs, &batch)?;
     let selection = chooser.selection().clone();
     let depth = args.depth;
     let make = || selection.checker(BookLine::new(depth, keying));

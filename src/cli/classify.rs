@@ -5,6 +5,7 @@ use std::io::Write;
 
 use serde::Serialize;
 
+use super::args::Opened;
 use super::progress::{Outcome, Tally};
 use super::{Failure, OutputFormat};
 use qipu::analysis::ecco::{self, OpeningName};
@@ -20,12 +21,7 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     pub format: OutputFormat,
     #[command(flatten)]
-    pub read: super::args::ReadArgs,
-    #[command(flatten)]
-    pub output: super::output::OutputArgs,
-    /// Which games to classify.
-    #[command(flatten)]
-    pub select: super::select::SelectArgs,
+    pub batch: super::args::BatchArgs,
 }
 
 /// One game's line of output.
@@ -68,14 +64,10 @@ struct Found {
 /// games as `validate` does; a game with an illegal move is classified by
 /// the moves before it.
 pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
-    let mut inputs = args.read.inputs();
-    let mut sink = args.output.open(&inputs, stdout)?;
+    let Opened { inputs, mut sink, batch, mut chooser } = args.batch.open(stdout)?;
     let out = &mut sink;
-    let batch = args.read.batch()?;
     let mut tally = Tally::new(inputs.len());
     let (mut classified, mut tagged, mut agreeing) = (0, 0, 0);
-    let mut chooser = super::select::Chooser::new(&args.select)?;
-    chooser.plan(&mut inputs, &batch)?;
     let selection = chooser.selection().clone();
     let make = || selection.checker(ecco::OpeningReader::default());
     chooser.pass(&batch, &inputs, &mut tally, make, |meta, event, tally| {

@@ -65,12 +65,7 @@ pub struct Args {
     #[command(flatten)]
     pub notation: super::args::NotationArgs,
     #[command(flatten)]
-    pub read: super::args::ReadArgs,
-    #[command(flatten)]
-    pub output: super::output::OutputArgs,
-    /// Which games to trace.
-    #[command(flatten)]
-    pub select: super::select::SelectArgs,
+    pub batch: super::args::BatchArgs,
 }
 
 #[cfg(test)]
@@ -313,16 +308,16 @@ fn csv_header(all_lines: bool) -> &'static str {
 
 /// Writes the FEN trails; problems go to standard error.
 pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
-    let mut inputs = args.read.inputs();
-    let mut sink = args.output.open(&inputs, stdout)?;
+    let mut inputs = args.batch.read.inputs();
+    let mut sink = args.batch.output.open(&inputs, stdout)?;
     let out = &mut sink;
-    let batch = args.read.batch()?;
+    let batch = args.batch.read.batch()?;
     let notation = args.notation.notation();
     if args.format == FenFormat::Csv {
         writeln!(out, "{}", csv_header(args.all_lines))?;
     }
     let mut tally = Tally::new(inputs.len());
-    let mut chooser = super::select::Chooser::new(&args.select)?;
+    let mut chooser = super::select::Chooser::new(&args.batch.select)?;
     chooser.plan(&mut inputs, &batch)?;
     let selection = chooser.selection().clone();
     let follower = || selection.checker(trail(notation, args.format, args.all_lines));

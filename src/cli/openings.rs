@@ -6,6 +6,7 @@ use std::io::Write;
 
 use serde::Serialize;
 
+use super::args::Opened;
 use super::progress::{Outcome, Tally};
 use super::suite;
 use super::{Failure, OutputFormat};
@@ -51,12 +52,7 @@ pub struct Args {
     #[command(flatten)]
     pub notation: super::args::NotationArgs,
     #[command(flatten)]
-    pub read: super::args::ReadArgs,
-    #[command(flatten)]
-    pub output: super::output::OutputArgs,
-    /// Which games to build the tree of.
-    #[command(flatten)]
-    pub select: super::select::SelectArgs,
+    pub batch: super::args::BatchArgs,
 }
 
 /// Builds the tree of every input's games and writes it. Every game is
@@ -70,10 +66,10 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
             Book::Pgn => suite::Form::Pgn(args.notation.notation()),
         };
         let inputs = suite::Inputs {
-            read: &args.read,
+            read: &args.batch.read,
             min_games: args.min_games,
-            output: &args.output,
-            select: &args.select,
+            output: &args.batch.output,
+            select: &args.batch.select,
         };
         return suite::run(&args.suite, &inputs, form, stdout);
     }
@@ -84,21 +80,17 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
         return Err(Failure::usage("--depth must be at least 1"));
     }
     // `--plies N` was the tree's depth before it became a selection flag.
-    if let Some(span) = args.select.plies.filter(|s| s.min == s.max) {
+    if let Some(span) = args.batch.select.plies.filter(|s| s.min == s.max) {
         eprintln!(
             "qipu: --plies {} selects the games of {} plies; the depth of the tree is --depth (now {})",
             span.min, span.min, args.depth
         );
     }
-    let mut inputs = args.read.inputs();
-    let mut sink = args.output.open(&inputs, stdout)?;
+    let Opened { inputs, mut sink, batch, mut chooser } = args.batch.open(stdout)?;
     let out = &mut sink;
-    let batch = args.read.batch()?;
     let mut tally = Tally::new(inputs.len());
     let mut tree = OpeningTree::new(args.depth);
     let plies = args.depth.max(ecco::PLIES);
-    let mut chooser = super::select::Chooser::new(&args.select)?;
-    chooser.plan(&mut inputs, &batch)?;
     let selection = chooser.selection().clone();
     let make = || selection.checker(FirstMoves::new(plies));
     chooser.pass(&batch, &inputs, &mut tally, make, |meta, event, tally| {

@@ -3,6 +3,7 @@
 
 use std::io::Write;
 
+use super::args::Opened;
 use super::progress::{Outcome, Tally};
 use super::{Failure, OutputFormat};
 use qipu::analysis::stats::{GameFacts, MainLine, Stats};
@@ -18,26 +19,17 @@ pub struct Args {
     #[arg(long, default_value_t = 10)]
     pub top: usize,
     #[command(flatten)]
-    pub read: super::args::ReadArgs,
-    #[command(flatten)]
-    pub output: super::output::OutputArgs,
-    /// Which games to count.
-    #[command(flatten)]
-    pub select: super::select::SelectArgs,
+    pub batch: super::args::BatchArgs,
 }
 
 /// Counts every game of every input and prints the statistics; each
 /// illegal or unreadable game is told on standard error, and the summary
 /// line counts them as `validate` does.
 pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
-    let mut inputs = args.read.inputs();
-    let mut sink = args.output.open(&inputs, stdout)?;
+    let Opened { inputs, mut sink, batch, mut chooser } = args.batch.open(stdout)?;
     let out = &mut sink;
-    let batch = args.read.batch()?;
     let mut stats = Stats::default();
     let mut tally = Tally::new(inputs.len());
-    let mut chooser = super::select::Chooser::new(&args.select)?;
-    chooser.plan(&mut inputs, &batch)?;
     let selection = chooser.selection().clone();
     let make = || selection.checker(MainLine::default());
     chooser.pass(&batch, &inputs, &mut tally, make, |meta, event, tally| {

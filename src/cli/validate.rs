@@ -3,6 +3,7 @@
 
 use std::io::Write;
 
+use super::args::Opened;
 use super::progress::{Outcome, Tally, summary_line};
 use super::{Failure, OutputFormat};
 use qipu::batch::{Report, Status};
@@ -19,25 +20,16 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     pub format: OutputFormat,
     #[command(flatten)]
-    pub read: super::args::ReadArgs,
-    #[command(flatten)]
-    pub output: super::output::OutputArgs,
-    /// Which games to report.
-    #[command(flatten)]
-    pub select: super::select::SelectArgs,
+    pub batch: super::args::BatchArgs,
 }
 
 /// Validates every game of every input.
 pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
-    let mut inputs = args.read.inputs();
-    let mut sink = args.output.open(&inputs, stdout)?;
+    let Opened { inputs, mut sink, batch, mut chooser } = args.batch.open(stdout)?;
     let out = &mut sink;
-    let batch = args.read.batch()?;
     // Every game is counted; only those selected are reported, here
     // rather than on standard error.
     let mut tally = Tally::new(inputs.len()).quiet();
-    let mut chooser = super::select::Chooser::new(&args.select)?;
-    chooser.plan(&mut inputs, &batch)?;
     let selection = chooser.selection().clone();
     chooser.pass(
         &batch,
