@@ -23,7 +23,7 @@
 //! | [`output`] | files written safely, whole or not at all, never over an input or a device, an existing file only when asked ([`output::OutputFile`], [`output::InputFiles`], the files of a split: [`output::Parts`]), and the one file-name rule ([`output::names`]: Windows device names, names unique whatever their case) |
 //! | [`analysis`] | statistics, ECCO opening classification, opening trees |
 //! | [`dedupe`] | copies of games: fixed-size keys of main lines ([`dedupe::Keyer`]), groups of copies and which one is kept ([`dedupe::Collection`]), copies left out in one pass ([`dedupe::Dedupe`]) |
-//! | [`select`] | which games a pass takes: criteria judged where each game is read ([`select::Selection`]), the in-order part (numbers, skip, limit, copies: [`select::Selector`]), and every selection flag of the command as one struct ([`select::Options`] making a [`select::Chooser`]) |
+//! | [`select`] | which games a pass takes: criteria judged where each game is read ([`select::Selection`]), the in-order part (numbers, skip, limit, copies: [`select::Selector`]), every selection flag of the command as one struct ([`select::Options`] making a [`select::Chooser`]), and the pass every command runs ([`select::Chooser::pass`]) |
 //!
 //! The `qipu` command is the binary's own (`src/cli`, not part of the
 //! library). Features:

@@ -19,7 +19,7 @@ use qipu::record::GameResult;
 use qipu::select::Judged;
 
 use crate::names;
-use crate::select::{Chooser, Stop, Taken};
+use crate::select::{Chooser, Taken};
 
 /// The inputs, batch and selection of a batch function's arguments.
 struct Run {
@@ -334,7 +334,7 @@ pub fn convert<'py>(
             match bytes {
                 Some(Ok(bytes)) => match &mut dest {
                     Dest::One(file) => {
-                        std::io::Write::write_all(file, &bytes).map_err(Stop::Failed)?;
+                        std::io::Write::write_all(file, &bytes)?;
                         counts.written += 1;
                     }
                     Dest::Folder { dir, names } => {

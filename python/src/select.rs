@@ -8,21 +8,12 @@ use std::sync::Arc;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
-use qipu::batch::{Batch, Event, Input, Meta, Status};
-use qipu::dedupe::{Keep, Key, Kinds};
+use qipu::batch::{Batch, Input, Meta, Status};
+use qipu::dedupe::{Keep, Kinds};
 use qipu::formats::UnreadableReason;
 use qipu::record::Visitor;
 use qipu::record::replay::Termination;
-use qipu::select::{self, Judged, MaterialAt, Options, ResultChoice, Selection};
-
-/// Why a batch stopped early.
-#[derive(Debug)]
-pub enum Stop {
-    /// `limit` games are selected.
-    Enough,
-    /// Writing failed.
-    Failed(std::io::Error),
-}
+use qipu::select::{self, Judged, MaterialAt, Options, PassEvent, ResultChoice, Selection};
 
 /// The selection of a batch function's pass.
 pub struct Chooser(select::Chooser);
@@ -37,35 +28,9 @@ impl Chooser {
         options.chooser().map(Chooser).map_err(|e| PyValueError::new_err(e.to_string()))
     }
 
-    /// Finds the copies `dedupe` and `keep` leave out, over every input,
-    /// when they need it.
-    pub fn plan(&mut self, batch: &Batch, inputs: &[Input]) {
-        self.0.plan(batch, inputs, |_| ());
-    }
-
     /// The criteria judged where each game is read.
     pub fn selection(&self) -> Arc<Selection> {
         self.0.selection().clone()
-    }
-
-    /// Whether game `index`, which `matches` the criteria or not, is taken.
-    pub fn take(&mut self, index: usize, matches: bool, key: Option<&Key>) -> bool {
-        self.0.take(index, matches, key)
-    }
-
-    /// Whether an input that cannot be read is taken.
-    pub fn take_unreadable(&mut self) -> bool {
-        self.0.take_unreadable()
-    }
-
-    /// `Err(Stop::Enough)` once `limit` games are taken: the pass stops.
-    pub fn go_on(&self) -> Result<(), Stop> {
-        if self.0.is_full() { Err(Stop::Enough) } else { Ok(()) }
-    }
-
-    /// Whether any argument selects.
-    pub fn active(&self) -> bool {
-        self.0.is_active()
     }
 }
 
@@ -271,43 +236,27 @@ pub enum Taken<'a, T> {
 
 impl Chooser {
     /// Reads `inputs` with visitors from `make` (which judge each game:
-    /// [`Selection::checker`]), first finding the copies to leave out when
-    /// asked, and hands `each` what is taken; stops once `limit` games are
-    /// taken, or at the first error `each` returns.
+    /// [`Selection::checker`]) in the library's pass, first finding the
+    /// copies to leave out when asked, and hands `each` what is taken;
+    /// stops once `limit` games are taken, or at the first error `each`
+    /// returns.
     pub fn pass<T, V>(
         &mut self,
         batch: &Batch,
         inputs: &[Input],
         make: impl Fn() -> V + Sync,
-        mut each: impl FnMut(&Meta, Taken<'_, T>) -> Result<(), Stop>,
+        mut each: impl FnMut(&Meta, Taken<'_, T>) -> std::io::Result<()>,
     ) -> std::io::Result<()>
     where
         V: Visitor<Output = Judged<T>>,
         T: Send,
     {
-        self.plan(batch, inputs);
-        let run = batch.run(inputs, make, |meta, event| match event {
-            Event::Games { first, games } => {
-                for (k, judged) in games.into_iter().enumerate() {
-                    if self.take(first + k, judged.matches, judged.key.as_ref()) {
-                        each(meta, Taken::Game { index: first + k, game: judged.game })?;
-                    }
-                    self.go_on()?;
-                }
-                Ok(())
-            }
-            Event::Unreadable(why) => {
-                if self.take_unreadable() {
-                    each(meta, Taken::Unreadable(&why))?;
-                }
-                self.go_on()
-            }
-            Event::NoRecord(why) if !self.active() => each(meta, Taken::NoRecord(&why)),
-            Event::NoRecord(_) | Event::Done => Ok(()),
-        });
-        match run {
-            Err(Stop::Failed(e)) => Err(e),
-            Ok(()) | Err(Stop::Enough) => Ok(()),
-        }
+        self.0.pass(batch, inputs, make, |meta, event| match event {
+            PassEvent::Game { index, game, selected: true } => each(meta, Taken::Game { index, game }),
+            PassEvent::Unreadable { reason, selected: true } => each(meta, Taken::Unreadable(&reason)),
+            PassEvent::NoRecord { reason, selected: true } => each(meta, Taken::NoRecord(&reason)),
+            _ => Ok(()),
+        })?;
+        Ok(())
     }
 }

@@ -8,12 +8,12 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use super::args::Opened;
 use super::progress::{Outcome, Tally};
 use super::{Failure, OutputFormat};
-use qipu::batch::Event;
 use qipu::book::build::{BookBuilder, BookLine, Keying, Points, PositionKey};
 use qipu::book::{eleeye, obs};
-use qipu::formats::encoding::Encoding;
+use qipu::select::PassEvent;
 use qipu::{Move, Position};
 
 /// The format of a book.
@@ -65,9 +65,6 @@ pub enum BookCommand {
 /// Arguments of `qipu book build`.
 #[derive(Debug, clap::Args)]
 pub struct BuildArgs {
-    /// Files, directories (searched recursively) or `-` for standard input.
-    #[arg(required = true, value_name = "PATH")]
-    pub paths: Vec<PathBuf>,
     /// How many plies of each game go into the book.
     #[arg(long, default_value_t = 20)]
     pub depth: usize,
@@ -81,17 +78,8 @@ pub struct BuildArgs {
     /// move.
     #[arg(long, value_name = "W,D,L", default_value = "2,1,0", value_parser = parse_points)]
     pub points: Points,
-    /// Read text in this encoding instead of detecting it.
-    #[arg(long)]
-    pub encoding: Option<Encoding>,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    pub jobs: Option<usize>,
     #[command(flatten)]
-    pub output: super::output::OutputArgs,
-    /// Which games to build the book of.
-    #[command(flatten)]
-    pub select: super::select::SelectArgs,
+    pub batch: super::args::BatchArgs,
 }
 
 /// Arguments of `qipu book probe`.
@@ -140,58 +128,32 @@ fn run_build(args: &BuildArgs, stdout: &mut impl Write) -> Result<i32, Failure> 
     if args.depth == 0 {
         return Err(Failure::usage("--depth must be at least 1"));
     }
-    if args.output.output.is_none() {
+    if args.batch.output.output.is_none() {
         return Err(Failure::usage(
             "book build writes a binary file: give -o FILE (-o - for standard output)",
         ));
     }
-    let format = format_of(args.format, args.output.output.as_deref());
+    let format = format_of(args.format, args.batch.output.output.as_deref());
     let keying = match format {
         BookFormat::Eleeye => Keying::Eleeye,
         BookFormat::Obs => Keying::Epd,
     };
-    let mut inputs = super::inputs(&args.paths);
-    let mut sink = args.output.open(&inputs, stdout)?;
-    let batch = super::batch(args.jobs, args.encoding)?;
+    let Opened { inputs, mut sink, batch, mut chooser } = args.batch.open(stdout)?;
     let mut tally = Tally::new(inputs.len());
     let mut book = BookBuilder::new();
-    let mut chooser = super::select::Chooser::new(&args.select)?;
-    chooser.plan(&mut inputs, &batch)?;
     let selection = chooser.selection().clone();
     let depth = args.depth;
-    let run = batch.run(
-        &inputs,
-        || selection.checker(BookLine::new(depth, keying)),
-        |meta, event| {
-            match event {
-                Event::Games { first, games } => {
-                    tally.batch(games.len());
-                    for (k, judged) in games.into_iter().enumerate() {
-                        let game = judged.game;
-                        let selected = chooser.take(first + k, judged.matches, judged.key.as_ref());
-                        if selected && game.unreadable.is_none() {
-                            book.add(game.followed, game.result);
-                        }
-                        let error = game.replayed.error.as_ref();
-                        let outcome =
-                            Outcome::of(&meta.source, first + k, game.unreadable.as_ref(), error, "");
-                        tally.game_as(outcome, selected);
-                        chooser.go_on()?;
-                    }
-                }
-                Event::Unreadable(reason) => {
-                    let selected = chooser.take_unreadable();
-                    tally.unreadable_as(&meta.source, &reason, selected);
-                    chooser.go_on()?;
-                }
-                Event::NoRecord(reason) => tally.no_record_as(&meta.source, &reason, !chooser.active()),
-                Event::Done => tally.input_done(),
+    let make = || selection.checker(BookLine::new(depth, keying));
+    chooser.pass(&batch, &inputs, &mut tally, make, |meta, event, tally| {
+        if let PassEvent::Game { index, game, selected } = event {
+            let outcome = Outcome::checked(&meta.source, index, &game, "");
+            if selected && game.unreadable.is_none() {
+                book.add(game.followed, game.result);
             }
-            Ok::<(), Failure>(())
-        },
-    );
-    super::select::finished(run)?;
-    tally.finish();
+            tally.game_as(outcome, selected);
+        }
+        Ok(())
+    })?;
     let (bytes, entries, positions) = match format {
         BookFormat::Eleeye => {
             let records = book.eleeye_records(args.points, args.min_games);

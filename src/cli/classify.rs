@@ -2,38 +2,26 @@
 //! game, beside the `[ECCO]` tag the record carries.
 
 use std::io::Write;
-use std::path::PathBuf;
 
 use serde::Serialize;
 
+use super::args::Opened;
 use super::progress::{Outcome, Tally};
 use super::{Failure, OutputFormat};
 use qipu::analysis::ecco::{self, OpeningName};
 use qipu::batch::ErrorReport;
-use qipu::batch::{Event, Meta};
-use qipu::formats::encoding::Encoding;
+use qipu::batch::Meta;
+use qipu::select::PassEvent;
 
 /// Arguments of `qipu classify`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Files, directories (searched recursively) or `-` for standard input.
-    #[arg(required = true, value_name = "PATH")]
-    pub paths: Vec<PathBuf>,
     /// `text` (tab-separated: source, game, ECCO, opening, variation, tag,
     /// traditional names) or `json` (one object per game).
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     pub format: OutputFormat,
-    /// Read text in this encoding instead of detecting it.
-    #[arg(long)]
-    pub encoding: Option<Encoding>,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    pub jobs: Option<usize>,
     #[command(flatten)]
-    pub output: super::output::OutputArgs,
-    /// Which games to classify.
-    #[command(flatten)]
-    pub select: super::select::SelectArgs,
+    pub batch: super::args::BatchArgs,
 }
 
 /// One game's line of output.
@@ -76,87 +64,49 @@ struct Found {
 /// games as `validate` does; a game with an illegal move is classified by
 /// the moves before it.
 pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
-    let mut inputs = super::inputs(&args.paths);
-    let mut sink = args.output.open(&inputs, stdout)?;
+    let Opened { inputs, mut sink, batch, mut chooser } = args.batch.open(stdout)?;
     let out = &mut sink;
-    let batch = super::batch(args.jobs, args.encoding)?;
     let mut tally = Tally::new(inputs.len());
     let (mut classified, mut tagged, mut agreeing) = (0, 0, 0);
-    let mut chooser = super::select::Chooser::new(&args.select)?;
-    chooser.plan(&mut inputs, &batch)?;
     let selection = chooser.selection().clone();
-    let run = batch.run(
-        &inputs,
-        || selection.checker(ecco::OpeningReader::default()),
-        |meta, event| {
-            match event {
-                Event::Games { first, games } => {
-                    tally.batch(games.len());
-                    for (k, judged) in games.into_iter().enumerate() {
-                        let index = first + k;
-                        let checked = judged.game;
-                        if !chooser.take(index, judged.matches, judged.key.as_ref()) {
-                            let error = checked.replayed.error.as_ref();
-                            let outcome =
-                                Outcome::of(&meta.source, index, checked.unreadable.as_ref(), error, "");
-                            tally.game_as(outcome, false);
-                            continue;
-                        }
-                        let name = checked.followed;
-                        let unreadable = checked.unreadable.as_ref();
-                        let error = checked.replayed.error.as_ref();
-                        let game = Found {
-                            index,
-                            name,
-                            tag: checked
-                                .ecco
-                                .as_deref()
-                                .map(str::trim)
-                                .filter(|t| !t.is_empty())
-                                .map(str::to_string),
-                            outcome: Outcome::of(&meta.source, index, unreadable, error, ""),
-                            error: error.map(|e| {
-                                ErrorReport::of(e, unreadable.is_some(), checked.start_at.is_some())
-                            }),
-                        };
-                        classified += usize::from(game.name.is_some());
-                        if let Some(t) = &game.tag {
-                            tagged += 1;
-                            agreeing += usize::from(game.name.as_ref().is_some_and(|c| c.ecco.code == t));
-                        }
-                        write(out, args.format, meta, &game)?;
-                        tally.game(game.outcome);
-                        chooser.go_on()?;
-                    }
+    let make = || selection.checker(ecco::OpeningReader::default());
+    chooser.pass(&batch, &inputs, &mut tally, make, |meta, event, tally| {
+        let (outcome, reason) = match event {
+            PassEvent::Game { index, game: checked, selected } => {
+                let outcome = Outcome::checked(&meta.source, index, &checked, "");
+                if !selected {
+                    tally.game_as(outcome, false);
+                    return Ok(());
                 }
-                Event::Unreadable(ref reason) | Event::NoRecord(ref reason) => {
-                    let no_record = matches!(event, Event::NoRecord(_));
-                    let selected = if no_record { !chooser.active() } else { chooser.take_unreadable() };
-                    // JSON has a line for every game, and for every input that holds none.
-                    if args.format == OutputFormat::Json && selected {
-                        let outcome = if no_record {
-                            Outcome::NoRecord(String::new())
-                        } else {
-                            Outcome::Unreadable(String::new())
-                        };
-                        let error = Some(ErrorReport::whole_input(reason.to_string()));
-                        let game = Found { index: 0, name: None, tag: None, outcome, error };
-                        write(out, args.format, meta, &game)?;
-                    }
-                    if no_record {
-                        tally.no_record_as(&meta.source, reason, selected);
-                    } else {
-                        tally.unreadable_as(&meta.source, reason, selected);
-                        chooser.go_on()?;
-                    }
+                let unreadable = checked.unreadable.is_some();
+                let error = checked.replayed.error.as_ref();
+                let game = Found {
+                    index,
+                    name: checked.followed,
+                    tag: checked.ecco.as_deref().map(str::trim).filter(|t| !t.is_empty()).map(str::to_string),
+                    outcome,
+                    error: error.map(|e| ErrorReport::of(e, unreadable, checked.start_at.is_some())),
+                };
+                classified += usize::from(game.name.is_some());
+                if let Some(t) = &game.tag {
+                    tagged += 1;
+                    agreeing += usize::from(game.name.as_ref().is_some_and(|c| c.ecco.code == t));
                 }
-                Event::Done => tally.input_done(),
+                write(out, args.format, meta, &game)?;
+                tally.game(game.outcome);
+                return Ok(());
             }
-            Ok::<(), Failure>(())
-        },
-    );
-    super::select::finished(run)?;
-    tally.finish();
+            PassEvent::Unreadable { reason, selected: true } => (Outcome::Unreadable(String::new()), reason),
+            PassEvent::NoRecord { reason, selected: true } => (Outcome::NoRecord(String::new()), reason),
+            _ => return Ok(()),
+        };
+        // JSON has a line for every game, and for every input that holds none.
+        if args.format == OutputFormat::Json {
+            let error = Some(ErrorReport::whole_input(reason.to_string()));
+            write(out, args.format, meta, &Found { index: 0, name: None, tag: None, outcome, error })?;
+        }
+        Ok(())
+    })?;
     sink.commit()?;
     eprintln!("{}{}", tally.summary(), chooser.summary());
     eprintln!(

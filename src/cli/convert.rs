@@ -10,13 +10,13 @@ use super::output::Sink;
 use super::progress::{Outcome, Tally};
 use super::{ChineseStyle, Failure, MoveNotation};
 use qipu::analysis::ecco;
-use qipu::batch::Event;
 use qipu::formats::write::{WriteError, WriteFormat, WriteOptions};
 use qipu::formats::{self, encoding::Encoding};
 use qipu::record::replay::ReplayError;
 use qipu::record::shape::{self, Shape};
 use qipu::record::visit::Map;
 use qipu::record::{Record, RecordBuilder, Warning};
+use qipu::select::{Judged, PassEvent};
 
 /// Formats `qipu convert` writes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -69,9 +69,6 @@ pub enum XqfVersion {
 /// Arguments of `qipu convert`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Files, directories (searched recursively) or `-` for standard input.
-    #[arg(required = true, value_name = "PATH")]
-    pub paths: Vec<PathBuf>,
     /// The format to write.
     #[arg(long, value_enum)]
     pub to: Target,
@@ -119,12 +116,8 @@ pub struct Args {
     /// and with the same safety as -o (not with --to xqf).
     #[arg(long, value_name = "FILE")]
     pub rejected: Option<PathBuf>,
-    /// Read text in this encoding instead of detecting it.
-    #[arg(long)]
-    pub encoding: Option<Encoding>,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    pub jobs: Option<usize>,
+    #[command(flatten)]
+    pub read: super::args::ReadArgs,
     /// Which games to convert.
     #[command(flatten)]
     pub select: super::select::SelectArgs,
@@ -210,7 +203,7 @@ fn binary(inputs: &mut [qipu::batch::Input], args: &Args) -> Result<i32, Failure
 
 /// Converts every game; problems go to standard error.
 pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
-    let mut inputs = super::inputs(&args.paths);
+    let mut inputs = args.read.inputs();
     if matches!(args.to, Target::Xqf | Target::Cbr | Target::Cbl) {
         return binary(&mut inputs, args);
     }
@@ -236,7 +229,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     };
     let mut chooser = super::select::Chooser::new(&args.select)?;
     let selection = chooser.selection().clone();
-    let batch = super::batch(args.jobs, args.encoding)?;
+    let batch = args.read.batch()?;
     chooser.plan(&mut inputs, &batch)?;
     let style = args.chinese.unwrap_or(match args.output_encoding {
         Encoding::Big5 => ChineseStyle::Traditional,
@@ -261,80 +254,51 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
         } else {
             Written::Now(render(&record))
         };
-        Converted { written, error, unreadable, matches: judged.matches, key: judged.key, value }
+        let game = Converted { written, error, unreadable, value };
+        Judged { matches: judged.matches, key: judged.key, game }
     };
-    let run = batch.run(
-        &inputs,
-        || Map::new(RecordBuilder::default(), write),
-        |meta, event| {
-            match event {
-                Event::Games { first, games } => {
-                    tally.batch(games.len());
-                    for (k, game) in games.into_iter().enumerate() {
-                        let index = first + k;
-                        let selected = chooser.take(index, game.matches, game.key.as_ref());
-                        // With --rejected, an illegal game goes there.
-                        let to_rejected = !selected || (rejected.is_some() && game.error.is_some());
-                        let note = if to_rejected && rejected.is_some() {
-                            " (written to the rejected games)"
-                        } else {
-                            " (moves from there on are kept as written)"
-                        };
-                        tally.game_as(
-                            Outcome::of(
-                                &meta.source,
-                                index,
-                                game.unreadable.as_ref(),
-                                game.error.as_ref(),
-                                note,
-                            ),
-                            selected,
-                        );
-                        // An unreadable record is never written as a game.
-                        if game.unreadable.is_some() {
-                            chooser.go_on()?;
-                            continue;
-                        }
-                        let bytes = match game.written {
-                            Written::Now(bytes) => bytes,
-                            Written::Later(mut record) => {
-                                shape::add_source(&mut record, &meta.source, index);
-                                render(&record)
-                            }
-                        };
-                        match bytes {
-                            Ok(bytes) => match &mut rejected {
-                                Some(r) if to_rejected => r.write_all(&bytes)?,
-                                None if to_rejected => {}
-                                _ => {
-                                    out.write(game.value.as_deref(), &meta.source, &bytes)?;
-                                    tally.wrote();
-                                }
-                            },
-                            Err(why) if selected => tally.not_written(&format!(
-                                "{}: game {}: not written: {}",
-                                meta.source,
-                                index + 1,
-                                told(&why)
-                            )),
-                            Err(_) => {}
-                        }
-                        chooser.go_on()?;
-                    }
-                }
-                Event::Unreadable(reason) => {
-                    let selected = chooser.take_unreadable();
-                    tally.unreadable_as(&meta.source, &reason, selected);
-                    chooser.go_on()?;
-                }
-                Event::NoRecord(reason) => tally.no_record_as(&meta.source, &reason, !chooser.active()),
-                Event::Done => tally.input_done(),
+    let make = || Map::new(RecordBuilder::default(), write);
+    chooser.pass(&batch, &inputs, &mut tally, make, |meta, event, tally| {
+        let PassEvent::Game { index, game, selected } = event else { return Ok(()) };
+        // With --rejected, an illegal game goes there.
+        let to_rejected = !selected || (rejected.is_some() && game.error.is_some());
+        let note = if to_rejected && rejected.is_some() {
+            " (written to the rejected games)"
+        } else {
+            " (moves from there on are kept as written)"
+        };
+        let outcome = Outcome::of(&meta.source, index, game.unreadable.as_ref(), game.error.as_ref(), note);
+        tally.game_as(outcome, selected);
+        // An unreadable record is never written as a game.
+        if game.unreadable.is_some() {
+            return Ok(());
+        }
+        let bytes = match game.written {
+            Written::Now(bytes) => bytes,
+            Written::Later(mut record) => {
+                shape::add_source(&mut record, &meta.source, index);
+                render(&record)
             }
-            Ok::<(), Failure>(())
-        },
-    );
-    super::select::finished(run)?;
-    tally.finish();
+        };
+        match bytes {
+            Ok(bytes) => match &mut rejected {
+                Some(r) if to_rejected => r.write_all(&bytes)?,
+                None if to_rejected => {}
+                _ => {
+                    out.write(game.value.as_deref(), &meta.source, &bytes)?;
+                    tally.wrote();
+                }
+            },
+            Err(why) if selected => tally.not_written(&format!(
+                "{}: game {}: not written: {}",
+                meta.source,
+                index + 1,
+                told(&why)
+            )),
+            Err(_) => {}
+        }
+        Ok(())
+    })?;
     let files = out.finish()?;
     if let Some(r) = rejected {
         r.commit()?;
@@ -376,10 +340,6 @@ struct Converted {
     written: Written,
     error: Option<ReplayError>,
     unreadable: Option<Warning>,
-    /// The game matches the selection.
-    matches: bool,
-    /// Its main line's key, for --dedupe.
-    key: Option<qipu::dedupe::Key>,
     /// Its `--split-by` value, when it has one.
     value: Option<String>,
 }

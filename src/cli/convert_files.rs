@@ -8,12 +8,13 @@ use std::path::Path;
 use super::Failure;
 use super::output::{InputFiles, told};
 use super::progress::{Outcome, Tally};
-use qipu::batch::{Event, Input};
+use qipu::batch::Input;
 use qipu::formats::write::{WriteError, WriteFormat, WriteOptions, Written};
 use qipu::formats::{self, ccbridge};
 use qipu::record::replay::ReplayError;
 use qipu::record::visit::Map;
 use qipu::record::{Record, RecordBuilder, Warning};
+use qipu::select::{Judged, PassEvent};
 
 /// Where the games go.
 pub enum Dest<'a> {
@@ -36,10 +37,6 @@ struct Converted {
     /// How the game replayed.
     error: Option<ReplayError>,
     unreadable: Option<Warning>,
-    /// The game matches the selection.
-    matches: bool,
-    /// Its main line's key, for --dedupe.
-    key: Option<qipu::dedupe::Key>,
 }
 
 /// Writes every game of `inputs` as `options` say into `dest`; the
@@ -56,7 +53,7 @@ pub fn run(
         std::fs::create_dir_all(dir).map_err(|e| Failure::usage(format!("{}: {e}", dir.display())))?;
     }
     let input_files = InputFiles::of(inputs);
-    let batch = super::batch(args.jobs, args.encoding)?;
+    let batch = args.read.batch()?;
     let mut names = qipu::output::names::FileNames::default();
     let mut tally = Tally::new(inputs.len());
     let mut chooser = super::select::Chooser::new(&args.select)?;
@@ -67,79 +64,50 @@ pub fn run(
         // Judged as read, before shaping.
         let judged = selection.judge_record(&record);
         let (record, error) = super::convert::prepare(record, &shape, args.set_ecco);
-        Converted {
+        let game = Converted {
             bytes: formats::write::write_with_warnings(&record, options),
             title: record.tag("Title").map(str::to_string),
             error,
             unreadable: record.unreadable,
-            matches: judged.matches,
-            key: judged.key,
-        }
+        };
+        Judged { matches: judged.matches, key: judged.key, game }
     };
-    let run = batch.run(
-        inputs,
-        || Map::new(RecordBuilder::default(), write),
-        |meta, event| {
-            match event {
-                Event::Games { first, games } => {
-                    tally.batch(games.len());
-                    for (k, c) in games.into_iter().enumerate() {
-                        let index = first + k;
-                        let note = " (written with the moves as stored)";
-                        let selected = chooser.take(index, c.matches, c.key.as_ref());
-                        tally.game_as(
-                            Outcome::of(&meta.source, index, c.unreadable.as_ref(), c.error.as_ref(), note),
-                            selected,
-                        );
-                        // An unreadable record is never written as a game.
-                        if c.unreadable.is_some() || !selected {
-                            chooser.go_on()?;
-                            continue;
-                        }
-                        let bytes = match c.bytes {
-                            Ok(written) => {
-                                for w in written.warnings {
-                                    tally.tell(&format!("{}: game {}: {w}", meta.source, index + 1));
-                                }
-                                written.bytes
-                            }
-                            Err(e) => {
-                                tally.not_written(&format!(
-                                    "{}: game {}: not written: {}",
-                                    meta.source,
-                                    index + 1,
-                                    super::convert::told(&e)
-                                ));
-                                continue;
-                            }
-                        };
-                        match &mut dest {
-                            Dest::Files { dir, ext } => {
-                                let name = names.name(c.title.as_deref(), &meta.source, index, ext);
-                                let path = dir.join(&name);
-                                match write_new(&path, &bytes, args.force, &input_files) {
-                                    Ok(()) => tally.wrote(),
-                                    Err(e) => tally.not_written(&format!("{}: {}", path.display(), told(&e))),
-                                }
-                            }
-                            Dest::Collect(games) => games.push((bytes, c.title.unwrap_or_default())),
-                        }
-                        chooser.go_on()?;
-                    }
+    let make = || Map::new(RecordBuilder::default(), write);
+    chooser.pass(&batch, inputs, &mut tally, make, |meta, event, tally| {
+        let PassEvent::Game { index, game: c, selected } = event else { return Ok(()) };
+        let note = " (written with the moves as stored)";
+        let outcome = Outcome::of(&meta.source, index, c.unreadable.as_ref(), c.error.as_ref(), note);
+        tally.game_as(outcome, selected);
+        // An unreadable record is never written as a game.
+        if c.unreadable.is_some() || !selected {
+            return Ok(());
+        }
+        let bytes = match c.bytes {
+            Ok(written) => {
+                for w in written.warnings {
+                    tally.tell(&format!("{}: game {}: {w}", meta.source, index + 1));
                 }
-                Event::Unreadable(reason) => {
-                    let selected = chooser.take_unreadable();
-                    tally.unreadable_as(&meta.source, &reason, selected);
-                    chooser.go_on()?;
-                }
-                Event::NoRecord(reason) => tally.no_record_as(&meta.source, &reason, !chooser.active()),
-                Event::Done => tally.input_done(),
+                written.bytes
             }
-            Ok::<(), Failure>(())
-        },
-    );
-    super::select::finished(run)?;
-    tally.finish();
+            Err(e) => {
+                let why = super::convert::told(&e);
+                tally.not_written(&format!("{}: game {}: not written: {why}", meta.source, index + 1));
+                return Ok(());
+            }
+        };
+        match &mut dest {
+            Dest::Files { dir, ext } => {
+                let name = names.name(c.title.as_deref(), &meta.source, index, ext);
+                let path = dir.join(&name);
+                match write_new(&path, &bytes, args.force, &input_files) {
+                    Ok(()) => tally.wrote(),
+                    Err(e) => tally.not_written(&format!("{}: {}", path.display(), told(&e))),
+                }
+            }
+            Dest::Collect(games) => games.push((bytes, c.title.unwrap_or_default())),
+        }
+        Ok(())
+    })?;
     Ok((tally, chooser.summary()))
 }
 

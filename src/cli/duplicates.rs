@@ -9,6 +9,7 @@
 
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -16,11 +17,12 @@ use super::duplicates_tags::{TAGS, TagTable, Tags};
 use super::progress::{Outcome, Tally};
 use super::select::KeepArg;
 use super::{ChineseStyle, Failure, MoveNotation, OutputFormat};
-use qipu::batch::{Checker, Event, Input, Status};
+use qipu::batch::{Event, Input, Status};
 use qipu::dedupe::{Annotations, Collection, Entry, Group, Keyer, Kinds, Lead, Link, Truncation, Why};
-use qipu::formats::encoding::Encoding;
 use qipu::formats::pgn;
+use qipu::record::visit::Map;
 use qipu::record::{GameResult, Record, RecordBuilder, RecordedMove, Skip, Span, Visitor, Warning};
+use qipu::select::{Judged, PassEvent, Selection};
 
 /// A kind of sameness.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -36,9 +38,6 @@ pub enum By {
 /// Arguments of `qipu duplicates`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Files, directories (searched recursively) or `-` for standard input.
-    #[arg(required = true, value_name = "PATH")]
-    pub paths: Vec<PathBuf>,
     /// Kinds of sameness, repeated or comma-separated: line, final, truncated.
     #[arg(long, value_enum, value_delimiter = ',', default_value = "line")]
     pub by: Vec<By>,
@@ -59,12 +58,8 @@ pub struct Args {
     /// in Chinese notation, in input order (never over an input).
     #[arg(long, value_name = "FILE")]
     pub duplicates_out: Option<PathBuf>,
-    /// Read text in this encoding instead of detecting it.
-    #[arg(long)]
-    pub encoding: Option<Encoding>,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    pub jobs: Option<usize>,
+    #[command(flatten)]
+    pub read: super::args::ReadArgs,
     /// Where the groups are written (`--force` also lets --duplicates-out replace a file).
     #[command(flatten)]
     pub output: super::output::OutputArgs,
@@ -72,7 +67,7 @@ pub struct Args {
 
 /// Finds and prints the groups of copies.
 pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
-    let mut inputs = super::inputs(&args.paths);
+    let mut inputs = args.read.inputs();
     let names: Vec<(String, String, bool)> = inputs
         .iter()
         .map(|i| {
@@ -97,7 +92,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
         mirror: args.mirror,
         min_plies: args.min_plies.max(1),
     };
-    let batch = super::batch(args.jobs, args.encoding)?;
+    let batch = args.read.batch()?;
 
     // Pass 1: every game keyed, and told as every batch command tells it.
     let mut collection = Collection::new(kinds);
@@ -107,45 +102,38 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     let mut keyed = 0usize;
     // With truncated: each game's lead and mirrored lead (see `Leads`).
     let mut leads: Vec<(u32, u32)> = Vec::new();
-    batch.run(
-        &inputs,
-        || Annotations::new(Checker::following((Keyer::default(), Lead::new(kinds.min_plies)))),
-        |meta, event| {
-            let source = &names[ends.len().min(names.len() - 1)].0;
-            match event {
-                Event::Games { first, games } => {
-                    tally.batch(games.len());
-                    for (k, (checked, annotation)) in games.into_iter().enumerate() {
-                        let note = " (keyed on the moves before it)";
-                        tally.game(Outcome::of(
-                            source,
-                            first + k,
-                            checked.unreadable.as_ref(),
-                            checked.replayed.error.as_ref(),
-                            note,
-                        ));
-                        let readable = checked.status != Status::Unreadable;
-                        let (key, lead) = checked.followed;
-                        let key = key.filter(|_| readable);
-                        keyed += usize::from(key.is_some_and(|k| k.plies >= kinds.min_plies));
-                        collection.push(Entry { key: key.unwrap_or_default(), annotation });
-                        if kinds.truncated {
-                            leads.push(lead.unwrap_or_default());
-                        }
-                    }
-                }
-                Event::Unreadable(reason) => tally.unreadable_as(source, &reason, true),
-                Event::NoRecord(reason) => tally.no_record_as(source, &reason, true),
-                Event::Done => {
-                    ends.push(collection.len() as u32);
-                    formats.push(meta.format);
-                    tally.input_done();
+    // Nothing is selected: every game is told, and each input's end.
+    let selection = Arc::new(Selection::default());
+    let make = || {
+        let keyed = Annotations::new(selection.checker((Keyer::default(), Lead::new(kinds.min_plies))));
+        Map::new(keyed, |(judged, annotation): (Judged<_>, u32)| Judged {
+            matches: judged.matches,
+            key: judged.key,
+            game: (judged.game, annotation),
+        })
+    };
+    super::select::Chooser::every().pass(&batch, &inputs, &mut tally, make, |meta, event, tally| {
+        match event {
+            PassEvent::Game { index, game: (checked, annotation), .. } => {
+                let note = " (keyed on the moves before it)";
+                tally.game(Outcome::checked(&meta.source, index, &checked, note));
+                let readable = checked.status != Status::Unreadable;
+                let (key, lead) = checked.followed;
+                let key = key.filter(|_| readable);
+                keyed += usize::from(key.is_some_and(|k| k.plies >= kinds.min_plies));
+                collection.push(Entry { key: key.unwrap_or_default(), annotation });
+                if kinds.truncated {
+                    leads.push(lead.unwrap_or_default());
                 }
             }
-            Ok::<(), Failure>(())
-        },
-    )?;
-    tally.finish();
+            PassEvent::Done => {
+                ends.push(collection.len() as u32);
+                formats.push(meta.format);
+            }
+            PassEvent::Unreadable { .. } | PassEvent::NoRecord { .. } => {}
+        }
+        Ok(())
+    })?;
 
     // Pass 2: prefixes of the lines looked up among the whole lines, in
     // the inputs that hold a game whose lead another game shares (or its

@@ -19,20 +19,19 @@
 //! | `ecco` | the ECCO code of the game's opening; none for a game from another start |
 
 use std::io::Write;
-use std::path::PathBuf;
 
 #[cfg(test)]
 use serde::Serialize;
 
+use super::Failure;
 use super::progress::{Outcome, Tally};
-use super::{ChineseStyle, Failure, MoveNotation};
 use qipu::Color;
 use qipu::analysis::trail::{Step, Trail, TrailSink, start_step};
-use qipu::batch::{Event, Meta};
-use qipu::formats::encoding::Encoding;
+use qipu::batch::Meta;
 use qipu::formats::epd::{self, Operand};
 use qipu::record::GameResult;
 use qipu::record::replay::MAX_LINE_DEPTH;
+use qipu::select::PassEvent;
 
 /// Output formats of `qipu fen`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -53,10 +52,8 @@ pub enum FenFormat {
 
 /// Arguments of `qipu fen`.
 #[derive(Debug, clap::Args)]
+#[command(mut_arg("notation", |a| a.help("Notation of the `move` field").default_value("iccs")))]
 pub struct Args {
-    /// Files, directories (searched recursively) or `-` for standard input.
-    #[arg(required = true, value_name = "PATH")]
-    pub paths: Vec<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = FenFormat::Text)]
     pub format: FenFormat,
@@ -65,23 +62,10 @@ pub struct Args {
     /// variation within that one), in a `line` field before the ply.
     #[arg(long)]
     pub all_lines: bool,
-    /// Notation of the `move` field.
-    #[arg(long, value_enum, default_value_t = MoveNotation::Iccs)]
-    pub notation: MoveNotation,
-    /// Characters for --notation chinese.
-    #[arg(long, value_enum, default_value_t = ChineseStyle::Simplified)]
-    pub chinese: ChineseStyle,
-    /// Read text in this encoding instead of detecting it.
-    #[arg(long)]
-    pub encoding: Option<Encoding>,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    pub jobs: Option<usize>,
     #[command(flatten)]
-    pub output: super::output::OutputArgs,
-    /// Which games to trace.
+    pub notation: super::args::NotationArgs,
     #[command(flatten)]
-    pub select: super::select::SelectArgs,
+    pub batch: super::args::BatchArgs,
 }
 
 #[cfg(test)]
@@ -324,75 +308,46 @@ fn csv_header(all_lines: bool) -> &'static str {
 
 /// Writes the FEN trails; problems go to standard error.
 pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
-    let mut inputs = super::inputs(&args.paths);
-    let mut sink = args.output.open(&inputs, stdout)?;
+    let mut inputs = args.batch.read.inputs();
+    let mut sink = args.batch.output.open(&inputs, stdout)?;
     let out = &mut sink;
-    let batch = super::batch(args.jobs, args.encoding)?;
-    let notation = args.notation.with(args.chinese);
+    let batch = args.batch.read.batch()?;
+    let notation = args.notation.notation();
     if args.format == FenFormat::Csv {
         writeln!(out, "{}", csv_header(args.all_lines))?;
     }
     let mut tally = Tally::new(inputs.len());
-    let mut chooser = super::select::Chooser::new(&args.select)?;
+    let mut chooser = super::select::Chooser::new(&args.batch.select)?;
     chooser.plan(&mut inputs, &batch)?;
     let selection = chooser.selection().clone();
     let follower = || selection.checker(trail(notation, args.format, args.all_lines));
-    let run = batch.run(&inputs, follower, |meta, event| {
-        match event {
-            Event::Games { first, games } => {
-                tally.batch(games.len());
-                for (k, judged) in games.into_iter().enumerate() {
-                    let index = first + k;
-                    let game = judged.game;
-                    let selected = chooser.take(index, judged.matches, judged.key.as_ref());
-                    if !selected {
-                        let error = game.replayed.error.as_ref();
-                        tally.game_as(
-                            Outcome::of(&meta.source, index, game.unreadable.as_ref(), error, ""),
-                            false,
-                        );
-                        continue;
-                    }
-                    // Ply 0 is the placement as read, legal or not; the
-                    // moves follow from the position when it is a legal one.
-                    if let Some(setup) = &game.replayed.resolution.setup {
-                        let result = game.result.unwrap_or(GameResult::Unknown).as_str();
-                        let head = line_head(meta, index, args.format);
-                        let tail = line_tail(meta, index, args.format, result, game.followed.ecco);
-                        write_lines(out, &head, &first_line(setup, args.format, args.all_lines), &tail)?;
-                        write_lines(out, &head, &game.followed.positions, &tail)?;
-                    }
-                    if game.followed.too_deep {
-                        tally.tell(&format!(
-                            "{}: game {}: variations nested more than {MAX_LINE_DEPTH} deep: their positions are left out",
-                            meta.source,
-                            index + 1
-                        ));
-                    }
-                    let in_main_line = game.replayed.error.as_ref().is_some_and(|e| !e.in_variation());
-                    let stops = if in_main_line { " (the trail stops there)" } else { "" };
-                    tally.game(Outcome::of(
-                        &meta.source,
-                        index,
-                        game.unreadable.as_ref(),
-                        game.replayed.error.as_ref(),
-                        stops,
-                    ));
-                    chooser.go_on()?;
-                }
-            }
-            Event::Unreadable(reason) => {
-                let selected = chooser.take_unreadable();
-                tally.unreadable_as(&meta.source, &reason, selected);
-                chooser.go_on()?;
-            }
-            Event::NoRecord(reason) => tally.no_record_as(&meta.source, &reason, !chooser.active()),
-            Event::Done => tally.input_done(),
+    chooser.pass(&batch, &inputs, &mut tally, follower, |meta, event, tally| {
+        let PassEvent::Game { index, game, selected } = event else { return Ok(()) };
+        if !selected {
+            tally.game_as(Outcome::checked(&meta.source, index, &game, ""), false);
+            return Ok(());
         }
-        Ok::<(), Failure>(())
-    });
-    super::select::finished(run)?;
-    tally.finish();
+        // Ply 0 is the placement as read, legal or not; the moves follow
+        // from the position when it is a legal one.
+        if let Some(setup) = &game.replayed.resolution.setup {
+            let result = game.result.unwrap_or(GameResult::Unknown).as_str();
+            let head = line_head(meta, index, args.format);
+            let tail = line_tail(meta, index, args.format, result, game.followed.ecco);
+            write_lines(out, &head, &first_line(setup, args.format, args.all_lines), &tail)?;
+            write_lines(out, &head, &game.followed.positions, &tail)?;
+        }
+        if game.followed.too_deep {
+            tally.tell(&format!(
+                "{}: game {}: variations nested more than {MAX_LINE_DEPTH} deep: their positions are left out",
+                meta.source,
+                index + 1
+            ));
+        }
+        let in_main_line = game.replayed.error.as_ref().is_some_and(|e| !e.in_variation());
+        let stops = if in_main_line { " (the trail stops there)" } else { "" };
+        tally.game(Outcome::checked(&meta.source, index, &game, stops));
+        Ok(())
+    })?;
     sink.commit()?;
     eprintln!("{}{}", tally.summary(), chooser.summary());
     Ok(tally.code())

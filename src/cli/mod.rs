@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 use qipu::formats::encoding::Encoding;
 use qipu::{FromFenError, Position};
 
+mod args;
 mod book;
 mod classify;
 mod convert;
@@ -261,16 +262,7 @@ impl Failure {
     pub fn usage(message: impl Into<String>) -> Failure {
         Failure { message: message.into(), code: 2 }
     }
-
-    /// Not an error: `--limit` games are selected and the batch stops
-    /// reading (see [`select::finished`]).
-    pub fn enough() -> Failure {
-        Failure { message: String::new(), code: ENOUGH }
-    }
 }
-
-/// The code of [`Failure::enough`]: no process exits with it.
-const ENOUGH: i32 = -1;
 
 impl From<io::Error> for Failure {
     /// A write error on standard output. A closed pipe (`qipu ... | head`)

@@ -2,21 +2,18 @@
 
 use std::io::Write;
 
-use super::{ChineseStyle, Failure, MoveNotation, position_arg};
+use super::{Failure, position_arg};
 use qipu::Outcome;
 
 /// Arguments of `qipu moves`.
 #[derive(Debug, clap::Args)]
+#[command(mut_arg("notation", |a| a.help("How to write the moves; they stay in the order of their coordinates").default_value("uci")))]
 pub struct Args {
     /// The position: a FEN (its fields may be separate words) or `startpos`.
     #[arg(required = true, value_name = "FEN|startpos")]
     pub position: Vec<String>,
-    /// How to write the moves; they stay in the order of their coordinates.
-    #[arg(long, value_enum, default_value_t = MoveNotation::Uci)]
-    pub notation: MoveNotation,
-    /// Characters for --notation chinese.
-    #[arg(long, value_enum, default_value_t = ChineseStyle::Simplified)]
-    pub chinese: ChineseStyle,
+    #[command(flatten)]
+    pub notation: super::args::NotationArgs,
 }
 
 /// Prints the sorted legal moves.
@@ -24,7 +21,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     let pos = position_arg(&args.position)?;
     let mut moves = pos.legal_moves();
     moves.sort();
-    let notation = args.notation.with(args.chinese);
+    let notation = args.notation.notation();
     for &m in moves.iter() {
         // A legal move has a piece on its origin: the text is always written.
         let text = notation.write(&pos, m).unwrap_or_else(|_| m.to_string());

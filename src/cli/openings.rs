@@ -3,19 +3,18 @@
 //! variations (an opening book other programs load).
 
 use std::io::Write;
-use std::path::PathBuf;
 
 use serde::Serialize;
 
+use super::args::Opened;
 use super::progress::{Outcome, Tally};
 use super::suite;
-use super::{ChineseStyle, Failure, MoveNotation, OutputFormat};
+use super::{Failure, OutputFormat};
 use qipu::analysis::ecco;
 use qipu::analysis::openings::{Edge, OpeningTree};
-use qipu::batch::Event;
-use qipu::formats::encoding::Encoding;
 use qipu::notation::Notation;
 use qipu::record::replay::FirstMoves;
+use qipu::select::PassEvent;
 use qipu::{Move, Position};
 
 /// What `--to` writes instead of the tree.
@@ -32,10 +31,8 @@ pub enum Book {
 
 /// Arguments of `qipu openings`.
 #[derive(Debug, clap::Args)]
+#[command(mut_arg("notation", |a| a.help("Notation of the moves").default_value("chinese")))]
 pub struct Args {
-    /// Files, directories (searched recursively) or `-` for standard input.
-    #[arg(required = true, value_name = "PATH")]
-    pub paths: Vec<PathBuf>,
     /// How many plies from the start the tree holds.
     #[arg(long, default_value_t = 10)]
     pub depth: usize,
@@ -52,23 +49,10 @@ pub struct Args {
     /// The opening suite's arguments.
     #[command(flatten)]
     pub suite: super::suite::SuiteArgs,
-    /// Notation of the moves.
-    #[arg(long, value_enum, default_value_t = MoveNotation::Chinese)]
-    pub notation: MoveNotation,
-    /// Characters for --notation chinese.
-    #[arg(long, value_enum, default_value_t = ChineseStyle::Simplified)]
-    pub chinese: ChineseStyle,
-    /// Read text in this encoding instead of detecting it.
-    #[arg(long)]
-    pub encoding: Option<Encoding>,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    pub jobs: Option<usize>,
     #[command(flatten)]
-    pub output: super::output::OutputArgs,
-    /// Which games to build the tree of.
+    pub notation: super::args::NotationArgs,
     #[command(flatten)]
-    pub select: super::select::SelectArgs,
+    pub batch: super::args::BatchArgs,
 }
 
 /// Builds the tree of every input's games and writes it. Every game is
@@ -79,15 +63,13 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     if args.suite.suite {
         let form = match args.to.unwrap_or(Book::Epd) {
             Book::Epd => suite::Form::Epd,
-            Book::Pgn => suite::Form::Pgn(args.notation.with(args.chinese)),
+            Book::Pgn => suite::Form::Pgn(args.notation.notation()),
         };
         let inputs = suite::Inputs {
-            paths: &args.paths,
+            read: &args.batch.read,
             min_games: args.min_games,
-            encoding: args.encoding,
-            jobs: args.jobs,
-            output: &args.output,
-            select: &args.select,
+            output: &args.batch.output,
+            select: &args.batch.select,
         };
         return suite::run(&args.suite, &inputs, form, stdout);
     }
@@ -98,57 +80,30 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
         return Err(Failure::usage("--depth must be at least 1"));
     }
     // `--plies N` was the tree's depth before it became a selection flag.
-    if let Some(span) = args.select.plies.filter(|s| s.min == s.max) {
+    if let Some(span) = args.batch.select.plies.filter(|s| s.min == s.max) {
         eprintln!(
             "qipu: --plies {} selects the games of {} plies; the depth of the tree is --depth (now {})",
             span.min, span.min, args.depth
         );
     }
-    let mut inputs = super::inputs(&args.paths);
-    let mut sink = args.output.open(&inputs, stdout)?;
+    let Opened { inputs, mut sink, batch, mut chooser } = args.batch.open(stdout)?;
     let out = &mut sink;
-    let batch = super::batch(args.jobs, args.encoding)?;
     let mut tally = Tally::new(inputs.len());
     let mut tree = OpeningTree::new(args.depth);
     let plies = args.depth.max(ecco::PLIES);
-    let mut chooser = super::select::Chooser::new(&args.select)?;
-    chooser.plan(&mut inputs, &batch)?;
     let selection = chooser.selection().clone();
-    let run = batch.run(
-        &inputs,
-        || selection.checker(FirstMoves::new(plies)),
-        |meta, event| {
-            match event {
-                Event::Games { first, games } => {
-                    tally.batch(games.len());
-                    for (k, judged) in games.into_iter().enumerate() {
-                        let game = judged.game;
-                        let selected = chooser.take(first + k, judged.matches, judged.key.as_ref());
-                        if let Some((start, moves)) = game.followed.as_ref().filter(|_| selected) {
-                            let code = ecco::classify(start, moves).map(|e| e.code);
-                            tree.add(start, moves, game.result, code);
-                        }
-                        let error = game.replayed.error.as_ref();
-                        let outcome =
-                            Outcome::of(&meta.source, first + k, game.unreadable.as_ref(), error, "");
-                        tally.game_as(outcome, selected);
-                        chooser.go_on()?;
-                    }
-                }
-                Event::Unreadable(reason) => {
-                    let selected = chooser.take_unreadable();
-                    tally.unreadable_as(&meta.source, &reason, selected);
-                    chooser.go_on()?;
-                }
-                Event::NoRecord(reason) => tally.no_record_as(&meta.source, &reason, !chooser.active()),
-                Event::Done => tally.input_done(),
+    let make = || selection.checker(FirstMoves::new(plies));
+    chooser.pass(&batch, &inputs, &mut tally, make, |meta, event, tally| {
+        if let PassEvent::Game { index, game, selected } = event {
+            if let Some((start, moves)) = game.followed.as_ref().filter(|_| selected) {
+                let code = ecco::classify(start, moves).map(|e| e.code);
+                tree.add(start, moves, game.result, code);
             }
-            Ok::<(), Failure>(())
-        },
-    );
-    super::select::finished(run)?;
-    tally.finish();
-    let notation = args.notation.with(args.chinese);
+            tally.game_as(Outcome::checked(&meta.source, index, &game, ""), selected);
+        }
+        Ok(())
+    })?;
+    let notation = args.notation.notation();
     match (args.to, args.format) {
         (Some(Book::Pgn | Book::Epd), _) => {
             out.write_all(qipu::formats::pgn::write(&tree.book(args.min_games), notation).as_bytes())?

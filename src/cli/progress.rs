@@ -107,6 +107,8 @@ pub struct Tally {
     inputs: usize,
     /// An input's games are being counted (it is not done yet).
     open: bool,
+    /// Problems are counted, not told (the command reports them itself).
+    quiet: bool,
     progress: Progress,
 }
 
@@ -157,6 +159,12 @@ impl Outcome {
             _ => Outcome::Valid,
         }
     }
+
+    /// How a game checked as it was read fared: [`Outcome::of`] its
+    /// problem, told with `note` when it is an illegal move.
+    pub fn checked<T>(source: &str, index: usize, game: &qipu::batch::Checked<T>, note: &str) -> Outcome {
+        Outcome::of(source, index, game.unreadable.as_ref(), game.replayed.error.as_ref(), note)
+    }
 }
 
 impl Tally {
@@ -173,8 +181,15 @@ impl Tally {
             written: 0,
             inputs: 0,
             open: false,
+            quiet: false,
             progress: Progress::new(inputs_total),
         }
+    }
+
+    /// A tally that counts the problems of the games without telling them
+    /// (`validate` reports them in its output).
+    pub fn quiet(self) -> Tally {
+        Tally { quiet: true, ..self }
     }
 
     /// Counts a batch of `n` games for the progress line.
@@ -194,7 +209,7 @@ impl Tally {
         self.open = true;
         if let Outcome::NoRecord(p) = outcome {
             self.no_record += 1;
-            if selected {
+            if selected && !self.quiet {
                 self.tell(&p);
             }
             return;
@@ -215,10 +230,10 @@ impl Tally {
             }
             Outcome::NoRecord(_) => return,
         };
-        if selected {
-            self.tell(&problem);
-        } else {
+        if !selected {
             self.bad_left_out += 1;
+        } else if !self.quiet {
+            self.tell(&problem);
         }
     }
 

@@ -1,20 +1,21 @@
 //! The selection flags every batch command takes, read into the library's
-//! [`Options`], and the chooser the commands ask game by game: the
+//! [`Options`], and the chooser whose pass every batch command runs: the
 //! library's, with standard input kept and a progress line while copies
-//! are planned.
+//! are planned, and each game and input counted in the command's tally.
 
 use std::sync::Arc;
 
-use qipu::batch::{Batch, Input, Status};
+use qipu::batch::{Batch, Input, Meta, Status};
 use qipu::dedupe::{Keep, Kinds};
+use qipu::record::Visitor;
 use qipu::record::replay::Termination;
 use qipu::select::{
-    DateRange, EccoSet, GameNumbers, MaterialAt, MaterialPattern, OptionError, OptionErrorKind, Options,
-    Reading, ResultChoice, Selection, Span,
+    DateRange, EccoSet, GameNumbers, Judged, MaterialAt, MaterialPattern, OptionError, OptionErrorKind,
+    Options, PassEvent, Reading, ResultChoice, Selection, Span,
 };
 
 use super::Failure;
-use super::progress::Progress;
+use super::progress::{Progress, Tally};
 
 /// `--result` values.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -302,10 +303,9 @@ fn usage(e: OptionError) -> Failure {
     })
 }
 
-/// A command's selection in input order: the library's chooser, with
+/// A command's selection and its pass: the library's chooser, with
 /// standard input kept in a file and a progress line while copies are
-/// planned, and whether any selecting is asked at all (the summary line
-/// then says how many games were selected).
+/// planned, and the pass counting every game in the command's [`Tally`].
 #[derive(Debug)]
 pub struct Chooser {
     /// The library's chooser.
@@ -329,14 +329,14 @@ impl Chooser {
         Ok(Chooser { chooser, _kept: None })
     }
 
+    /// The chooser of a command that takes no selection flags: every game.
+    pub fn every() -> Chooser {
+        Chooser { chooser: qipu::select::Chooser::default(), _kept: None }
+    }
+
     /// The criteria, judged where each game is read.
     pub fn selection(&self) -> &Arc<Selection> {
         self.chooser.selection()
-    }
-
-    /// Whether any flag selects.
-    pub fn active(&self) -> bool {
-        self.chooser.is_active()
     }
 
     /// Finds the copies to leave out over all of `inputs` first, when
@@ -363,35 +363,53 @@ impl Chooser {
         Ok(())
     }
 
-    /// Whether game `index` of its input, which `matches` or not, is
-    /// selected.
-    pub fn take(&mut self, index: usize, matches: bool, key: Option<&qipu::dedupe::Key>) -> bool {
-        self.chooser.take(index, matches, key)
-    }
-
-    /// `Err(Failure::enough())` once `--limit` games are selected: the
-    /// sink returns it to stop the batch.
-    pub fn go_on(&self) -> Result<(), Failure> {
-        if self.chooser.is_full() { Err(Failure::enough()) } else { Ok(()) }
-    }
-
-    /// Whether a whole input that cannot be read (counted as one
-    /// unreadable game) is selected.
-    pub fn take_unreadable(&mut self) -> bool {
-        self.chooser.take_unreadable()
+    /// The command's pass: the library's ([`qipu::select::Chooser::pass`]),
+    /// each game and input counted in `tally` as it comes, with a progress
+    /// line. `each` is told every event in input order; it counts each
+    /// game itself (what a game's problem is, and how it is told, is the
+    /// command's: [`Tally::game_as`]), while an input that cannot be read,
+    /// one that holds no record and an input's end are counted here once
+    /// `each` has seen them. The pass stops at `--limit`, or at the first
+    /// error of `each` (which it returns).
+    pub fn pass<V, T>(
+        &mut self,
+        batch: &Batch,
+        inputs: &[Input],
+        tally: &mut Tally,
+        make: impl Fn() -> V + Sync,
+        mut each: impl FnMut(&Meta, PassEvent<T>, &mut Tally) -> Result<(), Failure>,
+    ) -> Result<(), Failure>
+    where
+        V: Visitor<Output = Judged<T>>,
+        T: Send,
+    {
+        self.chooser.pass(batch, inputs, make, |meta, event| {
+            // What to count once `each` has seen the event.
+            let count = match &event {
+                PassEvent::Game { .. } => {
+                    tally.batch(1);
+                    None
+                }
+                PassEvent::Unreadable { reason, selected } => Some((false, reason.clone(), *selected)),
+                PassEvent::NoRecord { reason, selected } => Some((true, reason.clone(), *selected)),
+                PassEvent::Done => None,
+            };
+            let done = matches!(event, PassEvent::Done);
+            each(meta, event, tally)?;
+            match count {
+                Some((false, reason, selected)) => tally.unreadable_as(&meta.source, reason, selected),
+                Some((true, reason, selected)) => tally.no_record_as(&meta.source, reason, selected),
+                None if done => tally.input_done(),
+                None => {}
+            }
+            Ok::<(), Failure>(())
+        })?;
+        tally.finish();
+        Ok(())
     }
 
     /// `; S selected, L left out` for the summary line, when selecting.
     pub fn summary(&self) -> String {
         self.chooser.summary()
-    }
-}
-
-/// What a batch that may stop at `--limit` gives: stopping there is no
-/// error.
-pub fn finished(run: Result<(), Failure>) -> Result<(), Failure> {
-    match run {
-        Err(f) if f.code == super::ENOUGH => Ok(()),
-        other => other,
     }
 }

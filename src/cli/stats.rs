@@ -2,88 +2,49 @@
 //! or one JSON object for programs.
 
 use std::io::Write;
-use std::path::PathBuf;
 
+use super::args::Opened;
 use super::progress::{Outcome, Tally};
 use super::{Failure, OutputFormat};
 use qipu::analysis::stats::{GameFacts, MainLine, Stats};
-use qipu::batch::Event;
-use qipu::formats::encoding::Encoding;
+use qipu::select::PassEvent;
 
 /// Arguments of `qipu stats`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Files, directories (searched recursively) or `-` for standard input.
-    #[arg(required = true, value_name = "PATH")]
-    pub paths: Vec<PathBuf>,
     /// `text` for people, `json` for programs (one object).
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     pub format: OutputFormat,
     /// How many first moves, players and events to list.
     #[arg(long, default_value_t = 10)]
     pub top: usize,
-    /// Read text in this encoding instead of detecting it.
-    #[arg(long)]
-    pub encoding: Option<Encoding>,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    pub jobs: Option<usize>,
     #[command(flatten)]
-    pub output: super::output::OutputArgs,
-    /// Which games to count.
-    #[command(flatten)]
-    pub select: super::select::SelectArgs,
+    pub batch: super::args::BatchArgs,
 }
 
 /// Counts every game of every input and prints the statistics; each
 /// illegal or unreadable game is told on standard error, and the summary
 /// line counts them as `validate` does.
 pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
-    let mut inputs = super::inputs(&args.paths);
-    let mut sink = args.output.open(&inputs, stdout)?;
+    let Opened { inputs, mut sink, batch, mut chooser } = args.batch.open(stdout)?;
     let out = &mut sink;
-    let batch = super::batch(args.jobs, args.encoding)?;
     let mut stats = Stats::default();
     let mut tally = Tally::new(inputs.len());
-    let mut chooser = super::select::Chooser::new(&args.select)?;
-    chooser.plan(&mut inputs, &batch)?;
     let selection = chooser.selection().clone();
-    let run = batch.run(
-        &inputs,
-        || selection.checker(MainLine::default()),
-        |meta, event| {
-            match event {
-                Event::Games { first, games } => {
-                    tally.batch(games.len());
-                    for (k, judged) in games.iter().enumerate() {
-                        let game = &judged.game;
-                        let selected = chooser.take(first + k, judged.matches, judged.key.as_ref());
-                        if selected {
-                            stats.add(&GameFacts::of_checked(game, meta.format, meta.encoding));
-                        }
-                        let error = game.replayed.error.as_ref();
-                        let outcome =
-                            Outcome::of(&meta.source, first + k, game.unreadable.as_ref(), error, "");
-                        tally.game_as(outcome, selected);
-                        chooser.go_on()?;
-                    }
+    let make = || selection.checker(MainLine::default());
+    chooser.pass(&batch, &inputs, &mut tally, make, |meta, event, tally| {
+        match event {
+            PassEvent::Game { index, game, selected } => {
+                if selected {
+                    stats.add(&GameFacts::of_checked(&game, meta.format, meta.encoding));
                 }
-                Event::Unreadable(reason) => {
-                    let selected = chooser.take_unreadable();
-                    if selected {
-                        stats.add(&GameFacts::unreadable(meta.format));
-                    }
-                    tally.unreadable_as(&meta.source, &reason, selected);
-                    chooser.go_on()?;
-                }
-                Event::NoRecord(reason) => tally.no_record_as(&meta.source, &reason, !chooser.active()),
-                Event::Done => tally.input_done(),
+                tally.game_as(Outcome::checked(&meta.source, index, &game, ""), selected);
             }
-            Ok::<(), Failure>(())
-        },
-    );
-    super::select::finished(run)?;
-    tally.finish();
+            PassEvent::Unreadable { selected: true, .. } => stats.add(&GameFacts::unreadable(meta.format)),
+            _ => {}
+        }
+        Ok(())
+    })?;
     stats.finish();
     match args.format {
         OutputFormat::Json => {

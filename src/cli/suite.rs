@@ -5,15 +5,14 @@
 use std::io::Write;
 
 use super::Failure;
+use super::args::ReadArgs;
 use super::output::OutputArgs;
 use super::progress::{Outcome, Tally};
 use super::select::SelectArgs;
 use qipu::analysis::ecco::OpeningReader;
 use qipu::analysis::suite::{SuiteBuilder, SuiteFollower, SuiteOptions};
-use qipu::batch::Event;
-use qipu::formats::encoding::Encoding;
 use qipu::notation::Notation;
-use qipu::select;
+use qipu::select::{self, PassEvent};
 
 /// The arguments of `qipu openings` that ask for a suite (flattened into
 /// the command's).
@@ -56,14 +55,10 @@ pub enum Form {
 /// openings` shares with its tree.
 #[derive(Debug)]
 pub struct Inputs<'a> {
-    /// Files, directories or `-`.
-    pub paths: &'a [std::path::PathBuf],
+    /// The inputs, how they are read.
+    pub read: &'a ReadArgs,
     /// Positions reached by fewer games are left out.
     pub min_games: u32,
-    /// Text read in this encoding instead of detecting it.
-    pub encoding: Option<Encoding>,
-    /// Worker threads.
-    pub jobs: Option<usize>,
     /// `-o FILE` and `--force`.
     pub output: &'a OutputArgs,
     /// Which games.
@@ -116,10 +111,10 @@ pub fn run(
     stdout: &mut impl Write,
 ) -> Result<i32, Failure> {
     let options = options(args, given)?;
-    let mut inputs = super::inputs(given.paths);
+    let mut inputs = given.read.inputs();
     let mut sink = given.output.open(&inputs, stdout)?;
     let out = &mut sink;
-    let batch = super::batch(given.jobs, given.encoding)?;
+    let batch = given.read.batch()?;
     let mut tally = Tally::new(inputs.len());
     let mut suite = SuiteBuilder::new();
     // `--mirror` merges mirrors in the suite; it matches mirrors of
@@ -130,41 +125,18 @@ pub fn run(
     chooser.plan(&mut inputs, &batch)?;
     let selection = chooser.selection().clone();
     let follower = SuiteFollower::new(&options);
-    let run = batch.run(
-        &inputs,
-        || selection.checker((follower.clone(), OpeningReader::default())),
-        |meta, event| {
-            match event {
-                Event::Games { first, games } => {
-                    tally.batch(games.len());
-                    for (k, judged) in games.into_iter().enumerate() {
-                        let game = judged.game;
-                        let selected = chooser.take(first + k, judged.matches, judged.key.as_ref());
-                        let (line, opening) = &game.followed;
-                        if let Some(line) = line.as_ref().filter(|_| selected) {
-                            let ecco = opening.as_ref().map(|name| name.ecco.code);
-                            suite.add(line, game.result, ecco);
-                        }
-                        let error = game.replayed.error.as_ref();
-                        let outcome =
-                            Outcome::of(&meta.source, first + k, game.unreadable.as_ref(), error, "");
-                        tally.game_as(outcome, selected);
-                        chooser.go_on()?;
-                    }
-                }
-                Event::Unreadable(reason) => {
-                    let selected = chooser.take_unreadable();
-                    tally.unreadable_as(&meta.source, &reason, selected);
-                    chooser.go_on()?;
-                }
-                Event::NoRecord(reason) => tally.no_record_as(&meta.source, &reason, !chooser.active()),
-                Event::Done => tally.input_done(),
+    let make = || selection.checker((follower.clone(), OpeningReader::default()));
+    chooser.pass(&batch, &inputs, &mut tally, make, |meta, event, tally| {
+        if let PassEvent::Game { index, game, selected } = event {
+            let (line, opening) = &game.followed;
+            if let Some(line) = line.as_ref().filter(|_| selected) {
+                let ecco = opening.as_ref().map(|name| name.ecco.code);
+                suite.add(line, game.result, ecco);
             }
-            Ok::<(), Failure>(())
-        },
-    );
-    super::select::finished(run)?;
-    tally.finish();
+            tally.game_as(Outcome::checked(&meta.source, index, &game, ""), selected);
+        }
+        Ok(())
+    })?;
     let (games, met) = (suite.games(), suite.positions());
     let positions = suite.finish(&options);
     match form {

@@ -10,7 +10,9 @@
 //! verdict in input order. [`Options`] holds every option of both, as
 //! the batch commands' selection flags give them, and makes the
 //! [`Chooser`] that holds the two together (and plans the copies to leave
-//! out when that needs a pass of its own).
+//! out when that needs a pass of its own); [`Chooser::pass`] is the pass
+//! every command runs: each game in input order with whether it is
+//! selected ([`PassEvent`]), stopping by itself at the limit.
 //!
 //! ```
 //! use std::sync::Arc;
@@ -28,6 +30,7 @@ mod copies;
 mod criteria;
 mod options;
 mod order;
+mod pass;
 mod probe;
 
 use std::sync::Arc;
@@ -38,6 +41,7 @@ pub use criteria::{
 };
 pub use options::{Chooser, OptionError, OptionErrorKind, Options};
 pub use order::Selector;
+pub use pass::{PassEvent, PassSummary};
 pub use probe::{Looks, MaterialAt, Probe, Probed, Target};
 
 use crate::batch::{Checked, Checker, Status};

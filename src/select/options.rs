@@ -273,6 +273,13 @@ pub struct Chooser {
     planned: Option<(Kinds, Keep)>,
 }
 
+impl Default for Chooser {
+    /// The chooser of no option: every game is taken.
+    fn default() -> Chooser {
+        Chooser { selector: Selector::default(), selection: Arc::default(), active: false, planned: None }
+    }
+}
+
 impl Chooser {
     /// The criteria judged where each game is read.
     pub fn selection(&self) -> &Arc<Selection> {
