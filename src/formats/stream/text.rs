@@ -7,8 +7,9 @@ use crate::formats::encoding::{self, Encoding};
 #[cfg(feature = "serde")]
 use crate::formats::json;
 use crate::formats::read::Sighted;
+use crate::formats::tree::Game;
 use crate::formats::{Unreadable, lines, pgn};
-use crate::record::{Record, Span, Visitor, Warning};
+use crate::record::{Span, Visitor, Warning};
 
 use super::{MAX_LINE, cannot_read, decode};
 
@@ -401,17 +402,13 @@ impl TextChunk {
                             encoding::decode_lines(bytes, self.lines_in, &mut text);
                             for line in text.lines() {
                                 reader.push_line(line);
-                                for record in reader.take_games() {
-                                    each(visitor.record(record), true);
-                                }
+                                reader.tell_games(visitor, |game| each(game, true));
                             }
                         }
                         Part::Overlong { .. } => reader.skip_overlong_line(MAX_LINE),
                     }
                 }
-                for record in reader.finish() {
-                    each(visitor.record(record), true);
-                }
+                reader.tell_games(visitor, |game| each(game, true));
             }
             format @ (Format::Epd | Format::Uci) => {
                 let mut line = self.first_line;
@@ -440,13 +437,13 @@ impl TextChunk {
                         Part::Lines(bytes) => {
                             text.clear();
                             encoding::decode_lines(bytes, self.lines_in, &mut text);
-                            dhtmlxq::read_each(&text, line, |record| each(visitor.record(record), true));
+                            dhtmlxq::read_each(&text, line, |game| each(game.tell(visitor), true));
                             let lines = memchr::memchr_iter(b'\n', bytes).count();
                             line = line.saturating_add(u32::try_from(lines).unwrap_or(u32::MAX));
                         }
                         Part::Overlong { block } => {
                             if *block {
-                                each(visitor.record(overlong_record(line)), true);
+                                each(overlong_block(line).tell(visitor), true);
                             }
                             line = line.saturating_add(1);
                         }
@@ -481,9 +478,9 @@ impl TextChunk {
 
 /// The unreadable game of a line too long to read, line `line` of a
 /// DhtmlXQ text, in which a block is open or may open.
-fn overlong_record(line: u32) -> Record {
+fn overlong_block(line: u32) -> Game {
     let at = Span { line, column: 1 };
     let message =
         format!("line longer than {} MB: not read (a DhtmlXQ block is open or opens in it)", MAX_LINE >> 20);
-    Record { at, unreadable: Some(Warning { at, message }), ..Record::default() }
+    Game { at, unreadable: Some(Warning { at, message }), ..Game::default() }
 }
