@@ -234,8 +234,14 @@ impl qipu::record::replay::Follow for EpdTrail {
         self.write(pos, m);
     }
 
-    fn begin_variation(&mut self, from: &qipu::Position, ply: usize, line: qipu::record::replay::LineId<'_>) {
+    fn begin_variation(
+        &mut self,
+        from: &qipu::Position,
+        ply: usize,
+        line: qipu::record::replay::LineId<'_>,
+    ) -> qipu::record::Skip {
         self.go_to(from, ply, line);
+        qipu::record::Skip(false)
     }
 
     fn before_variation_move(&mut self, before: &qipu::Position, m: qipu::Move) {

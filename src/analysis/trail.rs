@@ -30,6 +30,7 @@ use std::fmt::Write as _;
 use crate::analysis::ecco::OpeningReader;
 use crate::fen::RankTexts;
 use crate::notation::Notation;
+use crate::record::Skip;
 use crate::record::replay::{Follow, LineId, MAX_LINE_DEPTH};
 use crate::{Color, Move, Position, Setup};
 
@@ -217,8 +218,9 @@ impl<S: TrailSink> Follow for Trail<S> {
         self.give_position(pos, m);
     }
 
-    fn begin_variation(&mut self, from: &Position, ply: usize, line: LineId<'_>) {
+    fn begin_variation(&mut self, from: &Position, ply: usize, line: LineId<'_>) -> Skip {
         self.go_to(from, ply, line);
+        Skip(false)
     }
 
     fn before_variation_move(&mut self, before: &Position, m: Move) {

@@ -341,6 +341,10 @@ impl Visitor for Gather {
         (std::mem::take(&mut self.tags), record)
     }
 
+    fn builds_records(&self) -> bool {
+        self.builder.is_some()
+    }
+
     fn record(&mut self, record: Record) -> (Tags, Option<Record>) {
         let mut tags = Tags::default();
         for (k, name) in TAGS.iter().enumerate() {

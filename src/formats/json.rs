@@ -16,7 +16,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::record::{GameResult, MoveText, NodeId, Record, RecordedMove, Span};
+use std::borrow::Cow;
+
+use super::tree::Game;
+use crate::record::{GameResult, MoveText, NodeId, Record, RecordBuilder, RecordedMove, Span, Visitor};
 
 #[derive(Serialize)]
 struct JsonRecord<'a> {
@@ -168,11 +171,19 @@ pub fn looks_like_json(text: &str) -> bool {
 /// assert!(games[1].unreadable.is_some());
 /// ```
 pub fn read(text: &str) -> Vec<Record> {
+    read_with(text, &mut RecordBuilder::default())
+}
+
+/// Reads JSON records with `visitor`, as [`read`] reads them: what the
+/// visitor makes of each game's events, in order. No [`Record`] is built.
+pub fn read_with<V: Visitor>(text: &str, visitor: &mut V) -> Vec<V::Output> {
     let mut reader = LineReader::default();
+    let mut games = Vec::new();
     for line in text.lines() {
         reader.push_line(line);
+        reader.tell_games(visitor, |game| games.push(game));
     }
-    reader.finish()
+    games
 }
 
 /// A reader of JSON records fed a line at a time, for texts too large to
@@ -180,7 +191,7 @@ pub fn read(text: &str) -> Vec<Record> {
 #[derive(Debug, Default)]
 pub struct LineReader {
     lines: u32,
-    games: Vec<Record>,
+    pub(crate) games: Vec<Game>,
 }
 
 impl LineReader {
@@ -209,10 +220,10 @@ impl LineReader {
                 )
             })
             .and_then(|owned| record(owned, self.lines));
-        self.games.push(read.unwrap_or_else(|reason| Record {
+        self.games.push(read.unwrap_or_else(|reason| Game {
             at: Span { line: self.lines, column: 1 },
             unreadable: Some(crate::record::Warning { at, message: format!("JSON record: {reason}") }),
-            ..Record::default()
+            ..Game::default()
         }));
     }
 
@@ -221,10 +232,10 @@ impl LineReader {
         self.lines = self.lines.saturating_add(1);
         let at = Span { line: self.lines, column: 1 };
         let message = format!("line longer than {} MB: not read", limit >> 20);
-        self.games.push(Record {
+        self.games.push(Game {
             at,
             unreadable: Some(crate::record::Warning { at, message }),
-            ..Record::default()
+            ..Game::default()
         });
     }
 
@@ -235,12 +246,22 @@ impl LineReader {
 
     /// The records read so far.
     pub fn take_games(&mut self) -> Vec<Record> {
-        std::mem::take(&mut self.games)
+        let mut records = Vec::with_capacity(self.games.len());
+        self.tell_games(&mut RecordBuilder::default(), |record| records.push(record));
+        records
+    }
+
+    /// Tells the games read so far to `visitor`, handing what it makes of
+    /// each to `each`: [`LineReader::take_games`] without the records.
+    pub fn tell_games<V: Visitor>(&mut self, visitor: &mut V, mut each: impl FnMut(V::Output)) {
+        for game in self.games.drain(..) {
+            each(game.tell(visitor));
+        }
     }
 
     /// Ends the text: the records not taken yet.
-    pub fn finish(self) -> Vec<Record> {
-        self.games
+    pub fn finish(mut self) -> Vec<Record> {
+        self.take_games()
     }
 }
 
@@ -279,10 +300,16 @@ enum BadRecord {
     Twice(usize),
 }
 
-fn record(owned: OwnedRecord, line: u32) -> Result<Record, BadRecord> {
-    let mut record = Record { tags: owned.tags, at: Span { line, column: 1 }, ..Record::default() };
+fn record(owned: OwnedRecord, line: u32) -> Result<Game, BadRecord> {
+    let tags = owned.tags.into_iter().map(|(name, value)| (Cow::Owned(name), value)).collect();
+    let mut record = Game { tags, at: Span { line, column: 1 }, ..Game::default() };
+    let has_fen = record
+        .tags
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case("FEN"))
+        .is_some_and(|(_, v)| !v.trim().is_empty());
     if let Some(fen) = owned.fen
-        && record.fen().is_none()
+        && !has_fen
         && fen != crate::fen::START
     {
         record.set_tag("FEN", fen);
@@ -291,12 +318,12 @@ fn record(owned: OwnedRecord, line: u32) -> Result<Record, BadRecord> {
         None => None,
         Some(r) => Some(GameResult::parse(r).ok_or_else(|| BadRecord::Result(r.to_string()))?),
     };
-    let tree = &mut record.tree;
+    let tree = &mut record.moves;
     if let Some(c) = owned.comment {
-        tree.node_mut(tree.root()).notes_mut().comment = Some(c);
+        tree.set_comment(tree.root(), &c);
     }
     // JSON node ids to tree nodes; a parent is listed before its children.
-    let mut ids: std::collections::HashMap<usize, NodeId> = std::collections::HashMap::new();
+    let mut ids: std::collections::HashMap<usize, u32> = std::collections::HashMap::new();
     ids.insert(0, tree.root());
     for node in owned.nodes {
         let parent =
@@ -313,11 +340,14 @@ fn record(owned: OwnedRecord, line: u32) -> Result<Record, BadRecord> {
         if ids.insert(node.id, id).is_some() {
             return Err(BadRecord::Twice(node.id));
         }
-        if node.comment.is_some() || node.comment_before.is_some() || !node.nags.is_empty() {
-            let notes = tree.node_mut(id).notes_mut();
-            notes.comment = node.comment;
-            notes.comment_before = node.comment_before;
-            notes.nags = node.nags;
+        if let Some(c) = &node.comment {
+            tree.set_comment(id, c);
+        }
+        if let Some(c) = &node.comment_before {
+            tree.set_comment_before(id, c);
+        }
+        if !node.nags.is_empty() {
+            tree.set_nags(id, &node.nags);
         }
     }
     Ok(record)

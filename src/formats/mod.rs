@@ -27,6 +27,7 @@ pub mod sniff;
 pub(crate) mod start;
 pub mod stream;
 pub mod text;
+pub(crate) mod tree;
 pub mod uci;
 pub(crate) mod words;
 pub mod write;

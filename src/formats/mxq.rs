@@ -24,7 +24,10 @@
 //! `Event`, `Date`, `Red`, `Black`, `Result`, `RedElo`, `BlackElo`,
 //! `Termination`, and the clock's five numbers as written in `MxqClock`.
 
-use crate::record::{MoveText, Record, RecordedMove, Span, Warning};
+use std::borrow::Cow;
+
+use super::tree::Game;
+use crate::record::{MoveText, Record, RecordBuilder, RecordedMove, Span, Visitor, Warning};
 
 use super::ByteError;
 
@@ -107,6 +110,23 @@ pub fn is_mxq(bytes: &[u8]) -> bool {
 /// # Ok::<(), qipu::formats::mxq::MxqError>(())
 /// ```
 pub fn read(bytes: &[u8]) -> Result<Record, MxqError> {
+    read_with(bytes, &mut RecordBuilder::default())
+}
+
+/// Reads an `.mxq` file with `visitor`: the game's events, in the order of
+/// [`visit`](crate::record::visit), and what the visitor makes of them.
+/// The whole file is read (and checked) before the first event, so a file
+/// that cannot be read tells nothing; no [`Record`] is built.
+///
+/// # Errors
+///
+/// As [`read`].
+pub fn read_with<V: Visitor>(bytes: &[u8], visitor: &mut V) -> Result<V::Output, MxqError> {
+    Ok(read_game(bytes)?.tell(visitor))
+}
+
+/// Reads an `.mxq` file into a game.
+pub(crate) fn read_game(bytes: &[u8]) -> Result<Game, MxqError> {
     let error = |offset, kind| MxqError { offset, in_inflated_data: false, kind };
     let mut all = strings(bytes);
     let mut header = Vec::new();
@@ -118,16 +138,16 @@ pub fn read(bytes: &[u8]) -> Result<Record, MxqError> {
             _ => return Err(error(0, MxqErrorKind::NoMoves)),
         }
     }
-    let mut record = Record::default();
+    let mut record = Game::default();
     tags(&mut record, &header);
-    let mut node = record.tree.root();
+    let mut node = record.moves.root();
     loop {
         match all.next() {
             Some(Ok((_, b"Ends"))) => break,
             Some(Ok((at, text))) => {
                 let mv = point_move(text).ok_or_else(|| error(at, MxqErrorKind::BadMove(gbk(text))))?;
                 let at = Span { line: 0, column: u32::try_from(at).unwrap_or(u32::MAX) };
-                node = record.tree.add_child(node, RecordedMove { text: MoveText::Coords(mv), at });
+                node = record.moves.add_child(node, RecordedMove { text: MoveText::Coords(mv), at });
             }
             Some(Err(e)) => return Err(e),
             None => return Err(error(bytes.len(), MxqErrorKind::NoEnd)),
@@ -171,15 +191,15 @@ fn point_move(text: &[u8]) -> Option<crate::Move> {
 }
 
 /// The header's fields as tags.
-fn tags(record: &mut Record, header: &[String]) {
+fn tags(record: &mut Game, header: &[String]) {
     let field = |k: usize| header.get(k).map(|s| s.trim()).filter(|s| !s.is_empty());
-    let mut set = |name: &str, value: Option<&str>| {
+    let mut set = |name: Cow<'static, str>, value: Option<&str>| {
         if let Some(v) = value {
-            record.tags.push((name.to_string(), v.to_string()));
+            record.tag(name, v);
         }
     };
-    set("Event", field(0));
-    set("Date", field(1));
+    set("Event".into(), field(0));
+    set("Date".into(), field(1));
     let players = field(2).and_then(|p| {
         [("-胜-", "1-0"), ("-负-", "0-1"), ("-和-", "1/2-1/2")]
             .iter()
@@ -187,19 +207,19 @@ fn tags(record: &mut Record, header: &[String]) {
     });
     match players {
         Some((red, black, result)) => {
-            set("Red", Some(red));
-            set("Black", Some(black));
-            set("Result", Some(result));
+            set("Red".into(), Some(red));
+            set("Black".into(), Some(black));
+            set("Result".into(), Some(result));
         }
-        None => set("Players", field(2)),
+        None => set("Players".into(), field(2)),
     }
-    set("RedElo", field(3));
-    set("BlackElo", field(4));
+    set("RedElo".into(), field(3));
+    set("BlackElo".into(), field(4));
     let clock: Vec<&str> = (5..10).filter_map(field).collect();
-    set("MxqClock", (!clock.is_empty()).then(|| clock.join(" ")).as_deref());
-    set("Termination", field(10));
+    set("MxqClock".into(), (!clock.is_empty()).then(|| clock.join(" ")).as_deref());
+    set("Termination".into(), field(10));
     for (k, extra) in header.iter().enumerate().skip(11) {
-        set(&format!("MxqField{k}"), Some(extra.trim()).filter(|s| !s.is_empty()));
+        set(format!("MxqField{k}").into(), Some(extra.trim()).filter(|s| !s.is_empty()));
     }
 }
 

@@ -2,6 +2,7 @@
 
 use super::detect::{self, Format};
 use super::encoding::{self, Encoding};
+use super::tree::Game;
 use super::{
     Unreadable, UnreadableReason as Reason, cbf, ccbridge, dhtmlxq, mxq, pgn, sg, sniff, text, wxf, xqf,
 };
@@ -59,46 +60,49 @@ pub(crate) fn read_told<V: Visitor>(
     }
     let binary = |format| Read { format, encoding: None };
     match told {
-        Format::Xqf => match xqf::read(bytes) {
-            Ok(record) => {
-                each(visitor.record(record));
+        Format::Xqf => match xqf::read_with(bytes, visitor) {
+            Ok(game) => {
+                each(game);
                 Ok(binary(Format::Xqf))
             }
             Err(e) => Err(Unreadable::damaged(Format::Xqf, Reason::Xqf(e))),
         },
-        Format::Cbr => match ccbridge::read_cbr(bytes) {
-            Ok(record) => {
-                each(visitor.record(record));
+        Format::Cbr => match ccbridge::read_cbr_with(bytes, visitor) {
+            Ok(game) => {
+                each(game);
                 Ok(binary(Format::Cbr))
             }
             Err(e) => Err(Unreadable::damaged(Format::Cbr, Reason::Ccbridge(e))),
         },
-        Format::Mxq => match mxq::read(bytes) {
-            Ok(record) => {
-                each(visitor.record(record));
+        Format::Mxq => match mxq::read_with(bytes, visitor) {
+            Ok(game) => {
+                each(game);
                 Ok(binary(Format::Mxq))
             }
             Err(e) => Err(Unreadable::damaged(Format::Mxq, Reason::Mxq(e))),
         },
         Format::Cbl => {
-            let library = ccbridge::read_cbl(bytes)
-                .map_err(|e| Unreadable::damaged(Format::Cbl, Reason::Ccbridge(e)))?;
-            if library.records.is_empty() {
-                return Err(Unreadable::damaged(Format::Cbl, Reason::EmptyLibrary));
-            }
             // A record of the library that cannot be read is still a game
-            // to account for: it is marked unreadable, with its place.
-            for record in library.records {
-                each(visitor.record(record.unwrap_or_else(unreadable_record)));
+            // to account for: it is marked unreadable, with its place. A
+            // library that cannot be read at all is known so before any of
+            // its games is told.
+            let mut games = 0usize;
+            ccbridge::each_game(bytes, |game| {
+                games += 1;
+                each(game.unwrap_or_else(unreadable_record).tell(visitor));
+            })
+            .map_err(|e| Unreadable::damaged(Format::Cbl, Reason::Ccbridge(e)))?;
+            if games == 0 {
+                return Err(Unreadable::damaged(Format::Cbl, Reason::EmptyLibrary));
             }
             Ok(binary(Format::Cbl))
         }
         Format::Sg => {
             // A record that cannot be read is still a game to account
             // for: it is marked unreadable, with its place.
-            for record in sg::read(bytes) {
-                each(visitor.record(record.unwrap_or_else(|e| unreadable_at(e.offset, e.reason()))));
-            }
+            sg::each_game(bytes, |game| {
+                each(game.unwrap_or_else(|e| unreadable_at(e.offset, e.reason())).tell(visitor));
+            });
             Ok(binary(Format::Sg))
         }
         Format::Binary => {
@@ -117,15 +121,15 @@ pub(crate) fn read_told<V: Visitor>(
 
 /// The unreadable game of a record of a library that cannot be read, with
 /// its place.
-pub(crate) fn unreadable_record(e: ccbridge::CcbridgeError) -> Record {
+pub(crate) fn unreadable_record(e: ccbridge::CcbridgeError) -> Game {
     unreadable_at(e.offset, e.reason())
 }
 
 /// The unreadable game of a record of a file that holds several, found
 /// at byte `offset`, and why it cannot be read.
-fn unreadable_at(offset: usize, message: String) -> Record {
+fn unreadable_at(offset: usize, message: String) -> Game {
     let at = Span { line: 0, column: u32::try_from(offset).unwrap_or(u32::MAX) };
-    Record { unreadable: Some(Warning { at, message }), ..Record::default() }
+    Game { unreadable: Some(Warning { at, message }), ..Game::default() }
 }
 
 /// Reads a decoded text of any text format with `visitor`.
@@ -139,25 +143,19 @@ pub(crate) fn read_text<V: Visitor>(
     let none = |format| Unreadable::no_record(format, Reason::NoGame);
     match sniff::text_format(text) {
         Format::Dhtmlxq => {
-            for record in dhtmlxq::read(text) {
-                each(visitor.record(record));
-            }
+            dhtmlxq::read_each(text, 1, |game| each(game.tell(visitor)));
             Ok(read(Format::Dhtmlxq))
         }
-        Format::Cbf => match cbf::read(text) {
-            Ok(record) => {
-                each(visitor.record(record));
+        Format::Cbf => match cbf::read_with(text, visitor) {
+            Ok(game) => {
+                each(game);
                 Ok(read(Format::Cbf))
             }
             Err(e) => Err(Unreadable::damaged(Format::Cbf, Reason::Cbf(e))),
         },
         Format::Json => {
-            let records = json_records(text);
-            if records.is_empty() {
+            if json_games(text, visitor, &mut each) == 0 {
                 return Err(none(Format::Json));
-            }
-            for record in records {
-                each(visitor.record(record));
             }
             Ok(read(Format::Json))
         }
@@ -318,16 +316,26 @@ impl<O> Held<O> {
     }
 }
 
-/// The JSON records of a text (read only with the `serde` feature).
-fn json_records(text: &str) -> Vec<Record> {
+/// Reads the JSON records of a text with `visitor` (only with the `serde`
+/// feature): how many there are.
+fn json_games<V: Visitor>(text: &str, visitor: &mut V, each: &mut impl FnMut(V::Output)) -> usize {
     #[cfg(feature = "serde")]
     {
-        super::json::read(text)
+        let mut reader = super::json::LineReader::default();
+        let mut games = 0;
+        for line in text.lines() {
+            reader.push_line(line);
+            reader.tell_games(visitor, |game| {
+                games += 1;
+                each(game);
+            });
+        }
+        games
     }
     #[cfg(not(feature = "serde"))]
     {
-        let _ = text;
-        Vec::new()
+        let _ = (text, visitor, each);
+        0
     }
 }
 
@@ -415,6 +423,10 @@ impl<V: Visitor> Visitor for Sighted<V> {
 
     fn unreadable(&mut self, why: Warning) {
         self.inner.unreadable(why)
+    }
+
+    fn builds_records(&self) -> bool {
+        self.inner.builds_records()
     }
 
     fn record(&mut self, record: Record) -> (V::Output, bool) {

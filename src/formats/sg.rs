@@ -30,7 +30,8 @@
 //! Big5 and written back as GBK (`广东` stored as `嫘陲`), with some
 //! characters lost; they are kept as stored.
 
-use crate::record::{GameResult, MoveText, Record, RecordedMove, Span, Warning};
+use super::tree::Game;
+use crate::record::{GameResult, MoveText, Record, RecordBuilder, RecordedMove, Span, Visitor, Warning};
 use crate::{Board, Color, Move, Piece, Role, Square};
 
 use super::ByteError;
@@ -110,32 +111,45 @@ pub fn is_sg(bytes: &[u8]) -> bool {
 /// assert_eq!(moves, ["h2e2", "h9g7"]);
 /// ```
 pub fn read(bytes: &[u8]) -> Vec<Result<Record, SgError>> {
-    bytes
-        .chunks(RECORD_LEN)
-        .enumerate()
-        .map(|(k, record)| {
-            let base = k * RECORD_LEN;
-            if record.len() < RECORD_LEN {
-                return Err(SgError {
-                    offset: base,
-                    in_inflated_data: false,
-                    kind: SgErrorKind::Truncated { len: record.len() },
-                });
-            }
-            read_record(record, base)
-        })
-        .collect()
+    let mut records = Vec::with_capacity(bytes.len().div_ceil(RECORD_LEN));
+    read_with(bytes, &mut RecordBuilder::default(), |record| records.push(record));
+    records
+}
+
+/// Reads the records of a `.SG` file with `visitor`, handing what it makes
+/// of each game (or why the record cannot be read) to `each`, in file
+/// order, as [`read`] gives them; no [`Record`] is built.
+pub fn read_with<V: Visitor>(
+    bytes: &[u8],
+    visitor: &mut V,
+    mut each: impl FnMut(Result<V::Output, SgError>),
+) {
+    each_game(bytes, |game| each(game.map(|game| game.tell(visitor))));
+}
+
+/// Reads the records of a `.SG` file, handing each game (or why it cannot
+/// be read) to `each`.
+pub(crate) fn each_game(bytes: &[u8], mut each: impl FnMut(Result<Game, SgError>)) {
+    for (k, record) in bytes.chunks(RECORD_LEN).enumerate() {
+        let base = k * RECORD_LEN;
+        if record.len() < RECORD_LEN {
+            let kind = SgErrorKind::Truncated { len: record.len() };
+            each(Err(SgError { offset: base, in_inflated_data: false, kind }));
+            continue;
+        }
+        each(read_record(record, base));
+    }
 }
 
 /// Reads one record, found at `base` in its file.
-fn read_record(bytes: &[u8], base: usize) -> Result<Record, SgError> {
+fn read_record(bytes: &[u8], base: usize) -> Result<Game, SgError> {
     let error = |at: usize, kind| SgError { offset: base + at, in_inflated_data: false, kind };
     let span = |at: usize| Span { line: 0, column: u32::try_from(base + at).unwrap_or(u32::MAX) };
-    let mut record = Record { at: span(0), ..Record::default() };
+    let mut record = Game { at: span(0), ..Game::default() };
     for (tag, at) in [("Red", 0x00), ("Black", 0x20)] {
         let name = gbk(&bytes[at..at + 32]);
         if !name.is_empty() {
-            record.tags.push((tag.into(), name));
+            record.tag(tag, name);
         }
     }
     let result_field = &bytes[0x40..0x48];
@@ -151,16 +165,16 @@ fn read_record(bytes: &[u8], base: usize) -> Result<Record, SgError> {
         }
     };
     if let Some(result) = result {
-        record.tags.push(("Result".into(), result.as_str().into()));
+        record.tag("Result", result.as_str());
         record.result = Some(result);
     }
     let date = gbk(&bytes[0x48..PIECES_AT]);
     if !date.is_empty() {
-        record.tags.push(("Date".into(), date));
+        record.tag("Date", date);
     }
     let board = start_board(&bytes[PIECES_AT..MOVES_AT]).map_err(|(at, kind)| error(PIECES_AT + at, kind))?;
 
-    let mut node = record.tree.root();
+    let mut node = record.moves.root();
     let mut at = MOVES_AT;
     while at < TRAILER_AT {
         let (from, to) = (bytes[at], bytes[at + 1]);
@@ -170,7 +184,7 @@ fn read_record(bytes: &[u8], base: usize) -> Result<Record, SgError> {
         }
         let mv = point(from).zip(point(to)).ok_or_else(|| error(at, SgErrorKind::BadMove(from, to)))?;
         let mv = RecordedMove { text: MoveText::Coords(Move::new(mv.0, mv.1)), at: span(at) };
-        node = record.tree.add_child(node, mv);
+        node = record.moves.add_child(node, mv);
         at += 2;
     }
     let unexplained = bytes[at..TRAILER_AT].iter().filter(|&&b| b != b' ').count();

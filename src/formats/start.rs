@@ -1,9 +1,11 @@
-//! The start position of a record whose file stores a board: its side to
+//! The start position of a game whose file stores a board: its side to
 //! move and its `FEN` tag, settled the same way for every binary format.
 
-use crate::record::Record;
+use super::tree::Game;
+use crate::record::{MoveText, Span};
+use crate::{Board, Color};
 
-/// Settles the side to move of a record whose moves are points, and writes
+/// Settles the side to move of a game whose moves are points, and adds
 /// its `FEN` tag when the start is not the standard one with Red to move
 /// (`board_at`: where the file stores the placement). The side is the
 /// colour of the first move's piece; without a move, what the file stores
@@ -11,29 +13,26 @@ use crate::record::Record;
 /// Red. A stored side that the first move contradicts is reported as a
 /// warning.
 pub(crate) fn settle_start(
-    record: &mut Record,
-    board: &crate::Board,
-    board_at: crate::record::Span,
-    stored: Option<(crate::Color, crate::record::Span, &str)>,
+    game: &mut Game,
+    board: &Board,
+    board_at: Span,
+    stored: Option<(Color, Span, &str)>,
     fullmoves: u32,
 ) {
-    use crate::record::{MoveText, Warning};
-    let tree = &record.tree;
-    let first_mover = tree.main_child(tree.root()).and_then(|id| match &tree.node(id).mv.as_ref()?.text {
+    let first_mover = game.moves.first_move().and_then(|mv| match &mv.text {
         MoveText::Coords(m) => board.piece_at(m.from).map(|p| p.color),
         MoveText::Text(_) => None,
     });
-    let turn = first_mover.or(stored.map(|(side, ..)| side)).unwrap_or(crate::Color::Red);
+    let turn = first_mover.or(stored.map(|(side, ..)| side)).unwrap_or(Color::Red);
     if let (Some((said, at, who)), Some(mover)) = (stored, first_mover)
         && said != mover
     {
-        let message = format!("the {who} says {said} moves first, but the first move is {mover}'s");
-        record.warnings.push(Warning { at, message });
+        game.warn(at, format!("the {who} says {said} moves first, but the first move is {mover}'s"));
     }
-    if *board != crate::Board::start() || turn != crate::Color::Red {
+    if *board != Board::start() || turn != Color::Red {
         let mut fen = String::new();
         crate::rules::fen::write_fen(board, turn, 0, fullmoves.max(1), &mut fen);
-        record.tags.push(("FEN".into(), fen));
-        record.start_at = Some(board_at);
+        game.tag("FEN", fen);
+        game.start_at = Some(board_at);
     }
 }

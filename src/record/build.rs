@@ -127,6 +127,10 @@ impl Visitor for RecordBuilder {
         }
     }
 
+    fn builds_records(&self) -> bool {
+        true
+    }
+
     fn record(&mut self, record: Record) -> Record {
         record
     }

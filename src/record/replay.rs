@@ -343,9 +343,12 @@ pub trait Follow {
     /// A variation begins, from `from` (the position before the move it
     /// is played instead of), `ply` plies into the game; `line` names it.
     /// Only variations that are replayed are told: not those of a line
-    /// after its wrong move, nor their own variations.
-    fn begin_variation(&mut self, from: &Position, ply: usize, line: LineId<'_>) {
+    /// after its wrong move, nor their own variations. `Skip(true)` has
+    /// the replay go past it: none of its moves is replayed or told, its
+    /// end is not told, and a wrong move in it is not found.
+    fn begin_variation(&mut self, from: &Position, ply: usize, line: LineId<'_>) -> Skip {
         let _ = (from, ply, line);
+        Skip(false)
     }
 
     /// A move `m` of a variation is about to be played in `before`.
@@ -365,6 +368,15 @@ pub trait Follow {
         let _ = (back, ply, line);
     }
 
+    /// Asked after each move played, of the main line or a variation:
+    /// `Break` stops the game, so that no more moves are replayed or told
+    /// (variations begun are ended, then [`Follow::end`] is called). The
+    /// replay then says what was played up to there: a wrong move after
+    /// it is not found.
+    fn go_on(&mut self) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+
     /// The game ends: what the follower made of it. The follower is then
     /// ready for the next game (whose start may not be told, when it is
     /// not a legal position).
@@ -378,7 +390,8 @@ impl Follow for () {
 }
 
 /// Two followers told the same: what a selection needs beside what a
-/// command gathers.
+/// command gathers. A variation is skipped, and a game stopped, only when
+/// both ask for it (the one that asked is then told the rest).
 ///
 /// ```
 /// use qipu::batch::Checker;
@@ -405,9 +418,9 @@ impl<A: Follow, B: Follow> Follow for (A, B) {
         self.1.after_move(after, m);
     }
 
-    fn begin_variation(&mut self, from: &Position, ply: usize, line: LineId<'_>) {
-        self.0.begin_variation(from, ply, line);
-        self.1.begin_variation(from, ply, line);
+    fn begin_variation(&mut self, from: &Position, ply: usize, line: LineId<'_>) -> Skip {
+        let (a, b) = (self.0.begin_variation(from, ply, line), self.1.begin_variation(from, ply, line));
+        Skip(a.0 && b.0)
     }
 
     fn before_variation_move(&mut self, before: &Position, m: Move) {
@@ -423,6 +436,13 @@ impl<A: Follow, B: Follow> Follow for (A, B) {
     fn end_variation(&mut self, back: &Position, ply: usize, line: LineId<'_>) {
         self.0.end_variation(back, ply, line);
         self.1.end_variation(back, ply, line);
+    }
+
+    fn go_on(&mut self) -> ControlFlow<()> {
+        match (self.0.go_on(), self.1.go_on()) {
+            (ControlFlow::Break(()), ControlFlow::Break(())) => ControlFlow::Break(()),
+            _ => ControlFlow::Continue(()),
+        }
     }
 
     fn end(&mut self) -> Self::Output {
@@ -548,6 +568,8 @@ pub struct Replayer<F = ()> {
     any_move: bool,
     /// The move the last `mv` replayed as.
     last: Option<Move>,
+    /// The follower stopped the game ([`Follow::go_on`]).
+    stopped: bool,
 }
 
 impl Default for Replayer<()> {
@@ -587,6 +609,7 @@ impl<F: Follow> Replayer<F> {
             variation_plies: 0,
             any_move: false,
             last: None,
+            stopped: false,
         }
     }
 
@@ -706,6 +729,7 @@ impl<F: Follow> Replayer<F> {
         self.variation_plies = 0;
         self.any_move = false;
         self.last = None;
+        self.stopped = false;
     }
 
     /// The game's result: the one written after the moves, else the
@@ -737,6 +761,9 @@ impl<F: Follow> Visitor for Replayer<F> {
 
     fn mv(&mut self, mv: &RecordedMove) -> ControlFlow<()> {
         self.last = None;
+        if self.stopped {
+            return ControlFlow::Break(());
+        }
         self.any_move = true;
         self.set_up();
         if !self.replaying() {
@@ -779,6 +806,10 @@ impl<F: Follow> Visitor for Replayer<F> {
                 self.line.last = Some(undo);
                 self.line.ply += 1;
                 self.last = Some(m);
+                if self.follow.go_on().is_break() {
+                    self.stopped = true;
+                    return ControlFlow::Break(());
+                }
             }
             Err(error) => {
                 let over = if self.line.main { self.pos.outcome() } else { None };
@@ -802,7 +833,7 @@ impl<F: Follow> Visitor for Replayer<F> {
     }
 
     fn begin_variation(&mut self) -> Skip {
-        if !self.replaying() {
+        if !self.replaying() || self.stopped {
             return Skip(true);
         }
         self.line.variations = self.line.variations.saturating_add(1);
@@ -834,14 +865,25 @@ impl<F: Follow> Visitor for Replayer<F> {
             }
             self.pos.undo(undo);
         }
+        self.path.push(number);
+        if self.follow.begin_variation(&self.pos, ply, LineId(&self.path)).0 {
+            // Skipped: the line stands as it stood.
+            self.path.pop();
+            if let Some(undo) = undo {
+                let again = self.pos.play_unchecked(undo.m);
+                if !self.line.main {
+                    self.played.push(again);
+                }
+                self.line.last = Some(again);
+            }
+            return Skip(true);
+        }
         let frame = Frame {
             mark: self.played.len(),
             redo: undo.map(|u| u.m),
             line: std::mem::replace(&mut self.line, line),
         };
         self.frames.push(frame);
-        self.path.push(number);
-        self.follow.begin_variation(&self.pos, ply, LineId(&self.path));
         Skip(false)
     }
 
@@ -1194,8 +1236,9 @@ mod tests {
     impl Follow for Lines {
         type Output = Vec<String>;
 
-        fn begin_variation(&mut self, from: &Position, ply: usize, line: LineId<'_>) {
+        fn begin_variation(&mut self, from: &Position, ply: usize, line: LineId<'_>) -> Skip {
             self.0.push(format!("begin {line} {ply} {}", from.fen()));
+            Skip(false)
         }
 
         fn before_variation_move(&mut self, before: &Position, m: Move) {
@@ -1245,6 +1288,94 @@ mod tests {
                 format!("end 0 2 {after_2}"),
             ]
         );
+    }
+
+    /// Skips the variations `skip` says, and stops after `stop` moves
+    /// played: what it was told, in order.
+    struct Choosy {
+        skip: fn(&LineId<'_>) -> bool,
+        stop: usize,
+        played: usize,
+        heard: Vec<String>,
+    }
+
+    impl Follow for Choosy {
+        type Output = Vec<String>;
+
+        fn after_move(&mut self, _: &Position, m: Move) {
+            self.played += 1;
+            self.heard.push(m.to_string());
+        }
+
+        fn variation_move(&mut self, _: &Position, m: Move) {
+            self.played += 1;
+            self.heard.push(format!("({m})"));
+        }
+
+        fn begin_variation(&mut self, _: &Position, _: usize, line: LineId<'_>) -> Skip {
+            Skip((self.skip)(&line))
+        }
+
+        fn go_on(&mut self) -> ControlFlow<()> {
+            if self.played >= self.stop { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+        }
+
+        fn end(&mut self) -> Vec<String> {
+            self.played = 0;
+            std::mem::take(&mut self.heard)
+        }
+    }
+
+    fn choosy(text: &str, skip: fn(&LineId<'_>) -> bool, stop: usize) -> (Vec<String>, Replayed) {
+        let follow = Choosy { skip, stop, played: 0, heard: Vec::new() };
+        let mut game = pgn::read_with(text, &mut crate::batch::Checker::following(follow)).remove(0);
+        (std::mem::take(&mut game.followed), *game.replayed)
+    }
+
+    /// The replay of a follower that asks for nothing.
+    fn plain(text: &str) -> Replayed {
+        *pgn::read_with(text, &mut crate::batch::Checker::default()).remove(0).replayed
+    }
+
+    #[test]
+    fn a_follower_skips_variations_and_stops_games() {
+        // The variation's second move is wrong (no cannon on h2 after h2e2).
+        let text = "1. h2e2 h9g7 (1... b9c7 2. h2h9) 2. h0g2 i9h9 3. i0h0 *";
+        let all = |_: &LineId<'_>| false;
+        let none = |_: &LineId<'_>| true;
+        let (heard, replayed) = choosy(text, all, usize::MAX);
+        assert_eq!(heard, ["h2e2", "h9g7", "(b9c7)", "h0g2", "i9h9", "i0h0"]);
+        assert!(replayed.error.as_ref().is_some_and(|e| e.variation.is_some()), "{replayed:?}");
+        // Skipped: the variation is not replayed, its error not found, and
+        // the main line goes on from where it stood.
+        let (heard, replayed) = choosy(text, none, usize::MAX);
+        assert_eq!(heard, ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0"]);
+        assert!(replayed.is_valid());
+        assert_eq!((replayed.plies, replayed.variation_plies), (5, 0));
+        assert_eq!(replayed, plain("1. h2e2 h9g7 2. h0g2 i9h9 3. i0h0 *"));
+        // Stopped after two moves: nothing more is played, and a wrong move
+        // after the stop is not found.
+        let (heard, replayed) = choosy("1. h2e2 h9g7 2. h2h9 *", all, 2);
+        assert_eq!(heard, ["h2e2", "h9g7"]);
+        assert!(replayed.is_valid());
+        assert_eq!(replayed.plies, 2);
+        // Stopped inside a variation: the variation is ended, the main line
+        // not played on.
+        let (heard, replayed) = choosy(text, all, 3);
+        assert_eq!(heard, ["h2e2", "h9g7", "(b9c7)"]);
+        assert_eq!(replayed.plies, 2);
+        // A follower that asks for nothing changes no verdict.
+        assert_eq!(choosy(text, all, usize::MAX).1, plain(text));
+    }
+
+    #[test]
+    fn a_skipped_variation_inside_a_variation_leaves_it_where_it_stood() {
+        let text = "1. h2e2 h9g7 (1... b9c7 2. h0g2 (2. b0c2 b9a7) i9i8 3. i0h0) 2. h0g2 *";
+        let nested = |line: &LineId<'_>| line.to_string().contains('.');
+        let (heard, replayed) = choosy(text, nested, usize::MAX);
+        assert_eq!(heard, ["h2e2", "h9g7", "(b9c7)", "(h0g2)", "(i9i8)", "(i0h0)", "h0g2"]);
+        assert!(replayed.is_valid(), "{replayed:?}");
+        assert_eq!(replayed.variation_plies, 4);
     }
 
     #[test]

@@ -186,8 +186,20 @@ pub trait Visitor {
     /// ready for the next game.
     fn end_game(&mut self) -> Self::Output;
 
-    /// A whole game, from a reader that builds records (XQF, 象棋桥,
-    /// DhtmlXQ, JSON): by default its events are visited
+    /// Whether the visitor builds records, as
+    /// [`RecordBuilder`](super::RecordBuilder) does. A reader that holds a
+    /// whole game before telling it (a binary file's tree, a DhtmlXQ block,
+    /// a JSON line) then hands it over built ([`Visitor::record`]), its
+    /// moves in the order the file stores them, which writers keep (JSON
+    /// node numbers, XQF node records); other visitors are told its events
+    /// and no record is built.
+    fn builds_records(&self) -> bool {
+        false
+    }
+
+    /// A whole game, built: by a reader for a visitor that
+    /// [builds records](Visitor::builds_records), or by a reader that
+    /// builds records (plain text, WXF). By default its events are visited
     /// ([`Record::visit`]); a visitor that builds records
     /// ([`RecordBuilder`](super::RecordBuilder)) takes it as it is.
     fn record(&mut self, record: Record) -> Self::Output
@@ -249,6 +261,10 @@ impl<V: Visitor> Visitor for &mut V {
 
     fn end_game(&mut self) -> V::Output {
         (**self).end_game()
+    }
+
+    fn builds_records(&self) -> bool {
+        (**self).builds_records()
     }
 
     fn record(&mut self, record: Record) -> V::Output {
@@ -328,6 +344,10 @@ impl<V: Visitor, R, F: FnMut(V::Output) -> R> Visitor for Map<V, F> {
 
     fn end_game(&mut self) -> R {
         (self.f)(self.inner.end_game())
+    }
+
+    fn builds_records(&self) -> bool {
+        self.inner.builds_records()
     }
 
     fn record(&mut self, record: Record) -> R {

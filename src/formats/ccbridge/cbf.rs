@@ -40,7 +40,8 @@ use quick_xml::reader::Reader;
 
 use super::{put_tags, result_of_code, tidy_comment};
 use crate::formats::start::settle_start;
-use crate::record::{GameResult, MoveText, MoveTree, NodeId, Record, RecordedMove, Span, Warning};
+use crate::formats::tree::{Game, Moves};
+use crate::record::{GameResult, MoveText, Record, RecordBuilder, RecordedMove, Span, Visitor, Warning};
 use crate::rules::Setup;
 use crate::{Board, Color, File, Move, Rank, Square};
 
@@ -186,10 +187,27 @@ pub fn is_cbf(text: &str) -> bool {
 /// well-formed XML or not a CBF record, a move that is not `XY-XY`, a move
 /// after the end of the line, or a `<FEN>` that does not parse.
 pub fn read(text: &str) -> Result<Record, CbfError> {
+    read_with(text, &mut RecordBuilder::default())
+}
+
+/// Reads a CBF document with `visitor`: the game's events, in the order
+/// of [`visit`](crate::record::visit), and what the visitor makes of them.
+/// The whole document is read (and checked) before the first event, so a
+/// document that cannot be read tells nothing; no [`Record`] is built.
+///
+/// # Errors
+///
+/// As [`read`].
+pub fn read_with<V: Visitor>(text: &str, visitor: &mut V) -> Result<V::Output, CbfError> {
+    Ok(read_game(text)?.tell(visitor))
+}
+
+/// Reads a CBF document into a game, to tell.
+pub(crate) fn read_game(text: &str) -> Result<Game, CbfError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut doc = Document::new(text);
     doc.parse()?;
-    doc.into_record()
+    doc.into_game()
 }
 
 /// Turns byte offsets into lines and columns, moving forward through the
@@ -423,12 +441,12 @@ impl<'a> Document<'a> {
         Ok(())
     }
 
-    /// Builds the record from what was read.
-    fn into_record(self) -> Result<Record, CbfError> {
-        let mut record = Record {
+    /// Builds the game from what was read.
+    fn into_game(self) -> Result<Game, CbfError> {
+        let mut record = Game {
             at: self.root_at.unwrap_or(Span { line: 1, column: 1 }),
             warnings: self.warnings,
-            ..Record::default()
+            ..Game::default()
         };
         let field =
             |name: &str| self.fields.iter().find(|(n, ..)| n == name).map(|(_, v, at)| (v.trim(), *at));
@@ -460,7 +478,7 @@ impl<'a> Document<'a> {
                 (Setup { board: Board::start(), turn: Color::Red, halfmoves: 0, fullmoves: 1 }, at)
             }
         };
-        record.tree = build_tree(&self.moves);
+        record.moves = build_tree(&self.moves);
         settle_start(&mut record, &setup.board, fen_at, Some((setup.turn, fen_at, "file")), setup.fullmoves);
         Ok(record)
     }
@@ -486,15 +504,15 @@ const HEAD_TAGS: [(&str, &str); 13] = [
 
 /// The main line of the moves read; the placeholder's text is the comment
 /// on the start position.
-fn build_tree(moves: &[MoveElement]) -> MoveTree {
-    let mut tree = MoveTree::with_capacity(moves.len() + 1);
-    let mut at: NodeId = tree.root();
+fn build_tree(moves: &[MoveElement]) -> Moves {
+    let mut tree = Moves::with_capacity(moves.len() + 1);
+    let mut at = tree.root();
     for m in moves {
         if let Some((from, to)) = m.squares {
             at = tree.add_child(at, RecordedMove { text: MoveText::Coords(Move::new(from, to)), at: m.at });
         }
         if let Some(comment) = tidy_comment(&m.text) {
-            tree.node_mut(at).notes_mut().comment = Some(comment);
+            tree.set_comment(at, &comment);
         }
     }
     tree

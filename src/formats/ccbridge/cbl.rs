@@ -7,7 +7,8 @@
 //! one after the other in index order (a record longer than a slot takes
 //! the following slots as well).
 
-use crate::record::{Record, Warning};
+use crate::formats::tree::Game;
+use crate::record::{RecordBuilder, Visitor, Warning};
 
 use super::cbl_compressed::read_compressed_library;
 use super::cbr::read_record;
@@ -30,10 +31,39 @@ use super::{
 /// library, a truncated index or header, or a compressed library whose zlib
 /// stream is broken or holds another length than its header says.
 pub fn read_cbl(bytes: &[u8]) -> Result<Library, CcbridgeError> {
+    let mut records = Vec::new();
+    let declared = read_cbl_with(bytes, &mut RecordBuilder::default(), |record| records.push(record))?;
+    Ok(Library { declared, records })
+}
+
+/// Reads a CBL library with `visitor`, handing what it makes of each game
+/// (or why the game cannot be read) to `each`, in index order, as
+/// [`read_cbl`] gives them; no [`Record`](crate::record::Record) is built.
+/// Returns how many games the library says it holds
+/// ([`Library::declared`]). A library that cannot be read at all is
+/// found so before any game is told.
+///
+/// # Errors
+///
+/// As [`read_cbl`].
+pub fn read_cbl_with<V: Visitor>(
+    bytes: &[u8],
+    visitor: &mut V,
+    mut each: impl FnMut(Result<V::Output, CcbridgeError>),
+) -> Result<usize, CcbridgeError> {
+    each_game(bytes, |game| each(game.map(|game| game.tell(visitor))))
+}
+
+/// Reads a CBL library, handing each game (or why it cannot be read) to
+/// `each`; returns how many games the library says it holds.
+pub(crate) fn each_game(
+    bytes: &[u8],
+    each: impl FnMut(Result<Game, CcbridgeError>),
+) -> Result<usize, CcbridgeError> {
     if bytes.starts_with(LIBRARY_MAGIC) {
-        read_plain_library(bytes)
+        read_plain_library(bytes, each)
     } else if is_compressed_library(bytes) {
-        read_compressed_library(bytes)
+        read_compressed_library(bytes, each)
     } else if is_cbr(bytes) {
         error(0, CcbridgeErrorKind::WrongFile { wanted: FileKind::Library })
     } else {
@@ -42,14 +72,17 @@ pub fn read_cbl(bytes: &[u8]) -> Result<Library, CcbridgeError> {
 }
 
 /// Reads a plain CBL: the index, then each record on its slots.
-fn read_plain_library(bytes: &[u8]) -> Result<Library, CcbridgeError> {
+fn read_plain_library(
+    bytes: &[u8],
+    mut each: impl FnMut(Result<Game, CcbridgeError>),
+) -> Result<usize, CcbridgeError> {
     let Some(capacity) = u32_at(bytes, 60) else {
         return header_cut(bytes.len());
     };
     let Some(index_end) = index_end(capacity).filter(|&end| end <= bytes.len()) else {
         return index_cut(capacity, bytes.len());
     };
-    let mut library = Library { declared: 0, records: Vec::new() };
+    let mut declared = 0;
     let mut slot_at = index_end;
     for i in 0..capacity as usize {
         let entry = INDEX_AT + i * ENTRY_LEN;
@@ -64,10 +97,10 @@ fn read_plain_library(bytes: &[u8]) -> Result<Library, CcbridgeError> {
         if state == STATE_DELETED {
             continue;
         }
-        library.declared += 1;
-        library.records.push(read_library_record(bytes, i, entry, state, start, length));
+        declared += 1;
+        each(read_library_record(bytes, i, entry, state, start, length));
     }
-    Ok(library)
+    Ok(declared)
 }
 
 /// The error of a library of `len` bytes that ends before its index size.
@@ -100,7 +133,7 @@ fn read_library_record(
     state: u32,
     start: usize,
     length: usize,
-) -> Result<Record, CcbridgeError> {
+) -> Result<Game, CcbridgeError> {
     let Some(end) = start.checked_add(length).filter(|&end| end <= bytes.len()) else {
         return Err(past_the_end(i, entry, start, length, bytes.len()));
     };
@@ -122,7 +155,7 @@ pub(super) fn read_slot(
     entry: usize,
     state: u32,
     start: usize,
-) -> Result<Record, CcbridgeError> {
+) -> Result<Game, CcbridgeError> {
     if !record.starts_with(RECORD_MAGIC) {
         return error(start, CcbridgeErrorKind::NoRecordInSlot { entry: i, at: entry });
     }

@@ -17,10 +17,10 @@ use std::io::Read;
 
 use crate::formats::slots::put_slot;
 use crate::formats::start::settle_start;
-use crate::record::{MoveText, MoveTree, NodeId, Record, RecordedMove, Warning};
+use crate::formats::tree::{Game, Moves};
+use crate::record::{MoveText, RecordedMove, Warning};
 use crate::{Board, Move};
 
-use super::Library;
 use super::cursor::Cursor;
 use super::{
     BadByte, BadMove, CcbridgeError, CcbridgeErrorKind, Inflate, Overrun, Truncated, error, nibble_square,
@@ -54,7 +54,10 @@ pub(super) const MAX_INFLATE_RATIO: usize = 1032;
 const MIN_GAME_LEN: usize = 4 + 32 + 16 * 4 + 1 + 38 + 4;
 
 /// Inflates a compressed library and reads its games.
-pub(super) fn read_compressed_library(bytes: &[u8]) -> Result<Library, CcbridgeError> {
+pub(super) fn read_compressed_library(
+    bytes: &[u8],
+    each: impl FnMut(Result<Game, CcbridgeError>),
+) -> Result<usize, CcbridgeError> {
     let Some(declared_len) = u32_at(bytes, 16) else {
         return header_cut(bytes.len());
     };
@@ -69,7 +72,7 @@ pub(super) fn read_compressed_library(bytes: &[u8]) -> Result<Library, CcbridgeE
     if data.len() != declared_len {
         return other_length(declared_len, data.len());
     }
-    read_inflated_library(&data).map_err(in_inflated_data)
+    read_inflated_library(&data, each).map_err(in_inflated_data)
 }
 
 /// The error of a compressed library of `len` bytes, shorter than its
@@ -200,28 +203,29 @@ pub(super) fn not_reached(j: usize, i: usize, start: usize) -> CcbridgeError {
 
 /// Reads the inflated data: the library header, then the games, each with
 /// its own length.
-fn read_inflated_library(data: &[u8]) -> Result<Library, CcbridgeError> {
+fn read_inflated_library(
+    data: &[u8],
+    mut each: impl FnMut(Result<Game, CcbridgeError>),
+) -> Result<usize, CcbridgeError> {
     let mut cursor = Cursor::new(data, 0);
     let count = read_library_header(&mut cursor)?;
-    let mut library = Library { declared: count, records: Vec::with_capacity(count) };
     for i in 0..count {
         let start = cursor.offset();
         let length = u32_at(data, start).map(|n| n as usize);
         let end = match game_end(i, start, length, data.len()) {
             Ok(end) => end,
             Err(e) => {
-                library.records.push(Err(in_inflated_data(e)));
+                each(Err(in_inflated_data(e)));
                 for j in i + 1..count {
-                    library.records.push(Err(in_inflated_data(not_reached(j, i, start))));
+                    each(Err(in_inflated_data(not_reached(j, i, start))));
                 }
                 break;
             }
         };
-        let game = read_compressed_game(&data[start..end], start).map_err(in_inflated_data);
-        library.records.push(game);
+        each(read_compressed_game(&data[start..end], start).map_err(in_inflated_data));
         cursor.at = end;
     }
-    Ok(library)
+    Ok(count)
 }
 
 /// A field of a compressed-library game between the piece slots and the
@@ -260,8 +264,8 @@ const GAME_FIELDS: [Field; 16] = [
 
 /// Reads one game of a compressed library (`bytes` starts with its
 /// length, at `base` in the inflated data).
-pub(super) fn read_compressed_game(bytes: &[u8], base: usize) -> Result<Record, CcbridgeError> {
-    let mut record = Record { at: span(base), ..Record::default() };
+pub(super) fn read_compressed_game(bytes: &[u8], base: usize) -> Result<Game, CcbridgeError> {
+    let mut record = Game::at_byte(base);
     let mut cursor = Cursor::new(bytes, base);
     cursor.u32("the game length")?;
     let board_at = cursor.offset();
@@ -294,8 +298,10 @@ pub(super) fn read_compressed_game(bytes: &[u8], base: usize) -> Result<Record, 
     cursor.u8("an unknown byte")?;
     cursor.take(38, "the game dates")?;
     let (tree, moves) = read_numbered_moves(&mut cursor)?;
-    record.tree = tree;
-    record.tree.node_mut(record.tree.root()).notes_mut().comment = comment;
+    record.moves = tree;
+    if let Some(c) = &comment {
+        record.moves.set_comment(record.moves.root(), c);
+    }
     read_comment_lines(&mut cursor, &moves, &mut record);
     settle_start(&mut record, &board, span(board_at), None, 1);
     Ok(record)
@@ -327,13 +333,13 @@ fn read_piece_slots(slots: &[u8], offset: usize) -> Result<Board, CcbridgeError>
 /// Reads the move count and the moves `[u16 ply][from][to][2 bytes]`: a
 /// move of ply `p` continues the line from the latest move of ply `p - 1`.
 /// Returns the tree and the nodes in file order.
-fn read_numbered_moves(cursor: &mut Cursor<'_>) -> Result<(MoveTree, Vec<NodeId>), CcbridgeError> {
+fn read_numbered_moves(cursor: &mut Cursor<'_>) -> Result<(Moves, Vec<u32>), CcbridgeError> {
     let count_at = cursor.offset();
     let count = cursor.u32("the move count")? as usize;
     if count > cursor.left() / 6 {
         return error(count_at, Overrun::Moves { count, left: cursor.left() });
     }
-    let mut tree = MoveTree::with_capacity(count + 1);
+    let mut tree = Moves::with_capacity(count + 1);
     let mut line = vec![tree.root()];
     let mut moves = Vec::with_capacity(count);
     for n in 0..count {
@@ -361,7 +367,7 @@ fn read_numbered_moves(cursor: &mut Cursor<'_>) -> Result<(MoveTree, Vec<NodeId>
 
 /// Reads the comment lines after the moves: one per move, in move order,
 /// each ended by CRLF, `||` for a line break inside a comment.
-fn read_comment_lines(cursor: &mut Cursor<'_>, moves: &[NodeId], record: &mut Record) {
+fn read_comment_lines(cursor: &mut Cursor<'_>, moves: &[u32], record: &mut Game) {
     let mut read = 0;
     while read < moves.len() && cursor.left() > 0 {
         let at = cursor.offset();
@@ -373,7 +379,7 @@ fn read_comment_lines(cursor: &mut Cursor<'_>, moves: &[NodeId], record: &mut Re
         cursor.at += used;
         let text = gbk_text(line, "a comment", at, &mut record.warnings);
         if let Some(comment) = tidy_comment(&text.replace("||", "\n")) {
-            record.tree.node_mut(moves[read]).notes_mut().comment = Some(comment);
+            record.moves.set_comment(moves[read], &comment);
         }
         read += 1;
     }

@@ -27,7 +27,7 @@
 use std::borrow::Cow;
 use std::io::Read;
 
-use crate::record::Record;
+use crate::formats::tree::Game;
 
 use super::cbl::{header_cut, index_cut, index_end, next_slot, past_the_end, read_slot};
 use super::cbl_compressed::{
@@ -99,7 +99,7 @@ impl Pending {
     }
 
     /// Reads the record, as whole reading does.
-    pub(crate) fn read(&self) -> Result<Record, CcbridgeError> {
+    pub(crate) fn read(&self) -> Result<Game, CcbridgeError> {
         match &self.place {
             &Place::Slot { i, entry, state, start } => read_slot(&self.bytes, i, entry, state, start),
             &Place::Game { start } => read_compressed_game(&self.bytes, start).map_err(in_inflated_data),

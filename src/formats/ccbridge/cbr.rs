@@ -13,7 +13,8 @@
 //! written as `column << 4 | row`.
 
 use crate::formats::start::settle_start;
-use crate::record::{MoveText, MoveTree, NodeId, Record, RecordedMove, Warning};
+use crate::formats::tree::{Game, Moves};
+use crate::record::{MoveText, Record, RecordBuilder, RecordedMove, Visitor, Warning};
 use crate::{Board, Color, File, Move, Piece, Rank, Role, Square};
 
 use super::cursor::Cursor;
@@ -31,6 +32,23 @@ use super::{
 /// record (a library, other data), a version other than 1 and 2, and a
 /// truncated or damaged header or move tree.
 pub fn read_cbr(bytes: &[u8]) -> Result<Record, CcbridgeError> {
+    read_cbr_with(bytes, &mut RecordBuilder::default())
+}
+
+/// Reads one CBR record with `visitor`: the game's events, in the order of
+/// [`visit`](crate::record::visit), and what the visitor makes of them. The
+/// whole record is read (and checked) before the first event, so a record
+/// that cannot be read tells nothing; no [`Record`] is built.
+///
+/// # Errors
+///
+/// As [`read_cbr`].
+pub fn read_cbr_with<V: Visitor>(bytes: &[u8], visitor: &mut V) -> Result<V::Output, CcbridgeError> {
+    Ok(read_game(bytes)?.tell(visitor))
+}
+
+/// Reads one CBR record into a game, to tell.
+pub(crate) fn read_game(bytes: &[u8]) -> Result<Game, CcbridgeError> {
     if is_cbl(bytes) {
         return error(0, CcbridgeErrorKind::WrongFile { wanted: FileKind::Record });
     }
@@ -168,7 +186,7 @@ const VERSION_1: Layout = Layout {
 
 /// Reads the CBR record `bytes` (it starts with the magic), which starts at
 /// byte `start` of its source; `holder` names what bounds it, for messages.
-pub(super) fn read_record(bytes: &[u8], start: usize, holder: &'static str) -> Result<Record, CcbridgeError> {
+pub(super) fn read_record(bytes: &[u8], start: usize, holder: &'static str) -> Result<Game, CcbridgeError> {
     let end = start + bytes.len();
     let Some(&version) = bytes.get(19) else {
         return error(end, Truncated::Record { holder, len: bytes.len(), header: None });
@@ -181,7 +199,7 @@ pub(super) fn read_record(bytes: &[u8], start: usize, holder: &'static str) -> R
     if bytes.len() < layout.tree {
         return error(end, Truncated::Record { holder, len: bytes.len(), header: Some(layout.tree) });
     }
-    let mut record = Record { at: span(start), ..Record::default() };
+    let mut record = Game::at_byte(start);
     let mut found = Vec::new();
     for &(offset, size, tag) in layout.strings {
         let text = utf16_field(&bytes[offset..offset + size], tag, start + offset, &mut record.warnings);
@@ -201,7 +219,7 @@ pub(super) fn read_record(bytes: &[u8], start: usize, holder: &'static str) -> R
     };
     let fullmoves = u16::from_le_bytes([bytes[layout.start_number], bytes[layout.start_number + 1]]);
     let mut cursor = Cursor::new(&bytes[layout.tree..], start + layout.tree);
-    record.tree = read_tree(&mut cursor, layout.square, &mut record.warnings)?;
+    record.moves = read_tree(&mut cursor, layout.square, &mut record.warnings)?;
     if cursor.left() > 0 {
         let message =
             format!("{} byte(s) after the end of the move tree, within {holder}; ignored", cursor.left());
@@ -261,15 +279,17 @@ fn read_tree(
     cursor: &mut Cursor<'_>,
     square: fn(u8) -> Option<Square>,
     warnings: &mut Vec<Warning>,
-) -> Result<MoveTree, CcbridgeError> {
+) -> Result<Moves, CcbridgeError> {
     let root = read_node(cursor, warnings)?;
-    let mut tree = MoveTree::with_capacity(cursor.left() / 4 + 1);
-    tree.node_mut(tree.root()).notes_mut().comment = root.comment;
+    let mut tree = Moves::with_capacity(cursor.left() / 4 + 1);
+    if let Some(c) = &root.comment {
+        tree.set_comment(tree.root(), c);
+    }
     if root.has_sibling {
         warn(warnings, root.offset, "the root record says an alternative follows; ignored");
     }
     // Parents waiting for their next record: the top one gets it.
-    let mut stack: Vec<NodeId> = Vec::new();
+    let mut stack: Vec<u32> = Vec::new();
     if root.has_child {
         stack.push(tree.root());
     }
@@ -283,8 +303,8 @@ fn read_tree(
         }
         let mv = RecordedMove { text: MoveText::Coords(Move::new(from, to)), at: span(node.offset) };
         let id = tree.add_child(parent, mv);
-        if node.comment.is_some() {
-            tree.node_mut(id).notes_mut().comment = node.comment;
+        if let Some(c) = &node.comment {
+            tree.set_comment(id, c);
         }
         if node.has_sibling {
             stack.push(parent);

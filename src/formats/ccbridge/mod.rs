@@ -38,7 +38,7 @@ pub mod cbf;
 mod cbl;
 mod cbl_compressed;
 pub(crate) mod cbl_stream;
-mod cbr;
+pub(crate) mod cbr;
 mod cursor;
 mod error;
 mod layout;
@@ -46,12 +46,14 @@ mod layout;
 pub(crate) mod testing;
 mod write;
 
-pub use cbl::read_cbl;
-pub use cbr::read_cbr;
+pub(crate) use cbl::each_game;
+pub use cbl::{read_cbl, read_cbl_with};
+pub use cbr::{read_cbr, read_cbr_with};
 pub use error::{BadByte, BadMove, CcbridgeErrorKind, FileKind, Inflate, Overrun, Truncated};
 pub use layout::{COMPRESSED_FORMAT, COMPRESSED_MAGIC, LIBRARY_MAGIC, RECORD_MAGIC, is_cbl, is_cbr};
 pub use write::{WriteError, Written, write_cbl, write_cbr, write_library};
 
+use super::tree::Game;
 use crate::record::{GameResult, Record, Span, Warning};
 use crate::{File, Rank, Square};
 
@@ -135,11 +137,17 @@ const TAG_ORDER: [&str; 16] = [
 
 /// Puts `Game` and the non-empty values of `found` (trimmed) into the
 /// record's tags, in [`TAG_ORDER`].
-fn put_tags(record: &mut Record, mut found: Vec<(&'static str, String)>) {
+fn put_tags(game: &mut Game, mut found: Vec<(&'static str, String)>) {
     found.retain(|(_, value)| !value.trim().is_empty());
     found.sort_by_key(|(name, _)| TAG_ORDER.iter().position(|t| t == name).unwrap_or(TAG_ORDER.len()));
-    record.tags.push(("Game".into(), "Chinese Chess".into()));
-    record.tags.extend(found.into_iter().map(|(name, value)| (name.to_string(), value.trim().to_string())));
+    game.tag("Game", "Chinese Chess");
+    for (name, value) in found {
+        let value = match value.trim() {
+            trimmed if trimmed.len() == value.len() => value,
+            trimmed => trimmed.to_string(),
+        };
+        game.tag(name, value);
+    }
 }
 
 /// The result of a CCBridge result code: 0 unknown, 1 Red wins, 2 Black
@@ -154,13 +162,13 @@ fn result_of_code(code: u32) -> Option<GameResult> {
     }
 }
 
-/// Sets the record's result and its `Result` tag value from a code.
-fn result_tag(code: u32, offset: usize, record: &mut Record) -> (&'static str, String) {
+/// Sets the game's result and its `Result` tag value from a code.
+fn result_tag(code: u32, offset: usize, game: &mut Game) -> (&'static str, String) {
     let result = result_of_code(code).unwrap_or_else(|| {
-        warn(&mut record.warnings, offset, format!("result code {code} is not 0-4; read as unknown"));
+        warn(&mut game.warnings, offset, format!("result code {code} is not 0-4; read as unknown"));
         GameResult::Unknown
     });
-    record.result = Some(result);
+    game.result = Some(result);
     ("Result", result.as_str().to_string())
 }
 

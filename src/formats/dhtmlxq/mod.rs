@@ -26,8 +26,8 @@
 mod read;
 mod write;
 
-pub use read::read;
 pub(crate) use read::{count_records, read_each};
+pub use read::{read, read_with};
 pub use write::{WriteError, write};
 
 /// Tags of a block and the record tags they become, both ways.

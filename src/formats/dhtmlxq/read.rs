@@ -1,9 +1,11 @@
 //! Reading DhtmlXQ blocks into records.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use crate::formats::slots::slot_piece;
-use crate::record::{GameResult, MoveText, NodeId, Record, RecordedMove, Span, Warning};
+use crate::formats::tree::Game;
+use crate::record::{GameResult, MoveText, Record, RecordBuilder, RecordedMove, Span, Visitor, Warning};
 use crate::{Board, Move, Square};
 
 use super::{TAGS, find_ci, starts_with_ci};
@@ -18,18 +20,25 @@ const STRUCTURE: [&str; 5] = ["binit", "movelist", "fen", "result", "init"];
 /// without a closed `[DhtmlXQ_…]…[/DhtmlXQ_…]` tag are not records and are
 /// left out).
 pub fn read(text: &str) -> Vec<Record> {
-    let mut records = Vec::new();
-    read_each(text, 1, |record| records.push(record));
-    records
+    read_with(text, &mut RecordBuilder::default())
 }
 
-/// [`read`], handing each record to `each` as it is read, on a text that
+/// Reads every DhtmlXQ block of `text` with `visitor`, as [`read`] reads
+/// them: what the visitor makes of each game's events, in order. No
+/// [`Record`] is built.
+pub fn read_with<V: Visitor>(text: &str, visitor: &mut V) -> Vec<V::Output> {
+    let mut games = Vec::new();
+    read_each(text, 1, |game| games.push(game.tell(visitor)));
+    games
+}
+
+/// [`read`], handing each game to `each` as it is read, on a text that
 /// is the lines of a larger one from its line `first_line` on (1-based):
 /// places name the lines of the larger text.
-pub(crate) fn read_each(text: &str, first_line: u32, mut each: impl FnMut(Record)) {
+pub(crate) fn read_each(text: &str, first_line: u32, mut each: impl FnMut(Game)) {
     let lines = LineIndex::new(text, first_line);
     each_block(text, |block| {
-        let mut record = Record { at: lines.span(block.open), ..Record::default() };
+        let mut record = Game { at: lines.span(block.open), ..Game::default() };
         if !block.closed {
             record.warnings.push(Warning {
                 at: lines.span(block.open),
@@ -167,14 +176,14 @@ fn tags<'a>(
 /// Fills `record` from the block body `text[start..end]`; false when the
 /// block holds no closed DhtmlXQ tag (prose that mentions `[DhtmlXQ]` or a
 /// tag name, not a record).
-fn read_block(text: &str, start: usize, end: usize, lines: &LineIndex, record: &mut Record) -> bool {
+fn read_block(text: &str, start: usize, end: usize, lines: &LineIndex, record: &mut Game) -> bool {
     let mut warnings = Vec::new();
     let tags = tags(text, start, end, Some(lines), &mut warnings);
     if !tags.iter().any(|t| t.closed) {
         return false;
     }
     record.warnings.append(&mut warnings);
-    record.tags.push(("Game".into(), "Chinese Chess".into()));
+    record.tag("Game", "Chinese Chess");
     let mut by_name: HashMap<&str, &Tag> = HashMap::new();
     // Where each tag name stands in the record's tags (a tag repeated takes
     // the later value), so that a block of many tags reads in linear time.
@@ -189,9 +198,9 @@ fn read_block(text: &str, start: usize, end: usize, lines: &LineIndex, record: &
         if tag.name.starts_with("move_") || tag.name.starts_with("comment") {
             continue;
         }
-        let key = match TAGS.iter().find(|(n, _)| *n == tag.name) {
-            Some((_, key)) => key.to_string(),
-            None => format!("DhtmlXQ_{}", tag.name),
+        let key: Cow<'static, str> = match TAGS.iter().find(|(n, _)| *n == tag.name) {
+            Some((_, key)) => Cow::Borrowed(key),
+            None => Cow::Owned(format!("DhtmlXQ_{}", tag.name)),
         };
         match tag_at.get(&key.to_ascii_lowercase()) {
             Some(&k) => record.tags[k].1 = value.into_owned(),
@@ -234,8 +243,8 @@ fn read_block(text: &str, start: usize, end: usize, lines: &LineIndex, record: &
         }
     };
     // (branch number) -> (parent, first ply, node of each ply)
-    let mut placed: HashMap<usize, (usize, usize, Vec<NodeId>)> = HashMap::new();
-    let root = record.tree.root();
+    let mut placed: HashMap<usize, (usize, usize, Vec<u32>)> = HashMap::new();
+    let root = record.moves.root();
     // Branches are placed once their parent is, the lowest number first:
     // each waits under its parent's number, and placing a branch makes
     // those waiting for it ready, so that any order of tags reads in
@@ -299,16 +308,7 @@ fn read_block(text: &str, start: usize, end: usize, lines: &LineIndex, record: &
             _ => None,
         };
         match node {
-            Some(id) => {
-                let notes = record.tree.node_mut(id).notes_mut();
-                match &mut notes.comment {
-                    Some(c) => {
-                        c.push('\n');
-                        c.push_str(&text);
-                    }
-                    None => notes.comment = Some(text),
-                }
-            }
+            Some(id) => record.moves.append_comment(id, &text),
             None => record.warnings.push(Warning {
                 at: lines.span(tag.at),
                 message: format!("[DhtmlXQ_{}] points at no move; kept on the start", tag.name),
@@ -334,11 +334,11 @@ fn read_block(text: &str, start: usize, end: usize, lines: &LineIndex, record: &
 /// The node of ply `ply` in branch `branch` (0 = the start), following
 /// the branches a branch hangs from.
 fn node_at(
-    placed: &HashMap<usize, (usize, usize, Vec<NodeId>)>,
+    placed: &HashMap<usize, (usize, usize, Vec<u32>)>,
     branch: usize,
     ply: usize,
-    root: NodeId,
-) -> Option<NodeId> {
+    root: u32,
+) -> Option<u32> {
     if ply == 0 {
         return Some(root);
     }
@@ -360,7 +360,7 @@ fn node_at(
 }
 
 /// Adds the moves of one branch under `parent`; returns their nodes.
-fn add_branch(record: &mut Record, parent: NodeId, tag: &Tag, lines: &LineIndex) -> Vec<NodeId> {
+fn add_branch(record: &mut Game, parent: u32, tag: &Tag, lines: &LineIndex) -> Vec<u32> {
     let digits: Vec<(usize, u8)> =
         tag.value.bytes().enumerate().filter(|(_, b)| !b.is_ascii_whitespace()).collect();
     if !digits.len().is_multiple_of(4) {
@@ -388,7 +388,7 @@ fn add_branch(record: &mut Record, parent: NodeId, tag: &Tag, lines: &LineIndex)
             // Not two points: kept as written, so that replay reports it.
             _ => MoveText::Text(String::from_utf8_lossy(&d).as_ref().into()),
         };
-        at = record.tree.add_child(at, RecordedMove { text, at: lines.span(offset) });
+        at = record.moves.add_child(at, RecordedMove { text, at: lines.span(offset) });
         nodes.push(at);
     }
     nodes

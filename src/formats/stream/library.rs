@@ -123,8 +123,8 @@ impl LibraryChunk {
     /// read is an unreadable game, with its place (as in whole reading).
     pub(super) fn read_with<V: Visitor>(&self, visitor: &mut V, mut each: impl FnMut(V::Output, bool)) {
         for pending in &self.records {
-            let record = pending.read().unwrap_or_else(unreadable_record);
-            each(visitor.record(record), true);
+            let game = pending.read().unwrap_or_else(unreadable_record);
+            each(game.tell(visitor), true);
         }
     }
 }

@@ -7,8 +7,9 @@ use crate::formats::encoding::{self, Encoding};
 #[cfg(feature = "serde")]
 use crate::formats::json;
 use crate::formats::read::{Sighted, looks_like_a_game};
+use crate::formats::tree::Game;
 use crate::formats::{Unreadable, lines, pgn, text as plain, wxf};
-use crate::record::{Record, Span, Visitor, Warning};
+use crate::record::{Span, Visitor, Warning};
 
 use super::{MAX_LINE, cannot_read, decode};
 
@@ -527,7 +528,7 @@ impl TextChunk {
         let mut text = String::new();
         let (mut first_line, mut parts) = (self.first_line, &self.parts[..]);
         if let [Part::TooLong { lines, most }, rest @ ..] = parts {
-            each(visitor.record(too_long_record(first_line, *lines, *most)), true);
+            each(too_long_game(first_line, *lines, *most).tell(visitor), true);
             first_line = first_line.saturating_add(*lines);
             parts = rest;
         }
@@ -542,9 +543,7 @@ impl TextChunk {
                             encoding::decode_lines(bytes, self.lines_in, &mut text);
                             for line in text.lines() {
                                 reader.push_line(line);
-                                for record in reader.take_games() {
-                                    each(visitor.record(record), true);
-                                }
+                                reader.tell_games(visitor, |game| each(game, true));
                             }
                         }
                         Part::Overlong { .. } => reader.skip_overlong_line(MAX_LINE),
@@ -552,9 +551,7 @@ impl TextChunk {
                         Part::TooLong { .. } => {}
                     }
                 }
-                for record in reader.finish() {
-                    each(visitor.record(record), true);
-                }
+                reader.tell_games(visitor, |game| each(game, true));
             }
             format @ (Format::Epd | Format::Uci) => runs(parts, first_line, self.lines_in, |run| match run {
                 Run::Lines(text, line) => {
@@ -568,9 +565,9 @@ impl TextChunk {
             // blocks before it.
             Format::Dhtmlxq => runs(parts, first_line, self.lines_in, |run| match run {
                 Run::Lines(text, line) => {
-                    dhtmlxq::read_each(text, line, |record| each(visitor.record(record), true))
+                    dhtmlxq::read_each(text, line, |game| each(game.tell(visitor), true))
                 }
-                Run::Overlong { line, block: true } => each(visitor.record(overlong_record(line)), true),
+                Run::Overlong { line, block: true } => each(overlong_block(line).tell(visitor), true),
                 Run::Overlong { block: false, .. } => {}
             }),
             // Each run of lines is read alone: a line too long to read is
@@ -625,11 +622,11 @@ impl TextChunk {
 
 /// The unreadable game of a line too long to read, line `line` of a
 /// DhtmlXQ text, in which a block is open or may open.
-fn overlong_record(line: u32) -> Record {
+fn overlong_block(line: u32) -> Game {
     let at = Span { line, column: 1 };
     let message =
         format!("line longer than {} MB: not read (a DhtmlXQ block is open or opens in it)", MAX_LINE >> 20);
-    Record { at, unreadable: Some(Warning { at, message }), ..Record::default() }
+    Game { at, unreadable: Some(Warning { at, message }), ..Game::default() }
 }
 
 /// A run of a chunk's lines, decoded, with the number of its first line;
@@ -666,12 +663,12 @@ fn runs(parts: &[Part], first_line: u32, lines_in: Encoding, mut each: impl FnMu
 
 /// The unreadable game of `lines` lines from line `line` with no place
 /// between them where a game surely starts, more than `most` bytes.
-fn too_long_record(line: u32, lines: u32, most: usize) -> Record {
+fn too_long_game(line: u32, lines: u32, most: usize) -> Game {
     let at = Span { line, column: 1 };
     let size = if most >= 1 << 20 { format!("{} MB", most >> 20) } else { format!("{most} bytes") };
     let last = line.saturating_add(lines.saturating_sub(1));
     let message = format!(
         "more than {size} of text with no place where the next game surely starts: lines {line} to {last} not read"
     );
-    Record { at, unreadable: Some(Warning { at, message }), ..Record::default() }
+    Game { at, unreadable: Some(Warning { at, message }), ..Game::default() }
 }

@@ -33,7 +33,8 @@ pub use write::{Version, WriteError, write, write_preserving};
 
 use super::byte_error::byte_error as error;
 use super::slots::put_slot;
-use crate::record::{GameResult, MoveText, MoveTree, NodeId, Record, RecordedMove, Span, Warning};
+use super::tree::{Game, Moves};
+use crate::record::{GameResult, MoveText, Record, RecordBuilder, RecordedMove, Span, Visitor, Warning};
 use crate::{Board, Color, Move, Square};
 
 /// Size of the header; the move tree starts right after it.
@@ -114,6 +115,37 @@ const GAME_TYPES: [&str; 4] = ["全局", "布局", "中局", "残局"];
 /// version qipu does not read, or a truncated or damaged header or move
 /// tree.
 pub fn read(bytes: &[u8]) -> Result<Record, XqfError> {
+    read_with(bytes, &mut RecordBuilder::default())
+}
+
+/// Reads one XQF file with `visitor`: the game's events, in the order of
+/// [`visit`](crate::record::visit), and what the visitor makes of them.
+/// The whole file is read (and checked) before the first event, so a file
+/// that cannot be read tells nothing; no record is built.
+///
+/// ```
+/// use qipu::formats::xqf;
+/// use qipu::record::replay::Replayer;
+/// # let mut file = vec![0u8; 1024];
+/// # file[..3].copy_from_slice(b"XQ\x0a");
+/// # let start = [80, 70, 60, 50, 40, 30, 20, 10, 0, 72, 12, 83, 63, 43, 23, 3,
+/// #              9, 19, 29, 39, 49, 59, 69, 79, 89, 17, 77, 6, 26, 46, 66, 86];
+/// # file[0x10..0x30].copy_from_slice(&start);
+/// # file.extend([0x18, 0x20, 0xF0, 0xFF, 0, 0, 0, 0]);
+/// # file.extend([72 + 0x18, 42 + 0x20, 0x00, 0, 0, 0, 0, 0]);
+/// let replayed = xqf::read_with(&file, &mut Replayer::default()).unwrap();
+/// assert!(replayed.is_valid() && replayed.plies == 1);
+/// ```
+///
+/// # Errors
+///
+/// As [`read`].
+pub fn read_with<V: Visitor>(bytes: &[u8], visitor: &mut V) -> Result<V::Output, XqfError> {
+    Ok(read_game(bytes)?.tell(visitor))
+}
+
+/// Reads one XQF file into a game, to tell.
+pub(crate) fn read_game(bytes: &[u8]) -> Result<Game, XqfError> {
     read_file(bytes, None)
 }
 
@@ -141,13 +173,14 @@ pub struct Preserved {
 /// Never: a file that reads has the header kept.
 pub fn read_preserving(bytes: &[u8]) -> Result<(Record, Preserved), XqfError> {
     let mut records = Vec::new();
-    let record = read_file(bytes, Some(&mut records))?;
+    // The tree in file order, as the node records are kept.
+    let record = read_file(bytes, Some(&mut records))?.into_record();
     // Cannot fail: a file shorter than its header is an error of `read_file`.
     let header = Box::new(*bytes.first_chunk::<HEADER_LEN>().expect("read checked the header"));
     Ok((record, Preserved { header, records }))
 }
 
-fn read_file(bytes: &[u8], raws: Option<&mut Vec<RawRecord>>) -> Result<Record, XqfError> {
+fn read_file(bytes: &[u8], raws: Option<&mut Vec<RawRecord>>) -> Result<Game, XqfError> {
     if !bytes.starts_with(b"XQ") {
         return error(0, XqfErrorKind::NotXqf { found: bytes[..bytes.len().min(2)].to_vec() });
     }
@@ -163,11 +196,11 @@ fn read_file(bytes: &[u8], raws: Option<&mut Vec<RawRecord>>) -> Result<Record, 
         return error(0x0C, XqfErrorKind::KeySum { sum: key_sum });
     }
     let keys = Keys::derive(header);
-    let mut record = Record { at: Span { line: 0, column: 0 }, ..Record::default() };
-    record.tags.push(("Game".into(), "Chinese Chess".into()));
+    let mut record = Game::at_byte(0);
+    record.tag("Game", "Chinese Chess");
     for &(offset, capacity, tag) in &STRINGS {
         if let Some(text) = header_string(header, offset, capacity, tag, &mut record.warnings) {
-            record.tags.push((tag.into(), text));
+            record.tag(tag, text);
         }
     }
     let result = match header[0x33] {
@@ -176,13 +209,13 @@ fn read_file(bytes: &[u8], raws: Option<&mut Vec<RawRecord>>) -> Result<Record, 
         3 | 4 => GameResult::Draw,
         _ => GameResult::Unknown,
     };
-    record.tags.push(("Result".into(), result.as_str().into()));
+    record.tag("Result", result.as_str());
     record.result = Some(result);
     let game_type = u16::from_le_bytes([header[0x40], header[0x41]]);
     if game_type != 0 {
         let name =
             GAME_TYPES.get(game_type as usize).map_or_else(|| game_type.to_string(), |n| n.to_string());
-        record.tags.push(("GameType".into(), name));
+        record.tag("GameType", name);
     }
     let board = start_board(header, &keys)?;
 
@@ -388,7 +421,7 @@ impl TreeReader<'_> {
 /// Reads the root record and the move tree into `record`.
 fn read_tree(
     reader: &mut TreeReader<'_>,
-    record: &mut Record,
+    record: &mut Game,
     mut raws: Option<&mut Vec<RawRecord>>,
 ) -> Result<(), XqfError> {
     if reader.plain.is_empty() {
@@ -398,9 +431,9 @@ fn read_tree(
     if let Some(raws) = raws.as_mut() {
         raws.push(root.raw.clone());
     }
-    let mut tree = MoveTree::with_capacity(reader.plain.len() / 4 + 1);
+    let mut tree = Moves::with_capacity(reader.plain.len() / 8 + 1);
     if let Some(c) = root.comment {
-        tree.node_mut(tree.root()).notes_mut().comment = Some(c);
+        tree.set_comment(tree.root(), &c);
     }
     if root.has_sibling {
         record.warnings.push(Warning {
@@ -410,7 +443,7 @@ fn read_tree(
     }
     // Parents waiting for their next record: the top one gets it. A record
     // with a sibling leaves its parent on the stack for after its subtree.
-    let mut stack: Vec<NodeId> = Vec::new();
+    let mut stack: Vec<u32> = Vec::new();
     if root.has_child {
         stack.push(tree.root());
     }
@@ -428,7 +461,7 @@ fn read_tree(
         };
         let id = tree.add_child(parent, mv);
         if let Some(c) = node.comment {
-            tree.node_mut(id).notes_mut().comment = Some(c);
+            tree.set_comment(id, &c);
         }
         if node.has_sibling {
             stack.push(parent);
@@ -437,7 +470,7 @@ fn read_tree(
             stack.push(id);
         }
     }
-    record.tree = tree;
+    record.moves = tree;
     Ok(())
 }
 
