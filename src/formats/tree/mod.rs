@@ -273,13 +273,15 @@ impl Moves {
         self.nodes[id as usize].comment.clone().map(|r| &self.texts[r.start as usize..r.end as usize])
     }
 
-    /// Sets the comment before the move of `id`.
+    /// Sets the comment before the move of `id` (JSON records hold one).
+    #[cfg_attr(not(feature = "serde"), allow(dead_code))]
     pub(crate) fn set_comment_before(&mut self, id: u32, text: &str) {
         let range = self.text(text);
         self.nodes[id as usize].before = Some(range);
     }
 
-    /// Sets the glyphs of the move of `id`.
+    /// Sets the glyphs of the move of `id` (as JSON records hold them).
+    #[cfg_attr(not(feature = "serde"), allow(dead_code))]
     pub(crate) fn set_nags(&mut self, id: u32, nags: &[u8]) {
         let start = to_u32(self.nags.len());
         self.nags.extend_from_slice(nags);

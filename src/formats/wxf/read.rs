@@ -13,7 +13,7 @@ pub fn read(text: &str) -> Vec<Record> {
 }
 
 /// [`read`] for a text whose first line is line `first_line` of its input
-/// (a piece of a larger text, cut where [`super::GameStarts`] says a game
+/// (a piece of a larger text, cut where `GameStarts` says a game
 /// starts).
 pub fn read_from(text: &str, first_line: u32) -> Vec<Record> {
     let mut reader = Reader::default();
