@@ -414,13 +414,15 @@ fn variations_nested_too_deep_are_left_out_and_said_so() {
 
 #[test]
 fn alternatives_to_a_variations_first_move_are_numbered_as_the_record_is_read() {
-    // PGN read as it streams: an alternative to the first move of a
-    // variation is a variation within it (`1.1`). A record read whole
-    // into a tree (here, moves without tags) holds it as one more
-    // alternative to the main-line move (`2`), as XQF, DhtmlXQ and JSON
-    // records do.
+    // PGN, with tags or without, read as it streams: an alternative to the
+    // first move of a variation is a variation within it (`1.1`). A record
+    // read whole into a tree (here a JSON record) holds it as one more
+    // alternative to the main-line move (`2`), as XQF and DhtmlXQ records do.
     let moves = "1. h2e2 h9g7 (1... b9c7 (1... c9e7) 2. h0g2) 2. h0g2 *";
-    for (text, c9e7) in [(format!("[Event \"x\"]\n{moves}"), "1.1"), (moves.to_string(), "2")] {
+    let json = qipu().args(["convert", "-", "--to", "json"]).write_stdin(moves).output().unwrap();
+    let json = String::from_utf8(json.stdout).unwrap();
+    for (text, c9e7) in [(format!("[Event \"x\"]\n{moves}"), "1.1"), (moves.to_string(), "1.1"), (json, "2")]
+    {
         let rows = json_rows(&["--all-lines", "--notation", "uci"], &text);
         let line_of =
             |mv: &str| rows.iter().find(|r| r["move"] == mv).unwrap()["line"].as_str().unwrap().to_string();

@@ -326,7 +326,7 @@ fn large_files_stream_with_the_same_games() {
     for (head, piece) in [(4096, 1000), (1 << 14, 7), (100, 100_000)] {
         let split = split_sized(text.as_bytes(), None, head, piece).unwrap();
         let mut streamed = Vec::new();
-        let how = read_split(split, None, &mut RecordBuilder::default(), |r| streamed.push(r)).unwrap();
+        let how = read_split(split, &mut RecordBuilder::default(), |r| streamed.push(r)).unwrap();
         assert_eq!(how.format, Format::Uci);
         assert_eq!(streamed.len(), whole.len());
         for (a, b) in streamed.iter().zip(&whole) {
@@ -397,7 +397,7 @@ fn mutated_lines_read_as_one_game_each_whole_and_streamed() {
         }
         let split = split_sized(&bytes[..], None, 64, 1 + rng.below(50)).unwrap();
         let mut streamed = Vec::new();
-        if let Ok(how) = read_split(split, None, &mut RecordBuilder::default(), |r| streamed.push(r))
+        if let Ok(how) = read_split(split, &mut RecordBuilder::default(), |r| streamed.push(r))
             && how.format == whole.format
             && std::str::from_utf8(&bytes).is_ok()
         {

@@ -416,7 +416,7 @@ proptest! {
         let whole = formats::read(text.as_bytes(), None);
         let mut streamed = Vec::new();
         let read = formats::stream::split_sized(text.as_bytes(), None, head, piece).and_then(|split| {
-            formats::stream::read_split(split, None, &mut qipu::record::RecordBuilder::default(), |r| streamed.push(r))
+            formats::stream::read_split(split, &mut qipu::record::RecordBuilder::default(), |r| streamed.push(r))
         });
         match (whole, read) {
             (Ok(whole), Ok(read)) => {
@@ -486,7 +486,7 @@ proptest! {
         let mut streamed = Vec::new();
         let split = formats::stream::split_sized(text.as_bytes(), None, head, piece).unwrap();
         prop_assert!(matches!(split, formats::stream::Split::Chunks(_)));
-        let read = formats::stream::read_split(split, None, &mut qipu::record::RecordBuilder::default(), |r| streamed.push(r)).unwrap();
+        let read = formats::stream::read_split(split, &mut qipu::record::RecordBuilder::default(), |r| streamed.push(r)).unwrap();
         prop_assert_eq!(read.format, formats::detect::Format::Dhtmlxq);
         prop_assert_eq!(whole.records, streamed);
     }

@@ -26,7 +26,7 @@ fn streamed(
     };
     let chunked = matches!(split, stream::Split::Chunks(_));
     let mut records = Vec::new();
-    let read = stream::read_split(split, None, &mut RecordBuilder::default(), |r| records.push(r));
+    let read = stream::read_split(split, &mut RecordBuilder::default(), |r| records.push(r));
     (chunked, read.map(|read| (read, records)).map_err(|e| e.reason))
 }
 

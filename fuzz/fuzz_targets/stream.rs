@@ -26,7 +26,7 @@ fuzz_target!(|data: &[u8]| {
 fn check(bytes: &[u8], head: usize, piece: usize) {
     let mut streamed = Vec::new();
     let read = stream::split_sized(bytes, None, head, piece).and_then(|split| {
-        stream::read_split(split, None, &mut RecordBuilder::default(), |g| streamed.push(g))
+        stream::read_split(split, &mut RecordBuilder::default(), |g| streamed.push(g))
     });
     let whole = formats::read(bytes, None);
     let utf8 = std::str::from_utf8(bytes).is_ok() && !bytes.starts_with(&[0xEF, 0xBB, 0xBF]);

@@ -309,14 +309,9 @@ where
             }
             Ok(Split::Whole(whole)) => submit(Task::Job(Box::new(move || {
                 let mut visitor = make();
-                Piece::Inputs(vec![read_bytes(
-                    input,
-                    meta,
-                    whole.bytes(),
-                    Some(whole.told()),
-                    encoding,
-                    &mut visitor,
-                )])
+                Piece::Inputs(vec![gather(input, meta, &mut visitor, |v, games| {
+                    whole.read_with(v, |game| games.push(game))
+                })])
             })))?,
             Ok(Split::Chunks(chunks)) => {
                 meta.format = chunks.format().name();
@@ -377,22 +372,18 @@ fn read_whole<V: Visitor>(
         Ok(None) => return read_streamed(input, meta, encoding, visitor),
         Err(e) => return (meta, Err(Stop::new(input, UnreadableReason::cannot_read(&e), false))),
     };
-    read_bytes(input, meta, &bytes, None, encoding, visitor)
+    gather(input, meta, visitor, |v, games| formats::read_with(&bytes, encoding, v, |game| games.push(game)))
 }
 
-/// The games of an input's `bytes`, of the format `told` when its head
-/// told it already.
-fn read_bytes<V: Visitor>(
+/// The games `read` reads of a whole input with `visitor`.
+fn gather<V: Visitor>(
     input: &Input,
     mut meta: Meta,
-    bytes: &[u8],
-    told: Option<detect::Format>,
-    encoding: Option<Encoding>,
     visitor: &mut V,
+    read: impl FnOnce(&mut V, &mut Vec<V::Output>) -> Result<formats::Read, formats::Unreadable>,
 ) -> (Meta, Result<Vec<V::Output>, Stop>) {
     let mut games = Vec::new();
-    let told = told.unwrap_or_else(|| detect::detect(bytes));
-    match formats::read_told(bytes, told, encoding, visitor, |game| games.push(game)) {
+    match read(visitor, &mut games) {
         Ok(read) => {
             meta.read(read);
             (meta, Ok(games))

@@ -97,28 +97,105 @@ pub struct Decoded<'a> {
 /// How many bytes the GB18030/Big5 decision looks at.
 const SAMPLE: usize = 64 * 1024;
 
-/// Decodes `bytes`: with `forced` in that encoding, otherwise as detected.
-/// A text that is not all UTF-8 is decoded by [`decode_lines`], so that a
-/// file put together from sources in several encodings reads whole.
+/// Decodes `bytes`: with `forced` in that encoding, otherwise as detected
+/// ([`TextEncoding::detect`] on the whole text). A text whose encoding was
+/// detected is decoded by [`decode_lines`], so that a file put together
+/// from sources in several encodings reads whole.
 pub fn decode(bytes: &[u8], forced: Option<Encoding>) -> Decoded<'_> {
-    let (bom, body) = match bytes {
-        [0xEF, 0xBB, 0xBF, rest @ ..] => (Some(Encoding::Utf8), rest),
-        [0xFF, 0xFE, rest @ ..] => (Some(Encoding::Utf16Le), rest),
-        [0xFE, 0xFF, rest @ ..] => (Some(Encoding::Utf16Be), rest),
-        _ => (None, bytes),
-    };
-    let encoding = match forced.or(bom) {
-        Some(e) => e,
-        None if std::str::from_utf8(body).is_ok() => Encoding::Utf8,
-        None => {
-            let primary = if mostly_utf8(body) { Encoding::Utf8 } else { guess_chinese(body) };
-            let mut text = String::with_capacity(body.len() + body.len() / 2);
-            let had_errors = decode_lines(body, primary, &mut text);
-            return Decoded { text: Cow::Owned(text), encoding: primary, had_errors };
+    TextEncoding::detect(bytes, true, forced).decode(bytes)
+}
+
+/// How the bytes of a text are read: the one rule for texts read whole and
+/// texts read a piece at a time, told from a text's first bytes.
+///
+/// ```
+/// use qipu::formats::encoding::{Encoding, TextEncoding};
+/// let text = "\u{feff}[Event \"国标\"]\n".as_bytes();
+/// let told = TextEncoding::detect(text, true, None);
+/// assert_eq!((told.encoding, told.bom), (Encoding::Utf8, 3));
+/// assert_eq!(told.decode(text).text, "[Event \"国标\"]\n");
+/// // Forced, the byte-order mark is still skipped, and no line is read otherwise.
+/// let forced = TextEncoding::detect(text, true, Some(Encoding::Gb18030));
+/// assert_eq!((forced.encoding, forced.bom, forced.line_by_line), (Encoding::Gb18030, 3, false));
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TextEncoding {
+    /// The encoding of the text.
+    pub encoding: Encoding,
+    /// How many bytes its byte-order mark takes at its start (0 without one).
+    pub bom: usize,
+    /// Whether a line in another encoding is read in its own (see
+    /// [`decode_lines`]): when the encoding was detected, not forced.
+    pub line_by_line: bool,
+}
+
+impl TextEncoding {
+    /// Tells how to read a text from its first bytes `head` (the whole text
+    /// when `whole`; else a character may be cut at its end, and only its
+    /// complete lines count): with `forced`, that encoding; else a
+    /// byte-order mark's; else UTF-8 when the head is valid UTF-8 or most of
+    /// its lines that are not ASCII are; else GB18030 or Big5, whichever
+    /// reads the head as more record-like Chinese. A byte-order mark is
+    /// skipped whatever the encoding.
+    pub fn detect(head: &[u8], whole: bool, forced: Option<Encoding>) -> TextEncoding {
+        let (found, bom) = match head {
+            [0xEF, 0xBB, 0xBF, ..] => (Some(Encoding::Utf8), 3),
+            [0xFF, 0xFE, ..] => (Some(Encoding::Utf16Le), 2),
+            [0xFE, 0xFF, ..] => (Some(Encoding::Utf16Be), 2),
+            _ => (None, 0),
+        };
+        if let Some(encoding) = forced {
+            return TextEncoding { encoding, bom, line_by_line: false };
         }
-    };
-    let (text, had_errors) = encoding.codec().decode_without_bom_handling(body);
-    Decoded { text, encoding, had_errors }
+        let told = |encoding| TextEncoding { encoding, bom, line_by_line: true };
+        if let Some(e) = found {
+            return told(e);
+        }
+        let body = &head[bom..];
+        match std::str::from_utf8(body) {
+            Ok(_) => return told(Encoding::Utf8),
+            // A character cut at the end of a head.
+            Err(e) if !whole && e.error_len().is_none() => return told(Encoding::Utf8),
+            Err(_) => {}
+        }
+        let lines = match body.iter().rposition(|&b| b == b'\n') {
+            Some(end) if !whole => &body[..end],
+            _ => body,
+        };
+        told(if mostly_utf8(lines) { Encoding::Utf8 } else { guess_chinese(body) })
+    }
+
+    /// Decodes a whole text (from its start: the byte-order mark is skipped).
+    pub fn decode<'a>(&self, bytes: &'a [u8]) -> Decoded<'a> {
+        let body = &bytes[self.bom.min(bytes.len())..];
+        if self.line_by_line && matches!(self.encoding, Encoding::Utf8 | Encoding::Gb18030 | Encoding::Big5) {
+            if self.encoding == Encoding::Utf8
+                && let Ok(text) = std::str::from_utf8(body)
+            {
+                return Decoded { text: Cow::Borrowed(text), encoding: self.encoding, had_errors: false };
+            }
+            let mut text = String::with_capacity(body.len() + body.len() / 2);
+            let had_errors = decode_lines(body, self.encoding, &mut text);
+            return Decoded { text: Cow::Owned(text), encoding: self.encoding, had_errors };
+        }
+        let (text, had_errors) = self.encoding.codec().decode_without_bom_handling(body);
+        Decoded { text, encoding: self.encoding, had_errors }
+    }
+
+    /// Decodes whole lines of the text (not its start: no byte-order mark)
+    /// onto the end of `text`, line by line when [`Self::line_by_line`]
+    /// (see [`decode_lines`]). Returns whether some bytes were not text in
+    /// their encoding.
+    pub fn decode_onto(&self, bytes: &[u8], text: &mut String) -> bool {
+        if self.line_by_line {
+            return decode_lines(bytes, self.encoding, text);
+        }
+        let mut decoder = self.encoding.decoder();
+        let room = decoder.max_utf8_buffer_length(bytes.len()).unwrap_or(bytes.len() * 3 + 16);
+        text.reserve(room);
+        let (_, _, errors) = decoder.decode_to_string(bytes, text, true);
+        errors
+    }
 }
 
 /// Whether most lines of `bytes` that are not plain ASCII are UTF-8.
@@ -207,32 +284,6 @@ pub fn decode_lines(bytes: &[u8], primary: Encoding, text: &mut String) -> bool 
         Encoding::Utf16Le | Encoding::Utf16Be => legacy(bytes, primary, text),
     }
     had_errors
-}
-
-/// The encoding of a text known only by its first bytes `head` (a large
-/// text read in pieces): with `forced` that one, else a byte-order mark,
-/// else UTF-8 when the head is valid UTF-8 (a character cut at its end
-/// allowed), else GB18030 or Big5 as for [`decode`]. Also returns the
-/// length of the byte-order mark, to skip.
-pub fn detect_head(head: &[u8], forced: Option<Encoding>) -> (Encoding, usize) {
-    let bom = match head {
-        [0xEF, 0xBB, 0xBF, ..] => Some((Encoding::Utf8, 3)),
-        [0xFF, 0xFE, ..] => Some((Encoding::Utf16Le, 2)),
-        [0xFE, 0xFF, ..] => Some((Encoding::Utf16Be, 2)),
-        _ => None,
-    };
-    let skip = bom.map_or(0, |(_, n)| n);
-    if let Some(e) = forced {
-        return (e, if bom.is_some_and(|(b, _)| b == e) { skip } else { 0 });
-    }
-    if let Some(b) = bom {
-        return b;
-    }
-    match std::str::from_utf8(head) {
-        Ok(_) => (Encoding::Utf8, 0),
-        Err(e) if e.error_len().is_none() => (Encoding::Utf8, 0),
-        Err(_) => (guess_chinese(head), 0),
-    }
 }
 
 impl Encoding {

@@ -39,7 +39,6 @@ pub use byte_error::ByteError;
 pub use ccbridge::cbf;
 use detect::Format;
 use encoding::Encoding;
-pub(crate) use read::read_told;
 pub use read::{Read, read_with};
 pub use slots::SharedPoint;
 pub use write::{WriteError, WriteOptions, write};

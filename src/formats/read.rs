@@ -1,11 +1,12 @@
 //! Reading a whole file of any format into a visitor.
 
+use std::borrow::Cow;
+
 use super::detect::{self, Format};
-use super::encoding::{self, Encoding};
+use super::encoding::{self, Encoding, TextEncoding};
+use super::sniff::{self, Sniff};
 use super::tree::Game;
-use super::{
-    Unreadable, UnreadableReason as Reason, cbf, ccbridge, dhtmlxq, mxq, pgn, sg, sniff, text, wxf, xqf,
-};
+use super::{Unreadable, UnreadableReason as Reason, cbf, ccbridge, dhtmlxq, mxq, pgn, sg, text, wxf, xqf};
 use crate::notation;
 use crate::record::{MoveText, Record, RecordedMove, Span, Visitor, Warning};
 
@@ -20,8 +21,8 @@ pub struct Read {
 
 /// Reads the games of a file of any format with `visitor`, handing what it
 /// makes of each game to `each`, in order; `encoding` overrides text-encoding
-/// detection. A file that holds no game is [`Unreadable`], and `each` is not
-/// called.
+/// detection. The file is told once ([`sniff::sniff`]). A file that holds no
+/// game is [`Unreadable`], and `each` is not called.
 ///
 /// # Errors
 ///
@@ -41,25 +42,26 @@ pub fn read_with<V: Visitor>(
     visitor: &mut V,
     each: impl FnMut(V::Output),
 ) -> Result<Read, Unreadable> {
-    read_told(bytes, detect::detect(bytes), encoding, visitor, each)
+    let (told, text) = sniff::sniff_decoded(bytes, true, encoding);
+    read_sniffed(bytes, told, text, visitor, each)
 }
 
-/// [`read_with`] on bytes whose format [`detect::detect`] has told from
-/// their head already (a binary format, binary data, or text), so that no
-/// input is told twice.
-pub(crate) fn read_told<V: Visitor>(
+/// [`read_with`] on the bytes of a whole input told already (`told`, from
+/// its head or all of it), with its text when it was decoded then, so that
+/// no input is told or decoded twice.
+pub(crate) fn read_sniffed<V: Visitor>(
     bytes: &[u8],
-    told: Format,
-    encoding: Option<Encoding>,
+    told: Sniff,
+    text: Option<Cow<'_, str>>,
     visitor: &mut V,
     mut each: impl FnMut(V::Output),
 ) -> Result<Read, Unreadable> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         let reason = if bytes.is_empty() { Reason::Empty } else { Reason::WhiteSpace };
-        return Err(Unreadable::no_record(told, reason));
+        return Err(Unreadable::no_record(told.format, reason));
     }
     let binary = |format| Read { format, encoding: None };
-    match told {
+    match told.format {
         Format::Xqf => match xqf::read_with(bytes, visitor) {
             Ok(game) => {
                 each(game);
@@ -112,9 +114,10 @@ pub(crate) fn read_told<V: Visitor>(
             let start = bytes[..bytes.len().min(4)].to_vec();
             Err(Unreadable::no_record(Format::Binary, Reason::Binary { start }))
         }
-        _ => {
-            let decoded = encoding::decode(bytes, encoding);
-            read_text(&decoded.text, decoded.encoding, visitor, each)
+        format => {
+            let encoding = told.text.unwrap_or_else(|| TextEncoding::detect(bytes, true, None));
+            let text = text.unwrap_or_else(|| encoding.decode(bytes).text);
+            read_text(&text, format, encoding.encoding, visitor, each)
         }
     }
 }
@@ -132,16 +135,17 @@ fn unreadable_at(offset: usize, message: String) -> Game {
     Game { unreadable: Some(Warning { at, message }), ..Game::default() }
 }
 
-/// Reads a decoded text of any text format with `visitor`.
-pub(crate) fn read_text<V: Visitor>(
+/// Reads a decoded text of a text format, `format`, with `visitor`.
+fn read_text<V: Visitor>(
     text: &str,
+    format: Format,
     encoding: Encoding,
     visitor: &mut V,
     mut each: impl FnMut(V::Output),
 ) -> Result<Read, Unreadable> {
     let read = |format| Read { format, encoding: Some(encoding) };
     let none = |format| Unreadable::no_record(format, Reason::NoGame);
-    match sniff::text_format(text) {
+    match format {
         Format::Dhtmlxq => {
             dhtmlxq::read_each(text, 1, |game| each(game.tell(visitor)));
             Ok(read(Format::Dhtmlxq))
@@ -173,28 +177,8 @@ pub(crate) fn read_text<V: Visitor>(
             super::lines::read_with(text, 1, format, visitor, each);
             Ok(read(format))
         }
-        Format::Pgn => {
-            let mut games = Sighted::new(visitor);
-            let mut held = Held::default();
-            for game in pgn::read_with(text, &mut games) {
-                held.take(game, &mut each);
-            }
-            match held.end() {
-                None => Err(none(Format::Pgn)),
-                Some(false) => Err(not_a_game(Format::Pgn)),
-                Some(true) => Ok(read(Format::Pgn)),
-            }
-        }
-        _ => {
-            let records = match plain_or_pgn(text) {
-                PlainOrPgn::Pgn(games) => {
-                    for record in games {
-                        each(visitor.record(record));
-                    }
-                    return Ok(read(Format::Pgn));
-                }
-                PlainOrPgn::Plain(records) => records,
-            };
+        Format::Text => {
+            let records = text::read(&encoding::unescape_references(text));
             if records.is_empty() {
                 return Err(Unreadable::no_record(Format::Text, Reason::NoLineOfMoves));
             }
@@ -206,49 +190,20 @@ pub(crate) fn read_text<V: Visitor>(
             }
             Ok(read(Format::Text))
         }
+        // PGN, with tags or without.
+        _ => {
+            let mut games = Sighted::new(visitor);
+            let mut held = Held::default();
+            for game in pgn::read_with(text, &mut games) {
+                held.take(game, &mut each);
+            }
+            match held.end() {
+                None => Err(none(Format::Pgn)),
+                Some(false) => Err(not_a_game(Format::Pgn)),
+                Some(true) => Ok(read(Format::Pgn)),
+            }
+        }
     }
-}
-
-/// A text of no other format read as plain text, or as PGN move text
-/// without tags.
-enum PlainOrPgn {
-    Plain(Vec<Record>),
-    Pgn(Vec<Record>),
-}
-
-/// Reads a text of no other format as plain text or as PGN move text
-/// without tags: plain-text lines do not read comments and variations
-/// between moves (`{开局} 1. 炮二平五 {中炮} 马８进７ *`, `1. h2e2 (1. c3c4)
-/// h9g7`), and would take such lines for headers, their moves lost. The
-/// text is PGN when a PGN reading of it replays more moves.
-fn plain_or_pgn(text: &str) -> PlainOrPgn {
-    let records = text::read(&encoding::unescape_references(text));
-    let games = pgn::read(text);
-    if !games.is_empty()
-        && games.iter().all(looks_like_a_game)
-        && (records.is_empty() || plies_replayed(&games) > plies_replayed(&records))
-    {
-        return PlainOrPgn::Pgn(games);
-    }
-    PlainOrPgn::Plain(records)
-}
-
-/// Whether a text of no other format holds games of plain text, and not
-/// PGN move text without tags (see [`plain_or_pgn`]).
-pub(crate) fn plain_text_holds_games(text: &str) -> bool {
-    matches!(plain_or_pgn(text), PlainOrPgn::Plain(records) if !records.is_empty())
-}
-
-/// The plies, main lines and variations, that the records replay.
-fn plies_replayed(records: &[Record]) -> usize {
-    records
-        .iter()
-        .map(|r| {
-            // Kept in the record, for those who take it next.
-            let replayed = r.replayed();
-            replayed.plies + replayed.variation_plies
-        })
-        .sum()
 }
 
 /// A text whose games do not look like games.

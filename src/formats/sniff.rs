@@ -1,6 +1,9 @@
-//! Telling formats apart: the one place that decides what a file is, for
-//! files read whole and for the first megabyte of files read a piece at a
-//! time.
+//! Telling formats apart: the one place that decides what an input is
+//! ([`sniff`]), called once per input on its first megabyte (or all of it,
+//! when it is smaller) by the whole-file and the streaming paths: its
+//! format, how its text is decoded ([`TextEncoding`]), and whether it can
+//! be read a piece at a time. Sniffing counts with visitors that build
+//! nothing, and replays no move.
 //!
 //! Binary formats are told by their signature ([`super::detect::detect`]);
 //! a text, once decoded, by what it holds:
@@ -16,49 +19,263 @@
 //!    [`super::lines`]);
 //! 6. PGN: a line of PGN tags;
 //! 7. else plain text, or PGN move text without tags when a PGN reading
-//!    of it replays more moves (plain-text lines hold no variations nor
-//!    comments between moves).
+//!    of it finds more moves (plain-text lines hold no variations nor
+//!    comments between moves): each reading's games counted line by line
+//!    (main line and variations), up to a line's first word that reads as
+//!    no move in any notation.
+//!
+//! The head of an input larger than a megabyte cannot always tell: a web
+//! page may hold DhtmlXQ blocks further on, PGN move text without tags has
+//! no place to cut it, and a text may hold its first line of moves further
+//! on. Such an input is read whole, and told again from all of it
+//! ([`Reading::Undecided`]).
 //!
 //! ```
 //! use qipu::formats::detect::Format;
 //! use qipu::formats::sniff::text_format;
 //! assert_eq!(text_format("[Event \"x\"]\n1. h2e2 *"), Format::Pgn);
 //! assert_eq!(text_format("[DhtmlXQ][DhtmlXQ_movelist]7747[/DhtmlXQ_movelist][/DhtmlXQ]"), Format::Dhtmlxq);
-//! assert_eq!(text_format("{开局} 1. 炮二平五 *"), Format::Text);
 //! assert_eq!(text_format("position startpos moves h2e2 h9g7\n"), Format::Uci);
 //! assert_eq!(text_format("4k4/9/9/9/9/9/9/9/9/4K4 w - - bm e0e1;\n"), Format::Epd);
 //! assert_eq!(text_format("吉林洪智  红先和  上海林宏敏\n1. 兵七进一 炮２平３"), Format::Text);
+//! assert_eq!(text_format("{开局} 1. 炮二平五 {中炮} 马８进７ *"), Format::Pgn);
 //! ```
 
-use super::detect::Format;
-use super::{cbf, dhtmlxq, pgn, wxf};
+use std::borrow::Cow;
+use std::ops::ControlFlow;
+
+use super::detect::{self, Format};
+use super::encoding::{self, Encoding, TextEncoding};
+use super::read::Sighted;
+use super::{cbf, dhtmlxq, pgn, text, wxf};
+use crate::notation;
+use crate::record::{MoveText, RecordedMove, Skip, Visitor};
+
+/// What an input is, as its first bytes tell ([`sniff`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Sniff {
+    /// The format.
+    pub format: Format,
+    /// How its text is decoded, for a text format.
+    pub text: Option<TextEncoding>,
+    /// How the rest of it is read.
+    pub reading: Reading,
+}
+
+impl Sniff {
+    /// The encoding of a text.
+    pub fn encoding(&self) -> Option<Encoding> {
+        self.text.map(|t| t.encoding)
+    }
+}
+
+/// How an input is read, as its head tells.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Reading {
+    /// A piece at a time: a CBL library, or a text whose games can be told
+    /// apart as its lines come (see [`super::stream`]).
+    Pieces,
+    /// Whole: a record of one game, binary data (refused on its head), or
+    /// an input that its head is all of.
+    Whole,
+    /// Whole, and told again from all of it: its head (a part of a text)
+    /// cannot tell (see the [module docs](self)).
+    Undecided,
+}
+
+/// Tells what an input is from `head`, its first bytes (all of it when
+/// `whole`; else a line may be cut at its end, and plain text is told from
+/// its complete lines), with `forced` as the
+/// encoding of a text.
+///
+/// ```
+/// use qipu::formats::detect::Format;
+/// use qipu::formats::encoding::Encoding;
+/// use qipu::formats::sniff::{Reading, sniff};
+/// let told = sniff("[Event \"国标\"]\n1. 炮二平五 *\n".as_bytes(), true, None);
+/// assert_eq!((told.format, told.encoding(), told.reading), (Format::Pgn, Some(Encoding::Utf8), Reading::Whole));
+/// let head = "[Event \"x\"]\n1. h2e2 h9g7 *\n\n".repeat(100);
+/// assert_eq!(sniff(head.as_bytes(), false, None).reading, Reading::Pieces);
+/// assert_eq!(sniff(b"XQ\x0a\0", true, None).format, Format::Xqf);
+/// ```
+pub fn sniff(head: &[u8], whole: bool, forced: Option<Encoding>) -> Sniff {
+    sniff_decoded(head, whole, forced).0
+}
+
+/// [`sniff`], with the text of a text format decoded.
+pub(crate) fn sniff_decoded(
+    head: &[u8],
+    whole: bool,
+    forced: Option<Encoding>,
+) -> (Sniff, Option<Cow<'_, str>>) {
+    let binary = |format, reading| (Sniff { format, text: None, reading }, None);
+    match detect::detect(head) {
+        Format::Pgn => {}
+        Format::Cbl if !whole => return binary(Format::Cbl, Reading::Pieces),
+        format => return binary(format, Reading::Whole),
+    }
+    let told = TextEncoding::detect(head, whole, forced);
+    // Blank: a text, read as PGN (which finds nothing in it).
+    if head.iter().all(u8::is_ascii_whitespace) {
+        let reading = if whole { Reading::Whole } else { Reading::Undecided };
+        return (Sniff { format: Format::Pgn, text: Some(told), reading }, None);
+    }
+    let text = if whole { told.decode(head).text } else { Cow::Owned(head_text(head, told)) };
+    let (format, reading) = match text_kind(&text, whole) {
+        Kind::Told(format @ (Format::Json | Format::Dhtmlxq | Format::Epd | Format::Uci | Format::Wxf)) => {
+            (format, Reading::Pieces)
+        }
+        Kind::Told(Format::Cbf) => (Format::Cbf, Reading::Whole),
+        // A web page may hold DhtmlXQ blocks further on.
+        Kind::Told(format) if starts_with_markup(&text) => (format, Reading::Undecided),
+        Kind::Told(format) => (format, Reading::Pieces),
+        Kind::Plain { games: true } => (Format::Text, Reading::Pieces),
+        // No line of moves yet.
+        Kind::Plain { games: false } => (Format::Text, Reading::Undecided),
+        // No place to cut it.
+        Kind::TaglessPgn => (Format::Pgn, Reading::Undecided),
+    };
+    let reading = if whole { Reading::Whole } else { reading };
+    (Sniff { format, text: Some(told), reading }, Some(text))
+}
+
+/// The head of a text, decoded (a character cut at its end left out).
+fn head_text(head: &[u8], told: TextEncoding) -> String {
+    let body = &head[told.bom.min(head.len())..];
+    let mut text = String::new();
+    if matches!(told.encoding, Encoding::Utf16Le | Encoding::Utf16Be) {
+        let mut decoder = told.encoding.decoder();
+        let room = decoder.max_utf8_buffer_length(body.len()).unwrap_or(body.len() * 3 + 16);
+        text.reserve(room);
+        let _ = decoder.decode_to_string(body, &mut text, false);
+        return text;
+    }
+    told.decode_onto(body, &mut text);
+    if text.ends_with('\u{FFFD}') {
+        text.pop();
+    }
+    text
+}
 
 /// The format of a decoded text (see the [module docs](self) for the
 /// order in which they are told apart).
 pub fn text_format(text: &str) -> Format {
+    match text_kind(text, true) {
+        Kind::Told(format) => format,
+        Kind::Plain { .. } => Format::Text,
+        Kind::TaglessPgn => Format::Pgn,
+    }
+}
+
+/// What a decoded text holds.
+enum Kind {
+    /// A format told by what it holds.
+    Told(Format),
+    /// Plain text, and whether it holds a game.
+    Plain { games: bool },
+    /// PGN move text without tags.
+    TaglessPgn,
+}
+
+/// What a decoded text holds; of a head (not `whole`), plain text is told
+/// from its complete lines.
+fn text_kind(text: &str, whole: bool) -> Kind {
     if dhtmlxq::contains_block(text) {
         // Counted, not read.
         let blocks = dhtmlxq::count_records(text);
         if blocks > 0 && !(pgn::has_tags(text) && super::pgn_games(text) > blocks) {
-            return Format::Dhtmlxq;
+            return Kind::Told(Format::Dhtmlxq);
         }
     }
     if starts_with_markup(text) && cbf::is_cbf(text) {
-        return Format::Cbf;
+        return Kind::Told(Format::Cbf);
     }
     if is_json(text) {
-        return Format::Json;
+        return Kind::Told(Format::Json);
     }
     if wxf::is_wxf(text) {
-        return Format::Wxf;
+        return Kind::Told(Format::Wxf);
     }
     if let Some(format) = super::lines::text_format(text) {
-        return format;
+        return Kind::Told(format);
     }
     if pgn::has_tags(text) {
-        return Format::Pgn;
+        return Kind::Told(Format::Pgn);
     }
-    Format::Text
+    let lines = if whole { text } else { &text[..text.rfind('\n').map_or(0, |k| k + 1)] };
+    plain_or_tagless(lines)
+}
+
+/// A text of no other format as plain text or as PGN move text without
+/// tags: plain-text lines do not read comments and variations between
+/// moves (`{开局} 1. 炮二平五 {中炮} 马８进７ *`, `1. h2e2 (1. c3c4) h9g7`),
+/// and would take such lines for headers, their moves lost. The text is
+/// PGN when every game of a PGN reading looks like a game and that reading
+/// finds more moves (see [`MovesRead`]).
+fn plain_or_tagless(text: &str) -> Kind {
+    let plain = text::read(&encoding::unescape_references(text));
+    let mut pgn_games = Sighted::new(MovesRead::default());
+    let games = pgn::read_with(text, &mut pgn_games);
+    if !games.is_empty() && games.iter().all(|&(_, looks)| looks) {
+        let pgn_moves: usize = games.iter().map(|&(moves, _)| moves).sum();
+        let plain_moves: usize = plain.iter().map(|record| record.visit(&mut MovesRead::default())).sum();
+        if plain.is_empty() || pgn_moves > plain_moves {
+            return Kind::TaglessPgn;
+        }
+    }
+    Kind::Plain { games: !plain.is_empty() }
+}
+
+/// Counts the moves of a game that read as moves: of each line (the main
+/// line and each variation), those up to its first word that reads as no
+/// move in any notation. A count, not a replay: what a reading of a text
+/// makes of it, not whether the moves are legal.
+#[derive(Debug)]
+struct MovesRead {
+    moves: usize,
+    /// For the line being read (last) and the lines it branches from:
+    /// whether it still reads as moves.
+    lines: Vec<bool>,
+}
+
+impl Default for MovesRead {
+    fn default() -> MovesRead {
+        MovesRead { moves: 0, lines: vec![true] }
+    }
+}
+
+impl Visitor for MovesRead {
+    type Output = usize;
+
+    fn mv(&mut self, mv: &RecordedMove) -> ControlFlow<()> {
+        let reads = match &mv.text {
+            MoveText::Text(t) => notation::is_move_text(t),
+            MoveText::Coords(_) => true,
+        };
+        if let Some(line) = self.lines.last_mut().filter(|line| **line) {
+            if reads {
+                self.moves += 1;
+            } else {
+                *line = false;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_variation(&mut self) -> Skip {
+        self.lines.push(true);
+        Skip(false)
+    }
+
+    fn end_variation(&mut self) {
+        if self.lines.len() > 1 {
+            self.lines.pop();
+        }
+    }
+
+    fn end_game(&mut self) -> usize {
+        std::mem::take(self).moves
+    }
 }
 
 /// Whether a text opens with markup (`<`), as web pages and XML records do.

@@ -1,8 +1,9 @@
 //! Reading a large input a piece at a time, in bounded memory.
 //!
-//! The first megabyte decides how ([`super::sniff`]), and tells the
-//! input's format once (a binary format by its signature, or text): an
-//! input read whole is not told again ([`Whole`]). PGN, JSON, EPD, UCI,
+//! The first megabyte decides how ([`super::sniff::sniff`], called once
+//! per input): an input read whole is not told again ([`Whole`]), but for
+//! one whose head cannot tell ([`super::sniff::Reading::Undecided`]),
+//! told from all of it once read. PGN, JSON, EPD, UCI,
 //! DhtmlXQ, WXF and plain text is cut, as it arrives, into [`Chunk`]s of
 //! whole games (about 256 KB each) that are read one after the other, or
 //! side by side on several threads, and give the same games as reading
@@ -50,7 +51,7 @@
 //! are never the second byte of one; braces and `[` (which can be, in GBK
 //! and Big5) are looked for in the decoded line. The bytes are cut before
 //! they are decoded, and each chunk decodes its own, line by line (see
-//! [`encoding::decode_lines`]). UTF-16 is decoded as it comes, to UTF-8.
+//! [`super::encoding::decode_lines`]). UTF-16 is decoded as it comes, to UTF-8.
 //! A line longer than [`MAX_LINE`] is not read, so that memory stays
 //! bounded: its PGN game, JSON record or EPD or UCI line is unreadable; in
 //! a WXF or plain text it is an unreadable game of its own between the
@@ -86,9 +87,10 @@ mod text;
 use std::io::Read as _;
 
 use super::ccbridge::{CcbridgeErrorKind, FileKind};
-use super::detect::{self, Format};
-use super::encoding::{self, Encoding};
-use super::{ByteError, Read, Unreadable, UnreadableReason, sniff};
+use super::detect::Format;
+use super::encoding::{Encoding, TextEncoding};
+use super::sniff::{self, Reading, Sniff};
+use super::{ByteError, Read, Unreadable, UnreadableReason};
 use crate::record::Visitor;
 use library::{LibraryChunk, LibraryChunks};
 use text::{TextChunk, TextChunks};
@@ -128,11 +130,14 @@ pub enum Split<R> {
     Chunks(Chunks<R>),
 }
 
-/// An input read whole, and its format as its head told it.
+/// An input read whole, and what it is as its head told it (or all of it,
+/// when its head could not tell).
 #[derive(Debug)]
 pub struct Whole {
     bytes: Vec<u8>,
-    told: Format,
+    told: Sniff,
+    /// Its text, when telling it decoded all of it into a new string.
+    text: Option<String>,
 }
 
 impl Whole {
@@ -141,26 +146,24 @@ impl Whole {
         &self.bytes
     }
 
-    /// The format its head told ([`detect::detect`]): a binary format,
-    /// binary data, or [`Format::Pgn`] for any text (told apart once
-    /// decoded).
-    pub fn told(&self) -> Format {
+    /// What it is ([`sniff::sniff`]).
+    pub fn told(&self) -> Sniff {
         self.told
     }
 
     /// Reads its games with `visitor` like [`super::read_with`], without
-    /// telling its format again.
+    /// telling its format or decoding its text again.
     ///
     /// # Errors
     ///
     /// As [`super::read_with`].
     pub fn read_with<V: Visitor>(
         &self,
-        encoding: Option<Encoding>,
         visitor: &mut V,
         each: impl FnMut(V::Output),
     ) -> Result<Read, Unreadable> {
-        super::read::read_told(&self.bytes, self.told, encoding, visitor, each)
+        let text = self.text.as_deref().map(std::borrow::Cow::Borrowed);
+        super::read::read_sniffed(&self.bytes, self.told, text, visitor, each)
     }
 }
 
@@ -226,77 +229,76 @@ pub(crate) fn split_limited<R: std::io::Read>(
 ) -> Result<Split<R>, Unreadable> {
     let mut head = Vec::with_capacity(head_size);
     (&mut source).take(head_size as u64).read_to_end(&mut head).map_err(cannot_read)?;
-    // The format is told once, from the head.
-    let told = detect::detect(&head);
+    let all = head.len() < head_size;
+    // What the input is, told once, from its head.
+    let (told, text) = sniff::sniff_decoded(&head, all, encoding);
+    let text = text.and_then(|t| match t {
+        std::borrow::Cow::Owned(t) if all => Some(t),
+        _ => None,
+    });
     // Data of no record format is refused on its head: the rest (of a
     // device such as /dev/zero, maybe endless) is not read.
-    if told == Format::Binary {
-        return Ok(Split::Whole(Whole { bytes: head, told }));
+    if told.format == Format::Binary || all {
+        return Ok(Split::Whole(Whole { bytes: head, told, text }));
     }
-    let whole = |mut bytes: Vec<u8>, mut source: R| {
-        let room = (MAX_WHOLE + 1).saturating_sub(bytes.len() as u64);
-        (&mut source).take(room).read_to_end(&mut bytes).map_err(cannot_read)?;
-        if bytes.len() as u64 > MAX_WHOLE {
-            let reason = UnreadableReason::TooLarge { max: MAX_WHOLE };
-            return Err(Unreadable::damaged(told, reason));
+    match told.reading {
+        Reading::Whole => return whole(head, source, told),
+        Reading::Undecided => {
+            // Told again from all of it.
+            let mut input = whole(head, source, told)?;
+            if let Split::Whole(w) = &mut input {
+                let (told, text) = sniff::sniff_decoded(&w.bytes, true, encoding);
+                let text = text.and_then(|t| match t {
+                    std::borrow::Cow::Owned(t) => Some(t),
+                    std::borrow::Cow::Borrowed(_) => None,
+                });
+                (w.told, w.text) = (told, text);
+            }
+            return Ok(input);
         }
-        Ok(Split::Whole(Whole { bytes, told }))
-    };
-    if head.len() < head_size {
-        return whole(head, source);
+        Reading::Pieces => {}
     }
-    match told {
-        Format::Cbl => {
-            let chunks = |cut| Ok(Split::Chunks(Chunks { cut: Cut::Library(cut) }));
-            let found = head[..head.len().min(16)].to_vec();
-            return match LibraryChunks::new(head, source, piece_size) {
-                Some(cut) => chunks(cut),
-                // Cannot be: the head was told to be a library.
-                None => {
-                    let kind = CcbridgeErrorKind::NotCcbridge { wanted: FileKind::Library, found };
-                    let e = ByteError { offset: 0, in_inflated_data: false, kind };
-                    Err(Unreadable::damaged(Format::Cbl, UnreadableReason::Ccbridge(e)))
-                }
-            };
-        }
-        Format::Pgn => {}
-        _ => return whole(head, source),
+    if told.format == Format::Cbl {
+        let chunks = |cut| Ok(Split::Chunks(Chunks { cut: Cut::Library(cut) }));
+        let found = head[..head.len().min(16)].to_vec();
+        return match LibraryChunks::new(head, source, piece_size) {
+            Some(cut) => chunks(cut),
+            // Cannot be: the head was told to be a library.
+            None => {
+                let kind = CcbridgeErrorKind::NotCcbridge { wanted: FileKind::Library, found };
+                let e = ByteError { offset: 0, in_inflated_data: false, kind };
+                Err(Unreadable::damaged(Format::Cbl, UnreadableReason::Ccbridge(e)))
+            }
+        };
     }
-    let (enc, bom) = encoding::detect_head(&head, encoding);
-    let mut decoder = enc.decoder();
-    let mut text = String::new();
-    decode(&mut decoder, &head[bom..], &mut text, false);
-    // Texts read in chunks: JSON records, EPD and UCI lines, DhtmlXQ
-    // blocks, and PGN (but not
-    // a web page, which may hold DhtmlXQ blocks further on).
-    let format = match sniff::text_format(&text) {
-        Format::Json => Format::Json,
-        Format::Dhtmlxq => Format::Dhtmlxq,
-        Format::Epd => Format::Epd,
-        Format::Uci => Format::Uci,
-        Format::Wxf => Format::Wxf,
-        _ if sniff::starts_with_markup(&text) => return whole(head, source),
-        Format::Pgn => Format::Pgn,
-        // Plain text, unless its head reads better as PGN move text
-        // without tags (which has no place to cut: it is read whole).
-        Format::Text if streams_as_plain_text(&text) => Format::Text,
-        _ => return whole(head, source),
-    };
+    let Some(lines_in) = told.text else { return whole(head, source, told) };
+    let enc = lines_in.encoding;
     let utf16 = matches!(enc, Encoding::Utf16Le | Encoding::Utf16Be);
-    let raw = if utf16 { text.into_bytes() } else { head.split_off(bom) };
-    let lines_in = if utf16 { Encoding::Utf8 } else { enc };
+    let (raw, decoder, lines_in) = if utf16 {
+        // Decoded as it comes, to UTF-8: the chunks' lines are UTF-8.
+        let mut decoder = enc.decoder();
+        let mut text = String::new();
+        decode(&mut decoder, &head[lines_in.bom..], &mut text, false);
+        let utf8 = TextEncoding { encoding: Encoding::Utf8, bom: 0, line_by_line: false };
+        (text.into_bytes(), Some(decoder), utf8)
+    } else {
+        (head.split_off(lines_in.bom), None, lines_in)
+    };
     let sizes = (piece_size, max_game);
-    let cut = TextChunks::new(source, (format, enc, lines_in), utf16.then_some(decoder), raw, sizes);
+    let cut = TextChunks::new(source, (told.format, enc, lines_in), decoder, raw, sizes);
     Ok(Split::Chunks(Chunks { cut: Cut::Text(cut) }))
 }
 
-/// Whether a head told to be plain text is read as such a piece at a
-/// time: its lines that end in it (its last line may be cut) hold a game
-/// of plain text, and read better as plain text than as PGN move text
-/// without tags (which has no place to cut). Else the text is read whole:
-/// a text without a line of moves in its first megabyte is no record.
-fn streams_as_plain_text(head: &str) -> bool {
-    head.rfind('\n').is_some_and(|k| super::read::plain_text_holds_games(&head[..=k]))
+/// The input whose head is `head`, read whole (up to [`MAX_WHOLE`]), told
+/// as `told`.
+fn whole<R: std::io::Read>(mut bytes: Vec<u8>, mut source: R, told: Sniff) -> Result<Split<R>, Unreadable> {
+    let room = (MAX_WHOLE + 1).saturating_sub(bytes.len() as u64);
+    (&mut source).take(room).read_to_end(&mut bytes).map_err(cannot_read)?;
+    if bytes.len() as u64 > MAX_WHOLE {
+        let reason = UnreadableReason::TooLarge { max: MAX_WHOLE };
+        return Err(Unreadable::damaged(told.format, reason));
+    }
+    Ok(Split::Whole(Whole { bytes, told, text: None }))
 }
 
 fn cannot_read(e: std::io::Error) -> Unreadable {
@@ -401,7 +403,7 @@ pub fn read_stream_with<V: Visitor>(
     visitor: &mut V,
     each: impl FnMut(V::Output),
 ) -> Result<Read, Unreadable> {
-    read_split(split(source, encoding)?, encoding, visitor, each)
+    read_split(split(source, encoding)?, visitor, each)
 }
 
 /// Reads the games of an input [`split`] (or [`split_sized`]) with
@@ -413,12 +415,11 @@ pub fn read_stream_with<V: Visitor>(
 /// [`Unreadable`] when it cannot be read or holds no game.
 pub fn read_split<R: std::io::Read, V: Visitor>(
     split: Split<R>,
-    encoding: Option<Encoding>,
     visitor: &mut V,
     mut each: impl FnMut(V::Output),
 ) -> Result<Read, Unreadable> {
     let mut chunks = match split {
-        Split::Whole(whole) => return whole.read_with(encoding, visitor, each),
+        Split::Whole(whole) => return whole.read_with(visitor, each),
         Split::Chunks(chunks) => chunks,
     };
     let read = Read { format: chunks.format(), encoding: chunks.encoding() };

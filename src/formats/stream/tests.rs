@@ -19,7 +19,7 @@ fn read_stream_in(
 ) -> Result<(Read, Vec<Record>), Unreadable> {
     let mut records = Vec::new();
     let split = split_sized(bytes, encoding, head, piece)?;
-    let read = read_split(split, encoding, &mut RecordBuilder::default(), |r| records.push(r))?;
+    let read = read_split(split, &mut RecordBuilder::default(), |r| records.push(r))?;
     Ok((read, records))
 }
 
@@ -577,7 +577,6 @@ mod libraries {
                     let mut got = 0;
                     let _ = read_split(
                         split_sized(&file[..], None, head, piece).unwrap(),
-                        None,
                         &mut RecordBuilder::default(),
                         |_| got += 1,
                     );
@@ -616,7 +615,7 @@ mod libraries {
         for (piece, held) in [(1 << 20, true), (1000, false)] {
             let mut got = 0;
             let split = split_sized(&file[..], None, 64, piece).unwrap();
-            let e = read_split(split, None, &mut RecordBuilder::default(), |_| got += 1).unwrap_err();
+            let e = read_split(split, &mut RecordBuilder::default(), |_| got += 1).unwrap_err();
             assert_eq!(e.reason, whole.reason);
             if held {
                 assert_eq!(got, 0, "32 pieces hold every record: none is handed on");
@@ -733,7 +732,7 @@ fn tagless_pgn_move_text_is_read_whole() {
 fn read_limited(bytes: &[u8], head: usize, piece: usize, most: usize) -> Vec<Record> {
     let split = split_limited(bytes, None, (head, piece), most).unwrap();
     let mut records = Vec::new();
-    read_split(split, None, &mut RecordBuilder::default(), |r| records.push(r)).unwrap();
+    read_split(split, &mut RecordBuilder::default(), |r| records.push(r)).unwrap();
     records
 }
 
@@ -781,4 +780,92 @@ fn a_game_too_long_to_hold_is_one_unreadable_game_and_the_rest_read() {
             }
         }
     }
+}
+
+/// The records of `bytes` read whole, in the encoding given.
+fn read_whole_in(bytes: &[u8], encoding: Option<Encoding>) -> (Read, Vec<Record>) {
+    let mut records = Vec::new();
+    let read = crate::formats::read_with(bytes, encoding, &mut RecordBuilder::default(), |r| records.push(r))
+        .unwrap();
+    (read, records)
+}
+
+#[test]
+fn a_forced_encoding_reads_every_line_in_it_whole_or_in_pieces() {
+    // A GBK text holding a line of UTF-8 Chinese: detected, that line is read
+    // as UTF-8; forced to GBK, it is read as GBK in both readings.
+    let (gbk, _, _) = encoding_rs::GBK.encode("[Event \"国标\"]\n1. 炮二平五 马８进７ *\n\n");
+    let mut bytes = gbk.repeat(3000);
+    bytes.extend_from_slice("[Event \"统一码\"]\n1. 炮二平五 马８进７ *\n".as_bytes());
+    assert!(bytes.len() > 4096);
+    for forced in [None, Some(Encoding::Gb18030)] {
+        let (whole_read, whole) = read_whole_in(&bytes, forced);
+        let (read, streamed) = read_stream_in(&bytes, forced, 4096, 1024).unwrap();
+        assert_eq!(read, whole_read, "{forced:?}");
+        assert!(streamed == whole, "{forced:?}: streamed and whole readings differ");
+        let last = whole.last().unwrap().tag("Event").unwrap().to_string();
+        assert_eq!(last == "统一码", forced.is_none(), "{forced:?}: {last}");
+    }
+}
+
+#[test]
+fn a_byte_order_mark_is_skipped_whatever_the_encoding_whole_or_in_pieces() {
+    let mut bytes = vec![0xEF, 0xBB, 0xBF];
+    bytes.extend_from_slice("[Event \"x\"]\n1. h2e2 h9g7 *\n\n".repeat(400).as_bytes());
+    for forced in [None, Some(Encoding::Utf8), Some(Encoding::Gb18030), Some(Encoding::Big5)] {
+        let (whole_read, whole) = read_whole_in(&bytes, forced);
+        let (read, streamed) = read_stream_in(&bytes, forced, 1024, 512).unwrap();
+        assert_eq!(read, whole_read, "{forced:?}");
+        assert_eq!(whole.len(), 400, "{forced:?}");
+        assert!(streamed == whole, "{forced:?}: streamed and whole readings differ");
+        assert_eq!(whole[0].tag("Event"), Some("x"), "{forced:?}");
+    }
+}
+
+#[test]
+fn a_mostly_utf8_text_is_utf8_whole_or_in_pieces() {
+    // Mostly UTF-8, with one GBK line near the start: the same encoding is
+    // told from the head as from the whole text.
+    let (gbk, _, _) = encoding_rs::GBK.encode("[Event \"国标\"]\n1. 炮二平五 马８进７ *\n\n");
+    let mut bytes = gbk.into_owned();
+    bytes.extend_from_slice("[Event \"第一届·杯赛\"]\n1. 炮二平五 马８进７ *\n\n".repeat(500).as_bytes());
+    let (whole_read, whole) = read_whole_in(&bytes, None);
+    let (read, streamed) = read_stream_in(&bytes, None, 4096, 1024).unwrap();
+    assert_eq!((read.encoding, whole_read.encoding), (Some(Encoding::Utf8), Some(Encoding::Utf8)));
+    assert!(streamed == whole, "streamed and whole readings differ");
+    assert_eq!(whole[0].tag("Event"), Some("国标"));
+}
+
+#[test]
+fn plain_text_and_pgn_move_text_without_tags_are_told_apart_by_the_moves_read() {
+    use crate::formats::sniff::{Reading, sniff};
+    // Header lines and lines of moves: plain text, whole or in pieces.
+    let plain = "吉林洪智  红先和  上海林宏敏\n1. 兵七进一 炮２平３\n2. 炮二平五 马８进７\n\n".repeat(200);
+    let told = sniff(plain.as_bytes(), true, None);
+    assert_eq!((told.format, told.reading), (Format::Text, Reading::Whole));
+    assert_eq!(sniff(&plain.as_bytes()[..2048], false, None).reading, Reading::Pieces);
+    // Comments and variations between moves: PGN move text, which a plain
+    // reading loses (it takes such lines for headers); its head cannot cut it.
+    let tagless = "{开局} 1. 炮二平五 {中炮} 马８进７ (1... 卒７进１) 2. 马二进三 *\n\n".repeat(200);
+    let told = sniff(tagless.as_bytes(), true, None);
+    assert_eq!(told.format, Format::Pgn);
+    let head = sniff(&tagless.as_bytes()[..2048], false, None);
+    assert_eq!((head.format, head.reading), (Format::Pgn, Reading::Undecided));
+    let (read, streamed) = read_stream_in(tagless.as_bytes(), None, 2048, 512).unwrap();
+    assert_eq!(read.format, Format::Pgn);
+    assert!(!streamed.is_empty());
+    assert!(streamed == read_whole_in(tagless.as_bytes(), None).1);
+    // Words that read as no move end a line's count: a PGN reading of the
+    // plain text finds its header words first, and is not taken.
+    assert_eq!(sniff("甲队 胜 乙队\n炮二平五 马８进７\n".as_bytes(), true, None).format, Format::Text);
+}
+
+#[test]
+fn a_web_page_whose_blocks_come_after_its_head_is_told_from_all_of_it() {
+    use crate::formats::sniff::{Reading, sniff};
+    let mut page = format!("<html><body>{}", "<p>象棋</p>\n".repeat(400));
+    page.push_str("[DhtmlXQ][DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist][/DhtmlXQ]\n</body></html>\n");
+    assert_eq!(sniff(&page.as_bytes()[..1024], false, None).reading, Reading::Undecided);
+    let (read, streamed) = read_stream_in(page.as_bytes(), None, 1024, 512).unwrap();
+    assert_eq!((read.format, streamed.len()), (Format::Dhtmlxq, 1));
 }

@@ -3,7 +3,7 @@
 
 use crate::formats::detect::Format;
 use crate::formats::dhtmlxq::{self, Block};
-use crate::formats::encoding::{self, Encoding};
+use crate::formats::encoding::{self, Encoding, TextEncoding};
 #[cfg(feature = "serde")]
 use crate::formats::json;
 use crate::formats::read::{Sighted, looks_like_a_game};
@@ -21,7 +21,7 @@ pub(super) struct TextChunks<R> {
     pub(super) encoding: Encoding,
     /// The encoding each line is decoded from (UTF-8 for UTF-16, decoded
     /// as it comes).
-    pub(super) lines_in: Encoding,
+    pub(super) lines_in: TextEncoding,
     pub(super) utf16: Option<encoding_rs::Decoder>,
     /// Bytes read and not yet in a chunk.
     pub(super) raw: Vec<u8>,
@@ -72,7 +72,7 @@ pub(super) struct TextChunks<R> {
 pub(super) struct TextChunk {
     pub(super) format: Format,
     pub(super) encoding: Encoding,
-    lines_in: Encoding,
+    lines_in: TextEncoding,
     /// The number of the chunk's first line in its input.
     first_line: u32,
     parts: Vec<Part>,
@@ -107,7 +107,7 @@ impl<R: std::io::Read> TextChunks<R> {
     /// the text is UTF-16) and what follows it in `source`.
     pub(super) fn new(
         source: R,
-        (format, encoding, lines_in): (Format, Encoding, Encoding),
+        (format, encoding, lines_in): (Format, Encoding, TextEncoding),
         utf16: Option<encoding_rs::Decoder>,
         raw: Vec<u8>,
         (piece_size, max_game): (usize, usize),
@@ -206,7 +206,7 @@ impl<R: std::io::Read> TextChunks<R> {
         if !dhtmlxq::has_block_tag(line) {
             return self.block;
         }
-        if self.lines_in == Encoding::Utf8 || line.is_ascii() {
+        if self.lines_in.encoding == Encoding::Utf8 || line.is_ascii() {
             return dhtmlxq::open_after(line, self.block);
         }
         dhtmlxq::open_after(self.decoded(line).as_bytes(), self.block)
@@ -246,7 +246,7 @@ impl<R: std::io::Read> TextChunks<R> {
     /// Whether a line is a line of tags.
     fn is_tag_line(&self, line: &[u8]) -> bool {
         match std::str::from_utf8(line) {
-            Ok(text) if self.lines_in == Encoding::Utf8 || text.is_ascii() => pgn::is_tag_line(text),
+            Ok(text) if self.lines_in.encoding == Encoding::Utf8 || text.is_ascii() => pgn::is_tag_line(text),
             _ => pgn::is_tag_line(&self.decoded(line)),
         }
     }
@@ -255,7 +255,7 @@ impl<R: std::io::Read> TextChunks<R> {
     /// else decoded.
     fn line_text<'a>(&self, line: &'a [u8]) -> std::borrow::Cow<'a, str> {
         match std::str::from_utf8(line) {
-            Ok(text) if self.lines_in == Encoding::Utf8 || text.is_ascii() => text.into(),
+            Ok(text) if self.lines_in.encoding == Encoding::Utf8 || text.is_ascii() => text.into(),
             _ => self.decoded(line).into(),
         }
     }
@@ -263,7 +263,7 @@ impl<R: std::io::Read> TextChunks<R> {
     /// A line decoded.
     fn decoded(&self, line: &[u8]) -> String {
         let mut text = String::new();
-        encoding::decode_lines(line, self.lines_in, &mut text);
+        self.lines_in.decode_onto(line, &mut text);
         text
     }
 
@@ -271,7 +271,7 @@ impl<R: std::io::Read> TextChunks<R> {
     /// bytes can be the second byte of another character).
     fn last_brace(&self, line: &[u8]) -> Option<u8> {
         let k = memchr::memrchr2(b'{', b'}', line)?;
-        if self.lines_in == Encoding::Utf8 || line.is_ascii() {
+        if self.lines_in.encoding == Encoding::Utf8 || line.is_ascii() {
             return Some(line[k]);
         }
         let text = self.decoded(line);
@@ -540,7 +540,7 @@ impl TextChunk {
                     match part {
                         Part::Lines(bytes) => {
                             text.clear();
-                            encoding::decode_lines(bytes, self.lines_in, &mut text);
+                            self.lines_in.decode_onto(bytes, &mut text);
                             for line in text.lines() {
                                 reader.push_line(line);
                                 reader.tell_games(visitor, |game| each(game, true));
@@ -599,7 +599,7 @@ impl TextChunk {
                     match part {
                         Part::Lines(bytes) => {
                             text.clear();
-                            encoding::decode_lines(bytes, self.lines_in, &mut text);
+                            self.lines_in.decode_onto(bytes, &mut text);
                             for line in text.lines() {
                                 reader.push_line(line);
                             }
@@ -639,14 +639,14 @@ enum Run<'a> {
 
 /// Hands `each` the runs of lines of `parts`, decoded from `lines_in`, the
 /// first being line `first_line` of the input.
-fn runs(parts: &[Part], first_line: u32, lines_in: Encoding, mut each: impl FnMut(Run<'_>)) {
+fn runs(parts: &[Part], first_line: u32, lines_in: TextEncoding, mut each: impl FnMut(Run<'_>)) {
     let mut text = String::new();
     let mut line = first_line;
     for part in parts {
         match part {
             Part::Lines(bytes) => {
                 text.clear();
-                encoding::decode_lines(bytes, lines_in, &mut text);
+                lines_in.decode_onto(bytes, &mut text);
                 each(Run::Lines(&text, line));
                 let lines = memchr::memchr_iter(b'\n', bytes).count();
                 line = line.saturating_add(u32::try_from(lines).unwrap_or(u32::MAX));
