@@ -470,7 +470,7 @@ impl<'a> Written<'a> {
     }
 
     /// Resolves the move in `pos`.
-    #[inline]
+    #[inline(always)]
     fn resolve(self, pos: &Position, san_base: &mut Option<u8>) -> Result<Move, MoveError> {
         match self {
             Written::Text(t) => match iccs::parse_plain(t.as_bytes()) {
