@@ -403,41 +403,49 @@ impl Follow for () {
 impl<A: Follow, B: Follow> Follow for (A, B) {
     type Output = (A::Output, B::Output);
 
+    #[inline]
     fn start(&mut self, start: &Position) {
         self.0.start(start);
         self.1.start(start);
     }
 
+    #[inline]
     fn before_move(&mut self, before: &Position, m: Move) {
         self.0.before_move(before, m);
         self.1.before_move(before, m);
     }
 
+    #[inline]
     fn after_move(&mut self, after: &Position, m: Move) {
         self.0.after_move(after, m);
         self.1.after_move(after, m);
     }
 
+    #[inline]
     fn begin_variation(&mut self, from: &Position, ply: usize, line: LineId<'_>) -> Skip {
         let (a, b) = (self.0.begin_variation(from, ply, line), self.1.begin_variation(from, ply, line));
         Skip(a.0 && b.0)
     }
 
+    #[inline]
     fn before_variation_move(&mut self, before: &Position, m: Move) {
         self.0.before_variation_move(before, m);
         self.1.before_variation_move(before, m);
     }
 
+    #[inline]
     fn variation_move(&mut self, after: &Position, m: Move) {
         self.0.variation_move(after, m);
         self.1.variation_move(after, m);
     }
 
+    #[inline]
     fn end_variation(&mut self, back: &Position, ply: usize, line: LineId<'_>) {
         self.0.end_variation(back, ply, line);
         self.1.end_variation(back, ply, line);
     }
 
+    #[inline]
     fn go_on(&mut self) -> ControlFlow<()> {
         match (self.0.go_on(), self.1.go_on()) {
             (ControlFlow::Break(()), ControlFlow::Break(())) => ControlFlow::Break(()),
