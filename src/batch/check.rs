@@ -264,6 +264,10 @@ impl<F: Follow> Visitor for Checker<F> {
         self.replayer.mv(mv)
     }
 
+    fn move_text(&mut self, text: &str, at: Span) -> ControlFlow<()> {
+        self.replayer.move_text(text, at)
+    }
+
     fn comment(&mut self, text: &str) {
         let _ = text;
         self.has_comments = true;

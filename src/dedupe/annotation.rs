@@ -50,6 +50,10 @@ impl<V: Visitor> Visitor for Annotations<V> {
         self.inner.mv(mv)
     }
 
+    fn move_text(&mut self, text: &str, at: Span) -> ControlFlow<()> {
+        self.inner.move_text(text, at)
+    }
+
     fn nag(&mut self, nag: u8) {
         self.inner.nag(nag);
     }

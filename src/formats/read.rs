@@ -347,6 +347,13 @@ impl<V: Visitor> Visitor for Sighted<V> {
         self.inner.mv(mv)
     }
 
+    fn move_text(&mut self, text: &str, at: Span) -> std::ops::ControlFlow<()> {
+        if self.first_move.is_none() {
+            self.first_move = Some(notation::is_move_text(text));
+        }
+        self.inner.move_text(text, at)
+    }
+
     fn nag(&mut self, nag: u8) {
         self.inner.nag(nag)
     }

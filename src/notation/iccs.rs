@@ -95,11 +95,20 @@ impl IccsMove {
     /// # Errors
     ///
     /// A [`ResolveError`] when the move is not legal in `pos`.
+    #[inline]
     pub fn resolve(&self, pos: &Position) -> Result<Move, ResolveError> {
         let m = self.0;
         if pos.is_legal(m) {
             return Ok(m);
         }
+        self.why_not(pos)
+    }
+
+    /// The rest of [`IccsMove::resolve`], for a move `is_legal` refused.
+    #[cold]
+    #[inline(never)]
+    fn why_not(&self, pos: &Position) -> Result<Move, ResolveError> {
+        let m = self.0;
         match pos.illegality(m) {
             None => Ok(m),
             Some(Illegality::NoPiece(_) | Illegality::NotYourTurn(_)) => {

@@ -403,41 +403,49 @@ impl Follow for () {
 impl<A: Follow, B: Follow> Follow for (A, B) {
     type Output = (A::Output, B::Output);
 
+    #[inline]
     fn start(&mut self, start: &Position) {
         self.0.start(start);
         self.1.start(start);
     }
 
+    #[inline]
     fn before_move(&mut self, before: &Position, m: Move) {
         self.0.before_move(before, m);
         self.1.before_move(before, m);
     }
 
+    #[inline]
     fn after_move(&mut self, after: &Position, m: Move) {
         self.0.after_move(after, m);
         self.1.after_move(after, m);
     }
 
+    #[inline]
     fn begin_variation(&mut self, from: &Position, ply: usize, line: LineId<'_>) -> Skip {
         let (a, b) = (self.0.begin_variation(from, ply, line), self.1.begin_variation(from, ply, line));
         Skip(a.0 && b.0)
     }
 
+    #[inline]
     fn before_variation_move(&mut self, before: &Position, m: Move) {
         self.0.before_variation_move(before, m);
         self.1.before_variation_move(before, m);
     }
 
+    #[inline]
     fn variation_move(&mut self, after: &Position, m: Move) {
         self.0.variation_move(after, m);
         self.1.variation_move(after, m);
     }
 
+    #[inline]
     fn end_variation(&mut self, back: &Position, ply: usize, line: LineId<'_>) {
         self.0.end_variation(back, ply, line);
         self.1.end_variation(back, ply, line);
     }
 
+    #[inline]
     fn go_on(&mut self) -> ControlFlow<()> {
         match (self.0.go_on(), self.1.go_on()) {
             (ControlFlow::Break(()), ControlFlow::Break(())) => ControlFlow::Break(()),
@@ -450,25 +458,46 @@ impl<A: Follow, B: Follow> Follow for (A, B) {
     }
 }
 
-/// Resolves a move of a record in `pos`.
-fn resolve_move(mv: &RecordedMove, pos: &Position, san_base: &mut Option<u8>) -> Result<Move, MoveError> {
-    match &mv.text {
-        MoveText::Text(t) => match iccs::parse_plain(t.as_bytes()) {
-            Some(m) => Ok(m.resolve(pos)?),
-            None => resolve_any_in_game(pos, t, san_base),
-        },
-        MoveText::Coords(m) => match pos.illegality(*m) {
-            None => Ok(*m),
-            Some(why) => Err(MoveError::Illegal(why)),
-        },
-    }
+/// A move as the record writes it, lent: text in some notation, or
+/// coordinates.
+#[derive(Copy, Clone)]
+enum Written<'a> {
+    /// Text, resolved against the position.
+    Text(&'a str),
+    /// Coordinates, as binary formats store them.
+    Coords(Move),
 }
 
-/// The move as written.
-fn written(mv: &RecordedMove) -> String {
-    match &mv.text {
-        MoveText::Text(t) => t.to_string(),
-        MoveText::Coords(m) => m.to_string(),
+impl<'a> Written<'a> {
+    /// The move of a record, lent.
+    fn of(mv: &'a RecordedMove) -> Written<'a> {
+        match &mv.text {
+            MoveText::Text(t) => Written::Text(t),
+            MoveText::Coords(m) => Written::Coords(*m),
+        }
+    }
+
+    /// Resolves the move in `pos`.
+    #[inline(always)]
+    fn resolve(self, pos: &Position, san_base: &mut Option<u8>) -> Result<Move, MoveError> {
+        match self {
+            Written::Text(t) => match iccs::parse_plain(t.as_bytes()) {
+                Some(m) => Ok(m.resolve(pos)?),
+                None => resolve_any_in_game(pos, t, san_base),
+            },
+            Written::Coords(m) => match pos.illegality(m) {
+                None => Ok(m),
+                Some(why) => Err(MoveError::Illegal(why)),
+            },
+        }
+    }
+
+    /// The move as written.
+    fn written(self) -> String {
+        match self {
+            Written::Text(t) => t.to_string(),
+            Written::Coords(m) => m.to_string(),
+        }
     }
 }
 
@@ -732,34 +761,10 @@ impl<F: Follow> Replayer<F> {
         self.stopped = false;
     }
 
-    /// The game's result: the one written after the moves, else the
-    /// `Result` tag.
-    fn stated_result(&self) -> Option<GameResult> {
-        self.result.or(self.result_tag)
-    }
-}
-
-impl<F: Follow> Visitor for Replayer<F> {
-    type Output = Replayed;
-
-    fn begin_game(&mut self, at: Span) {
-        self.game_at = at;
-    }
-
-    fn tag(&mut self, name: &str, value: &str, at: Span) {
-        if name.eq_ignore_ascii_case("FEN") && !self.fen_seen {
-            self.fen_seen = true;
-            let fen = value.trim();
-            if !fen.is_empty() {
-                self.fen = Some((fen.to_string(), at));
-            }
-        } else if name.eq_ignore_ascii_case("Result") && !self.result_tag_seen {
-            self.result_tag_seen = true;
-            self.result_tag = GameResult::parse(value);
-        }
-    }
-
-    fn mv(&mut self, mv: &RecordedMove) -> ControlFlow<()> {
+    /// Replays the move `mv` written at `at`: [`Visitor::mv`] and
+    /// [`Visitor::move_text`].
+    #[inline]
+    fn replay_move(&mut self, mv: Written<'_>, at: Span) -> ControlFlow<()> {
         self.last = None;
         if self.stopped {
             return ControlFlow::Break(());
@@ -775,13 +780,13 @@ impl<F: Follow> Visitor for Replayer<F> {
         }
         if !self.line.main && self.line.top.is_none() {
             self.line.top =
-                Some(std::sync::Arc::new(Variation { ply: self.line.ply + 1, first: written(mv) }));
+                Some(std::sync::Arc::new(Variation { ply: self.line.ply + 1, first: mv.written() }));
         }
         // Variation moves read SAN with the main line's convention, and
         // keep none of their own.
         let mut variation_base = self.san_base;
         let base = if self.line.main { &mut self.san_base } else { &mut variation_base };
-        match resolve_move(mv, &self.pos, base) {
+        match mv.resolve(&self.pos, base) {
             Ok(m) => {
                 if self.line.main {
                     self.follow.before_move(&self.pos, m);
@@ -815,8 +820,8 @@ impl<F: Follow> Visitor for Replayer<F> {
                 let over = if self.line.main { self.pos.outcome() } else { None };
                 let e = ReplayError {
                     ply: self.line.ply + 1,
-                    text: written(mv),
-                    at: mv.at,
+                    text: mv.written(),
+                    at,
                     variation: self.line.top.as_deref().cloned(),
                     problem: Problem::Move { error, over },
                 };
@@ -830,6 +835,41 @@ impl<F: Follow> Visitor for Replayer<F> {
             }
         }
         ControlFlow::Continue(())
+    }
+
+    /// The game's result: the one written after the moves, else the
+    /// `Result` tag.
+    fn stated_result(&self) -> Option<GameResult> {
+        self.result.or(self.result_tag)
+    }
+}
+
+impl<F: Follow> Visitor for Replayer<F> {
+    type Output = Replayed;
+
+    fn begin_game(&mut self, at: Span) {
+        self.game_at = at;
+    }
+
+    fn tag(&mut self, name: &str, value: &str, at: Span) {
+        if name.eq_ignore_ascii_case("FEN") && !self.fen_seen {
+            self.fen_seen = true;
+            let fen = value.trim();
+            if !fen.is_empty() {
+                self.fen = Some((fen.to_string(), at));
+            }
+        } else if name.eq_ignore_ascii_case("Result") && !self.result_tag_seen {
+            self.result_tag_seen = true;
+            self.result_tag = GameResult::parse(value);
+        }
+    }
+
+    fn mv(&mut self, mv: &RecordedMove) -> ControlFlow<()> {
+        self.replay_move(Written::of(mv), mv.at)
+    }
+
+    fn move_text(&mut self, text: &str, at: Span) -> ControlFlow<()> {
+        self.replay_move(Written::Text(text), at)
     }
 
     fn begin_variation(&mut self) -> Skip {

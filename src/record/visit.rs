@@ -139,6 +139,41 @@ pub trait Visitor {
         ControlFlow::Continue(())
     }
 
+    /// A move written as text (`h2e2`, `炮二平五`) at `at`, the text lent
+    /// rather than copied into a [`RecordedMove`]: text readers (PGN) call
+    /// this in place of [`Visitor::mv`]. By default it makes the
+    /// [`RecordedMove`] and calls [`Visitor::mv`]; a visitor that needs no
+    /// copy of the text answers it here, the same as `mv` would.
+    ///
+    /// ```
+    /// use std::ops::ControlFlow;
+    /// use qipu::record::{MoveText, RecordedMove, Span, Visitor};
+    ///
+    /// #[derive(Default)]
+    /// struct Texts(Vec<String>);
+    ///
+    /// impl Visitor for Texts {
+    ///     type Output = Vec<String>;
+    ///     fn mv(&mut self, mv: &RecordedMove) -> ControlFlow<()> {
+    ///         if let MoveText::Text(t) = &mv.text {
+    ///             self.0.push(t.to_string());
+    ///         }
+    ///         ControlFlow::Continue(())
+    ///     }
+    ///     fn end_game(&mut self) -> Vec<String> {
+    ///         std::mem::take(&mut self.0)
+    ///     }
+    /// }
+    ///
+    /// let mut texts = Texts::default();
+    /// let _ = texts.move_text("h2e2", Span { line: 1, column: 4 }); // told to `mv`
+    /// assert_eq!(texts.end_game(), ["h2e2"]);
+    /// ```
+    #[inline]
+    fn move_text(&mut self, text: &str, at: Span) -> ControlFlow<()> {
+        self.mv(&RecordedMove::text(text, at.line, at.column))
+    }
+
     /// An annotation glyph (`$1`, or a remark mark `!?` read as one) of the
     /// move just read.
     fn nag(&mut self, nag: u8) {
@@ -227,6 +262,10 @@ impl<V: Visitor> Visitor for &mut V {
         (**self).mv(mv)
     }
 
+    fn move_text(&mut self, text: &str, at: Span) -> ControlFlow<()> {
+        (**self).move_text(text, at)
+    }
+
     fn nag(&mut self, nag: u8) {
         (**self).nag(nag)
     }
@@ -308,6 +347,10 @@ impl<V: Visitor, R, F: FnMut(V::Output) -> R> Visitor for Map<V, F> {
 
     fn mv(&mut self, mv: &RecordedMove) -> ControlFlow<()> {
         self.inner.mv(mv)
+    }
+
+    fn move_text(&mut self, text: &str, at: Span) -> ControlFlow<()> {
+        self.inner.move_text(text, at)
     }
 
     fn nag(&mut self, nag: u8) {

@@ -101,6 +101,7 @@ impl History {
     }
 
     /// Records the position after a move.
+    #[inline]
     pub fn push(&mut self, pos: &Position) {
         self.entries.push(Entry {
             hash: pos.hash(),

@@ -196,6 +196,7 @@ impl Follow for Probe {
         self.look_at(start);
     }
 
+    #[inline]
     fn before_move(&mut self, before: &Position, m: Move) {
         if self.looks.key {
             self.keyer.before_move(before, m);
@@ -210,6 +211,7 @@ impl Follow for Probe {
         }
     }
 
+    #[inline]
     fn after_move(&mut self, after: &Position, m: Move) {
         if self.looks.key {
             self.keyer.after_move(after, m);
@@ -219,6 +221,7 @@ impl Follow for Probe {
         }
     }
 
+    #[inline]
     fn variation_move(&mut self, after: &Position, _: Move) {
         if self.looks.in_variations
             && let Some(target) = &self.looks.position

@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 use std::ops::ControlFlow;
 
-use crate::record::{GameResult, Record, RecordBuilder, RecordedMove, Span, Visitor, Warning};
+use crate::record::{GameResult, Record, RecordBuilder, Span, Visitor, Warning};
 
 /// Reads every game of a PGN text into records.
 pub fn read(text: &str) -> Vec<Record> {
@@ -718,8 +718,7 @@ impl<V: Visitor> Reader<'_, V> {
         self.state.content = true;
         self.state.depth += 1;
         if self.telling() {
-            let mv = RecordedMove::text(text, at.line, at.column);
-            if let ControlFlow::Break(()) = self.visitor.mv(&mv) {
+            if let ControlFlow::Break(()) = self.visitor.move_text(text, at) {
                 self.state.stopped = true;
             }
             if let Some(nag) = nag {
