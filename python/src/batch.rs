@@ -311,7 +311,7 @@ pub fn convert<'py>(
                 qipu::record::RecordBuilder::default(),
                 |mut record: qipu::record::Record| {
                     let judged = selection.judge_record(&record);
-                    let status = Status::of(record.unreadable.is_some(), record.replayed());
+                    let status = Status::of(record.unreadable().is_some(), record.replayed());
                     if set_ecco {
                         qipu::analysis::ecco::tag_record(&mut record);
                     }

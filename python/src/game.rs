@@ -68,7 +68,7 @@ impl Game {
 
     /// The nodes of the main line.
     fn main_line(&self) -> impl Iterator<Item = NodeId> + '_ {
-        self.record.tree.main_line()
+        self.record.tree().main_line()
     }
 }
 
@@ -120,7 +120,7 @@ impl Game {
     #[getter]
     fn tags<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let tags = PyDict::new(py);
-        for (name, value) in &self.record.tags {
+        for (name, value) in self.record.tags() {
             if !tags.contains(name)? {
                 tags.set_item(name, value)?;
             }
@@ -240,7 +240,7 @@ impl Game {
     /// `None` from the first that does not replay).
     #[getter]
     fn variations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let tree = &self.record.tree;
+        let tree = self.record.tree();
         let resolution = &self.record.replayed().resolution;
         let list = PyList::empty(py);
         // (node, ply of its move, depth); the main line first.
@@ -279,7 +279,7 @@ impl Game {
     /// before the first), `in_variation` and `text`.
     #[getter]
     fn comments<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let tree = &self.record.tree;
+        let tree = self.record.tree();
         let list = PyList::empty(py);
         let mut stack = vec![(tree.root(), 0usize, false)];
         while let Some((id, ply, in_variation)) = stack.pop() {
@@ -353,7 +353,7 @@ impl Game {
 
 /// The move of node `id` as written.
 fn written(record: &Record, id: NodeId) -> String {
-    match record.tree.node(id).mv.as_ref().map(|m| &m.text) {
+    match record.tree().node(id).mv.as_ref().map(|m| &m.text) {
         Some(MoveText::Text(word)) => word.to_string(),
         Some(MoveText::Coords(m)) => m.to_string(),
         None => String::new(),

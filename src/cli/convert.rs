@@ -247,7 +247,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
         // Judged as read, before shaping.
         let judged = selection.judge_record(&record);
         let (record, error) = prepare(record, &shape, args.set_ecco);
-        let unreadable = record.unreadable.clone();
+        let unreadable = record.unreadable().cloned();
         let value = split_by.and_then(|key| convert_split::value(key, &record));
         let written = if args.shape.source_tag {
             Written::Later(Box::new(record))

@@ -14,8 +14,8 @@ use super::{GameResult, MoveTree, NodeId, Record, RecordedMove, Span, Visitor, W
 /// use qipu::record::RecordBuilder;
 /// let games = pgn::read_with("[Red \"许银川\"]\n1. 炮二平五 {中炮} 马８进７ (1... 象３进５) *", &mut RecordBuilder::default());
 /// assert_eq!(games[0].tag("Red"), Some("许银川"));
-/// assert_eq!(games[0].tree.main_line().count(), 2);
-/// assert_eq!(games[0].tree.variation_count(), 1);
+/// assert_eq!(games[0].tree().main_line().count(), 2);
+/// assert_eq!(games[0].tree().variation_count(), 1);
 /// ```
 #[derive(Debug, Default)]
 pub struct RecordBuilder {

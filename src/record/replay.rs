@@ -178,7 +178,7 @@ impl fmt::Display for ReplayError {
 /// assert_eq!((replayed.plies, replayed.variation_plies), (3, 1));
 /// assert_eq!(replayed.moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(), ["h2e2", "h9g7", "h0g2"]);
 /// // Which move each node of the tree is, variations included.
-/// let alternative = record.tree.next_sibling(record.tree.main_line().nth(1).unwrap()).unwrap();
+/// let alternative = record.tree().next_sibling(record.tree().main_line().nth(1).unwrap()).unwrap();
 /// assert_eq!(replayed.resolution.move_of(alternative).unwrap().to_string(), "b9c7");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -23,10 +23,10 @@
 //!     tags: TagFilter::Standard,
 //! };
 //! assert!(shape.apply(&mut record), "the game was cut");
-//! assert_eq!(record.tree.main_line().count(), 2);
-//! assert_eq!(record.tree.variation_count(), 0);
-//! assert_eq!(record.result, Some(GameResult::Unknown));
-//! assert_eq!(record.tags, [("Event".to_string(), "x".to_string()), ("Result".into(), "*".into())]);
+//! assert_eq!(record.tree().main_line().count(), 2);
+//! assert_eq!(record.tree().variation_count(), 0);
+//! assert_eq!(record.written_result(), Some(GameResult::Unknown));
+//! assert_eq!(record.tags(), [("Event".to_string(), "x".to_string()), ("Result".into(), "*".into())]);
 //! assert!(record.replayed().is_valid()); // replayed again, as it now is
 //! ```
 
@@ -138,8 +138,8 @@ impl Shape {
     /// ([`Shape::plies_max`]). The result stays the game's whatever tags
     /// are dropped: when the `Result` tag goes, [`Record::result`] keeps
     /// it. When the moves change, the replay kept with the record is
-    /// dropped ([`Record::forget_replay`]): ask for it again to write the
-    /// record. Time and memory are linear in the record's size.
+    /// dropped, to be done again when next asked for. Time and memory are
+    /// linear in the record's size.
     pub fn apply(&self, record: &mut Record) -> bool {
         if self.tags != TagFilter::All {
             record.result = record.result();
