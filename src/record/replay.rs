@@ -919,6 +919,8 @@ impl<F: Follow> Visitor for Replayer<F> {
     }
 
     fn end_game(&mut self) -> Replayed {
+        #[cfg(test)]
+        counting::count();
         // Variations left open (a stop) are closed.
         while !self.frames.is_empty() {
             self.end_variation();
@@ -1009,6 +1011,41 @@ fn not_replayed(setup: Option<Setup>, error: ReplayError) -> Replayed {
         termination: None,
         result_conflict: None,
         warnings: Vec::new(),
+    }
+}
+
+/// How a main line played from `start` with `moves` (legal ones, as a
+/// replay found them) ends, as a replay judges it: the moves are played,
+/// not resolved again.
+pub(super) fn ending(start: &Position, moves: &[Move]) -> Option<Termination> {
+    let mut pos = start.clone();
+    let mut history = History::with_capacity(&pos, moves.len());
+    for &m in moves {
+        let _ = pos.play_unchecked(m);
+        history.push(&pos);
+    }
+    let outcome = pos.outcome();
+    termination(&pos, outcome, &history)
+}
+
+/// How many games were replayed on this thread, for the tests that count
+/// replays.
+#[cfg(test)]
+pub(crate) mod counting {
+    use std::cell::Cell;
+
+    thread_local! {
+        static REPLAYS: Cell<usize> = const { Cell::new(0) };
+    }
+
+    /// One more game replayed.
+    pub(super) fn count() {
+        REPLAYS.with(|n| n.set(n.get() + 1));
+    }
+
+    /// The games replayed on this thread so far.
+    pub(crate) fn replays() -> usize {
+        REPLAYS.with(Cell::get)
     }
 }
 

@@ -256,14 +256,31 @@ impl Selection {
         })
     }
 
-    /// A record built whole, judged (its events are checked again: a second
-    /// replay, unless the selection is empty).
+    /// A record built whole, judged by the replay it keeps
+    /// ([`Record::replayed`]): no move is resolved again. The same verdict
+    /// as [`Selection::checker`] gives of the record's events.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use qipu::select::{Selection, Span};
+    /// let selection = Arc::new(Selection { plies: Some(Span { min: 2, max: u64::MAX }), ..Selection::default() });
+    /// let games = qipu::formats::pgn::read("1. h2e2 h9g7 *\n\n1. h2e2 *\n");
+    /// let judged: Vec<bool> = games.iter().map(|g| selection.judge_record(g).matches).collect();
+    /// assert_eq!(judged, [true, false]);
+    /// ```
     pub fn judge_record(self: &Arc<Self>, record: &Record) -> Judged<()> {
         if self.is_empty() {
             return Judged { matches: true, key: None, game: () };
         }
-        let judged = record.visit(&mut self.checker(()));
-        Judged { matches: judged.matches, key: judged.key, game: () }
+        if record.unreadable().is_some() {
+            // No move of it replays, but its start may be set up: its events
+            // are checked again, which resolves no move.
+            let judged = record.visit(&mut self.checker(()));
+            return Judged { matches: judged.matches, key: judged.key, game: () };
+        }
+        let checked = Checked::of_record(record, &self.tag_names(), ());
+        let probed = self.probe().probe_record(record);
+        Judged { matches: self.matches(&checked, &probed), key: probed.key, game: () }
     }
 
     /// Whether an input that cannot be read at all, and so counts as one
