@@ -298,3 +298,48 @@ impl Selection {
 fn ended<T>(checked: &Checked<T>) -> Option<Termination> {
     if checked.replayed.error.is_some() { None } else { checked.replayed.termination }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_record_is_judged_by_its_replay_as_by_its_events() {
+        let fixture = include_str!("../../fixtures/pgn/Hu_Ronghua_1391_UCI_games.pgn");
+        let texts = [
+            fixture,
+            "1. h2e2 h9g7 (1... b9c7 2. h0g2 (2. h2h9)) 2. h0g2 {c} i9h9 3. h2h9 *\n\n\
+             [FEN \"3k5/R8/9/9/9/9/9/9/1R7/4K4 w\"]\n1. b1b9 1-0\n\n[FEN \"bad\"]\n1. h2e2 *\n",
+        ];
+        let after = "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR";
+        for in_variations in [false, true] {
+            for (at, material) in [(MaterialAt::Any, "RRCC* vs RRNN*"), (MaterialAt::End, "RR* vs R*")] {
+                let looks = Looks {
+                    position: Some(Target::from_fen(after, true).unwrap()),
+                    in_variations,
+                    material: Some((material.parse().unwrap(), at)),
+                    opening: true,
+                    key: true,
+                };
+                let selection = Arc::new(Selection {
+                    plies: Some(Span { min: 10, max: u64::MAX }),
+                    has_comments: in_variations,
+                    looks: Arc::new(looks),
+                    ..Selection::default()
+                });
+                for text in texts {
+                    for record in crate::formats::pgn::read(text) {
+                        let judged = selection.judge_record(&record);
+                        let told = record.visit(&mut selection.checker(()));
+                        assert_eq!((judged.matches, &judged.key), (told.matches, &told.key));
+                        let checked = Checked::of_record(&record, &selection.tag_names(), ());
+                        assert_eq!(
+                            checked,
+                            record.visit(&mut Checker::default().keep_tags(&selection.tag_names()))
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
