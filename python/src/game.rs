@@ -7,7 +7,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 use qipu::analysis::ecco;
-use qipu::batch::{Checked, Checker, ErrorReport, Meta, Report, Status};
+use qipu::batch::{Checked, ErrorReport, Meta, Report, Status};
 use qipu::formats::{dhtmlxq, json, pgn, uci, xqf};
 use qipu::record::{MoveText, NodeId, Record};
 
@@ -72,10 +72,11 @@ impl Game {
     }
 }
 
-/// A record with its check: what `qipu validate` makes of it. Done where
-/// the record is read (on the reading threads, not Python's).
+/// A record with its check: what `qipu validate` makes of it, from the
+/// replay the record keeps (no second replay). Done where the record is
+/// read (on the reading threads, not Python's).
 pub fn check(record: Record) -> (Record, Checked) {
-    let checked = record.visit(&mut Checker::default());
+    let checked = Checked::of_record(&record, &[], ());
     (record, checked)
 }
 
