@@ -103,7 +103,7 @@
 //! let back = formats::read(&bytes, None)?;
 //! assert_eq!(back.format.name(), "xqf");
 //! assert_eq!(back.records[0].tag("Red"), Some("许银川"));
-//! assert_eq!(back.records[0].tree.main_line().count(), 3);
+//! assert_eq!(back.records[0].tree().main_line().count(), 3);
 //!
 //! // JSON, one line per record (with the `serde` feature).
 //! #[cfg(feature = "serde")]

@@ -81,9 +81,9 @@ fn pgn(game: &Game) -> String {
 /// The start FEN and main-line moves of a record, as read.
 fn start_and_moves(record: &Record) -> (Option<String>, Vec<Move>) {
     let moves = record
-        .tree
+        .tree()
         .main_line()
-        .map(|id| record.tree.node(id).mv.as_ref().unwrap().points().unwrap())
+        .map(|id| record.tree().node(id).mv.as_ref().unwrap().points().unwrap())
         .collect();
     (record.tag("FEN").map(str::to_string), moves)
 }
@@ -147,7 +147,7 @@ fn every_dialect_of_uci_line_reads_the_same_game() {
         let parsed = read(&format!("{line}\n"));
         assert_eq!((parsed.format, parsed.records.len()), (Format::Uci, 1), "{line}");
         assert_eq!(start_and_moves(&parsed.records[0]), (None, vec![]));
-        assert!(parsed.records[0].unreadable.is_none());
+        assert!(parsed.records[0].unreadable().is_none());
     }
 }
 
@@ -189,10 +189,10 @@ fn epd_lines_written_by_the_writer_read_back() {
     assert_eq!((parsed.format, parsed.records.len()), (Format::Epd, expected.len()));
     for (record, (fen, tags)) in parsed.records.iter().zip(&expected) {
         assert_eq!(record.tag("FEN").map(str::to_string), *fen);
-        let opcodes: Vec<_> = record.tags.iter().filter(|(k, _)| k != "FEN").cloned().collect();
+        let opcodes: Vec<_> = record.tags().iter().filter(|(k, _)| k != "FEN").cloned().collect();
         assert_eq!(&opcodes, tags);
-        assert_eq!(record.tree.main_line().count(), 0);
-        assert!(record.unreadable.is_none() && record.replayed().error.is_none());
+        assert_eq!(record.tree().main_line().count(), 0);
+        assert!(record.unreadable().is_none() && record.replayed().error.is_none());
     }
     // Full FENs, with and without opcodes, are EPD lines too.
     let full = format!("{}\n{} id \"x\";\n", qipu::fen::START, expected[5].0.clone().unwrap_or_default());
@@ -330,7 +330,10 @@ fn large_files_stream_with_the_same_games() {
         assert_eq!(how.format, Format::Uci);
         assert_eq!(streamed.len(), whole.len());
         for (a, b) in streamed.iter().zip(&whole) {
-            assert_eq!((a.at, &a.unreadable, start_and_moves(a)), (b.at, &b.unreadable, start_and_moves(b)));
+            assert_eq!(
+                (a.at(), &a.unreadable(), start_and_moves(a)),
+                (b.at(), &b.unreadable(), start_and_moves(b))
+            );
         }
     }
     let big = text.repeat(1 + (2 << 20) / text.len());
@@ -424,9 +427,9 @@ fn a_line_too_long_to_read_is_one_unreadable_game() {
     .unwrap();
     assert_eq!((how.format, games.len()), (Format::Uci, 5));
     let unreadable: Vec<_> =
-        games.iter().map(|g| g.unreadable.as_ref().map(|w| (w.at.line, w.message.clone()))).collect();
+        games.iter().map(|g| g.unreadable().map(|w| (w.at.line, w.message.clone()))).collect();
     assert_eq!(unreadable[3], Some((4, "line longer than 16 MB: not read".to_string())));
     assert!(unreadable.iter().enumerate().all(|(k, u)| (k == 3) == u.is_some()));
-    assert_eq!(games[4].at.line, 5);
-    assert_eq!(games[4].tree.main_line().count(), 2);
+    assert_eq!(games[4].at().line, 5);
+    assert_eq!(games[4].tree().main_line().count(), 2);
 }

@@ -51,7 +51,7 @@ fn read(bytes: &[u8]) -> formats::Parsed {
 }
 
 fn tags(record: &Record) -> Vec<(&str, &str)> {
-    record.tags.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect()
+    record.tags().iter().map(|(k, v)| (k.as_str(), v.as_str())).collect()
 }
 
 #[test]
@@ -74,19 +74,19 @@ fn a_playok_file_reads_every_ply_the_tags_and_the_result() {
             ("TimeControl", "10m+0s"),
         ]
     );
-    assert_eq!(game.tree.main_line().count(), 54);
+    assert_eq!(game.tree().main_line().count(), 54);
     let on_the_end_line = game
-        .tree
+        .tree()
         .main_line()
-        .filter(|&id| game.tree.node(id).mv.as_ref().is_some_and(|m| m.at.line == 16))
+        .filter(|&id| game.tree().node(id).mv.as_ref().is_some_and(|m| m.at.line == 16))
         .count();
     assert_eq!(on_the_end_line, 6, "the plies on the line of }}END");
-    let last = game.tree.main_line().last().unwrap();
-    let at = game.tree.node(last).mv.as_ref().unwrap().at;
+    let last = game.tree().main_line().last().unwrap();
+    let at = game.tree().node(last).mv.as_ref().unwrap().at;
     assert_eq!((at.line, at.column), (16, 40));
     assert_eq!(game.result(), Some(GameResult::BlackWins));
-    assert!(game.warnings.is_empty(), "{:?}", game.warnings);
-    assert!(game.tree.node(game.tree.root()).comment().is_none(), "the header is tags, not a comment");
+    assert!(game.warnings().is_empty(), "{:?}", game.warnings());
+    assert!(game.tree().node(game.tree().root()).comment().is_none(), "the header is tags, not a comment");
 
     let replayed = replay(game);
     assert!(replayed.is_valid(), "{:?}", replayed.error);
@@ -102,8 +102,8 @@ fn a_xiexie_position_without_moves_is_a_valid_record() {
     let game = &parsed.records[0];
     assert_eq!(game.fen(), Some("rheakae1r/9/1c4hc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1H2/9/RHEAKAE1R b"));
     assert_eq!(tags(game), [("Format", "WXF"), ("Date", "2021-03-04"), ("FEN", game.fen().unwrap())]);
-    assert!(game.tree.is_empty());
-    assert!(game.unreadable.is_none() && game.warnings.is_empty());
+    assert!(game.tree().is_empty());
+    assert!(game.unreadable().is_none() && game.warnings().is_empty());
     let replayed = replay(game);
     assert!(replayed.is_valid(), "{:?}", replayed.error);
     assert_eq!(replayed.resolution.setup.as_ref().unwrap().turn, qipu::Color::Black);
@@ -133,12 +133,12 @@ fn several_games_crlf_and_gbk() {
     assert_eq!(games.len(), 3);
     assert_eq!((games[0].tag("Red"), games[0].tag("Black")), (Some("许银川"), Some("吕钦")));
     assert_eq!(games[0].tag("Event"), Some("全国象棋个人赛"));
-    assert_eq!(games[0].tree.main_line().count(), 54);
+    assert_eq!(games[0].tree().main_line().count(), 54);
     assert_eq!(replay(&games[0]).termination, Some(Termination::Checkmate));
-    assert!(games[1].tree.is_empty());
-    assert_eq!(games[1].at.line, 18, "the second game starts at its FORMAT line");
-    assert_eq!(games[2].tree.main_line().count(), 3);
-    assert!(games.iter().all(|g| g.warnings.is_empty() && replay(g).is_valid()));
+    assert!(games[1].tree().is_empty());
+    assert_eq!(games[1].at().line, 18, "the second game starts at its FORMAT line");
+    assert_eq!(games[2].tree().main_line().count(), 3);
+    assert!(games.iter().all(|g| g.warnings().is_empty() && replay(g).is_valid()));
 }
 
 #[test]

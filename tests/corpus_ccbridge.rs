@@ -42,8 +42,8 @@ fn count(declared: usize, records: Vec<Result<Record, String>>, errors: &mut Vec
             }
         };
         row.read += 1;
-        if record.tree.is_empty()
-            && record.unreadable.as_ref().is_some_and(|w| w.message.contains("board is empty"))
+        if record.tree().is_empty()
+            && record.unreadable().is_some_and(|w| w.message.contains("board is empty"))
         {
             row.blank += 1;
             continue;

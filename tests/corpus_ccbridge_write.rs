@@ -13,7 +13,7 @@ use qipu::record::Record;
 
 /// The moves of every node in pre-order, and which nodes carry a comment.
 fn shape(record: &Record) -> (Vec<Option<String>>, Vec<bool>) {
-    let tree = &record.tree;
+    let tree = &record.tree();
     let (mut moves, mut commented) = (Vec::new(), Vec::new());
     let mut stack = vec![tree.root()];
     while let Some(id) = stack.pop() {
@@ -39,7 +39,7 @@ fn corpus_games_come_back_from_cbr_and_cbl() {
         let valid: Vec<Record> = parsed
             .records
             .into_iter()
-            .filter(|r| r.unreadable.is_none() && r.replayed().is_valid())
+            .filter(|r| r.unreadable().is_none() && r.replayed().is_valid())
             .collect();
         for record in &valid {
             let written = ccbridge::write_cbr(record).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -53,7 +53,7 @@ fn corpus_games_come_back_from_cbr_and_cbl() {
                 }
             }
             games += 1;
-            nodes += record.tree.len();
+            nodes += record.tree().len();
         }
         if valid.is_empty() {
             continue;

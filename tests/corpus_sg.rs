@@ -33,7 +33,7 @@ fn every_sg_file_of_the_corpus_reads_and_replays() {
         for (k, record) in parsed.records.iter().enumerate() {
             let replayed = record.replayed();
             assert!(replayed.is_valid(), "{} game {k}: {:?}", path.display(), replayed.error);
-            assert!(record.warnings.is_empty(), "{} game {k}: {:?}", path.display(), record.warnings);
+            assert!(record.warnings().is_empty(), "{} game {k}: {:?}", path.display(), record.warnings());
             assert!(record.tag("Date").is_some(), "{}", path.display());
             plies += replayed.plies;
             lines.push(replayed.moves.clone());

@@ -42,7 +42,7 @@ fn xqf_corpus() {
             Ok(parsed) => {
                 assert_eq!(parsed.records.len(), 1, "{}", path.display());
                 let record = &parsed.records[0];
-                warnings += record.warnings.len();
+                warnings += record.warnings().len();
                 let r = replay(record);
                 plies += r.moves.len();
                 variation_plies += r.variation_plies;

@@ -24,7 +24,7 @@ fn text(comment: &str) -> String {
 /// Every node depth first: its place among its siblings, the move and the comment.
 fn nodes(record: &Record) -> Vec<String> {
     let r = replay(record);
-    let t = &record.tree;
+    let t = &record.tree();
     let mut out = vec![
         r.resolution.setup.as_ref().unwrap().to_fen(),
         format!("{:?}", t.node(t.root()).comment().map(text)),
@@ -92,7 +92,7 @@ fn dhtmlxq_corpus() {
             );
             // The writer adds the `ver` tag dpxq requires when a record has none.
             let tags = |r: &Record| {
-                r.tags.iter().filter(|(k, _)| k != "FEN" && k != "DhtmlXQ_ver").cloned().collect::<Vec<_>>()
+                r.tags().iter().filter(|(k, _)| k != "FEN" && k != "DhtmlXQ_ver").cloned().collect::<Vec<_>>()
             };
             assert_eq!(tags(back), tags(record), "{}", path.display());
             plies += r.moves.len() + r.variation_plies;

@@ -85,7 +85,7 @@ fn a_damaged_json_record_is_an_unreadable_game_with_its_reason() {
     ];
     for (text, message) in cases {
         let games = formats::json::read(&text);
-        assert_eq!(games[0].unreadable.as_ref().map(|w| w.message.as_str()), Some(message), "{text}");
+        assert_eq!(games[0].unreadable().map(|w| w.message.as_str()), Some(message), "{text}");
     }
 }
 

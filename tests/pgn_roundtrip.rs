@@ -14,7 +14,7 @@ use qipu::record::Record;
 
 /// Everything that must survive a round trip, node by node in depth-first order.
 fn essence(record: &Record, replayed: &Replayed) -> Vec<String> {
-    let tree = &record.tree;
+    let tree = &record.tree();
     let mut out = vec![
         replayed.resolution.setup.as_ref().unwrap().to_fen(),
         format!("{:?}", tree.node(tree.root()).comment()),
@@ -67,7 +67,7 @@ fn check_file(path: &Path) -> usize {
                 "{} game {index} as {notation:?}",
                 path.display()
             );
-            for (name, value) in &record.tags {
+            for (name, value) in record.tags() {
                 if !["FEN", "Format", "Result", "Game"].iter().any(|t| t.eq_ignore_ascii_case(name)) {
                     assert_eq!(
                         back[0].tag(name),

@@ -109,7 +109,7 @@ proptest! {
             // there were. A changed byte may cut one damaged stretch in two
             // (a newline inside a JSON line makes two lines, each reported
             // as one unreadable game), never more.
-            let read = parsed.records.iter().filter(|r| r.unreadable.is_none()).count();
+            let read = parsed.records.iter().filter(|r| r.unreadable().is_none()).count();
             prop_assert!(read <= games, "{} games read from {}", read, games);
             prop_assert!(parsed.records.len() <= games + 1, "{} games from {}", parsed.records.len(), games);
             for r in &parsed.records {
@@ -218,9 +218,9 @@ fn awkward() -> impl Strategy<Value = String> {
 fn awkward_record(choices: &[u8], texts: &[String], nags: &[u8]) -> qipu::record::Record {
     use qipu::record::{MoveText, Record, RecordedMove, Span};
     let mut record = Record::default();
-    record.tags.push(("Event".into(), texts[0].clone()));
-    record.tags.push(("Red".into(), texts[1].clone()));
-    let tree = &mut record.tree;
+    record.push_tag("Event", texts[0].clone());
+    record.push_tag("Red", texts[1].clone());
+    let tree = record.tree_mut();
     let root = tree.root();
     tree.node_mut(root).notes_mut().comment = Some(texts[2].clone()).filter(|t| !t.is_empty());
     let mut pos = Position::start();
@@ -266,7 +266,7 @@ fn within(text: &str, capacity: usize) -> String {
 fn said(record: &qipu::record::Record, through: &str) -> Vec<String> {
     use qipu::formats::clean;
     let r = replay(record);
-    let tree = &record.tree;
+    let tree = &record.tree();
     let guard = |t: &str| {
         t.replace("[DhtmlXQ", "［DhtmlXQ").replace("[dhtmlxq", "［dhtmlxq").replace("[/DhtmlXQ", "［/DhtmlXQ")
     };

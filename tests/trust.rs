@@ -111,7 +111,7 @@ fn a_rejected_start_position_is_kept_by_every_writer() {
     let written = std::fs::read(out_dir.join("兵马出塞.xqf")).unwrap();
     let back = xqf::read(&written).unwrap();
     assert_eq!(back.fen(), Some(RED_TO_MOVE_BLACK_IN_CHECK));
-    assert_eq!(back.tree.main_line().count(), 2);
+    assert_eq!(back.tree().main_line().count(), 2);
     // A FEN that does not parse is kept as written, never replaced.
     let out = qipu()
         .args(["convert", "--to", "pgn", "-"])
@@ -256,7 +256,7 @@ fn comments_keep_their_white_space_through_pgn_and_dhtmlxq() {
         let out = qipu().args(["convert", "--to", to, "-"]).write_stdin(line).output().unwrap();
         let back = formats::read(&out.stdout, None).unwrap().records.remove(0);
         let comments = |r: &qipu::record::Record| -> Vec<Option<String>> {
-            r.tree.depth_first().map(|id| r.tree.node(id).comment().map(str::to_string)).collect()
+            r.tree().depth_first().map(|id| r.tree().node(id).comment().map(str::to_string)).collect()
         };
         assert_eq!(comments(&back), comments(&original), "{to}: {}", stdout(&out));
     }

@@ -46,9 +46,9 @@ fn start_positions_and_main_lines_agree_with_cchess() {
         let head = |f: &str| f.split(' ').take(2).collect::<Vec<_>>().join(" ");
         assert_eq!(head(&fen), head(fields[2]), "line {n}: {path}: start position");
         let ours: Vec<String> = record
-            .tree
+            .tree()
             .main_line()
-            .map(|id| match &record.tree.node(id).mv.as_ref().unwrap().text {
+            .map(|id| match &record.tree().node(id).mv.as_ref().unwrap().text {
                 MoveText::Coords(m) => m.to_string(),
                 MoveText::Text(t) => panic!("line {n}: {path}: XQF moves are coordinates, not {t}"),
             })

@@ -53,7 +53,7 @@ enum Through {
 /// parent's place, move and comment; then the header fields and result.
 fn essence(record: &Record, through: Through) -> Vec<String> {
     let r = replay(record);
-    let tree = &record.tree;
+    let tree = &record.tree();
     let comment = |c: Option<&str>| {
         c.map(|c| match through {
             Through::Pgn => clean::lines(c).replace('}', "｝"),
@@ -123,15 +123,15 @@ fn xqf_to_pgn_dhtmlxq_and_json_and_back() {
             "{name}: XQF -> JSON -> XQF"
         );
         checked += 1;
-        nodes += original.tree.len();
-        for id in original.tree.depth_first() {
-            if let Some(c) = original.tree.node(id).comment() {
+        nodes += original.tree().len();
+        for id in original.tree().depth_first() {
+            if let Some(c) = original.tree().node(id).comment() {
                 comments += 1;
                 braces += usize::from(c.contains('}'));
                 controls += usize::from(clean::lines(c) != c);
             }
         }
-        controls += original.tags.iter().filter(|(_, v)| clean::one_line(v) != v.as_str()).count();
+        controls += original.tags().iter().filter(|(_, v)| clean::one_line(v) != v.as_str()).count();
     }
     eprintln!(
         "{checked} files, {nodes} nodes, {comments} comments ({braces} holding '}}', written '｝' in PGN), \

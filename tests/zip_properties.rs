@@ -57,7 +57,7 @@ fn read(path: &std::path::Path) -> (Vec<Vec<Move>>, usize, usize) {
         .run(&inputs, RecordBuilder::default, |_, event| {
             match event {
                 Event::Games { games: records, .. } => {
-                    games.extend(records.iter().filter(|r| r.unreadable.is_none()).map(|r| replay(r).moves))
+                    games.extend(records.iter().filter(|r| r.unreadable().is_none()).map(|r| replay(r).moves))
                 }
                 Event::Done => done += 1,
                 _ => {}

@@ -28,9 +28,9 @@ fuzz_target!(|data: &[u8]| {
     let input = String::from_utf8_lossy(text);
     for mut record in pgn::read(&input) {
         let fen = record.fen().map(str::to_string);
-        let plies = record.tree.main_line().count();
+        let plies = record.tree().main_line().count();
         let cut = shape.apply(&mut record);
-        let tree = &record.tree;
+        let tree = record.tree();
         if let Some(max) = shape.plies_max {
             assert_eq!(cut, plies > max);
             assert!(tree.main_line().count() <= max);

@@ -9,7 +9,7 @@ use qipu::formats::xqf;
 fn check(bytes: &[u8]) {
     if let Ok(record) = xqf::read(bytes) {
         let _ = replay(&record);
-        let _ = record.tree.depth_first().count();
+        let _ = record.tree().depth_first().count();
     }
 }
 

@@ -311,10 +311,9 @@ pub fn convert<'py>(
                 qipu::record::RecordBuilder::default(),
                 |mut record: qipu::record::Record| {
                     let judged = selection.judge_record(&record);
-                    let status = Status::of(record.unreadable.is_some(), record.replayed());
-                    if set_ecco {
-                        qipu::analysis::ecco::tag_record(&mut record);
-                    }
+                    let status = Status::of(record.unreadable().is_some(), record.replayed());
+                    let shape = qipu::record::shape::Shape::default();
+                    qipu::analysis::prepare::prepare(&mut record, &shape, set_ecco);
                     let bytes = (status != Status::Unreadable).then(|| formats::write(&record, &options));
                     let title = record.tag("Title").map(str::to_string);
                     Judged { matches: judged.matches, key: judged.key, game: (status, bytes, title) }

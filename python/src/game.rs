@@ -7,7 +7,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 use qipu::analysis::ecco;
-use qipu::batch::{Checked, Checker, ErrorReport, Meta, Report, Status};
+use qipu::batch::{Checked, ErrorReport, Meta, Report, Status};
 use qipu::formats::{dhtmlxq, json, pgn, uci, xqf};
 use qipu::record::{MoveText, NodeId, Record};
 
@@ -68,14 +68,15 @@ impl Game {
 
     /// The nodes of the main line.
     fn main_line(&self) -> impl Iterator<Item = NodeId> + '_ {
-        self.record.tree.main_line()
+        self.record.tree().main_line()
     }
 }
 
-/// A record with its check: what `qipu validate` makes of it. Done where
-/// the record is read (on the reading threads, not Python's).
+/// A record with its check: what `qipu validate` makes of it, from the
+/// replay the record keeps (no second replay). Done where the record is
+/// read (on the reading threads, not Python's).
 pub fn check(record: Record) -> (Record, Checked) {
-    let checked = record.visit(&mut Checker::default());
+    let checked = Checked::of_record(&record, &[], ());
     (record, checked)
 }
 
@@ -120,7 +121,7 @@ impl Game {
     #[getter]
     fn tags<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let tags = PyDict::new(py);
-        for (name, value) in &self.record.tags {
+        for (name, value) in self.record.tags() {
             if !tags.contains(name)? {
                 tags.set_item(name, value)?;
             }
@@ -240,7 +241,7 @@ impl Game {
     /// `None` from the first that does not replay).
     #[getter]
     fn variations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let tree = &self.record.tree;
+        let tree = self.record.tree();
         let resolution = &self.record.replayed().resolution;
         let list = PyList::empty(py);
         // (node, ply of its move, depth); the main line first.
@@ -279,7 +280,7 @@ impl Game {
     /// before the first), `in_variation` and `text`.
     #[getter]
     fn comments<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let tree = &self.record.tree;
+        let tree = self.record.tree();
         let list = PyList::empty(py);
         let mut stack = vec![(tree.root(), 0usize, false)];
         while let Some((id, ply, in_variation)) = stack.pop() {
@@ -353,7 +354,7 @@ impl Game {
 
 /// The move of node `id` as written.
 fn written(record: &Record, id: NodeId) -> String {
-    match record.tree.node(id).mv.as_ref().map(|m| &m.text) {
+    match record.tree().node(id).mv.as_ref().map(|m| &m.text) {
         Some(MoveText::Text(word)) => word.to_string(),
         Some(MoveText::Coords(m)) => m.to_string(),
         None => String::new(),

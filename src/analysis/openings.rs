@@ -11,7 +11,7 @@
 //! let text = "[Event \"a\"]\n1. h2e2 h9g7 2. g3g4 1-0\n[Event \"b\"]\n1. g3g4 h9g7 2. h2e2 0-1\n[Event \"c\"]\n1. h2e2 b9c7 1/2-1/2";
 //! for record in pgn::read(text) {
 //!     let (start, moves) = opening(&record, 4).unwrap();
-//!     tree.add(&start, &moves, record.result, None);
+//!     tree.add(&start, &moves, record.written_result(), None);
 //! }
 //! let root = tree.node(0);
 //! assert_eq!(root.games, 3);
@@ -304,7 +304,7 @@ impl OpeningTree {
     /// let mut tree = OpeningTree::new(2);
     /// for record in qipu::formats::pgn::read("1. h2e2 h9g7 *\n\n1. h2e2 b9c7 *\n\n1. b2e2 *") {
     ///     let (start, moves) = opening(&record, 2).unwrap();
-    ///     tree.add(&start, &moves, record.result, None);
+    ///     tree.add(&start, &moves, record.written_result(), None);
     /// }
     /// let mut lines = Vec::new();
     /// tree.walk(1, String::new(), |line: &String, visit| {
@@ -381,25 +381,25 @@ impl OpeningTree {
     /// tree.add(&start, &["h2e2".parse().unwrap(), "h9g7".parse().unwrap()], None, None);
     /// tree.add(&start, &["b2e2".parse().unwrap()], None, None);
     /// let book = tree.book(1);
-    /// let comments: Vec<&str> = book.tree.main_line().filter_map(|id| book.tree.node(id).comment()).collect();
+    /// let comments: Vec<&str> = book.tree().main_line().filter_map(|id| book.tree().node(id).comment()).collect();
     /// assert_eq!(comments, ["1 game(s), +0 =0 -0", "1 game(s), +0 =0 -0"]);
-    /// assert_eq!(book.tree.children(book.tree.root()).count(), 2);
+    /// assert_eq!(book.tree().children(book.tree().root()).count(), 2);
     /// let pgn = qipu::formats::pgn::write(&book, qipu::notation::Notation::Uci);
     /// assert!(pgn.contains("{2 game(s), +0 =0 -0} 1. h2e2"));
     /// ```
     pub fn book(&self, min_games: u32) -> Record {
         let mut record = Record::default();
-        record.tags.push(("Event".into(), format!("Opening tree, {} plies", self.plies)));
-        let root = record.tree.root();
-        record.tree.node_mut(root).notes_mut().comment = Some(self.node(0).summary());
+        record.push_tag("Event", format!("Opening tree, {} plies", self.plies));
+        let root = record.tree().root();
+        record.tree_mut().node_mut(root).notes_mut().comment = Some(self.node(0).summary());
         let walked = self.walk(min_games, root, |&at, visit| {
             let moved = RecordedMove { text: MoveText::Coords(visit.edge.m), at: Span::default() };
-            let node = record.tree.add_child(at, moved);
+            let node = record.tree_mut().add_child(at, moved);
             let mut comment = self.edge_summary(visit.edge);
             if visit.transposition {
                 comment.push_str(", transposes to a position above");
             }
-            record.tree.node_mut(node).notes_mut().comment = Some(comment);
+            record.tree_mut().node_mut(node).notes_mut().comment = Some(comment);
             Ok::<_, std::convert::Infallible>(node)
         });
         let Ok(()) = walked;
@@ -435,7 +435,7 @@ mod tests {
         let mut added = 0;
         for record in pgn::read(games) {
             let (start, moves) = opening(&record, 6).unwrap();
-            added += usize::from(tree.add(&start, &moves, record.result, Some("A00")));
+            added += usize::from(tree.add(&start, &moves, record.written_result(), Some("A00")));
         }
         assert_eq!(added, 1);
         assert_eq!(tree.node(0).games, 1, "the start, reached twice, counts once");
@@ -507,9 +507,9 @@ mod tests {
             // The book holds a move for every visit.
             let book = tree.book(1);
             let mut moves = 0;
-            let mut todo = vec![book.tree.root()];
+            let mut todo = vec![book.tree().root()];
             while let Some(at) = todo.pop() {
-                let children: Vec<_> = book.tree.children(at).collect();
+                let children: Vec<_> = book.tree().children(at).collect();
                 moves += children.len();
                 todo.extend(children);
             }

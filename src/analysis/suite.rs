@@ -250,7 +250,7 @@ impl SuitePosition {
     /// ```
     pub fn to_record(&self, number: usize) -> Record {
         let mut record = Record::default();
-        let mut tag = |name: &str, value: String| record.tags.push((name.to_string(), value));
+        let mut tag = |name: &str, value: String| record.push_tag(name.to_string(), value);
         tag("Event", "Opening suite".into());
         tag("Round", number.to_string());
         if self.start != Position::start() {
@@ -266,11 +266,13 @@ impl SuitePosition {
         if let Some(code) = self.ecco {
             tag("ECCO", code.to_string());
         }
-        let mut at = record.tree.root();
+        let mut at = record.tree().root();
         for &m in &self.moves {
-            at = record.tree.add_child(at, RecordedMove { text: MoveText::Coords(m), at: Span::default() });
+            at = record
+                .tree_mut()
+                .add_child(at, RecordedMove { text: MoveText::Coords(m), at: Span::default() });
         }
-        record.result = Some(GameResult::Unknown);
+        record.set_written_result(Some(GameResult::Unknown));
         record
     }
 }

@@ -4,7 +4,7 @@
 use std::ops::ControlFlow;
 
 use crate::record::replay::{Follow, Replayed, Replayer};
-use crate::record::{GameResult, RecordedMove, Skip, Span, Visitor, Warning};
+use crate::record::{GameResult, Record, RecordedMove, Resolution, Skip, Span, Visitor, Warning};
 
 /// What became of a game: it replayed to its end, a move (or its start
 /// position) is wrong, or it could not be read.
@@ -154,6 +154,72 @@ impl<T> Checked<T> {
     /// kept.
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    }
+}
+
+impl<T> Checked<T> {
+    /// The check of a record read whole, from the replay it keeps
+    /// ([`Record::replayed`]) rather than a replay of its own: the same as
+    /// a [`Checker`] told the record's events makes of it (when every node
+    /// of its tree holds a move, as readers make them), with the tags
+    /// named `keep` kept (see [`Checker::keep_tags`]) and `followed` for
+    /// what a follower made of it.
+    ///
+    /// ```
+    /// use qipu::batch::{Checked, Checker, Status};
+    /// let record = &qipu::formats::pgn::read("[Red \"许银川\"]\n1. h2e2 {c} h9g7 (1... b9c7) *")[0];
+    /// let checked = Checked::of_record(record, &["Red"], ());
+    /// assert_eq!(checked, record.visit(&mut Checker::default().keep_tags(&["Red"])));
+    /// assert_eq!((checked.status, checked.replayed.plies), (Status::Valid, 2));
+    /// ```
+    pub fn of_record(record: &Record, keep: &[&str], followed: T) -> Checked<T> {
+        let full = record.replayed();
+        // As a checker keeps it: without the main line's moves.
+        let replayed = Box::new(Replayed {
+            resolution: Resolution {
+                setup: full.resolution.setup.clone(),
+                start: full.resolution.start.clone(),
+                moves: Vec::new(),
+            },
+            moves: Vec::new(),
+            plies: full.plies,
+            variation_plies: full.variation_plies,
+            error: full.error.clone(),
+            termination: full.termination,
+            result_conflict: full.result_conflict.clone(),
+            warnings: Vec::new(),
+        });
+        let mut warnings: Vec<Warning> = record.warnings().iter().take(MAX_WARNINGS).cloned().collect();
+        warnings.extend(full.warnings.iter().cloned());
+        let unreadable = record.unreadable().cloned();
+        let tree = record.tree();
+        let has_comments = tree.node(tree.root()).comment().is_some()
+            || tree.depth_first().skip(1).any(|id| {
+                let node = tree.node(id);
+                node.mv.is_some() && (node.comment().is_some() || node.comment_before().is_some())
+            });
+        let tag = |name: &str| record.tag(name).map(str::to_string);
+        Checked {
+            status: Status::of(unreadable.is_some(), full),
+            replayed,
+            warnings,
+            unreadable,
+            result: record.result(),
+            has_comments,
+            has_variations: tree.variation_count() > 0,
+            red: tag("Red"),
+            black: tag("Black"),
+            event: tag("Event"),
+            ecco: tag("ECCO"),
+            start_at: record.start_at(),
+            tags: record
+                .tags()
+                .iter()
+                .filter(|(name, _)| keep.iter().any(|k| k.eq_ignore_ascii_case(name)))
+                .cloned()
+                .collect(),
+            followed,
+        }
     }
 }
 

@@ -9,7 +9,7 @@ use super::convert_split::{self, Split, SplitKey};
 use super::output::Sink;
 use super::progress::{Outcome, Tally};
 use super::{ChineseStyle, Failure, MoveNotation};
-use qipu::analysis::ecco;
+use qipu::analysis::prepare;
 use qipu::formats::write::{WriteError, WriteFormat, WriteOptions};
 use qipu::formats::{self, encoding::Encoding};
 use qipu::record::replay::ReplayError;
@@ -247,7 +247,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
         // Judged as read, before shaping.
         let judged = selection.judge_record(&record);
         let (record, error) = prepare(record, &shape, args.set_ecco);
-        let unreadable = record.unreadable.clone();
+        let unreadable = record.unreadable().cloned();
         let value = split_by.and_then(|key| convert_split::value(key, &record));
         let written = if args.shape.source_tag {
             Written::Later(Box::new(record))
@@ -362,16 +362,9 @@ pub(super) fn told(why: &WriteError) -> String {
 }
 
 /// `record` shaped, and with `--set-ecco` its ECCO tags set by the moves it
-/// keeps (games from another start, or that cannot be set up, keep
-/// theirs), with its replay done; and the replay error of the game as read,
+/// keeps ([`prepare::prepare`]); and the replay error of the game as read,
 /// which the reports count whatever the shaping leaves out.
 pub(super) fn prepare(mut record: Record, shape: &Shape, ecco: bool) -> (Record, Option<ReplayError>) {
-    let error = record.replayed().error.clone();
-    if !shape.is_identity() {
-        shape.apply(&mut record);
-    }
-    if ecco {
-        ecco::tag_record(&mut record);
-    }
+    let error = prepare::prepare(&mut record, shape, ecco);
     (record, error)
 }

@@ -68,7 +68,7 @@ pub fn run(
             bytes: formats::write::write_with_warnings(&record, options),
             title: record.tag("Title").map(str::to_string),
             error,
-            unreadable: record.unreadable,
+            unreadable: record.unreadable().cloned(),
         };
         Judged { matches: judged.matches, key: judged.key, game }
     };

@@ -83,7 +83,7 @@ impl Serialize for MoveWord<'_> {
 /// always serialize.
 pub fn write(record: &Record) -> String {
     let resolution = &record.replayed().resolution;
-    let tree = &record.tree;
+    let tree = record.tree();
     let mut nodes = Vec::with_capacity(tree.len().saturating_sub(1));
     // Depth first, as `MoveTree::depth_first` goes, each node with the one
     // it is played from by the tree's own links.
@@ -110,7 +110,7 @@ pub fn write(record: &Record) -> String {
         });
     }
     let json = JsonRecord {
-        tags: &record.tags,
+        tags: record.tags(),
         fen: resolution.setup.as_ref().map(crate::Setup::to_fen),
         result: record.result().map(|r| r.as_str()),
         comment: tree.node(tree.root()).comment(),
@@ -167,8 +167,8 @@ pub fn looks_like_json(text: &str) -> bool {
 /// let games = json::read(r#"{"tags":[["Red","许银川"]],"fen":null,"result":"1-0","comment":null,"nodes":[{"id":1,"parent":0,"move":"h2e2","text":"炮二平五","comment":"中炮","comment_before":null,"nags":[]}]}
 /// {"tags":[["Red","吕"#);
 /// assert_eq!(games[0].tag("Red"), Some("许银川"));
-/// assert_eq!(games[0].tree.main_line().count(), 1);
-/// assert!(games[1].unreadable.is_some());
+/// assert_eq!(games[0].tree().main_line().count(), 1);
+/// assert!(games[1].unreadable().is_some());
 /// ```
 pub fn read(text: &str) -> Vec<Record> {
     read_with(text, &mut RecordBuilder::default())

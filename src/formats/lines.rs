@@ -25,7 +25,7 @@
 
 use super::detect::Format;
 use super::{epd, uci};
-use crate::record::{Record, Span, Visitor, Warning};
+use crate::record::{Record, RecordParts, Span, Visitor, Warning};
 
 /// How many lines that are not blank [`text_format`] looks at.
 const SAMPLE: usize = 64;
@@ -86,7 +86,7 @@ fn read_line_with<V: Visitor>(line: &str, number: u32, format: Format, visitor: 
 pub(crate) fn overlong_record(line: u32, limit: usize) -> Record {
     let at = Span { line, column: 1 };
     let message = format!("line longer than {} MB: not read", limit >> 20);
-    Record { at, unreadable: Some(Warning { at, message }), ..Record::default() }
+    Record::from(RecordParts { at, unreadable: Some(Warning { at, message }), ..RecordParts::default() })
 }
 
 #[cfg(test)]

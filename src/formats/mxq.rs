@@ -255,7 +255,7 @@ mod tests {
         );
         assert_eq!(read(&file(&["x", "y"])).unwrap_err().kind, MxqErrorKind::NoMoves);
         let noted = read(&file(&["x", "Moves", "Ends", "a comment", "CommentsEnd"])).unwrap();
-        assert_eq!(noted.warnings.len(), 1);
+        assert_eq!(noted.warnings().len(), 1);
     }
 
     #[test]

@@ -297,11 +297,11 @@ fn json_games<V: Visitor>(text: &str, visitor: &mut V, each: &mut impl FnMut(V::
 /// Whether a record read from text is a game: it has tags, or its first
 /// move reads as a move in some notation.
 pub(crate) fn looks_like_a_game(record: &Record) -> bool {
-    if !record.tags.is_empty() {
+    if !record.tags().is_empty() {
         return true;
     }
-    let Some(first) = record.tree.main_line().next() else { return record.result.is_some() };
-    match record.tree.node(first).mv.as_ref().map(|mv| &mv.text) {
+    let Some(first) = record.tree().main_line().next() else { return record.written_result().is_some() };
+    match record.tree().node(first).mv.as_ref().map(|mv| &mv.text) {
         Some(MoveText::Text(t)) => notation::is_move_text(t),
         Some(MoveText::Coords(_)) => true,
         None => false,

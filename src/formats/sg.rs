@@ -322,8 +322,8 @@ mod tests {
         assert_eq!(read.len(), games.len());
         for (k, (r, played)) in read.iter().zip(&games).enumerate() {
             let r = r.as_ref().unwrap();
-            assert_eq!(r.at.column as usize, k * RECORD_LEN);
-            assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+            assert_eq!(r.at().column as usize, k * RECORD_LEN);
+            assert!(r.warnings().is_empty(), "{:?}", r.warnings());
             let replayed = r.replayed();
             assert!(replayed.is_valid(), "{:?}", replayed.error);
             assert_eq!(&replayed.moves, played);
@@ -376,8 +376,8 @@ mod tests {
         let record = read[0].as_ref().unwrap();
         assert_eq!(record.tag("FEN"), Some("4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1"));
         assert!(record.replayed().is_valid());
-        assert_eq!(record.warnings.len(), 2, "{:?}", record.warnings);
-        assert_eq!(record.warnings[0].at.column as usize, MOVES_AT + 4);
+        assert_eq!(record.warnings().len(), 2, "{:?}", record.warnings());
+        assert_eq!(record.warnings()[0].at.column as usize, MOVES_AT + 4);
     }
 
     #[test]
@@ -393,10 +393,10 @@ mod tests {
             let record = read[0].as_ref().unwrap();
             assert_eq!(record.tag("Result"), result);
             assert_eq!((record.tag("Red"), record.tag("Black")), (Some("red"), Some("广东 吕钦")));
-            assert!(record.warnings.is_empty());
+            assert!(record.warnings().is_empty());
         }
         let mut r = record(&[]);
         r[0x40..0x43].copy_from_slice(b"X+c");
-        assert_eq!(read(&r)[0].as_ref().unwrap().warnings.len(), 1);
+        assert_eq!(read(&r)[0].as_ref().unwrap().warnings().len(), 1);
     }
 }

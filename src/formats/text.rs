@@ -15,7 +15,7 @@
 //! assert_eq!(games.len(), 1);
 //! assert_eq!(games[0].tag("Red"), Some("吉林洪智"));
 //! assert_eq!(games[0].tag("Result"), Some("1/2-1/2"));
-//! assert_eq!(games[0].tree.main_line().count(), 4);
+//! assert_eq!(games[0].tree().main_line().count(), 4);
 //! ```
 
 use super::pgn;
@@ -65,7 +65,7 @@ pub fn read_from(text: &str, first_line: u32) -> Vec<Record> {
         let first = header[k];
         let shown: String = first.chars().take(40).collect();
         let more = if shown.len() < first.len() { "…" } else { "" };
-        last.warnings.push(Warning {
+        last.warnings_mut().push(Warning {
             at: Span { line: u32::try_from(header_lines[k] + 1).unwrap_or(u32::MAX), column: 1 },
             message: format!(
                 "{} line(s) of text after the last moves, with no move line after them: not read ({shown:?}{more})",
@@ -203,8 +203,8 @@ fn games_of(header: &[&str], moves: &[(usize, &str)]) -> Vec<Record> {
         }
     }
     if !notes.is_empty() {
-        let root = record.tree.root();
-        let node = record.tree.node_mut(root).notes_mut();
+        let root = record.tree().root();
+        let node = record.tree_mut().node_mut(root).notes_mut();
         let mut comment = notes.join("\n");
         if let Some(c) = node.comment.take() {
             comment.push('\n');
@@ -277,7 +277,7 @@ mod tests {
         let mut pieces = read(&lines[..2].join("\n"));
         pieces.extend(read_from(&lines[2..].join("\n"), 3));
         assert_eq!(whole, pieces);
-        assert_eq!(whole[1].warnings.len(), 1, "the line after the last moves is told");
+        assert_eq!(whole[1].warnings().len(), 1, "the line after the last moves is told");
     }
 
     #[test]
@@ -286,11 +286,11 @@ mod tests {
         let games = read(text);
         assert_eq!(games.len(), 2);
         assert_eq!(games[0].tag("Black"), Some("上海林宏敏"));
-        assert_eq!(games[0].tree.node(games[0].tree.root()).comment(), Some("第二站2001·8·15（下午）"));
+        assert_eq!(games[0].tree().node(games[0].tree().root()).comment(), Some("第二站2001·8·15（下午）"));
         assert_eq!(games[1].tag("Red"), Some("火车头金波"));
         assert_eq!(games[1].tag("Result"), Some("0-1"));
-        let first = games[1].tree.main_line().next().unwrap();
-        assert_eq!(games[1].tree.node(first).mv.as_ref().unwrap().at.line, 7);
+        let first = games[1].tree().main_line().next().unwrap();
+        assert_eq!(games[1].tree().node(first).mv.as_ref().unwrap().at.line, 7);
     }
 
     #[test]
@@ -299,7 +299,7 @@ mod tests {
         {
             let games = read(text);
             assert_eq!(games.len(), 1, "{text}");
-            assert_eq!(games[0].tree.main_line().count(), 3, "{text}");
+            assert_eq!(games[0].tree().main_line().count(), 3, "{text}");
         }
     }
 
@@ -310,9 +310,9 @@ mod tests {
         assert_eq!(games.len(), 2);
         assert_eq!(games[0].tag("Red"), Some("甲"));
         assert_eq!(games[1].tag("Red"), None);
-        assert_eq!(games[1].tree.main_line().count(), 2);
+        assert_eq!(games[1].tree().main_line().count(), 2);
         assert_eq!(
-            games[1].tree.node(games[1].tree.main_line().next().unwrap()).mv.as_ref().unwrap().at.line,
+            games[1].tree().node(games[1].tree().main_line().next().unwrap()).mv.as_ref().unwrap().at.line,
             4
         );
     }
@@ -321,7 +321,7 @@ mod tests {
     fn lines_after_the_last_moves_are_told_not_read() {
         let games = read("1. 炮二平五 马8进7 *\n\n-----\n\n{a note} 1. 炮八平五 马2进3 *\n对局结束\n");
         assert_eq!(games.len(), 1);
-        let w = &games[0].warnings;
+        let w = games[0].warnings();
         assert_eq!(w.len(), 1, "{w:?}");
         assert_eq!(w[0].at, Span { line: 5, column: 1 });
         assert!(
@@ -335,11 +335,11 @@ mod tests {
         // Rules and XQStudio's footer are no loss.
         let games =
             read("1. 炮二平五 马8进7 *\n-----\n棋谱由XQStudio生成 (http://www.qipaile.net/xqstudio)\n");
-        assert!(games[0].warnings.is_empty());
+        assert!(games[0].warnings().is_empty());
         // A header before moves is the next game's: nothing to tell.
         let games = read("1. 炮二平五 马8进7 *\n甲 红先胜 乙\n1. 炮八平五 马2进3\n");
         assert_eq!(games.len(), 2);
-        assert!(games.iter().all(|g| g.warnings.is_empty()));
+        assert!(games.iter().all(|g| g.warnings().is_empty()));
     }
 
     #[test]
@@ -349,6 +349,6 @@ mod tests {
         assert_eq!(games.len(), 1);
         assert_eq!(games[0].tag("Title"), Some("顺炮局"));
         assert_eq!(games[0].tag("Result"), Some("1-0"));
-        assert_eq!(games[0].tree.node(games[0].tree.root()).comment(), None);
+        assert_eq!(games[0].tree().node(games[0].tree().root()).comment(), None);
     }
 }

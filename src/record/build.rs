@@ -7,15 +7,18 @@ use super::{GameResult, MoveTree, NodeId, Record, RecordedMove, Span, Visitor, W
 
 /// The visitor that builds a [`Record`] of each game: the tags in the order
 /// read, the move tree (variations as alternatives to the move they follow),
-/// comments, glyphs, the result, warnings and why the game cannot be read.
+/// comments, glyphs, the result, warnings and why the game cannot be read;
+/// and its replay ([`Record::replayed`]), done once as the game is built, so
+/// that nothing that uses the record replays it again.
 ///
 /// ```
 /// use qipu::formats::pgn;
 /// use qipu::record::RecordBuilder;
 /// let games = pgn::read_with("[Red \"许银川\"]\n1. 炮二平五 {中炮} 马８进７ (1... 象３进５) *", &mut RecordBuilder::default());
 /// assert_eq!(games[0].tag("Red"), Some("许银川"));
-/// assert_eq!(games[0].tree.main_line().count(), 2);
-/// assert_eq!(games[0].tree.variation_count(), 1);
+/// assert_eq!(games[0].tree().main_line().count(), 2);
+/// assert_eq!(games[0].tree().variation_count(), 1);
+/// assert!(games[0].has_replay());
 /// ```
 #[derive(Debug, Default)]
 pub struct RecordBuilder {
@@ -132,7 +135,7 @@ impl Visitor for RecordBuilder {
     }
 
     fn record(&mut self, record: Record) -> Record {
-        record
+        with_replay(record)
     }
 
     fn end_game(&mut self) -> Record {
@@ -142,8 +145,21 @@ impl Visitor for RecordBuilder {
         self.cursor = None;
         self.variations.clear();
         self.pending_before = None;
-        std::mem::replace(&mut self.game, Record { tree: MoveTree::with_capacity(room), ..Record::default() })
+        let game = std::mem::replace(
+            &mut self.game,
+            Record { tree: MoveTree::with_capacity(room), ..Record::default() },
+        );
+        with_replay(game)
     }
+}
+
+/// `record` with its replay done once, as it is built: whoever reads it
+/// (a selection, shaping, a writer) asks for it at no cost.
+fn with_replay(record: Record) -> Record {
+    if !record.has_replay() {
+        let _ = record.replay.set(super::replay::replay(&record));
+    }
+    record
 }
 
 impl Record {

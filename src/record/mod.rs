@@ -10,13 +10,14 @@
 //! ```
 //! use qipu::record::{MoveText, Record, RecordedMove};
 //! let mut record = Record::default();
-//! let root = record.tree.root();
-//! let first = record.tree.add_child(root, RecordedMove::text("炮二平五", 1, 4));
-//! let alt = record.tree.add_child(root, RecordedMove::text("相三进五", 2, 4));
-//! record.tree.add_child(first, RecordedMove::text("马８进７", 1, 9));
-//! assert_eq!(record.tree.main_line().count(), 2);
-//! assert_eq!(record.tree.children(root).collect::<Vec<_>>(), [first, alt]);
-//! assert_eq!(record.tree.variation_count(), 1);
+//! let tree = record.tree_mut();
+//! let root = tree.root();
+//! let first = tree.add_child(root, RecordedMove::text("炮二平五", 1, 4));
+//! let alt = tree.add_child(root, RecordedMove::text("相三进五", 2, 4));
+//! tree.add_child(first, RecordedMove::text("马８进７", 1, 9));
+//! assert_eq!(record.tree().main_line().count(), 2);
+//! assert_eq!(record.tree().children(root).collect::<Vec<_>>(), [first, alt]);
+//! assert_eq!(record.tree().variation_count(), 1);
 //! ```
 
 use std::fmt;
@@ -40,7 +41,7 @@ pub use visit::{Skip, Visitor};
 /// assert_eq!(GameResult::parse("½-½"), Some(GameResult::Draw));
 /// assert_eq!(GameResult::Draw.to_string(), "1/2-1/2");
 /// let record = &qipu::formats::pgn::read("[Result \"0-1\"]\n1. h2e2 *")[0];
-/// assert_eq!(record.result, Some(GameResult::Unknown)); // as written after the moves
+/// assert_eq!(record.written_result(), Some(GameResult::Unknown)); // as written after the moves
 /// assert_eq!(record.tag("Result"), Some("0-1"));
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -351,7 +352,7 @@ impl Node {
 ///
 /// ```
 /// let record = &qipu::formats::pgn::read("1. h2e2 h9g7 (1... b9c7 2. h0g2) 2. h0g2 *")[0];
-/// let tree = &record.tree;
+/// let tree = record.tree();
 /// assert_eq!(tree.main_line().count(), 3);
 /// // The alternatives to the main line's second move.
 /// let second = tree.main_line().nth(1).unwrap();
@@ -505,19 +506,51 @@ pub struct Warning {
     pub message: String,
 }
 
-/// One game record: what was read, and, once asked for, its replay.
+/// One game record: what was read, and its replay.
+///
+/// The fields are private: what changes the moves, the start position or
+/// the stated result goes through a method that keeps the replay true
+/// (dropped, to be done again when next asked for). A record built by a
+/// reader ([`RecordBuilder`]) holds its replay from the start, so
+/// [`Record::replayed`] never replays it again; a record made by hand is
+/// replayed the first time it is asked.
 ///
 /// ```
 /// use qipu::formats::pgn;
 /// let record = &pgn::read("[Event \"x\"]\n1. 炮二平五 马８进７ 2. 马二进三 *")[0];
 /// assert_eq!(record.tag("Event"), Some("x"));
-/// let replayed = record.replayed(); // replayed once, kept with the record
+/// let replayed = record.replayed(); // replayed as it was read
 /// assert!(replayed.is_valid());
 /// assert_eq!(replayed.moves.len(), 3);
 /// assert_eq!(record.positions().count(), 4); // the start and after each move
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct Record {
+    tags: Vec<(String, String)>,
+    tree: MoveTree,
+    result: Option<GameResult>,
+    at: Span,
+    start_at: Option<Span>,
+    warnings: Vec<Warning>,
+    unreadable: Option<Warning>,
+    /// The replay, once done: by the builder, or when first asked for.
+    replay: std::sync::OnceLock<Replayed>,
+}
+
+/// What a [`Record`] says, as plain fields: to make a record whole
+/// ([`Record::from`]) or take one apart ([`Record::into_parts`]).
+///
+/// ```
+/// use qipu::record::{GameResult, Record, RecordParts, RecordedMove};
+/// let mut parts = RecordParts { result: Some(GameResult::Draw), ..RecordParts::default() };
+/// let root = parts.tree.root();
+/// parts.tree.add_child(root, RecordedMove::text("h2e2", 1, 1));
+/// let record = Record::from(parts);
+/// assert_eq!(record.replayed().plies, 1);
+/// assert_eq!(record.into_parts().result, Some(GameResult::Draw));
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RecordParts {
     /// Tags in the order read; names as written.
     pub tags: Vec<(String, String)>,
     /// The moves.
@@ -531,11 +564,17 @@ pub struct Record {
     pub start_at: Option<Span>,
     /// Problems met while reading.
     pub warnings: Vec<Warning>,
-    /// Set when the record could not be read (a broken entry of a file that
-    /// holds several): where and why. The other fields hold what was read.
+    /// Set when the record could not be read (a broken entry of a file
+    /// that holds several): where and why. The other fields hold what was
+    /// read.
     pub unreadable: Option<Warning>,
-    /// The replay, once asked for ([`Record::replayed`]).
-    pub(crate) replay: std::sync::OnceLock<Replayed>,
+}
+
+impl From<RecordParts> for Record {
+    fn from(parts: RecordParts) -> Record {
+        let RecordParts { tags, tree, result, at, start_at, warnings, unreadable } = parts;
+        Record { tags, tree, result, at, start_at, warnings, unreadable, replay: std::sync::OnceLock::new() }
+    }
 }
 
 impl PartialEq for Record {
@@ -554,18 +593,141 @@ impl PartialEq for Record {
 
 impl Eq for Record {}
 
+/// Whether a tag called `name` bears on the replay: the start position
+/// (`FEN`) or the stated result (`Result`, which a final position can
+/// contradict).
+fn tag_bears_on_replay(name: &str) -> bool {
+    name.eq_ignore_ascii_case("FEN") || name.eq_ignore_ascii_case("Result")
+}
+
 impl Record {
+    /// The record's parts, the replay dropped.
+    pub fn into_parts(self) -> RecordParts {
+        let Record { tags, tree, result, at, start_at, warnings, unreadable, replay: _ } = self;
+        RecordParts { tags, tree, result, at, start_at, warnings, unreadable }
+    }
+
+    /// Tags in the order read; names as written.
+    pub fn tags(&self) -> &[(String, String)] {
+        &self.tags
+    }
+
+    /// The moves.
+    pub fn tree(&self) -> &MoveTree {
+        &self.tree
+    }
+
+    /// The result written at the end of the moves, if any (see
+    /// [`Record::result`] for the game's result).
+    pub fn written_result(&self) -> Option<GameResult> {
+        self.result
+    }
+
+    /// Where the record starts in its source.
+    pub fn at(&self) -> Span {
+        self.at
+    }
+
+    /// Where the record gives its start position (the `FEN` tag, a binary
+    /// header's piece slots), when it gives one.
+    pub fn start_at(&self) -> Option<Span> {
+        self.start_at
+    }
+
+    /// Problems met while reading.
+    pub fn warnings(&self) -> &[Warning] {
+        &self.warnings
+    }
+
+    /// Set when the record could not be read (a broken entry of a file
+    /// that holds several): where and why. The other parts hold what was
+    /// read.
+    pub fn unreadable(&self) -> Option<&Warning> {
+        self.unreadable.as_ref()
+    }
+
     /// The value of the first tag called `name` (case-insensitive).
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
     }
 
-    /// Sets tag `name` (case-insensitive), replacing its value or appending it.
+    /// Sets tag `name` (case-insensitive), replacing its value or appending
+    /// it. Setting `FEN` or `Result` drops the replay.
     pub fn set_tag(&mut self, name: &str, value: impl Into<String>) {
         let value = value.into();
+        if tag_bears_on_replay(name) {
+            self.forget_replay();
+        }
         match self.tags.iter_mut().find(|(k, _)| k.eq_ignore_ascii_case(name)) {
             Some((_, v)) => *v = value,
             None => self.tags.push((name.to_string(), value)),
+        }
+    }
+
+    /// Appends a tag `name`, after any of the same name (a reader keeps
+    /// every tag it reads). Adding `FEN` or `Result` drops the replay.
+    pub fn push_tag(&mut self, name: impl Into<String>, value: impl Into<String>) {
+        let name = name.into();
+        if tag_bears_on_replay(&name) {
+            self.forget_replay();
+        }
+        self.tags.push((name, value.into()));
+    }
+
+    /// Keeps the tags for which `keep` holds, in their order. Dropping
+    /// `FEN` or `Result` drops the replay.
+    pub fn retain_tags(&mut self, mut keep: impl FnMut(&str, &str) -> bool) {
+        let mut dropped_bearing = false;
+        self.tags.retain(|(name, value)| {
+            let kept = keep(name, value);
+            dropped_bearing |= !kept && tag_bears_on_replay(name);
+            kept
+        });
+        if dropped_bearing {
+            self.forget_replay();
+        }
+    }
+
+    /// The moves, to change them; drops the replay.
+    pub fn tree_mut(&mut self) -> &mut MoveTree {
+        self.forget_replay();
+        &mut self.tree
+    }
+
+    /// Sets the result written after the moves; drops the replay when it
+    /// changes (a final position can contradict it).
+    pub fn set_written_result(&mut self, result: Option<GameResult>) {
+        if self.result != result {
+            self.forget_replay();
+            self.result = result;
+        }
+    }
+
+    /// Sets where the record starts in its source; drops the replay (its
+    /// errors name places).
+    pub fn set_at(&mut self, at: Span) {
+        self.forget_replay();
+        self.at = at;
+    }
+
+    /// Sets where the record gives its start position; drops the replay.
+    pub fn set_start_at(&mut self, start_at: Option<Span>) {
+        self.forget_replay();
+        self.start_at = start_at;
+    }
+
+    /// The problems met while reading, to add to them (the replay does not
+    /// depend on them).
+    pub fn warnings_mut(&mut self) -> &mut Vec<Warning> {
+        &mut self.warnings
+    }
+
+    /// Says the record could not be read, and why (a record that says so
+    /// already keeps its first reason); drops the replay.
+    pub fn set_unreadable(&mut self, why: Warning) {
+        if self.unreadable.is_none() {
+            self.forget_replay();
+            self.unreadable = Some(why);
         }
     }
 
@@ -579,15 +741,21 @@ impl Record {
         self.result.or_else(|| self.tag("Result").and_then(GameResult::parse))
     }
 
-    /// The replay of the record ([`replay::replay`]): done the first time
-    /// it is asked for, and kept. Change the moves or the `FEN` tag after
-    /// that, and call [`Record::forget_replay`].
+    /// The replay of the record ([`replay::replay`]): the one its reader
+    /// made, else done the first time it is asked for (and after a change
+    /// that bears on it), and kept.
     pub fn replayed(&self) -> &Replayed {
         self.replay.get_or_init(|| replay::replay(self))
     }
 
+    /// Whether the replay is kept with the record (asking for it costs no
+    /// replay).
+    pub fn has_replay(&self) -> bool {
+        self.replay.get().is_some()
+    }
+
     /// Drops the replay kept, after the record was changed.
-    pub fn forget_replay(&mut self) {
+    fn forget_replay(&mut self) {
         self.replay = std::sync::OnceLock::new();
     }
 
@@ -714,14 +882,14 @@ mod tests {
     #[test]
     fn tags_are_case_insensitive() {
         let mut r = Record::default();
-        r.tags.push(("Fen".into(), " 4k4/9/9/9/9/9/9/9/9/3K5 w ".into()));
+        r.push_tag("Fen", " 4k4/9/9/9/9/9/9/9/9/3K5 w ");
         assert_eq!(r.fen(), Some("4k4/9/9/9/9/9/9/9/9/3K5 w"));
         r.set_tag("FEN", "");
         assert_eq!(r.fen(), None);
-        assert_eq!(r.tags.len(), 1);
+        assert_eq!(r.tags().len(), 1);
         r.set_tag("Result", "0-1");
         assert_eq!(r.result(), Some(GameResult::BlackWins));
-        r.result = Some(GameResult::Draw);
+        r.set_written_result(Some(GameResult::Draw));
         assert_eq!(r.result(), Some(GameResult::Draw));
     }
 }

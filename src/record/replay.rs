@@ -178,7 +178,7 @@ impl fmt::Display for ReplayError {
 /// assert_eq!((replayed.plies, replayed.variation_plies), (3, 1));
 /// assert_eq!(replayed.moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(), ["h2e2", "h9g7", "h0g2"]);
 /// // Which move each node of the tree is, variations included.
-/// let alternative = record.tree.next_sibling(record.tree.main_line().nth(1).unwrap()).unwrap();
+/// let alternative = record.tree().next_sibling(record.tree().main_line().nth(1).unwrap()).unwrap();
 /// assert_eq!(replayed.resolution.move_of(alternative).unwrap().to_string(), "b9c7");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -959,6 +959,8 @@ impl<F: Follow> Visitor for Replayer<F> {
     }
 
     fn end_game(&mut self) -> Replayed {
+        #[cfg(test)]
+        counting::count();
         // Variations left open (a stop) are closed.
         while !self.frames.is_empty() {
             self.end_variation();
@@ -1049,6 +1051,41 @@ fn not_replayed(setup: Option<Setup>, error: ReplayError) -> Replayed {
         termination: None,
         result_conflict: None,
         warnings: Vec::new(),
+    }
+}
+
+/// How a main line played from `start` with `moves` (legal ones, as a
+/// replay found them) ends, as a replay judges it: the moves are played,
+/// not resolved again.
+pub(super) fn ending(start: &Position, moves: &[Move]) -> Option<Termination> {
+    let mut pos = start.clone();
+    let mut history = History::with_capacity(&pos, moves.len());
+    for &m in moves {
+        let _ = pos.play_unchecked(m);
+        history.push(&pos);
+    }
+    let outcome = pos.outcome();
+    termination(&pos, outcome, &history)
+}
+
+/// How many games were replayed on this thread, for the tests that count
+/// replays.
+#[cfg(test)]
+pub(crate) mod counting {
+    use std::cell::Cell;
+
+    thread_local! {
+        static REPLAYS: Cell<usize> = const { Cell::new(0) };
+    }
+
+    /// One more game replayed.
+    pub(super) fn count() {
+        REPLAYS.with(|n| n.set(n.get() + 1));
+    }
+
+    /// The games replayed on this thread so far.
+    pub(crate) fn replays() -> usize {
+        REPLAYS.with(Cell::get)
     }
 }
 

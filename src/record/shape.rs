@@ -23,14 +23,15 @@
 //!     tags: TagFilter::Standard,
 //! };
 //! assert!(shape.apply(&mut record), "the game was cut");
-//! assert_eq!(record.tree.main_line().count(), 2);
-//! assert_eq!(record.tree.variation_count(), 0);
-//! assert_eq!(record.result, Some(GameResult::Unknown));
-//! assert_eq!(record.tags, [("Event".to_string(), "x".to_string()), ("Result".into(), "*".into())]);
+//! assert_eq!(record.tree().main_line().count(), 2);
+//! assert_eq!(record.tree().variation_count(), 0);
+//! assert_eq!(record.written_result(), Some(GameResult::Unknown));
+//! assert_eq!(record.tags(), [("Event".to_string(), "x".to_string()), ("Result".into(), "*".into())]);
 //! assert!(record.replayed().is_valid()); // replayed again, as it now is
 //! ```
 
-use super::{GameResult, MoveTree, NodeId, Record};
+use super::{GameResult, MoveTree, NodeId, Record, Replayed, Resolution};
+use crate::Move;
 
 /// The tags `--tags standard` keeps: PGN's seven-tag roster, with Red and
 /// Black for White and Black, and the start position (`FEN`).
@@ -137,9 +138,12 @@ impl Shape {
     /// Shapes `record`; returns whether its main line was cut short
     /// ([`Shape::plies_max`]). The result stays the game's whatever tags
     /// are dropped: when the `Result` tag goes, [`Record::result`] keeps
-    /// it. When the moves change, the replay kept with the record is
-    /// dropped ([`Record::forget_replay`]): ask for it again to write the
-    /// record. Time and memory are linear in the record's size.
+    /// it. The replay kept with the record stays true: when moves are
+    /// dropped, the replay of the moves kept is told from it without
+    /// resolving a move again (in the one case it cannot be, a wrong move
+    /// cut off from the main line while a kept variation holds another, it
+    /// is dropped and done again when next asked for). Time and memory are
+    /// linear in the record's size.
     pub fn apply(&self, record: &mut Record) -> bool {
         if self.tags != TagFilter::All {
             record.result = record.result();
@@ -150,8 +154,11 @@ impl Shape {
         let has_variations = self.main_line && tree.variation_count() > 0;
         if too_long || has_variations {
             let max = self.plies_max.unwrap_or(usize::MAX);
-            record.tree = pruned(tree, self.main_line, max);
-            record.forget_replay();
+            let (tree, old_of) = pruned(tree, self.main_line, max);
+            let cut = Cut { max, main_line: self.main_line, too_long };
+            let replay = record.replay.get().and_then(|old| pruned_replay(old, &tree, &old_of, cut));
+            record.tree = tree;
+            record.replay = replay.map(std::sync::OnceLock::from).unwrap_or_default();
         }
         if self.no_comments || self.no_nags {
             strip_notes(&mut record.tree, self.no_comments, self.no_nags);
@@ -188,9 +195,12 @@ pub fn add_source(record: &mut Record, source: &str, index: usize) {
 /// main line's moves after the first `max` (with the alternatives to
 /// them). Nodes keep their moves, comments and glyphs, and the order of
 /// the alternatives; no recursion.
-fn pruned(tree: &MoveTree, main_line: bool, max: usize) -> MoveTree {
+fn pruned(tree: &MoveTree, main_line: bool, max: usize) -> (MoveTree, Vec<usize>) {
     let room = if main_line { tree.len().min(max.saturating_add(1)) } else { tree.len() };
     let mut new = MoveTree::with_capacity(room);
+    // The index in `tree` of each node of `new`.
+    let mut old_of = Vec::with_capacity(room);
+    old_of.push(tree.root().index());
     let root = new.root();
     new.node_mut(root).notes = tree.node(tree.root()).notes.clone();
     // Depth first, the alternatives of a node in their order: each node
@@ -218,10 +228,82 @@ fn pruned(tree: &MoveTree, main_line: bool, max: usize) -> MoveTree {
         let node = tree.node(old);
         let Some(mv) = node.mv.clone() else { continue };
         let id = new.add_child(parent, mv);
+        old_of.push(old.index());
         new.node_mut(id).notes = node.notes.clone();
         push_children(&mut stack, old, id, ply);
     }
-    new
+    (new, old_of)
+}
+
+/// How a tree was pruned: the main line kept to `max` plies (and cut
+/// short, `too_long`), the variations dropped (`main_line`).
+#[derive(Copy, Clone, Debug)]
+struct Cut {
+    max: usize,
+    main_line: bool,
+    too_long: bool,
+}
+
+/// The replay of a record whose tree was pruned to `tree` (node `k` of it
+/// being node `old_of[k]` of the tree `old` replayed), told from `old`
+/// without resolving a move again: the moves of the nodes kept, the first
+/// wrong move if it is kept, and how a main line cut short now ends (its
+/// result is then unknown, which no position contradicts). `None` when it
+/// cannot be told: the main line's wrong move was cut off and a kept
+/// variation holds a wrong move of its own (which `old` does not name), or
+/// a start that did not set up may read otherwise without moves (a diagram
+/// whose side to move is turned).
+fn pruned_replay(old: &Replayed, tree: &MoveTree, old_of: &[usize], cut: Cut) -> Option<Replayed> {
+    let Some(start) = &old.resolution.start else {
+        // Nothing replayed: the start's error stands, unless no move is left.
+        return (!tree.is_empty()).then(|| Replayed {
+            resolution: Resolution { moves: vec![None; tree.len()], ..old.resolution.clone() },
+            ..old.clone()
+        });
+    };
+    let moves: Vec<Option<Move>> =
+        old_of.iter().map(|&k| old.resolution.moves.get(k).copied().flatten()).collect();
+    let mut on_main = vec![false; tree.len()];
+    for id in tree.main_line() {
+        on_main[id.index()] = true;
+    }
+    // Node `k` is off the main line and did not replay from a position
+    // that did: the first wrong move of its line.
+    let wrong_in_variation = |k: usize| {
+        let parent = tree.nodes[k].parent;
+        !on_main[k]
+            && moves[k].is_none()
+            && parent.is_some_and(|p| p.index() == 0 || moves[p.index()].is_some())
+    };
+    let error = match &old.error {
+        None => None,
+        Some(e) => match &e.variation {
+            None if e.ply <= cut.max => Some(e.clone()),
+            None if (1..tree.len()).any(wrong_in_variation) => return None,
+            None => None,
+            Some(v) if !cut.main_line && v.ply <= cut.max => Some(e.clone()),
+            Some(_) => None,
+        },
+    };
+    let plies = old.plies.min(cut.max);
+    let main_moves = old.moves.get(..plies).unwrap_or(&old.moves);
+    let main_complete = error.as_ref().is_none_or(|e| e.in_variation());
+    let (termination, result_conflict) = match (cut.too_long, main_complete) {
+        (false, _) => (old.termination, old.result_conflict.clone()),
+        (true, true) => (super::replay::ending(start, main_moves), None),
+        (true, false) => (None, None),
+    };
+    let variation_plies = (1..tree.len()).filter(|&k| !on_main[k] && moves[k].is_some()).count();
+    Some(Replayed {
+        resolution: Resolution { setup: old.resolution.setup.clone(), start: Some(start.clone()), moves },
+        moves: main_moves.to_vec(),
+        plies,
+        variation_plies,
+        error,
+        termination,
+        result_conflict,
+        warnings: old.warnings.clone(),
+    })
 }
 
 /// Drops the comments (`comments`) and the glyphs (`nags`) of every node.
@@ -351,6 +433,35 @@ mod tests {
         assert!(record.tags.is_empty());
         assert_eq!(record.result(), Some(GameResult::BlackWins));
         assert!(written(&record).contains("[Result \"0-1\"]"));
+    }
+
+    #[test]
+    fn a_shaped_record_keeps_the_replay_a_replay_again_gives() {
+        let texts = [
+            GAME,
+            // Wrong moves: on the main line after variations with their own.
+            "1. h2e2 h9g7 (1... b9c7 2. h2h9) 2. h0g2 (2. h2h9 i9h9) i9h9 3. h2h9 *",
+            // A wrong move in a variation, then one on the main line.
+            "1. h2e2 h9g7 (1... b9c7 2. h2h9) 2. h0g2 i9h9 3. h2h9 *",
+            // Mate at the end, and a variation there.
+            "[FEN \"3k5/R8/9/9/9/9/9/9/1R7/4K4 w\"]\n1. a8a9 (1. b1b9) d9d8 2. b1b8 1-0",
+            // A diagram whose side to move is turned only without moves.
+            "[FEN \"3k5/9/9/9/9/9/9/9/9/3RK4 b\"]\n1. e0e1 *",
+            "[FEN \"bad\"]\n1. h2e2 (1. b2e2) *",
+            // The same position again and again.
+            "1. h0g2 h9g7 2. g2h0 g7h9 3. h0g2 h9g7 (3... b9c7) 4. g2h0 g7h9 5. h0g2 *",
+        ];
+        for text in texts {
+            for main_line in [false, true] {
+                for plies_max in [None, Some(0), Some(1), Some(2), Some(3), Some(4), Some(6)] {
+                    let mut record = pgn::read(text).remove(0);
+                    assert!(record.has_replay());
+                    Shape { main_line, plies_max, ..Shape::default() }.apply(&mut record);
+                    let again = crate::record::replay::replay(&record);
+                    assert_eq!(record.replayed(), &again, "{text} {main_line} {plies_max:?}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -318,7 +318,7 @@ impl<V: Visitor> Visitor for &mut V {
 /// ```
 /// use qipu::formats::pgn;
 /// use qipu::record::{RecordBuilder, visit::Map};
-/// let mut lengths = Map::new(RecordBuilder::default(), |record: qipu::record::Record| record.tree.main_line().count());
+/// let mut lengths = Map::new(RecordBuilder::default(), |record: qipu::record::Record| record.tree().main_line().count());
 /// assert_eq!(pgn::read_with("1. h2e2 h9g7 2. h0g2 *", &mut lengths), vec![3]);
 /// ```
 #[derive(Clone, Debug)]

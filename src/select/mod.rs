@@ -256,14 +256,31 @@ impl Selection {
         })
     }
 
-    /// A record built whole, judged (its events are checked again: a second
-    /// replay, unless the selection is empty).
+    /// A record built whole, judged by the replay it keeps
+    /// ([`Record::replayed`]): no move is resolved again. The same verdict
+    /// as [`Selection::checker`] gives of the record's events.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use qipu::select::{Selection, Span};
+    /// let selection = Arc::new(Selection { plies: Some(Span { min: 2, max: u64::MAX }), ..Selection::default() });
+    /// let games = qipu::formats::pgn::read("1. h2e2 h9g7 *\n\n1. h2e2 *\n");
+    /// let judged: Vec<bool> = games.iter().map(|g| selection.judge_record(g).matches).collect();
+    /// assert_eq!(judged, [true, false]);
+    /// ```
     pub fn judge_record(self: &Arc<Self>, record: &Record) -> Judged<()> {
         if self.is_empty() {
             return Judged { matches: true, key: None, game: () };
         }
-        let judged = record.visit(&mut self.checker(()));
-        Judged { matches: judged.matches, key: judged.key, game: () }
+        if record.unreadable().is_some() {
+            // No move of it replays, but its start may be set up: its events
+            // are checked again, which resolves no move.
+            let judged = record.visit(&mut self.checker(()));
+            return Judged { matches: judged.matches, key: judged.key, game: () };
+        }
+        let checked = Checked::of_record(record, &self.tag_names(), ());
+        let probed = self.probe().probe_record(record);
+        Judged { matches: self.matches(&checked, &probed), key: probed.key, game: () }
     }
 
     /// Whether an input that cannot be read at all, and so counts as one
@@ -280,4 +297,49 @@ impl Selection {
 /// How a checked game's main line ends, as `--termination` names it.
 fn ended<T>(checked: &Checked<T>) -> Option<Termination> {
     if checked.replayed.error.is_some() { None } else { checked.replayed.termination }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_record_is_judged_by_its_replay_as_by_its_events() {
+        let fixture = include_str!("../../fixtures/pgn/Hu_Ronghua_1391_UCI_games.pgn");
+        let texts = [
+            fixture,
+            "1. h2e2 h9g7 (1... b9c7 2. h0g2 (2. h2h9)) 2. h0g2 {c} i9h9 3. h2h9 *\n\n\
+             [FEN \"3k5/R8/9/9/9/9/9/9/1R7/4K4 w\"]\n1. b1b9 1-0\n\n[FEN \"bad\"]\n1. h2e2 *\n",
+        ];
+        let after = "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR";
+        for in_variations in [false, true] {
+            for (at, material) in [(MaterialAt::Any, "RRCC* vs RRNN*"), (MaterialAt::End, "RR* vs R*")] {
+                let looks = Looks {
+                    position: Some(Target::from_fen(after, true).unwrap()),
+                    in_variations,
+                    material: Some((material.parse().unwrap(), at)),
+                    opening: true,
+                    key: true,
+                };
+                let selection = Arc::new(Selection {
+                    plies: Some(Span { min: 10, max: u64::MAX }),
+                    has_comments: in_variations,
+                    looks: Arc::new(looks),
+                    ..Selection::default()
+                });
+                for text in texts {
+                    for record in crate::formats::pgn::read(text) {
+                        let judged = selection.judge_record(&record);
+                        let told = record.visit(&mut selection.checker(()));
+                        assert_eq!((judged.matches, &judged.key), (told.matches, &told.key));
+                        let checked = Checked::of_record(&record, &selection.tag_names(), ());
+                        assert_eq!(
+                            checked,
+                            record.visit(&mut Checker::default().keep_tags(&selection.tag_names()))
+                        );
+                    }
+                }
+            }
+        }
+    }
 }

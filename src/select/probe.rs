@@ -10,6 +10,7 @@ use super::criteria::{Material, MaterialPattern};
 use crate::analysis::ecco::{OpeningName, OpeningReader};
 use crate::dedupe::{Key, Keyer};
 use crate::record::replay::Follow;
+use crate::record::{MoveTree, Record, Resolution};
 use crate::rules::zobrist;
 use crate::{Board, Color, Move, Position};
 
@@ -246,5 +247,62 @@ impl Follow for Probe {
         }
         self.started = false;
         found
+    }
+}
+
+impl Probe {
+    /// What the probe finds in `record`, told its moves from the replay the
+    /// record keeps ([`Record::replayed`]): the positions are played again,
+    /// no move is resolved again. For a record that was read, the same as
+    /// following its replay; of a record that could not be read a replay
+    /// may still set up the start, which this does not.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use qipu::select::{Looks, Probe, Target};
+    /// let target = Target::from_fen("rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR", false).unwrap();
+    /// let looks = Arc::new(Looks { position: Some(target), in_variations: true, ..Looks::default() });
+    /// let record = &qipu::formats::pgn::read("1. h2e2 b9c7 (1... h9g7) *")[0];
+    /// assert!(Probe::new(looks).probe_record(record).reached); // in the variation
+    /// ```
+    pub fn probe_record(&mut self, record: &Record) -> Probed {
+        let replayed = record.replayed();
+        if let Some(start) = &replayed.resolution.start {
+            self.start(start);
+            let mut pos = start.clone();
+            for &m in &replayed.moves {
+                self.before_move(&pos, m);
+                let _ = pos.play_unchecked(m);
+                self.after_move(&pos, m);
+            }
+            if self.looks.in_variations && self.looks.position.is_some() && !self.found.reached {
+                self.found.reached = self.reached_in_variations(record.tree(), &replayed.resolution, start);
+            }
+        }
+        self.end()
+    }
+
+    /// Whether a variation's move leads to the placement looked for: each
+    /// node's position is its parent's with the node's move played (the
+    /// moves that replayed), depth first without recursion.
+    fn reached_in_variations(&self, tree: &MoveTree, resolution: &Resolution, start: &Position) -> bool {
+        let Some(target) = &self.looks.position else { return false };
+        let mut main = vec![false; tree.len()];
+        for id in tree.main_line() {
+            main[id.index()] = true;
+        }
+        let mut stack = vec![(tree.root(), start.clone())];
+        while let Some((id, pos)) = stack.pop() {
+            for child in tree.children(id) {
+                let Some(m) = resolution.move_of(child) else { continue };
+                let mut next = pos.clone();
+                let _ = next.play_unchecked(m);
+                if !main[child.index()] && target.matches(&next) {
+                    return true;
+                }
+                stack.push((child, next));
+            }
+        }
+        false
     }
 }

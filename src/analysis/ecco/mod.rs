@@ -331,7 +331,7 @@ pub fn set_tags(record: &mut crate::record::Record, ecco: Ecco) {
     record.set_tag("ECCO", ecco.code);
     record.set_tag("Opening", ecco.opening);
     if ecco.variation.is_empty() {
-        record.tags.retain(|(k, _)| !k.eq_ignore_ascii_case("Variation"));
+        record.retain_tags(|k, _| !k.eq_ignore_ascii_case("Variation"));
     } else {
         record.set_tag("Variation", ecco.variation);
     }

@@ -28,7 +28,7 @@
 //! let record = cbf::read(text).unwrap();
 //! assert_eq!(record.tag("Red"), Some("胡荣华"));
 //! assert_eq!(record.tag("Result"), Some("1-0"));
-//! assert_eq!(record.tree.main_line().count(), 2); // h2e2 h9g7
+//! assert_eq!(record.tree().main_line().count(), 2); // h2e2 h9g7
 //! assert_eq!(record.fen(), None); // no FEN: the standard start
 //! ```
 
@@ -577,7 +577,7 @@ mod tests {
         );
         assert!(is_cbf(&text));
         let record = read(&text).unwrap();
-        let tags: Vec<_> = record.tags.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let tags: Vec<_> = record.tags().iter().map(|(k, v)| format!("{k}={v}")).collect();
         assert_eq!(
             tags,
             [
@@ -590,14 +590,14 @@ mod tests {
                 "ECCO=C03"
             ]
         );
-        assert_eq!(record.result, Some(GameResult::Draw));
-        let t = &record.tree;
+        assert_eq!(record.written_result(), Some(GameResult::Draw));
+        let t = record.tree();
         assert_eq!(t.node(t.root()).comment(), Some(" 开局"));
         let main: Vec<_> = t.main_line().collect();
         assert_eq!(main.iter().map(|&id| coords(&record, id)).collect::<Vec<_>>(), ["h2e2", "h9g7", "h0g2"]);
         assert_eq!(t.node(main[1]).comment(), Some("马跳"));
         assert_eq!(t.node(main[0]).mv.as_ref().unwrap().at, Span { line: 6, column: 3 });
-        assert!(record.warnings.is_empty(), "{:?}", record.warnings);
+        assert!(record.warnings().is_empty(), "{:?}", record.warnings());
         assert!(crate::analysis::replay::replay(&record).is_valid());
     }
 
@@ -606,15 +606,15 @@ mod tests {
         let fen = "<FEN>rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1</FEN>";
         let record = read(&doc(fen, "<Move value=\"00-00\"/><Move value=\"70-62\"/>")).unwrap();
         assert!(record.fen().unwrap().contains(" b "));
-        assert!(record.warnings.is_empty());
+        assert!(record.warnings().is_empty());
         // The FEN says Black, the first move is Red's: the move wins.
         let record = read(&doc(fen, "<Move value=\"00-00\"/><Move value=\"77-47\"/>")).unwrap();
         assert_eq!(record.fen(), None);
-        assert!(record.warnings[0].message.contains("first move is Red's"), "{:?}", record.warnings);
+        assert!(record.warnings()[0].message.contains("first move is Red's"), "{:?}", record.warnings());
         // No FEN at all: the standard start, with a warning.
         let record = read(&doc("", "<Move value=\"00-00\"/>")).unwrap();
         assert_eq!(record.fen(), None);
-        assert!(record.warnings[0].message.contains("no <FEN>"));
+        assert!(record.warnings()[0].message.contains("no <FEN>"));
     }
 
     #[test]
@@ -682,10 +682,10 @@ mod tests {
             list.push_str(&moves[i % 4]);
         }
         let record = read(&doc("<FEN>r3k4/9/9/9/9/9/9/9/9/R3K4 w - - 0 1</FEN>", &list)).unwrap();
-        assert_eq!(record.tree.main_line().count(), 100_000);
-        let last = record.tree.main_line().last().unwrap();
+        assert_eq!(record.tree().main_line().count(), 100_000);
+        let last = record.tree().main_line().last().unwrap();
         assert_eq!(
-            record.tree.node(last).mv.as_ref().unwrap().at,
+            record.tree().node(last).mv.as_ref().unwrap().at,
             Span { line: 5, column: 1 + 21 * 100_000 }
         );
     }

@@ -189,16 +189,16 @@ mod tests {
         let lib = read_cbl(&file).unwrap();
         assert_eq!(lib.declared, 4);
         assert_eq!(lib.records.len(), 4);
-        assert_eq!(lib.records[0].as_ref().unwrap().tree.main_line().count(), 2);
+        assert_eq!(lib.records[0].as_ref().unwrap().tree().main_line().count(), 2);
         let e = lib.records[1].as_ref().unwrap_err();
         let third_slot = INDEX_AT + ENTRY_LEN * 8 + 2 * SLOT_LEN;
         assert_eq!(e.offset, third_slot + 2214 + 4 + 2, "{e}");
-        assert_eq!(lib.records[2].as_ref().unwrap().tree.main_line().count(), 1);
+        assert_eq!(lib.records[2].as_ref().unwrap().tree().main_line().count(), 1);
         let last = lib.records[3].as_ref().unwrap();
-        assert_eq!(last.at, span(third_slot + 3 * SLOT_LEN));
+        assert_eq!(last.at(), span(third_slot + 3 * SLOT_LEN));
         // Record offsets are absolute in the file.
-        let first = last.tree.main_line().next().unwrap();
-        assert_eq!(last.tree.node(first).mv.as_ref().unwrap().at, span(third_slot + 3 * SLOT_LEN + 2234));
+        let first = last.tree().main_line().next().unwrap();
+        assert_eq!(last.tree().node(first).mv.as_ref().unwrap().at, span(third_slot + 3 * SLOT_LEN + 2234));
     }
 
     #[test]

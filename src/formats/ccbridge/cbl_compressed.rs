@@ -414,7 +414,7 @@ mod tests {
         assert_eq!(record.tag("Result"), Some("1/2-1/2"));
         assert_eq!(record.tag("Author"), Some("gjf"));
         assert_eq!(record.fen(), None);
-        let t = &record.tree;
+        let t = record.tree();
         assert_eq!(t.node(t.root()).comment(), Some("开局\n说明"));
         let main: Vec<_> = t.main_line().collect();
         assert_eq!(main.iter().map(|&id| coords(record, id)).collect::<Vec<_>>(), ["h2e2", "h9g7"]);
@@ -424,7 +424,7 @@ mod tests {
         let reply = t.main_child(alt).unwrap();
         assert_eq!(coords(record, reply), "b9c7");
         assert_eq!(t.node(reply).comment(), Some("也\n可"));
-        assert!(record.warnings.is_empty(), "{:?}", record.warnings);
+        assert!(record.warnings().is_empty(), "{:?}", record.warnings());
         assert!(crate::analysis::replay::replay(record).is_valid());
     }
 

@@ -333,9 +333,9 @@ mod tests {
         assert_eq!(record.tag("Red"), Some("胡荣华"));
         assert_eq!(record.tag("Black"), None);
         assert_eq!(record.tag("Result"), Some("1-0"));
-        assert_eq!(record.result, Some(GameResult::RedWins));
+        assert_eq!(record.written_result(), Some(GameResult::RedWins));
         assert_eq!(record.fen(), None);
-        let t = &record.tree;
+        let t = record.tree();
         assert_eq!(t.node(t.root()).comment(), Some("game"));
         let main: Vec<_> = t.main_line().collect();
         assert_eq!(main.iter().map(|&id| coords(&record, id)).collect::<Vec<_>>(), ["h2e2", "h9g7"]);
@@ -343,7 +343,7 @@ mod tests {
         assert_eq!(t.node(main[0]).mv.as_ref().unwrap().at, span(2234));
         let alts: Vec<_> = t.children(t.root()).collect();
         assert_eq!(coords(&record, alts[1]), "b2e2");
-        assert!(record.warnings.is_empty(), "{:?}", record.warnings);
+        assert!(record.warnings().is_empty(), "{:?}", record.warnings());
         assert!(crate::analysis::replay::replay(&record).is_valid());
     }
 
@@ -404,7 +404,7 @@ mod tests {
         file.extend(node(0x01, 7, 24, None)); // h9g7
         let record = read_cbr(&file).unwrap();
         assert!(record.fen().unwrap().contains(" b "), "{:?}", record.fen());
-        assert!(record.warnings.is_empty());
+        assert!(record.warnings().is_empty());
         // The file says Black, but the first move is Red's: the move wins.
         let mut file = cbr_header();
         file[2112] = 2;
@@ -412,7 +412,7 @@ mod tests {
         file.extend(node(0x01, 70, 67, None));
         let record = read_cbr(&file).unwrap();
         assert_eq!(record.fen(), None);
-        assert!(record.warnings[0].message.contains("first move is Red's"), "{:?}", record.warnings);
+        assert!(record.warnings()[0].message.contains("first move is Red's"), "{:?}", record.warnings());
     }
 
     #[test]
@@ -421,9 +421,9 @@ mod tests {
         file[2120..2210].fill(0);
         file.extend(node(0x05, 0, 0, Some("第一轮")));
         let record = read_cbr(&file).unwrap();
-        assert!(record.tree.is_empty());
-        assert_eq!(record.tree.node(record.tree.root()).comment(), Some("第一轮"));
-        assert!(record.unreadable.as_ref().unwrap().message.contains("board is empty"));
+        assert!(record.tree().is_empty());
+        assert_eq!(record.tree().node(record.tree().root()).comment(), Some("第一轮"));
+        assert!(record.unreadable().unwrap().message.contains("board is empty"));
     }
 
     #[test]
@@ -437,7 +437,7 @@ mod tests {
             file.extend(node(if i + 1 < 100_000 { 0 } else { 0x01 }, from, to, None));
         }
         let record = read_cbr(&file).unwrap();
-        assert_eq!(record.tree.main_line().count(), 100_000);
+        assert_eq!(record.tree().main_line().count(), 100_000);
     }
 
     #[test]
@@ -452,7 +452,7 @@ mod tests {
         file.extend(node(0x01, 0x77, 0x47, None)); // column 7 row 7 -> column 4 row 7: h2e2
         let record = read_cbr(&file).unwrap();
         assert_eq!(record.tag("Title"), Some("V1"));
-        let first = record.tree.main_line().next().unwrap();
+        let first = record.tree().main_line().next().unwrap();
         assert_eq!(coords(&record, first), "h2e2");
     }
 }

@@ -30,7 +30,7 @@
 //! cbr.extend([0x00, 0, 0, 0]); // root: a move follows
 //! cbr.extend([0x01, 0, 81, 72]); // a0-a1, the line ends
 //! let record = ccbridge::read_cbr(&cbr).unwrap();
-//! assert_eq!(record.tree.main_line().count(), 1);
+//! assert_eq!(record.tree().main_line().count(), 1);
 //! assert_eq!(record.fen(), Some("4k4/9/9/9/9/9/9/9/9/R3K4 w - - 0 1"));
 //! ```
 

@@ -53,7 +53,7 @@ pub(crate) fn node(flags: u8, from: u8, to: u8, comment: Option<&str>) -> Vec<u8
 }
 
 pub(crate) fn coords(record: &Record, id: NodeId) -> String {
-    match &record.tree.node(id).mv.as_ref().unwrap().text {
+    match &record.tree().node(id).mv.as_ref().unwrap().text {
         MoveText::Coords(m) => m.to_string(),
         other => panic!("{other:?}"),
     }

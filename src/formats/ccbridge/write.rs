@@ -48,7 +48,7 @@ pub fn write_cbr(record: &Record) -> Result<Written, WriteError> {
             put_text(&mut bytes[offset..offset + size], text, tag, &mut warnings);
         }
     }
-    for (name, _) in &record.tags {
+    for (name, _) in record.tags() {
         let kept = V2_STRINGS.iter().any(|&(_, _, t)| t == name);
         if !kept && !matches!(name.as_str(), "Game" | "Result" | "FEN") {
             warnings.push(format!("tag {name}: CBR has no field for it; not written"));
@@ -79,7 +79,7 @@ pub fn write_cbr(record: &Record) -> Result<Written, WriteError> {
         bytes[V2_BOARD + index_of(square) as usize] = color | role;
     }
     bytes[V2_BOARD + 90..V2_TREE].fill(0xFF);
-    let tree = &record.tree;
+    let tree = record.tree();
     let root = tree.root();
     for id in tree.depth_first() {
         let node = tree.node(id);
@@ -192,7 +192,7 @@ fn node_move(record: &Record, id: NodeId) -> Result<Move, WriteError> {
     if let Some(m) = record.replayed().resolution.move_of(id) {
         return Ok(m);
     }
-    record.tree.node(id).mv.as_ref().and_then(|mv| mv.points()).ok_or(WriteError::NotReplayed(id.index()))
+    record.tree().node(id).mv.as_ref().and_then(|mv| mv.points()).ok_or(WriteError::NotReplayed(id.index()))
 }
 
 #[cfg(test)]
@@ -210,13 +210,13 @@ mod tests {
         assert_eq!(back.tag("Title"), Some("中炮"));
         assert_eq!(back.tag("Red"), Some("许银川"));
         assert_eq!(back.tag("Result"), Some("1-0"));
-        assert_eq!(back.tree.main_line().count(), 3);
-        assert_eq!(back.tree.len(), record.tree.len());
-        assert_eq!(back.tree.node(back.tree.root()).comment(), Some("开局"));
+        assert_eq!(back.tree().main_line().count(), 3);
+        assert_eq!(back.tree().len(), record.tree().len());
+        assert_eq!(back.tree().node(back.tree().root()).comment(), Some("开局"));
         let long = vec![record.clone(); 3];
         let lib = read_cbl(&write_cbl(&long, "库").bytes).unwrap();
         assert_eq!(lib.records.len(), 3);
-        assert_eq!(lib.records[2].as_ref().unwrap().tree.len(), record.tree.len());
+        assert_eq!(lib.records[2].as_ref().unwrap().tree().len(), record.tree().len());
     }
 
     #[test]

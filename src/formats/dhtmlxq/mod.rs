@@ -19,8 +19,8 @@
 //! let games = dhtmlxq::read(text);
 //! let g = &games[0];
 //! assert_eq!(g.tag("Red"), Some("许银川"));
-//! assert_eq!(g.tree.main_line().count(), 2);
-//! assert_eq!(g.tree.variation_count(), 1);
+//! assert_eq!(g.tree().main_line().count(), 2);
+//! assert_eq!(g.tree().variation_count(), 1);
 //! ```
 
 mod read;

@@ -546,8 +546,8 @@ mod tests {
         let games = read(page);
         assert_eq!(games.len(), 2);
         let g = &games[0];
-        assert_eq!((g.tag("Title"), g.result), (Some("A"), Some(GameResult::RedWins)));
-        let t = &g.tree;
+        assert_eq!((g.tag("Title"), g.written_result()), (Some("A"), Some(GameResult::RedWins)));
+        let t = g.tree();
         assert_eq!(t.node(t.root()).comment(), Some("开局\n说明"));
         assert_eq!(t.main_line().count(), 3);
         assert_eq!(t.variation_count(), 2);
@@ -559,7 +559,7 @@ mod tests {
         let third = t.main_child(alt).unwrap();
         assert_eq!(t.node(third).comment(), Some("变着"));
         assert!(t.node(third).mv.as_ref().unwrap().at.line == 1);
-        assert!(games[1].warnings.is_empty());
+        assert!(games[1].warnings().is_empty());
     }
 
     #[test]
@@ -579,9 +579,9 @@ mod tests {
         let games = read("[DhtmlXQ][DhtmlXQ_][/DhtmlXQ_\u{fffd}");
         assert_eq!(games.len(), 1);
         assert!(
-            games[0].warnings.iter().any(|w| w.message.contains("[/DhtmlXQ_\u{fffd}]")),
+            games[0].warnings().iter().any(|w| w.message.contains("[/DhtmlXQ_\u{fffd}]")),
             "{:?}",
-            games[0].warnings
+            games[0].warnings()
         );
     }
 
@@ -591,11 +591,11 @@ mod tests {
             [DhtmlXQ_binit]9999999949999999999999999999999999999999999999999999999999999999[/DhtmlXQ_binit]\r\n\
             [/DhtmlXQ]";
         let g = &read(text)[0];
-        assert!(g.warnings[0].message.contains("closed by [/DhtmlXQ_time]"), "{:?}", g.warnings);
-        assert_eq!(g.warnings[0].at.line, 2);
+        assert!(g.warnings()[0].message.contains("closed by [/DhtmlXQ_time]"), "{:?}", g.warnings());
+        assert_eq!(g.warnings()[0].at.line, 2);
         // Only the red king, on e0 (column 4, row 9): not a valid position, but read.
         assert_eq!(g.fen(), Some("9/9/9/9/9/9/9/9/9/4K4 w - - 0 1"));
         let bad = &read("[DhtmlXQ][DhtmlXQ_binit]123[/DhtmlXQ_binit][/DhtmlXQ]")[0];
-        assert!(bad.unreadable.as_ref().unwrap().message.contains("64 digits"));
+        assert!(bad.unreadable().unwrap().message.contains("64 digits"));
     }
 }

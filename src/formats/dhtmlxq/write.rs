@@ -47,7 +47,7 @@ pub enum WriteError {
 /// let block = dhtmlxq::write(record).unwrap();
 /// assert!(block.contains("[DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist]"));
 /// let back = &dhtmlxq::read(&block)[0];
-/// assert_eq!(back.tree.variation_count(), 1);
+/// assert_eq!(back.tree().variation_count(), 1);
 /// ```
 pub fn write(record: &Record) -> Result<String, WriteError> {
     let resolution = &record.replayed().resolution;
@@ -62,7 +62,7 @@ pub fn write(record: &Record) -> Result<String, WriteError> {
         "ver",
         &crate::formats::clean::one_line(record.tag("DhtmlXQ_ver").unwrap_or("www_dpxq_com")),
     );
-    for (key, value) in &record.tags {
+    for (key, value) in record.tags() {
         if key.eq_ignore_ascii_case("DhtmlXQ_ver") {
             continue;
         }
@@ -92,7 +92,7 @@ pub fn write(record: &Record) -> Result<String, WriteError> {
         // vschess's tag: it also says who moves first when no move does.
         tag(&mut out, "fen", &start.to_fen());
     }
-    let tree = &record.tree;
+    let tree = record.tree();
     let point = |s: Square| format!("{}{}", s.file().index(), 9 - s.rank().index());
     let move_digits = |id: NodeId| -> Result<String, WriteError> {
         let m = match resolution.move_of(id) {
@@ -221,8 +221,8 @@ mod tests {
         let mut record = crate::formats::pgn::read("1. 炮二平五 马８进７ 2. 马九进十 *").remove(0);
         assert_eq!(write(&record), Err(WriteError::NotReplayed("马九进十".into())));
         // The move that did not replay taken away (the replay kept).
-        let third = record.tree.main_line().nth(2).unwrap();
-        record.tree.node_mut(third).mv = None;
+        let third = record.tree().main_line().nth(2).unwrap();
+        record.tree_mut().node_mut(third).mv = None;
         assert_eq!(write(&record), Err(WriteError::NoMove(third.index())));
         let record = &crate::formats::pgn::read("[FEN \"4k4/9/9/9/9/9/9/9/RRR6/4K4 w\"]\n*")[0];
         let e = write(record).unwrap_err();
@@ -239,10 +239,10 @@ mod tests {
         let replayed = replay(record);
         let block = write(record).unwrap();
         let back = &read(&block)[0];
-        assert!(back.warnings.is_empty(), "{:?}", back.warnings);
+        assert!(back.warnings().is_empty(), "{:?}", back.warnings());
         let r2 = replay(back);
         let nodes = |r: &Record, res: &crate::record::Resolution| -> Vec<String> {
-            let t = &r.tree;
+            let t = r.tree();
             t.depth_first()
                 .skip(1)
                 .map(|id| {
@@ -263,10 +263,10 @@ mod tests {
         assert!(got.iter().any(|l| l.ends_with("Some(\"!\")")), "{got:#?}");
         assert_eq!(back.tag("Red"), Some("许银川"));
         assert_eq!(back.tag("Event"), Some("[甲级] ［DhtmlXQ_x]"));
-        assert_eq!(back.result, Some(GameResult::RedWins));
-        assert_eq!(back.tree.node(back.tree.root()).comment(), Some("开局"));
-        let first = back.tree.main_line().next().unwrap();
-        assert_eq!(back.tree.node(first).comment(), Some("中炮\n好"));
-        assert_eq!(back.tree.variation_count(), 3);
+        assert_eq!(back.written_result(), Some(GameResult::RedWins));
+        assert_eq!(back.tree().node(back.tree().root()).comment(), Some("开局"));
+        let first = back.tree().main_line().next().unwrap();
+        assert_eq!(back.tree().node(first).comment(), Some("中炮\n好"));
+        assert_eq!(back.tree().variation_count(), 3);
     }
 }

@@ -23,8 +23,8 @@
 //! assert_eq!(games.len(), 1);
 //! let g = &games[0];
 //! assert_eq!(g.tag("event"), Some("x"));
-//! assert_eq!(g.tree.main_line().count(), 3);
-//! assert_eq!(g.tree.variation_count(), 1);
+//! assert_eq!(g.tree().main_line().count(), 3);
+//! assert_eq!(g.tree().variation_count(), 1);
 //! ```
 
 mod read;

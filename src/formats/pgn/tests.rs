@@ -10,21 +10,21 @@ fn a_huge_comment_is_kept_up_to_a_megabyte() {
     let line = "中".repeat(100_000); // 300 KB a line
     let text = format!("[Event \"x\"]\n1. h2e2 {{{}}} h9g7 *\n", [line.as_str(); 8].join("\n"));
     let games = read(&text);
-    let comment = games[0].tree.node(games[0].tree.main_line().next().unwrap()).comment().unwrap();
+    let comment = games[0].tree().node(games[0].tree().main_line().next().unwrap()).comment().unwrap();
     assert!(comment.len() <= 1 << 20 && comment.len() > (1 << 20) - 4, "{}", comment.len());
-    assert!(games[0].warnings.iter().any(|w| w.message.contains("comment longer than 1 MB")));
-    assert_eq!(games[0].tree.main_line().count(), 2, "the moves after it are read");
+    assert!(games[0].warnings().iter().any(|w| w.message.contains("comment longer than 1 MB")));
+    assert_eq!(games[0].tree().main_line().count(), 2, "the moves after it are read");
     // Without its end, both are told.
     let text = format!("[Event \"x\"]\n1. h2e2 {{{}\n", [line.as_str(); 8].join("\n"));
-    let warnings: Vec<String> = read(&text)[0].warnings.iter().map(|w| w.message.clone()).collect();
+    let warnings: Vec<String> = read(&text)[0].warnings().iter().map(|w| w.message.clone()).collect();
     assert_eq!(warnings, ["comment not closed with '}'", "comment longer than 1 MB: the rest is left out"]);
 }
 use crate::record::MoveText;
 
 fn moves(r: &Record) -> Vec<String> {
-    r.tree
+    r.tree()
         .main_line()
-        .map(|id| match &r.tree.node(id).mv.as_ref().unwrap().text {
+        .map(|id| match &r.tree().node(id).mv.as_ref().unwrap().text {
             MoveText::Text(t) => t.to_string(),
             MoveText::Coords(m) => m.to_string(),
         })
@@ -34,8 +34,8 @@ fn moves(r: &Record) -> Vec<String> {
 #[test]
 fn empty_lines_inside_a_comment_are_kept() {
     let g = &read("1. h2e2 {first\n\nthird} *")[0];
-    let first = g.tree.main_line().next().unwrap();
-    assert_eq!(g.tree.node(first).comment(), Some("first\n\nthird"));
+    let first = g.tree().main_line().next().unwrap();
+    assert_eq!(g.tree().node(first).comment(), Some("first\n\nthird"));
 }
 
 #[test]
@@ -47,9 +47,9 @@ fn tags_and_moves() {
     assert_eq!(g.tag("red"), Some("许银川"));
     assert_eq!(g.tag("BLACK"), Some("吕钦"));
     assert_eq!(moves(g), ["炮二平五", "马８进７", "马二进三", "车９平８", "兵七进一"]);
-    assert_eq!(g.result, Some(GameResult::RedWins));
-    let first = g.tree.main_line().next().unwrap();
-    assert_eq!(g.tree.node(first).mv.as_ref().unwrap().at, Span { line: 5, column: 6 });
+    assert_eq!(g.written_result(), Some(GameResult::RedWins));
+    let first = g.tree().main_line().next().unwrap();
+    assert_eq!(g.tree().node(first).mv.as_ref().unwrap().at, Span { line: 5, column: 6 });
 }
 
 #[test]
@@ -60,7 +60,7 @@ fn several_games_footer_and_separators() {
     assert_eq!(moves(&games[0]), ["h2e2", "h9g7"]);
     assert_eq!(moves(&games[1]), ["C2.5", "H8+7"]);
     assert_eq!(moves(&games[2]), ["炮二平五", "马二进三"]);
-    assert_eq!(games[1].result, None);
+    assert_eq!(games[1].written_result(), None);
 }
 
 #[test]
@@ -70,8 +70,8 @@ fn a_game_without_tags_after_a_result_is_the_next_game() {
     let games = read(text);
     assert_eq!(games.len(), 4);
     assert_eq!(moves(&games[1]), ["b2e2", "b9c7"]);
-    assert_eq!(games[1].at.line, 4);
-    assert_eq!(games[1].tags.len(), 0);
+    assert_eq!(games[1].at().line, 4);
+    assert_eq!(games[1].tags().len(), 0);
     assert_eq!(moves(&games[2]), ["h9g7", "h2e2"]);
     assert_eq!(moves(&games[3]), ["炮二平五", "马８进７"]);
     // Footers are not games: neither text nor other move numbers.
@@ -84,12 +84,12 @@ fn a_comment_without_end_stops_at_tags_after_an_empty_line() {
     let text = "[Event \"a\"]\n1. h2e2 {open\n[not a tag line]\n[Event \"in the comment\"]\n\n[Event \"b\"]\n1. h2e2 *\n";
     let games = read(text);
     assert_eq!(games.len(), 2);
-    let first = games[0].tree.main_line().next().unwrap();
+    let first = games[0].tree().main_line().next().unwrap();
     assert_eq!(
-        games[0].tree.node(first).comment(),
+        games[0].tree().node(first).comment(),
         Some("open\n[not a tag line]\n[Event \"in the comment\"]")
     );
-    assert_eq!(games[0].warnings[0].message, "comment not closed with '}'");
+    assert_eq!(games[0].warnings()[0].message, "comment not closed with '}'");
     assert_eq!(games[1].tag("Event"), Some("b"));
 }
 
@@ -97,16 +97,16 @@ fn a_comment_without_end_stops_at_tags_after_an_empty_line() {
 fn warnings_are_listed_up_to_a_count() {
     let text = format!("1. h2e2 {} *", ")".repeat(1000));
     let g = &read(&text)[0];
-    assert_eq!(g.warnings.len(), MAX_WARNINGS + 1);
-    assert_eq!(g.warnings[0].message, "')' closes no variation");
-    assert_eq!(g.warnings[MAX_WARNINGS].message, "and 980 more warning(s) of this game, not listed");
+    assert_eq!(g.warnings().len(), MAX_WARNINGS + 1);
+    assert_eq!(g.warnings()[0].message, "')' closes no variation");
+    assert_eq!(g.warnings()[MAX_WARNINGS].message, "and 980 more warning(s) of this game, not listed");
 }
 
 #[test]
 fn comments_variations_nags() {
     let text = "{start}\n1. h2e2!? {a\nlong comment} h9g7 $1 (1... b9c7 {alt} (1... h7e7)) 2. h0g2 ; rest of line\n(2. b0c2 {x}) *";
     let g = &read(text)[0];
-    let t = &g.tree;
+    let t = g.tree();
     assert_eq!(t.node(t.root()).comment(), Some("start"));
     assert_eq!(moves(g), ["h2e2", "h9g7", "h0g2"]);
     let ids: Vec<_> = t.main_line().collect();
@@ -119,7 +119,7 @@ fn comments_variations_nags() {
     assert_eq!(alts.len(), 3);
     assert_eq!(t.node(alts[1]).comment(), Some("alt"));
     assert_eq!(t.variation_count(), 3);
-    assert!(g.warnings.is_empty(), "{:?}", g.warnings);
+    assert!(g.warnings().is_empty(), "{:?}", g.warnings());
 }
 
 #[test]
@@ -138,12 +138,12 @@ fn move_numbers() {
 fn broken_text_is_read_with_warnings() {
     let g = &read("1. h2e2 {open comment\n2. h0g2")[0];
     assert_eq!(moves(g), ["h2e2"]);
-    assert_eq!(g.warnings.len(), 1);
+    assert_eq!(g.warnings().len(), 1);
     let g = &read("1. h2e2 ) (h9g7")[0];
-    assert_eq!(g.warnings.len(), 2);
+    assert_eq!(g.warnings().len(), 2);
     let g = &read("1. h2e2 }h9g7")[0];
     assert_eq!(moves(g), ["h2e2", "h9g7"]);
-    assert_eq!(g.warnings.len(), 1);
+    assert_eq!(g.warnings().len(), 1);
     assert!(read("").is_empty());
     assert!(read("\n\n   \n").is_empty());
 }
@@ -153,7 +153,7 @@ fn a_game_without_moves_ends_at_the_next_games_tags() {
     let games = read("[Event \"a\"]\n[Result \"*\"]\n\n[Event \"b\"]\n1. h2e2 *\n");
     assert_eq!(games.len(), 2);
     assert_eq!(games[0].tag("Event"), Some("a"));
-    assert!(games[0].tree.is_empty());
+    assert!(games[0].tree().is_empty());
     assert_eq!(games[1].tag("Event"), Some("b"));
 }
 
@@ -161,7 +161,7 @@ fn a_game_without_moves_ends_at_the_next_games_tags() {
 fn tags_inside_move_text_are_skipped() {
     let g = &read("[Title \"x\"]\n[Score \"10=0\"] 1.H2-E2  [Score \"10=0\"] H9-G7\n")[0];
     assert_eq!(moves(g), ["H2-E2", "H9-G7"]);
-    assert_eq!(g.tags.len(), 1);
+    assert_eq!(g.tags().len(), 1);
 }
 
 #[test]
@@ -172,13 +172,16 @@ fn wide_white_space_separates_moves_and_wide_marks_are_remarks() {
     let text = "1.\u{3000}炮二平五\u{a0}马８进７\u{2003}2. 马二进三！ 车９平８？！ *\n";
     let games = read(text);
     assert_eq!(moves(&games[0]), ["炮二平五", "马８进７", "马二进三", "车９平８"]);
-    assert_eq!(games[0].warnings.len(), 0, "{:?}", games[0].warnings);
+    assert_eq!(games[0].warnings().len(), 0, "{:?}", games[0].warnings());
     let nags: Vec<Vec<u8>> =
-        games[0].tree.main_line().map(|id| games[0].tree.node(id).nags().to_vec()).collect();
+        games[0].tree().main_line().map(|id| games[0].tree().node(id).nags().to_vec()).collect();
     assert_eq!(nags, [vec![], vec![], vec![1], vec![6]]);
     // Columns count characters, wide spaces included.
-    let at: Vec<u32> =
-        games[0].tree.main_line().map(|id| games[0].tree.node(id).mv.as_ref().unwrap().at.column).collect();
+    let at: Vec<u32> = games[0]
+        .tree()
+        .main_line()
+        .map(|id| games[0].tree().node(id).mv.as_ref().unwrap().at.column)
+        .collect();
     assert_eq!(at, [4, 9, 17, 23]);
 }
 
@@ -188,9 +191,9 @@ fn writers_take_a_tree_changed_by_hand() {
     // not replay taken away: every writer writes or fails, none panics.
     let mut record = read("1. 炮二平五 (1. 兵七进一) 马８进７ 2. 马九进十 *").remove(0);
     let _ = record.replayed();
-    let main: Vec<_> = record.tree.main_line().collect();
-    record.tree.node_mut(main[1]).parent = None;
-    record.tree.node_mut(main[2]).mv = None;
+    let main: Vec<_> = record.tree().main_line().collect();
+    record.tree_mut().node_mut(main[1]).parent = None;
+    record.tree_mut().node_mut(main[2]).mv = None;
     let text = write(&record, crate::notation::Notation::Wxf);
     assert!(text.contains("1. C2.5 (1. P7+1) 1... H8+7"), "{text}");
     #[cfg(feature = "serde")]
@@ -332,7 +335,7 @@ fn a_comment_with_tags_after_a_line_of_spaces_is_written_as_one_game() {
         let written = write(&record, crate::notation::Notation::Iccs);
         let again = read(&written);
         assert_eq!(again.len(), 1, "{written}");
-        assert_eq!(again[0].tree.main_line().count(), 2, "{written}");
+        assert_eq!(again[0].tree().main_line().count(), 2, "{written}");
     }
 }
 
@@ -347,8 +350,8 @@ fn line_numbers_past_the_last_stay_at_the_last() {
     let games: Vec<_> = reader.finish().into_iter().collect();
     assert!(!games.is_empty());
     assert!(
-        games.iter().all(|g| g.at.line == u32::MAX),
+        games.iter().all(|g| g.at().line == u32::MAX),
         "{:?}",
-        games.iter().map(|g| g.at).collect::<Vec<_>>()
+        games.iter().map(|g| g.at()).collect::<Vec<_>>()
     );
 }

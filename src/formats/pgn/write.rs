@@ -75,7 +75,7 @@ const TAG_ORDER: [&str; 15] = [
 /// let text = pgn::write(record, Notation::Wxf);
 /// assert!(text.contains("1. C2.5 {center} 1... H8+7 (1... H2+3) *"), "{text}");
 /// let again = &pgn::read(&text)[0];
-/// assert_eq!(again.tree.len(), record.tree.len());
+/// assert_eq!(again.tree().len(), record.tree().len());
 /// ```
 pub fn write(record: &Record, notation: crate::notation::Notation) -> String {
     let mut out = String::new();
@@ -108,14 +108,14 @@ pub fn write_to(record: &Record, notation: crate::notation::Notation, out: &mut 
             let _ = writeln!(out, "[{name} \"{}\"]", escape(&v));
         }
     }
-    for (name, v) in &record.tags {
+    for (name, v) in record.tags() {
         if !TAG_ORDER.iter().any(|t| t.eq_ignore_ascii_case(name)) {
             let _ = writeln!(out, "[{name} \"{}\"]", escape(v));
         }
     }
     out.push('\n');
     let mut text = MovetextWriter::default();
-    let tree = &record.tree;
+    let tree = record.tree();
     if let Some(c) = tree.node(tree.root()).comment() {
         text.comment(c);
     }

@@ -71,7 +71,7 @@ fn a_large_text_of_mixed_encodings_reads_each_line_in_its_own() {
         for g in &games {
             let event = g.tag("Event").unwrap();
             assert!(["全国赛", "统一码·赛", "统一码 — 赛"].contains(&event), "{event}");
-            assert_eq!(g.tree.main_line().count(), 4);
+            assert_eq!(g.tree().main_line().count(), 4);
         }
         assert!(games.iter().any(|g| g.tag("Event") == Some("全国赛")));
     }
@@ -110,10 +110,10 @@ fn a_line_too_long_to_read_fails_its_game_only() {
     let (_, games) = read_stream(text.as_bytes()).unwrap();
     assert_eq!(games.len(), before + 2);
     let long = &games[before];
-    let why = long.unreadable.as_ref().expect("the long line's game fails");
+    let why = long.unreadable().expect("the long line's game fails");
     assert!(why.message.contains("line longer than 16 MB"), "{}", why.message);
     assert_eq!(why.at.line as usize, 3 * before + 2, "three lines a game before it");
-    assert!(games[before + 1].unreadable.is_none(), "the next game reads");
+    assert!(games[before + 1].unreadable().is_none(), "the next game reads");
     assert_eq!(games[before + 1].tag("Event"), Some("3"));
 }
 
@@ -279,7 +279,7 @@ fn dhtmlxq_read_in_chunks_equals_dhtmlxq_read_whole() {
         let whole = super::super::read(&bytes, forced).unwrap();
         assert_eq!(whole.format, Format::Dhtmlxq);
         assert_eq!(whole.records.len(), 1 + 12 * 9, "{name}");
-        assert!(whole.records.iter().any(|r| r.warnings.iter().any(|w| w.message.contains("not closed"))));
+        assert!(whole.records.iter().any(|r| r.warnings().iter().any(|w| w.message.contains("not closed"))));
         let mut chunked = 0;
         for (head, piece) in [(110, 1), (120, 5), (200, 17), (400, 64), (1000, 333), (4000, 2000)] {
             let (in_chunks, _) = same_as_whole(&bytes, forced, head, piece);
@@ -338,7 +338,7 @@ fn a_dhtmlxq_line_too_long_to_read() {
     assert!(chunked);
     let records = records.unwrap();
     assert_eq!(records.last().unwrap().tag("Title"), Some("after"));
-    assert_eq!(records.last().unwrap().at.line, lines + 2);
+    assert_eq!(records.last().unwrap().at().line, lines + 2);
     // In a block, or holding a block's opening tag (here cut between two
     // pieces, after the first 16 MB of the line): an unreadable game at the
     // line; the block before it ends there.
@@ -355,13 +355,17 @@ fn a_dhtmlxq_line_too_long_to_read() {
         let (_, games) = read_stream(input.as_bytes()).unwrap();
         let n = games.len();
         assert_eq!(games[n - 1].tag("Title"), Some("after"));
-        let why = games[n - 2].unreadable.as_ref().expect("the long line is a game");
+        let why = games[n - 2].unreadable().expect("the long line is a game");
         assert!(why.message.contains("line longer than 16 MB"), "{}", why.message);
         let long_line = lines + 1 + u32::from(!before.is_empty());
-        assert_eq!((why.at.line, games[n - 1].at.line), (long_line, long_line + 1));
+        assert_eq!((why.at.line, games[n - 1].at().line), (long_line, long_line + 1));
         if !before.is_empty() {
-            assert!(games[n - 3].warnings[0].message.contains("not closed"), "{:?}", games[n - 3].warnings);
-            assert_eq!(games[n - 3].tree.main_line().count(), 1);
+            assert!(
+                games[n - 3].warnings()[0].message.contains("not closed"),
+                "{:?}",
+                games[n - 3].warnings()
+            );
+            assert_eq!(games[n - 3].tree().main_line().count(), 1);
         }
     }
 }
@@ -425,7 +429,7 @@ mod libraries {
         assert!(chunked);
         let records = records.unwrap();
         assert_eq!(records.len(), 8, "deleted and unused entries are not games");
-        assert_eq!(records.iter().filter(|r| r.unreadable.is_some()).count(), 2);
+        assert_eq!(records.iter().filter(|r| r.unreadable().is_some()).count(), 2);
         assert!(chunk_count(&file, None, 100, 3000) >= 4);
         let mut streamed = 0;
         for cut in cuts(file.len()) {
@@ -451,8 +455,8 @@ mod libraries {
         file[second + 12..second + 16].copy_from_slice(&u32::MAX.to_le_bytes());
         let (_, records) = same_as_whole(&file, None, 100, 700);
         let records = records.unwrap();
-        assert!(records[1].unreadable.as_ref().unwrap().message.contains("goes past the end of the file"));
-        assert!(records[2].unreadable.as_ref().unwrap().message.contains("goes past the end of the file"));
+        assert!(records[1].unreadable().unwrap().message.contains("goes past the end of the file"));
+        assert!(records[2].unreadable().unwrap().message.contains("goes past the end of the file"));
         let mut huge = library(4, &[(7, good)]);
         huge[60..64].copy_from_slice(&1_000_000u32.to_le_bytes());
         let (_, e) = same_as_whole(&huge, None, 100, 700);
@@ -474,11 +478,11 @@ mod libraries {
         long.resize(long.len() + MAX_LINE + 2, 0x20);
         let file = library(4, &[(7, long), (7, good)]);
         let (_, streamed) = read_stream_sized(&file, 100, 1 << 20).unwrap();
-        let why = streamed[0].unreadable.as_ref().unwrap();
+        let why = streamed[0].unreadable().unwrap();
         assert!(why.message.contains("longer than qipu reads (16 MB): not read"), "{}", why.message);
         assert_eq!(why.at.column as usize, INDEX_AT + 4 * ENTRY_LEN);
         let whole = super::super::super::read(&file, None).unwrap().records;
-        assert!(whole[0].unreadable.is_none(), "read whole, it is read");
+        assert!(whole[0].unreadable().is_none(), "read whole, it is read");
         assert!(streamed[1] == whole[1]);
     }
 
@@ -690,7 +694,11 @@ fn plain_text_read_in_chunks_equals_plain_text_read_whole() {
     assert_eq!(whole.format, Format::Text);
     assert_eq!(whole.records.len(), 20 * 4);
     let last = whole.records.last().unwrap();
-    assert!(last.warnings.iter().any(|w| w.message.contains("after the last moves")), "{:?}", last.warnings);
+    assert!(
+        last.warnings().iter().any(|w| w.message.contains("after the last moves")),
+        "{:?}",
+        last.warnings()
+    );
     for encoding in
         [None, Some((encoding_rs::GBK, Encoding::Gb18030)), Some((encoding_rs::BIG5, Encoding::Big5))]
     {
@@ -770,7 +778,7 @@ fn a_game_too_long_to_hold_is_one_unreadable_game_and_the_rest_read() {
                 assert_eq!(streamed.len(), 41, "{long:.20} at {at}, piece {piece}");
                 for (k, (w, s)) in whole.iter().zip(&streamed).enumerate() {
                     if k == at {
-                        let why = s.unreadable.as_ref().expect("the long game is not read");
+                        let why = s.unreadable().expect("the long game is not read");
                         assert!(why.message.contains("more than 2000 bytes"), "{}", why.message);
                         assert_eq!(why.at.line, first_line, "{long:.20}: where the game starts");
                     } else {

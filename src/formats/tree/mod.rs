@@ -15,7 +15,9 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
-use crate::record::{GameResult, MoveTree, NodeId, Record, RecordedMove, Span, Visitor, Warning};
+use crate::record::{
+    GameResult, MoveTree, NodeId, Record, RecordParts, RecordedMove, Span, Visitor, Warning,
+};
 
 /// No node: the root is never a child nor a sibling.
 const NONE: u32 = 0;
@@ -91,7 +93,7 @@ impl Game {
             }
         }
         let tags = tags.into_iter().map(|(name, value)| (name.into_owned(), value)).collect();
-        Record { tags, tree, result, at, start_at, warnings, unreadable, ..Record::default() }
+        Record::from(RecordParts { tags, tree, result, at, start_at, warnings, unreadable })
     }
 
     /// Hands the game to `visitor`: built, in the order read, to a visitor

@@ -123,7 +123,7 @@ fn games(bytes: &[u8]) -> Vec<Game> {
 /// The moves of a record in depth-first order, each with its place among
 /// its parent's moves: the tree's shape, whatever the order of its nodes.
 fn shape(record: &Record) -> Vec<(String, usize)> {
-    let tree = &record.tree;
+    let tree = record.tree();
     tree.depth_first()
         .skip(1)
         .map(|id| {
@@ -151,18 +151,21 @@ fn check(game: &Game, what: &str) {
     let built = game.tell_events(&mut RecordBuilder::default());
     assert_eq!(built, record.visit(&mut RecordBuilder::default()), "{what}: another record");
     assert_eq!(shape(&built), shape(&record), "{what}: another tree");
-    assert_eq!((&built.tags, &built.warnings, built.result), (&record.tags, &record.warnings, record.result));
     assert_eq!(
-        (built.at, built.start_at, &built.unreadable),
-        (record.at, record.start_at, &record.unreadable)
+        (built.tags(), built.warnings(), built.written_result()),
+        (record.tags(), record.warnings(), record.written_result())
+    );
+    assert_eq!(
+        (built.at(), built.start_at(), &built.unreadable()),
+        (record.at(), record.start_at(), &record.unreadable())
     );
 
     // Every variation skipped: exactly the main line, and no variation ends.
     let main: Vec<String> = record
-        .tree
+        .tree()
         .main_line()
         .map(|id| {
-            let mv = record.tree.node(id).mv.as_ref().expect("a move");
+            let mv = record.tree().node(id).mv.as_ref().expect("a move");
             format!("move {:?} {}", mv.text, mv.at)
         })
         .collect();
@@ -179,7 +182,7 @@ fn check(game: &Game, what: &str) {
         let moves = stopped.iter().filter(|e| e.starts_with("move ")).count();
         assert_eq!(moves, stop.min(all), "{what}: stopped after {stop}");
         assert_eq!(stopped.last().map(String::as_str), Some("end"));
-        if let Some(result) = record.result {
+        if let Some(result) = record.written_result() {
             assert!(stopped.contains(&format!("result {result}")), "{what}: no result after a stop");
         }
         let open = stopped.iter().filter(|e| *e == "(").count();
@@ -225,7 +228,7 @@ fn the_corpus_tells_what_its_records_told() {
             for (k, game) in games(&bytes).iter().enumerate() {
                 check(game, &format!("{} game {k}", path.display()));
                 read += 1;
-                variations += game.clone().into_record().tree.variation_count();
+                variations += game.clone().into_record().tree().variation_count();
             }
         }
         eprintln!("{set}: {read} games, {variations} variations");
@@ -237,9 +240,9 @@ fn the_corpus_tells_what_its_records_told() {
 /// variations and the start, chosen by `choices`.
 fn generated(choices: &[u8]) -> Record {
     let mut record = Record::default();
-    record.tags.push(("Event".into(), "generated".into()));
-    record.tags.push(("Red".into(), "许银川".into()));
-    let tree = &mut record.tree;
+    record.push_tag("Event", "generated");
+    record.push_tag("Red", "许银川");
+    let tree = record.tree_mut();
     let root = tree.root();
     tree.node_mut(root).notes_mut().comment = Some("开局".into());
     let coords = |m: Move| RecordedMove { text: MoveText::Coords(m), at: Span::default() };
@@ -274,7 +277,7 @@ fn generated(choices: &[u8]) -> Record {
         }
         lines.push((node, after, depth));
     }
-    record.result = Some(GameResult::Draw);
+    record.set_written_result(Some(GameResult::Draw));
     record
 }
 
@@ -304,7 +307,7 @@ fn generated_games_in_every_tree_format_tell_what_they_hold() {
                 let read = game.clone().tell(&mut RecordBuilder::default());
                 let moves = |r: &Record| -> Vec<(Option<Move>, usize)> {
                     let replayed = r.replayed();
-                    let tree = &r.tree;
+                    let tree = r.tree();
                     tree.depth_first()
                         .skip(1)
                         .map(|id| {

@@ -48,9 +48,9 @@ pub fn write(record: &Record) -> Result<String, WriteError> {
         out.push_str(&fen);
     }
     let mut first = true;
-    for id in record.tree.main_line() {
+    for id in record.tree().main_line() {
         let Some(m) = resolution.move_of(id) else {
-            let text = match record.tree.node(id).mv.as_ref().map(|mv| &mv.text) {
+            let text = match record.tree().node(id).mv.as_ref().map(|mv| &mv.text) {
                 Some(MoveText::Text(t)) => t.to_string(),
                 Some(MoveText::Coords(m)) => m.to_string(),
                 None => String::new(),

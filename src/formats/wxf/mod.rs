@@ -79,7 +79,7 @@
 //! assert_eq!(games.len(), 1);
 //! assert_eq!(games[0].tag("Red"), Some("jugador rojo"));
 //! assert_eq!(games[0].tag("RedElo"), Some("1200"));
-//! assert_eq!(games[0].tree.main_line().count(), 3);
+//! assert_eq!(games[0].tree().main_line().count(), 3);
 //! assert_eq!(games[0].result(), Some(qipu::record::GameResult::RedWins));
 //! ```
 

@@ -138,7 +138,7 @@ impl Reader {
         } else if let Some(from) = setup_opening(line) {
             self.begin(at);
             let message = "a SETUP{ } position: not read (qipu reads the position from a FEN line)";
-            self.game.unreadable.get_or_insert(Warning { at, message: message.into() });
+            self.game.set_unreadable(Warning { at, message: message.into() });
             self.part = if line[from..].contains('}') { Part::Header } else { Part::Setup };
         } else if let Some((key, value)) =
             header_line(line).filter(|(key, _)| self.part == Part::Header || is_known(key))
@@ -171,7 +171,7 @@ impl Reader {
     /// Marks the game begun at `at`, its first line.
     fn begin(&mut self, at: Span) {
         if !self.started {
-            self.game.at = at;
+            self.game.set_at(at);
             self.started = true;
         }
     }
@@ -212,13 +212,13 @@ impl Reader {
     fn tag(&mut self, name: &str, value: &str) {
         let value = value.trim();
         if !value.is_empty() {
-            self.game.tags.push((name.to_string(), value.to_string()));
+            self.game.push_tag(name.to_string(), value.to_string());
         }
     }
 
     /// Notes a problem of the game, worked around.
     fn warn(&mut self, at: Span, message: impl Into<String>) {
-        self.game.warnings.push(Warning { at, message: message.into() });
+        self.game.warnings_mut().push(Warning { at, message: message.into() });
     }
 
     /// Reads the move text of `line` from byte `from`, up to the block's
@@ -261,10 +261,10 @@ impl Reader {
         }
         let column = at.column + word[..number_len].chars().count() as u32;
         let (text, nag) = pgn::split_remark(rest);
-        let parent = self.cursor.unwrap_or(self.game.tree.root());
-        let node = self.game.tree.add_child(parent, RecordedMove::text(text, at.line, column));
+        let parent = self.cursor.unwrap_or(self.game.tree().root());
+        let node = self.game.tree_mut().add_child(parent, RecordedMove::text(text, at.line, column));
         if let Some(nag) = nag {
-            self.game.tree.node_mut(node).notes_mut().nags.push(nag);
+            self.game.tree_mut().node_mut(node).notes_mut().nags.push(nag);
         }
         self.cursor = Some(node);
     }
@@ -280,11 +280,11 @@ impl Reader {
                 let message = format!("the result {result} after the moves contradicts RESULT {said}");
                 self.warn(at, message);
             }
-            self.game.result = Some(result);
+            self.game.set_written_result(Some(result));
         }
         if !self.notes.is_empty() {
-            let root = self.game.tree.root();
-            self.game.tree.node_mut(root).notes_mut().comment = Some(self.notes.join("\n"));
+            let root = self.game.tree().root();
+            self.game.tree_mut().node_mut(root).notes_mut().comment = Some(self.notes.join("\n"));
             self.notes.clear();
         }
         let game = std::mem::take(&mut self.game);

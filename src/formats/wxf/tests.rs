@@ -4,9 +4,9 @@ use super::{is_wxf, read};
 use crate::record::{GameResult, MoveText, Record, Span};
 
 fn moves(r: &Record) -> Vec<String> {
-    r.tree
+    r.tree()
         .main_line()
-        .map(|id| match &r.tree.node(id).mv.as_ref().map(|m| &m.text) {
+        .map(|id| match &r.tree().node(id).mv.as_ref().map(|m| &m.text) {
             Some(MoveText::Text(t)) => t.to_string(),
             other => format!("{other:?}"),
         })
@@ -14,9 +14,9 @@ fn moves(r: &Record) -> Vec<String> {
 }
 
 fn spans(r: &Record) -> Vec<(u32, u32)> {
-    r.tree
+    r.tree()
         .main_line()
-        .filter_map(|id| r.tree.node(id).mv.as_ref())
+        .filter_map(|id| r.tree().node(id).mv.as_ref())
         .map(|m| (m.at.line, m.at.column))
         .collect()
 }
@@ -27,7 +27,7 @@ fn playok_header_and_moves() {
     let games = read(text);
     assert_eq!(games.len(), 1);
     let g = &games[0];
-    let tags: Vec<(&str, &str)> = g.tags.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let tags: Vec<(&str, &str)> = g.tags().iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     assert_eq!(
         tags,
         [
@@ -46,9 +46,9 @@ fn playok_header_and_moves() {
     assert_eq!(spans(g)[..2], [(8, 5), (8, 10)]);
     assert_eq!(spans(g)[4..], [(9, 5), (9, 10)]);
     assert_eq!(g.result(), Some(GameResult::BlackWins));
-    assert_eq!(g.at, Span { line: 1, column: 1 });
-    assert!(g.warnings.is_empty(), "{:?}", g.warnings);
-    assert!(g.tree.node(g.tree.root()).comment().is_none());
+    assert_eq!(g.at(), Span { line: 1, column: 1 });
+    assert!(g.warnings().is_empty(), "{:?}", g.warnings());
+    assert!(g.tree().node(g.tree().root()).comment().is_none());
 }
 
 #[test]
@@ -61,8 +61,8 @@ fn xiexie_position_without_moves() {
     assert_eq!(g.tag("FEN"), Some("3akae2/9/4e4/p3p3p/9/2P6/P3P3P/4E4/4A4/2EAK4 b"));
     assert_eq!(g.tag("Date"), Some("2021-03-04"));
     assert_eq!((g.tag("Game"), g.tag("Red"), g.tag("RedElo")), (None, None, None));
-    assert!(g.tree.is_empty());
-    assert!(g.warnings.is_empty() && g.unreadable.is_none());
+    assert!(g.tree().is_empty());
+    assert!(g.warnings().is_empty() && g.unreadable().is_none());
 }
 
 #[test]
@@ -73,13 +73,13 @@ fn several_games_crlf_and_joined_end() {
     assert_eq!(moves(&games[0]), ["C2.5", "h8+7", "H2+3", "r9.8"]);
     assert_eq!(spans(&games[0])[3], (5, 9));
     assert_eq!(games[1].tag("Red"), Some("b"));
-    assert_eq!(games[1].at.line, 7);
+    assert_eq!(games[1].at().line, 7);
     assert_eq!(moves(&games[1]), ["P7+1"]);
     assert_eq!(spans(&games[1]), [(10, 11)]);
-    assert_eq!(games[1].result, Some(GameResult::RedWins));
-    assert!(games[1].warnings.is_empty(), "{:?}", games[1].warnings);
+    assert_eq!(games[1].written_result(), Some(GameResult::RedWins));
+    assert!(games[1].warnings().is_empty(), "{:?}", games[1].warnings());
     assert_eq!(games[2].tag("Red"), Some("c"));
-    assert!(games[2].tree.is_empty());
+    assert!(games[2].tree().is_empty());
 }
 
 #[test]
@@ -88,9 +88,9 @@ fn numbers_placeholders_and_remarks() {
     let g = &read(text)[0];
     assert_eq!(moves(g), ["h8+7", "C2.5", "H2+3"]);
     assert_eq!(spans(g)[2], (3, 27));
-    let second = g.tree.main_line().nth(1).unwrap();
-    assert_eq!(g.tree.node(second).nags(), [5]);
-    assert_eq!(g.result, Some(GameResult::Unknown));
+    let second = g.tree().main_line().nth(1).unwrap();
+    assert_eq!(g.tree().node(second).nags(), [5]);
+    assert_eq!(g.written_result(), Some(GameResult::Unknown));
 }
 
 #[test]
@@ -99,24 +99,24 @@ fn a_block_left_open_and_text_after_the_end() {
     let games = read(text);
     assert_eq!(games.len(), 2);
     assert_eq!(moves(&games[0]), ["C2.5", "h8+7"]);
-    assert!(games[0].warnings[0].message.contains("not closed"), "{:?}", games[0].warnings);
-    assert_eq!(games[0].warnings[0].at, Span { line: 2, column: 1 });
-    assert_eq!(games[1].warnings.len(), 1, "told once: {:?}", games[1].warnings);
-    assert_eq!(games[1].warnings[0].at, Span { line: 5, column: 21 });
+    assert!(games[0].warnings()[0].message.contains("not closed"), "{:?}", games[0].warnings());
+    assert_eq!(games[0].warnings()[0].at, Span { line: 2, column: 1 });
+    assert_eq!(games[1].warnings().len(), 1, "told once: {:?}", games[1].warnings());
+    assert_eq!(games[1].warnings()[0].at, Span { line: 5, column: 21 });
     let open = read("FORMAT WXF\nSTART{ 1. C2.5\n");
     assert_eq!(moves(&open[0]), ["C2.5"]);
-    assert!(open[0].warnings[0].message.contains("end of the text"));
+    assert!(open[0].warnings()[0].message.contains("end of the text"));
 }
 
 #[test]
 fn results_in_the_block_and_on_the_result_line() {
     let g = &read("FORMAT WXF\nRESULT 1-0\nSTART{ 1. C2.5 0-1 }END\n")[0];
     assert_eq!(g.result(), Some(GameResult::BlackWins));
-    assert!(g.warnings[0].message.contains("contradicts RESULT 1-0"), "{:?}", g.warnings);
+    assert!(g.warnings()[0].message.contains("contradicts RESULT 1-0"), "{:?}", g.warnings());
     let g = &read("FORMAT WXF\nRESULT red wins\nSTART{ }END\n")[0];
     assert_eq!(g.tag("Result"), Some("red wins"));
     assert_eq!(g.result(), None);
-    assert_eq!(g.warnings.len(), 1);
+    assert_eq!(g.warnings().len(), 1);
 }
 
 #[test]
@@ -126,7 +126,7 @@ fn other_keys_and_lines_of_the_header() {
     assert_eq!(g.tag("Title"), Some("对局"));
     assert_eq!(g.tag("RedTeam"), Some("北京"));
     assert_eq!(g.tag("Round"), Some("3"));
-    assert_eq!(g.tree.node(g.tree.root()).comment(), Some("象棋 note"));
+    assert_eq!(g.tree().node(g.tree().root()).comment(), Some("象棋 note"));
 }
 
 #[test]
@@ -134,19 +134,19 @@ fn a_repeated_key_or_a_second_block_is_the_next_game() {
     let games = read("FORMAT WXF\nRED a\nRED b\nSTART{ 1. C2.5 }END\nSTART{ 1. H2+3 }END\n");
     assert_eq!(games.len(), 3);
     assert_eq!(games[0].tag("Red"), Some("a"));
-    assert!(games[0].tree.is_empty());
+    assert!(games[0].tree().is_empty());
     assert_eq!(moves(&games[1]), ["C2.5"]);
     assert_eq!(moves(&games[2]), ["H2+3"]);
-    assert_eq!(games[2].at.line, 5);
+    assert_eq!(games[2].at().line, 5);
 }
 
 #[test]
 fn a_setup_block_is_unreadable_with_its_place() {
     let games = read("FORMAT WXF\nSETUP{ Ke0 ke9\nRa0 }\nSTART{ }END\nFORMAT WXF\nSTART{ 1. C2.5 }END\n");
     assert_eq!(games.len(), 2);
-    let why = games[0].unreadable.as_ref().expect("unreadable");
+    let why = games[0].unreadable().expect("unreadable");
     assert_eq!(why.at, Span { line: 2, column: 1 });
-    assert!(games[1].unreadable.is_none());
+    assert!(games[1].unreadable().is_none());
 }
 
 #[test]

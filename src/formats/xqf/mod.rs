@@ -22,7 +22,7 @@
 //! file.extend([0x18, 0x20, 0xF0, 0xFF, 0, 0, 0, 0]); // root: a move follows
 //! file.extend([72 + 0x18, 42 + 0x20, 0x00, 0, 0, 0, 0, 0]); // h2 -> e2, last move
 //! let record = xqf::read(&file).unwrap();
-//! assert_eq!(record.tree.main_line().count(), 1);
+//! assert_eq!(record.tree().main_line().count(), 1);
 //! assert_eq!(record.fen(), None); // the standard start position
 //! ```
 
@@ -543,7 +543,7 @@ mod tests {
         tree.extend(mv(79, 67, 0x00, b"")); // h9g7 (79 -> 67): last of its line
         tree.extend(mv(12, 42, 0x00, b"")); // b2e2, the alternative
         let record = read(&v10_file(&tree)).unwrap();
-        let t = &record.tree;
+        let t = record.tree();
         assert_eq!(t.node(t.root()).comment(), Some("game"));
         let main: Vec<_> = t.main_line().collect();
         assert_eq!(main.len(), 2);
@@ -554,7 +554,7 @@ mod tests {
             MoveText::Coords(m) => assert_eq!(m.to_string(), "b2e2"),
             other => panic!("{other:?}"),
         }
-        assert!(record.warnings.is_empty(), "{:?}", record.warnings);
+        assert!(record.warnings().is_empty(), "{:?}", record.warnings());
     }
 
     #[test]
@@ -595,7 +595,7 @@ mod tests {
             tree.extend(mv(f, t, if i + 1 < 100_000 { 0xF0 } else { 0 }, b""));
         }
         let record = read(&v10_file(&tree)).unwrap();
-        assert_eq!(record.tree.main_line().count(), 100_000);
+        assert_eq!(record.tree().main_line().count(), 100_000);
     }
 
     #[test]
@@ -604,6 +604,6 @@ mod tests {
         tree.extend(mv(79, 67, 0, b""));
         let record = read(&v10_file(&tree)).unwrap();
         assert!(record.fen().unwrap().contains(" b "), "{:?}", record.fen());
-        assert!(record.warnings[0].message.contains("first move is Black's"), "{:?}", record.warnings);
+        assert!(record.warnings()[0].message.contains("first move is Black's"), "{:?}", record.warnings());
     }
 }

@@ -74,7 +74,7 @@ pub enum WriteError {
 /// let bytes = xqf::write(record, xqf::Version::V18).unwrap();
 /// let back = xqf::read(&bytes).unwrap();
 /// assert_eq!(back.tag("Red"), Some("许银川"));
-/// assert_eq!(back.tree.main_line().count(), 2);
+/// assert_eq!(back.tree().main_line().count(), 2);
 /// ```
 pub fn write(record: &Record, version: Version) -> Result<Vec<u8>, WriteError> {
     let resolution = &record.replayed().resolution;
@@ -114,7 +114,7 @@ pub fn write(record: &Record, version: Version) -> Result<Vec<u8>, WriteError> {
         }
     }
 
-    let tree = &record.tree;
+    let tree = record.tree();
     let mut plain = Vec::with_capacity(tree.len() * 8);
     let root = tree.root();
     let root_comment = comment_bytes(tree.node(root).comment());
@@ -164,7 +164,7 @@ pub fn write_preserving(record: &Record, preserved: &Preserved) -> Result<Vec<u8
     let header = &*preserved.header;
     let version = header[2];
     let keys = Keys::derive(header);
-    let tree = &record.tree;
+    let tree = record.tree();
     if preserved.records.len() != tree.len() {
         return Err(WriteError::Changed { nodes: tree.len(), preserved: preserved.records.len() });
     }
@@ -272,7 +272,7 @@ fn node_move(record: &Record, resolution: &Resolution, id: NodeId) -> Result<Mov
     if let Some(m) = resolution.move_of(id) {
         return Ok(m);
     }
-    let Some(mv) = record.tree.node(id).mv.as_ref() else { return Err(WriteError::NoMove(id.index())) };
+    let Some(mv) = record.tree().node(id).mv.as_ref() else { return Err(WriteError::NoMove(id.index())) };
     mv.points().ok_or_else(|| {
         let text = match &mv.text {
             MoveText::Text(t) => t.to_string(),
@@ -311,7 +311,7 @@ fn key_bytes(record: &Record, resolution: &Resolution, header: &mut [u8; HEADER_
     for m in resolution.moves.iter().flatten() {
         feed(&[m.from.index() as u8, m.to.index() as u8]);
     }
-    for (k, v) in &record.tags {
+    for (k, v) in record.tags() {
         feed(k.as_bytes());
         feed(v.as_bytes());
     }
@@ -339,8 +339,8 @@ mod tests {
             "the move 马九进十 (line 1, column 17) did not replay, and XQF stores points, not text"
         );
         // The move that did not replay taken away (the replay kept).
-        let third = record.tree.main_line().nth(2).unwrap();
-        record.tree.node_mut(third).mv = None;
+        let third = record.tree().main_line().nth(2).unwrap();
+        record.tree_mut().node_mut(third).mv = None;
         assert_eq!(write(&record, Version::V18), Err(WriteError::NoMove(third.index())));
         let record = &pgn::read("[FEN \"4k4/9/9/9/9/9/9/9/PPPPPP3/4K4 w\"]\n*")[0];
         let e = write(record, Version::V10).unwrap_err();
