@@ -232,10 +232,7 @@ pub(crate) fn split_limited<R: std::io::Read>(
     let all = head.len() < head_size;
     // What the input is, told once, from its head.
     let (told, text) = sniff::sniff_decoded(&head, all, encoding);
-    let text = text.and_then(|t| match t {
-        std::borrow::Cow::Owned(t) if all => Some(t),
-        _ => None,
-    });
+    let text = if all { owned(text) } else { None };
     // Data of no record format is refused on its head: the rest (of a
     // device such as /dev/zero, maybe endless) is not read.
     if told.format == Format::Binary || all {
@@ -248,11 +245,7 @@ pub(crate) fn split_limited<R: std::io::Read>(
             let mut input = whole(head, source, told)?;
             if let Split::Whole(w) = &mut input {
                 let (told, text) = sniff::sniff_decoded(&w.bytes, true, encoding);
-                let text = text.and_then(|t| match t {
-                    std::borrow::Cow::Owned(t) => Some(t),
-                    std::borrow::Cow::Borrowed(_) => None,
-                });
-                (w.told, w.text) = (told, text);
+                (w.told, w.text) = (told, owned(text));
             }
             return Ok(input);
         }
@@ -287,6 +280,15 @@ pub(crate) fn split_limited<R: std::io::Read>(
     let sizes = (piece_size, max_game);
     let cut = TextChunks::new(source, (told.format, enc, lines_in), decoder, raw, sizes);
     Ok(Split::Chunks(Chunks { cut: Cut::Text(cut) }))
+}
+
+/// A text decoded into a new string, kept (one borrowed from the bytes is
+/// had again for nothing).
+fn owned(text: Option<std::borrow::Cow<'_, str>>) -> Option<String> {
+    text.and_then(|t| match t {
+        std::borrow::Cow::Owned(t) => Some(t),
+        std::borrow::Cow::Borrowed(_) => None,
+    })
 }
 
 /// The input whose head is `head`, read whole (up to [`MAX_WHOLE`]), told
