@@ -227,7 +227,7 @@ pub fn expand(paths: &[PathBuf]) -> Expanded {
             Ok(meta)
                 if meta.is_file() && (unzip::has_zip_extension(path) || unzip::starts_like_zip(path)) =>
             {
-                unzip::expand(path, &mut walk.held, &mut walk.out);
+                walk.archive(path);
             }
             Ok(meta) => {
                 let len = meta.is_file().then_some(meta.len());
@@ -274,6 +274,18 @@ fn identity(path: &Path, meta: &std::fs::Metadata) -> Identity {
 }
 
 impl Walk {
+    /// The members of the archive at `path`, in name order, then the
+    /// archive itself when it cannot be read (whole, or past the members
+    /// listed).
+    fn archive(&mut self, path: &Path) {
+        let mut members = Vec::new();
+        let problem = unzip::expand(path, &mut self.held, &mut members);
+        self.out.extend(members.into_iter().map(Input::Member));
+        if let Err(reason) = problem {
+            self.out.push(Input::Problem { path: path.to_path_buf(), reason });
+        }
+    }
+
     /// Whether `path` is visited for the first time (and marks it visited).
     fn first_visit(&mut self, path: &Path, meta: &std::fs::Metadata) -> bool {
         self.seen.insert(identity(path, meta))
@@ -338,7 +350,7 @@ impl Walk {
                 let below = self.list(&path);
                 stack.push(below);
             } else if meta.is_file() && unzip::has_zip_extension(&path) {
-                unzip::expand(&path, &mut self.held, &mut self.out);
+                self.archive(&path);
             } else if meta.is_file() {
                 self.out.push(Input::File { path, found: true, len: Some(meta.len()) });
             } else {

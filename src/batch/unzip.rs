@@ -35,8 +35,6 @@ use std::sync::Arc;
 use crate::formats::UnreadableReason;
 use crate::formats::archive::ArchiveProblem;
 
-use super::input::Input;
-
 /// How deep archives inside archives are opened: an archive named on the
 /// command line or found in a folder is at depth 1.
 pub const MAX_DEPTH: usize = 4;
@@ -221,24 +219,22 @@ pub(crate) struct Budget {
     held: u64,
 }
 
-/// The members of the archive at `path`, as inputs, pushed on `out` in
-/// name order; an archive that cannot be opened is an input of its own
-/// that tells why.
-pub(crate) fn expand(path: &Path, budget: &mut Budget, out: &mut Vec<Input>) {
-    let file = match std::fs::File::open(path) {
-        Ok(file) => file,
-        Err(e) => {
-            let reason = UnreadableReason::cannot_read(&e);
-            out.push(Input::Problem { path: path.to_path_buf(), reason });
-            return;
-        }
-    };
+/// The members of the archive at `path`, pushed on `out` in name order;
+/// why the archive cannot be opened or listed (after the members listed
+/// before that), which makes it an input of its own.
+///
+/// # Errors
+///
+/// Why the archive at `path` cannot be read as a whole.
+pub(crate) fn expand(
+    path: &Path,
+    budget: &mut Budget,
+    out: &mut Vec<Member>,
+) -> Result<(), UnreadableReason> {
+    let file = std::fs::File::open(path).map_err(|e| UnreadableReason::cannot_read(&e))?;
     let len = file.metadata().map_or(0, |m| m.len());
     let at = Place { archive: path, names: &[], container: Container::File(path.to_path_buf()), depth: 1 };
-    match list(io::BufReader::new(file), len, &at, budget, out) {
-        Ok(()) => {}
-        Err(reason) => out.push(Input::Problem { path: path.to_path_buf(), reason }),
-    }
+    list(io::BufReader::new(file), len, &at, budget, out)
 }
 
 /// Where an archive is: the file, the names of the archives it is inside,
@@ -258,13 +254,13 @@ impl Place<'_> {
     }
 
     /// The archive itself, as an input that is not read, and why.
-    fn itself(&self, reason: UnreadableReason) -> Input {
-        Input::Member(Member {
+    fn itself(&self, reason: UnreadableReason) -> Member {
+        Member {
             archive: self.archive.to_path_buf(),
             names: self.names.to_vec(),
             container: self.container.clone(),
             entry: Err((reason, false)),
-        })
+        }
     }
 }
 
@@ -275,7 +271,7 @@ fn list<R: Read + Seek>(
     len: u64,
     at: &Place<'_>,
     budget: &mut Budget,
-    out: &mut Vec<Input>,
+    out: &mut Vec<Member>,
 ) -> Result<(), UnreadableReason> {
     let problem = |p: ArchiveProblem| UnreadableReason::Zip(p);
     let mut archive = zip::ZipArchive::new(reader)
@@ -327,7 +323,7 @@ fn list<R: Read + Seek>(
     for (name, entry) in members {
         match entry {
             Ok(entry) if has_zip_extension(Path::new(&name)) => nested(name, entry, at, budget, out),
-            entry => out.push(Input::Member(at.member(name, entry))),
+            entry => out.push(at.member(name, entry)),
         }
     }
     if same_names {
@@ -340,7 +336,7 @@ fn list<R: Read + Seek>(
 
 /// Opens the archive `name`, a member of the archive at `at`, and lists
 /// its members; an archive that is not opened is a member that says why.
-fn nested(name: String, entry: Entry, at: &Place<'_>, budget: &mut Budget, out: &mut Vec<Input>) {
+fn nested(name: String, entry: Entry, at: &Place<'_>, budget: &mut Budget, out: &mut Vec<Member>) {
     let refuse = |p: ArchiveProblem| Err((UnreadableReason::Zip(p), false));
     let reason = if at.depth >= MAX_DEPTH {
         refuse(ArchiveProblem::TooDeep { depth: MAX_DEPTH })
@@ -368,7 +364,7 @@ fn nested(name: String, entry: Entry, at: &Place<'_>, budget: &mut Budget, out: 
             }
         }
     };
-    out.push(Input::Member(at.member(name, reason)));
+    out.push(at.member(name, reason));
 }
 
 /// A member's name: UTF-8 when it reads as UTF-8, else GBK when it reads

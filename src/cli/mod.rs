@@ -12,8 +12,6 @@ mod args;
 mod book;
 mod classify;
 mod convert;
-mod convert_files;
-mod convert_split;
 mod duplicates;
 mod duplicates_tags;
 mod fen;

@@ -8,8 +8,8 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use super::Failure;
-use super::output::{InputFiles, OutputError, Parts, safe_value, told_parts};
+use crate::cli::Failure;
+use crate::cli::output::{InputFiles, OutputError, Parts, safe_value, told_parts};
 use qipu::record::{GameResult, Record};
 
 /// What `--split-by` makes one file per value of.

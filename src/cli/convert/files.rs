@@ -5,9 +5,10 @@
 
 use std::path::Path;
 
-use super::Failure;
-use super::output::{InputFiles, told};
-use super::progress::{Outcome, Tally};
+use super::args::{Args, prepare, told as told_why};
+use crate::cli::Failure;
+use crate::cli::output::{InputFiles, told};
+use crate::cli::progress::{Outcome, Tally};
 use qipu::batch::Input;
 use qipu::formats::write::{WriteError, WriteFormat, WriteOptions, Written};
 use qipu::formats::{self, ccbridge};
@@ -17,7 +18,7 @@ use qipu::record::{Record, RecordBuilder, Warning};
 use qipu::select::{Judged, PassEvent};
 
 /// Where the games go.
-pub enum Dest<'a> {
+pub(super) enum Dest<'a> {
     /// One file per game in the directory, with this extension.
     Files {
         /// The directory (created if missing).
@@ -43,9 +44,9 @@ struct Converted {
 /// writer's warnings go to standard error, naming the game. Returns the
 /// tally of the games, and of those not written, and the selection's part
 /// of the summary line.
-pub fn run(
+pub(super) fn run(
     inputs: &mut [Input],
-    args: &super::convert::Args,
+    args: &Args,
     mut dest: Dest,
     options: &WriteOptions,
 ) -> Result<(Tally, String), Failure> {
@@ -56,14 +57,14 @@ pub fn run(
     let batch = args.read.batch()?;
     let mut names = qipu::output::names::FileNames::default();
     let mut tally = Tally::new(inputs.len());
-    let mut chooser = super::select::Chooser::new(&args.select)?;
+    let mut chooser = crate::cli::select::Chooser::new(&args.select)?;
     chooser.plan(inputs, &batch)?;
     let selection = chooser.selection().clone();
     let shape = args.shape.shape();
     let write = |record: Record| {
         // Judged as read, before shaping.
         let judged = selection.judge_record(&record);
-        let (record, error) = super::convert::prepare(record, &shape, args.set_ecco);
+        let (record, error) = prepare(record, &shape, args.set_ecco);
         let game = Converted {
             bytes: formats::write::write_with_warnings(&record, options),
             title: record.tag("Title").map(str::to_string),
@@ -90,7 +91,7 @@ pub fn run(
                 written.bytes
             }
             Err(e) => {
-                let why = super::convert::told(&e);
+                let why = told_why(&e);
                 tally.not_written(&format!("{}: game {}: not written: {why}", meta.source, index + 1));
                 return Ok(());
             }
@@ -113,9 +114,9 @@ pub fn run(
 
 /// Writes every game of `inputs` as one CBL library `path`, named after
 /// the file's stem; the library is written whole when the batch is done.
-pub fn run_library(
+pub(super) fn run_library(
     inputs: &mut [Input],
-    args: &super::convert::Args,
+    args: &Args,
     path: &Path,
 ) -> Result<(Tally, String), Failure> {
     let input_files = InputFiles::of(inputs);
@@ -146,7 +147,7 @@ pub fn run_library(
 fn write_new(path: &Path, bytes: &[u8], force: bool, inputs: &InputFiles) -> std::io::Result<()> {
     use std::io::Write;
     inputs.refuse(path)?;
-    let mut file = super::output::OutputFile::create(path, force)?;
+    let mut file = crate::cli::output::OutputFile::create(path, force)?;
     file.write_all(bytes)?;
     file.commit()
 }

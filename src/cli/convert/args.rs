@@ -1,0 +1,171 @@
+//! The arguments of `qipu convert`, the options the library writes with,
+//! and what convert does to a game before writing it.
+
+use std::path::PathBuf;
+
+use super::split::SplitKey;
+use crate::cli::{ChineseStyle, MoveNotation};
+use qipu::analysis::prepare;
+use qipu::formats::encoding::Encoding;
+use qipu::formats::write::{self, WriteError, WriteFormat, WriteOptions};
+use qipu::record::Record;
+use qipu::record::replay::ReplayError;
+use qipu::record::shape::Shape;
+
+/// Formats `qipu convert` writes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Target {
+    /// PGN, moves in --notation.
+    Pgn,
+    /// One JSON object per game and line: tags, start FEN, result, and the move tree as a
+    /// list of nodes (ICCS coordinates, the move as written, comments, NAGs).
+    Json,
+    /// A DhtmlXQ block ([DhtmlXQ]...[/DhtmlXQ]) per game, with variations and comments.
+    Dhtmlxq,
+    /// One XQF file per game in the directory given with -o, named after the game's title
+    /// (or SOURCE-N.xqf); version 10 unless --xqf-version 18.
+    Xqf,
+    /// One 象棋桥 CBR file per game in the directory given with -o, named after the game's
+    /// title (or SOURCE-N.cbr). Tags CBR has no field for, and text longer than its field, are
+    /// told on standard error.
+    Cbr,
+    /// Every game in one 象棋桥 CBL library, the file given with -o (its name the library's
+    /// title). Tags CBR has no field for, and text longer than its field, are told on standard
+    /// error.
+    Cbl,
+    /// One UCI position line per game, main line only: `position startpos moves h2e2 ...`,
+    /// or `position fen FEN moves ...` (the FEN with its clocks) from another start. Tags,
+    /// comments, variations and the result are not written; a game with a move that does not
+    /// replay is not written, and is named.
+    Uci,
+}
+
+/// What `qipu convert` does with a character the output encoding lacks.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Unmappable {
+    /// The game is not written, and is named on standard error.
+    Error,
+    /// The character is written as `?`.
+    Replace,
+}
+
+/// XQF versions `qipu convert --to xqf` writes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum XqfVersion {
+    /// XQF 1.0: plain, read by every program that reads XQF.
+    #[value(name = "10")]
+    V10,
+    /// XQStudio 1.63's own format: enciphered.
+    #[value(name = "18")]
+    V18,
+}
+
+/// Arguments of `qipu convert`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The format to write.
+    #[arg(long, value_enum)]
+    pub to: Target,
+    /// Notation of the moves in PGN.
+    #[arg(long, value_enum, default_value_t = MoveNotation::Chinese)]
+    pub notation: MoveNotation,
+    /// Characters for --notation chinese (default: simplified; traditional with
+    /// --output-encoding big5, which has no simplified characters).
+    #[arg(long, value_enum)]
+    pub chinese: Option<ChineseStyle>,
+    /// Write into this file instead of standard output (`-` is standard output; never one of
+    /// the inputs); with --to xqf or cbr, the directory to write the files into (created if
+    /// missing); with --to cbl, the library file.
+    #[arg(short, long, value_name = "FILE|DIR")]
+    pub output: Option<PathBuf>,
+    /// XQF version to write with --to xqf.
+    #[arg(long, value_enum, default_value = "10")]
+    pub xqf_version: XqfVersion,
+    /// Write over an existing output file (never over an input). Files are written under a
+    /// temporary name and renamed when complete.
+    #[arg(long)]
+    pub force: bool,
+    /// Write N games a file, named after -o NAME.EXT: NAME-0001.EXT, NAME-0002.EXT, … (more
+    /// digits when there are more than 9999 files). Not with --to xqf.
+    #[arg(long, value_name = "N", conflicts_with = "split_by")]
+    pub split: Option<usize>,
+    /// Write one file per value of KEY, named after -o NAME.EXT: NAME-VALUE.EXT (the value made
+    /// safe for every file system; a game without one goes to NAME-unknown.EXT; values that
+    /// differ only in case or in characters replaced share a file). Not with --to xqf.
+    #[arg(long, value_enum, value_name = "KEY")]
+    pub split_by: Option<SplitKey>,
+    /// Encoding of the output: utf-8 (default), gbk or big5.
+    #[arg(long, default_value = "utf-8")]
+    pub output_encoding: Encoding,
+    /// What to do with a character of a tag or comment that --output-encoding cannot hold:
+    /// `error` (default) does not write the game and names it; `replace` writes `?` in its
+    /// place.
+    #[arg(long, value_enum, default_value_t = Unmappable::Error)]
+    pub unmappable: Unmappable,
+    /// Add or correct the [ECCO], [Opening] and [Variation] tags of games from the standard
+    /// start, by their moves.
+    #[arg(long)]
+    pub set_ecco: bool,
+    /// Write the games left out (not selected, or illegal) into this file, in the same format
+    /// and with the same safety as -o (not with --to xqf).
+    #[arg(long, value_name = "FILE")]
+    pub rejected: Option<PathBuf>,
+    #[command(flatten)]
+    pub read: crate::cli::args::ReadArgs,
+    /// Which games to convert.
+    #[command(flatten)]
+    pub select: crate::cli::select::SelectArgs,
+    /// How each game is shaped before it is written.
+    #[command(flatten)]
+    pub shape: crate::cli::shape::ShapeArgs,
+}
+
+impl Target {
+    /// The library's format for a game (CBL: each game's CBR record).
+    fn format(self) -> WriteFormat {
+        match self {
+            Target::Pgn => WriteFormat::Pgn,
+            Target::Json => WriteFormat::Json,
+            Target::Dhtmlxq => WriteFormat::Dhtmlxq,
+            Target::Uci => WriteFormat::Uci,
+            Target::Xqf => WriteFormat::Xqf,
+            Target::Cbr | Target::Cbl => WriteFormat::Cbr,
+        }
+    }
+}
+
+impl Args {
+    /// How each game is written (PGN's moves in `notation`).
+    pub(super) fn write_options(&self, notation: qipu::notation::Notation) -> WriteOptions {
+        WriteOptions {
+            format: self.to.format(),
+            notation,
+            xqf_version: match self.xqf_version {
+                XqfVersion::V10 => qipu::formats::xqf::Version::V10,
+                XqfVersion::V18 => qipu::formats::xqf::Version::V18,
+            },
+            encoding: self.output_encoding,
+            unmappable: match self.unmappable {
+                Unmappable::Error => write::Unmappable::Error,
+                Unmappable::Replace => write::Unmappable::Replace,
+            },
+        }
+    }
+}
+
+/// Why a game is not written, as the reports tell it: the writer's words,
+/// and for a character the encoding lacks, the flag that replaces it.
+pub(super) fn told(why: &WriteError) -> String {
+    match why {
+        WriteError::Unmappable { .. } => format!("{why}; --unmappable replace writes '?' for it"),
+        _ => why.to_string(),
+    }
+}
+
+/// `record` shaped, and with `--set-ecco` its ECCO tags set by the moves it
+/// keeps ([`prepare::prepare`]); and the replay error of the game as read,
+/// which the reports count whatever the shaping leaves out.
+pub(super) fn prepare(mut record: Record, shape: &Shape, ecco: bool) -> (Record, Option<ReplayError>) {
+    let error = prepare::prepare(&mut record, shape, ecco);
+    (record, error)
+}
