@@ -22,6 +22,7 @@ pub mod mxq;
 pub mod pgn;
 mod read;
 pub mod sg;
+pub(crate) mod sighted;
 pub(crate) mod slots;
 pub mod sniff;
 pub(crate) mod start;
@@ -238,7 +239,7 @@ pub fn read(bytes: &[u8], encoding: Option<Encoding>) -> Result<Parsed, Unreadab
 
 /// How many games a PGN reading of `text` finds (counted, not kept).
 pub(crate) fn pgn_games(text: &str) -> usize {
-    let mut games = read::Sighted::new(CountGames);
+    let mut games = sighted::Sighted::new(CountGames);
     pgn::read_with(text, &mut games).into_iter().filter(|&(_, looks)| looks).count()
 }
 

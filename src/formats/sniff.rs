@@ -46,7 +46,7 @@ use std::ops::ControlFlow;
 
 use super::detect::{self, Format};
 use super::encoding::{self, Encoding, TextEncoding};
-use super::read::Sighted;
+use super::sighted::Sighted;
 use super::{cbf, dhtmlxq, pgn, text, wxf};
 use crate::notation;
 use crate::record::{MoveText, RecordedMove, Skip, Visitor};

@@ -6,7 +6,7 @@ use crate::formats::dhtmlxq::{self, Block};
 use crate::formats::encoding::{self, Encoding, TextEncoding};
 #[cfg(feature = "serde")]
 use crate::formats::json;
-use crate::formats::read::{Sighted, looks_like_a_game};
+use crate::formats::sighted::{Sighted, looks_like_a_game};
 use crate::formats::tree::Game;
 use crate::formats::{Unreadable, lines, pgn, text as plain, wxf};
 use crate::record::{Span, Visitor, Warning};
