@@ -67,7 +67,7 @@ pub fn jobs(jobs: Option<usize>) -> PyResult<usize> {
     match jobs {
         Some(0) => Err(PyValueError::new_err("jobs must be at least 1")),
         Some(n) => Ok(n),
-        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+        None => Ok(qipu::batch::cores()),
     }
 }
 

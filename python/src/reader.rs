@@ -2,7 +2,7 @@
 //! streams: the files are read on other threads, a few chunks ahead of
 //! the games taken, so memory does not grow with the input.
 
-use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::mpsc::{Receiver, sync_channel};
 use std::sync::{Arc, Mutex};
 
 use pyo3::prelude::*;
@@ -29,6 +29,20 @@ pub struct Reader {
     games: Option<Mutex<Receiver<Sent>>>,
     /// The run being taken, its next game last.
     taken: Vec<Game>,
+}
+
+impl Reader {
+    /// The games of runs read already.
+    fn read(runs: Vec<Sent>) -> Reader {
+        let mut taken: Vec<Game> = runs.into_iter().flatten().collect();
+        taken.reverse();
+        Reader { games: None, taken }
+    }
+
+    /// The games of runs the reading threads send.
+    fn streaming(games: Receiver<Sent>) -> Reader {
+        Reader { games: Some(Mutex::new(games)), taken: Vec::new() }
+    }
 }
 
 #[pymethods]
@@ -70,25 +84,88 @@ impl Reader {
 /// The games of `source`: a path (file or folder, searched recursively),
 /// a list of paths, or the bytes of a file; text in `encoding` (detected
 /// when `None`), read on `jobs` threads (every core when `None`).
+///
+/// Files of at most [`AT_ONCE`] bytes in all (one game file, a few) are
+/// read at the call, on this thread with the GIL released: a loop that
+/// reads a file a call starts no thread per file. Larger inputs stream
+/// from other threads.
 #[pyfunction]
 #[pyo3(signature = (source, encoding = None, jobs = None))]
-pub fn read(source: &Bound<'_, PyAny>, encoding: Option<&str>, jobs: Option<usize>) -> PyResult<Reader> {
+pub fn read(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    encoding: Option<&str>,
+    jobs: Option<usize>,
+) -> PyResult<Reader> {
     let encoding = names::encoding(encoding)?;
     let threads = names::jobs(jobs)?;
-    let (send, games) = sync_channel(AHEAD);
     if let Ok(bytes) = source.cast::<PyBytes>() {
-        let bytes = bytes.as_bytes().to_vec();
-        std::thread::spawn(move || read_bytes(&bytes, encoding, &send));
-    } else {
-        let paths = names::paths(source)?;
-        let inputs = batch::expand(&paths).inputs;
-        std::thread::spawn(move || read_inputs(&inputs, encoding, threads, &send));
+        let bytes = bytes.as_bytes();
+        if bytes.len() as u64 <= AT_ONCE {
+            let runs = py.detach(|| {
+                let mut runs = Vec::new();
+                read_bytes(bytes, encoding, &mut |run| {
+                    runs.push(run);
+                    Ok(())
+                });
+                runs
+            });
+            return Ok(Reader::read(runs));
+        }
+        let bytes = bytes.to_vec();
+        let (mut send, games) = channel();
+        std::thread::spawn(move || read_bytes(&bytes, encoding, &mut send));
+        return Ok(Reader::streaming(games));
     }
-    Ok(Reader { games: Some(Mutex::new(games)), taken: Vec::new() })
+    let paths = names::paths(source)?;
+    let inputs = batch::expand(&paths).inputs;
+    if small(&inputs) {
+        let runs = py.detach(|| {
+            let mut runs = Vec::new();
+            read_inputs(&inputs, encoding, 1, &mut |run| {
+                runs.push(run);
+                Ok(())
+            });
+            runs
+        });
+        return Ok(Reader::read(runs));
+    }
+    let (mut send, games) = channel();
+    std::thread::spawn(move || read_inputs(&inputs, encoding, threads, &mut send));
+    Ok(Reader::streaming(games))
+}
+
+/// Bytes of files read at the call, at most.
+const AT_ONCE: u64 = 1 << 20;
+
+/// Whether `inputs` are files (not standard input, not archive members)
+/// of at most [`AT_ONCE`] bytes in all.
+fn small(inputs: &[batch::Input]) -> bool {
+    let mut total = 0u64;
+    for input in inputs {
+        match input {
+            batch::Input::File { len: Some(len), .. } => total = total.saturating_add(*len),
+            batch::Input::Problem { .. } => {}
+            _ => return false,
+        }
+    }
+    total <= AT_ONCE
+}
+
+/// Where the reading threads send their runs, and where the iterator takes
+/// them from.
+fn channel() -> (impl FnMut(Sent) -> Result<(), ()> + Send + 'static, Receiver<Sent>) {
+    let (send, games) = sync_channel::<Sent>(AHEAD);
+    (move |run| send.send(run).map_err(|_| ()), games)
 }
 
 /// Reads the games of files, sending each; stops when the reader is gone.
-fn read_inputs(inputs: &[batch::Input], encoding: Option<Encoding>, threads: usize, send: &SyncSender<Sent>) {
+fn read_inputs(
+    inputs: &[batch::Input],
+    encoding: Option<Encoding>,
+    threads: usize,
+    send: &mut impl FnMut(Sent) -> Result<(), ()>,
+) {
     let mut meta: Option<Arc<Meta>> = None;
     let _ = Batch::new().threads(threads).encoding(encoding).run(
         inputs,
@@ -104,11 +181,9 @@ fn read_inputs(inputs: &[batch::Input], encoding: Option<Encoding>, threads: usi
                         .into_iter()
                         .enumerate()
                         .map(|(k, read)| Game::new(read, shared.clone(), first + k));
-                    send.send(run.collect()).map_err(|_| ())?;
+                    send(run.collect())?;
                 }
-                Event::Unreadable(why) => {
-                    send.send(vec![Game::unreadable(shared, why.to_string())]).map_err(|_| ())?
-                }
+                Event::Unreadable(why) => send(vec![Game::unreadable(shared, why.to_string())])?,
                 // A file met in a folder that holds no record is no game.
                 Event::NoRecord(_) | Event::Done => {}
             }
@@ -118,7 +193,7 @@ fn read_inputs(inputs: &[batch::Input], encoding: Option<Encoding>, threads: usi
 }
 
 /// Reads the games of the bytes of a file.
-fn read_bytes(bytes: &[u8], encoding: Option<Encoding>, send: &SyncSender<Sent>) {
+fn read_bytes(bytes: &[u8], encoding: Option<Encoding>, send: &mut impl FnMut(Sent) -> Result<(), ()>) {
     let mut meta = Meta {
         source: "<bytes>".into(),
         json_source: "<bytes>".into(),
@@ -138,14 +213,14 @@ fn read_bytes(bytes: &[u8], encoding: Option<Encoding>, send: &SyncSender<Sent>)
                 records.into_iter().enumerate().map(|(index, read)| Game::new(read, meta.clone(), index));
             loop {
                 let run: Vec<Game> = games.by_ref().take(1000).collect();
-                if run.is_empty() || send.send(run).is_err() {
+                if run.is_empty() || send(run).is_err() {
                     return;
                 }
             }
         }
         Err(e) => {
             meta.format = e.format.name();
-            let _ = send.send(vec![Game::unreadable(Arc::new(meta), e.reason.to_string())]);
+            let _ = send(vec![Game::unreadable(Arc::new(meta), e.reason.to_string())]);
         }
     }
 }

@@ -132,6 +132,38 @@ def test_reading_streams_and_stops_early(tmp_path, fixture):
     assert count == 1391 * 40
 
 
+def test_small_inputs_read_at_the_call_give_what_streaming_gives(tmp_path, fixture):
+    # Two copies of the fixture (over 1 MB) stream from other threads; a few
+    # of its games, as a small file, a list of small files or bytes, are read
+    # at the call.
+    text = fixture.read_text(encoding="utf-8")
+    big = tmp_path / "big.pgn"
+    big.write_text(text + "\n\n" + text, encoding="utf-8")
+    assert big.stat().st_size > 1 << 20
+    streamed = list(qipu.read(big, jobs=2))
+    assert len(streamed) == 2 * 1391
+    games = text.split("\n\n[Event")
+    small = tmp_path / "small.pgn"
+    small.write_text(games[0] + "".join("\n\n[Event" + g for g in games[1:4]) + "\n", encoding="utf-8")
+    other = tmp_path / "other.pgn"
+    other.write_text("[Event" + games[4] + "\n", encoding="utf-8")
+    want = [g.moves("uci") for g in streamed[:5]]
+    from_files = list(qipu.read([small, other]))
+    assert [g.moves("uci") for g in from_files] == want
+    assert [(g.source, g.index) for g in from_files] == [(str(small), i) for i in range(4)] + [(str(other), 0)]
+    from_bytes = list(qipu.read(small.read_bytes()))
+    assert [g.moves("uci") for g in from_bytes] == want[:4]
+    assert [g.tags for g in from_files[:4]] == [g.tags for g in streamed[:4]]
+    # A reader read at the call still stops early and closes.
+    reader = qipu.read(small)
+    assert next(reader).index == 0
+    reader.close()
+    assert list(reader) == []
+    # Nothing is missed when the small files are many, or missing.
+    many = list(qipu.read([small] * 50 + [tmp_path / "nope.pgn"]))
+    assert len(many) == 4 * 50 + 1 and many[-1].status == "unreadable"
+
+
 def test_hostile_bytes_never_crash(fixture):
     import random
 

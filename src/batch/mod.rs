@@ -35,7 +35,7 @@ pub mod unzip;
 pub use check::{Checked, Checker, MAX_WARNINGS, Status};
 pub use input::{Expanded, Input, Member, escaped_name, expand};
 pub use report::{ErrorReport, Report};
-pub use run::{Batch, Event, Meta};
+pub use run::{Batch, Event, Meta, cores};
 
 #[allow(unused_imports)]
 use crate::record::{RecordBuilder, Visitor};

@@ -135,12 +135,25 @@ const GROUP_FILES: usize = 256;
 /// ...and this many bytes (unless one file is larger).
 const GROUP_BYTES: u64 = 1 << 20;
 
+/// The cores this program may use (what the system says at the first call,
+/// then kept: asking costs a few system calls, reading the control group's
+/// quota, which a program running a batch a file would pay each time); at
+/// least one.
+///
+/// ```
+/// assert!(qipu::batch::cores() >= 1);
+/// ```
+pub fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
 impl Batch {
     /// A batch on every core (one thread without the `parallel` feature),
     /// detecting the encoding of each text.
     pub fn new() -> Batch {
         #[cfg(feature = "parallel")]
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let threads = cores();
         #[cfg(not(feature = "parallel"))]
         let threads = 1;
         Batch { threads, encoding: None }
@@ -523,6 +536,25 @@ impl<R, E, S: FnMut(&Meta, Event<R>) -> Result<(), E>> Order<'_, R, S> {
     }
 }
 
+/// The pool of `threads` threads: made on the first batch that asks for
+/// that many and kept for the next ones (a program that runs a batch a
+/// file, as a Python loop over `qipu.read(path)` does, pays for starting
+/// threads once, not per batch). `None` when no thread can be started.
+#[cfg(feature = "parallel")]
+fn pool(threads: usize) -> Option<std::sync::Arc<rayon::ThreadPool>> {
+    use std::sync::{Arc, Mutex, OnceLock};
+    /// The pools made so far, by their number of threads.
+    type Pools = Vec<(usize, Arc<rayon::ThreadPool>)>;
+    static POOLS: OnceLock<Mutex<Pools>> = OnceLock::new();
+    let mut pools = POOLS.get_or_init(Mutex::default).lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some((_, pool)) = pools.iter().find(|(n, _)| *n == threads) {
+        return Some(pool.clone());
+    }
+    let pool = Arc::new(rayon::ThreadPoolBuilder::new().num_threads(threads).build().ok()?);
+    pools.push((threads, pool.clone()));
+    Some(pool)
+}
+
 /// Runs the tasks `produce` submits on `threads` threads, at most a few
 /// more than the threads at once, and hands what they give to `take` in
 /// the order they were submitted.
@@ -532,7 +564,7 @@ fn in_parallel<'a, R: Send + 'a, E>(
     produce: impl FnOnce(&mut dyn FnMut(Task<'a, R>) -> Result<(), E>) -> Result<(), E>,
     mut take: impl FnMut(Piece<R>) -> Result<(), E>,
 ) -> Result<(), E> {
-    let Ok(pool) = rayon::ThreadPoolBuilder::new().num_threads(threads).build() else {
+    let Some(pool) = pool(threads) else {
         // No threads to be had: the work is done here.
         return produce(&mut |task| take(task.run()));
     };

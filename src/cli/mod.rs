@@ -228,7 +228,7 @@ pub(crate) fn inputs(paths: &[std::path::PathBuf]) -> Vec<qipu::batch::Input> {
 /// [`JOBS_PER_CORE`] times the cores (a larger number is capped, with a
 /// message).
 pub(crate) fn jobs(jobs: Option<usize>) -> Result<usize, Failure> {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cores = qipu::batch::cores();
     match jobs {
         None => Ok(cores),
         Some(0) => Err(Failure::usage("--jobs must be at least 1")),
