@@ -18,8 +18,10 @@
 //! assert_eq!(games[0].tree().main_line().count(), 4);
 //! ```
 
+use std::ops::ControlFlow;
+
 use super::pgn;
-use crate::record::{GameResult, Record, Span, Warning};
+use crate::record::{GameResult, Record, RecordBuilder, RecordedMove, Skip, Span, Visitor, Warning};
 
 /// Reads every game of a plain-text record file. Lines after the last
 /// move line that no move line follows start no game: the last game
@@ -31,11 +33,48 @@ pub fn read(text: &str) -> Vec<Record> {
 /// [`read`] for a text whose first line is line `first_line` of its input
 /// (a piece of a larger text, cut where `GameStarts` says a game starts).
 pub fn read_from(text: &str, first_line: u32) -> Vec<Record> {
-    let first_line = first_line.max(1) as usize;
     let mut games = Vec::new();
+    read_each(text, first_line, &mut RecordBuilder::default(), |game| games.push(game));
+    games
+}
+
+/// Reads every game of a plain-text record file with `visitor`, as
+/// [`read`] reads them: what the visitor makes of each game's events, in
+/// order. No [`Record`] is built (unless the visitor builds them).
+///
+/// ```
+/// use qipu::formats::text;
+/// use qipu::record::RecordBuilder;
+/// let games = text::read_with("甲  红先胜  乙\n1. 炮二平五 马８进７\n", &mut RecordBuilder::default());
+/// assert_eq!(games, text::read("甲  红先胜  乙\n1. 炮二平五 马８进７\n"));
+/// ```
+pub fn read_with<V: Visitor>(text: &str, visitor: &mut V) -> Vec<V::Output> {
+    let mut games = Vec::new();
+    read_each(text, 1, visitor, |game| games.push(game));
+    games
+}
+
+/// Reads every game of a plain text whose first line is line `first_line`
+/// of its input with `visitor`, handing what it makes of each game to
+/// `each` as the game is read.
+///
+/// The move lines of a run (with no header line between them) are read
+/// as PGN move text, the header before them telling the first game's tags
+/// and comment. A run is read once the next move line comes, or the text
+/// ends: only then is it known whether its last game is the text's last,
+/// which takes the warning about lines after the last moves.
+pub(crate) fn read_each<V: Visitor>(
+    text: &str,
+    first_line: u32,
+    visitor: &mut V,
+    mut each: impl FnMut(V::Output),
+) {
+    let first_line = first_line.max(1) as usize;
     let mut header: Vec<&str> = Vec::new();
     let mut header_lines: Vec<usize> = Vec::new();
     let mut moves: Vec<(usize, &str)> = Vec::new();
+    // The last run read, with its header, not told yet.
+    let mut held: Option<Run<'_>> = None;
     for (k, line) in text.lines().enumerate() {
         // Lines counted from 0 in the input.
         let n = k + first_line - 1;
@@ -44,37 +83,271 @@ pub fn read_from(text: &str, first_line: u32) -> Vec<Record> {
             continue;
         }
         if is_move_line(t) {
+            if let Some(run) = held.take() {
+                run.tell(None, visitor, &mut each);
+            }
             moves.push((n, line));
         } else {
             if !moves.is_empty() {
-                games.extend(games_of(&header, &moves));
-                header.clear();
+                held = Some(Run { header: std::mem::take(&mut header), moves: std::mem::take(&mut moves) });
                 header_lines.clear();
-                moves.clear();
             }
             header.push(t);
             header_lines.push(n);
         }
     }
+    match held {
+        // Lines after the last run: its last game tells of them.
+        Some(run) => run.tell(unread_lines(&header, &header_lines), visitor, &mut each),
+        None => Run { header, moves }.tell(None, visitor, &mut each),
+    }
+}
+
+/// The warning about `header`, lines after the last moves of a text (at
+/// lines `header_lines`, counted from 0), when they hold more than rules
+/// and XQStudio's footer.
+fn unread_lines(header: &[&str], header_lines: &[usize]) -> Option<Warning> {
     // Rules and XQStudio's footer (`棋谱由XQStudio生成 (http://…)`) hold nothing.
     let nothing = |h: &&str| is_rule(h) || h.starts_with("棋谱由XQStudio生成");
-    if moves.is_empty()
-        && let Some(last) = games.last_mut()
-        && let Some(k) = header.iter().position(|h| !nothing(h))
-    {
-        let first = header[k];
-        let shown: String = first.chars().take(40).collect();
-        let more = if shown.len() < first.len() { "…" } else { "" };
-        last.warnings_mut().push(Warning {
-            at: Span { line: u32::try_from(header_lines[k] + 1).unwrap_or(u32::MAX), column: 1 },
-            message: format!(
-                "{} line(s) of text after the last moves, with no move line after them: not read ({shown:?}{more})",
-                header.iter().filter(|h| !nothing(h)).count()
-            ),
-        });
+    let k = header.iter().position(|h| !nothing(h))?;
+    let first = header[k];
+    let shown: String = first.chars().take(40).collect();
+    let more = if shown.len() < first.len() { "…" } else { "" };
+    Some(Warning {
+        at: Span { line: u32::try_from(header_lines[k] + 1).unwrap_or(u32::MAX), column: 1 },
+        message: format!(
+            "{} line(s) of text after the last moves, with no move line after them: not read ({shown:?}{more})",
+            header.iter().filter(|h| !nothing(h)).count()
+        ),
+    })
+}
+
+/// A run of move lines (each with its number, counted from 0) and the
+/// header lines before it.
+struct Run<'a> {
+    header: Vec<&'a str>,
+    moves: Vec<(usize, &'a str)>,
+}
+
+impl Run<'_> {
+    /// Reads the run with `visitor`, as PGN move text: move text that
+    /// starts again at move 1 after a result holds more games, and the
+    /// header belongs to the first. `last` is told to the last game.
+    fn tell<V: Visitor>(self, last: Option<Warning>, visitor: &mut V, each: &mut impl FnMut(V::Output)) {
+        let Some(&(first, _)) = self.moves.first() else { return };
+        let headed = Headed::new(visitor, Header::of(&self.header));
+        // Keep line numbers: the move text starts on its own line of the file
+        // (and blank lines between move lines are kept).
+        let mut reader =
+            pgn::LineReader::with(headed).starting_at_line(u32::try_from(first + 1).unwrap_or(u32::MAX));
+        let mut line = first;
+        for &(n, l) in &self.moves {
+            for _ in line + 1..n {
+                reader.push_line("");
+            }
+            reader.push_line(l);
+            line = n;
+        }
+        for game in reader.take_games() {
+            each(game);
+        }
+        // The game still open is the run's last.
+        reader.visitor_mut().last = last;
+        for game in reader.finish() {
+            each(game);
+        }
     }
-    games.extend(games_of(&header, &moves));
-    games
+}
+
+/// What the header lines before a run of moves say: tags (a tag set twice
+/// keeps its first place and takes the last value), and the other lines,
+/// rules left out, as the comment about the game.
+#[derive(Debug, Default)]
+struct Header {
+    tags: Vec<(&'static str, String)>,
+    notes: Option<String>,
+}
+
+impl Header {
+    fn of(lines: &[&str]) -> Header {
+        let mut header = Header::default();
+        let mut notes: Vec<&str> = Vec::new();
+        for h in lines {
+            if !header.apply(h) && !is_rule(h) {
+                notes.push(h);
+            }
+        }
+        header.notes = (!notes.is_empty()).then(|| notes.join("\n"));
+        header
+    }
+
+    /// Sets tag `name` to `value`: in the place it has, or last.
+    fn set_tag(&mut self, name: &'static str, value: &str) {
+        let value = value.to_string();
+        match self.tags.iter_mut().find(|(k, _)| *k == name) {
+            Some((_, v)) => *v = value,
+            None => self.tags.push((name, value)),
+        }
+    }
+
+    /// Fills tags from a header line; false when the line is not one qipu
+    /// understands.
+    fn apply(&mut self, line: &str) -> bool {
+        for (word, result) in [("红先胜", "1-0"), ("红先负", "0-1"), ("红先和", "1/2-1/2")] {
+            if let Some((red, black)) = line.split_once(word) {
+                self.set_tag("Red", red.trim());
+                self.set_tag("Black", black.trim());
+                self.set_tag("Result", result);
+                return true;
+            }
+        }
+        let Some((key, value)) = line.split_once([':', '：']) else { return false };
+        let tag = match key.trim() {
+            "标题" => "Title",
+            "赛事" => "Event",
+            "日期" => "Date",
+            "地点" => "Site",
+            "红方" => "Red",
+            "黑方" => "Black",
+            "评论" => "Annotator",
+            "作者" => "Author",
+            "结果" => {
+                let v = value.trim();
+                let result = match v {
+                    "红胜" | "红先胜" | "1-0" => "1-0",
+                    "黑胜" | "红先负" | "0-1" => "0-1",
+                    "和" | "和棋" | "红先和" | "1/2-1/2" => "1/2-1/2",
+                    _ => {
+                        self.set_tag("ResultText", v);
+                        return true;
+                    }
+                };
+                self.set_tag("Result", result);
+                return true;
+            }
+            _ => return false,
+        };
+        self.set_tag(tag, value.trim());
+        true
+    }
+}
+
+/// The visitor a run's move text is read with: the caller's, told the
+/// header's tags right after the first game begins, and its notes as the
+/// start of that game's comment about the game; the last game is told the
+/// warning set in `last` before it ends.
+///
+/// The comment about each game (what comes before its first move) is told
+/// once, joined by line ends, when its first move (or anything after the
+/// comments about the game) comes, as a record of the game would tell it.
+struct Headed<V> {
+    inner: V,
+    /// The header, until the first game begins.
+    header: Option<Header>,
+    /// The comment about the game, not told yet.
+    about: Option<String>,
+    /// The game's moves have begun: comments are told as they come.
+    moving: bool,
+    /// The warning for the game that ends next.
+    last: Option<Warning>,
+}
+
+impl<V: Visitor> Headed<V> {
+    fn new(inner: V, header: Header) -> Headed<V> {
+        Headed { inner, header: Some(header), about: None, moving: false, last: None }
+    }
+
+    /// Tells the comment about the game, if not told yet: the moves begin.
+    fn moves_begin(&mut self) {
+        if !std::mem::replace(&mut self.moving, true)
+            && let Some(about) = self.about.take()
+        {
+            self.inner.comment(&about);
+        }
+    }
+}
+
+impl<V: Visitor> Visitor for Headed<V> {
+    type Output = V::Output;
+
+    fn begin_game(&mut self, at: Span) {
+        self.inner.begin_game(at);
+        self.moving = false;
+        self.about = None;
+        if let Some(header) = self.header.take() {
+            for (name, value) in &header.tags {
+                self.inner.tag(name, value, at);
+            }
+            self.about = header.notes;
+        }
+    }
+
+    fn tag(&mut self, name: &str, value: &str, at: Span) {
+        self.inner.tag(name, value, at)
+    }
+
+    fn mv(&mut self, mv: &RecordedMove) -> ControlFlow<()> {
+        self.moves_begin();
+        self.inner.mv(mv)
+    }
+
+    fn move_text(&mut self, text: &str, at: Span) -> ControlFlow<()> {
+        self.moves_begin();
+        self.inner.move_text(text, at)
+    }
+
+    fn nag(&mut self, nag: u8) {
+        self.moves_begin();
+        self.inner.nag(nag)
+    }
+
+    fn comment(&mut self, text: &str) {
+        if self.moving {
+            return self.inner.comment(text);
+        }
+        match &mut self.about {
+            Some(about) => {
+                about.push('\n');
+                about.push_str(text);
+            }
+            None => self.about = Some(text.to_string()),
+        }
+    }
+
+    fn comment_before(&mut self, text: &str) {
+        self.moves_begin();
+        self.inner.comment_before(text)
+    }
+
+    fn begin_variation(&mut self) -> Skip {
+        self.moves_begin();
+        self.inner.begin_variation()
+    }
+
+    fn end_variation(&mut self) {
+        self.inner.end_variation()
+    }
+
+    fn result(&mut self, result: GameResult) {
+        self.moves_begin();
+        self.inner.result(result)
+    }
+
+    fn warning(&mut self, warning: Warning) {
+        self.inner.warning(warning)
+    }
+
+    fn unreadable(&mut self, why: Warning) {
+        self.inner.unreadable(why)
+    }
+
+    fn end_game(&mut self) -> V::Output {
+        self.moves_begin();
+        if let Some(last) = self.last.take() {
+            self.inner.warning(last);
+        }
+        self.inner.end_game()
+    }
 }
 
 /// Where games start in a plain text read line by line: the places at
@@ -175,90 +448,9 @@ fn after_number(word: &str) -> Option<&str> {
     fits.then_some(separated)
 }
 
-fn games_of(header: &[&str], moves: &[(usize, &str)]) -> Vec<Record> {
-    let Some(&(first, _)) = moves.first() else { return Vec::new() };
-    // Keep line numbers: the move text starts on its own line of the file
-    // (and blank lines between move lines are kept).
-    let mut reader =
-        pgn::LineReader::default().starting_at_line(u32::try_from(first + 1).unwrap_or(u32::MAX));
-    let mut line = first;
-    for &(n, l) in moves {
-        for _ in line + 1..n {
-            reader.push_line("");
-        }
-        reader.push_line(l);
-        line = n;
-    }
-    // Move text that starts again at move 1 after a result holds more
-    // games: the header belongs to the first.
-    let mut records = reader.finish();
-    if records.is_empty() {
-        return records;
-    }
-    let record = &mut records[0];
-    let mut notes = Vec::new();
-    for h in header {
-        if !apply_header(record, h) && !is_rule(h) {
-            notes.push(*h);
-        }
-    }
-    if !notes.is_empty() {
-        let root = record.tree().root();
-        let node = record.tree_mut().node_mut(root).notes_mut();
-        let mut comment = notes.join("\n");
-        if let Some(c) = node.comment.take() {
-            comment.push('\n');
-            comment.push_str(&c);
-        }
-        node.comment = Some(comment);
-    }
-    records
-}
-
 /// Whether a line is a rule (`-----`, `=====`) that holds nothing.
 fn is_rule(line: &str) -> bool {
     line.chars().all(|c| matches!(c, '-' | '—' | '=' | '─'))
-}
-
-/// Fills tags from a header line; false when the line is not one qipu
-/// understands.
-fn apply_header(record: &mut Record, line: &str) -> bool {
-    for (word, result) in [("红先胜", "1-0"), ("红先负", "0-1"), ("红先和", "1/2-1/2")] {
-        if let Some((red, black)) = line.split_once(word) {
-            record.set_tag("Red", red.trim());
-            record.set_tag("Black", black.trim());
-            record.set_tag("Result", result);
-            return true;
-        }
-    }
-    let Some((key, value)) = line.split_once([':', '：']) else { return false };
-    let tag = match key.trim() {
-        "标题" => "Title",
-        "赛事" => "Event",
-        "日期" => "Date",
-        "地点" => "Site",
-        "红方" => "Red",
-        "黑方" => "Black",
-        "评论" => "Annotator",
-        "作者" => "Author",
-        "结果" => {
-            let v = value.trim();
-            let result = match v {
-                "红胜" | "红先胜" | "1-0" => "1-0",
-                "黑胜" | "红先负" | "0-1" => "0-1",
-                "和" | "和棋" | "红先和" | "1/2-1/2" => "1/2-1/2",
-                _ => {
-                    record.set_tag("ResultText", v);
-                    return true;
-                }
-            };
-            record.set_tag("Result", result);
-            return true;
-        }
-        _ => return false,
-    };
-    record.set_tag(tag, value.trim());
-    true
 }
 
 #[cfg(test)]
