@@ -456,6 +456,161 @@ fn is_rule(line: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::formats::told::{Recorder, Told, rebuild};
+    use crate::notation::{Notation, chinese};
+
+    /// Texts of every part the reader knows: header notes and a rule,
+    /// tags set twice, a run of move lines holding two games (it starts
+    /// again at move 1 after a result), lines after the last moves (one
+    /// with moves among words), XQStudio's export and footer, text after a
+    /// result that is not a game.
+    const TRICKY: [&str; 7] = [
+        "第一轮\n甲 红先胜 乙\n红方: 丙\n-----\n说明\n1. 炮二平五 马8进7 2. 马二进三 *\n\n丁 红先负 戊\n1. 炮二平五 马８进７ 0-1\n1. 相三进五 象３进５ *\n对局结束\n再见\n",
+        "第二站2001·8·15（下午） \r\n吉林洪智  红先和  上海林宏敏\r\n \r\n  1. 兵七进一  炮２平３    2. 炮八平五  炮８平５\r\n  \r\n火车头金波红先负 湖南张申宏\r\n  1. 炮二平五  马８进７\r\n",
+        "1. 炮二平五 马8进7 *\n\n-----\n\n{a note} 1. 炮八平五 马2进3 *\n对局结束\n",
+        "----------\n标题: 顺炮局\n红方: 甲\n黑方: 乙\n结果: 红胜\n结果: 怪\n----------\n 1. 炮二平五 炮８平５\n棋谱由XQStudio生成\n",
+        "甲 红先和 乙\n1. 炮二平五 马８进７ 1/2-1/2\n1. 相三进五 象３进５ *\n说明一\n说明二\n",
+        "1. 炮二平五 马8进7 1-0\n2. 马二进三\n甲 红先胜 乙\n1 炮25 马87\n\n\n2 马23\n",
+        "1.炮二平五 马8进7 2.马二进三 马2进3 3.车一平二 车9平8\n",
+    ];
+
+    /// Every game's events, built by `RecordBuilder`.
+    fn rebuilt(text: &str, visitor: &mut Recorder) -> Vec<Record> {
+        read_with(text, visitor).iter().map(|told| rebuild(told)).collect()
+    }
+
+    fn tags(record: &Record) -> Vec<(&str, &str)> {
+        record.tags().iter().map(|(k, v)| (k.as_str(), v.as_str())).collect()
+    }
+
+    #[test]
+    fn the_events_told_build_the_records_read() {
+        for text in TRICKY {
+            let games = read(text);
+            assert!(!games.is_empty(), "{text:?}");
+            assert_eq!(rebuilt(text, &mut Recorder::default()), games, "{text:?}");
+            let mut skipping = Recorder::skipping();
+            assert_eq!(rebuilt(text, &mut skipping), games, "{text:?}");
+            // Each piece from a place where a game starts reads as the whole does.
+            let mut starts = GameStarts::default();
+            let lines: Vec<&str> = text.lines().collect();
+            let cuts: Vec<usize> = lines.iter().enumerate().filter_map(|(k, l)| starts.line(k, l)).collect();
+            let mut pieces = Vec::new();
+            for (k, &from) in std::iter::once(&0).chain(&cuts).enumerate() {
+                let to = cuts.get(k).copied().unwrap_or(lines.len());
+                pieces.extend(read_from(&lines[from..to].join("\n"), from as u32 + 1));
+            }
+            assert_eq!(pieces, games, "{text:?}");
+        }
+        // What they read, as the reader of records read them.
+        let games = read(TRICKY[0]);
+        assert_eq!(games.len(), 3);
+        assert_eq!(tags(&games[0]), [("Red", "丙"), ("Black", "乙"), ("Result", "1-0")]);
+        assert_eq!(games[0].tree().node(games[0].tree().root()).comment(), Some("第一轮\n说明"));
+        assert_eq!(tags(&games[1]), [("Red", "丁"), ("Black", "戊"), ("Result", "0-1")]);
+        assert!(tags(&games[2]).is_empty() && games[1].warnings().is_empty());
+        let w = games[2].warnings();
+        assert_eq!(w.len(), 1, "the last game tells of the lines after it: {w:?}");
+        assert_eq!(w[0].at, Span { line: 11, column: 1 });
+        assert!(w[0].message.starts_with("2 line(s) of text after the last moves"), "{}", w[0].message);
+        let games = read(TRICKY[3]);
+        assert_eq!(
+            tags(&games[0]),
+            [("Title", "顺炮局"), ("Red", "甲"), ("Black", "乙"), ("Result", "1-0"), ("ResultText", "怪")]
+        );
+        let games = read(TRICKY[4]);
+        assert_eq!(games.len(), 2);
+        assert!(games[0].warnings().is_empty());
+        assert_eq!(games[1].warnings()[0].at, Span { line: 4, column: 1 });
+        // After a result, a line that does not start again at move 1 is the game's footer.
+        let games = read(TRICKY[5]);
+        assert_eq!(games.len(), 2);
+        assert!(games[0].warnings()[0].message.contains("after the result"), "{:?}", games[0].warnings());
+        let second = games[1].tree().main_line().nth(2).unwrap();
+        assert_eq!(games[1].tree().node(second).mv.as_ref().unwrap().at.line, 7);
+    }
+
+    #[test]
+    fn a_visitor_that_stops_is_told_the_rest_of_the_game() {
+        for text in TRICKY {
+            let whole = read(text);
+            let told = read_with(text, &mut Recorder::stopping_at(1));
+            assert_eq!(told.len(), whole.len());
+            for (told, whole) in told.iter().zip(&whole) {
+                assert_eq!(told.iter().filter(|e| matches!(e, Told::Move(_))).count(), 1, "{text:?}");
+                let stopped = rebuild(told);
+                assert_eq!(stopped.tags(), whole.tags());
+                assert_eq!(stopped.warnings(), whole.warnings(), "{text:?}");
+                assert_eq!(stopped.written_result(), whole.written_result());
+                let root = |r: &Record| r.tree().node(r.tree().root()).comment().map(str::to_string);
+                assert_eq!(root(&stopped), root(whole));
+            }
+        }
+    }
+
+    #[test]
+    fn the_comment_about_the_game_is_told_once() {
+        let told = read_with(TRICKY[0], &mut Recorder::default());
+        let comments: Vec<&Told> = told[0].iter().filter(|e| matches!(e, Told::Comment(_))).collect();
+        assert_eq!(comments, [&Told::Comment("第一轮\n说明".into())]);
+        let first = told[0].iter().position(|e| matches!(e, Told::Move(_))).unwrap();
+        assert!(told[0][..first].iter().all(|e| !matches!(e, Told::Move(_))));
+        assert!(matches!(told[0][1], Told::Tag(..)), "the tags right after the game begins: {:?}", told[0]);
+    }
+
+    #[test]
+    fn random_legal_games_written_as_text_read_back() {
+        let mut state = 361u64;
+        let mut next = || {
+            let (s, out) = crate::rules::zobrist::splitmix64(state);
+            state = s;
+            out
+        };
+        let style = Notation::Chinese(chinese::Style::Simplified);
+        let mut text = String::new();
+        // Each game's moves, and whether it has the header of its run.
+        let mut games: Vec<(Vec<crate::Move>, bool)> = Vec::new();
+        for i in 0..80 {
+            // A game after a result may start again at move 1 on the next
+            // line: the same run of move lines, without a header.
+            let joined = i > 0 && next() % 4 == 0;
+            if !joined {
+                text.push_str(&format!("\nr{i} 红先胜 b{i}\n"));
+                if next() % 3 == 0 {
+                    text.push_str("第一轮 说明\n-----\n");
+                }
+            }
+            let mut pos = crate::Position::start();
+            let mut played = Vec::new();
+            for k in 0..1 + next() % 100 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[(next() % moves.len() as u64) as usize];
+                if k % 2 == 0 {
+                    text.push_str(&format!("{}. ", k / 2 + 1));
+                }
+                text.push_str(&style.write(&pos, m).unwrap());
+                text.push_str(if k % 4 == 3 { "\n" } else { " " });
+                played.push(m);
+                pos.play_unchecked(m);
+            }
+            text.push_str("*\n");
+            games.push((played, !joined));
+        }
+        text.push_str("对局结束 谢谢\n");
+        let read = read(&text);
+        assert_eq!(read.len(), games.len());
+        for (k, (record, (played, headed))) in read.iter().zip(&games).enumerate() {
+            let replayed = record.replayed();
+            assert!(replayed.is_valid(), "game {k}: {:?}", replayed.error);
+            assert_eq!(&replayed.moves, played, "game {k}");
+            assert_eq!(record.tag("Result").is_some(), *headed, "game {k}");
+            assert_eq!(record.warnings().len(), usize::from(k + 1 == games.len()), "game {k}");
+        }
+        assert_eq!(rebuilt(&text, &mut Recorder::default()), read);
+    }
 
     #[test]
     fn a_game_starts_at_header_lines_that_moves_follow() {
