@@ -78,12 +78,15 @@ for t in any_format stream; do
   # EPD and UCI/UCCI position lines: every form, a wrong line among them.
   [ -f "corpus/$t/epd-lines" ] || printf '4k4/9/9/9/9/9/9/9/4A4/3K5 w - - id "a \\"b\\" \\\\"; bm d0e0 d0d1; c0 "x y" z; hmvc 3; fmvn 7;\nrnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\n4k4/9/9/9/9/9/9/9/4A4/3K5 b - - 2 9 noop;\n4k4/9/9 w - - id x;\n' > "corpus/$t/epd-lines"
   [ -f "corpus/$t/uci-lines" ] || printf 'position startpos moves h2e2 h9g7 h0g2\nposition fen 4k4/9/9/9/9/9/9/9/4A4/3K5 w - - 0 1 moves d0e0\nfen 4k4/9/9/9/9/9/9/9/4A4/3K5 b - - 0 1 moves e9e8\n4k4/9/9/9/9/9/9/9/4A4/3K5 w moves d0e0 e9d9\nstartpos\nposition startpos\r\nposition startpos moves h2e2 h2\n' > "corpus/$t/uci-lines"
+  # Several games: header notes, a repeated key, a SETUP block, a block left open, text after }END.
+  [ -f "corpus/$t/wxf-games" ] || printf 'FORMAT WXF\nRED a ; 1200 ;; x\nnote\nSTART{\n 1. C2.5! h8+7?\n 2. H2+3 1-0 }END trailing\nmore\nRED b\nRED c\nSETUP{ Ke0 ke9\nRa0 }\nSTART{ 1. C8.5 }END\nSTART{ 1. H2+3\nFORMAT WXF\nRESULT 1-0\nSTART{ 1. C2.5 0-1 }END\n' > "corpus/$t/wxf-games"
   [ -f "corpus/$t/wxf-xiexie" ] || printf 'FORMAT  \tWXF\nGAME    \nRED     \t;;;\nBLACK   \t;;;\nFEN  \t\trheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RHEAKAEHR b\n\nSTART{\n H8+7\n}END\n' > "corpus/$t/wxf-xiexie"
 done
 # Shapes the tests found readers going wrong on: a hex dump, text that starts with XQ,
 # character references, comments with white space at their ends, a FEN qipu rejects, a
 # diagram with the wrong side to move, a comment holding tag lines after an empty line, plain
-# text whose last lines hold moves among words.
+# text whose last lines hold moves among words, plain text with header notes, a tag set twice
+# and a run of move lines holding two games.
 for t in any_format stream pgn; do
   mkdir -p "corpus/$t"
   [ -f "corpus/$t/hexdump" ] || printf 'XQF format
@@ -99,6 +102,7 @@ for t in any_format stream pgn; do
 1. &#28846;二平五 &#39532;８&#x8FDB;７ *
 ' > "corpus/$t/references"
   [ -f "corpus/$t/text-tail" ] || printf '1. 炮二平五 马8进7 *\n\n-----\n{a note} 1. 炮八平五 马2进3 *\n棋谱由XQStudio生成\n' > "corpus/$t/text-tail"
+  [ -f "corpus/$t/text-headers" ] || printf '第一轮\n甲 红先胜 乙\n红方: 丙\n-----\n说明\n1. 炮二平五 马8进7 2. 马二进三 *\n\n丁 红先负 戊\n1. 炮二平五 马８进７ 0-1\n1. 相三进五 象３进５ *\n对局结束\n' > "corpus/$t/text-headers"
   [ -f "corpus/$t/padded" ] || printf '[FEN "3a5/4a4/9/9/9/9/9/9/4A4/3AK4 w - - 0 1"]
 {  a  } 1. d1e2 {
 

@@ -24,8 +24,9 @@
 //! ```
 
 use super::detect::Format;
+use super::tree::Game;
 use super::{epd, uci};
-use crate::record::{Record, RecordParts, Span, Visitor, Warning};
+use crate::record::{Span, Visitor, Warning};
 
 /// How many lines that are not blank [`text_format`] looks at.
 const SAMPLE: usize = 64;
@@ -82,11 +83,12 @@ fn read_line_with<V: Visitor>(line: &str, number: u32, format: Format, visitor: 
     }
 }
 
-/// The unreadable game of a line too long to read, line `line`.
-pub(crate) fn overlong_record(line: u32, limit: usize) -> Record {
+/// The unreadable game of a line too long to read (more than `limit`
+/// bytes), line `line`.
+pub(crate) fn overlong_line(line: u32, limit: usize) -> Game {
     let at = Span { line, column: 1 };
     let message = format!("line longer than {} MB: not read", limit >> 20);
-    Record::from(RecordParts { at, unreadable: Some(Warning { at, message }), ..RecordParts::default() })
+    Game { at, unreadable: Some(Warning { at, message }), ..Game::default() }
 }
 
 #[cfg(test)]

@@ -28,6 +28,8 @@ pub mod sniff;
 pub(crate) mod start;
 pub mod stream;
 pub mod text;
+#[cfg(test)]
+pub(crate) mod told;
 pub(crate) mod tree;
 pub mod uci;
 pub(crate) mod words;

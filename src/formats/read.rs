@@ -4,7 +4,7 @@ use std::borrow::Cow;
 
 use super::detect::{self, Format};
 use super::encoding::{self, Encoding, TextEncoding};
-use super::sighted::{Sighted, looks_like_a_game};
+use super::sighted::Sighted;
 use super::sniff::{self, Sniff};
 use super::tree::Game;
 use super::{Unreadable, UnreadableReason as Reason, cbf, ccbridge, dhtmlxq, mxq, pgn, sg, text, wxf, xqf};
@@ -164,12 +164,13 @@ fn read_text<V: Visitor>(
             Ok(read(Format::Json))
         }
         Format::Wxf => {
-            let records = wxf::read(text);
-            if records.is_empty() {
+            let mut games = 0usize;
+            wxf::read_each(text, 1, |game| {
+                games += 1;
+                each(game.tell(visitor));
+            });
+            if games == 0 {
                 return Err(none(Format::Wxf));
-            }
-            for record in records {
-                each(visitor.record(record));
             }
             Ok(read(Format::Wxf))
         }
@@ -178,17 +179,15 @@ fn read_text<V: Visitor>(
             Ok(read(format))
         }
         Format::Text => {
-            let records = text::read(&encoding::unescape_references(text));
-            if records.is_empty() {
-                return Err(Unreadable::no_record(Format::Text, Reason::NoLineOfMoves));
+            let mut games = Sighted::new(visitor);
+            let mut held = Held::default();
+            let text = encoding::unescape_references(text);
+            text::read_each(&text, 1, &mut games, |game| held.take(game, &mut each));
+            match held.end() {
+                None => Err(Unreadable::no_record(Format::Text, Reason::NoLineOfMoves)),
+                Some(false) => Err(not_a_game(Format::Text)),
+                Some(true) => Ok(read(Format::Text)),
             }
-            if records.iter().all(|r| !looks_like_a_game(r)) {
-                return Err(not_a_game(Format::Text));
-            }
-            for record in records {
-                each(visitor.record(record));
-            }
-            Ok(read(Format::Text))
         }
         // PGN, with tags or without.
         _ => {

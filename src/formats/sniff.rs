@@ -213,17 +213,20 @@ fn text_kind(text: &str, whole: bool) -> Kind {
 /// PGN when every game of a PGN reading looks like a game and that reading
 /// finds more moves (see [`MovesRead`]).
 fn plain_or_tagless(text: &str) -> Kind {
-    let plain = text::read(&encoding::unescape_references(text));
+    let (mut plain_games, mut plain_moves) = (0usize, 0usize);
+    text::read_each(&encoding::unescape_references(text), 1, &mut MovesRead::default(), |moves| {
+        plain_games += 1;
+        plain_moves += moves;
+    });
     let mut pgn_games = Sighted::new(MovesRead::default());
     let games = pgn::read_with(text, &mut pgn_games);
     if !games.is_empty() && games.iter().all(|&(_, looks)| looks) {
         let pgn_moves: usize = games.iter().map(|&(moves, _)| moves).sum();
-        let plain_moves: usize = plain.iter().map(|record| record.visit(&mut MovesRead::default())).sum();
-        if plain.is_empty() || pgn_moves > plain_moves {
+        if plain_games == 0 || pgn_moves > plain_moves {
             return Kind::TaglessPgn;
         }
     }
-    Kind::Plain { games: !plain.is_empty() }
+    Kind::Plain { games: plain_games > 0 }
 }
 
 /// Counts the moves of a game that read as moves: of each line (the main

@@ -139,6 +139,8 @@ impl Visitor for RecordBuilder {
     }
 
     fn end_game(&mut self) -> Record {
+        #[cfg(test)]
+        counting::count();
         // The next game is likely about as long as this one: room for its
         // moves is made once rather than grown move by move.
         let room = self.game.tree.len() + 8;
@@ -270,6 +272,27 @@ impl Record {
             visitor.result(result);
         }
         visitor.end_game()
+    }
+}
+
+/// How many records were built on this thread (by [`RecordBuilder`] or
+/// from their parts), for the tests that count them.
+#[cfg(test)]
+pub(crate) mod counting {
+    use std::cell::Cell;
+
+    thread_local! {
+        static BUILT: Cell<usize> = const { Cell::new(0) };
+    }
+
+    /// One more record built.
+    pub(crate) fn count() {
+        BUILT.with(|n| n.set(n.get() + 1));
+    }
+
+    /// The records built on this thread so far.
+    pub(crate) fn built() -> usize {
+        BUILT.with(Cell::get)
     }
 }
 

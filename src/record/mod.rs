@@ -26,6 +26,8 @@ use std::num::NonZeroU32;
 use crate::{Move, Position, Setup};
 
 mod build;
+#[cfg(test)]
+pub(crate) use build::counting;
 pub mod replay;
 pub mod shape;
 pub mod visit;
@@ -572,6 +574,8 @@ pub struct RecordParts {
 
 impl From<RecordParts> for Record {
     fn from(parts: RecordParts) -> Record {
+        #[cfg(test)]
+        counting::count();
         let RecordParts { tags, tree, result, at, start_at, warnings, unreadable } = parts;
         Record { tags, tree, result, at, start_at, warnings, unreadable, replay: std::sync::OnceLock::new() }
     }

@@ -232,9 +232,9 @@ pub trait Visitor {
         false
     }
 
-    /// A whole game, built: by a reader for a visitor that
-    /// [builds records](Visitor::builds_records), or by a reader that
-    /// builds records (plain text, WXF). By default its events are visited
+    /// A whole game, built: by a reader that holds whole games for a
+    /// visitor that [builds records](Visitor::builds_records) (no reader
+    /// builds one for any other visitor). By default its events are visited
     /// ([`Record::visit`]); a visitor that builds records
     /// ([`RecordBuilder`](super::RecordBuilder)) takes it as it is.
     fn record(&mut self, record: Record) -> Self::Output

@@ -304,6 +304,50 @@ mod tests {
     use super::*;
 
     #[test]
+    fn wxf_and_plain_text_are_validated_counted_and_traced_building_no_record() {
+        use crate::analysis::stats::MainLine;
+        use crate::analysis::trail::{Positions, Trail};
+        use crate::formats::stream::read_stream_with;
+        use crate::record::counting::built;
+        let wxf =
+            "FORMAT WXF\nRED a\nnote\nSTART{ 1. C2.5 h8+7 2. H2+3 }END\nFORMAT WXF\nSTART{ 1. P7+1 }END\n";
+        let plain = "甲 红先胜 乙\n说明\n1. 炮二平五 马8进7 1-0\n1. 相三进五 象３进５ *\n对局结束\n";
+        let selection = Arc::new(Selection::default());
+        for (text, format) in [(wxf, "wxf"), (plain, "text")] {
+            let bytes = text.as_bytes();
+            let before = built();
+            let mut valid = Vec::new();
+            let read = crate::formats::read_with(bytes, None, &mut selection.checker(()), |judged| {
+                valid.push(judged.game.replayed.is_valid())
+            });
+            assert_eq!(read.unwrap().format.name(), format);
+            let read = read_stream_with(bytes, None, &mut selection.checker(()), |judged| {
+                valid.push(judged.game.replayed.is_valid())
+            });
+            assert_eq!(read.unwrap().format.name(), format);
+            let mut plies = Vec::new();
+            crate::formats::read_with(bytes, None, &mut selection.checker(MainLine::default()), |judged| {
+                plies.push(judged.game.replayed.plies)
+            })
+            .unwrap();
+            let mut positions = Vec::new();
+            let trail = Trail::new(crate::notation::Notation::Wxf, Positions::default());
+            crate::formats::read_with(bytes, None, &mut selection.checker(trail), |judged| {
+                positions.push(judged.game.followed.positions.len())
+            })
+            .unwrap();
+            assert_eq!(built() - before, 0, "{format}: no record built");
+            assert_eq!(valid, [true; 4], "{format}");
+            assert_eq!(plies.len(), 2, "{format}");
+            assert_eq!(positions, plies, "{format}");
+            // A reader of records builds one a game.
+            let before = built();
+            assert_eq!(crate::formats::read(bytes, None).unwrap().records.len(), 2);
+            assert_eq!(built() - before, 2, "{format}");
+        }
+    }
+
+    #[test]
     fn a_record_is_judged_by_its_replay_as_by_its_events() {
         let fixture = include_str!("../../fixtures/pgn/Hu_Ronghua_1391_UCI_games.pgn");
         let texts = [

@@ -112,6 +112,11 @@ impl<V: Visitor> LineReader<V> {
         self.games.len()
     }
 
+    /// The visitor, to change what it will do with the games to come.
+    pub(crate) fn visitor_mut(&mut self) -> &mut V {
+        &mut self.visitor
+    }
+
     /// The games completed so far.
     pub fn take_games(&mut self) -> Vec<V::Output> {
         std::mem::take(&mut self.games)

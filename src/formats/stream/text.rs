@@ -6,7 +6,7 @@ use crate::formats::dhtmlxq::{self, Block};
 use crate::formats::encoding::{self, Encoding, TextEncoding};
 #[cfg(feature = "serde")]
 use crate::formats::json;
-use crate::formats::sighted::{Sighted, looks_like_a_game};
+use crate::formats::sighted::Sighted;
 use crate::formats::tree::Game;
 use crate::formats::{Unreadable, lines, pgn, text as plain, wxf};
 use crate::record::{Span, Visitor, Warning};
@@ -557,9 +557,7 @@ impl TextChunk {
                 Run::Lines(text, line) => {
                     lines::read_with(text, line, format, visitor, |game| each(game, true))
                 }
-                Run::Overlong { line, .. } => {
-                    each(visitor.record(lines::overlong_record(line, MAX_LINE)), true)
-                }
+                Run::Overlong { line, .. } => each(lines::overlong_line(line, MAX_LINE).tell(visitor), true),
             }),
             // The parts are read apart: a line too long to read ends the
             // blocks before it.
@@ -574,24 +572,17 @@ impl TextChunk {
             // an unreadable game between them.
             Format::Wxf => runs(parts, first_line, self.lines_in, |run| match run {
                 Run::Lines(text, line) => {
-                    for record in wxf::read_from(text, line) {
-                        each(visitor.record(record), true);
-                    }
+                    wxf::read_each(text, line, |game| each(game.tell(visitor), true));
                 }
-                Run::Overlong { line, .. } => {
-                    each(visitor.record(lines::overlong_record(line, MAX_LINE)), true)
-                }
+                Run::Overlong { line, .. } => each(lines::overlong_line(line, MAX_LINE).tell(visitor), true),
             }),
             Format::Text => runs(parts, first_line, self.lines_in, |run| match run {
                 Run::Lines(text, line) => {
-                    for record in plain::read_from(&encoding::unescape_references(text), line) {
-                        let looks = looks_like_a_game(&record);
-                        each(visitor.record(record), looks);
-                    }
+                    let text = encoding::unescape_references(text);
+                    let mut games = Sighted::new(&mut *visitor);
+                    plain::read_each(&text, line, &mut games, |(game, looks)| each(game, looks));
                 }
-                Run::Overlong { line, .. } => {
-                    each(visitor.record(lines::overlong_record(line, MAX_LINE)), true)
-                }
+                Run::Overlong { line, .. } => each(lines::overlong_line(line, MAX_LINE).tell(visitor), true),
             }),
             _ => {
                 let mut reader = pgn::LineReader::with(Sighted::new(visitor)).starting_at_line(first_line);

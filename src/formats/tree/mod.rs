@@ -1,7 +1,7 @@
 //! A game as a file stores it, read into flat parts and then told to a
 //! [`Visitor`]: the readers of formats that store a tree (XQF, 象棋桥,
-//! DhtmlXQ, JSON) or a line (`.mxq`, `.SG`) read into a [`Game`] and walk
-//! it, building no [`Record`](crate::record::Record).
+//! DhtmlXQ, JSON) or a line (`.mxq`, `.SG`, WXF) read into a [`Game`] and
+//! walk it, building no [`Record`](crate::record::Record).
 //!
 //! A binary file stores its tree in its own order (XQF and CBR: pre-order,
 //! a move's continuation first, then its alternatives), and what a game's
@@ -282,8 +282,8 @@ impl Moves {
         self.nodes[id as usize].before = Some(range);
     }
 
-    /// Sets the glyphs of the move of `id` (as JSON records hold them).
-    #[cfg_attr(not(feature = "serde"), allow(dead_code))]
+    /// Sets the glyphs of the move of `id` (as JSON records hold them, and
+    /// a WXF remark mark).
     pub(crate) fn set_nags(&mut self, id: u32, nags: &[u8]) {
         let start = to_u32(self.nags.len());
         self.nags.extend_from_slice(nags);

@@ -87,7 +87,8 @@ mod read;
 #[cfg(test)]
 mod tests;
 
-pub use read::{read, read_from};
+pub(crate) use read::read_each;
+pub use read::{read, read_from, read_with};
 
 /// Where games start in a WXF text read line by line: the lines before
 /// which a text may be cut so that each piece, read alone with

@@ -1,13 +1,15 @@
-//! Reading WXF game files into records.
+//! Reading WXF game files: each game read into a [`Game`] and told to a
+//! visitor.
 
 use std::collections::HashSet;
 
 use crate::formats::pgn;
-use crate::record::{GameResult, NodeId, Record, RecordedMove, Span, Warning};
+use crate::formats::tree::Game;
+use crate::record::{GameResult, Record, RecordBuilder, RecordedMove, Span, Visitor, Warning};
 
 use super::{block_opening, header_line, is_known, setup_opening};
 
-/// Reads every game of a WXF file, in order.
+/// Reads every game of a WXF file into a record, in order.
 pub fn read(text: &str) -> Vec<Record> {
     read_from(text, 1)
 }
@@ -16,12 +18,30 @@ pub fn read(text: &str) -> Vec<Record> {
 /// (a piece of a larger text, cut where `GameStarts` says a game
 /// starts).
 pub fn read_from(text: &str, first_line: u32) -> Vec<Record> {
-    let mut reader = Reader::default();
+    let mut builder = RecordBuilder::default();
+    let mut games = Vec::new();
+    read_each(text, first_line, |game| games.push(game.tell(&mut builder)));
+    games
+}
+
+/// Reads every game of a WXF file with `visitor`, as [`read`] reads them:
+/// what the visitor makes of each game's events, in order. No [`Record`]
+/// is built (unless the visitor builds them).
+pub fn read_with<V: Visitor>(text: &str, visitor: &mut V) -> Vec<V::Output> {
+    let mut games = Vec::new();
+    read_each(text, 1, |game| games.push(game.tell(visitor)));
+    games
+}
+
+/// Reads every game of a WXF text whose first line is line `first_line`
+/// of its input, handing each to `each` as it is read.
+pub(crate) fn read_each(text: &str, first_line: u32, each: impl FnMut(Game)) {
+    let mut reader = Reader::new(each);
     for (n, line) in text.lines().enumerate() {
         let number = u32::try_from(n).unwrap_or(u32::MAX).saturating_add(first_line.max(1));
         reader.line(number, line.trim_start_matches('\u{feff}'));
     }
-    reader.finish()
+    reader.finish();
 }
 
 /// The tag name of a header key: `RED` is `Red`, `RED_TEAM` is `RedTeam`,
@@ -76,13 +96,15 @@ enum Part {
 }
 
 /// Reader state across lines.
-#[derive(Debug, Default)]
-struct Reader {
-    games: Vec<Record>,
-    game: Record,
+#[derive(Debug)]
+struct Reader<F> {
+    /// Takes each game as it ends.
+    each: F,
+    game: Game,
     part: Part,
-    /// The last move read, the next one's parent.
-    cursor: Option<NodeId>,
+    /// The last move read, the next one's parent (the root before the
+    /// first).
+    cursor: u32,
     /// The game has a header line or a block: a `FORMAT` line ends it.
     started: bool,
     /// A result written in the block, and where.
@@ -96,7 +118,22 @@ struct Reader {
     keys: HashSet<String>,
 }
 
-impl Reader {
+impl<F: FnMut(Game)> Reader<F> {
+    /// A reader handing its games to `each`.
+    fn new(each: F) -> Reader<F> {
+        Reader {
+            each,
+            game: Game::default(),
+            part: Part::default(),
+            cursor: 0,
+            started: false,
+            block_result: None,
+            notes: Vec::new(),
+            told_trailing: false,
+            keys: HashSet::new(),
+        }
+    }
+
     /// Reads line `number` of the text.
     fn line(&mut self, number: u32, line: &str) {
         match self.part {
@@ -138,7 +175,9 @@ impl Reader {
         } else if let Some(from) = setup_opening(line) {
             self.begin(at);
             let message = "a SETUP{ } position: not read (qipu reads the position from a FEN line)";
-            self.game.set_unreadable(Warning { at, message: message.into() });
+            if self.game.unreadable.is_none() {
+                self.game.unreadable = Some(Warning { at, message: message.into() });
+            }
             self.part = if line[from..].contains('}') { Part::Header } else { Part::Setup };
         } else if let Some((key, value)) =
             header_line(line).filter(|(key, _)| self.part == Part::Header || is_known(key))
@@ -171,7 +210,7 @@ impl Reader {
     /// Marks the game begun at `at`, its first line.
     fn begin(&mut self, at: Span) {
         if !self.started {
-            self.game.set_at(at);
+            self.game.at = at;
             self.started = true;
         }
     }
@@ -212,13 +251,13 @@ impl Reader {
     fn tag(&mut self, name: &str, value: &str) {
         let value = value.trim();
         if !value.is_empty() {
-            self.game.push_tag(name.to_string(), value.to_string());
+            self.game.tag(name.to_string(), value.to_string());
         }
     }
 
     /// Notes a problem of the game, worked around.
     fn warn(&mut self, at: Span, message: impl Into<String>) {
-        self.game.warnings_mut().push(Warning { at, message: message.into() });
+        self.game.warn(at, message);
     }
 
     /// Reads the move text of `line` from byte `from`, up to the block's
@@ -261,12 +300,11 @@ impl Reader {
         }
         let column = at.column + word[..number_len].chars().count() as u32;
         let (text, nag) = pgn::split_remark(rest);
-        let parent = self.cursor.unwrap_or(self.game.tree().root());
-        let node = self.game.tree_mut().add_child(parent, RecordedMove::text(text, at.line, column));
+        let node = self.game.moves.add_child(self.cursor, RecordedMove::text(text, at.line, column));
         if let Some(nag) = nag {
-            self.game.tree_mut().node_mut(node).notes_mut().nags.push(nag);
+            self.game.moves.set_nags(node, &[nag]);
         }
-        self.cursor = Some(node);
+        self.cursor = node;
     }
 
     /// Ends the game read so far, if there is one, and starts the next.
@@ -275,32 +313,32 @@ impl Reader {
             self.warn(open, "START{ is not closed with }END: the moves up to the end of the text are read");
         }
         if let Some((result, at)) = self.block_result.take() {
-            let line = self.game.tag("Result").and_then(GameResult::parse);
+            let line = self.game.tags.iter().find(|(k, _)| k.eq_ignore_ascii_case("Result"));
+            let line = line.and_then(|(_, value)| GameResult::parse(value));
             if let Some(said) = line.filter(|&said| said != result && said != GameResult::Unknown) {
                 let message = format!("the result {result} after the moves contradicts RESULT {said}");
                 self.warn(at, message);
             }
-            self.game.set_written_result(Some(result));
+            self.game.result = Some(result);
         }
         if !self.notes.is_empty() {
-            let root = self.game.tree().root();
-            self.game.tree_mut().node_mut(root).notes_mut().comment = Some(self.notes.join("\n"));
+            let root = self.game.moves.root();
+            self.game.moves.set_comment(root, &self.notes.join("\n"));
             self.notes.clear();
         }
         let game = std::mem::take(&mut self.game);
         if self.started {
-            self.games.push(game);
+            (self.each)(game);
         }
         self.part = Part::Header;
-        self.cursor = None;
+        self.cursor = 0;
         self.started = false;
         self.told_trailing = false;
         self.keys.clear();
     }
 
     /// Ends the text: every game read.
-    fn finish(mut self) -> Vec<Record> {
+    fn finish(mut self) {
         self.end_game();
-        self.games
     }
 }

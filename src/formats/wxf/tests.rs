@@ -1,6 +1,8 @@
 //! Tests of the WXF reader.
 
-use super::{is_wxf, read};
+use super::{is_wxf, read, read_with};
+use crate::formats::told::{Recorder, Told, rebuild};
+use crate::notation::Notation;
 use crate::record::{GameResult, MoveText, Record, Span};
 
 fn moves(r: &Record) -> Vec<String> {
@@ -179,4 +181,142 @@ fn broken_text_never_panics() {
         let _ = is_wxf(text);
     }
     assert!(read("").is_empty());
+}
+
+/// Texts of every part the reader knows: several games, header notes,
+/// remark marks, a repeated key, a second block, a block left open, a
+/// `SETUP{` block, results in and out of the block, text after `}END`.
+const TRICKY: [&str; 6] = [
+    "FORMAT WXF\nRED a ; 1200 ;; x\n说明一\n说明 二\nEVENT e ; 5m+0s\nSTART{\n 1. C2.5! h8+7?\n 2. H2+3 1-0 }END trailing\nmore text\nRED b\nRESULT 0-1\nSTART{ 1. C8.5 }END\n",
+    "FORMAT WXF\nRED a\nRED b\nSTART{ 1. C2.5 }END\nSTART{ 1. H2+3 }END\nSTART{\n",
+    "FORMAT WXF\nSETUP{ Ke0 ke9\nRa0 }\nSTART{ }END\nFORMAT WXF\nSTART{ 1. C2.5\nFORMAT WXF\nRESULT 1-0\nSTART{ 1. C2.5 0-1 }END\n",
+    "FORMAT WXF\nRESULT red wins\nTITLE 对局\nRED_TEAM 北京\n象棋 note\nSTART{ 1... h8+7 2. C2.5!? ... 3.H2+3 * }END\n",
+    "FORMAT WXF\nSETUP{ a } SETUP{ b\nSTART{ 1. C2.5 }END\nRED x\n",
+    "\u{feff}RED x\nBLACK y\n\nSTART{\n 1. C2.5 h8+7\n",
+];
+
+/// Every game's events, built by `RecordBuilder`.
+fn rebuilt(text: &str, visitor: &mut Recorder) -> Vec<Record> {
+    read_with(text, visitor).iter().map(|told| rebuild(told)).collect()
+}
+
+#[test]
+fn the_events_told_build_the_records_read() {
+    for text in TRICKY {
+        let games = read(text);
+        assert!(!games.is_empty(), "{text:?}");
+        assert_eq!(rebuilt(text, &mut Recorder::default()), games, "{text:?}");
+        // Skipping variations changes nothing: WXF has none.
+        let mut skipping = Recorder::skipping();
+        assert_eq!(rebuilt(text, &mut skipping), games, "{text:?}");
+    }
+    // What they read, as the reader of records read them.
+    let games = read(TRICKY[0]);
+    assert_eq!(games.len(), 2);
+    let tags: Vec<(&str, &str)> = games[0].tags().iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    assert_eq!(
+        tags,
+        [
+            ("Format", "WXF"),
+            ("Red", "a"),
+            ("RedElo", "1200"),
+            ("RedInfo", "x"),
+            ("Event", "e"),
+            ("TimeControl", "5m+0s"),
+        ]
+    );
+    assert_eq!(games[0].tree().node(games[0].tree().root()).comment(), Some("说明一\n说明 二"));
+    let first = games[0].tree().main_line().next().unwrap();
+    assert_eq!(games[0].tree().node(first).nags(), [1]);
+    assert_eq!(games[0].written_result(), Some(GameResult::RedWins));
+    let warnings: Vec<(Span, &str)> =
+        games[0].warnings().iter().map(|w| (w.at, w.message.as_str())).collect();
+    assert_eq!(warnings, [(Span { line: 8, column: 19 }, "text after }END: not read")]);
+    assert_eq!((games[1].at(), games[1].tag("Red")), (Span { line: 10, column: 1 }, Some("b")));
+    let games = read(TRICKY[2]);
+    assert_eq!(games.len(), 3);
+    assert!(games[0].unreadable().is_some());
+    assert!(games[1].warnings()[0].message.contains("up to the next FORMAT line"));
+    assert!(games[2].warnings()[0].message.contains("contradicts RESULT 1-0"));
+}
+
+#[test]
+fn a_visitor_that_stops_is_told_the_rest_of_the_game() {
+    let text = TRICKY[0];
+    let whole = read(text);
+    let mut stopping = Recorder::stopping_at(1);
+    let told = read_with(text, &mut stopping);
+    assert_eq!(told.len(), 2);
+    for (told, whole) in told.iter().zip(&whole) {
+        assert_eq!(told.iter().filter(|e| matches!(e, Told::Move(_))).count(), 1);
+        let stopped = rebuild(told);
+        assert_eq!(stopped.tags(), whole.tags());
+        assert_eq!(stopped.warnings(), whole.warnings());
+        assert_eq!(stopped.written_result(), whole.written_result());
+        assert_eq!(stopped.tree().main_line().count(), 1);
+    }
+}
+
+/// A random legal game of up to `plies` plies from the start, its moves
+/// chosen by `next`.
+fn random_game(plies: u64, next: &mut impl FnMut() -> u64) -> Vec<crate::Move> {
+    let mut pos = crate::Position::start();
+    let mut played = Vec::new();
+    for _ in 0..plies {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let m = moves[(next() % moves.len() as u64) as usize];
+        played.push(m);
+        pos.play_unchecked(m);
+    }
+    played
+}
+
+/// `moves` in WXF, three moves a line, numbered, as PlayOK writes them.
+fn wxf_block(moves: &[crate::Move]) -> String {
+    let mut pos = crate::Position::start();
+    let mut block = String::from("START{\n");
+    for (k, &m) in moves.iter().enumerate() {
+        if k % 2 == 0 {
+            block.push_str(&format!("{:>3}. ", k / 2 + 1));
+        }
+        block.push_str(&Notation::Wxf.write(&pos, m).unwrap());
+        block.push_str(if k % 6 == 5 { "\n" } else { " " });
+        pos.play_unchecked(m);
+    }
+    block.push_str("}END\n");
+    block
+}
+
+#[test]
+fn random_legal_games_written_as_wxf_read_back() {
+    let mut state = 36u64;
+    let mut next = || {
+        let (s, out) = crate::rules::zobrist::splitmix64(state);
+        state = s;
+        out
+    };
+    let mut text = String::new();
+    let mut games = Vec::new();
+    for i in 0..60 {
+        let played = random_game(next() % 120, &mut next);
+        text.push_str(&format!("FORMAT  WXF\nRED     r{i} ; {} ;;\nBLACK   b{i}\n", 1000 + i));
+        if next() % 3 == 0 {
+            text.push_str("a note of the header\n");
+        }
+        text.push_str(&wxf_block(&played));
+        games.push(played);
+    }
+    let read = read(&text);
+    assert_eq!(read.len(), games.len());
+    for (k, (record, played)) in read.iter().zip(&games).enumerate() {
+        assert_eq!(record.tag("Red"), Some(format!("r{k}").as_str()));
+        let replayed = record.replayed();
+        assert!(replayed.is_valid(), "game {k}: {:?}", replayed.error);
+        assert_eq!(&replayed.moves, played, "game {k}");
+        assert!(record.warnings().is_empty(), "game {k}: {:?}", record.warnings());
+    }
+    assert_eq!(rebuilt(&text, &mut Recorder::default()), read);
 }
