@@ -302,7 +302,10 @@ impl Walk {
             }
             Err(e) => self.problem(dir, e),
         }
-        paths.sort();
+        // Every entry is `dir` joined with a name that holds no separator:
+        // their bytes sort them as their components do, at a fraction of
+        // the cost.
+        paths.sort_unstable_by(|a, b| a.as_os_str().as_encoded_bytes().cmp(b.as_os_str().as_encoded_bytes()));
         paths.into_iter()
     }
 
