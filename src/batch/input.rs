@@ -183,6 +183,12 @@ pub fn escaped_name(path: &Path) -> String {
 
 /// `text` escaped as [`escaped_name`] says, onto `out`.
 fn escape_into(text: &str, out: &mut String) {
+    // Most names hold no control character nor backslash: copied whole.
+    // (0xC2 leads the C1 controls U+0080 to U+009F.)
+    if !text.bytes().any(|b| b < 0x20 || b == 0x7f || b == b'\\' || b == 0xc2) {
+        out.push_str(text);
+        return;
+    }
     for c in text.chars() {
         match c {
             '\\' if cfg!(unix) => out.push_str("\\\\"),

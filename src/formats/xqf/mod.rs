@@ -421,8 +421,9 @@ impl TreeReader<'_> {
     }
 
     /// The next node record; its comment, if any, is checked but not
-    /// decoded (see [`TreeReader::comment`]).
-    #[inline]
+    /// decoded (see [`TreeReader::comment`]). Inlined: a record handed
+    /// back through memory stalls every read of it.
+    #[inline(always)]
     fn node(&mut self) -> Result<NodeRecord, XqfError> {
         let at = self.at;
         let &[from, to, tag, _] = self.take(4, "a move record")? else { unreachable!("took 4 bytes") };
