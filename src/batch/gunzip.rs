@@ -37,11 +37,17 @@ fn open_capped<R: Read + Send + 'static>(
     let compressed = Arc::new(AtomicU64::new(0));
     let mut buffered = BufReader::new(Counted { inner: source, read: Arc::clone(&compressed) });
     let head = buffered.fill_buf()?;
-    if !head.starts_with(&[0x1f, 0x8b]) {
+    if !starts_like_gzip(head) {
         return Ok(Box::new(buffered));
     }
     let inflated = flate2::bufread::MultiGzDecoder::new(buffered);
     Ok(Box::new(Capped { inner: inflated, compressed, inflated: 0, ratio, free }))
+}
+
+/// Whether `head`, the first bytes of an input, begins with gzip's
+/// signature: the input is inflated as it is read.
+pub(crate) fn starts_like_gzip(head: &[u8]) -> bool {
+    head.starts_with(&[0x1f, 0x8b])
 }
 
 /// A reader that counts the bytes read through it.

@@ -183,6 +183,12 @@ pub fn escaped_name(path: &Path) -> String {
 
 /// `text` escaped as [`escaped_name`] says, onto `out`.
 fn escape_into(text: &str, out: &mut String) {
+    // Most names hold no control character nor backslash: copied whole.
+    // (0xC2 leads the C1 controls U+0080 to U+009F.)
+    if !text.bytes().any(|b| b < 0x20 || b == 0x7f || b == b'\\' || b == 0xc2) {
+        out.push_str(text);
+        return;
+    }
     for c in text.chars() {
         match c {
             '\\' if cfg!(unix) => out.push_str("\\\\"),
@@ -314,7 +320,10 @@ impl Walk {
             }
             Err(e) => self.problem(dir, e),
         }
-        paths.sort();
+        // Every entry is `dir` joined with a name that holds no separator:
+        // their bytes sort them as their components do, at a fraction of
+        // the cost.
+        paths.sort_unstable_by(|a, b| a.as_os_str().as_encoded_bytes().cmp(b.as_os_str().as_encoded_bytes()));
         paths.into_iter()
     }
 

@@ -284,7 +284,11 @@ where
             let files = &inputs[i..i + group];
             submit(Task::Job(Box::new(move || {
                 let mut visitor = make();
-                Piece::Inputs(files.iter().map(|input| read_whole(input, encoding, &mut visitor)).collect())
+                // One buffer for the bytes of every file of the job.
+                let mut bytes = Vec::new();
+                Piece::Inputs(
+                    files.iter().map(|input| read_whole(input, encoding, &mut visitor, &mut bytes)).collect(),
+                )
             })))?;
             i += group;
             continue;
@@ -372,20 +376,21 @@ fn small_files(inputs: &[Input]) -> usize {
     n
 }
 
-/// Reads a whole input with `visitor`.
+/// Reads a whole input with `visitor`, its bytes in `bytes`.
 fn read_whole<V: Visitor>(
     input: &Input,
     encoding: Option<Encoding>,
     visitor: &mut V,
+    bytes: &mut Vec<u8>,
 ) -> (Meta, Result<Vec<V::Output>, Stop>) {
     let meta = Meta::of(input);
-    let bytes = match read_small(input) {
-        Ok(Some(bytes)) => bytes,
+    match read_small(input, bytes) {
+        Ok(true) => {}
         // Grown past the limit since it was looked at: read in pieces.
-        Ok(None) => return read_streamed(input, meta, encoding, visitor),
+        Ok(false) => return read_streamed(input, meta, encoding, visitor),
         Err(e) => return (meta, Err(Stop::new(input, UnreadableReason::cannot_read(&e), false))),
-    };
-    gather(input, meta, visitor, |v, games| formats::read_with(&bytes, encoding, v, |game| games.push(game)))
+    }
+    gather(input, meta, visitor, |v, games| formats::read_with(bytes, encoding, v, |game| games.push(game)))
 }
 
 /// The games `read` reads of a whole input with `visitor`.
@@ -432,14 +437,26 @@ fn read_streamed<V: Visitor>(
     }
 }
 
-/// The bytes of a regular file of at most [`SMALL_FILE`] bytes; `None`
-/// when it has grown larger.
-fn read_small(input: &Input) -> std::io::Result<Option<Vec<u8>>> {
+/// Reads a regular file of at most [`SMALL_FILE`] bytes into `bytes`
+/// (emptied first); `false` when it has grown larger.
+fn read_small(input: &Input, bytes: &mut Vec<u8>) -> std::io::Result<bool> {
     use std::io::Read;
+    bytes.clear();
+    if let Input::File { path, len, .. } = input {
+        // Straight into the buffer, which has room for the size the walk
+        // saw: no reader between, no copy. Gzip data is read again below,
+        // inflated.
+        let mut file = std::fs::File::open(path)?;
+        bytes.reserve(len.unwrap_or(0).min(SMALL_FILE) as usize + 1);
+        file.by_ref().take(SMALL_FILE + 1).read_to_end(bytes)?;
+        if !super::gunzip::starts_like_gzip(bytes) {
+            return Ok(bytes.len() as u64 <= SMALL_FILE);
+        }
+        bytes.clear();
+    }
     let mut file = input.open()?;
-    let mut bytes = Vec::new();
-    file.by_ref().take(SMALL_FILE + 1).read_to_end(&mut bytes)?;
-    Ok((bytes.len() as u64 <= SMALL_FILE).then_some(bytes))
+    file.by_ref().take(SMALL_FILE + 1).read_to_end(bytes)?;
+    Ok(bytes.len() as u64 <= SMALL_FILE)
 }
 
 /// The games of a chunk.

@@ -40,7 +40,13 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
             let report = match event {
                 PassEvent::Game { index, game, selected } => {
                     tally.game_as(Outcome::checked(&meta.source, index, &game, ""), selected);
-                    if !selected {
+                    // A text report tells nothing of a game without an
+                    // error or a warning: none is made.
+                    let quiet = matches!(args.format, OutputFormat::Text)
+                        && game.replayed.error.is_none()
+                        && game.replayed.result_conflict.is_none()
+                        && game.warnings.is_empty();
+                    if !selected || quiet {
                         return Ok(());
                     }
                     Report::game(meta, index, &game)

@@ -470,6 +470,7 @@ enum Written<'a> {
 
 impl<'a> Written<'a> {
     /// The move of a record, lent.
+    #[inline]
     fn of(mv: &'a RecordedMove) -> Written<'a> {
         match &mv.text {
             MoveText::Text(t) => Written::Text(t),

@@ -271,6 +271,7 @@ impl Moves {
     }
 
     /// The comment after the move of `id`.
+    #[inline]
     pub(crate) fn comment(&self, id: u32) -> Option<&str> {
         self.nodes[id as usize].comment.clone().map(|r| &self.texts[r.start as usize..r.end as usize])
     }
@@ -290,6 +291,7 @@ impl Moves {
         self.nodes[id as usize].nags = start..to_u32(self.nags.len());
     }
 
+    #[inline]
     fn before(&self, id: u32) -> Option<&str> {
         self.nodes[id as usize].before.clone().map(|r| &self.texts[r.start as usize..r.end as usize])
     }

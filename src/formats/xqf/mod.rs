@@ -227,7 +227,7 @@ fn read_file(bytes: &[u8], raws: Option<&mut Vec<RawRecord>>) -> Result<Game, Xq
         // index is the offset in the tree mod 32.
         tree_bytes.iter().enumerate().map(|(i, &b)| b.wrapping_sub(keys.stream[i % 32])).collect()
     };
-    let mut reader = TreeReader { plain: &plain, at: 0, version, keys: &keys };
+    let mut reader = TreeReader { plain: &plain, at: 0, version, keys: &keys, text: String::new() };
     let who_plays = header[0x32];
     read_tree(&mut reader, &mut record, raws)?;
     if reader.at < plain.len() {
@@ -296,6 +296,28 @@ fn decode_text(bytes: &[u8], mut warn: impl FnMut(&str)) -> String {
     text.into_owned()
 }
 
+/// [`decode_text`] into `out` (emptied first), reusing its room.
+fn decode_text_into(bytes: &[u8], out: &mut String, mut warn: impl FnMut(&str)) {
+    let decode = |bytes: &[u8], out: &mut String| {
+        out.clear();
+        let mut decoder = encoding_rs::GB18030.new_decoder_without_bom_handling();
+        // Cannot be `None`: a comment is far shorter than memory.
+        out.reserve(decoder.max_utf8_buffer_length(bytes.len()).unwrap_or(bytes.len() * 3));
+        let (_, _, had_errors) = decoder.decode_to_string(bytes, out, true);
+        had_errors
+    };
+    if !decode(bytes, out) {
+        return;
+    }
+    let whole = out.clone();
+    if !decode(&bytes[..bytes.len() - 1], out) {
+        warn("a character is cut in half at the end; read up to it");
+        return;
+    }
+    warn("bytes that are not GB18030 text, read as U+FFFD");
+    *out = whole;
+}
+
 /// The start position from the 32 piece slots.
 fn start_board(header: &[u8; HEADER_LEN], keys: &Keys) -> Result<Board, XqfError> {
     let raw = &header[0x10..0x30];
@@ -332,18 +354,23 @@ struct TreeReader<'a> {
     at: usize,
     version: u8,
     keys: &'a Keys,
+    /// The text of the last comment decoded, kept to reuse its room.
+    text: String,
 }
 
-/// One node record of the tree.
+/// One node record of the tree, as read: its bytes stay in the tree.
 struct NodeRecord {
     from: u8,
     to: u8,
     has_child: bool,
     has_sibling: bool,
-    comment: Option<String>,
-    /// Offset of the record in the file.
-    offset: usize,
-    raw: RawRecord,
+    /// The record has a comment length field.
+    has_length: bool,
+    /// Offset of the record in the deciphered tree.
+    at: usize,
+    /// Where the comment's bytes are in the deciphered tree (empty
+    /// without one).
+    comment: std::ops::Range<usize>,
 }
 
 /// A node record as stored (deciphered), for writing it back byte for byte.
@@ -355,6 +382,27 @@ struct RawRecord {
     length: Option<u32>,
     /// The comment bytes.
     comment: Vec<u8>,
+}
+
+impl NodeRecord {
+    /// Offset of the record in the file.
+    fn offset(&self) -> usize {
+        HEADER_LEN + self.at
+    }
+
+    /// The record as stored in `plain`, the tree it was read from.
+    fn raw(&self, plain: &[u8]) -> RawRecord {
+        let head = [plain[self.at], plain[self.at + 1], plain[self.at + 2], plain[self.at + 3]];
+        let length = self.has_length.then(|| {
+            u32::from_le_bytes([
+                plain[self.at + 4],
+                plain[self.at + 5],
+                plain[self.at + 6],
+                plain[self.at + 7],
+            ])
+        });
+        RawRecord { head, length, comment: plain[self.comment.clone()].to_vec() }
+    }
 }
 
 impl TreeReader<'_> {
@@ -372,21 +420,23 @@ impl TreeReader<'_> {
         Ok(bytes)
     }
 
-    fn node(&mut self, warnings: &mut Vec<Warning>) -> Result<NodeRecord, XqfError> {
-        let offset = self.offset();
-        let &[from, to, tag, reserved] = self.take(4, "a move record")? else { unreachable!("took 4 bytes") };
-        let (has_child, has_sibling, has_comment) = if self.version <= 10 {
+    /// The next node record; its comment, if any, is checked but not
+    /// decoded (see [`TreeReader::comment`]). Inlined: a record handed
+    /// back through memory stalls every read of it.
+    #[inline(always)]
+    fn node(&mut self) -> Result<NodeRecord, XqfError> {
+        let at = self.at;
+        let &[from, to, tag, _] = self.take(4, "a move record")? else { unreachable!("took 4 bytes") };
+        let (has_child, has_sibling, has_length) = if self.version <= 10 {
             (tag & 0xF0 != 0, tag & 0x0F != 0, true)
         } else {
             (tag & 0x80 != 0, tag & 0x40 != 0, tag & 0x20 != 0)
         };
-        let mut comment = None;
-        let mut raw = RawRecord { head: [from, to, tag, reserved], ..RawRecord::default() };
-        if has_comment {
+        let mut comment = 0..0;
+        if has_length {
             let length_at = self.offset();
             let stored =
                 u32::from_le_bytes(*self.take(4, "a comment length")?.first_chunk().expect("4 bytes"));
-            raw.length = Some(stored);
             let len = match stored {
                 0 => 0,
                 _ if self.version <= 10 => stored,
@@ -400,21 +450,33 @@ impl TreeReader<'_> {
                 let left = self.plain.len() - self.at;
                 return error(length_at, XqfErrorKind::CommentPastEnd { len, left });
             }
-            if len > 0 {
-                let at = Span { line: 0, column: self.offset() as u32 };
-                let bytes = self.take(len, "a comment")?;
-                raw.comment = bytes.to_vec();
-                let text =
-                    decode_text(bytes, |m| warnings.push(Warning { at, message: format!("comment: {m}") }));
-                let text = text.strip_suffix("\r\n").unwrap_or(&text).replace("\r\n", "\n");
-                if !text.is_empty() {
-                    comment = Some(text);
-                }
-            }
+            comment = self.at..self.at + len;
+            self.at += len;
         }
         let from = from.wrapping_sub(0x18).wrapping_sub(self.keys.xy_from);
         let to = to.wrapping_sub(0x20).wrapping_sub(self.keys.xy_to);
-        Ok(NodeRecord { from, to, has_child, has_sibling, comment, offset, raw })
+        Ok(NodeRecord { from, to, has_child, has_sibling, has_length, at, comment })
+    }
+
+    /// The comment of `node` as the record keeps it: decoded, a last line
+    /// break dropped, line breaks as `\n`; `None` when it is empty.
+    /// Problems of decoding are warned of.
+    fn comment(&mut self, node: &NodeRecord, warnings: &mut Vec<Warning>) -> Option<&str> {
+        if node.comment.is_empty() {
+            return None;
+        }
+        let at = Span { line: 0, column: (HEADER_LEN + node.comment.start) as u32 };
+        let bytes = &self.plain[node.comment.clone()];
+        decode_text_into(bytes, &mut self.text, |m| {
+            warnings.push(Warning { at, message: format!("comment: {m}") })
+        });
+        if self.text.ends_with("\r\n") {
+            self.text.truncate(self.text.len() - 2);
+        }
+        if self.text.contains("\r\n") {
+            self.text = self.text.replace("\r\n", "\n");
+        }
+        (!self.text.is_empty()).then_some(self.text.as_str())
     }
 }
 
@@ -427,17 +489,17 @@ fn read_tree(
     if reader.plain.is_empty() {
         return error(HEADER_LEN, XqfErrorKind::Truncated(Truncated::NoRoot));
     }
-    let root = reader.node(&mut record.warnings)?;
+    let root = reader.node()?;
     if let Some(raws) = raws.as_mut() {
-        raws.push(root.raw.clone());
+        raws.push(root.raw(reader.plain));
     }
     let mut tree = Moves::with_capacity(reader.plain.len() / 8 + 1);
-    if let Some(c) = root.comment {
-        tree.set_comment(tree.root(), &c);
+    if let Some(c) = reader.comment(&root, &mut record.warnings) {
+        tree.set_comment(tree.root(), c);
     }
     if root.has_sibling {
         record.warnings.push(Warning {
-            at: Span { line: 0, column: root.offset as u32 },
+            at: Span { line: 0, column: root.offset() as u32 },
             message: "the root record says an alternative follows; ignored".into(),
         });
     }
@@ -448,20 +510,21 @@ fn read_tree(
         stack.push(tree.root());
     }
     while let Some(parent) = stack.pop() {
-        let node = reader.node(&mut record.warnings)?;
+        let node = reader.node()?;
         if let Some(raws) = raws.as_mut() {
-            raws.push(node.raw.clone());
+            raws.push(node.raw(reader.plain));
         }
+        let offset = node.offset();
         let (Some(from), Some(to)) = (square(node.from), square(node.to)) else {
-            return error(node.offset, XqfErrorKind::OffBoard { from: node.from, to: node.to });
+            return error(offset, XqfErrorKind::OffBoard { from: node.from, to: node.to });
         };
         let mv = RecordedMove {
             text: MoveText::Coords(Move::new(from, to)),
-            at: Span { line: 0, column: node.offset as u32 },
+            at: Span { line: 0, column: offset as u32 },
         };
         let id = tree.add_child(parent, mv);
-        if let Some(c) = node.comment {
-            tree.set_comment(id, &c);
+        if let Some(c) = reader.comment(&node, &mut record.warnings) {
+            tree.set_comment(id, c);
         }
         if node.has_sibling {
             stack.push(parent);
