@@ -52,8 +52,7 @@ pub fn resolve_any(pos: &Position, text: &str) -> Result<Move, MoveError> {
 pub fn resolve_any_in_game(pos: &Position, text: &str, san_base: &mut Option<u8>) -> Result<Move, MoveError> {
     // Text that opens with a Chinese character can only be Chinese notation:
     // try it first, sparing the other readers' failures.
-    // (A first byte E4…E9 opens a character of U+4000…U+9FFF: CJK.)
-    if matches!(text.as_bytes().first(), Some(0xE4..=0xE9)) || text.chars().next().is_some_and(is_cjk) {
+    if opens_chinese(text) {
         // The common shape (炮二平五) first, as `chinese::parse` reads it.
         if let Some(d) = chinese::parse_plain(text) {
             return Ok(d.resolve(pos)?);
@@ -78,6 +77,13 @@ pub fn resolve_any_in_game(pos: &Position, text: &str, san_base: &mut Option<u8>
         Err(e) if text.is_ascii() => Err(MoveError::NotAMove(e)),
         Err(e) => Err(MoveError::NotChinese(e)),
     }
+}
+
+/// Whether `text` opens with a Chinese character, so that it can only be
+/// Chinese notation (or no move).
+pub(crate) fn opens_chinese(text: &str) -> bool {
+    // A first byte E4…E9 opens a character of U+4000…U+9FFF: CJK.
+    matches!(text.as_bytes().first(), Some(0xE4..=0xE9)) || text.chars().next().is_some_and(is_cjk)
 }
 
 /// A CJK ideograph (not a full-width Latin letter or digit, which ICCS and

@@ -296,3 +296,38 @@ fn the_one_destination_is_the_first_of_the_destinations() {
         }
     }
 }
+
+#[test]
+fn is_move_text_answers_as_trying_every_notation_does() {
+    use super::{Notation, iccs, san, wxf};
+    let every = |text: &str| {
+        iccs::parse(text).is_ok()
+            || wxf::parse(text).is_ok()
+            || chinese::parse(text).is_ok()
+            || san::parse(text).is_ok()
+    };
+    let mut rng = Rng(0x5eed_1234);
+    let alphabet = alphabet();
+    let (mut moves, mut not) = (0, 0);
+    for pos in game_positions(6, &mut rng) {
+        for m in pos.legal_moves().iter().take(6) {
+            let notations = [
+                Notation::Chinese(Style::Simplified),
+                Notation::Chinese(Style::Traditional),
+                Notation::Wxf,
+                Notation::Iccs,
+                Notation::Uci,
+            ];
+            for notation in notations {
+                let text = notation.write(&pos, *m).expect("a legal move");
+                for text in [text.clone(), mutate(&text, &alphabet, &mut rng), format!(" {text}")] {
+                    let answer = super::is_move_text(&text);
+                    assert_eq!(answer, every(&text), "{text:?}");
+                    if answer { moves += 1 } else { not += 1 }
+                }
+            }
+        }
+    }
+    // Both answers were met, many times.
+    assert!(moves > 1000 && not > 100, "{moves} moves, {not} not");
+}

@@ -832,6 +832,12 @@ pub(crate) fn narrow(c: char) -> char {
 /// WinBoard SAN), without looking at a position: how readers tell move
 /// text from other text.
 pub fn is_move_text(text: &str) -> bool {
+    // Chinese text is tried as Chinese first (the common shape, then the
+    // whole notation), sparing the other readers' failures, each of which
+    // copies the text into its error; the answer is the same.
+    if any::opens_chinese(text) && (chinese::parse_plain(text).is_some() || chinese::parse(text).is_ok()) {
+        return true;
+    }
     iccs::parse(text).is_ok()
         || wxf::parse(text).is_ok()
         || chinese::parse(text).is_ok()
