@@ -282,18 +282,10 @@ fn header_string(
 
 /// Decodes GB18030 text; a double-byte character cut at the end is
 /// dropped, other bad bytes become U+FFFD, and `warn` is told either way.
-fn decode_text(bytes: &[u8], mut warn: impl FnMut(&str)) -> String {
-    let (text, had_errors) = encoding_rs::GB18030.decode_without_bom_handling(bytes);
-    if !had_errors {
-        return text.into_owned();
-    }
-    let (shorter, still_bad) = encoding_rs::GB18030.decode_without_bom_handling(&bytes[..bytes.len() - 1]);
-    if !still_bad {
-        warn("a character is cut in half at the end; read up to it");
-        return shorter.into_owned();
-    }
-    warn("bytes that are not GB18030 text, read as U+FFFD");
-    text.into_owned()
+fn decode_text(bytes: &[u8], warn: impl FnMut(&str)) -> String {
+    let mut text = String::new();
+    decode_text_into(bytes, &mut text, warn);
+    text
 }
 
 /// [`decode_text`] into `out` (emptied first), reusing its room.
