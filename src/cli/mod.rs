@@ -11,6 +11,7 @@ use qipu::{FromFenError, Position};
 mod args;
 mod book;
 mod classify;
+pub(crate) mod color;
 mod convert;
 mod duplicates;
 mod duplicates_tags;
@@ -31,6 +32,9 @@ mod validate;
 #[derive(Debug, Parser)]
 #[command(name = "qipu", version, about, long_about = None, propagate_version = true)]
 pub struct Cli {
+    /// When to colour output: auto (a terminal, unless NO_COLOR is set), always or never.
+    #[arg(long, global = true, value_enum, default_value_t = color::ColorChoice::Auto)]
+    pub color: color::ColorChoice,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
@@ -289,6 +293,7 @@ pub(crate) fn write_json(
 /// Runs a parsed command line; returns the exit code (0, or 1 when some
 /// game is illegal or unreadable).
 pub fn run(cli: Cli) -> Result<i32, Failure> {
+    color::set_choice(cli.color);
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let code = match cli.command {
