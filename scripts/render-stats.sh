@@ -31,7 +31,12 @@ else
     qipu=target/debug/qipu
 fi
 page="${out%.png}.html"
-"$qipu" stats "${paths[@]}" --format html -o "$page" --force
+# Exit code 1 says some game is illegal or unreadable: the page is written all the same.
+status=0
+"$qipu" stats "${paths[@]}" --format html -o "$page" --force || status=$?
+if [ "$status" -gt 1 ]; then
+    exit "$status"
+fi
 profile=$(mktemp -d)
 trap 'rm -rf "$profile"' EXIT
 chromium --headless --no-sandbox --disable-gpu --no-first-run --disable-background-networking \

@@ -33,7 +33,7 @@ h2 { font-size: 18px; margin-top: 28px; border-bottom: 2px solid #8c5a2b; paddin
 p.what { color: #555; margin-top: 0; word-break: break-all; }
 p.note { color: #555; margin: 4px 0 12px; }
 table { border-collapse: collapse; margin: 6px 20px 12px 0; display: inline-table; vertical-align: top; background: #fff; }
-caption { text-align: left; font-weight: bold; padding: 4px 0; }
+caption { text-align: left; font-weight: bold; padding: 4px 0; white-space: nowrap; }
 th, td { padding: 3px 10px; border-bottom: 1px solid #e4ddd0; text-align: left; }
 th { background: #f1ebdf; font-weight: 600; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; }
@@ -55,8 +55,8 @@ const RESULT_COLORS: [&str; 4] = ["#c0392b", "#9a9a9a", "#222222", "#e2d9c6"];
 /// The names of the results, in the order of [`RESULT_COLORS`].
 const RESULT_NAMES: [&str; 4] = ["Red wins", "draws", "Black wins", "unknown"];
 
-/// At most this many years are drawn one column a year, gaps included;
-/// over it, only the years with games are drawn.
+/// Years that span fewer than this many are drawn one column a year, gaps
+/// included; else only the years with games are drawn.
 const YEAR_SPAN: u16 = 60;
 
 /// The statistics as an HTML page; `what` says what was read (the paths),
@@ -88,9 +88,14 @@ pub fn page(stats: &Stats, what: &str, top: usize) -> String {
     html.push_str(&years_chart(stats).svg());
     let dated: usize = stats.by_year.values().map(ResultCounts::total).sum();
     let u = &stats.undated;
+    let gaps = if every_year(stats) {
+        String::new()
+    } else {
+        format!(" They span {YEAR_SPAN} years or more: only the years with games are drawn.")
+    };
     let _ = writeln!(
         html,
-        "<p class=\"note\">Years from the <code>Date</code> tag: {dated} games. Not drawn: {} games without a year \
+        "<p class=\"note\">Years from the <code>Date</code> tag: {dated} games.{gaps} Not drawn: {} games without a year \
          ({} Red wins, {} draws, {} Black wins, {} unknown).</p>",
         u.total(),
         u.red_wins,
@@ -154,9 +159,11 @@ fn table<const N: usize>(html: &mut String, caption: &str, header: [&str; N], ro
     html.push_str("</table>\n");
 }
 
-/// `n` as a share of `of`, in per cent with one decimal.
+/// `n` as a share of `of`, in per cent with one decimal (`<0.1%` for a
+/// share that is not nothing).
 fn share(n: usize, of: usize) -> String {
-    if of == 0 { "-".into() } else { format!("{:.1}%", 100.0 * n as f64 / of as f64) }
+    let percent = if of == 0 { return "-".into() } else { 100.0 * n as f64 / of as f64 };
+    if n > 0 && percent < 0.05 { "<0.1%".into() } else { format!("{percent:.1}%") }
 }
 
 /// The summary tables: games and their status, formats, results.
@@ -286,13 +293,22 @@ fn lengths_chart(stats: &Stats) -> ColumnChart {
     }
 }
 
+/// Whether every year from the first to the last is drawn (they span
+/// fewer than [`YEAR_SPAN`] years, or there are none).
+fn every_year(stats: &Stats) -> bool {
+    match (stats.by_year.keys().next(), stats.by_year.keys().next_back()) {
+        (Some(&first), Some(&last)) => last - first < YEAR_SPAN,
+        _ => true,
+    }
+}
+
 /// The years drawn: each year from the first to the last, or, when they
-/// span over [`YEAR_SPAN`] years, the years with games.
+/// span [`YEAR_SPAN`] years or more, the years with games.
 fn years_drawn(stats: &Stats) -> Vec<u16> {
-    let (Some(&first), Some(&last)) = (stats.by_year.keys().next(), stats.by_year.keys().next_back()) else {
-        return Vec::new();
-    };
-    if last - first < YEAR_SPAN { (first..=last).collect() } else { stats.by_year.keys().copied().collect() }
+    match (stats.by_year.keys().next(), stats.by_year.keys().next_back()) {
+        (Some(&first), Some(&last)) if every_year(stats) => (first..=last).collect(),
+        _ => stats.by_year.keys().copied().collect(),
+    }
 }
 
 /// The results of each year, stacked.
