@@ -193,7 +193,7 @@ impl ColumnChart {
         }
         let n = self.columns.len().max(1) as f64;
         let slot = (x1 - x0) / n;
-        let bar = (slot * 0.8).max(1.0);
+        let bar = (slot * 0.8).clamp(1.0, 64.0);
         // Every k-th label, so that labels do not run into each other.
         let widest = self.columns.iter().map(|c| text_width(&c.label, 11.0)).fold(0.0, f64::max) + 8.0;
         let every = ((widest / slot).ceil() as usize).max(1);

@@ -72,8 +72,8 @@ pub fn page(stats: &Stats, what: &str, top: usize) -> String {
     );
     let _ = write!(
         html,
-        "<h1>Statistics of {} games</h1>\n<p class=\"what\">{}</p>\n",
-        stats.games,
+        "<h1>Statistics of {}</h1>\n<p class=\"what\">{}</p>\n",
+        games(stats.games),
         escape(what)
     );
     summary(&mut html, stats);
@@ -81,8 +81,8 @@ pub fn page(stats: &Stats, what: &str, top: usize) -> String {
     html.push_str(&lengths_chart(stats).svg());
     let _ = writeln!(
         html,
-        "<p class=\"note\">Plies of the main line, of the {} games that could be read (unreadable games have no length).</p>",
-        stats.plies.len()
+        "<p class=\"note\">Plies of the main line, of the {} that could be read (unreadable games have no length).</p>",
+        games(stats.plies.len())
     );
     section(&mut html, "Results by year");
     html.push_str(&years_chart(stats).svg());
@@ -95,9 +95,10 @@ pub fn page(stats: &Stats, what: &str, top: usize) -> String {
     };
     let _ = writeln!(
         html,
-        "<p class=\"note\">Years from the <code>Date</code> tag: {dated} games.{gaps} Not drawn: {} games without a year \
+        "<p class=\"note\">Years from the <code>Date</code> tag: {}.{gaps} Not drawn: {} without a year \
          ({} Red wins, {} draws, {} Black wins, {} unknown).</p>",
-        u.total(),
+        games(dated),
+        games(u.total()),
         u.red_wins,
         u.draws,
         u.black_wins,
@@ -108,8 +109,9 @@ pub fn page(stats: &Stats, what: &str, top: usize) -> String {
     let from_start: usize = stats.first_moves_red.iter().map(|(_, s)| s.games).sum();
     let _ = writeln!(
         html,
-        "<p class=\"note\">Red's first move in the {from_start} games from the standard start position; \
-         the score is Red's (a win 1, a draw ½) over the games with a result.</p>"
+        "<p class=\"note\">Red's first move in the {} from the standard start position; \
+         the score is Red's (a win 1, a draw ½) over the games with a result.</p>",
+        games(from_start)
     );
     section(&mut html, "Openings (ECCO)");
     html.push_str(&families_chart(stats).svg());
@@ -117,8 +119,8 @@ pub fn page(stats: &Stats, what: &str, top: usize) -> String {
     let _ = writeln!(
         html,
         "<p class=\"note\">ECCO 2004 codes, from the first 20 plies of the games from the standard start; \
-         {} games have no code (another start position, or unreadable).</p>",
-        stats.ecco_unclassified()
+         without a code (another start position, or unreadable): {}.</p>",
+        games(stats.ecco_unclassified())
     );
     section(&mut html, "Players and events");
     let players: Vec<[String; 2]> =
@@ -157,6 +159,11 @@ fn table<const N: usize>(html: &mut String, caption: &str, header: [&str; N], ro
         let _ = write!(html, "<tr><td colspan=\"{N}\">none</td></tr>");
     }
     html.push_str("</table>\n");
+}
+
+/// `n` games, in words: `1 game`, `2 games`.
+fn games(n: usize) -> String {
+    if n == 1 { "1 game".into() } else { format!("{n} games") }
 }
 
 /// `n` as a share of `of`, in per cent with one decimal (`<0.1%` for a
@@ -276,7 +283,7 @@ fn lengths_chart(stats: &Stats) -> ColumnChart {
             };
             Column {
                 key: label.clone(),
-                title: format!("{label} plies: {} games", bin.games),
+                title: format!("{label} plies: {}", games(bin.games)),
                 label,
                 values: vec![bin.games],
             }
@@ -322,8 +329,8 @@ fn years_chart(stats: &Stats) -> ColumnChart {
                 label: year.to_string(),
                 values: vec![c.red_wins, c.draws, c.black_wins, c.unknown],
                 title: format!(
-                    "{year}: {} games: {} Red wins, {} draws, {} Black wins, {} unknown",
-                    c.total(),
+                    "{year}: {}: {} Red wins, {} draws, {} Black wins, {} unknown",
+                    games(c.total()),
                     c.red_wins,
                     c.draws,
                     c.black_wins,
@@ -362,15 +369,15 @@ fn first_moves_chart(stats: &Stats, top: usize) -> BarChart {
                 label: mv.clone(),
                 value: s.games,
                 note: match &score {
-                    Some(score) => format!("{} games, Red scores {score}", s.games),
-                    None => format!("{} games, no result", s.games),
+                    Some(score) => format!("{}, Red scores {score}", games(s.games)),
+                    None => format!("{}, no result", games(s.games)),
                 },
                 title: match &score {
                     Some(score) => format!(
-                        "{mv}: {} games; Red scores {score} over the {with_result} with a result ({} won or lost, {} drawn)",
-                        s.games, s.decided, s.draws
+                        "{mv}: {}; Red scores {score} over the {with_result} with a result ({} won or lost, {} drawn)",
+                        games(s.games), s.decided, s.draws
                     ),
-                    None => format!("{mv}: {} games, none with a result", s.games),
+                    None => format!("{mv}: {}, none with a result", games(s.games)),
                 },
             }
         })
@@ -399,12 +406,12 @@ fn families_chart(stats: &Stats) -> BarChart {
             label: format!("{letter} {name}"),
             value: games,
             note: format!("{games} ({})", share(games, classified)),
-            title: format!("{letter} {name} ({}): {games} games", english(letter)),
+            title: format!("{letter} {name} ({}): {}", english(letter), self::games(games)),
         })
         .collect();
     BarChart {
         id: "ecco-families".into(),
-        title: format!("ECCO families ({classified} games with a code)"),
+        title: format!("ECCO families ({} with a code)", games(classified)),
         x_label: "games".into(),
         color: "#2e6f8e",
         bars,
@@ -423,7 +430,7 @@ fn codes_chart(stats: &Stats, top: usize) -> BarChart {
             label: format!("{code} {name}"),
             value: games,
             note: format!("{games} ({})", share(games, classified)),
-            title: format!("{code} {name}: {games} games"),
+            title: format!("{code} {name}: {}", self::games(games)),
         })
         .collect();
     BarChart {
