@@ -65,7 +65,7 @@ pub fn page(stats: &Stats, what: &str, top: usize) -> String {
     let mut html = String::with_capacity(64 * 1024);
     let _ = write!(
         html,
-        "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"zh\">\n<head>\n<meta charset=\"utf-8\"/>\n\
+        "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n<title>qipu stats: {}</title>\n\
          <style>\nbody {{ font-family: {FONTS}; }}{STYLE}</style>\n</head>\n<body>\n",
         escape(what)
