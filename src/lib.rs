@@ -21,7 +21,7 @@
 //! | [`formats`] | format detection and text decoding, a reader for every format ([`formats::read`], [`formats::read_with`], [`formats::stream::read_stream_with`]) and the writers, every one through [`formats::write()`] ([`formats::write::WriteOptions`], one [`formats::WriteError`]), or each its own ([`formats::pgn::write`], [`formats::xqf::write`], [`formats::dhtmlxq::write`], and `formats::json::write` with the `serde` feature) |
 //! | [`batch`] | many inputs (files, folders, standard input) read by a visitor on several threads, answered in input order ([`batch::Batch`]), the visitor that checks games ([`batch::Checker`]) and the report of each ([`batch::Report`]) |
 //! | [`output`] | files written safely, whole or not at all, never over an input or a device, an existing file only when asked ([`output::OutputFile`], [`output::InputFiles`], the files of a split: [`output::Parts`]), and the one file-name rule ([`output::names`]: Windows device names, names unique whatever their case) |
-//! | [`analysis`] | statistics, ECCO opening classification, opening trees |
+//! | [`analysis`] | statistics (and their HTML page of SVG charts), ECCO opening classification, opening trees |
 //! | [`dedupe`] | copies of games: fixed-size keys of main lines ([`dedupe::Keyer`]), groups of copies and which one is kept ([`dedupe::Collection`]), copies left out in one pass ([`dedupe::Dedupe`]) |
 //! | [`select`] | which games a pass takes: criteria judged where each game is read ([`select::Selection`]), the in-order part (numbers, skip, limit, copies: [`select::Selector`]), every selection flag of the command as one struct ([`select::Options`] making a [`select::Chooser`]), and the pass every command runs ([`select::Chooser::pass`]) |
 //!

@@ -41,6 +41,7 @@ const COMMANDS: &[&[&str]] = &[
     &["fen", "--format", "csv", "--notation", "chinese"],
     &["stats"],
     &["stats", "--format", "json"],
+    &["stats", "--format", "html"],
     &["classify"],
     &["classify", "--format", "json"],
     &["openings", "--depth", "4"],

@@ -1,10 +1,13 @@
-//! What is done with records: replay, FEN trails, statistics, openings,
-//! opening suites, and readying records to be written.
+//! What is done with records: replay, FEN trails, statistics (and their
+//! page of charts), openings, opening suites, and readying records to be
+//! written.
 
+pub mod chart;
 pub mod ecco;
 pub mod openings;
 pub mod prepare;
 pub mod replay;
 pub mod stats;
+pub mod stats_html;
 pub mod suite;
 pub mod trail;

@@ -19,8 +19,10 @@ use std::collections::{BTreeMap, HashMap};
 #[cfg(feature = "serde")]
 use serde::Serialize;
 
+use super::ecco::{Ecco, OpeningReader};
 use crate::batch::{Checked, Checker, Status};
 use crate::notation::{Notation, chinese};
+use crate::record::date::PartialDate;
 use crate::record::replay::Follow;
 use crate::record::{GameResult, Record};
 use crate::{Board, Color, Move, Position, Role, Square};
@@ -43,6 +45,9 @@ pub struct GameFacts {
     /// Red's first move and Black's first move (Chinese notation), when the
     /// game starts from the standard position.
     pub opening: (Option<String>, Option<String>),
+    /// The ECCO code of the opening (from the moves before the first wrong
+    /// one), when the game starts from the standard position.
+    pub ecco: Option<Ecco>,
     /// Pieces captured in the main line, by kind (`Role::index`).
     pub captures: [u32; 7],
     /// Red's material minus Black's at the end of the main line.
@@ -51,6 +56,9 @@ pub struct GameFacts {
     pub players: Vec<String>,
     /// The event.
     pub event: Option<String>,
+    /// The year the `Date` tag gives (read as [`PartialDate::read`] reads
+    /// it), if it gives one.
+    pub year: Option<u16>,
     /// Whether the record holds a comment.
     pub has_comments: bool,
     /// Whether the record holds a variation.
@@ -69,10 +77,12 @@ impl GameFacts {
             termination: None,
             plies: 0,
             opening: (None, None),
+            ecco: None,
             captures: [0; 7],
             material: 0.0,
             players: Vec::new(),
             event: None,
+            year: None,
             has_comments: false,
             has_variations: false,
         }
@@ -100,10 +110,12 @@ impl GameFacts {
             termination: replayed.termination.map(|t| t.as_str()),
             plies: replayed.plies,
             opening: line.opening.clone(),
+            ecco: line.ecco,
             captures: line.captures,
             material: end.map_or(0.0, material),
             players: [&checked.red, &checked.black].into_iter().filter_map(named).collect(),
             event: named(&checked.event),
+            year: checked.date.as_deref().and_then(PartialDate::read).map(|d| d.year),
             has_comments: checked.has_comments,
             has_variations: checked.has_variations,
         }
@@ -116,6 +128,9 @@ pub struct LineFacts {
     /// Red's first move and Black's first move (Chinese notation), when the
     /// game starts from the standard position.
     pub opening: (Option<String>, Option<String>),
+    /// The ECCO code of the opening, when the game starts from the
+    /// standard position.
+    pub ecco: Option<Ecco>,
     /// Pieces captured, by kind (`Role::index`).
     pub captures: [u32; 7],
     /// The board after the last move that replayed; `None` when the start
@@ -124,12 +139,13 @@ pub struct LineFacts {
 }
 
 /// Follows a game's main line as it is replayed, for [`GameFacts`]: the
-/// first moves, the captures and the final board.
+/// first moves, the ECCO code, the captures and the final board.
 #[derive(Clone, Debug, Default)]
 pub struct MainLine {
     facts: LineFacts,
     standard: bool,
     ply: usize,
+    opening: OpeningReader,
 }
 
 impl Follow for MainLine {
@@ -139,9 +155,11 @@ impl Follow for MainLine {
         self.standard = start.turn() == Color::Red && *start.board() == Board::start();
         self.ply = 0;
         self.facts.end = Some(start.board().clone());
+        self.opening.start(start);
     }
 
     fn before_move(&mut self, before: &Position, m: Move) {
+        self.opening.before_move(before, m);
         if self.standard && self.ply < 2 {
             // A move replayed is legal: a piece stands on its origin.
             let text = Notation::Chinese(chinese::Style::Simplified).write(before, m).ok();
@@ -161,6 +179,7 @@ impl Follow for MainLine {
 
     fn end(&mut self) -> LineFacts {
         self.standard = false;
+        self.facts.ecco = self.opening.end().map(|name| name.ecco);
         std::mem::take(&mut self.facts)
     }
 }
@@ -225,6 +244,38 @@ impl MoveScore {
     }
 }
 
+/// Games by the result they state: Red wins, draws, Black wins, and
+/// unknown (`*`, or none stated).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct ResultCounts {
+    /// Games Red won (`1-0`).
+    pub red_wins: usize,
+    /// Games drawn (`1/2-1/2`).
+    pub draws: usize,
+    /// Games Black won (`0-1`).
+    pub black_wins: usize,
+    /// Games whose result is unknown.
+    pub unknown: usize,
+}
+
+impl ResultCounts {
+    /// Counts a game that states `result`.
+    pub fn add(&mut self, result: Option<GameResult>) {
+        match result {
+            Some(GameResult::RedWins) => self.red_wins += 1,
+            Some(GameResult::Draw) => self.draws += 1,
+            Some(GameResult::BlackWins) => self.black_wins += 1,
+            _ => self.unknown += 1,
+        }
+    }
+
+    /// All the games counted.
+    pub fn total(&self) -> usize {
+        self.red_wins + self.draws + self.black_wins + self.unknown
+    }
+}
+
 /// The statistics of a collection.
 #[derive(Clone, Debug, Default)]
 #[cfg_attr(feature = "serde", derive(Serialize))]
@@ -266,6 +317,16 @@ pub struct Stats {
     pub with_comments: usize,
     /// Games with at least one variation.
     pub with_variations: usize,
+    /// Games by the year of their `Date` tag, with their results.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub by_year: BTreeMap<u16, ResultCounts>,
+    /// The games whose `Date` tag gives no year (or that have none), with
+    /// their results.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub undated: ResultCounts,
+    /// Games by ECCO code (games from the standard start position).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub by_ecco: BTreeMap<&'static str, usize>,
 }
 
 #[cfg(feature = "serde")]
@@ -321,6 +382,24 @@ impl Stats {
         map.insert("mean_material_balance".into(), serde_json::json!(self.mean_material()));
         map.insert("top_players".into(), pairs(self.top_players(top)));
         map.insert("top_events".into(), pairs(self.top_events(top)));
+        let years: serde_json::Map<String, serde_json::Value> =
+            self.by_year.iter().map(|(year, counts)| (year.to_string(), serde_json::json!(counts))).collect();
+        map.insert("results_by_year".into(), years.into());
+        map.insert("results_undated".into(), serde_json::json!(self.undated));
+        map.insert("by_ecco".into(), serde_json::json!(self.by_ecco));
+        let families: Vec<serde_json::Value> = self
+            .ecco_families()
+            .into_iter()
+            .map(|(letter, name, games)| serde_json::json!({"family": letter.to_string(), "name": name, "games": games}))
+            .collect();
+        map.insert("ecco_families".into(), families.into());
+        map.insert("ecco_unclassified".into(), self.ecco_unclassified().into());
+        let codes: Vec<serde_json::Value> = self
+            .top_ecco(top)
+            .into_iter()
+            .map(|(code, name, games)| serde_json::json!({"code": code, "name": name, "games": games}))
+            .collect();
+        map.insert("top_ecco".into(), codes.into());
         value
     }
 
@@ -387,6 +466,13 @@ impl Stats {
         }
         self.with_comments += g.has_comments as usize;
         self.with_variations += g.has_variations as usize;
+        match g.year {
+            Some(year) => self.by_year.entry(year).or_default().add(g.result),
+            None => self.undated.add(g.result),
+        }
+        if let Some(ecco) = g.ecco {
+            *self.by_ecco.entry(ecco.code).or_default() += 1;
+        }
     }
 
     /// Orders the first moves, most played first (then by name), once all
@@ -453,6 +539,38 @@ impl Stats {
     pub fn top_events(&self, n: usize) -> Vec<(String, usize)> {
         top(&self.events, n)
     }
+
+    /// The games of each ECCO family ([`FAMILIES`](super::ecco::FAMILIES)):
+    /// its letter, its name and the games whose code opens with it.
+    pub fn ecco_families(&self) -> Vec<(char, &'static str, usize)> {
+        super::ecco::FAMILIES
+            .iter()
+            .map(|&(letter, name, _)| {
+                let games =
+                    self.by_ecco.iter().filter(|(code, _)| code.starts_with(letter)).map(|(_, n)| n).sum();
+                (letter, name, games)
+            })
+            .collect()
+    }
+
+    /// The games without an ECCO code: from another start position, or
+    /// unreadable.
+    pub fn ecco_unclassified(&self) -> usize {
+        self.games - self.by_ecco.values().sum::<usize>()
+    }
+
+    /// The `n` ECCO codes with the most games (ties by code): the code, its
+    /// published name and its games.
+    pub fn top_ecco(&self, n: usize) -> Vec<(&'static str, &'static str, usize)> {
+        let mut all: Vec<(&'static str, &'static str, usize)> = self
+            .by_ecco
+            .iter()
+            .map(|(&code, &games)| (code, super::ecco::name_of(code).unwrap_or(""), games))
+            .collect();
+        all.sort_by(|a, b| b.2.cmp(&a.2).then_with(|| a.0.cmp(b.0)));
+        all.truncate(n);
+        all
+    }
 }
 
 fn top(counts: &HashMap<String, usize>, n: usize) -> Vec<(String, usize)> {
@@ -512,5 +630,29 @@ mod tests {
         // The mate position: Red has two rooks (18) against nothing.
         assert_eq!(stats.material_balance["Red +9 or more"], 1);
         assert_eq!(stats.material_balance["even (within 3)"], 3);
+    }
+
+    #[test]
+    fn years_and_openings() {
+        let text = "[Date \"1990.05.12\"]\n1. 炮二平五 马８进７ 2. 马二进三 车９平８ 1-0\n\n\
+                    [Date \"1990年\"]\n1. 相三进五 1/2-1/2\n\n\
+                    [Date \"????.??.??\"]\n1. 兵七进一 0-1\n\n\
+                    [Date \"96-12-18\"]\n[FEN \"3k5/R8/9/9/9/9/9/9/1R7/4K4 w\"]\n1. b1b9 *\n";
+        let mut stats = Stats::default();
+        for record in pgn::read(text) {
+            stats.add(&GameFacts::of(&record, "pgn", Some("utf-8")));
+        }
+        stats.add(&GameFacts::unreadable("xqf"));
+        let year = |y: u16| stats.by_year[&y];
+        assert_eq!(year(1990), ResultCounts { red_wins: 1, draws: 1, black_wins: 0, unknown: 0 });
+        assert_eq!(year(1996), ResultCounts { unknown: 1, ..ResultCounts::default() });
+        assert_eq!(stats.undated, ResultCounts { black_wins: 1, unknown: 1, ..ResultCounts::default() });
+        // The game from another start has no code, nor the unreadable one.
+        assert_eq!(stats.by_ecco.values().sum::<usize>(), 3);
+        assert_eq!(stats.by_ecco.get("B05"), Some(&1)); // as classify names it
+        assert_eq!(stats.ecco_unclassified(), 2);
+        let families: Vec<usize> = stats.ecco_families().iter().map(|f| f.2).collect();
+        assert_eq!(families, [1, 1, 0, 0, 1]); // 相三进五 A, 中炮 B, 兵七进一 E
+        assert_eq!(stats.top_ecco(1)[0].2, 1);
     }
 }

@@ -94,7 +94,8 @@ pub struct Checked<T = ()> {
     pub has_comments: bool,
     /// The game has a variation.
     pub has_variations: bool,
-    /// The game's `Red`, `Black` and `Event` tags.
+    /// The game's `Red` tag (and below, its `Black`, `Event`, `ECCO` and
+    /// `Date` tags).
     pub red: Option<String>,
     /// The `Black` tag.
     pub black: Option<String>,
@@ -102,6 +103,8 @@ pub struct Checked<T = ()> {
     pub event: Option<String>,
     /// The `ECCO` tag.
     pub ecco: Option<String>,
+    /// The `Date` tag.
+    pub date: Option<String>,
     /// Where the start position (the `FEN` tag, an XQF header) is written,
     /// when the reader knows.
     pub start_at: Option<Span>,
@@ -128,6 +131,7 @@ impl<T> Checked<T> {
             black,
             event,
             ecco,
+            date,
             start_at,
             tags,
             followed,
@@ -144,6 +148,7 @@ impl<T> Checked<T> {
             black,
             event,
             ecco,
+            date,
             start_at,
             tags,
             followed: f(followed),
@@ -211,6 +216,7 @@ impl<T> Checked<T> {
             black: tag("Black"),
             event: tag("Event"),
             ecco: tag("ECCO"),
+            date: tag("Date"),
             start_at: record.start_at(),
             tags: record
                 .tags()
@@ -246,7 +252,7 @@ pub struct Checker<F: Follow = ()> {
     result_tag: Option<Option<GameResult>>,
     has_comments: bool,
     has_variations: bool,
-    tags: [Option<String>; 4],
+    tags: [Option<String>; 5],
     start_at: Option<Span>,
     /// The names of the tags to keep (none when empty), and those kept.
     keep: Vec<String>,
@@ -299,7 +305,7 @@ impl<F: Follow> Checker<F> {
 }
 
 /// The tags a [`Checker`] keeps, in the order of [`Checker::tags`].
-const KEPT_TAGS: [&str; 4] = ["Red", "Black", "Event", "ECCO"];
+const KEPT_TAGS: [&str; 5] = ["Red", "Black", "Event", "ECCO", "Date"];
 
 impl<F: Follow> Visitor for Checker<F> {
     type Output = Checked<F::Output>;
@@ -371,7 +377,7 @@ impl<F: Follow> Visitor for Checker<F> {
         let mut warnings = std::mem::take(&mut self.warnings);
         warnings.append(&mut replayed.warnings);
         let unreadable = self.unreadable.take();
-        let [red, black, event, ecco] = std::mem::take(&mut self.tags);
+        let [red, black, event, ecco, date] = std::mem::take(&mut self.tags);
         let checked = Checked {
             status: Status::of(unreadable.is_some(), &replayed),
             replayed,
@@ -384,6 +390,7 @@ impl<F: Follow> Visitor for Checker<F> {
             black,
             event,
             ecco,
+            date,
             start_at: self.start_at.take(),
             tags: std::mem::take(&mut self.kept),
             followed: self.replayer.follower_mut().end(),

@@ -124,8 +124,12 @@ pub enum Command {
     /// Every game is replayed. Material uses the rules text's values: rook 9, cannon 4.5,
     /// horse 4, elephant and advisor 2, pawn 1 before the river, 2 across it, 1 on the last
     /// rank. First moves are counted for games from the standard start position.
+    ///
+    /// With --format html, one self-contained page (inline CSS and SVG, no script): the
+    /// summary as tables, and charts of game lengths, results by year (the Date tag), Red's
+    /// first moves and ECCO families and codes.
     #[command(
-        after_help = "Examples:\n  qipu stats collection/\n  qipu stats games.pgn --format json --top 20"
+        after_help = "Examples:\n  qipu stats collection/\n  qipu stats games.pgn --format json --top 20\n  qipu stats collection/ --format html -o stats.html"
     )]
     Stats(stats::Args),
     /// Name each game's opening by ECCO 2004 (code, opening, variation),

@@ -1,25 +1,39 @@
-//! `qipu stats PATH...`: statistics of a collection, as a table for people
-//! or one JSON object for programs.
+//! `qipu stats PATH...`: statistics of a collection, as a table for people,
+//! one JSON object for programs, or an HTML page of charts.
 
 use std::io::Write;
 
+use super::Failure;
 use super::args::Opened;
 use super::progress::{Outcome, Tally};
-use super::{Failure, OutputFormat};
 use qipu::analysis::stats::{GameFacts, MainLine, Stats};
+use qipu::analysis::stats_html;
 use qipu::select::PassEvent;
 
 /// Arguments of `qipu stats`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// `text` for people, `json` for programs (one object).
-    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
-    pub format: OutputFormat,
+    /// `text` for people, `json` for programs (one object), `html` for a
+    /// page with charts (self-contained: inline CSS and SVG).
+    #[arg(long, value_enum, default_value_t = StatsFormat::Text)]
+    pub format: StatsFormat,
     /// How many first moves, players and events to list.
     #[arg(long, default_value_t = 10)]
     pub top: usize,
     #[command(flatten)]
     pub batch: super::args::BatchArgs,
+}
+
+/// What `qipu stats` writes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum StatsFormat {
+    /// Lines for people.
+    Text,
+    /// One JSON object (`jsonl` is accepted too).
+    #[value(alias = "jsonl")]
+    Json,
+    /// One HTML page: the summary as tables, charts as inline SVG.
+    Html,
 }
 
 /// Counts every game of every input and prints the statistics; each
@@ -47,12 +61,17 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     })?;
     stats.finish();
     match args.format {
-        OutputFormat::Json => {
+        StatsFormat::Json => {
             let json = stats.to_json(args.top);
             super::write_json(&mut *out, &json)?;
             writeln!(out)?;
         }
-        OutputFormat::Text => text(&stats, args.top, out)?,
+        StatsFormat::Text => text(&stats, args.top, out)?,
+        StatsFormat::Html => {
+            let paths: Vec<String> =
+                args.batch.read.paths.iter().map(|p| p.to_string_lossy().into_owned()).collect();
+            out.write_all(stats_html::page(&stats, &paths.join(" "), args.top).as_bytes())?;
+        }
     }
     sink.commit()?;
     eprintln!("{}{}", tally.summary(), chooser.summary());

@@ -26,6 +26,7 @@ use std::num::NonZeroU32;
 use crate::{Move, Position, Setup};
 
 mod build;
+pub mod date;
 #[cfg(test)]
 pub(crate) use build::counting;
 pub mod replay;

@@ -5,6 +5,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+pub use crate::record::date::PartialDate;
 use crate::{Board, Color, Role};
 
 /// Why a criterion's text does not read.
@@ -122,115 +123,16 @@ impl FromStr for GameNumbers {
     }
 }
 
-/// A date as far as it is known: a year, perhaps a month, perhaps a day.
-///
-/// Read from the forms records write: `1990.05.12`, `1990-5-12`,
-/// `1990/5/12`, `1990年5月12日`, `19900512`, `1990.??.??`, `1990`,
-/// `96-12-18` (two-digit years: 50…99 are 19xx, 00…49 are 20xx), and
-/// `17-6-2009` or `20/12/2001` (day first when the day is over 12; when
-/// day and month cannot be told apart, only the year is read).
-///
-/// ```
-/// use qipu::select::PartialDate;
-/// let date = PartialDate::read("1990年5月12日").unwrap();
-/// assert_eq!((date.year, date.month, date.day), (1990, Some(5), Some(12)));
-/// assert_eq!(PartialDate::read("11/12/2001").unwrap().month, None); // November or December?
-/// assert_eq!(PartialDate::read("96-12-18").unwrap().year, 1996);
-/// assert_eq!(PartialDate::read("????.??.??"), None);
-/// ```
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct PartialDate {
-    /// The year.
-    pub year: u16,
-    /// The month, 1…12, when known.
-    pub month: Option<u8>,
-    /// The day, 1…31, when known (only with a month).
-    pub day: Option<u8>,
-}
-
-impl PartialDate {
-    /// The date a `Date` tag (or a date on the command line) gives, if it
-    /// gives a year.
-    pub fn read(text: &str) -> Option<PartialDate> {
-        // Runs of digits (ASCII or full-width), and whether unknown parts
-        // (`??`) come between them.
-        let mut groups: Vec<String> = Vec::new();
-        let mut current = String::new();
-        for c in text.chars().take(64) {
-            let digit = match c {
-                '0'..='9' => Some(c),
-                '０'..='９' => char::from_u32(c as u32 - '０' as u32 + '0' as u32),
-                _ => None,
-            };
-            match digit {
-                Some(d) => current.push(d),
-                None if !current.is_empty() => groups.push(std::mem::take(&mut current)),
-                None if c == '?' && groups.is_empty() => return None,
-                None => {}
-            }
-            if groups.len() == 3 {
-                break;
-            }
+/// The first and last day the date may be, as `yyyymmdd` numbers.
+fn bounds(date: &PartialDate) -> (u32, u32) {
+    let y = u32::from(date.year) * 10_000;
+    match (date.month, date.day) {
+        (Some(m), Some(d)) => {
+            let day = y + u32::from(m) * 100 + u32::from(d);
+            (day, day)
         }
-        if !current.is_empty() && groups.len() < 3 {
-            groups.push(current);
-        }
-        let num = |s: &str| s.parse::<u32>().ok();
-        let first = groups.first()?;
-        let (year, month, day) = match (first.len(), groups.len()) {
-            (8, _) => (num(&first[..4])?, num(&first[4..6]), num(&first[6..])),
-            (6, _) => (num(&first[..4])?, num(&first[4..]), None),
-            (4, _) => (num(first)?, groups.get(1).and_then(|g| num(g)), groups.get(2).and_then(|g| num(g))),
-            (1 | 2, 3) if groups[2].len() == 4 => {
-                // Day and month first, year last: the order only when one
-                // of them cannot be a month.
-                let (a, b) = (num(&groups[0])?, num(&groups[1])?);
-                let year = num(&groups[2])?;
-                match (a > 12, b > 12) {
-                    (true, false) => (year, Some(b), Some(a)),
-                    (false, true) => (year, Some(a), Some(b)),
-                    _ => (year, None, None),
-                }
-            }
-            (2, 3) => {
-                let yy = num(first)?;
-                (if yy >= 50 { 1900 + yy } else { 2000 + yy }, num(&groups[1]), num(&groups[2]))
-            }
-            // Else a four-digit group is the year, and no more is known.
-            _ => (num(groups.iter().find(|g| g.len() == 4)?)?, None, None),
-        };
-        if !(1000..=2999).contains(&year) {
-            return None;
-        }
-        let month = month.filter(|m| (1..=12).contains(m)).map(|m| m as u8);
-        let day = day.filter(|d| month.is_some() && (1..=31).contains(d)).map(|d| d as u8);
-        Some(PartialDate { year: year as u16, month, day })
-    }
-
-    /// The first and last day the date may be, as `yyyymmdd` numbers.
-    fn bounds(&self) -> (u32, u32) {
-        let y = u32::from(self.year) * 10_000;
-        match (self.month, self.day) {
-            (Some(m), Some(d)) => {
-                let day = y + u32::from(m) * 100 + u32::from(d);
-                (day, day)
-            }
-            (Some(m), None) => (y + u32::from(m) * 100 + 1, y + u32::from(m) * 100 + 31),
-            _ => (y + 101, y + 1231),
-        }
-    }
-}
-
-impl fmt::Display for PartialDate {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:04}", self.year)?;
-        if let Some(m) = self.month {
-            write!(f, ".{m:02}")?;
-            if let Some(d) = self.day {
-                write!(f, ".{d:02}")?;
-            }
-        }
-        Ok(())
+        (Some(m), None) => (y + u32::from(m) * 100 + 1, y + u32::from(m) * 100 + 31),
+        _ => (y + 101, y + 1231),
     }
 }
 
@@ -255,7 +157,7 @@ pub struct DateRange {
 impl DateRange {
     /// Whether every day `date` may be lies in the range.
     pub fn contains(&self, date: &PartialDate) -> bool {
-        let (first, last) = date.bounds();
+        let (first, last) = bounds(date);
         self.from <= first && last <= self.to
     }
 }
@@ -275,11 +177,11 @@ impl FromStr for DateRange {
         };
         let (from, to) = match text.split_once("..") {
             Some((lo, hi)) => {
-                let from = if lo.trim().is_empty() { 0 } else { date(lo)?.bounds().0 };
-                let to = if hi.trim().is_empty() { u32::MAX } else { date(hi)?.bounds().1 };
+                let from = if lo.trim().is_empty() { 0 } else { bounds(&date(lo)?).0 };
+                let to = if hi.trim().is_empty() { u32::MAX } else { bounds(&date(hi)?).1 };
                 (from, to)
             }
-            None => date(text)?.bounds(),
+            None => bounds(&date(text)?),
         };
         if from > to {
             return Err(CriterionError::new("date", text, "the first date is after the second"));

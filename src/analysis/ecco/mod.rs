@@ -62,6 +62,32 @@ use crate::{Color, Move, Position};
 /// How many plies decide the code.
 pub const PLIES: usize = 20;
 
+/// The five families of codes, by the letter a code opens with: the
+/// letter, the family's name in ECCO 2004 and in English.
+///
+/// ```
+/// use qipu::analysis::ecco::FAMILIES;
+/// assert_eq!(FAMILIES[2], ('C', "中炮对屏风马", "central cannon against two horses (screen horses)"));
+/// ```
+pub const FAMILIES: [(char, &str, &str); 5] = [
+    ('A', "非中炮类开局", "openings other than the central cannon (but the pawn opening)"),
+    ('B', "中炮对反宫马及其他", "central cannon against the reverse palcorner horse and others"),
+    ('C', "中炮对屏风马", "central cannon against two horses (screen horses)"),
+    ('D', "顺炮局和列炮局", "same-direction and opposite-direction cannons"),
+    ('E', "仙人指路局", "the pawn opening (immortal's pointing the way)"),
+];
+
+/// The published name of the code `code` (`B05` → `中炮对进左马(其他)`), if
+/// ECCO has it.
+///
+/// ```
+/// assert_eq!(qipu::analysis::ecco::name_of("B05"), Some("中炮对进左马(其他)"));
+/// assert_eq!(qipu::analysis::ecco::name_of("Z99"), None);
+/// ```
+pub fn name_of(code: &str) -> Option<&'static str> {
+    table::ROWS.iter().find(|row| row.code == code).map(|row| row.name)
+}
+
 /// The ECCO code of a game, with the opening and variation names.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Ecco {
