@@ -10,13 +10,16 @@
 //!
 //! ```
 //! use qipu::Position;
-//! use qipu::diagram::svg;
+//! use qipu::diagram::{svg, text};
 //! let pos = Position::start();
+//! let board = text::text(&pos, None, &text::TextStyle::default());
+//! assert!(board.lines().any(|row| row == " 车──马──象──士──将──士──象──马──车"));
 //! let drawing = svg::svg(&pos, None, &svg::SvgStyle::default());
 //! assert_eq!(drawing.matches("<use ").count(), 32);
 //! ```
 
 pub mod svg;
+pub mod text;
 
 use crate::notation::chinese::{self, Style};
 use crate::{Color, File, Piece, Rank, Square};
