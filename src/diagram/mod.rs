@@ -13,7 +13,7 @@
 //! use qipu::diagram::{svg, text};
 //! let pos = Position::start();
 //! let board = text::text(&pos, None, &text::TextStyle::default());
-//! assert!(board.lines().any(|row| row == " 车──马──象──士──将──士──象──马──车"));
+//! assert!(board.lines().any(|row| row == " 車──馬──象──士──将──士──象──馬──車"));
 //! let drawing = svg::svg(&pos, None, &svg::SvgStyle::default());
 //! assert_eq!(drawing.matches("<use ").count(), 32);
 //! ```

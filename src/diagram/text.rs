@@ -2,7 +2,9 @@
 //! ranks, the river with 楚河 汉界, the palace diagonals, pieces as their
 //! Chinese characters, each side's file numbers along its edge, the side to
 //! move, and the last move bracketed: `[炮]` where it went, `(┼)` where it
-//! came from.
+//! came from. Red's and Black's rook, horse and cannon share their
+//! characters (车马炮): coloured, the colour tells them apart; in plain text
+//! Black's are drawn 車馬砲.
 //!
 //! Points are four columns apart; a piece's character is two columns wide
 //! (East Asian wide) and starts at its point's column, and so do the file
@@ -14,7 +16,7 @@ use std::fmt::Write as _;
 
 use super::{RED_NUMERALS, file_number, piece_char, place, point_at, top_side};
 use crate::notation::iccs::{self, Style};
-use crate::{Color, Move, Position};
+use crate::{Color, Move, Piece, Position, Role};
 
 /// How a terminal board is drawn.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -126,7 +128,7 @@ const fn x(column: usize) -> usize {
 /// pos.play(cannon)?;
 /// let board = text(&pos, Some(cannon), &TextStyle::default());
 /// let rows: Vec<&str> = board.lines().collect();
-/// assert_eq!(rows[1], " 车──马──象──士──将──士──象──马──车");
+/// assert_eq!(rows[1], " 車──馬──象──士──将──士──象──馬──車");
 /// assert_eq!(rows[15], " ├───炮──┼───┼──[炮]─┼───┼──(┼)──┤");
 /// assert_eq!(rows[20], " 九  八  七  六  五  四  三  二  一");
 /// assert_eq!(rows[21], "Black to move; last move H2-E2");
@@ -137,7 +139,7 @@ pub fn text(position: &Position, last_move: Option<Move>, style: &TextStyle) -> 
     let mut rows = Vec::with_capacity(21);
     rows.push(labels(top_side(flip), flip));
     for row in 0..10 {
-        rows.push(points(position, row, last_move, flip));
+        rows.push(points(position, row, last_move, flip, style.color));
         if row < 9 {
             rows.push(between(row));
         }
@@ -171,7 +173,7 @@ fn labels(color: Color, flip: bool) -> Row {
 
 /// The row of points `row` (0…9 from the top): pieces, and the lines
 /// meeting at the empty points.
-fn points(position: &Position, row: usize, last_move: Option<Move>, flip: bool) -> Row {
+fn points(position: &Position, row: usize, last_move: Option<Move>, flip: bool, color: bool) -> Row {
     let mut line = Row::new();
     for column in 0..9 {
         let at = x(column);
@@ -184,7 +186,7 @@ fn points(position: &Position, row: usize, last_move: Option<Move>, flip: bool) 
         match position.board().piece_at(square) {
             Some(piece) => {
                 let ink = if moved { Ink::Moved(piece.color) } else { Ink::Piece(piece.color) };
-                line.put_wide(at, piece_char(piece), ink);
+                line.put_wide(at, glyph(piece, color), ink);
             }
             None => {
                 line.put(at, junction(column, row), Ink::Plain);
@@ -211,6 +213,18 @@ fn points(position: &Position, row: usize, last_move: Option<Move>, flip: bool) 
         }
     }
     line
+}
+
+/// The character drawn for `piece`: its Chinese character, but without
+/// colour Black's rook, horse and cannon in their traditional forms 車馬砲
+/// (Red's stay 车马炮), so that the sides' pieces differ in plain text too.
+fn glyph(piece: Piece, color: bool) -> char {
+    match (color, piece.color, piece.role) {
+        (false, Color::Black, Role::Rook) => '車',
+        (false, Color::Black, Role::Horse) => '馬',
+        (false, Color::Black, Role::Cannon) => '砲',
+        _ => piece_char(piece),
+    }
 }
 
 /// The box-drawing character where the lines meet at an empty point.
@@ -295,10 +309,10 @@ mod tests {
         let rows = board(START, None, false);
         assert_eq!(rows.len(), 22);
         assert_eq!(rows[0], " １  ２  ３  ４  ５  ６  ７  ８  ９");
-        assert_eq!(rows[1], " 车──马──象──士──将──士──象──马──车");
+        assert_eq!(rows[1], " 車──馬──象──士──将──士──象──馬──車");
         assert_eq!(rows[2], " │   │   │   │ ╲ │ ╱ │   │   │   │");
         assert_eq!(rows[3], " ├───┼───┼───┼───┼───┼───┼───┼───┤");
-        assert_eq!(rows[5], " ├───炮──┼───┼───┼───┼───┼───炮──┤");
+        assert_eq!(rows[5], " ├───砲──┼───┼───┼───┼───┼───砲──┤");
         assert_eq!(rows[7], " 卒──┼───卒──┼───卒──┼───卒──┼───卒");
         assert_eq!(rows[9], " ├───┴───┴───┴───┴───┴───┴───┴───┤");
         assert_eq!(rows[10], " │    楚  河           汉  界    │");
@@ -344,7 +358,7 @@ mod tests {
         let rows = board(START, None, true);
         assert_eq!(rows[0], " 一  二  三  四  五  六  七  八  九");
         assert_eq!(rows[1], " 车──马──相──仕──帅──仕──相──马──车");
-        assert_eq!(rows[19], " 车──马──象──士──将──士──象──马──车");
+        assert_eq!(rows[19], " 車──馬──象──士──将──士──象──馬──車");
         assert_eq!(rows[20], " ９  ８  ７  ６  ５  ４  ３  ２  １");
         // A lone piece off the middle: Red's horse on b0 stands on Red's
         // 八 file, second from the left seen from Red, second from the right
@@ -383,8 +397,11 @@ mod tests {
         assert!(coloured.contains("\x1b[1;31m兵\x1b[0m"), "{coloured}");
         assert!(coloured.contains("\x1b[1m卒\x1b[0m"));
         assert!(coloured.contains("\x1b[1;33m[\x1b[0m\x1b[1;31;43m炮\x1b[0m\x1b[1;33m]"));
-        // Without the escapes, the coloured board is the plain one.
+        // Without the escapes, the coloured board is the plain one, but for
+        // the characters that tell Black's pieces in plain text.
         let plain = text(&pos, Some(m), &TextStyle { flip: false, color: false });
+        assert!(plain.contains('砲') && !coloured.contains('砲'));
+        let shared: String = plain.replace('車', "车").replace('馬', "马").replace('砲', "炮");
         let mut stripped = String::new();
         let mut rest = coloured.as_str();
         while let Some(at) = rest.find('\x1b') {
@@ -392,7 +409,7 @@ mod tests {
             rest = &rest[at + rest[at..].find('m').unwrap() + 1..];
         }
         stripped.push_str(rest);
-        assert_eq!(stripped, plain);
+        assert_eq!(stripped, shared);
         assert!(!plain.contains('\x1b'));
     }
 }
