@@ -263,6 +263,9 @@ fn bad_input_is_told() {
     let out = qipu().args(["show", "rnbakabnr/9/9"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("invalid FEN"));
+    let out = qipu().args(["show", "no-such-game.pgn"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no-such-game.pgn: no such file, nor a FEN"));
     let empty = file("empty.pgn", "");
     let out = qipu().args(["show", empty.to_str().unwrap()]).output().unwrap();
     assert_ne!(out.status.code(), Some(0));

@@ -70,7 +70,14 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<i32, Failure> {
             if args.ply.is_some_and(|n| n > 0) {
                 return Err(Failure::usage("--ply needs a record file; a FEN has only its own position"));
             }
-            (Shown { position: position_arg(&args.position)?, last_move: None, cut: false }, Vec::new())
+            let position = position_arg(&args.position).map_err(|e| match &args.position[..] {
+                // One word that is neither: most likely a file name mistyped.
+                [word] if !Path::new(word).exists() => {
+                    Failure::usage(format!("{word}: no such file, nor a FEN ({})", e.message))
+                }
+                _ => e,
+            })?;
+            (Shown { position, last_move: None, cut: false }, Vec::new())
         }
     };
     let mut sink = Sink::open(args.output.output.as_deref(), args.output.force, &inputs, out)?;
