@@ -15,7 +15,7 @@ use qipu::{Move, Position};
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The position: a FEN (its fields may be separate words), `startpos`, or a record file of
-    /// any format qipu reads.
+    /// any format qipu reads (not gzip data nor a zip archive).
     #[arg(required = true, value_name = "FEN|startpos|FILE")]
     pub position: Vec<String>,
     /// Which game of the file, counted from 1.
