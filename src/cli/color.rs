@@ -25,13 +25,11 @@ pub(crate) fn set_choice(choice: ColorChoice) {
 }
 
 /// The choice set, `Auto` when none was.
-#[allow(dead_code)] // read by the commands that colour
 pub(crate) fn choice() -> ColorChoice {
     CHOICE.get().copied().unwrap_or_default()
 }
 
 /// Whether to colour standard output.
-#[allow(dead_code)] // read by the commands that colour
 pub(crate) fn stdout() -> bool {
     wanted(std::io::stdout().is_terminal())
 }
@@ -42,7 +40,6 @@ pub(crate) fn stderr() -> bool {
     wanted(std::io::stderr().is_terminal())
 }
 
-#[allow(dead_code)] // read by the commands that colour
 fn wanted(terminal: bool) -> bool {
     match choice() {
         ColorChoice::Always => true,

@@ -23,6 +23,7 @@ mod perft;
 mod progress;
 mod select;
 mod shape;
+mod show;
 mod spool;
 mod stats;
 mod suite;
@@ -166,6 +167,21 @@ pub enum Command {
         after_help = "Examples:\n  qipu book build collection/ -o BOOK.DAT --depth 24 --min-games 3\n  qipu book build games.pgn -o book.obs.db3\n  qipu book probe BOOK.DAT startpos"
     )]
     Book(book::Args),
+    /// Draw a board diagram of a position: for the terminal (box drawing) or as SVG.
+    ///
+    /// The position is a FEN (quoted or not), `startpos`, or a record file of any format qipu
+    /// reads (not gzip data nor a zip archive: unpack those first): then the position after --ply N plies of the main line of game --game K (both
+    /// counted as `fen` counts them: game 1 is the first, ply 0 the start; by default the last
+    /// position of the main line), with the move that led to it marked. A game whose main line
+    /// stops at an illegal move shows the position before it and says so on standard error
+    /// (exit code 1). The terminal board puts Black at the top (--flip: Red), brackets the last
+    /// move ([炮] where it went, (┼) where it came from), and is coloured on a terminal (see
+    /// --color); without colour Black's rook, horse and cannon are written 車馬砲. --format svg writes a standalone SVG drawing, --size pixels wide; with -o FILE
+    /// into that file, never over an input.
+    #[command(
+        after_help = "Examples:\n  qipu show startpos\n  qipu show rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b\n  qipu show game.pgn --ply 20 --flip\n  qipu show games.pgn --game 3 --format svg --size 600 -o game3.svg"
+    )]
+    Show(show::Args),
 }
 
 /// How a command writes moves.
@@ -311,6 +327,7 @@ pub fn run(cli: Cli) -> Result<i32, Failure> {
         Command::Openings(args) => openings::run(&args, &mut out),
         Command::Duplicates(args) => duplicates::run(&args, &mut out),
         Command::Book(args) => book::run(&args, &mut out),
+        Command::Show(args) => show::run(&args, &mut out),
     }?;
     out.flush()?;
     Ok(code)
