@@ -31,6 +31,9 @@ pub(super) enum Dest<'a> {
     Collect(&'a mut Vec<(Vec<u8>, String)>),
 }
 
+/// What the report of an illegal game written as a file adds.
+const STORED: &str = " (written with the moves as stored)";
+
 /// A game made into bytes, with its name: the file's name (its `Title`
 /// tag) or its name in a viewer page.
 type Render<'a> = dyn Fn(&Record) -> (Result<Written, WriteError>, Option<String>) + Sync + 'a;
@@ -54,7 +57,8 @@ struct Converted {
 }
 
 /// Writes every game of `inputs` made into bytes by `render` into `dest`;
-/// the writer's warnings go to standard error, naming the game. Returns the
+/// the writer's warnings go to standard error, naming the game, and an
+/// illegal game's report ends with `note`. Returns the
 /// tally of the games, and of those not written, and the selection's part
 /// of the summary line.
 fn run(
@@ -62,6 +66,7 @@ fn run(
     args: &Args,
     mut dest: Dest,
     render: &Render,
+    note: &str,
 ) -> Result<(Tally, String), Failure> {
     if let Dest::Files { dir, .. } = dest {
         std::fs::create_dir_all(dir).map_err(|e| Failure::usage(format!("{}: {e}", dir.display())))?;
@@ -85,7 +90,6 @@ fn run(
     let make = || Map::new(RecordBuilder::default(), write);
     chooser.pass(&batch, inputs, &mut tally, make, |meta, event, tally| {
         let PassEvent::Game { index, game: c, selected } = event else { return Ok(()) };
-        let note = " (written with the moves as stored)";
         let outcome = Outcome::of(&meta.source, index, c.unreadable.as_ref(), c.error.as_ref(), note);
         tally.game_as(outcome, selected);
         // An unreadable record is never written as a game.
@@ -135,7 +139,7 @@ pub(super) fn run_library(
     }
     let mut games = Vec::new();
     let cbr = WriteOptions::new(WriteFormat::Cbr);
-    let (mut tally, selected) = run(inputs, args, Dest::Collect(&mut games), &as_file(&cbr))?;
+    let (mut tally, selected) = run(inputs, args, Dest::Collect(&mut games), &as_file(&cbr), STORED)?;
     let title = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     let library = ccbridge::write_library(&games, &title);
     for w in &library.warnings {
@@ -160,7 +164,7 @@ pub(super) fn run_files(
     ext: &str,
     options: &WriteOptions,
 ) -> Result<(Tally, String), Failure> {
-    run(inputs, args, Dest::Files { dir, ext }, &as_file(options))
+    run(inputs, args, Dest::Files { dir, ext }, &as_file(options), STORED)
 }
 
 /// Writes every game of `inputs` as one viewer page, its moves in
@@ -178,7 +182,8 @@ pub(super) fn run_page(
         let game = html::game(record, notation);
         (Ok(Written { bytes: game.data.into_bytes(), warnings: Vec::new() }), Some(game.label))
     };
-    let (mut tally, selected) = run(inputs, args, Dest::Collect(&mut parts), &render)?;
+    let (mut tally, selected) =
+        run(inputs, args, Dest::Collect(&mut parts), &render, " (shown up to there)")?;
     let games: Vec<html::Game> = parts
         .into_iter()
         .map(|(data, label)| {
