@@ -18,6 +18,7 @@
 //! |---|---|
 //! | [`rules`] | the board vocabulary ([`Square`], [`Piece`], [`Board`]), FEN, [`Setup`] (any placement) and [`Position`] (validated), legal moves with every rule of play, checkmate and stalemate (both lose for the side to move), the natural move limit, repetition and perpetual check ([`History`]), Zobrist hashing, [`perft`] |
 //! | [`notation`] | move text: Chinese (炮二平五), WXF (`C2.5`), ICCS (`H2-E2`, `h2e2`) and SAN, each parsed without a position, resolved against one, and written |
+//! | [`diagram`] | board diagrams of a position: for the terminal ([`diagram::text::text`], box drawing, plain or coloured) and a standalone SVG drawing ([`diagram::svg::svg`], and [`diagram::svg::svg_frame`] for pages that place the pieces themselves) |
 //! | [`record`] | the game record ([`record::Record`]: tags, a move tree, the result), the event interface every reader drives ([`record::Visitor`]), the visitor that builds records ([`record::RecordBuilder`]) and the one that replays games ([`record::replay::Replayer`], [`record::replay::replay`]) |
 //! | [`formats`] | format detection and text decoding, a reader for every format ([`formats::read`], [`formats::read_with`], [`formats::stream::read_stream_with`]) and the writers, every one through [`formats::write()`] ([`formats::write::WriteOptions`], one [`formats::WriteError`]), or each its own ([`formats::pgn::write`], [`formats::xqf::write`], [`formats::dhtmlxq::write`], [`formats::html::page`] (a game viewer page), and `formats::json::write` with the `serde` feature) |
 //! | [`batch`] | many inputs (files, folders, standard input) read by a visitor on several threads, answered in input order ([`batch::Batch`]), the visitor that checks games ([`batch::Checker`]) and the report of each ([`batch::Report`]) |
@@ -237,6 +238,7 @@ pub mod analysis;
 pub mod batch;
 pub mod book;
 pub mod dedupe;
+pub mod diagram;
 pub mod formats;
 pub mod notation;
 pub mod output;

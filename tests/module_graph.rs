@@ -14,8 +14,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// The library's layers, lowest first: each may name only those before it.
-const LAYERS: [&str; 10] =
-    ["rules", "notation", "record", "formats", "batch", "dedupe", "analysis", "book", "output", "select"];
+const LAYERS: [&str; 11] = [
+    "rules", "notation", "diagram", "record", "formats", "batch", "dedupe", "analysis", "book", "output",
+    "select",
+];
 
 /// Every module of `src/` (its path, `a::b`) and its source file.
 fn modules() -> BTreeMap<String, String> {

@@ -28,7 +28,7 @@ use super::{
     Descriptive, Direction, Distinction, Order, Origin, ParseMoveError, ParseMoveErrorKind, WriteMoveError,
     distinction, is_remark_char, motion,
 };
-use crate::{Color, Move, Position, Role};
+use crate::{Color, Move, Piece, Position, Role};
 
 const NOTATION: &str = "Chinese";
 
@@ -402,6 +402,20 @@ const PIECES: [[[char; 7]; 2]; 2] = [
     // Traditional.
     [['帥', '仕', '相', '馬', '車', '砲', '兵'], ['將', '士', '象', '馬', '車', '砲', '卒']],
 ];
+/// The Chinese character of `piece` in `style`: 帅仕相马车炮兵 for Red,
+/// 将士象马车炮卒 for Black (帥…砲 and 將…砲 traditional).
+///
+/// ```
+/// use qipu::{Piece, notation::chinese::{Style, piece_char}};
+/// assert_eq!(piece_char(Piece::from_char('K').unwrap(), Style::Simplified), '帅');
+/// assert_eq!(piece_char(Piece::from_char('p').unwrap(), Style::Simplified), '卒');
+/// assert_eq!(piece_char(Piece::from_char('c').unwrap(), Style::Traditional), '砲');
+/// ```
+pub const fn piece_char(piece: Piece, style: Style) -> char {
+    let traditional = matches!(style, Style::Traditional);
+    PIECES[traditional as usize][piece.color.index()][piece.role.index()]
+}
+
 /// The numerals 1 to 9 as the writer writes them for Red.
 pub(crate) const RED_NUMERALS: [char; 9] = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
 /// The numerals 1 to 9 as the writer writes them for Black.
