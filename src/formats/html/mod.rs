@@ -1,4 +1,5 @@
-//! A game viewer in one self-contained HTML page: the board (inline SVG),
+//! A game viewer in one self-contained HTML page: the board (inline SVG,
+//! [`diagram::svg::svg_frame`](crate::diagram::svg::svg_frame), both ways up),
 //! the tags, the move list with comments and variations, stepped with the
 //! arrow keys or by clicking a move; a chooser when the page holds several
 //! games. Nothing is fetched: the style, the script and every game's data
@@ -25,9 +26,9 @@
 //! assert!(page.starts_with("<!DOCTYPE html>") && page.contains("<title>许银川</title>"));
 //! ```
 
-mod board;
 mod data;
 
+use crate::diagram::svg::{SvgStyle, svg_frame};
 use crate::notation::Notation;
 use crate::record::Record;
 
@@ -114,9 +115,9 @@ pub fn page(games: &[Game], title: &str) -> String {
         out.push_str("</select></header>\n");
     }
     out.push_str("<main>\n<div id=\"qp-left\">\n<div id=\"qp-board\">");
-    out.push_str(&board::svg_frame(&board::SvgStyle::default()));
+    out.push_str(&svg_frame(&SvgStyle::default()));
     out.push_str("</div>\n<template id=\"qp-board-other\">");
-    out.push_str(&board::svg_frame(&board::SvgStyle { flip: true, ..board::SvgStyle::default() }));
+    out.push_str(&svg_frame(&SvgStyle { flip: true, ..SvgStyle::default() }));
     out.push_str("</template>\n");
     out.push_str(concat!(
         "<div id=\"qp-controls\">",

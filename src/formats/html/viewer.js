@@ -138,7 +138,7 @@
       into.appendChild(moveSpan(id, numbered));
       numbered = false;
       if (n.x) {
-        var stop = "\u2717 " + n.x + (n.k ? " (" + n.k + " more moves not shown)" : "");
+        var stop = "\u2717 " + n.x + (n.k ? " (" + n.k + (n.k === 1 ? " more move" : " more moves") + " not shown)" : "");
         into.appendChild(el("span", "qp-stop", stop));
       }
       if (n.c) {
