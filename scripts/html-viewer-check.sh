@@ -20,7 +20,7 @@ if [ ! -d "$work/node_modules/playwright-core" ]; then
 fi
 cargo build --quiet
 qipu=target/debug/qipu
-fixture=fixtures/html/viewer.pgn
+fixture=tests/data/html-viewer.pgn
 # The page: game 2 is illegal, so convert exits 1; the page is written.
 $qipu convert "$fixture" --to html --force -o "$work/viewer.html" 2>/dev/null || [ $? -eq 1 ]
 # What qipu fen gives: placements (the FEN's first field) by game, line and ply.

@@ -12,7 +12,7 @@ fn qipu() -> Command {
     Command::cargo_bin("qipu").unwrap()
 }
 
-const FIXTURE: &str = "fixtures/html/viewer.pgn";
+const FIXTURE: &str = "tests/data/html-viewer.pgn";
 
 /// The page `convert --to html` writes of `args` (exit code `code`).
 fn page(args: &[&str], stdin: Option<&str>, code: i32) -> String {
