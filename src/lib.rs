@@ -7,7 +7,8 @@
 //! into one format-neutral [`Record`](record::Record); every move of the
 //! main line and of every variation is replayed through a complete rules
 //! engine and every wrong move is reported with its ply, place and reason;
-//! records are written as PGN (in any notation), JSON, XQF or DhtmlXQ.
+//! records are written as PGN (in any notation), JSON, XQF or DhtmlXQ, or
+//! shown in a self-contained HTML viewer page.
 //!
 //! # Layers
 //!
@@ -19,7 +20,7 @@
 //! | [`notation`] | move text: Chinese (炮二平五), WXF (`C2.5`), ICCS (`H2-E2`, `h2e2`) and SAN, each parsed without a position, resolved against one, and written |
 //! | [`diagram`] | board diagrams of a position: for the terminal ([`diagram::text::text`], box drawing, plain or coloured) and a standalone SVG drawing ([`diagram::svg::svg`], and [`diagram::svg::svg_frame`] for pages that place the pieces themselves) |
 //! | [`record`] | the game record ([`record::Record`]: tags, a move tree, the result), the event interface every reader drives ([`record::Visitor`]), the visitor that builds records ([`record::RecordBuilder`]) and the one that replays games ([`record::replay::Replayer`], [`record::replay::replay`]) |
-//! | [`formats`] | format detection and text decoding, a reader for every format ([`formats::read`], [`formats::read_with`], [`formats::stream::read_stream_with`]) and the writers, every one through [`formats::write()`] ([`formats::write::WriteOptions`], one [`formats::WriteError`]), or each its own ([`formats::pgn::write`], [`formats::xqf::write`], [`formats::dhtmlxq::write`], and `formats::json::write` with the `serde` feature) |
+//! | [`formats`] | format detection and text decoding, a reader for every format ([`formats::read`], [`formats::read_with`], [`formats::stream::read_stream_with`]) and the writers, every one through [`formats::write()`] ([`formats::write::WriteOptions`], one [`formats::WriteError`]), or each its own ([`formats::pgn::write`], [`formats::xqf::write`], [`formats::dhtmlxq::write`], [`formats::html::page`] (a game viewer page), and `formats::json::write` with the `serde` feature) |
 //! | [`batch`] | many inputs (files, folders, standard input) read by a visitor on several threads, answered in input order ([`batch::Batch`]), the visitor that checks games ([`batch::Checker`]) and the report of each ([`batch::Report`]) |
 //! | [`output`] | files written safely, whole or not at all, never over an input or a device, an existing file only when asked ([`output::OutputFile`], [`output::InputFiles`], the files of a split: [`output::Parts`]), and the one file-name rule ([`output::names`]: Windows device names, names unique whatever their case) |
 //! | [`analysis`] | statistics (and their HTML page of SVG charts), ECCO opening classification, opening trees |

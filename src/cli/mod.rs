@@ -108,15 +108,17 @@ pub enum Command {
     )]
     Fen(fen::Args),
     /// Convert records to PGN (moves in Chinese, WXF or ICCS), JSON, DhtmlXQ or XQF, keeping
-    /// tags, comments and variations, or to UCI position lines (main line only).
+    /// tags, comments and variations, or to UCI position lines (main line only), or show them
+    /// in one self-contained HTML viewer page.
     ///
     /// Every game is replayed first, so moves are written canonically in the notation asked
     /// for; a game with an illegal move is still converted, its moves from that one on kept as
-    /// they were written, and reported on standard error (exit code 1); --to uci, which
+    /// they were written (--to html: shown up to that move, marked), and reported on standard
+    /// error (exit code 1); --to uci, which
     /// writes only moves that replay, does not write such a game and names it. Output goes to
     /// standard output or to -o FILE, never over an input file.
     #[command(
-        after_help = "Examples:\n  qipu convert games.pgn --to pgn --notation wxf\n  qipu convert collection/ --to json -o games.jsonl\n  qipu convert big5.pgn --to pgn --chinese traditional --output-encoding big5\n  qipu convert games.pgn --to xqf -o xqf/ --xqf-version 18\n  qipu convert games.pgn --to cbr -o cbr/\n  qipu convert games.pgn --to cbl -o games.cbl\n  qipu convert page.html --to dhtmlxq\n  qipu convert games.pgn --to uci -o games.txt   # position startpos moves h2e2 h9g7 ...\n  qipu convert collection/ --to pgn -o games.pgn --split-by red"
+        after_help = "Examples:\n  qipu convert games.pgn --to pgn --notation wxf\n  qipu convert collection/ --to json -o games.jsonl\n  qipu convert big5.pgn --to pgn --chinese traditional --output-encoding big5\n  qipu convert games.pgn --to xqf -o xqf/ --xqf-version 18\n  qipu convert games.pgn --to cbr -o cbr/\n  qipu convert games.pgn --to cbl -o games.cbl\n  qipu convert page.html --to dhtmlxq\n  qipu convert games.pgn --to html -o games.html   # a game viewer page\n  qipu convert games.pgn --to uci -o games.txt   # position startpos moves h2e2 h9g7 ...\n  qipu convert collection/ --to pgn -o games.pgn --split-by red"
     )]
     Convert(convert::Args),
     /// Statistics of a collection: formats, validity, results against the computed end, game

@@ -15,6 +15,7 @@ pub mod detect;
 pub mod dhtmlxq;
 pub mod encoding;
 pub mod epd;
+pub mod html;
 #[cfg(feature = "serde")]
 pub mod json;
 pub mod lines;

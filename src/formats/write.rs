@@ -3,7 +3,7 @@
 //! [`WriteError`] that keeps the writer's own error.
 
 use super::encoding::Encoding;
-use super::{ccbridge, dhtmlxq, pgn, uci, xqf};
+use super::{ccbridge, dhtmlxq, html, pgn, uci, xqf};
 use crate::notation::Notation;
 use crate::record::Record;
 
@@ -23,11 +23,16 @@ pub enum WriteFormat {
     Xqf,
     /// A 象棋桥 CBR file.
     Cbr,
+    /// A game viewer: one self-contained HTML page, its moves in
+    /// [`WriteOptions::notation`], always in UTF-8 (a page of several
+    /// games: [`html::page`]).
+    Html,
 }
 
 impl WriteFormat {
     /// Whether the format is text, written in [`WriteOptions::encoding`]
-    /// (XQF and CBR are binary files of one record each).
+    /// (XQF and CBR are binary files of one record each; an HTML page is
+    /// text, always in UTF-8).
     pub fn is_text(self) -> bool {
         !matches!(self, WriteFormat::Xqf | WriteFormat::Cbr)
     }
@@ -48,7 +53,7 @@ pub enum Unmappable {
 pub struct WriteOptions {
     /// The format.
     pub format: WriteFormat,
-    /// The notation of PGN's moves.
+    /// The notation of the moves of PGN and HTML.
     pub notation: Notation,
     /// The version of XQF written.
     pub xqf_version: xqf::Version,
@@ -108,8 +113,8 @@ pub type Written = ccbridge::Written;
 
 /// The bytes of `record` in the format of `options`, as they stand in a
 /// file: a text record ends with its line end (`\n`), so that the records
-/// of a file are the concatenation of their bytes; XQF and CBR are a file
-/// each.
+/// of a file are the concatenation of their bytes; XQF, CBR and an HTML
+/// page are a file each.
 ///
 /// # Errors
 ///
@@ -145,6 +150,13 @@ pub fn write_with_warnings(record: &Record, options: &WriteOptions) -> Result<Wr
             return Ok(Written { bytes: xqf::write(record, options.xqf_version)?, warnings: Vec::new() });
         }
         WriteFormat::Cbr => return Ok(ccbridge::write_cbr(record)?),
+        // The page says it is UTF-8.
+        WriteFormat::Html => {
+            return Ok(Written {
+                bytes: html::write(record, options.notation).into_bytes(),
+                warnings: Vec::new(),
+            });
+        }
     };
     Ok(Written { bytes: encode(text, options.encoding, options.unmappable)?, warnings: Vec::new() })
 }
@@ -190,6 +202,8 @@ mod tests {
             (WriteFormat::Xqf, Format::Xqf),
             (WriteFormat::Cbr, Format::Cbr),
         ];
+        let page = write(&record, &options(WriteFormat::Html)).unwrap();
+        assert!(page.starts_with(b"<!DOCTYPE html>") && page.ends_with(b"</html>\n"));
         #[cfg(feature = "serde")]
         formats.push((WriteFormat::Json, Format::Json));
         for (format, read_as) in formats {

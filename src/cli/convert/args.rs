@@ -38,6 +38,11 @@ pub enum Target {
     /// comments, variations and the result are not written; a game with a move that does not
     /// replay is not written, and is named.
     Uci,
+    /// One self-contained HTML page, a game viewer of every game (a chooser when there are
+    /// several): the board, the tags, the moves in --notation with comments and variations,
+    /// stepped with the arrow keys or by clicking a move. Nothing is fetched from the network.
+    /// A game with a move that does not replay shows up to that move, marked.
+    Html,
 }
 
 /// What `qipu convert` does with a character the output encoding lacks.
@@ -66,7 +71,7 @@ pub struct Args {
     /// The format to write.
     #[arg(long, value_enum)]
     pub to: Target,
-    /// Notation of the moves in PGN.
+    /// Notation of the moves in PGN and HTML.
     #[arg(long, value_enum, default_value_t = MoveNotation::Chinese)]
     pub notation: MoveNotation,
     /// Characters for --notation chinese (default: simplified; traditional with
@@ -130,6 +135,7 @@ impl Target {
             Target::Uci => WriteFormat::Uci,
             Target::Xqf => WriteFormat::Xqf,
             Target::Cbr | Target::Cbl => WriteFormat::Cbr,
+            Target::Html => WriteFormat::Html,
         }
     }
 }

@@ -1,7 +1,8 @@
 //! `qipu convert PATH... --to xqf|cbr -o DIR`: one file per game, named
 //! after its title (or `source-N.EXT`), never over an existing file unless
-//! `--force`, never over an input; and `--to cbl -o FILE`: every game in
-//! one library, written when the batch is done.
+//! `--force`, never over an input; `--to cbl -o FILE`: every game in one
+//! library; and `--to html [-o FILE]`: every game in one viewer page. A
+//! library and a page are written when the batch is done.
 
 use std::path::Path;
 
@@ -11,7 +12,7 @@ use crate::cli::output::{InputFiles, told};
 use crate::cli::progress::{Outcome, Tally};
 use qipu::batch::Input;
 use qipu::formats::write::{WriteError, WriteFormat, WriteOptions, Written};
-use qipu::formats::{self, ccbridge};
+use qipu::formats::{self, ccbridge, html};
 use qipu::record::replay::ReplayError;
 use qipu::record::visit::Map;
 use qipu::record::{Record, RecordBuilder, Warning};
@@ -26,29 +27,46 @@ pub(super) enum Dest<'a> {
         /// The extension, no dot.
         ext: &'a str,
     },
-    /// Every game's file, with its title, collected for one output.
+    /// Every game's bytes, with its name, collected for one output.
     Collect(&'a mut Vec<(Vec<u8>, String)>),
+}
+
+/// What the report of an illegal game written as a file adds.
+const STORED: &str = " (written with the moves as stored)";
+
+/// A game made into bytes, with its name: the file's name (its `Title`
+/// tag) or its name in a viewer page.
+type Render<'a> = dyn Fn(&Record) -> (Result<Written, WriteError>, Option<String>) + Sync + 'a;
+
+/// Each game as a file of `options`' format, named by its `Title` tag.
+fn as_file(
+    options: &WriteOptions,
+) -> impl Fn(&Record) -> (Result<Written, WriteError>, Option<String>) + Sync + '_ {
+    |record| (formats::write::write_with_warnings(record, options), record.tag("Title").map(str::to_string))
 }
 
 /// One game made into a file, or why it could not be.
 struct Converted {
     bytes: Result<Written, WriteError>,
-    /// The `Title` tag, for the file's name.
+    /// Its name: the `Title` tag, for the file's name, or its name in a
+    /// page.
     title: Option<String>,
     /// How the game replayed.
     error: Option<ReplayError>,
     unreadable: Option<Warning>,
 }
 
-/// Writes every game of `inputs` as `options` say into `dest`; the
-/// writer's warnings go to standard error, naming the game. Returns the
+/// Writes every game of `inputs` made into bytes by `render` into `dest`;
+/// the writer's warnings go to standard error, naming the game, and an
+/// illegal game's report ends with `note`. Returns the
 /// tally of the games, and of those not written, and the selection's part
 /// of the summary line.
-pub(super) fn run(
+fn run(
     inputs: &mut [Input],
     args: &Args,
     mut dest: Dest,
-    options: &WriteOptions,
+    render: &Render,
+    note: &str,
 ) -> Result<(Tally, String), Failure> {
     if let Dest::Files { dir, .. } = dest {
         std::fs::create_dir_all(dir).map_err(|e| Failure::usage(format!("{}: {e}", dir.display())))?;
@@ -65,18 +83,13 @@ pub(super) fn run(
         // Judged as read, before shaping.
         let judged = selection.judge_record(&record);
         let (record, error) = prepare(record, &shape, args.set_ecco);
-        let game = Converted {
-            bytes: formats::write::write_with_warnings(&record, options),
-            title: record.tag("Title").map(str::to_string),
-            error,
-            unreadable: record.unreadable().cloned(),
-        };
+        let (bytes, title) = render(&record);
+        let game = Converted { bytes, title, error, unreadable: record.unreadable().cloned() };
         Judged { matches: judged.matches, key: judged.key, game }
     };
     let make = || Map::new(RecordBuilder::default(), write);
     chooser.pass(&batch, inputs, &mut tally, make, |meta, event, tally| {
         let PassEvent::Game { index, game: c, selected } = event else { return Ok(()) };
-        let note = " (written with the moves as stored)";
         let outcome = Outcome::of(&meta.source, index, c.unreadable.as_ref(), c.error.as_ref(), note);
         tally.game_as(outcome, selected);
         // An unreadable record is never written as a game.
@@ -126,7 +139,7 @@ pub(super) fn run_library(
     }
     let mut games = Vec::new();
     let cbr = WriteOptions::new(WriteFormat::Cbr);
-    let (mut tally, selected) = run(inputs, args, Dest::Collect(&mut games), &cbr)?;
+    let (mut tally, selected) = run(inputs, args, Dest::Collect(&mut games), &as_file(&cbr), STORED)?;
     let title = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     let library = ccbridge::write_library(&games, &title);
     for w in &library.warnings {
@@ -139,6 +152,54 @@ pub(super) fn run_library(
             (0..games.len()).for_each(|_| tally.not_written(&why));
         }
     }
+    Ok((tally, selected))
+}
+
+/// Writes a file per game of `inputs` into `dir`, in `options`' format,
+/// with the extension `ext`.
+pub(super) fn run_files(
+    inputs: &mut [Input],
+    args: &Args,
+    dir: &Path,
+    ext: &str,
+    options: &WriteOptions,
+) -> Result<(Tally, String), Failure> {
+    run(inputs, args, Dest::Files { dir, ext }, &as_file(options), STORED)
+}
+
+/// Writes every game of `inputs` as one viewer page, its moves in
+/// `notation`, into `out` (standard output or `-o FILE`, opened before the
+/// batch so that a refused file is told first); the page is written when
+/// the batch is done.
+pub(super) fn run_page(
+    inputs: &mut [Input],
+    args: &Args,
+    notation: qipu::notation::Notation,
+    out: &mut crate::cli::output::Sink,
+) -> Result<(Tally, String), Failure> {
+    let mut parts = Vec::new();
+    let render = |record: &Record| {
+        let game = html::game(record, notation);
+        (Ok(Written { bytes: game.data.into_bytes(), warnings: Vec::new() }), Some(game.label))
+    };
+    let (mut tally, selected) =
+        run(inputs, args, Dest::Collect(&mut parts), &render, " (shown up to there)")?;
+    let games: Vec<html::Game> = parts
+        .into_iter()
+        .map(|(data, label)| {
+            // Always UTF-8: the bytes are a string's.
+            let data = String::from_utf8(data)
+                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+            html::Game { data, label }
+        })
+        .collect();
+    let title = match args.output.as_deref().filter(|p| p.as_os_str() != "-") {
+        Some(path) => path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(),
+        None => String::new(),
+    };
+    let title = if games.len() == 1 { String::new() } else { title };
+    std::io::Write::write_all(out, html::page(&games, &title).as_bytes())?;
+    (0..games.len()).for_each(|_| tally.wrote());
     Ok((tally, selected))
 }
 

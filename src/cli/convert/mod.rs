@@ -1,10 +1,10 @@
-//! `qipu convert PATH... --to pgn|json|dhtmlxq|xqf|cbr|cbl|uci`: records rewritten in a
+//! `qipu convert PATH... --to pgn|json|dhtmlxq|xqf|cbr|cbl|uci|html`: records rewritten in a
 //! normalized form, tags, comments and variations kept (`uci`: the main
-//! line only).
+//! line only; `html`: a viewer page of every game).
 
 //!
-//! Text formats are written by [`text`], files of their own (XQF, CBR, a CBL library) by
-//! [`files`]; both take the [`Args`] of [`args`].
+//! Text formats are written by [`text`], files of their own (XQF, CBR, a CBL library, a
+//! viewer page) by [`files`]; both take the [`Args`] of [`args`].
 
 use std::io::Write;
 
@@ -20,7 +20,6 @@ use crate::cli::{ChineseStyle, Failure, MoveNotation};
 /// `--to xqf`, `cbr` (a file per game into -o DIR) and `cbl` (one library,
 /// -o FILE).
 fn binary(inputs: &mut [qipu::batch::Input], args: &Args) -> Result<i32, Failure> {
-    use files::Dest;
     let (name, what) = match args.to {
         Target::Xqf => ("xqf", "XQF"),
         Target::Cbr => ("cbr", "CBR"),
@@ -53,8 +52,31 @@ fn binary(inputs: &mut [qipu::batch::Input], args: &Args) -> Result<i32, Failure
     let options = args.write_options(MoveNotation::Chinese.with(ChineseStyle::Simplified));
     let (tally, selected) = match args.to {
         Target::Cbl => files::run_library(inputs, args, out)?,
-        _ => files::run(inputs, args, Dest::Files { dir: out, ext: name }, &options)?,
+        _ => files::run_files(inputs, args, out, name, &options)?,
     };
+    eprintln!("{}{selected}; {} written", tally.summary(), tally.written());
+    Ok(tally.code())
+}
+
+/// `--to html`: one viewer page of every game, into -o FILE or standard
+/// output.
+fn page(inputs: &mut [qipu::batch::Input], args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
+    if args.split.is_some() || args.split_by.is_some() {
+        return Err(Failure::usage(
+            "--to html writes one page of every game: --split and --split-by are for pgn, json and dhtmlxq \
+             (choose the games of a page with --player, --event, --limit, ...)",
+        ));
+    }
+    if args.rejected.is_some() {
+        return Err(Failure::usage("--rejected is not for --to html (which writes one page)"));
+    }
+    if args.output_encoding != qipu::formats::encoding::Encoding::Utf8 {
+        return Err(Failure::usage("--to html writes pages in utf-8 only: leave out --output-encoding"));
+    }
+    let notation = args.notation.with(args.chinese.unwrap_or(ChineseStyle::Simplified));
+    let mut out = crate::cli::output::Sink::open(args.output.as_deref(), args.force, inputs, stdout)?;
+    let (tally, selected) = files::run_page(inputs, args, notation, &mut out)?;
+    out.commit()?;
     eprintln!("{}{selected}; {} written", tally.summary(), tally.written());
     Ok(tally.code())
 }
@@ -64,6 +86,9 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     let mut inputs = args.read.inputs();
     if matches!(args.to, Target::Xqf | Target::Cbr | Target::Cbl) {
         return binary(&mut inputs, args);
+    }
+    if args.to == Target::Html {
+        return page(&mut inputs, args, stdout);
     }
     text::run(&mut inputs, args, stdout)
 }
