@@ -23,29 +23,9 @@ use std::fmt::Write;
 /// The width of every chart, in pixels.
 pub const WIDTH: f64 = 1000.0;
 
-/// `text` made safe inside XML and HTML text and attribute values: `&`,
-/// `<`, `>`, `"` and `'` written as references, and control characters
-/// that XML does not allow made `�`.
-///
-/// ```
-/// assert_eq!(qipu::analysis::chart::escape("<b>许 & \"吕\"</b>"), "&lt;b&gt;许 &amp; &quot;吕&quot;&lt;/b&gt;");
-/// ```
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            '\t' | '\n' | '\r' => out.push(c),
-            c if c.is_control() || c == '\u{FFFE}' || c == '\u{FFFF}' => out.push('\u{FFFD}'),
-            c => out.push(c),
-        }
-    }
-    out
-}
+/// `text` made safe inside XML and HTML (the one rule of
+/// [`formats::markup::escape`](crate::formats::markup::escape)).
+pub use crate::formats::markup::escape;
 
 /// About how wide `text` is drawn at `size` pixels: Chinese characters a
 /// full square, others a little over half.

@@ -19,6 +19,7 @@ pub mod html;
 #[cfg(feature = "serde")]
 pub mod json;
 pub mod lines;
+pub mod markup;
 pub mod mxq;
 pub mod pgn;
 mod read;

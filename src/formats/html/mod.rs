@@ -29,6 +29,7 @@
 mod data;
 
 use crate::diagram::svg::{SvgStyle, svg_frame};
+use crate::formats::markup::escape;
 use crate::notation::Notation;
 use crate::record::Record;
 
@@ -68,25 +69,6 @@ fn label(record: &Record) -> String {
         parts.push(result.to_string());
     }
     parts.join(", ")
-}
-
-/// `text` with `&`, `<`, `>` and `"` written as character references,
-/// to stand in an element or a quoted attribute (and U+2028 and U+2029,
-/// which some tools take for line ends).
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\u{2028}' => out.push_str("&#x2028;"),
-            '\u{2029}' => out.push_str("&#x2029;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// A viewer page of `games`, in UTF-8, titled `title` (else its first
