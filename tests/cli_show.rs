@@ -271,3 +271,22 @@ fn bad_input_is_told() {
     assert_ne!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stderr).contains("empty.pgn"));
 }
+
+#[test]
+fn gzip_data_shows_as_the_file_it_holds() {
+    let text = "[Event \"a\"]\n1. h2e2 h9g7 *\n\n[Event \"b\"]\n1. b2e2 b9c7 2. h0g2 *\n";
+    let plain = file("two.pgn", text);
+    let gz = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli_show").join("two.pgn.gz");
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut encoder, text.as_bytes()).unwrap();
+    std::fs::write(&gz, encoder.finish().unwrap()).unwrap();
+    for ply in ["0", "2", "3"] {
+        let want = stdout_of(&["show", plain.to_str().unwrap(), "--game", "2", "--ply", ply]);
+        let got = stdout_of(&["show", gz.to_str().unwrap(), "--game", "2", "--ply", ply]);
+        assert_eq!(got, want, "ply {ply}");
+    }
+    assert!(stdout_of(&["show", gz.to_str().unwrap(), "--game", "2"]).contains("last move H0-G2"));
+    let out = qipu().args(["show", gz.to_str().unwrap(), "--game", "3"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("holds 2 game(s)"));
+}

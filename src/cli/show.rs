@@ -6,16 +6,20 @@ use std::path::{Path, PathBuf};
 
 use super::output::{OutputArgs, Sink};
 use super::{Failure, color, position_arg};
-use qipu::batch::Input;
+use qipu::batch::{Batch, Input};
 use qipu::diagram::svg::{SvgStyle, svg};
 use qipu::diagram::text::{TextStyle, text};
+use qipu::record::visit::Map;
+use qipu::record::{Record, RecordBuilder};
+use qipu::select::{Judged, Options, PassEvent};
 use qipu::{Move, Position};
 
 /// Arguments of `qipu show`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The position: a FEN (its fields may be separate words), `startpos`, or a record file of
-    /// any format qipu reads (not gzip data nor a zip archive).
+    /// any format qipu reads (gzip data and zip archives too: --game counts the games of their
+    /// members in order).
     #[arg(required = true, value_name = "FEN|startpos|FILE")]
     pub position: Vec<String>,
     /// Which game of the file, counted from 1.
@@ -102,18 +106,41 @@ fn file_arg(words: &[String]) -> Option<PathBuf> {
 }
 
 /// The position after `ply` plies (default: all that replay) of the main
-/// line of game `game` (from 1) of the record file `path`.
+/// line of game `game` (from 1) of the record file `path`, read as every
+/// command reads its inputs (gzip data inflated, a zip archive's members in
+/// order), up to that game and no further.
 fn from_file(path: &Path, game: usize, ply: Option<usize>) -> Result<Shown, Failure> {
     let name = path.display();
-    let bytes = std::fs::read(path).map_err(|e| Failure::usage(format!("{name}: cannot read: {e}")))?;
-    let parsed = qipu::formats::read(&bytes, None)
-        .map_err(|e| Failure { message: format!("{name}: unreadable: {e}"), code: 1 })?;
-    let count = parsed.records.len();
-    let Some(record) = game.checked_sub(1).and_then(|k| parsed.records.get(k)) else {
+    let expanded = qipu::batch::expand(&[path.to_path_buf()]);
+    let skip = game.checked_sub(1).ok_or_else(|| Failure::usage("--game counts from 1"))?;
+    let options = Options { skip: skip as u64, limit: Some(1), ..Options::default() };
+    let mut chooser = options.chooser().map_err(|e| Failure::usage(e.to_string()))?;
+    let make = || Map::new(RecordBuilder::default(), |game| Judged { matches: true, key: None, game });
+    let mut found: Option<(String, usize, Record)> = None;
+    let mut unreadable: Option<String> = None;
+    let summary = chooser.pass(&Batch::new().threads(1), &expanded.inputs, make, |meta, event| {
+        match event {
+            PassEvent::Game { index, game, selected: true } => {
+                found = Some((meta.source.clone(), index, game))
+            }
+            PassEvent::Unreadable { reason, selected: true } => {
+                unreadable = Some(format!("{}: unreadable: {reason}", meta.source));
+            }
+            _ => {}
+        }
+        Ok::<(), Failure>(())
+    })?;
+    if let Some(message) = unreadable {
+        return Err(Failure { message, code: 1 });
+    }
+    let Some((source, index, record)) = found else {
+        let count = summary.games;
         return Err(Failure::usage(format!(
             "{name}: --game {game}: the file holds {count} game(s), 1 to {count}"
         )));
     };
+    let name = source;
+    let game = index + 1;
     let at = format!("{name}: game {game}");
     if let Some(why) = record.unreadable() {
         return Err(Failure { message: format!("{at}: unreadable: {}", why.message), code: 1 });
