@@ -40,7 +40,7 @@ mod validate;
     about,
     long_about = None,
     propagate_version = true,
-    after_help = "Examples:\n  qipu validate fixtures/pgn                 # replay every game; report the wrong ones\n  qipu convert fixtures/pgn --to pgn --notation chinese -o games.pgn\n  qipu fen fixtures/pgn/Hu_Ronghua_1391_UCI_games.pgn --format csv\n  qipu stats fixtures/\n  qipu duplicates fixtures/ -q\n  qipu moves startpos --notation chinese\n\n`qipu help COMMAND` tells more of each command."
+    after_help = "Examples:\n  qipu validate fixtures/pgn                 # replay every game; report the wrong ones\n  qipu convert fixtures/pgn --to pgn --notation chinese -o games.pgn\n  qipu fen fixtures/pgn/Hu_Ronghua_1391_UCI_games.pgn --format csv\n  qipu stats fixtures/pgn\n  qipu duplicates fixtures/pgn -q\n  qipu moves startpos --notation chinese\n\n`qipu help COMMAND` tells more of each command."
 )]
 pub struct Cli {
     /// When to colour output: auto (a terminal, unless NO_COLOR is set), always or never.
