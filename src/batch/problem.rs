@@ -1,25 +1,4 @@
-//! Problem lines: how every text report tells a problem, one line each, in
-//! the form compilers use (editors and `grep` can jump to them):
-//!
-//! ```text
-//! SOURCE[:LINE:COLUMN | @OFFSET]: error|warning: [game N[, ply P: MOVE | , start position]: ]REASON
-//! ```
-//!
-//! `LINE:COLUMN` (1-based, the column in characters) is given for text
-//! formats, `@OFFSET` (a byte offset) for binary ones, and neither when the
-//! place is not known. `error` is a game or input that fails (illegal,
-//! unreadable, not written); `warning` is a relaxed reading, a stated result
-//! the final position contradicts, or an input that holds no record.
-//!
-//! ```
-//! use qipu::batch::ProblemLine;
-//! use qipu::record::Span;
-//! let e = &qipu::formats::pgn::read("1. h2e2 h9g7 2. h2e2 *")[0].replayed().error.clone().unwrap();
-//! let line = ProblemLine::replay("a.pgn", 0, e, "");
-//! assert_eq!(line.to_string(), "a.pgn:1:17: error: game 1, ply 3: h2e2: no Red piece on h2");
-//! let w = ProblemLine::warning("a.xqf", Some(Span { line: 0, column: 1106 }), Some(0), "a comment cut short");
-//! assert_eq!(w.to_string(), "a.xqf@1106: warning: game 1: a comment cut short");
-//! ```
+//! Problem lines: how every text report tells a problem ([`ProblemLine`]).
 
 use std::fmt;
 
@@ -48,8 +27,30 @@ impl Severity {
     }
 }
 
-/// One problem as a text report tells it (see the [module](self) for the
-/// grammar); its `Display` is the line, without a newline.
+/// One problem as every text report tells it: one line, in the form
+/// compilers use (editors and `grep` can jump to them):
+///
+/// ```text
+/// SOURCE[:LINE:COLUMN | @OFFSET]: error|warning: [game N[, ply P: MOVE | , start position]: ]REASON
+/// ```
+///
+/// `LINE:COLUMN` (1-based, the column in characters) is given for text
+/// formats, `@OFFSET` (a byte offset) for binary ones, and neither when the
+/// place is not known. `error` is a game or input that fails (illegal,
+/// unreadable, not written); `warning` is a relaxed reading, a stated result
+/// the final position contradicts, or an input that holds no record.
+///
+/// ```
+/// use qipu::batch::ProblemLine;
+/// use qipu::record::Span;
+/// let e = &qipu::formats::pgn::read("1. h2e2 h9g7 2. h2e2 *")[0].replayed().error.clone().unwrap();
+/// let line = ProblemLine::replay("a.pgn", 0, e, "");
+/// assert_eq!(line.to_string(), "a.pgn:1:17: error: game 1, ply 3: h2e2: no Red piece on h2");
+/// let w = ProblemLine::warning("a.xqf", Some(Span { line: 0, column: 1106 }), Some(0), "a comment cut short");
+/// assert_eq!(w.to_string(), "a.xqf@1106: warning: game 1: a comment cut short");
+/// ```
+///
+/// Its `Display` is the line, without a newline.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProblemLine {
     /// The input's name, as reports show it.
