@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# The one-pass figures: this tree's release binary beside the binary of an earlier commit (default
+# The one-pass figures: this tree's dist binary beside the binary of an earlier commit (default
 # 072af77, where the one-pass work started) built from the same repository, in the same run, best
 # of five, on every core count asked.
 #
 #   bash scripts/bench-against.sh [REV]          (from the repository root)
 #   SECTIONS="speed scaling fen memory python" picks sections (default: all of them)
 #   BIG_SIZE=BYTES sets the size of the memory inputs (default 1 GiB)
-#   QIPU=PATH takes that binary for this tree's (else `cargo build --release`); the binary of REV
-#   is built once into ${TMPDIR:-/tmp}/qipu-bench/qipu-REV
+#   QIPU=PATH takes that binary for this tree's (else `cargo build --profile dist`, the fat-LTO
+#   build published figures come from); the binary of REV is built once into
+#   ${TMPDIR:-/tmp}/qipu-bench/qipu-REV, in REV's dist profile (its release profile before there
+#   was one, when release was the fat-LTO build)
 #
 # Inputs (built in ${TMPDIR:-/tmp}/qipu-bench on first use; generated, never committed):
 #   xqf-corpus     ../shared/corpus/xqf (5,111 files)
@@ -34,16 +36,18 @@ mkdir -p "$work"
 if [ -n "${QIPU:-}" ]; then
   qipu=$(realpath "$QIPU") # a binary of this tree built otherwise
 else
-  cargo build --release --locked --quiet
-  qipu=$PWD/target/release/qipu
+  cargo build --profile dist --locked --quiet
+  qipu=$PWD/target/dist/qipu
 fi
 base="$work/qipu-$rev"
 if [ ! -x "$base" ]; then
   tree="$work/tree-$rev"
   rm -rf "$tree"
   git worktree add --detach "$tree" "$rev" > /dev/null
-  (cd "$tree" && cargo build --release --locked --quiet --target-dir "$work/target-$rev")
-  cp "$work/target-$rev/release/qipu" "$base"
+  profile=release
+  grep -q '^\[profile\.dist\]' "$tree/Cargo.toml" && profile=dist
+  (cd "$tree" && cargo build --profile "$profile" --locked --quiet --target-dir "$work/target-$rev")
+  cp "$work/target-$rev/$profile/qipu" "$base"
   git worktree remove --force "$tree"
 fi
 echo "this tree: $(git rev-parse --short HEAD)$(git diff --quiet || echo ' (changed)'); beside: $rev"

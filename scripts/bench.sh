@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Throughput of the release binary beside the floor (`wc -l` on the same file) and the peer
-# (the cchess Python package on a sample of the same games), in one run.
+# Throughput of the dist binary (`cargo build --profile dist`, fat LTO) beside the floor (`wc -l` on
+# the same file) and the peer (the cchess Python package on a sample of the same games), in one run.
 #
 # Inputs (built in ${TMPDIR:-/tmp}/qipu-bench on first use):
 #   ccpd8.pgn      the CCPD slice of ../shared/corpus/pgn concatenated, eight times over
@@ -19,8 +19,9 @@
 # Usage: bash scripts/bench.sh   (from the repository root; the peer needs `pip install cchess`)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release --quiet
-qipu=target/release/qipu
+# The fat-LTO build (profile dist) that published figures come from.
+cargo build --profile dist --quiet
+qipu=target/dist/qipu
 work=${TMPDIR:-/tmp}/qipu-bench
 mkdir -p "$work"
 ccpd="$work/ccpd8.pgn"

@@ -11,7 +11,7 @@ fn main() {
         Ok(code) => std::process::exit(code),
         Err(failure) => {
             if !failure.message.is_empty() {
-                eprintln!("qipu: {}", failure.message);
+                eprintln!("{}", cli::error_line(&failure.message));
             }
             std::process::exit(failure.code);
         }

@@ -142,7 +142,8 @@ fn classify_names_openings_and_compares_tags() {
     assert_eq!((rows[3]["error"]["ply"].as_u64(), rows[3]["error"]["line"].as_u64()), (Some(3), Some(10)));
     assert!(rows[0]["error"].is_null());
     let stderr = String::from_utf8(out.stderr).unwrap();
-    assert!(stderr.contains("-: game 4: ply 3 "), "the illegal move is told: {stderr}");
+    assert!(stderr.contains("-:10:"), "the illegal move's place is told: {stderr}");
+    assert!(stderr.contains(": error: game 4, ply 3: "), "the illegal move is told: {stderr}");
     assert!(
         stderr.contains(
             "4 game(s): 3 valid, 1 illegal, 0 unreadable (1 input(s))\n\
@@ -209,6 +210,6 @@ fn validate_tells_warnings_of_valid_games_in_text() {
     let out = qipu().args(["validate", "-"]).write_stdin(games).output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     // The comment without end stops at the next game's tags, after an empty line.
-    assert!(text.contains("-: game 1: warning: line 2, column 9: comment not closed with '}'"), "{text}");
+    assert!(text.contains("-:2:9: warning: game 1: comment not closed with '}'"), "{text}");
     assert!(text.ends_with("2 game(s): 2 valid, 0 illegal, 0 unreadable (1 input(s))\n"), "{text}");
 }

@@ -120,5 +120,5 @@ fn tags_cbr_cannot_hold_are_told_naming_the_game() {
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("w.pgn: game 1: tag Opening"), "{err}");
+    assert!(err.contains("w.pgn: warning: game 1: tag Opening"), "{err}");
 }

@@ -85,11 +85,11 @@ fn every_command_survives_damaged_files_and_counts_them() {
     // Found in a folder, garbage holds no record: not a game. Files named
     // like records (`.pgn`) that hold none are damaged records.
     assert_eq!(no_record, 1, "{summary}");
-    assert!(stdout.contains("empty.pgn: unreadable: empty file"), "{stdout}");
-    assert!(stdout.contains("garbage.bin: holds no record: binary data"), "{stdout}");
-    assert!(stdout.contains("truncated.xqf: unreadable: byte "), "binary: a byte offset: {stdout}");
+    assert!(stdout.contains("empty.pgn: error: unreadable: empty file"), "{stdout}");
+    assert!(stdout.contains("garbage.bin: warning: holds no record: binary data"), "{stdout}");
+    assert!(stdout.contains("truncated.xqf: error: unreadable: byte "), "binary: a byte offset: {stdout}");
     #[cfg(unix)]
-    assert!(stdout.contains("link.pgn: unreadable: cannot read: a link to nothing"), "{stdout}");
+    assert!(stdout.contains("link.pgn: error: unreadable: cannot read: a link to nothing"), "{stdout}");
     let out = qipu().args(["validate", "--format", "json"]).arg(&dir).output().unwrap();
     no_panic(&out, "validate --format json");
     let rows: Vec<serde_json::Value> =
@@ -170,14 +170,17 @@ fn prose_in_a_folder_is_no_game_but_named_it_is_unreadable() {
         ),
         "{stdout}"
     );
-    assert!(stdout.contains("README.TXT: holds no record: text without a game record"), "{stdout}");
-    assert!(stdout.contains("XQF工具包说明.txt: holds no record: text"), "not a broken XQF: {stdout}");
-    assert!(stdout.contains("format.txt: holds no record: text"), "a hex dump is no game: {stdout}");
+    assert!(stdout.contains("README.TXT: warning: holds no record: text without a game record"), "{stdout}");
+    assert!(
+        stdout.contains("XQF工具包说明.txt: warning: holds no record: text"),
+        "not a broken XQF: {stdout}"
+    );
+    assert!(stdout.contains("format.txt: warning: holds no record: text"), "a hex dump is no game: {stdout}");
     // Named on the command line, prose is an unreadable input.
     let out = qipu().arg("validate").arg(dir.join("README.TXT")).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     let stdout = String::from_utf8(out.stdout).unwrap();
-    assert!(stdout.contains("README.TXT: unreadable: text without a game record"), "{stdout}");
+    assert!(stdout.contains("README.TXT: error: unreadable: text without a game record"), "{stdout}");
 }
 
 #[test]
@@ -188,7 +191,7 @@ fn a_missing_path_is_reported_and_the_rest_is_read() {
     let out = qipu().arg("validate").arg(dir.join("games.pgn")).arg(&missing).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     let stdout = String::from_utf8(out.stdout).unwrap();
-    assert!(stdout.contains("x.pgn: unreadable: no such file or directory"), "{stdout}");
+    assert!(stdout.contains("x.pgn: error: unreadable: no such file or directory"), "{stdout}");
     assert!(stdout.ends_with("3 game(s): 2 valid, 0 illegal, 1 unreadable (2 input(s))\n"), "{stdout}");
     for command in ["fen", "stats", "classify", "openings"] {
         let out = qipu().arg(command).arg(dir.join("games.pgn")).arg(&missing).output().unwrap();

@@ -222,7 +222,7 @@ fn copies_written_out_and_problems_counted() {
     // An illegal game makes the exit code 1, as in every batch command.
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8(out.stderr).unwrap();
-    assert!(stderr.contains("-: game 3: ply 3"), "{stderr}");
+    assert!(stderr.contains(": error: game 3, ply 3: "), "{stderr}");
     assert!(stderr.contains("3 game(s): 2 valid, 1 illegal, 0 unreadable"), "{stderr}");
     let written = std::fs::read_to_string(&target).unwrap();
     assert_eq!(written.matches("[Red ").count(), 1, "{written}");

@@ -184,7 +184,7 @@ fn stats_in_text_and_json() {
     // One game has an illegal move: told, counted, and exit code 1 as validate gives.
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8(out.stderr).unwrap();
-    assert!(stderr.contains("-: game 3: ply 1 "), "{stderr}");
+    assert!(stderr.contains(": error: game 3, ply 1: "), "{stderr}");
     assert!(stderr.ends_with("3 game(s): 2 valid, 1 illegal, 0 unreadable (1 input(s))\n"), "{stderr}");
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.starts_with("games: 3\n"), "{text}");

@@ -407,7 +407,9 @@ fn variations_nested_too_deep_are_left_out_and_said_so() {
     assert!(rows.last().unwrap().starts_with(&format!("-,0,{deepest},2,B9-C7,")), "{}", rows.last().unwrap());
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(
-        stderr.contains("-: game 1: variations nested more than 64 deep: their positions are left out"),
+        stderr.contains(
+            "-: warning: game 1: variations nested more than 64 deep: their positions are left out"
+        ),
         "{stderr}"
     );
 }

@@ -302,7 +302,7 @@ fn convert_to_uci_names_the_games_it_cannot_write() {
         qipu().args(["convert", "--to", "uci", "-"]).write_stdin(text).assert().code(1).get_output().clone();
     assert_eq!(String::from_utf8(out.stdout).unwrap(), "position startpos moves h2e2 h9g7\n");
     let stderr = String::from_utf8(out.stderr).unwrap();
-    assert!(stderr.contains("-: game 2: not written: the move h2e3 did not replay"), "{stderr}");
+    assert!(stderr.contains("-: error: game 2: not written: the move h2e3 did not replay"), "{stderr}");
     assert!(
         stderr.contains("2 game(s): 1 valid, 1 illegal, 0 unreadable (1 input(s)); 1 written"),
         "{stderr}"

@@ -67,7 +67,7 @@ fn every_printing_command_writes_into_o_what_it_prints() {
         // Problems (but validate's, its report) and summary lines still go
         // to standard error.
         let told = stderr(&written);
-        assert_eq!(told.contains("games.pgn: game 2: ply 3"), args[0] != "validate", "{args:?}: {told}");
+        assert_eq!(told.contains(": error: game 2, ply 3: "), args[0] != "validate", "{args:?}: {told}");
         assert!(told.contains("3 game(s): 2 valid, 1 illegal, 0 unreadable"), "{args:?}: {told}");
         // `-o -` is standard output.
         let dash = qipu().args(*args).args(["-o", "-"]).arg(&input).output().unwrap();

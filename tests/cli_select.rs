@@ -303,20 +303,26 @@ fn bad_criteria_are_usage_errors_that_say_why() {
 #[test]
 fn option_errors_are_told_with_the_flags_names_first_one_first() {
     for (args, says) in [
-        (&["--mirror"][..], "qipu: --mirror needs --position (or openings --suite)\n"),
-        (&["--mirror", "--tag", "Event"][..], "qipu: --mirror needs --position (or openings --suite)\n"),
+        (&["--mirror"][..], "qipu: error: --mirror needs --position (or openings --suite)\n"),
+        (
+            &["--mirror", "--tag", "Event"][..],
+            "qipu: error: --mirror needs --position (or openings --suite)\n",
+        ),
         (
             &["--tag", "Event", "--position", "x"][..],
-            "qipu: --tag \"Event\": write NAME=REGEX, as Event=全国\n",
+            "qipu: error: --tag \"Event\": write NAME=REGEX, as Event=全国\n",
         ),
-        (&["--red", "[", "--tag", "Red=("][..], "qipu: --regular expression \"(\": error: unclosed group\n"),
+        (
+            &["--red", "[", "--tag", "Red=("][..],
+            "qipu: error: --regular expression \"(\": error: unclosed group\n",
+        ),
         (
             &["--site", "(", "--position", "x"][..],
-            "qipu: --regular expression \"(\": error: unclosed group\n",
+            "qipu: error: --regular expression \"(\": error: unclosed group\n",
         ),
         (
             &["--position", "xx", "--mirror"][..],
-            "qipu: --position \"xx\": FEN placement field: expected 10 ranks separated by '/', found 1\n",
+            "qipu: error: --position \"xx\": FEN placement field: expected 10 ranks separated by '/', found 1\n",
         ),
     ] {
         let out = qipu().arg("validate").args(args).arg("-").write_stdin(GAMES).output().unwrap();

@@ -247,7 +247,7 @@ fn a_game_with_an_illegal_move_shows_the_last_legal_position() {
     let out = qipu().args(["show", g]).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("illegal.pgn: game 1: ply 3 (line 3, column 4): 马二进四: illegal"), "{err}");
+    assert!(err.contains("illegal.pgn:3:4: error: game 1, ply 3: 马二进四: illegal"), "{err}");
     assert!(err.contains("after ply 2"), "{err}");
     let board = String::from_utf8(out.stdout).unwrap();
     assert_eq!(board, stdout_of(&["show", g, "--ply", "2"]));

@@ -112,7 +112,7 @@ fn a_plain_text_game_too_long_to_hold_is_one_unreadable_game() {
     let line = before + 1;
     let last = line + (17 << 20) / 60 + 1;
     let told = format!(
-        "long.txt: game 501 (line {line}, column 1): unreadable: more than 16 MB of text with no place where the next game surely starts: lines {line} to {last} not read"
+        "long.txt:{line}:1: error: game 501: unreadable: more than 16 MB of text with no place where the next game surely starts: lines {line} to {last} not read"
     );
     assert!(stdout.contains(&told), "{stdout}");
 }

@@ -33,7 +33,7 @@ fn an_illegal_move_is_reported_with_place_and_reason() {
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8(out.stdout).unwrap();
     let expected = format!(
-        "{}: game 2: ply 3 (line 7, column 4): 马二进四: illegal: h0f1: the horse is blocked at g0 (horse leg)\n\
+        "{}:7:4: error: game 2, ply 3: 马二进四: illegal: h0f1: the horse is blocked at g0 (horse leg)\n\
          2 game(s): 1 valid, 1 illegal, 0 unreadable (1 input(s))\n",
         path.display()
     );
@@ -112,7 +112,9 @@ fn directories_standard_input_and_encodings() {
     // A missing path is an unreadable input: reported, and the rest read.
     let out = qipu().args(["validate", "/no/such/file.pgn"]).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8(out.stdout).unwrap().contains("/no/such/file.pgn: unreadable: no such file"));
+    assert!(
+        String::from_utf8(out.stdout).unwrap().contains("/no/such/file.pgn: error: unreadable: no such file")
+    );
     let out = qipu().args(["validate", "-", "--encoding", "latin-9"]).write_stdin(GOOD).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
@@ -148,7 +150,7 @@ fn one_unreadable_record_among_several_is_counted_and_placed() {
     let out = qipu().args(["validate", "-"]).write_stdin(text).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     let stdout = String::from_utf8(out.stdout).unwrap();
-    assert!(stdout.contains("-: game 1 (line 1, column 28): unreadable: binit: 2 characters"), "{stdout}");
+    assert!(stdout.contains("-:1:28: error: game 1: unreadable: binit: 2 characters"), "{stdout}");
     assert!(stdout.contains("2 game(s): 1 valid, 0 illegal, 1 unreadable (1 input(s))"), "{stdout}");
     let out = qipu().args(["validate", "--format", "json", "-"]).write_stdin(text).output().unwrap();
     let rows: Vec<serde_json::Value> =

@@ -169,7 +169,7 @@ fn validate_reports_wxf_games_and_accounts_for_a_damaged_one() {
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8(out.stdout).unwrap();
     let expected = format!(
-        "{}: game 2 (line 11, column 1): unreadable: a SETUP{{ }} position: not read (qipu reads the position from a FEN line)\n\
+        "{}:11:1: error: game 2: unreadable: a SETUP{{ }} position: not read (qipu reads the position from a FEN line)\n\
          3 game(s): 2 valid, 0 illegal, 1 unreadable (1 input(s))\n",
         damaged.display()
     );

@@ -11,8 +11,6 @@
 
 mod common;
 
-use std::path::Path;
-
 use qipu::analysis::replay::replay;
 use qipu::formats::{cbf, ccbridge};
 use qipu::record::Record;
@@ -84,11 +82,7 @@ fn read(bytes: &[u8]) -> (usize, Vec<Result<Record, String>>) {
 
 #[test]
 fn ccbridge_corpus() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/ccbridge");
-    if !root.is_dir() {
-        eprintln!("skipped: ../shared/corpus/ccbridge is not there");
-        return;
-    }
+    let Some(root) = common::corpus("ccbridge") else { return };
     let mut rows = Vec::new();
     let mut errors = Vec::new();
     for path in common::files(&root) {

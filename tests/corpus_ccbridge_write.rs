@@ -6,8 +6,6 @@
 
 mod common;
 
-use std::path::Path;
-
 use qipu::formats::{self, ccbridge};
 use qipu::record::Record;
 
@@ -28,11 +26,7 @@ fn shape(record: &Record) -> (Vec<Option<String>>, Vec<bool>) {
 
 #[test]
 fn corpus_games_come_back_from_cbr_and_cbl() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/ccbridge");
-    if !root.is_dir() {
-        eprintln!("skipped: ../shared/corpus/ccbridge is not there");
-        return;
-    }
+    let Some(root) = common::corpus("ccbridge") else { return };
     let (mut games, mut nodes) = (0, 0);
     for path in common::files(&root) {
         let Ok(parsed) = formats::read(&std::fs::read(&path).unwrap(), None) else { continue };

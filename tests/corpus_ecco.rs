@@ -30,11 +30,7 @@ fn agreement(dir: &Path) -> BTreeMap<char, (usize, usize)> {
 
 #[test]
 fn xqbase_tags_all_agree() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/pgn/xqbase__eleeye/CCGC");
-    if !dir.is_dir() {
-        eprintln!("skipped: {} is not there", dir.display());
-        return;
-    }
+    let Some(dir) = common::corpus("pgn/xqbase__eleeye/CCGC") else { return };
     let by_letter = agreement(&dir);
     let (tagged, agreeing) = by_letter.values().fold((0, 0), |(t, a), (t2, a2)| (t + t2, a + a2));
     assert_eq!((tagged, agreeing), (20, 20), "{by_letter:?}");
@@ -42,12 +38,7 @@ fn xqbase_tags_all_agree() {
 
 #[test]
 fn ccpd_tags_agree_as_measured() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpus/pgn/Yvonne761__Chinese-Chess-Practical-Dataset");
-    if !dir.is_dir() {
-        eprintln!("skipped: {} is not there", dir.display());
-        return;
-    }
+    let Some(dir) = common::corpus("pgn/Yvonne761__Chinese-Chess-Practical-Dataset") else { return };
     let by_letter = agreement(&dir);
     eprintln!("{by_letter:?}");
     let (tagged, agreeing) = by_letter.values().fold((0, 0), |(t, a), (t2, a2)| (t + t2, a + a2));

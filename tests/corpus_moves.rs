@@ -11,15 +11,8 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-
 use qipu::Position;
 use qipu::notation::{chinese, iccs, wxf};
-
-fn corpus() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/pgn");
-    dir.is_dir().then_some(dir)
-}
 
 fn decode(bytes: &[u8]) -> String {
     qipu::formats::encoding::decode(bytes, None).text.into_owned()
@@ -109,10 +102,7 @@ fn resolve(pos: &Position, text: &str) -> Result<qipu::Move, String> {
 
 #[test]
 fn every_corpus_move_resolves() {
-    let Some(dir) = corpus() else {
-        eprintln!("skipped: ../shared/corpus/pgn is not there");
-        return;
-    };
+    let Some(dir) = common::corpus("pgn") else { return };
     let paths = common::files(&dir);
     let (mut n_games, mut n_moves, mut not_pgn) = (0, 0, Vec::new());
     let mut failures = Vec::new();

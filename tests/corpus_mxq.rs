@@ -12,11 +12,7 @@ use qipu::formats;
 
 #[test]
 fn every_mxq_file_of_the_corpus_reads_and_replays() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/mxq");
-    if !root.is_dir() {
-        eprintln!("skipped: ../shared/corpus/mxq is not there");
-        return;
-    }
+    let Some(root) = common::corpus("mxq") else { return };
     let paths = common::files(&root);
     assert_eq!(paths.len(), 50);
     let (mut plies, mut twins) = (0, 0);

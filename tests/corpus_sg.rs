@@ -8,18 +8,12 @@
 mod common;
 
 use std::collections::HashMap;
-use std::path::Path;
 
 use qipu::formats;
 
 #[test]
 fn every_sg_file_of_the_corpus_reads_and_replays() {
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    let root = corpus.join("sg");
-    if !root.is_dir() {
-        eprintln!("skipped: ../shared/corpus/sg is not there");
-        return;
-    }
+    let Some(root) = common::corpus("sg") else { return };
     let paths = common::files(&root);
     assert_eq!(paths.len(), 48);
     let (mut games, mut plies, mut named) = (0, 0, 0);
@@ -56,11 +50,7 @@ fn every_sg_file_of_the_corpus_reads_and_replays() {
     assert_eq!(plies, PLIES, "main-line plies of the 1,038 records");
 
     // The same games saved as XQF in the collection.
-    let xqf_root = corpus.join("xqf/hbsxcjp__cchess_qt");
-    if !xqf_root.is_dir() {
-        eprintln!("twins skipped: ../shared/corpus/xqf/hbsxcjp__cchess_qt is not there");
-        return;
-    }
+    let Some(xqf_root) = common::corpus("xqf/hbsxcjp__cchess_qt") else { return };
     let mut xqf: HashMap<Vec<qipu::Move>, usize> = HashMap::new();
     for path in common::files(&xqf_root) {
         let Ok(parsed) = formats::read(&std::fs::read(&path).unwrap(), None) else { continue };

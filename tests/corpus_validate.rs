@@ -5,18 +5,12 @@
 
 mod common;
 
-use std::path::Path;
-
 use qipu::analysis::replay::replay;
 use qipu::formats;
 
 #[test]
 fn pgn_and_text_corpus() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    if !root.is_dir() {
-        eprintln!("skipped: ../shared/corpus is not there");
-        return;
-    }
+    let Some(root) = common::corpus("") else { return };
     let mut paths = common::files(&root.join("pgn"));
     paths.extend(common::files(&root.join("text")));
     let (mut games, mut plies, mut unreadable, mut illegal) = (0, 0, Vec::new(), Vec::new());

@@ -11,18 +11,13 @@
 mod common;
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use qipu::analysis::replay::replay;
 use qipu::formats;
 
 #[test]
 fn xqf_corpus() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/xqf");
-    if !root.is_dir() {
-        eprintln!("skipped: ../shared/corpus/xqf is not there");
-        return;
-    }
+    let Some(root) = common::corpus("xqf") else { return };
     let paths = common::files(&root);
     // (version, outcome) -> files
     let mut table: BTreeMap<(String, &str), usize> = BTreeMap::new();
@@ -78,11 +73,7 @@ fn xqf_corpus() {
 /// flags are written as XQStudio writes them.
 #[test]
 fn xqf_corpus_written_back_byte_for_byte() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/xqf");
-    if !root.is_dir() {
-        eprintln!("skipped: ../shared/corpus/xqf is not there");
-        return;
-    }
+    let Some(root) = common::corpus("xqf") else { return };
     let (mut read, mut same) = (0, 0);
     let mut differ = Vec::new();
     for path in common::files(&root) {

@@ -10,8 +10,6 @@
 
 mod common;
 
-use std::path::Path;
-
 use qipu::analysis::replay::replay;
 use qipu::formats;
 use qipu::record::Record;
@@ -42,11 +40,7 @@ fn nodes(record: &Record) -> Vec<String> {
 
 #[test]
 fn vschess_dhtmlxq_and_its_xqf_twin_hold_the_same_tree() {
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    if !corpus.is_dir() {
-        eprintln!("skipped: ../shared/corpus is not there");
-        return;
-    }
+    let Some(corpus) = common::corpus("") else { return };
     let read =
         |p: &str| formats::read(&std::fs::read(corpus.join(p)).unwrap(), None).unwrap().records.remove(0);
     let dhtmlxq = read("dhtmlxq/FastLight126__vschess/dhtmlxq.txt");
@@ -63,11 +57,7 @@ fn vschess_dhtmlxq_and_its_xqf_twin_hold_the_same_tree() {
 
 #[test]
 fn dhtmlxq_corpus() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/dhtmlxq");
-    if !root.is_dir() {
-        eprintln!("skipped: ../shared/corpus/dhtmlxq is not there");
-        return;
-    }
+    let Some(root) = common::corpus("dhtmlxq") else { return };
     let (mut games, mut valid, mut plies) = (0, 0, 0);
     let mut illegal = Vec::new();
     for path in common::files(&root) {

@@ -58,7 +58,7 @@ fn a_folder_that_cannot_be_read_is_reported_and_the_rest_is_read() {
     let out = qipu().arg("validate").arg(&dir).output().unwrap();
     assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
     let text = stdout(&out);
-    assert!(text.contains(": unreadable: cannot read: "), "the deep folder is told: {text}");
+    assert!(text.contains(": error: unreadable: cannot read: "), "the deep folder is told: {text}");
     assert!(text.contains("1 valid"), "the game beside it is read: {text}");
 }
 
@@ -71,8 +71,9 @@ fn pipes_and_devices_are_streamed_refused_or_written_into() {
     assert!(Process::new("mkfifo").arg(dir.join("pipe.pgn")).status().unwrap().success());
     let out = qipu().arg("validate").arg(&dir).timeout(std::time::Duration::from_secs(20)).output().unwrap();
     assert!(
-        stdout(&out)
-            .contains("pipe.pgn: holds no record: a named pipe (FIFO), not opened while walking a folder"),
+        stdout(&out).contains(
+            "pipe.pgn: warning: holds no record: a named pipe (FIFO), not opened while walking a folder"
+        ),
         "{}",
         stdout(&out)
     );
@@ -80,7 +81,7 @@ fn pipes_and_devices_are_streamed_refused_or_written_into() {
     let out =
         qipu().args(["validate", "/dev/zero"]).timeout(std::time::Duration::from_secs(20)).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
-    assert!(stdout(&out).contains("/dev/zero: unreadable: binary data"), "{}", stdout(&out));
+    assert!(stdout(&out).contains("/dev/zero: error: unreadable: binary data"), "{}", stdout(&out));
     // A device as the output is written into, never replaced by a file.
     let device = dir.join("null");
     let made = Process::new("mknod").arg(&device).args(["c", "1", "3"]).status();
@@ -116,7 +117,7 @@ fn pipes_and_devices_are_streamed_refused_or_written_into() {
 fn file_names_cannot_forge_report_lines_and_differ_when_their_bytes_do() {
     use std::os::unix::ffi::OsStrExt;
     let dir = common::scratch("names");
-    let forged = "a.pgn: game 1: ply 1 (line 1, column 4): h2e2: illegal\nb.pgn";
+    let forged = "a.pgn:1:4: error: game 1, ply 1: h2e2: illegal\nb.pgn";
     std::fs::write(dir.join(forged), "1. h2e9 *\n").unwrap();
     for byte in [0xFEu8, 0xFF] {
         let bytes = [b'x', byte, b'.', b'p', b'g', b'n'];
@@ -125,8 +126,11 @@ fn file_names_cannot_forge_report_lines_and_differ_when_their_bytes_do() {
     let out = qipu().arg("validate").arg(&dir).output().unwrap();
     let text = stdout(&out);
     assert_eq!(text.lines().count(), 4, "three reports and the summary: {text}");
-    assert!(text.contains("illegal\\nb.pgn: game 1"), "{text}");
-    assert!(text.contains("x\\xfe.pgn: game 1") && text.contains("x\\xff.pgn: game 1"), "{text}");
+    assert!(text.contains("illegal\\nb.pgn:1:4: error: game 1"), "{text}");
+    assert!(
+        text.contains("x\\xfe.pgn:1:4: error: game 1") && text.contains("x\\xff.pgn:1:4: error: game 1"),
+        "{text}"
+    );
     // JSON keeps a UTF-8 name exact, and says when it had to escape one.
     let out = qipu().args(["validate", "--format", "json"]).arg(&dir).output().unwrap();
     let rows: Vec<serde_json::Value> =
@@ -193,9 +197,7 @@ fn text_after_a_result_is_the_next_game_or_told() {
     let report = stdout(&out);
     assert!(report.ends_with("3 game(s): 3 valid, 0 illegal, 0 unreadable (1 input(s))\n"), "{report}");
     assert!(
-        report.contains(
-            "-: game 3: warning: line 7, column 1: 2 line(s) of text after the result, not moves: not read"
-        ),
+        report.contains("-:7:1: warning: game 3: 2 line(s) of text after the result, not moves: not read"),
         "{report}"
     );
 }
@@ -212,7 +214,7 @@ fn json_lines_stream_and_a_damaged_line_is_one_game() {
     let report = stdout(&out);
     assert!(report.ends_with("122 game(s): 121 valid, 0 illegal, 1 unreadable (1 input(s))\n"), "{report}");
     assert!(
-        report.contains("-: game 61 (line 61, column 40): unreadable: JSON record: EOF while parsing"),
+        report.contains("-:61:40: error: game 61: unreadable: JSON record: EOF while parsing"),
         "{report}"
     );
 }

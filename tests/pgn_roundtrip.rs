@@ -92,11 +92,7 @@ fn bundled_fixture_round_trips() {
 
 #[test]
 fn corpus_round_trips() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/pgn");
-    if !dir.is_dir() {
-        eprintln!("skipped: ../shared/corpus/pgn is not there");
-        return;
-    }
+    let Some(dir) = common::corpus("pgn") else { return };
     let paths = common::files(&dir);
     let checked: usize = paths.iter().map(|p| check_file(p)).sum();
     eprintln!("{checked} corpus games round-trip in 5 notations");

@@ -8,8 +8,6 @@
 
 mod common;
 
-use std::path::Path;
-
 use qipu::formats::{self, stream};
 use qipu::record::{Record, RecordBuilder};
 
@@ -32,11 +30,7 @@ fn streamed(
 
 #[test]
 fn corpus_dhtmlxq_and_ccbridge_files_read_in_chunks_as_whole() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    if !root.is_dir() {
-        eprintln!("skipped: ../shared/corpus is not there");
-        return;
-    }
+    let Some(root) = common::corpus("") else { return };
     let (mut files, mut chunked, mut records) = (0, 0, 0);
     for folder in ["dhtmlxq", "ccbridge"] {
         for path in common::files(&root.join(folder)) {

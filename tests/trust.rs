@@ -69,21 +69,25 @@ fn a_rejected_start_position_is_kept_by_every_writer() {
         (
             "no-king.pgn",
             "3a5/4a4/9/9/9/9/9/9/4A4/3AK4 w - - 0 1",
-            "(line 3, column 1): invalid position: Black has no king",
+            ":3:1: error: game 1, start position: invalid position: Black has no king",
         ),
         (
             "elephant.pgn",
             "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/6B2/RNBAKA1NR w - - 0 1",
-            "(line 2, column 1): invalid position: Red elephant on g1",
+            ":2:1: error: game 1, start position: invalid position: Red elephant on g1",
         ),
-        ("puzzle.xqf", RED_TO_MOVE_BLACK_IN_CHECK, "(byte 16): invalid position: Black is in check"),
+        (
+            "puzzle.xqf",
+            RED_TO_MOVE_BLACK_IN_CHECK,
+            "@16: error: game 1, start position: invalid position: Black is in check",
+        ),
     ];
     for (name, fen, why) in cases {
         let path = dir.join(name);
         // The error is still reported, at the place the position is written.
         let out = qipu().arg("validate").arg(&path).output().unwrap();
         assert_eq!(out.status.code(), Some(1), "{name}");
-        assert!(stdout(&out).contains(&format!("game 1: start position {why}")), "{name}: {}", stdout(&out));
+        assert!(stdout(&out).contains(why), "{name}: {}", stdout(&out));
         // PGN and JSON keep the placement, not the standard start.
         let out = qipu().args(["convert", "--to", "pgn"]).arg(&path).output().unwrap();
         assert!(stdout(&out).contains(&format!("[FEN \"{fen}\"]")), "{name}: {}", stdout(&out));
@@ -145,7 +149,7 @@ fn a_diagram_whose_side_to_move_could_take_the_general_is_turned_with_a_warning(
             "{name}: {}",
             stdout(&out)
         );
-        assert!(stdout(&out).contains(": game 1: warning: "), "{name}: {}", stdout(&out));
+        assert!(stdout(&out).contains(": warning: game 1: "), "{name}: {}", stdout(&out));
         let out = qipu().args(["fen"]).arg(&path).output().unwrap();
         assert!(stdout(&out).contains("4k4/4P4/9/9/9/9/9/9/9/3K5 b - - 0 1"), "{name}: {}", stdout(&out));
     }
@@ -230,7 +234,7 @@ fn big5_output_is_traditional_and_reads_back() {
     assert_eq!(out.status.code(), Some(1));
     assert!(out.stdout.is_empty());
     assert!(
-        stderr(&out).contains("-: game 1: not written: '许' (U+8BB8) cannot be written in big5"),
+        stderr(&out).contains("-: error: game 1: not written: '许' (U+8BB8) cannot be written in big5"),
         "{}",
         stderr(&out)
     );

@@ -5,8 +5,6 @@
 
 mod common;
 
-use std::path::Path;
-
 use proptest::prelude::*;
 use qipu::formats::{self, pgn};
 use qipu::record::replay::{Replayed, Replayer, replay};
@@ -22,11 +20,7 @@ fn said(mut r: Replayed) -> Replayed {
 
 #[test]
 fn streaming_and_record_replays_agree_on_the_corpus() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    if !root.is_dir() {
-        eprintln!("skipped: ../shared/corpus is not there");
-        return;
-    }
+    let Some(root) = common::corpus("") else { return };
     let (mut files, mut games) = (0, 0);
     for dir in ["pgn", "text"] {
         for path in common::files(&root.join(dir)) {

@@ -10,19 +10,13 @@
 
 mod common;
 
-use std::path::Path;
-
 use qipu::analysis::replay::replay;
 use qipu::formats;
 use qipu::record::MoveText;
 
 #[test]
 fn start_positions_and_main_lines_agree_with_cchess() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/xqf");
-    if !root.is_dir() {
-        eprintln!("skipped: ../shared/corpus/xqf is not there");
-        return;
-    }
+    let Some(root) = common::corpus("xqf") else { return };
     let fixture = common::read_gz("xqf-cchess.txt.gz");
     let (mut compared, mut moves, mut dropped) = (0, 0, 0);
     for (n, line) in common::data_lines(&fixture) {

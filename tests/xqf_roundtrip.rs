@@ -12,8 +12,6 @@
 
 mod common;
 
-use std::path::Path;
-
 use qipu::analysis::replay::replay;
 use qipu::formats::{self, clean, dhtmlxq, json, pgn, xqf};
 use qipu::notation::{Notation, chinese};
@@ -82,11 +80,7 @@ fn essence(record: &Record, through: Through) -> Vec<String> {
 
 #[test]
 fn xqf_to_pgn_dhtmlxq_and_json_and_back() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/xqf");
-    if !root.is_dir() {
-        eprintln!("skipped: ../shared/corpus/xqf is not there");
-        return;
-    }
+    let Some(root) = common::corpus("xqf") else { return };
     let (mut checked, mut nodes, mut comments, mut braces, mut controls) = (0, 0, 0, 0, 0);
     for path in common::files(&root) {
         let bytes = std::fs::read(&path).unwrap();

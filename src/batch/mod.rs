@@ -28,12 +28,14 @@
 mod check;
 pub mod gunzip;
 mod input;
+mod problem;
 mod report;
 mod run;
 pub mod unzip;
 
 pub use check::{Checked, Checker, MAX_WARNINGS, Status};
 pub use input::{Expanded, Input, Member, escaped_name, expand};
+pub use problem::{ProblemLine, Severity};
 pub use report::{ErrorReport, Report};
 pub use run::{Batch, Event, Meta, cores};
 

@@ -7,6 +7,7 @@
 use serde::Serialize;
 
 use super::{Checked, Meta, Status};
+use crate::record::Warning;
 use crate::record::replay::ReplayError;
 
 /// The report of one game.
@@ -57,6 +58,10 @@ pub struct Report {
     pub warnings: Vec<String>,
     /// The stated result the final position contradicts, in words.
     pub result_conflict: Option<String>,
+    /// The same problems as `warnings`, each with its place apart (for
+    /// text reports: see [`super::ProblemLine`]).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub warnings_read: Vec<Warning>,
     /// The whole input is unreadable (not one record of it).
     #[cfg_attr(feature = "serde", serde(skip))]
     pub whole_input: bool,
@@ -130,6 +135,7 @@ impl Report {
             error,
             warnings: checked.warnings.iter().map(|w| format!("{}: {}", w.at, w.message)).collect(),
             result_conflict: replayed.result_conflict.clone(),
+            warnings_read: checked.warnings.clone(),
             whole_input: false,
             told: replayed.error.as_ref().filter(|_| !unreadable).map(|e| e.to_string()),
         }
@@ -154,6 +160,7 @@ impl Report {
             error: Some(ErrorReport::whole_input(message)),
             warnings: Vec::new(),
             result_conflict: None,
+            warnings_read: Vec::new(),
             whole_input: true,
             told: None,
         }

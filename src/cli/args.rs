@@ -24,7 +24,7 @@ pub struct ReadArgs {
     #[arg(long)]
     pub encoding: Option<Encoding>,
     /// Worker threads (default: all cores).
-    #[arg(long)]
+    #[arg(short, long)]
     pub jobs: Option<usize>,
 }
 

@@ -176,7 +176,7 @@ fn run_build(args: &BuildArgs, stdout: &mut impl Write) -> Result<i32, Failure> 
         BookFormat::Eleeye => "ElephantEye",
         BookFormat::Obs => "OOBS",
     };
-    eprintln!(
+    super::quiet::info!(
         "{name} book of {} game(s), {} plies: {entries} move(s) in {positions} position(s)",
         book.games(),
         depth
@@ -274,7 +274,8 @@ fn run_probe(args: &ProbeArgs, out: &mut impl Write) -> Result<(), Failure> {
         }
     }
     if moves.is_empty() {
-        eprintln!("qipu: {} has no move for {}", path.display(), pos.fen());
+        let why = format!("no move for {}", pos.fen());
+        eprintln!("{}", qipu::batch::ProblemLine::warning(&path.display().to_string(), None, None, why));
     }
     Ok(())
 }

@@ -109,7 +109,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     })?;
     sink.commit()?;
     eprintln!("{}{}", tally.summary(), chooser.summary());
-    eprintln!(
+    super::quiet::info!(
         "{classified} from the standard start classified; {tagged} carry an ECCO tag, {agreeing} of them agree"
     );
     Ok(tally.code())
@@ -138,8 +138,11 @@ fn write(out: &mut impl Write, format: OutputFormat, meta: &Meta, game: &Found) 
         OutputFormat::Text => {
             let (c, o, v) = code.map_or(("-", "", ""), |c| (c.code, c.opening, c.variation));
             let (t, terms) = (game.tag.as_deref().unwrap_or(""), terms.join(" "));
-            let row = format!("{}\t{}\t{c}\t{o}\t{v}\t{t}\t{terms}", meta.source, game.index + 1);
-            writeln!(out, "{}", super::progress::escaped(&row))?;
+            // Each field escaped, not the row: its tabs are the separators.
+            let number = (game.index + 1).to_string();
+            let fields = [meta.source.as_str(), &number, c, o, v, t, &terms];
+            let row: Vec<_> = fields.iter().map(|f| super::progress::escaped(f)).collect();
+            writeln!(out, "{}", row.join("\t"))?;
         }
     }
     Ok(())

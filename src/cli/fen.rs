@@ -27,7 +27,7 @@ use super::Failure;
 use super::progress::{Outcome, Tally};
 use qipu::Color;
 use qipu::analysis::trail::{Step, Trail, TrailSink, start_step};
-use qipu::batch::Meta;
+use qipu::batch::{Meta, ProblemLine};
 use qipu::formats::epd::{self, Operand};
 use qipu::record::GameResult;
 use qipu::record::replay::MAX_LINE_DEPTH;
@@ -337,11 +337,9 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
             write_lines(out, &head, &game.followed.positions, &tail)?;
         }
         if game.followed.too_deep {
-            tally.tell(&format!(
-                "{}: game {}: variations nested more than {MAX_LINE_DEPTH} deep: their positions are left out",
-                meta.source,
-                index + 1
-            ));
+            let why =
+                format!("variations nested more than {MAX_LINE_DEPTH} deep: their positions are left out");
+            tally.tell(&ProblemLine::warning(&meta.source, None, Some(index), why).to_string());
         }
         let in_main_line = game.replayed.error.as_ref().is_some_and(|e| !e.in_variation());
         let stops = if in_main_line { " (the trail stops there)" } else { "" };

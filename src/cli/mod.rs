@@ -5,6 +5,7 @@ use std::io::{self, Write};
 
 use clap::{Parser, Subcommand};
 
+use qipu::batch::ProblemLine;
 use qipu::formats::encoding::Encoding;
 use qipu::{FromFenError, Position};
 
@@ -12,15 +13,18 @@ mod args;
 mod book;
 mod classify;
 pub(crate) mod color;
+mod completions;
 mod convert;
 mod duplicates;
 mod duplicates_tags;
 mod fen;
+mod man;
 mod moves;
 mod openings;
 pub mod output;
 mod perft;
 mod progress;
+pub(crate) mod quiet;
 mod select;
 mod shape;
 mod show;
@@ -31,11 +35,21 @@ mod validate;
 
 /// qipu (棋谱): read, check and convert Xiangqi (Chinese chess) game records.
 #[derive(Debug, Parser)]
-#[command(name = "qipu", version, about, long_about = None, propagate_version = true)]
+#[command(
+    name = "qipu",
+    version,
+    about,
+    long_about = None,
+    propagate_version = true,
+    after_help = "Examples:\n  qipu validate fixtures/pgn                 # replay every game; report the wrong ones\n  qipu convert fixtures/pgn --to pgn --notation chinese -o games.pgn\n  qipu fen fixtures/pgn/Hu_Ronghua_1391_UCI_games.pgn --format csv\n  qipu stats fixtures/pgn\n  qipu duplicates fixtures/pgn -q\n  qipu moves startpos --notation chinese\n\n`qipu help COMMAND` tells more of each command."
+)]
 pub struct Cli {
     /// When to colour output: auto (a terminal, unless NO_COLOR is set), always or never.
     #[arg(long, global = true, value_enum, default_value_t = color::ColorChoice::Auto)]
     pub color: color::ColorChoice,
+    /// Print only problems and the summary: no progress line, no other information.
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
@@ -44,26 +58,6 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Print the legal moves of a position, one lower-case ICCS move (h2e2) a line, sorted.
-    ///
-    /// --notation writes them in ICCS (H2-E2), Chinese (炮二平五) or WXF (C2.5) instead. The position is a FEN (quoted or not) or `startpos`. Letters K A B N R C P (upper case
-    /// = Red), E/H accepted for elephant/horse, side w/r (Red) or b (Black); missing trailing
-    /// fields default to `w - - 0 1`. A position with no legal move prints nothing and says
-    /// on standard error whether it is checkmate or stalemate (both lose for the side to
-    /// move).
-    #[command(
-        after_help = "Examples:\n  qipu moves startpos\n  qipu moves 4k4/9/9/9/9/9/9/9/9/3K5 w\n  qipu moves startpos --notation chinese --chinese traditional"
-    )]
-    Moves(moves::Args),
-    /// Count the leaf nodes of the legal move tree to a given depth (perft).
-    ///
-    /// Used to check move generation against published numbers: the start position gives
-    /// 44, 1920, 79666, 3290240 and 133312995 nodes at depths 1 to 5. With --divide, prints
-    /// each legal move with the nodes below it, then the total.
-    #[command(
-        after_help = "Examples:\n  qipu perft startpos 4\n  qipu perft '4k4/9/9/9/9/9/9/9/9/3K5 w' 3 --divide"
-    )]
-    Perft(perft::Args),
     /// Replay every game of the inputs and report each illegal or unreadable one.
     ///
     /// Reads PGN (Chinese, WXF or ICCS moves, in UTF-8, GBK or Big5, detected), plain-text
@@ -79,6 +73,20 @@ pub enum Command {
         after_help = "Examples:\n  qipu validate games.pgn\n  qipu validate collection/ --format json > report.jsonl\n  cat game.pgn | qipu validate -"
     )]
     Validate(validate::Args),
+    /// Convert records to PGN (moves in Chinese, WXF or ICCS), JSON, DhtmlXQ or XQF, keeping
+    /// tags, comments and variations, or to UCI position lines (main line only), or show them
+    /// in one self-contained HTML viewer page.
+    ///
+    /// Every game is replayed first, so moves are written canonically in the notation asked
+    /// for; a game with an illegal move is still converted, its moves from that one on kept as
+    /// they were written (--to html: shown up to that move, marked), and reported on standard
+    /// error (exit code 1); --to uci, which
+    /// writes only moves that replay, does not write such a game and names it. Output goes to
+    /// standard output or to -o FILE, never over an input file.
+    #[command(
+        after_help = "Examples:\n  qipu convert games.pgn --to pgn --notation wxf\n  qipu convert collection/ --to json -o games.jsonl\n  qipu convert big5.pgn --to pgn --chinese traditional --output-encoding big5\n  qipu convert games.pgn --to xqf -o xqf/ --xqf-version 18\n  qipu convert games.pgn --to cbr -o cbr/\n  qipu convert games.pgn --to cbl -o games.cbl\n  qipu convert page.html --to dhtmlxq\n  qipu convert games.pgn --to html -o games.html   # a game viewer page\n  qipu convert games.pgn --to uci -o games.txt   # position startpos moves h2e2 h9g7 ...\n  qipu convert collection/ --to pgn -o games.pgn --split-by red"
+    )]
+    Convert(convert::Args),
     /// Print the FEN trail of each game: the position after every ply of the main line (of every
     /// line with --all-lines).
     ///
@@ -107,20 +115,6 @@ pub enum Command {
         after_help = "Examples:\n  qipu fen game.pgn\n  qipu fen collection/ --format json --notation chinese\n  qipu fen games.pgn --format csv > positions.csv\n  qipu fen games.pgn --format epd -o positions.epd\n  qipu fen annotated.pgn --all-lines --format json"
     )]
     Fen(fen::Args),
-    /// Convert records to PGN (moves in Chinese, WXF or ICCS), JSON, DhtmlXQ or XQF, keeping
-    /// tags, comments and variations, or to UCI position lines (main line only), or show them
-    /// in one self-contained HTML viewer page.
-    ///
-    /// Every game is replayed first, so moves are written canonically in the notation asked
-    /// for; a game with an illegal move is still converted, its moves from that one on kept as
-    /// they were written (--to html: shown up to that move, marked), and reported on standard
-    /// error (exit code 1); --to uci, which
-    /// writes only moves that replay, does not write such a game and names it. Output goes to
-    /// standard output or to -o FILE, never over an input file.
-    #[command(
-        after_help = "Examples:\n  qipu convert games.pgn --to pgn --notation wxf\n  qipu convert collection/ --to json -o games.jsonl\n  qipu convert big5.pgn --to pgn --chinese traditional --output-encoding big5\n  qipu convert games.pgn --to xqf -o xqf/ --xqf-version 18\n  qipu convert games.pgn --to cbr -o cbr/\n  qipu convert games.pgn --to cbl -o games.cbl\n  qipu convert page.html --to dhtmlxq\n  qipu convert games.pgn --to html -o games.html   # a game viewer page\n  qipu convert games.pgn --to uci -o games.txt   # position startpos moves h2e2 h9g7 ...\n  qipu convert collection/ --to pgn -o games.pgn --split-by red"
-    )]
-    Convert(convert::Args),
     /// Statistics of a collection: formats, validity, results against the computed end, game
     /// lengths, first moves with scores, captures, material at the end, players and events.
     ///
@@ -137,6 +131,15 @@ pub enum Command {
     Stats(stats::Args),
     /// Name each game's opening by ECCO 2004 (code, opening, variation),
     /// beside the `[ECCO]` tag it carries.
+    ///
+    /// Every game is replayed; a game from the standard start position is classified by its
+    /// first moves (a game with an illegal move, by the moves before it), and its traditional
+    /// names (中炮, 屏风马 …) are given too. Text output is one tab-separated line per game:
+    /// source, game number, ECCO code (`-` when the game does not start from the standard
+    /// position), opening, variation, the record's `[ECCO]` tag and the traditional names; JSON
+    /// gives one object per game, with its status and error as `validate` tells them. Standard
+    /// error ends with the summary line and how many games were classified and how many of
+    /// their tags agree. Exit code 1 when some game is illegal or unreadable.
     #[command(
         after_help = "Examples:\n  qipu classify games.pgn\n  qipu classify collection/ --format json > openings.jsonl"
     )]
@@ -145,6 +148,17 @@ pub enum Command {
     /// the standard start, transpositions merged, each position with its
     /// games, results, Red's score and the ECCO code most of them have; or,
     /// with --suite, an opening suite for engine matches (EPD or PGN).
+    ///
+    /// Every game from the standard start position adds its first --depth main-line plies (a
+    /// game with an illegal move, the plies before it); positions reached by different move
+    /// orders are one node. Text output is an indented tree, each move with its games, wins,
+    /// draws and losses, Red's score and ECCO code; moves played in fewer than --min-games
+    /// games are left out. --format json gives one object per position; --to pgn writes the
+    /// tree as one PGN game whose variations are the other moves, counts in comments, which
+    /// other programs load as a book. With --suite, the positions --at-ply plies in, chosen by
+    /// the selection flags, are written as an opening suite (EPD lines, or PGN games with
+    /// --to pgn) for engine matches. Standard error ends with the summary line. Exit code 1
+    /// when some game is illegal or unreadable.
     #[command(
         after_help = "Examples:\n  qipu openings collection/ --depth 8 --min-games 20\n  qipu openings games.pgn --format json > tree.jsonl\n  qipu openings collection/ --to pgn > book.pgn\n  qipu openings masters/ --suite --at-ply 8 --dedupe --plies 40.. --result 1-0,0-1,draw --score 0.35..0.65 --mirror -o suite.epd\n  qipu openings masters/ --suite --at-ply 10 --min-games 5 --shuffle --seed 42 --positions 500 --to pgn --notation iccs -o suite.pgn"
     )]
@@ -165,14 +179,39 @@ pub enum Command {
     Duplicates(duplicates::Args),
     /// Opening books engines read: build ElephantEye's BOOK.DAT or an OOBS book (.obs.db3)
     /// from the selected games, or list a book's moves for a position.
+    ///
+    /// `qipu book build` replays the selected games and writes their first plies as a book
+    /// (the format told by the name of -o, or --format); `qipu book probe` lists the moves a
+    /// book holds for a position, heaviest first. See `qipu help book build` and `qipu help
+    /// book probe`.
     #[command(
         after_help = "Examples:\n  qipu book build collection/ -o BOOK.DAT --depth 24 --min-games 3\n  qipu book build games.pgn -o book.obs.db3\n  qipu book probe BOOK.DAT startpos"
     )]
     Book(book::Args),
+    /// Print the legal moves of a position, one lower-case ICCS move (h2e2) a line, sorted.
+    ///
+    /// --notation writes them in ICCS (H2-E2), Chinese (炮二平五) or WXF (C2.5) instead. The position is a FEN (quoted or not) or `startpos`. Letters K A B N R C P (upper case
+    /// = Red), E/H accepted for elephant/horse, side w/r (Red) or b (Black); missing trailing
+    /// fields default to `w - - 0 1`. A position with no legal move prints nothing and says
+    /// on standard error whether it is checkmate or stalemate (both lose for the side to
+    /// move).
+    #[command(
+        after_help = "Examples:\n  qipu moves startpos\n  qipu moves 4k4/9/9/9/9/9/9/9/9/3K5 w\n  qipu moves startpos --notation chinese --chinese traditional"
+    )]
+    Moves(moves::Args),
+    /// Count the leaf nodes of the legal move tree to a given depth (perft).
+    ///
+    /// Used to check move generation against published numbers: the start position gives
+    /// 44, 1920, 79666, 3290240 and 133312995 nodes at depths 1 to 5. With --divide, prints
+    /// each legal move with the nodes below it, then the total.
+    #[command(
+        after_help = "Examples:\n  qipu perft startpos 4\n  qipu perft '4k4/9/9/9/9/9/9/9/9/3K5 w' 3 --divide"
+    )]
+    Perft(perft::Args),
     /// Draw a board diagram of a position: for the terminal (box drawing) or as SVG.
     ///
     /// The position is a FEN (quoted or not), `startpos`, or a record file of any format qipu
-    /// reads (not gzip data nor a zip archive: unpack those first): then the position after --ply N plies of the main line of game --game K (both
+    /// reads (gzip data and zip archives too): then the position after --ply N plies of the main line of game --game K (both
     /// counted as `fen` counts them: game 1 is the first, ply 0 the start; by default the last
     /// position of the main line), with the move that led to it marked. A game whose main line
     /// stops at an illegal move shows the position before it and says so on standard error
@@ -184,6 +223,22 @@ pub enum Command {
         after_help = "Examples:\n  qipu show startpos\n  qipu show rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b\n  qipu show game.pgn --ply 20 --flip\n  qipu show games.pgn --game 3 --format svg --size 600 -o game3.svg"
     )]
     Show(show::Args),
+    /// Print a shell's completion script for qipu (bash, zsh, fish, powershell, elvish).
+    ///
+    /// The script completes commands, options and their values. Write it where the shell
+    /// looks for completions (see the README's Install section), or load it at start-up.
+    #[command(
+        after_help = "Examples:\n  qipu completions bash > ~/.local/share/bash-completion/completions/qipu\n  qipu completions zsh > ~/.zfunc/_qipu\n  qipu completions fish > ~/.config/fish/completions/qipu.fish"
+    )]
+    Completions(completions::Args),
+    /// Print qipu's manual page (roff) on standard output, or one command's page.
+    ///
+    /// The page is made from the same definitions as --help: the commands, their options and
+    /// their descriptions. `qipu man COMMAND` prints that command's page (qipu-COMMAND(1)).
+    #[command(
+        after_help = "Examples:\n  qipu man | man -l -\n  qipu man > ~/.local/share/man/man1/qipu.1\n  qipu man validate > ~/.local/share/man/man1/qipu-validate.1"
+    )]
+    Man(man::Args),
 }
 
 /// How a command writes moves.
@@ -242,10 +297,9 @@ const JOBS_PER_CORE: usize = 4;
 pub(crate) fn inputs(paths: &[std::path::PathBuf]) -> Vec<qipu::batch::Input> {
     let expanded = qipu::batch::expand(paths);
     for path in &expanded.loops {
-        eprintln!(
-            "qipu: {}: a link to a folder already read (a loop, or the same folder under another name): not read again",
-            qipu::batch::escaped_name(path)
-        );
+        let why =
+            "a link to a folder already read (a loop, or the same folder under another name): not read again";
+        eprintln!("{}", ProblemLine::warning(&qipu::batch::escaped_name(path), None, None, why));
     }
     expanded.inputs
 }
@@ -260,7 +314,12 @@ pub(crate) fn jobs(jobs: Option<usize>) -> Result<usize, Failure> {
         Some(0) => Err(Failure::usage("--jobs must be at least 1")),
         Some(n) if n > cores * JOBS_PER_CORE => {
             let most = cores * JOBS_PER_CORE;
-            eprintln!("qipu: --jobs {n} is more than {JOBS_PER_CORE} a core ({cores} cores): using {most}");
+            eprintln!(
+                "{}",
+                warning_line(format!(
+                    "--jobs {n} is more than {JOBS_PER_CORE} a core ({cores} cores): using {most}"
+                ))
+            );
             Ok(most)
         }
         Some(n) => Ok(n),
@@ -270,6 +329,17 @@ pub(crate) fn jobs(jobs: Option<usize>) -> Result<usize, Failure> {
 /// A batch on the threads `--jobs` asks for, reading text in `encoding`.
 pub(crate) fn batch(jobs: Option<usize>, encoding: Option<Encoding>) -> Result<qipu::batch::Batch, Failure> {
     Ok(qipu::batch::Batch::new().threads(self::jobs(jobs)?).encoding(encoding))
+}
+
+/// A problem of the command itself (not of an input) as a problem line:
+/// `qipu: error: MESSAGE`.
+pub fn error_line(message: impl std::fmt::Display) -> String {
+    ProblemLine::input_error("qipu", message).to_string()
+}
+
+/// A warning of the command itself as a problem line: `qipu: warning: MESSAGE`.
+pub(crate) fn warning_line(message: impl std::fmt::Display) -> String {
+    ProblemLine::warning("qipu", None, None, message).to_string()
 }
 
 /// An error that ends a command, with the exit code it maps to.
@@ -316,6 +386,7 @@ pub(crate) fn write_json(
 /// game is illegal or unreadable).
 pub fn run(cli: Cli) -> Result<i32, Failure> {
     color::set_choice(cli.color);
+    quiet::set(cli.quiet);
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let code = match cli.command {
@@ -330,6 +401,8 @@ pub fn run(cli: Cli) -> Result<i32, Failure> {
         Command::Duplicates(args) => duplicates::run(&args, &mut out),
         Command::Book(args) => book::run(&args, &mut out),
         Command::Show(args) => show::run(&args, &mut out),
+        Command::Completions(args) => completions::run(&args, &mut out).map(|_| 0),
+        Command::Man(args) => man::run(&args, &mut out).map(|_| 0),
     }?;
     out.flush()?;
     Ok(code)

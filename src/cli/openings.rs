@@ -82,8 +82,11 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     // `--plies N` was the tree's depth before it became a selection flag.
     if let Some(span) = args.batch.select.plies.filter(|s| s.min == s.max) {
         eprintln!(
-            "qipu: --plies {} selects the games of {} plies; the depth of the tree is --depth (now {})",
-            span.min, span.min, args.depth
+            "{}",
+            super::warning_line(format!(
+                "--plies {} selects the games of {} plies; the depth of the tree is --depth (now {})",
+                span.min, span.min, args.depth
+            ))
         );
     }
     let Opened { inputs, mut sink, batch, mut chooser } = args.batch.open(stdout)?;
@@ -113,7 +116,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     }
     sink.commit()?;
     eprintln!("{}{}", tally.summary(), chooser.summary());
-    eprintln!(
+    super::quiet::info!(
         "{} from the standard start in the tree of {} plies ({} positions)",
         tree.node(0).games,
         args.depth,

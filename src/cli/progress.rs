@@ -1,10 +1,11 @@
 //! A progress line on standard error: drawn only when standard error is a
-//! terminal and the work has taken more than a second; never into pipes.
+//! terminal, `-q` is not given and the work has taken more than a second;
+//! never into pipes.
 
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 
-use qipu::batch::Status;
+use qipu::batch::{ProblemLine, Status};
 
 /// Counts inputs and games and redraws one status line now and then.
 #[derive(Debug)]
@@ -25,7 +26,7 @@ impl Progress {
     pub fn new(inputs_total: usize) -> Progress {
         let now = Instant::now();
         Progress {
-            enabled: std::io::stderr().is_terminal(),
+            enabled: std::io::stderr().is_terminal() && !super::quiet::on(),
             start: now,
             last: now,
             drawn: false,
@@ -139,9 +140,8 @@ impl Outcome {
     /// How a replayed record fared, as `validate` counts it
     /// ([`Status::judged`]): unreadable when it could not be read, illegal
     /// when a move (main line or variation) does not replay. The problem is
-    /// told as `validate` tells it: `SOURCE: game N (PLACE): unreadable: WHY`
-    /// or `SOURCE: game N: ply P (PLACE): MOVE: WHY`, followed by `note` for
-    /// an illegal game.
+    /// told as every command tells it (a [`ProblemLine`]), with `note` after
+    /// the reason of an illegal game.
     pub fn of(
         source: &str,
         index: usize,
@@ -149,13 +149,13 @@ impl Outcome {
         error: Option<&qipu::record::replay::ReplayError>,
         note: &str,
     ) -> Outcome {
-        let game = index + 1;
         match (Status::judged(unreadable.is_some(), error.is_some()), unreadable, error) {
-            (Status::Unreadable, Some(why), _) => Outcome::Unreadable(format!(
-                "{source}: game {game} ({}): unreadable: {}",
-                why.at, why.message
-            )),
-            (Status::Illegal, _, Some(e)) => Outcome::Illegal(format!("{source}: game {game}: {e}{note}")),
+            (Status::Unreadable, Some(why), _) => {
+                Outcome::Unreadable(ProblemLine::unreadable_game(source, index, why).to_string())
+            }
+            (Status::Illegal, _, Some(e)) => {
+                Outcome::Illegal(ProblemLine::replay(source, index, e, note).to_string())
+            }
             _ => Outcome::Valid,
         }
     }
@@ -245,13 +245,16 @@ impl Tally {
 
     /// Counts an input that cannot be read at all, `selected` or left out.
     pub fn unreadable_as(&mut self, source: &str, reason: impl std::fmt::Display, selected: bool) {
-        self.game_as(Outcome::Unreadable(format!("{source}: unreadable: {reason}")), selected);
+        self.game_as(
+            Outcome::Unreadable(ProblemLine::unreadable_input(source, reason).to_string()),
+            selected,
+        );
     }
 
     /// Counts an input that holds no record, told unless games are being
     /// selected.
     pub fn no_record_as(&mut self, source: &str, reason: impl std::fmt::Display, told: bool) {
-        self.game_as(Outcome::NoRecord(no_record_line(source, &reason.to_string())), told);
+        self.game_as(Outcome::NoRecord(ProblemLine::no_record(source, reason).to_string()), told);
     }
 
     /// Tells a message, clearing the progress line first; control
@@ -332,9 +335,4 @@ pub fn escaped(line: &str) -> std::borrow::Cow<'_, str> {
         if c.is_control() { out.extend(c.escape_debug()) } else { out.push(c) }
     }
     out.into()
-}
-
-/// How an input that holds no record is told: `SOURCE: holds no record: WHY`.
-pub fn no_record_line(source: &str, reason: &str) -> String {
-    format!("{source}: holds no record: {reason}")
 }

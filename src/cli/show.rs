@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::output::{OutputArgs, Sink};
 use super::{Failure, color, position_arg};
-use qipu::batch::{Batch, Input};
+use qipu::batch::{Batch, Input, ProblemLine};
 use qipu::diagram::svg::{SvgStyle, svg};
 use qipu::diagram::text::{TextStyle, text};
 use qipu::record::visit::Map;
@@ -169,7 +169,8 @@ fn from_file(path: &Path, game: usize, ply: Option<usize>) -> Result<Shown, Fail
     };
     let cut = ply.is_none() && wrong.is_some();
     if let (true, Some(e)) = (cut, wrong) {
-        eprintln!("{at}: {e}; showing the position after ply {plies}, the last that replays");
+        let note = format!(" (showing the position after ply {plies}, the last that replays)");
+        eprintln!("{}", ProblemLine::replay(&name, game - 1, e, &note));
     }
     let position = record
         .positions()

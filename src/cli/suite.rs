@@ -162,7 +162,7 @@ pub fn run(
         (a, b) if a == b => format!("ply {a}"),
         (a, b) => format!("plies {a} to {b}"),
     };
-    eprintln!(
+    super::quiet::info!(
         "{} position(s) in the suite, of {met} distinct at {plies} in {games} game(s)",
         positions.len()
     );

@@ -6,8 +6,7 @@ use std::io::Write;
 use super::args::Opened;
 use super::progress::{Outcome, Tally, summary_line};
 use super::{Failure, OutputFormat};
-use qipu::batch::{Report, Status};
-use qipu::record::Span;
+use qipu::batch::{ProblemLine, Report, Status};
 use qipu::select::PassEvent;
 
 /// Arguments of `qipu validate`.
@@ -88,27 +87,12 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     Ok(tally.code())
 }
 
-/// Writes the text report of a game: each line escaped, so that the text of
-/// a record (a move, a tag) cannot break a line or forge one.
+/// Writes the text report of a game, its problems as every command tells
+/// them ([`ProblemLine`]): each line escaped, so that the text of a record (a
+/// move, a tag) cannot break a line or forge one.
 fn write_text(r: &Report, out: &mut impl Write) -> std::io::Result<()> {
-    let mut line = |text: String| writeln!(out, "{}", super::progress::escaped(&text));
-    if let Some(e) = &r.error {
-        if r.whole_input && r.status.is_none() {
-            line(super::progress::no_record_line(&r.shown, &e.message))?;
-        } else if r.whole_input {
-            line(format!("{}: unreadable: {}", r.shown, e.message))?;
-        } else if r.status == Some(Status::Unreadable) {
-            let at = Span { line: e.line, column: e.column };
-            line(format!("{}: game {} ({at}): {}", r.shown, r.index + 1, e.message))?;
-        } else if let Some(told) = &r.told {
-            line(format!("{}: game {}: {told}", r.shown, r.index + 1))?;
-        }
-    }
-    if let Some(c) = &r.result_conflict {
-        line(format!("{}: game {}: warning: {c}", r.shown, r.index + 1))?;
-    }
-    for w in &r.warnings {
-        line(format!("{}: game {}: warning: {w}", r.shown, r.index + 1))?;
+    for problem in ProblemLine::of_report(r) {
+        writeln!(out, "{}", super::progress::escaped(&problem.to_string()))?;
     }
     Ok(())
 }

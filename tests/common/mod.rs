@@ -2,7 +2,31 @@
 
 #![allow(dead_code)]
 
-use std::io::Read;
+use std::io::{Read, Write};
+use std::path::PathBuf;
+
+/// The folder `sub` of the corpus beside the project (`../shared/corpus/SUB`;
+/// `""` for the corpus itself), or `None` when it is not there: the test is
+/// then skipped, with one line on standard error that libtest does not
+/// capture (`skipped: TEST: ../shared/corpus/SUB is not there`). With
+/// `QIPU_REQUIRE_CORPUS=1` (as CI sets it) a missing corpus fails the test
+/// instead.
+pub fn corpus(sub: &str) -> Option<PathBuf> {
+    let shown =
+        if sub.is_empty() { "../shared/corpus".to_string() } else { format!("../shared/corpus/{sub}") };
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(&shown);
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    let test = std::thread::current().name().unwrap_or("a test").to_string();
+    if std::env::var_os("QIPU_REQUIRE_CORPUS").is_some_and(|v| v == "1") {
+        panic!("{test}: {shown} is not there, and QIPU_REQUIRE_CORPUS=1 requires it");
+    }
+    // Written, not printed: libtest captures print! and eprint!, so that a
+    // skipped test that passes would say nothing.
+    let _ = writeln!(std::io::stderr(), "skipped: {test}: {shown} is not there");
+    None
+}
 
 /// Reads a gzip-compressed text file from `tests/data`.
 pub fn read_gz(name: &str) -> String {

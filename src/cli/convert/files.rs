@@ -10,7 +10,7 @@ use super::args::{Args, prepare, told as told_why};
 use crate::cli::Failure;
 use crate::cli::output::{InputFiles, told};
 use crate::cli::progress::{Outcome, Tally};
-use qipu::batch::Input;
+use qipu::batch::{Input, ProblemLine};
 use qipu::formats::write::{WriteError, WriteFormat, WriteOptions, Written};
 use qipu::formats::{self, ccbridge, html};
 use qipu::record::replay::ReplayError;
@@ -99,13 +99,14 @@ fn run(
         let bytes = match c.bytes {
             Ok(written) => {
                 for w in written.warnings {
-                    tally.tell(&format!("{}: game {}: {w}", meta.source, index + 1));
+                    tally.tell(&ProblemLine::warning(&meta.source, None, Some(index), w).to_string());
                 }
                 written.bytes
             }
             Err(e) => {
                 let why = told_why(&e);
-                tally.not_written(&format!("{}: game {}: not written: {why}", meta.source, index + 1));
+                let why = format!("not written: {why}");
+                tally.not_written(&ProblemLine::game_error(&meta.source, index, why).to_string());
                 return Ok(());
             }
         };
@@ -115,7 +116,7 @@ fn run(
                 let path = dir.join(&name);
                 match write_new(&path, &bytes, args.force, &input_files) {
                     Ok(()) => tally.wrote(),
-                    Err(e) => tally.not_written(&format!("{}: {}", path.display(), told(&e))),
+                    Err(e) => tally.not_written(&output_error(&path, &e)),
                 }
             }
             Dest::Collect(games) => games.push((bytes, c.title.unwrap_or_default())),
@@ -143,12 +144,12 @@ pub(super) fn run_library(
     let title = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     let library = ccbridge::write_library(&games, &title);
     for w in &library.warnings {
-        tally.tell(&format!("{}: {w}", path.display()));
+        tally.tell(&ProblemLine::warning(&path.display().to_string(), None, None, w).to_string());
     }
     match write_new(path, &library.bytes, args.force, &input_files) {
         Ok(()) => (0..games.len()).for_each(|_| tally.wrote()),
         Err(e) => {
-            let why = format!("{}: {}", path.display(), told(&e));
+            let why = output_error(path, &e);
             (0..games.len()).for_each(|_| tally.not_written(&why));
         }
     }
@@ -211,4 +212,9 @@ fn write_new(path: &Path, bytes: &[u8], force: bool, inputs: &InputFiles) -> std
     let mut file = crate::cli::output::OutputFile::create(path, force)?;
     file.write_all(bytes)?;
     file.commit()
+}
+
+/// An output file that could not be written, told as a problem line.
+fn output_error(path: &Path, e: &std::io::Error) -> String {
+    ProblemLine::input_error(&path.display().to_string(), told(e)).to_string()
 }

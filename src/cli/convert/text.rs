@@ -9,6 +9,7 @@ use super::split::{self, Split};
 use crate::cli::output::Sink;
 use crate::cli::progress::{Outcome, Tally};
 use crate::cli::{ChineseStyle, Failure};
+use qipu::batch::ProblemLine;
 use qipu::formats::write::WriteError;
 use qipu::formats::{self, encoding::Encoding};
 use qipu::record::replay::ReplayError;
@@ -106,12 +107,10 @@ pub(super) fn run(
                     tally.wrote();
                 }
             },
-            Err(why) if selected => tally.not_written(&format!(
-                "{}: game {}: not written: {}",
-                meta.source,
-                index + 1,
-                told(&why)
-            )),
+            Err(why) if selected => tally.not_written(
+                &ProblemLine::game_error(&meta.source, index, format!("not written: {}", told(&why)))
+                    .to_string(),
+            ),
             Err(_) => {}
         }
         Ok(())
@@ -122,7 +121,7 @@ pub(super) fn run(
     }
     eprintln!("{}{}; {} written", tally.summary(), chooser.summary(), tally.written());
     if let Some(files) = files {
-        eprintln!("{}", split::told(&files));
+        crate::cli::quiet::info!("{}", split::told(&files));
     }
     Ok(tally.code())
 }

@@ -27,10 +27,11 @@ fn set_handler() {
     let _ = ctrlc::set_handler(|| {
         let left = qipu::output::remove_partial_files();
         if left.is_empty() {
-            eprintln!("qipu: interrupted; no partial output file is left");
+            eprintln!("{}", crate::cli::error_line("interrupted; no partial output file is left"));
         } else {
             let left: Vec<String> = left.iter().map(|f| f.display().to_string()).collect();
-            eprintln!("qipu: interrupted; could not remove the partial file(s) {}", left.join(", "));
+            let why = format!("interrupted; could not remove the partial file(s) {}", left.join(", "));
+            eprintln!("{}", crate::cli::error_line(why));
         }
         std::process::exit(130);
     });
