@@ -18,8 +18,12 @@ work=$(cd "$work" && pwd)
 if [ ! -d "$work/node_modules/playwright-core" ]; then
     (cd "$work" && npm install --no-audit --no-fund --silent playwright-core@1 >/dev/null)
 fi
-cargo build --quiet
-qipu=target/debug/qipu
+# QIPU=PATH takes that binary (CI passes the one `cargo test` built); else a debug build.
+qipu=${QIPU:-}
+if [ -z "$qipu" ]; then
+    cargo build --quiet
+    qipu=target/debug/qipu
+fi
 fixture=tests/data/html-viewer.pgn
 # The page: game 2 is illegal, so convert exits 1; the page is written.
 $qipu convert "$fixture" --to html --force -o "$work/viewer.html" 2>/dev/null || [ $? -eq 1 ]
