@@ -1,7 +1,8 @@
 //! Validates files and whole folders on several threads with one call to
 //! the batch API: every game of every input (folders searched
 //! recursively, any format) is replayed by a [`Checker`], and each game's
-//! status is printed in input order, then a summary.
+//! status is printed in input order (problems as [`ProblemLine`]s, the
+//! form every qipu report uses), then a summary.
 //!
 //! `cargo run --release --example parallel_validate -- [--threads N] PATH...`
 //!
@@ -9,19 +10,20 @@
 //!
 //! ```text
 //! $ cargo run --release --example parallel_validate -- --threads 2 fixtures
-//! fixtures/LICENSE-wukong-xiangqi: holds no record (text without a game record: no line of moves)
-//! fixtures/README.md: holds no record (text without a game record: no line of moves)
+//! fixtures/LICENSE-wukong-xiangqi: warning: holds no record: text without a game record: no line of moves
+//! fixtures/README.md: warning: holds no record: text without a game record: no line of moves
+//! fixtures/eleeye/keys.txt: warning: holds no record: text without a game record: no line of moves
 //! fixtures/pgn/Hu_Ronghua_1391_UCI_games.pgn: game 1: ok, 65 plies
 //! fixtures/pgn/Hu_Ronghua_1391_UCI_games.pgn: game 2: ok, 146 plies
 //! ...
-//! 1391 game(s): 1391 valid, 0 illegal, 0 unreadable (3 input(s), 2 holding no record)
+//! 1391 game(s): 1391 valid, 0 illegal, 0 unreadable (4 input(s), 3 holding no record)
 //! ```
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use qipu::batch::{self, Batch, Checker, Event, Status};
+use qipu::batch::{self, Batch, Checker, Event, ProblemLine, Status};
 
 /// The tally of the summary line.
 #[derive(Default)]
@@ -69,15 +71,21 @@ fn main() -> ExitCode {
                             summary.valid += 1;
                             writeln!(out, "{}: game {game}: ok, {plies} plies", meta.source)?;
                         }
+                        // Problems in the one line form every qipu report uses.
                         (Status::Illegal, Some(e)) => {
                             summary.illegal += 1;
-                            writeln!(out, "{}: game {game}: illegal: {e}", meta.source)?;
+                            writeln!(out, "{}", ProblemLine::replay(&meta.source, game - 1, e, ""))?;
                         }
                         (_, e) => {
                             summary.unreadable += 1;
-                            let why = checked.unreadable.as_ref().map(|w| w.message.clone());
-                            let why = why.or(e.as_ref().map(|e| e.to_string())).unwrap_or_default();
-                            writeln!(out, "{}: game {game}: unreadable: {why}", meta.source)?;
+                            let line = match (&checked.unreadable, e) {
+                                (Some(why), _) => ProblemLine::unreadable_game(&meta.source, game - 1, why),
+                                (None, Some(e)) => ProblemLine::replay(&meta.source, game - 1, e, ""),
+                                (None, None) => {
+                                    ProblemLine::unreadable_input(&meta.source, "no reason given")
+                                }
+                            };
+                            writeln!(out, "{line}")?;
                         }
                     }
                 }
@@ -85,12 +93,12 @@ fn main() -> ExitCode {
             // The whole input, or the rest of it, cannot be read.
             Event::Unreadable(why) => {
                 summary.unreadable += 1;
-                writeln!(out, "{}: unreadable: {why}", meta.source)?;
+                writeln!(out, "{}", ProblemLine::unreadable_input(&meta.source, why))?;
             }
             // Found in a folder, and no record at all (prose, an image).
             Event::NoRecord(why) => {
                 summary.no_record += 1;
-                writeln!(out, "{}: holds no record ({why})", meta.source)?;
+                writeln!(out, "{}", ProblemLine::no_record(&meta.source, why))?;
             }
             Event::Done => {}
         }
