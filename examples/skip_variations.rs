@@ -24,6 +24,7 @@ use std::io::Write;
 use std::ops::ControlFlow;
 use std::process::ExitCode;
 
+use qipu::batch::ProblemLine;
 use qipu::formats::stream::read_stream_with;
 use qipu::record::replay::{Replayed, Replayer};
 use qipu::record::{GameResult, RecordedMove, Skip, Span, Visitor, Warning};
@@ -122,7 +123,7 @@ fn main() -> ExitCode {
         let file = match std::fs::File::open(path) {
             Ok(file) => file,
             Err(e) => {
-                eprintln!("{path}: {e}");
+                eprintln!("{}", ProblemLine::input_error(path, format!("cannot read: {e}")));
                 failed = true;
                 continue;
             }
@@ -167,7 +168,7 @@ fn main() -> ExitCode {
                 }
             }
             Err(e) => {
-                eprintln!("{path}: unreadable: {e}");
+                eprintln!("{}", ProblemLine::unreadable_input(path, e));
                 failed = true;
             }
         }

@@ -22,6 +22,7 @@
 use std::io::Write;
 use std::process::ExitCode;
 
+use qipu::batch::ProblemLine;
 use qipu::formats;
 
 /// Read when no file is named.
@@ -33,7 +34,7 @@ fn main() -> ExitCode {
         Some(path) => match std::fs::read(&path) {
             Ok(bytes) => (path, bytes),
             Err(e) => {
-                eprintln!("{path}: {e}");
+                eprintln!("{}", ProblemLine::input_error(&path, format!("cannot read: {e}")));
                 return ExitCode::FAILURE;
             }
         },
@@ -42,7 +43,7 @@ fn main() -> ExitCode {
     let parsed = match formats::read(&bytes, None) {
         Ok(parsed) => parsed,
         Err(e) => {
-            eprintln!("{name}: unreadable: {e}");
+            eprintln!("{}", ProblemLine::unreadable_input(&name, e));
             return ExitCode::FAILURE;
         }
     };
