@@ -155,21 +155,9 @@ impl ColumnChart {
             (y0 + y1) / 2.0,
             escape(&self.y_label)
         );
-        let _ = write!(
-            svg,
-            r#"<text class="axis-label" x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
-            (x0 + x1) / 2.0,
-            height - 8.0,
-            escape(&self.x_label)
-        );
+        centred_text(&mut svg, "axis-label", (x0 + x1) / 2.0, height - 8.0, &self.x_label);
         if self.columns.is_empty() {
-            let _ = write!(
-                svg,
-                r#"<text class="empty" x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
-                (x0 + x1) / 2.0,
-                (y0 + y1) / 2.0,
-                escape(&self.empty)
-            );
+            centred_text(&mut svg, "empty", (x0 + x1) / 2.0, (y0 + y1) / 2.0, &self.empty);
         }
         let n = self.columns.len().max(1) as f64;
         let slot = (x1 - x0) / n;
@@ -218,13 +206,7 @@ impl ColumnChart {
                 );
             }
             if i % every == 0 {
-                let _ = write!(
-                    svg,
-                    r#"<text class="tick" x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
-                    x + bar / 2.0,
-                    y1 + 16.0,
-                    escape(&column.label)
-                );
+                centred_text(&mut svg, "tick", x + bar / 2.0, y1 + 16.0, &column.label);
             }
             svg.push_str("</g>");
         }
@@ -293,21 +275,9 @@ impl BarChart {
             );
             tick += step;
         }
-        let _ = write!(
-            svg,
-            r#"<text class="axis-label" x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
-            (x0 + x1) / 2.0,
-            height - 8.0,
-            escape(&self.x_label)
-        );
+        centred_text(&mut svg, "axis-label", (x0 + x1) / 2.0, height - 8.0, &self.x_label);
         if self.bars.is_empty() {
-            let _ = write!(
-                svg,
-                r#"<text class="empty" x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
-                (x0 + x1) / 2.0,
-                y0 + ROW * 0.65,
-                escape(&self.empty)
-            );
+            centred_text(&mut svg, "empty", (x0 + x1) / 2.0, y0 + ROW * 0.65, &self.empty);
         }
         for (i, b) in self.bars.iter().enumerate() {
             let y = y0 + ROW * i as f64;
@@ -369,6 +339,15 @@ fn vertical_axis(
     }
     let _ =
         write!(svg, r#"<line class="axis" x1="{x0}" y1="{:.1}" x2="{x0}" y2="{:.1}"/>"#, y_of(top), y_of(0));
+}
+
+/// Writes `text` (escaped) centred at (`x`, `y`) in the style `class`.
+fn centred_text(svg: &mut String, class: &str, x: f64, y: f64, text: &str) {
+    let _ = write!(
+        svg,
+        r#"<text class="{class}" x="{x:.1}" y="{y:.1}" text-anchor="middle">{}</text>"#,
+        escape(text)
+    );
 }
 
 #[cfg(test)]

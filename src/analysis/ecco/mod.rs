@@ -71,7 +71,7 @@ pub const PLIES: usize = 20;
 /// ```
 pub const FAMILIES: [(char, &str, &str); 5] = [
     ('A', "非中炮类开局", "openings other than the central cannon (but the pawn opening)"),
-    ('B', "中炮对反宫马及其他", "central cannon against the reverse palcorner horse and others"),
+    ('B', "中炮对反宫马及其他", "central cannon against the reverse palace-corner horse and others"),
     ('C', "中炮对屏风马", "central cannon against two horses (screen horses)"),
     ('D', "顺炮局和列炮局", "same-direction and opposite-direction cannons"),
     ('E', "仙人指路局", "the pawn opening (immortal's pointing the way)"),
