@@ -35,6 +35,7 @@ pub mod shape;
 pub mod visit;
 
 pub use build::RecordBuilder;
+pub use eval::{EvalStyle, Evaluation, Score};
 pub use replay::Replayed;
 pub use visit::{Skip, Visitor};
 
@@ -320,6 +321,20 @@ impl Node {
     /// The comment after this move (on the root: before the first move).
     pub fn comment(&self) -> Option<&str> {
         self.notes.as_ref()?.comment.as_deref()
+    }
+
+    /// The engine evaluation the comment after this move holds, if any
+    /// ([`Evaluation::find`]).
+    ///
+    /// ```
+    /// use qipu::record::{Evaluation, Score};
+    /// let record = &qipu::formats::pgn::read("1. h2e2 {+0.38/19} h9g7 *")[0];
+    /// let first = record.tree().main_line().next().unwrap();
+    /// let eval = record.tree().node(first).evaluation();
+    /// assert_eq!(eval, Some(Evaluation { score: Score::Centipawns(38), depth: Some(19) }));
+    /// ```
+    pub fn evaluation(&self) -> Option<Evaluation> {
+        Evaluation::find(self.comment()?)
     }
 
     /// The annotation glyphs of this move.
