@@ -10,16 +10,16 @@
 #  (a) `qipu analyse --to json --format json` at depth DEPTH (6): every main-line move must have
 #      an evaluation (an `eval` key, or one in its comment), except a move that mates or
 #      stalemates, which has none; prints the counts;
-#  (b) SAMPLE (20) of the positions qipu reports (one per game, at different plies) searched
-#      again, each by a fresh engine process (scripts/engine-answer.py) at the same depth: best
-#      moves and scores compared, each mismatch printed. An engine keeps its hash table from one
-#      position of a game to the next, so a position searched within a game may differ from the
-#      same position searched fresh: the first position of each game (ply 0, after a new game)
-#      must match exactly, the others are told;
+#  (b) SAMPLE (20) positions (game k's at ply 10 + 3k), each made a game of its own (a FEN tag
+#      and the move played), analysed by qipu with `--format json`: the best move and score it
+#      reports for each first position must be those of a fresh engine process searching it
+#      (scripts/engine-answer.py) at the same depth. The same positions searched within the
+#      games of (a) are compared too, and only told: an engine keeps its hash table from one
+#      position of a game to the next, which may change its answer;
 #  (c) speed on the first SPEED_GAMES (20) games: one engine against `--engines 2` (wall time
 #      and ratio), and qipu's cost per search with `--nodes 1`.
-# Outputs are kept in target/engine-check/. Exits 1 when a check of (a) or a ply-0 comparison
-# of (b) fails.
+# Outputs are kept in target/engine-check/. Exits 1 when a check of (a) or of the first
+# positions of (b) fails.
 set -euo pipefail
 [ $# -eq 1 ] || { echo "usage: bash scripts/engine-check.sh QIPU_BINARY" >&2; exit 2; }
 qipu=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -63,7 +63,7 @@ seconds() {
 }
 
 # The final position of every game and whether a move can be played there.
-"$qipu" -q fen "$games" --limit "$count" --format json > "$out/fens.jsonl" 2> "$out/fens.stderr"
+"$qipu" -q fen "$games" --limit "$count" --format json --notation uci > "$out/fens.jsonl" 2> "$out/fens.stderr"
 python3 - "$out/fens.jsonl" "$qipu" > "$out/finals.json" <<'PY'
 import json, subprocess, sys
 last = {}
@@ -76,6 +76,22 @@ for index in sorted(last):
     moves = subprocess.run([sys.argv[2], "moves", p["fen"]], capture_output=True, text=True).stdout.split()
     finals.append({"index": index, "plies": p["ply"], "fen": p["fen"], "ends": not moves})
 json.dump(finals, sys.stdout)
+PY
+
+# (b)'s positions: game k's position at ply 10 + 3k (k from 0), as a game of its own: that
+# position (a FEN tag) and the move played there.
+python3 - "$out/fens.jsonl" "$sample" > "$out/sample.pgn" <<'PY'
+import json, sys
+games = {}
+for line in open(sys.argv[1], encoding="utf-8"):
+    p = json.loads(line)
+    games.setdefault(p["index"], []).append(p)
+for k, index in enumerate(sorted(games)[: int(sys.argv[2])]):
+    trail = games[index]
+    ply = min(10 + 3 * k, len(trail) - 2)
+    here, next_ = trail[ply], trail[ply + 1]
+    number = "1." if here["side"] == "red" else "1..."
+    print('[Event "engine-check: game %d ply %d"]\n[FEN "%s"]\n\n%s %s *\n' % (index + 1, ply, here["fen"], number, next_["move"]))
 PY
 
 failed=0
@@ -135,56 +151,58 @@ for e in examples[:10]:
 sys.exit(1 if missing or ends_evaluated or wrong_length else 0)
 PY
 
-  # (b) qipu's positions against a fresh engine's answers
-  python3 - "$out/$name.report.jsonl" "$sample" > "$out/$name.sample.jsonl" <<'PY'
+  # (b) the sample's first positions (each searched first in its game, as a fresh engine
+  # would) against a fresh engine's answers; the same positions searched within the 100 games
+  # are told too
+  "$qipu" -q analyse "$out/sample.pgn" --engine "$command" --protocol "$protocol" --depth "$depth" \
+    --threads 1 --hash 16 --engines 1 --to json -o "$out/$name.sample.json" --format json \
+    > "$out/$name.sample.report.jsonl" 2> "$out/$name.sample.stderr" \
+    || echo "(b) qipu analyse of the sample failed: $(tail -n 2 "$out/$name.sample.stderr")"
+  mapfile -t fens < <(grep -o '^\[FEN "[^"]*' "$out/sample.pgn" | cut -c7-)
+  args=(--protocol "$protocol" --depth "$depth")
+  [ -n "$variant" ] && args+=(--variant "$variant")
+  python3 scripts/engine-answer.py "$command" "${args[@]}" "${fens[@]}" > "$out/$name.answers.jsonl" \
+    || echo "(b) scripts/engine-answer.py failed on some positions"
+  python3 - "$out/$name.sample.report.jsonl" "$out/$name.report.jsonl" "$out/$name.answers.jsonl" <<'PY' || failed=1
 import json, sys
-reports = [json.loads(l) for l in open(sys.argv[1], encoding="utf-8") if l.strip()]
-wanted = int(sys.argv[2])
-taken = []
-# One position a game: game k, its position at ply 0 for the first half, at ply 3k+1 after.
-for k, report in enumerate(reports[:wanted]):
-    positions = report.get("positions") or []
-    if not positions:
-        continue
-    ply = 0 if k < wanted // 2 else 3 * k + 1
-    position = min(positions, key=lambda p: abs(p["ply"] - ply))
-    taken.append(dict(position, game=k + 1))
-for p in taken:
-    print(json.dumps(p, ensure_ascii=False))
+def reports(path):
+    try:
+        return [json.loads(l) for l in open(path, encoding="utf-8") if l.strip()]
+    except FileNotFoundError:
+        return []
+def key(fen):
+    return " ".join(fen.split()[:2])
+first = {}
+for report in reports(sys.argv[1]):
+    for p in report.get("positions") or []:
+        if p.get("ply") == 0:
+            first.setdefault(key(p["fen"]), p)
+within = {}
+for report in reports(sys.argv[2]):
+    for p in report.get("positions") or []:
+        within.setdefault(key(p["fen"]), p)
+answers = reports(sys.argv[3])
+def same(p, a):
+    return p is not None and p.get("best") == a["best"] and p.get("score") == a["score"]
+def show(p):
+    if p is None:
+        return "not reported"
+    return "best %s score %s depth %s" % (p.get("best"), json.dumps(p.get("score")), p.get("depth"))
+counts = {"first": [0, 0], "within": [0, 0]}
+for a in answers:
+    k = key(a["fen"])
+    for kind, p in (("first", first.get(k)), ("within", within.get(k))):
+        if kind == "within" and p is None:
+            continue
+        ok = same(p, a)
+        counts[kind][0 if ok else 1] += 1
+        if not ok:
+            print("    %s mismatch: %s\n      qipu:  %s\n      fresh: %s" % (kind, a["fen"], show(p), show(a)))
+print("(b) %d positions against a fresh engine: first in their game %d match, %d mismatch;"
+      " within the %s games %d match, %d mismatch"
+      % (len(answers), counts["first"][0], counts["first"][1], "analysed", counts["within"][0], counts["within"][1]))
+sys.exit(1 if counts["first"][1] or not answers else 0)
 PY
-  mapfile -t fens < <(python3 -c 'import json,sys; [print(json.loads(l)["fen"]) for l in open(sys.argv[1])]' "$out/$name.sample.jsonl")
-  if [ ${#fens[@]} -eq 0 ]; then
-    echo "(b) no positions in qipu's report"
-    failed=1
-  else
-    args=(--protocol "$protocol" --depth "$depth")
-    [ -n "$variant" ] && args+=(--variant "$variant")
-    python3 scripts/engine-answer.py "$command" "${args[@]}" "${fens[@]}" > "$out/$name.answers.jsonl" \
-      || echo "(b) scripts/engine-answer.py failed on some positions"
-    python3 - "$out/$name.sample.jsonl" "$out/$name.answers.jsonl" <<'PY' || failed=1
-import json, sys
-ours = [json.loads(l) for l in open(sys.argv[1], encoding="utf-8")]
-theirs = {}
-for l in open(sys.argv[2], encoding="utf-8"):
-    a = json.loads(l)
-    theirs.setdefault(a["fen"], a)
-tally = {True: [0, 0], False: [0, 0]}
-first_failed = 0
-for p in ours:
-    a = theirs.get(p["fen"])
-    first = p["ply"] == 0
-    same = a is not None and p.get("best") == a["best"] and p.get("score") == a["score"]
-    tally[first][0 if same else 1] += 1
-    if not same:
-        first_failed += first
-        print("    mismatch: game %d ply %d %s\n      qipu:  best %s score %s depth %s\n      fresh: %s"
-              % (p["game"], p["ply"], p["fen"], p.get("best"), json.dumps(p.get("score")), p.get("depth"),
-                 "no answer" if a is None else "best %s score %s depth %s" % (a["best"], json.dumps(a["score"]), a["depth"])))
-print("(b) %d positions: ply 0 %d match, %d mismatch; later plies %d match, %d mismatch"
-      % (len(ours), tally[True][0], tally[True][1], tally[False][0], tally[False][1]))
-sys.exit(1 if first_failed else 0)
-PY
-  fi
 
   # (c) speed
   speed() {
