@@ -370,20 +370,31 @@ def ucci_score(score):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--protocol", choices=["uci", "ucci"], default="uci")
-    parser.add_argument("--name", default="FakeEngine")
-    parser.add_argument("--variant-option", action="store_true")
-    parser.add_argument("--table")
+    parser.add_argument("--protocol", choices=["uci", "ucci"], default="uci", help="the handshake answered")
+    parser.add_argument("--name", default="FakeEngine", help="its `id name`")
+    parser.add_argument(
+        "--variant-option",
+        action="store_true",
+        help="offer UCI_Variant as Fairy-Stockfish does; once xiangqi, moves use ranks 1..10",
+    )
+    parser.add_argument("--table", metavar="FILE", help="JSON answers keyed by the first two FEN fields")
     parser.add_argument(
         "--mode",
         choices=["normal", "crash", "hang", "garbage", "refuse", "slow"],
         default="normal",
+        help="how it misbehaves on the searches chosen by --when, --fen-prefix and --once",
     )
-    parser.add_argument("--when", type=int)
-    parser.add_argument("--fen-prefix")
-    parser.add_argument("--once")
-    parser.add_argument("--sleep", type=int, default=0, help="milliseconds")
-    parser.add_argument("--log")
+    parser.add_argument("--when", type=int, metavar="K", help="only on the K-th go of the process (from 1)")
+    parser.add_argument("--fen-prefix", metavar="S", help="only on positions whose FEN starts so")
+    parser.add_argument("--once", metavar="FILE", help="only while this file does not exist (created on misbehaving)")
+    parser.add_argument(
+        "--sleep",
+        type=int,
+        default=0,
+        metavar="MS",
+        help="milliseconds to sleep before answering: each search in mode normal, the chosen ones in mode slow (default 1000 there)",
+    )
+    parser.add_argument("--log", metavar="FILE", help="append `PID FEN` to this file for each go")
     args = parser.parse_args()
     if args.protocol == "uci":
         out("%s by qipu tests" % args.name)
