@@ -239,6 +239,7 @@ pub mod batch;
 pub mod book;
 pub mod dedupe;
 pub mod diagram;
+pub mod engine;
 pub mod formats;
 pub mod notation;
 pub mod output;

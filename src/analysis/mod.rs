@@ -2,6 +2,7 @@
 //! page of charts), openings, opening suites, and readying records to be
 //! written.
 
+pub mod annotate;
 pub mod chart;
 pub mod ecco;
 pub mod openings;

@@ -9,6 +9,7 @@ use qipu::batch::ProblemLine;
 use qipu::formats::encoding::Encoding;
 use qipu::{FromFenError, Position};
 
+mod analyse;
 mod args;
 mod book;
 mod classify;
@@ -188,6 +189,32 @@ pub enum Command {
         after_help = "Examples:\n  qipu book build collection/ -o BOOK.DAT --depth 24 --min-games 3\n  qipu book build games.pgn -o book.obs.db3\n  qipu book probe BOOK.DAT startpos"
     )]
     Book(book::Args),
+    /// Annotate games with an engine: every main-line position searched by UCI or UCCI
+    /// engines (Pikafish, Fairy-Stockfish, ElephantEye), each move's evaluation written into its
+    /// comment, inaccuracies, mistakes and blunders marked, the engine's line added after a
+    /// mistake, and each player's average centipawn loss and accuracy as tags.
+    ///
+    /// Evaluations are written after a move's own comment, never in its place: `{+0.38/19}`
+    /// (pawns from Red's side / depth; mates `#5`, `#-3`), or `[%eval 0.38,19]` with
+    /// --eval-style lichess. A move is judged by the winning chances it loses against the
+    /// engine's best move (as lichess does: 0.1 an inaccuracy `?!`, 0.2 a mistake `?`, 0.3 a
+    /// blunder `??`; see --inaccuracy, --mistake, --blunder); a move that already has a remark
+    /// keeps it. Tags added: Annotator, RedACPL, RedAccuracy, RedInaccuracies, RedMistakes,
+    /// RedBlunders, and the same for Black.
+    ///
+    /// --engines K engines search in parallel; games are written in input order as they are
+    /// done. An engine that will not start, dies, hangs past --timeout, writes what cannot be
+    /// read or refuses a position is started again and the position tried once more; then the
+    /// move is left without annotation and a warning names the game and the ply (exit code 1).
+    /// Every game is written whatever happened to its analysis. Ctrl-C ends the searches under
+    /// way and leaves a valid output holding the games done; --resume continues it. --cache
+    /// keeps every search in an SQLite file, so that positions met again (openings, a second
+    /// run) are not searched again. The summary line counts the positions searched, taken
+    /// from the cache and failed.
+    #[command(
+        after_help = "Examples:\n  qipu analyse games.pgn --engine pikafish --depth 14 -o annotated.pgn\n  qipu analyse collection/ --engine ./eleeye --protocol ucci --movetime 200 --engines 2 -o out.pgn\n  qipu analyse games.pgn --engine fairy-stockfish --depth 12 --cache evals.db3 -o out.pgn --resume\n  qipu analyse games.pgn --engine pikafish --nodes 200000 --format json -o out.pgn > reports.jsonl"
+    )]
+    Analyse(analyse::Args),
     /// Print the legal moves of a position, one lower-case ICCS move (h2e2) a line, sorted.
     ///
     /// --notation writes them in ICCS (H2-E2), Chinese (炮二平五) or WXF (C2.5) instead. The position is a FEN (quoted or not) or `startpos`. Letters K A B N R C P (upper case
@@ -401,6 +428,7 @@ pub fn run(cli: Cli) -> Result<i32, Failure> {
         Command::Duplicates(args) => duplicates::run(&args, &mut out),
         Command::Book(args) => book::run(&args, &mut out),
         Command::Show(args) => show::run(&args, &mut out),
+        Command::Analyse(args) => analyse::run(&args, &mut out),
         Command::Completions(args) => completions::run(&args, &mut out).map(|_| 0),
         Command::Man(args) => man::run(&args, &mut out).map(|_| 0),
     }?;

@@ -19,6 +19,8 @@ pub struct Progress {
     games: usize,
     /// What the line is about, before the counts (may be empty).
     label: &'static str,
+    /// What the command adds after the counts (may be empty).
+    note: String,
 }
 
 impl Progress {
@@ -34,6 +36,7 @@ impl Progress {
             inputs: 0,
             games: 0,
             label: "",
+            note: String::new(),
         }
     }
 
@@ -55,6 +58,22 @@ impl Progress {
         self.tick();
     }
 
+    /// Sets what the line adds after the counts, and redraws it.
+    pub fn note(&mut self, note: String) {
+        self.note = note;
+        self.tick();
+    }
+
+    /// The inputs done, and how many there are.
+    pub fn inputs(&self) -> (usize, usize) {
+        (self.inputs, self.inputs_total)
+    }
+
+    /// The time since the work started.
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
     fn tick(&mut self) {
         if !self.enabled
             || self.start.elapsed() < Duration::from_secs(1)
@@ -65,8 +84,8 @@ impl Progress {
         self.last = Instant::now();
         let rate = self.games as f64 / self.start.elapsed().as_secs_f64();
         eprint!(
-            "\r{}{}/{} inputs, {} games ({rate:.0} games/s)\x1b[K",
-            self.label, self.inputs, self.inputs_total, self.games
+            "\r{}{}/{} inputs, {} games ({rate:.0} games/s){}\x1b[K",
+            self.label, self.inputs, self.inputs_total, self.games, self.note
         );
         let _ = std::io::stderr().flush();
         self.drawn = true;
@@ -284,6 +303,11 @@ impl Tally {
     /// as `validate` writes it.
     pub fn summary(&self) -> String {
         summary_line(self.games, self.valid, self.illegal, self.unreadable, self.inputs, self.no_record)
+    }
+
+    /// The progress line (to add a note to it).
+    pub fn progress(&mut self) -> &mut Progress {
+        &mut self.progress
     }
 
     /// Counts a game written (convert).

@@ -27,6 +27,7 @@ use crate::{Move, Position, Setup};
 
 mod build;
 pub mod date;
+pub mod eval;
 #[cfg(test)]
 pub(crate) use build::counting;
 pub mod replay;
