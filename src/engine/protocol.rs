@@ -335,6 +335,23 @@ mod tests {
         assert_eq!(ucci_score(10_000), Score::Mate(0));
     }
 
+    proptest::proptest! {
+        /// Whatever an engine writes, reading it never panics.
+        #[test]
+        fn any_line_reads_without_panic(line in "(info|bestmove|nobestmove|id|option|score|cp|mate|pv|depth|multipv| |-|[0-9]{1,12}|[a-j][0-9]{1,2}|\\PC){0,40}") {
+            for p in [Protocol::Uci, Protocol::Ucci] {
+                let _ = parse_info(&line, p);
+                let _ = parse_option_name(&line, p);
+            }
+            let _ = parse_bestmove(&line);
+            let _ = parse_id_name(&line);
+            for word in line.split(' ') {
+                let _ = Coordinates::FromOne.read(word);
+                let _ = Coordinates::FromZero.read(word);
+            }
+        }
+    }
+
     #[test]
     fn names_and_options() {
         assert_eq!(parse_id_name("id name Pikafish 2024"), Some("Pikafish 2024"));
