@@ -144,6 +144,9 @@ class Game:
     def comments(self) -> List[Dict[str, Any]]:
         """Each comment: ``ply`` (of the move it follows; 0 before the first), ``in_variation``, ``text``."""
     @property
+    def evaluations(self) -> List[Optional[Dict[str, int]]]:
+        """Each main-line move's engine evaluation (one per move of ``moves_as_written()``): ``None``, or from Red's side ``{"cp": 38, "depth": 19}`` or ``{"mate": -3}`` (``depth`` only when given)."""
+    @property
     def ecco(self) -> Optional[Dict[str, str]]:
         """The ECCO opening by the moves (``code``, ``name``, ``opening``, ``variation``), for games from the standard start."""
     def to_pgn(self, notation: str = "chinese") -> str:

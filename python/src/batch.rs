@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
-use qipu::analysis::stats::{GameFacts, MainLine, Stats};
+use qipu::analysis::stats::{ANNOTATION_TAGS, GameFacts, MainLine, Stats};
 use qipu::analysis::trail::{Positions, Trail, TrailSink, start_step};
 use qipu::batch::{self, Batch, Input, Report, Status};
 use qipu::formats::encoding::Encoding;
@@ -99,7 +99,7 @@ pub fn stats<'py>(
         let _ = chooser.pass(
             &batch,
             &inputs,
-            || selection.checker(MainLine::default()),
+            || selection.checker_keeping(MainLine::default(), &ANNOTATION_TAGS),
             |meta, taken| {
                 match taken {
                     Taken::Game { game, .. } => {

@@ -9,7 +9,7 @@ use pyo3::types::{PyBytes, PyDict, PyList};
 use qipu::analysis::ecco;
 use qipu::batch::{Checked, ErrorReport, Meta, Report, Status};
 use qipu::formats::{dhtmlxq, json, pgn, uci, xqf};
-use qipu::record::{MoveText, NodeId, Record};
+use qipu::record::{MoveText, NodeId, Record, Score};
 
 use crate::errors::raise;
 use crate::kwargs;
@@ -291,6 +291,30 @@ impl Game {
             for (k, &child) in children.iter().enumerate().rev() {
                 stack.push((child, ply + 1, in_variation || k > 0));
             }
+        }
+        Ok(list)
+    }
+
+    /// The engine evaluation of each main-line move as written (one per
+    /// move of `moves_as_written()`): `None`, or the evaluation its
+    /// comment holds as a dict from Red's side, `{"cp": 38, "depth": 19}`
+    /// or `{"mate": -3}` (no `depth` key when the depth is not given).
+    #[getter]
+    fn evaluations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let list = PyList::empty(py);
+        for id in self.main_line() {
+            let Some(eval) = self.record.tree().node(id).evaluation() else {
+                list.append(py.None())?;
+                continue;
+            };
+            let dict = match eval.score {
+                Score::Centipawns(cp) => kwargs!(py, "cp" => cp),
+                Score::Mate(n) => kwargs!(py, "mate" => n),
+            };
+            if let Some(depth) = eval.depth {
+                dict.set_item("depth", depth)?;
+            }
+            list.append(dict)?;
         }
         Ok(list)
     }

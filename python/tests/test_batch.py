@@ -6,7 +6,7 @@ import json
 import pytest
 
 import qipu
-from conftest import json_lines
+from conftest import ROOT, json_lines
 
 
 def test_validate_equals_the_command(cli, fixture, formats_dir):
@@ -37,6 +37,16 @@ def test_stats_equals_the_command(cli, fixture, formats_dir):
     for args in ([fixture], [formats_dir], [fixture, formats_dir]):
         expected = json.loads(cli("stats", "--format", "json", "--top", "5", *args))
         assert qipu.stats(args, top=5) == expected
+
+
+def test_stats_of_engine_analysis_equals_the_command(cli):
+    evals = str(ROOT / "tests" / "data" / "evals.pgn")
+    expected = json.loads(cli("stats", "--format", "json", evals))
+    got = qipu.stats(evals)
+    assert got == expected
+    analysis = got["engine_analysis"]
+    assert (analysis["games"], analysis["evaluated_moves"]) == (2, 4)
+    assert analysis["red"]["mean_acpl"] == 26.5 and analysis["black"]["blunders"] == 1
 
 
 def test_fen_trail_equals_the_command(cli, fixture, formats_dir):

@@ -99,6 +99,24 @@ def test_variations_and_comments():
     assert game.variation_plies == 3
 
 
+def test_evaluations_of_the_main_line_moves():
+    text = (
+        "1. h2e2 {好棋 +0.38/19} h9g7 {中局} (1... b9c7 {#5}) "
+        "2. h0g2 {[%eval -1.20]} i9h9 {#-3/7} 3. i0h0 {2019.05} *"
+    )
+    (game,) = qipu.read(text.encode())
+    assert game.evaluations == [
+        {"cp": 38, "depth": 19},
+        None,
+        {"cp": -120},
+        {"mate": -3, "depth": 7},
+        None,
+    ]
+    assert len(game.evaluations) == len(game.moves_as_written())
+    (plain,) = qipu.read(b"1. h2e2 h9g7 *")
+    assert plain.evaluations == [None, None]
+
+
 def test_writers_round_trip(fixture):
     game = next(iter(qipu.read(fixture)))
     for text in [game.to_pgn(), game.to_pgn("wxf"), game.to_pgn("iccs"), game.to_json(), game.to_dhtmlxq()]:

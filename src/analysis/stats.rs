@@ -24,7 +24,7 @@ use crate::batch::{Checked, Checker, Status};
 use crate::notation::{Notation, chinese};
 use crate::record::date::PartialDate;
 use crate::record::replay::Follow;
-use crate::record::{GameResult, Record};
+use crate::record::{Evaluation, GameResult, Record};
 use crate::{Board, Color, Move, Position, Role, Square};
 
 /// What one game contributes to the statistics.
@@ -63,6 +63,11 @@ pub struct GameFacts {
     pub has_comments: bool,
     /// Whether the record holds a variation.
     pub has_variations: bool,
+    /// What the engine analysis tags of the game say (`RedACPL`, …), when
+    /// one of them reads.
+    pub annotation: Option<Annotation>,
+    /// Main-line moves whose comment holds an engine evaluation.
+    pub evaluations: usize,
 }
 
 impl GameFacts {
@@ -85,16 +90,20 @@ impl GameFacts {
             year: None,
             has_comments: false,
             has_variations: false,
+            annotation: None,
+            evaluations: 0,
         }
     }
 
     /// The facts of `record`, read from `format` (and `encoding`).
     pub fn of(record: &Record, format: &str, encoding: Option<&str>) -> GameFacts {
-        GameFacts::of_checked(&record.visit(&mut Checker::following(MainLine::default())), format, encoding)
+        let mut checker = Checker::following(MainLine::default()).keep_tags(&ANNOTATION_TAGS);
+        GameFacts::of_checked(&record.visit(&mut checker), format, encoding)
     }
 
     /// The facts of a game checked as it was read, read from `format` (and
-    /// `encoding`).
+    /// `encoding`); its engine analysis from the tags the checker kept
+    /// (keep [`ANNOTATION_TAGS`]).
     pub fn of_checked(checked: &Checked<LineFacts>, format: &str, encoding: Option<&str>) -> GameFacts {
         let replayed = &checked.replayed;
         let line = &checked.followed;
@@ -118,7 +127,162 @@ impl GameFacts {
             year: checked.date.as_deref().and_then(PartialDate::read).map(|d| d.year),
             has_comments: checked.has_comments,
             has_variations: checked.has_variations,
+            annotation: Annotation::from_tags(checked.tags.iter().map(|(n, v)| (n.as_str(), v.as_str()))),
+            evaluations: line.evaluations,
         }
+    }
+}
+
+/// The tags of a game's engine analysis, as `qipu analyse` writes them:
+/// the engine and its limit, then each side's average centipawn loss,
+/// accuracy (per cent) and counts of inaccuracies, mistakes and blunders.
+pub const ANNOTATION_TAGS: [&str; 11] = [
+    "Annotator",
+    "RedACPL",
+    "BlackACPL",
+    "RedAccuracy",
+    "BlackAccuracy",
+    "RedInaccuracies",
+    "RedMistakes",
+    "RedBlunders",
+    "BlackInaccuracies",
+    "BlackMistakes",
+    "BlackBlunders",
+];
+
+/// What the engine analysis tags of a game say of one side; each `None`
+/// when its tag is missing or does not read.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SideAnalysis {
+    /// Average centipawn loss (`RedACPL`), a whole number.
+    pub acpl: Option<u32>,
+    /// Accuracy in per cent, 0 to 100 (`RedAccuracy`: `87.5`).
+    pub accuracy: Option<f64>,
+    /// Inaccuracies (`RedInaccuracies`).
+    pub inaccuracies: Option<u32>,
+    /// Mistakes (`RedMistakes`).
+    pub mistakes: Option<u32>,
+    /// Blunders (`RedBlunders`).
+    pub blunders: Option<u32>,
+}
+
+/// What the engine analysis tags of a game ([`ANNOTATION_TAGS`]) say.
+///
+/// ```
+/// use qipu::analysis::stats::Annotation;
+/// let tags = [("Annotator", "Pikafish 2024, 1 s"), ("RedACPL", "23"), ("BlackAccuracy", "87.5"), ("BlackBlunders", "x")];
+/// let annotation = Annotation::from_tags(tags).unwrap();
+/// assert_eq!(annotation.annotator.as_deref(), Some("Pikafish 2024, 1 s"));
+/// assert_eq!((annotation.red.acpl, annotation.black.accuracy), (Some(23), Some(87.5)));
+/// assert_eq!(annotation.black.blunders, None); // does not read: ignored
+/// assert_eq!(Annotation::from_tags([("Annotator", "王嘉良")]), None); // no engine figures
+/// ```
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Annotation {
+    /// The engine and its limit (`Annotator`), when given.
+    pub annotator: Option<String>,
+    /// Red's figures.
+    pub red: SideAnalysis,
+    /// Black's figures.
+    pub black: SideAnalysis,
+}
+
+impl Annotation {
+    /// The analysis the tags `(name, value)` give (names in any case, the
+    /// first of each name counts); `None` when none of the ten figures
+    /// reads (an `Annotator` alone may be a person's name).
+    pub fn from_tags<'a>(tags: impl IntoIterator<Item = (&'a str, &'a str)>) -> Option<Annotation> {
+        let mut annotation = Annotation::default();
+        let mut figures = false;
+        let whole = |v: &str| v.trim().parse::<u32>().ok();
+        for (name, value) in tags {
+            let (side, field) = if let Some(field) = strip_prefix_ignore_case(name, "Red") {
+                (&mut annotation.red, field)
+            } else if let Some(field) = strip_prefix_ignore_case(name, "Black") {
+                (&mut annotation.black, field)
+            } else {
+                if name.eq_ignore_ascii_case("Annotator") && annotation.annotator.is_none() {
+                    let value = value.trim();
+                    annotation.annotator = (!value.is_empty()).then(|| value.to_string());
+                }
+                continue;
+            };
+            let slot_u32 = |slot: &mut Option<u32>| {
+                if slot.is_none() {
+                    *slot = whole(value);
+                }
+                slot.is_some()
+            };
+            let read = match field.to_ascii_lowercase().as_str() {
+                "acpl" => slot_u32(&mut side.acpl),
+                "inaccuracies" => slot_u32(&mut side.inaccuracies),
+                "mistakes" => slot_u32(&mut side.mistakes),
+                "blunders" => slot_u32(&mut side.blunders),
+                "accuracy" => {
+                    if side.accuracy.is_none() {
+                        side.accuracy =
+                            value.trim().parse::<f64>().ok().filter(|a| (0.0..=100.0).contains(a));
+                    }
+                    side.accuracy.is_some()
+                }
+                _ => false,
+            };
+            figures |= read;
+        }
+        figures.then_some(annotation)
+    }
+}
+
+/// `text` without `prefix` (ASCII letters, in any case), if it starts with it.
+fn strip_prefix_ignore_case<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {
+    let head = text.get(..prefix.len())?;
+    head.eq_ignore_ascii_case(prefix).then(|| &text[prefix.len()..])
+}
+
+/// One side's engine analysis summed over the annotated games of a
+/// collection.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SideTotals {
+    /// Sum of the average centipawn losses given, and the games that give one.
+    pub acpl_sum: u64,
+    /// Games that give the average centipawn loss.
+    pub acpl_games: usize,
+    /// Sum of the accuracies given.
+    pub accuracy_sum: f64,
+    /// Games that give the accuracy.
+    pub accuracy_games: usize,
+    /// Inaccuracies, in all.
+    pub inaccuracies: u64,
+    /// Mistakes, in all.
+    pub mistakes: u64,
+    /// Blunders, in all.
+    pub blunders: u64,
+}
+
+impl SideTotals {
+    /// Adds one game's figures.
+    pub fn add(&mut self, side: &SideAnalysis) {
+        if let Some(acpl) = side.acpl {
+            self.acpl_sum += u64::from(acpl);
+            self.acpl_games += 1;
+        }
+        if let Some(accuracy) = side.accuracy {
+            self.accuracy_sum += accuracy;
+            self.accuracy_games += 1;
+        }
+        self.inaccuracies += u64::from(side.inaccuracies.unwrap_or(0));
+        self.mistakes += u64::from(side.mistakes.unwrap_or(0));
+        self.blunders += u64::from(side.blunders.unwrap_or(0));
+    }
+
+    /// The mean of the average centipawn losses given, if any.
+    pub fn mean_acpl(&self) -> Option<f64> {
+        (self.acpl_games > 0).then(|| self.acpl_sum as f64 / self.acpl_games as f64)
+    }
+
+    /// The mean of the accuracies given, if any.
+    pub fn mean_accuracy(&self) -> Option<f64> {
+        (self.accuracy_games > 0).then(|| self.accuracy_sum / self.accuracy_games as f64)
     }
 }
 
@@ -136,16 +300,21 @@ pub struct LineFacts {
     /// The board after the last move that replayed; `None` when the start
     /// is no legal position.
     pub end: Option<Board>,
+    /// Moves whose comment holds an engine evaluation.
+    pub evaluations: usize,
 }
 
 /// Follows a game's main line as it is replayed, for [`GameFacts`]: the
-/// first moves, the ECCO code, the captures and the final board.
+/// first moves, the ECCO code, the captures, the final board and the
+/// moves with an evaluation in their comment.
 #[derive(Clone, Debug, Default)]
 pub struct MainLine {
     facts: LineFacts,
     standard: bool,
     ply: usize,
     opening: OpeningReader,
+    /// The last move told is of the main line.
+    on_main_line: bool,
 }
 
 impl Follow for MainLine {
@@ -175,10 +344,22 @@ impl Follow for MainLine {
         if let Some(end) = &mut self.facts.end {
             end.clone_from(after.board());
         }
+        self.on_main_line = true;
+    }
+
+    fn variation_move(&mut self, _: &Position, _: Move) {
+        self.on_main_line = false;
+    }
+
+    fn comment(&mut self, comment: &str) {
+        if self.on_main_line && Evaluation::find(comment).is_some() {
+            self.facts.evaluations += 1;
+        }
     }
 
     fn end(&mut self) -> LineFacts {
         self.standard = false;
+        self.on_main_line = false;
         self.facts.ecco = self.opening.end().map(|name| name.ecco);
         std::mem::take(&mut self.facts)
     }
@@ -327,6 +508,21 @@ pub struct Stats {
     /// Games by ECCO code (games from the standard start position).
     #[cfg_attr(feature = "serde", serde(skip))]
     pub by_ecco: BTreeMap<&'static str, usize>,
+    /// Games with engine analysis tags ([`GameFacts::annotation`]).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub annotated: usize,
+    /// Red's engine analysis over the annotated games.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub red_analysis: SideTotals,
+    /// Black's engine analysis over the annotated games.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub black_analysis: SideTotals,
+    /// Annotated games per `Annotator` (the engine and its limit).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub annotators: HashMap<String, usize>,
+    /// Main-line moves whose comment holds an engine evaluation.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub evaluated_moves: usize,
 }
 
 #[cfg(feature = "serde")]
@@ -400,7 +596,38 @@ impl Stats {
             .map(|(code, name, games)| serde_json::json!({"code": code, "name": name, "games": games}))
             .collect();
         map.insert("top_ecco".into(), codes.into());
+        if self.has_analysis() {
+            let side = |t: &SideTotals| {
+                serde_json::json!({
+                    "mean_acpl": t.mean_acpl(),
+                    "mean_accuracy": t.mean_accuracy(),
+                    "inaccuracies": t.inaccuracies,
+                    "mistakes": t.mistakes,
+                    "blunders": t.blunders,
+                })
+            };
+            let analysis = serde_json::json!({
+                "games": self.annotated,
+                "evaluated_moves": self.evaluated_moves,
+                "red": side(&self.red_analysis),
+                "black": side(&self.black_analysis),
+                "annotators": pairs(self.top_annotators(top)),
+            });
+            map.insert("engine_analysis".into(), analysis);
+        }
         value
+    }
+
+    /// Whether any game has engine analysis tags or a main-line move with
+    /// an evaluation in its comment: else the statistics say nothing of
+    /// engine analysis.
+    pub fn has_analysis(&self) -> bool {
+        self.annotated > 0 || self.evaluated_moves > 0
+    }
+
+    /// The `n` annotators of the most annotated games (ties by name).
+    pub fn top_annotators(&self, n: usize) -> Vec<(String, usize)> {
+        top(&self.annotators, n)
     }
 
     /// Adds one game.
@@ -473,6 +700,15 @@ impl Stats {
         if let Some(ecco) = g.ecco {
             *self.by_ecco.entry(ecco.code).or_default() += 1;
         }
+        if let Some(annotation) = &g.annotation {
+            self.annotated += 1;
+            self.red_analysis.add(&annotation.red);
+            self.black_analysis.add(&annotation.black);
+            if let Some(name) = &annotation.annotator {
+                *self.annotators.entry(name.clone()).or_default() += 1;
+            }
+        }
+        self.evaluated_moves += g.evaluations;
     }
 
     /// Orders the first moves, most played first (then by name), once all
@@ -654,5 +890,60 @@ mod tests {
         let families: Vec<usize> = stats.ecco_families().iter().map(|f| f.2).collect();
         assert_eq!(families, [1, 1, 0, 0, 1]); // 相三进五 A, 中炮 B, 兵七进一 E
         assert_eq!(stats.top_ecco(1)[0].2, 1);
+    }
+
+    #[test]
+    fn engine_analysis_tags_and_evaluated_moves() {
+        let text = "[Annotator \"Pikafish, 1 s\"][RedACPL \"23\"][BlackACPL \"41\"][RedAccuracy \"91.2\"]\
+                    [BlackAccuracy \"84.0\"][RedInaccuracies \"2\"][RedMistakes \"1\"][RedBlunders \"0\"]\
+                    [BlackInaccuracies \"3\"][BlackMistakes \"2\"][BlackBlunders \"1\"]\n\
+                    1. 炮二平五 {+0.38/18} 马８进７ {好棋} {+0.40/18} (1... 马２进３ {+0.50/18}) 2. 马二进三 1-0\n\n\
+                    [Annotator \"Pikafish, 1 s\"][redacpl \"30\"][BlackACPL \"x\"][RedAccuracy \"88.0\"]\
+                    [BlackAccuracy \"105\"][RedBlunders \"2\"][BlackMistakes \"-1\"]\n1. 相三进五 {[%eval 0.10,18]} 0-1\n\n\
+                    [Annotator \"王嘉良\"]\n1. 兵七进一 {好棋} *\n";
+        let facts: Vec<GameFacts> = pgn::read(text).iter().map(|r| GameFacts::of(r, "pgn", None)).collect();
+        assert_eq!(facts.iter().map(|f| f.evaluations).collect::<Vec<_>>(), [2, 1, 0]);
+        let first = facts[0].annotation.as_ref().unwrap();
+        assert_eq!(
+            first.red,
+            SideAnalysis {
+                acpl: Some(23),
+                accuracy: Some(91.2),
+                inaccuracies: Some(2),
+                mistakes: Some(1),
+                blunders: Some(0)
+            }
+        );
+        // Tags that do not read are left out; a person as annotator is no analysis.
+        let second = facts[1].annotation.as_ref().unwrap();
+        assert_eq!((second.red.acpl, second.black.acpl, second.black.accuracy), (Some(30), None, None));
+        assert_eq!(second.black.mistakes, None);
+        assert_eq!(facts[2].annotation, None);
+        let mut stats = Stats::default();
+        for f in &facts {
+            stats.add(f);
+        }
+        assert!(stats.has_analysis());
+        assert_eq!((stats.annotated, stats.evaluated_moves), (2, 3));
+        assert_eq!(stats.red_analysis.mean_acpl(), Some(26.5));
+        assert_eq!(stats.black_analysis.mean_acpl(), Some(41.0));
+        assert!((stats.red_analysis.mean_accuracy().unwrap() - 89.6).abs() < 1e-9);
+        assert_eq!(stats.black_analysis.mean_accuracy(), Some(84.0));
+        let r = &stats.red_analysis;
+        assert_eq!((r.inaccuracies, r.mistakes, r.blunders), (2, 1, 2));
+        assert_eq!(stats.top_annotators(5), [("Pikafish, 1 s".to_string(), 2)]);
+        #[cfg(feature = "serde")]
+        {
+            let json = stats.to_json(5);
+            assert_eq!(json["engine_analysis"]["red"]["mean_acpl"], 26.5);
+            assert_eq!(json["engine_analysis"]["black"]["blunders"], 1);
+            assert_eq!(json["engine_analysis"]["evaluated_moves"], 3);
+        }
+        // Without analysis, nothing is said of it.
+        let mut plain = Stats::default();
+        plain.add(&facts[2]);
+        assert!(!plain.has_analysis());
+        #[cfg(feature = "serde")]
+        assert!(plain.to_json(5).get("engine_analysis").is_none());
     }
 }

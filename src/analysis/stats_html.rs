@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use super::chart::{Bar, BarChart, Column, ColumnChart, Series, escape, round_step};
-use super::stats::{ResultCounts, Stats};
+use super::stats::{ResultCounts, SideTotals, Stats};
 
 /// The fonts of the page: Chinese fonts first, then any sans-serif.
 const FONTS: &str = r#""Noto Sans CJK SC", "Source Han Sans SC", "PingFang SC", "Hiragino Sans GB", "Microsoft YaHei", "WenQuanYi Micro Hei", "Noto Sans", "Helvetica Neue", Arial, sans-serif"#;
@@ -129,9 +129,40 @@ pub fn page(stats: &Stats, what: &str, top: usize) -> String {
     let events: Vec<[String; 2]> =
         stats.top_events(top).into_iter().map(|(name, n)| [name, n.to_string()]).collect();
     table(&mut html, "Events with the most games", ["event", "games"], &events);
+    if stats.has_analysis() {
+        analysis(&mut html, stats, top);
+    }
     let _ =
         write!(html, "\n<footer>Made by qipu {}.</footer>\n</body>\n</html>\n", env!("CARGO_PKG_VERSION"));
     html
+}
+
+/// The engine analysis section: each side's figures over the annotated
+/// games, and the annotators.
+fn analysis(html: &mut String, stats: &Stats, top: usize) {
+    section(html, "Engine analysis");
+    let (red, black) = (&stats.red_analysis, &stats.black_analysis);
+    let mean = |value: Option<f64>, unit: &str| value.map_or("-".to_string(), |v| format!("{v:.1}{unit}"));
+    let row =
+        |name: &str, figure: &dyn Fn(&SideTotals) -> String| [name.to_string(), figure(red), figure(black)];
+    let rows = [
+        row("mean ACPL", &|t| mean(t.mean_acpl(), "")),
+        row("mean accuracy", &|t| mean(t.mean_accuracy(), "%")),
+        row("inaccuracies", &|t| t.inaccuracies.to_string()),
+        row("mistakes", &|t| t.mistakes.to_string()),
+        row("blunders", &|t| t.blunders.to_string()),
+    ];
+    table(html, "Each side over the annotated games", ["", "Red", "Black"], &rows);
+    let annotators: Vec<[String; 2]> =
+        stats.top_annotators(top).into_iter().map(|(name, n)| [name, n.to_string()]).collect();
+    table(html, "Annotators (engine and limit)", ["annotator", "games"], &annotators);
+    let _ = writeln!(
+        html,
+        "<p class=\"note\">From the tags <code>qipu analyse</code> writes: {} annotated (ACPL: average centipawn \
+         loss). Main-line moves with an engine evaluation in their comment: {}.</p>",
+        games(stats.annotated),
+        stats.evaluated_moves
+    );
 }
 
 /// A section's heading.

@@ -30,8 +30,8 @@ use std::fmt::Write as _;
 use crate::analysis::ecco::OpeningReader;
 use crate::fen::RankTexts;
 use crate::notation::Notation;
-use crate::record::Skip;
 use crate::record::replay::{Follow, LineId, MAX_LINE_DEPTH};
+use crate::record::{Evaluation, Skip};
 use crate::{Color, Move, Position, Setup};
 
 /// One position of a trail, as a [`TrailSink`] is given it.
@@ -76,6 +76,13 @@ pub trait TrailSink {
     /// One more position of the game, in the order of the game's lines.
     fn position(&mut self, step: &Step<'_>);
 
+    /// The comment of the move that led to the last position given holds
+    /// `eval` ([`Evaluation::find`]): told after that position, before the
+    /// next.
+    fn evaluation(&mut self, eval: Evaluation) {
+        let _ = eval;
+    }
+
     /// The game ends: what was made of it. The sink is then ready for the
     /// next game.
     fn end(&mut self) -> Self::Output;
@@ -115,6 +122,8 @@ pub struct Trail<S> {
     deep: bool,
     /// Some were not, in this game.
     too_deep: bool,
+    /// The last move told gave its position to the sink.
+    given: bool,
 }
 
 impl<S: TrailSink> Trail<S> {
@@ -132,6 +141,7 @@ impl<S: TrailSink> Trail<S> {
             opening: None,
             deep: false,
             too_deep: false,
+            given: false,
         }
     }
 
@@ -159,6 +169,7 @@ impl<S: TrailSink> Trail<S> {
 
     /// The position `pos` that the move `m` led to.
     fn give_position(&mut self, pos: &Position, m: Move) {
+        self.given = false;
         let Some(ranks) = &mut self.ranks else { return };
         self.ply += 1;
         if self.deep {
@@ -175,6 +186,7 @@ impl<S: TrailSink> Trail<S> {
             fullmoves: pos.fullmoves(),
         };
         self.sink.position(&step);
+        self.given = true;
     }
 
     /// Goes on from `pos`, `ply` plies into the game, on `line`.
@@ -232,6 +244,16 @@ impl<S: TrailSink> Follow for Trail<S> {
     fn variation_move(&mut self, after: &Position, m: Move) {
         if self.all_lines {
             self.give_position(after, m);
+        } else {
+            self.given = false;
+        }
+    }
+
+    fn comment(&mut self, comment: &str) {
+        if self.given
+            && let Some(eval) = Evaluation::find(comment)
+        {
+            self.sink.evaluation(eval);
         }
     }
 
@@ -242,6 +264,7 @@ impl<S: TrailSink> Follow for Trail<S> {
     fn end(&mut self) -> Traced<S::Output> {
         self.ranks = None;
         self.deep = false;
+        self.given = false;
         let ecco = self.opening.as_mut().and_then(|o| o.end()).map(|name| name.ecco.code);
         Traced { positions: self.sink.end(), ecco, too_deep: std::mem::take(&mut self.too_deep) }
     }
@@ -285,6 +308,9 @@ pub struct TrailPosition {
     pub fen: String,
     /// The side to move.
     pub turn: Color,
+    /// The evaluation the comment of the move that led here holds
+    /// ([`TrailSink::evaluation`]).
+    pub eval: Option<Evaluation>,
 }
 
 /// A [`TrailSink`] keeping every position of a game as a
@@ -304,7 +330,14 @@ impl TrailSink for Positions {
             mv: step.mv.map(str::to_string),
             fen: step.fen(),
             turn: step.turn,
+            eval: None,
         });
+    }
+
+    fn evaluation(&mut self, eval: Evaluation) {
+        if let Some(last) = self.positions.last_mut() {
+            last.eval = Some(eval);
+        }
     }
 
     fn end(&mut self) -> Vec<TrailPosition> {
@@ -395,6 +428,33 @@ mod tests {
                 assert_eq!(got, [(None, 1, "h2e2"), (None, 2, "h9g7"), (None, 3, "h0g2")]);
             }
             assert!(traced.ecco.is_some());
+        }
+    }
+
+    #[test]
+    fn positions_carry_the_evaluations_of_the_comments_of_their_moves() {
+        let text = "{+9.99} 1. h2e2 {+0.38/19} (1. b2e2 {#-3}) h9g7 {好棋} {[%eval -0.20,18]} \
+                    2. h0g2 {中局} (2. c3c4 {+1.00}) 2... i9h9 *";
+        for all in [false, true] {
+            let trail = Trail::new(Notation::Uci, Positions::default()).all_lines(all);
+            let games = pgn::read_with(text, &mut Checker::following(trail));
+            let got: Vec<(&str, Option<String>)> = games[0]
+                .followed
+                .positions
+                .iter()
+                .map(|p| (p.mv.as_deref().unwrap(), p.eval.map(|e| e.to_string())))
+                .collect();
+            let some = |s: &str| Some(s.to_string());
+            let mut expected = vec![("h2e2", some("+0.38/19"))];
+            if all {
+                expected.push(("b2e2", some("#-3")));
+            }
+            expected.extend([("h9g7", some("-0.20/18")), ("h0g2", None)]);
+            if all {
+                expected.push(("c3c4", some("+1.00")));
+            }
+            expected.push(("i9h9", None));
+            assert_eq!(got, expected, "all lines: {all}");
         }
     }
 }

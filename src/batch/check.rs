@@ -341,8 +341,13 @@ impl<F: Follow> Visitor for Checker<F> {
     }
 
     fn comment(&mut self, text: &str) {
-        let _ = text;
         self.has_comments = true;
+        self.replayer.comment(text);
+    }
+
+    fn comment_before(&mut self, text: &str) {
+        self.has_comments = true;
+        self.replayer.comment_before(text);
     }
 
     fn begin_variation(&mut self) -> Skip {

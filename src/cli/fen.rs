@@ -29,8 +29,8 @@ use qipu::Color;
 use qipu::analysis::trail::{Step, Trail, TrailSink, start_step};
 use qipu::batch::{Meta, ProblemLine};
 use qipu::formats::epd::{self, Operand};
-use qipu::record::GameResult;
 use qipu::record::replay::MAX_LINE_DEPTH;
+use qipu::record::{Evaluation, GameResult};
 use qipu::select::PassEvent;
 
 /// Output formats of `qipu fen`.
@@ -39,8 +39,8 @@ pub enum FenFormat {
     /// `source game ply move fen`, tab-separated, for people and simple tools (games numbered
     /// from 1).
     Text,
-    /// One JSON object per ply and line: source, index, ply, move, fen, side, result
-    /// (`jsonl` is accepted too).
+    /// One JSON object per ply and line: source, index, ply, move, fen, side, result, and
+    /// eval when the comment of the move holds an engine evaluation (`jsonl` is accepted too).
     #[value(alias = "jsonl")]
     Json,
     /// CSV with a header line: source,index,ply,move,fen,side,result.
@@ -78,6 +78,8 @@ struct Ply<'a> {
     mv: Option<&'a str>,
     fen: &'a str,
     side: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    eval: Option<serde_json::Value>,
     result: &'a str,
 }
 
@@ -105,6 +107,15 @@ impl TrailSink for Lines {
 
     fn position(&mut self, step: &Step<'_>) {
         push_line(&mut self.lines, &mut self.fen, self.format, step);
+    }
+
+    fn evaluation(&mut self, eval: Evaluation) {
+        // JSON only: the last line, before its line break, gains the `eval` object.
+        if self.format == FenFormat::Json && self.lines.pop_if(|&mut b| b == b'\n').is_some() {
+            self.lines.extend_from_slice(b",\"eval\":");
+            self.lines.extend_from_slice(eval.json().as_bytes());
+            self.lines.push(b'\n');
+        }
     }
 
     fn end(&mut self) -> Vec<u8> {
@@ -438,7 +449,8 @@ mod tests {
         for source in ["games.pgn", "a \"quoted\"\\name\t.pgn", "棋谱/对局.pgn"] {
             let trail = trail(qipu::notation::Notation::Uci, FenFormat::Json, false);
             let mut checker = qipu::batch::Checker::following(trail);
-            let game = qipu::formats::pgn::read_with("1. h2e2 h9g7 0-1", &mut checker).remove(0);
+            let game = qipu::formats::pgn::read_with("1. h2e2 {好棋 +0.38/19} h9g7 {中局} 0-1", &mut checker)
+                .remove(0);
             let head = line_head(&meta(source), 7, FenFormat::Json);
             let tail = line_tail(&meta(source), 7, FenFormat::Json, "0-1", None);
             let mut ours = Vec::new();
@@ -448,14 +460,17 @@ mod tests {
             let mut pos = qipu::Position::start();
             let mut expected = Vec::new();
             let fen = pos.fen();
-            let ply = Ply { source, index: 7, ply: 0, mv: None, fen: &fen, side: "red", result: "0-1" };
+            let ply =
+                Ply { source, index: 7, ply: 0, mv: None, fen: &fen, side: "red", eval: None, result: "0-1" };
             serde_json::to_writer(&mut expected, &ply).unwrap();
             expected.push(b'\n');
-            for (k, mv) in ["h2e2", "h9g7"].into_iter().enumerate() {
+            let evals = [Some(serde_json::json!({"cp": 38, "depth": 19})), None];
+            for (k, (mv, eval)) in ["h2e2", "h9g7"].into_iter().zip(evals).enumerate() {
                 let _ = pos.play_unchecked(mv.parse().unwrap());
                 let fen = pos.fen();
                 let side = if pos.turn() == Color::Red { "red" } else { "black" };
-                let ply = Ply { source, index: 7, ply: k + 1, mv: Some(mv), fen: &fen, side, result: "0-1" };
+                let ply =
+                    Ply { source, index: 7, ply: k + 1, mv: Some(mv), fen: &fen, side, eval, result: "0-1" };
                 serde_json::to_writer(&mut expected, &ply).unwrap();
                 expected.push(b'\n');
             }

@@ -6,7 +6,7 @@ use std::io::Write;
 use super::Failure;
 use super::args::Opened;
 use super::progress::{Outcome, Tally};
-use qipu::analysis::stats::{GameFacts, MainLine, Stats};
+use qipu::analysis::stats::{ANNOTATION_TAGS, GameFacts, MainLine, SideTotals, Stats};
 use qipu::analysis::stats_html;
 use qipu::select::PassEvent;
 
@@ -45,7 +45,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     let mut stats = Stats::default();
     let mut tally = Tally::new(inputs.len());
     let selection = chooser.selection().clone();
-    let make = || selection.checker(MainLine::default());
+    let make = || selection.checker_keeping(MainLine::default(), &ANNOTATION_TAGS);
     chooser.pass(&batch, &inputs, &mut tally, make, |meta, event, tally| {
         match event {
             PassEvent::Game { index, game, selected } => {
@@ -130,5 +130,38 @@ fn text(stats: &Stats, top: usize, out: &mut impl Write) -> std::io::Result<()> 
     writeln!(out)?;
     writeln!(out, "games with comments: {} ({:.1}%)", stats.with_comments, share(stats.with_comments))?;
     writeln!(out, "games with variations: {} ({:.1}%)", stats.with_variations, share(stats.with_variations))?;
+    if stats.has_analysis() {
+        analysis(stats, top, out)?;
+    }
+    Ok(())
+}
+
+/// The engine analysis section of the text: the annotated games, the
+/// moves with an evaluation, each side's figures and the annotators.
+fn analysis(stats: &Stats, top: usize, out: &mut impl Write) -> std::io::Result<()> {
+    let (red, black) = (&stats.red_analysis, &stats.black_analysis);
+    let both = |figure: &dyn Fn(&SideTotals) -> String| format!("{:>8} / {}", figure(red), figure(black));
+    let mean = |value: Option<f64>, unit: &str| value.map_or("-".to_string(), |v| format!("{v:.1}{unit}"));
+    writeln!(out, "\nengine analysis (Red / Black)")?;
+    let rows = [
+        ("games annotated", format!("{:>8}", stats.annotated)),
+        ("main-line moves with an evaluation", format!("{:>8}", stats.evaluated_moves)),
+        ("mean ACPL", both(&|t| mean(t.mean_acpl(), ""))),
+        ("mean accuracy", both(&|t| mean(t.mean_accuracy(), "%"))),
+        ("inaccuracies", both(&|t| t.inaccuracies.to_string())),
+        ("mistakes", both(&|t| t.mistakes.to_string())),
+        ("blunders", both(&|t| t.blunders.to_string())),
+    ];
+    for (k, v) in rows {
+        writeln!(out, "  {k:<34} {v}")?;
+    }
+    let annotators = stats.top_annotators(top);
+    if !annotators.is_empty() {
+        writeln!(out, "\nannotators (engine and limit)")?;
+        for (name, games) in annotators {
+            let pad = 34usize.saturating_sub(name.chars().map(|c| if c >= '\u{2E80}' { 2 } else { 1 }).sum());
+            writeln!(out, "  {name}{:pad$} {games:>8}", "")?;
+        }
+    }
     Ok(())
 }

@@ -11,6 +11,11 @@
 //! move in lower-case ICCS coordinates, `null` for a move that did not
 //! replay; `text` is the move as read.
 //!
+//! A move whose comment holds an engine evaluation
+//! ([`Evaluation::find`]) has an `eval` object too, after `nags`:
+//! `{"cp":38,"depth":19}` or `{"mate":-3}`, from Red's side, `depth` left
+//! out when unknown. It is derived from the comment: [`read`] ignores it.
+//!
 //! [`read`] takes such lines back into records: the moves as `move` gives
 //! them, or as `text` where `move` is null.
 
@@ -19,7 +24,9 @@ use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
 use super::tree::Game;
-use crate::record::{GameResult, MoveText, NodeId, Record, RecordBuilder, RecordedMove, Span, Visitor};
+use crate::record::{
+    Evaluation, GameResult, MoveText, NodeId, Record, RecordBuilder, RecordedMove, Score, Span, Visitor,
+};
 
 #[derive(Serialize)]
 struct JsonRecord<'a> {
@@ -40,6 +47,31 @@ struct JsonNode<'a> {
     comment: Option<&'a str>,
     comment_before: Option<&'a str>,
     nags: &'a [u8],
+    /// The evaluation the comment holds: derived, left out when none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    eval: Option<JsonEval>,
+}
+
+/// An evaluation as JSON records write it: `{"cp":38,"depth":19}`,
+/// `{"mate":-3}` ([`Evaluation::json`] writes the same).
+#[derive(Serialize)]
+struct JsonEval {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cp: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mate: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    depth: Option<u32>,
+}
+
+impl From<Evaluation> for JsonEval {
+    fn from(eval: Evaluation) -> JsonEval {
+        let (cp, mate) = match eval.score {
+            Score::Centipawns(c) => (Some(c), None),
+            Score::Mate(n) => (None, Some(n)),
+        };
+        JsonEval { cp, mate, depth: eval.depth }
+    }
 }
 
 /// A move in lower-case coordinates (`h2e2`), written without an allocation.
@@ -107,6 +139,7 @@ pub fn write(record: &Record) -> String {
             comment: node.comment(),
             comment_before: node.comment_before(),
             nags: node.nags(),
+            eval: node.evaluation().map(JsonEval::from),
         });
     }
     let json = JsonRecord {
@@ -351,4 +384,34 @@ fn record(owned: OwnedRecord, line: u32) -> Result<Game, BadRecord> {
         }
     }
     Ok(record)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moves_whose_comment_holds_an_evaluation_have_it_and_reading_ignores_it() {
+        let record =
+            &crate::formats::pgn::read("1. h2e2 {好棋 +0.38/19} h9g7 {[%eval #-3]} 2. h0g2 {中局} *")[0];
+        let line = write(record);
+        let value: serde_json::Value = serde_json::from_str(&line).unwrap();
+        let evals: Vec<String> = value["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|node| node.get("eval").map_or("-".to_string(), |e| e.to_string()))
+            .collect();
+        assert_eq!(evals, [r#"{"cp":38,"depth":19}"#, r#"{"mate":-3}"#, "-"]);
+        // Written as `Evaluation::json` writes it.
+        assert!(line.contains(r#""nags":[],"eval":{"cp":38,"depth":19}}"#), "{line}");
+        // Read back: the comments are kept, an `eval` key is not read (one
+        // that says otherwise than the comment changes nothing).
+        let edited = line.replacen(r#""eval":{"cp":38,"depth":19}"#, r#""eval":{"cp":-500}"#, 1);
+        let back = &read(&edited)[0];
+        let tree = back.tree();
+        let comments: Vec<_> = tree.main_line().map(|id| tree.node(id).comment()).collect();
+        assert_eq!(comments, [Some("好棋 +0.38/19"), Some("[%eval #-3]"), Some("中局")]);
+        assert!(write(back).contains(r#""eval":{"cp":38,"depth":19}"#));
+    }
 }

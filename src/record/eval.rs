@@ -137,6 +137,28 @@ impl Evaluation {
     }
 }
 
+impl Evaluation {
+    /// The evaluation as the JSON object qipu writes for it (JSON records,
+    /// `qipu fen --format json`): `{"cp":38,"depth":19}`, `{"mate":-3}`,
+    /// from Red's side, the depth left out when unknown.
+    ///
+    /// ```
+    /// use qipu::record::{Evaluation, Score};
+    /// assert_eq!(Evaluation { score: Score::Centipawns(38), depth: Some(19) }.json(), r#"{"cp":38,"depth":19}"#);
+    /// assert_eq!(Evaluation { score: Score::Mate(-3), depth: None }.json(), r#"{"mate":-3}"#);
+    /// ```
+    pub fn json(&self) -> String {
+        let (key, value) = match self.score {
+            Score::Centipawns(c) => ("cp", c),
+            Score::Mate(n) => ("mate", n),
+        };
+        match self.depth {
+            Some(depth) => format!("{{\"{key}\":{value},\"depth\":{depth}}}"),
+            None => format!("{{\"{key}\":{value}}}"),
+        }
+    }
+}
+
 impl fmt::Display for Evaluation {
     /// The plain form: `+0.38/19`, `-1.20`, `0.00`, `#5/19`, `#-3`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

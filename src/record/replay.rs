@@ -368,6 +368,17 @@ pub trait Follow {
         let _ = (back, ply, line);
     }
 
+    /// The comment after the move last told (of the main line or of a
+    /// variation), whole (several comments in a row joined by line breaks,
+    /// as [`Node::comment`](super::Node::comment) holds them): told once,
+    /// when the next thing about the game comes (a move, a variation's
+    /// beginning or end, the game's end), so before it. Comments before the
+    /// first move of the game or of a variation, and after a variation's
+    /// end, are not told.
+    fn comment(&mut self, comment: &str) {
+        let _ = comment;
+    }
+
     /// Asked after each move played, of the main line or a variation:
     /// `Break` stops the game, so that no more moves are replayed or told
     /// (variations begun are ended, then [`Follow::end`] is called). The
@@ -443,6 +454,11 @@ impl<A: Follow, B: Follow> Follow for (A, B) {
     fn end_variation(&mut self, back: &Position, ply: usize, line: LineId<'_>) {
         self.0.end_variation(back, ply, line);
         self.1.end_variation(back, ply, line);
+    }
+
+    fn comment(&mut self, comment: &str) {
+        self.0.comment(comment);
+        self.1.comment(comment);
     }
 
     #[inline]
@@ -600,6 +616,10 @@ pub struct Replayer<F = ()> {
     last: Option<Move>,
     /// The follower stopped the game ([`Follow::go_on`]).
     stopped: bool,
+    /// A move was just told: the comments read now are its.
+    told: bool,
+    /// The comment of the move last told, read so far ([`Follow::comment`]).
+    comment: String,
 }
 
 impl Default for Replayer<()> {
@@ -640,6 +660,8 @@ impl<F: Follow> Replayer<F> {
             any_move: false,
             last: None,
             stopped: false,
+            told: false,
+            comment: String::new(),
         }
     }
 
@@ -760,6 +782,19 @@ impl<F: Follow> Replayer<F> {
         self.any_move = false;
         self.last = None;
         self.stopped = false;
+        self.told = false;
+        self.comment.clear();
+    }
+
+    /// Tells the follower the comment of the move last told, if it has
+    /// one, now that it is whole; comments read from now on are no move's
+    /// until the next move is told.
+    fn end_comment(&mut self) {
+        self.told = false;
+        if !self.comment.is_empty() {
+            self.follow.comment(&self.comment);
+            self.comment.clear();
+        }
     }
 
     /// Replays the move `mv` written at `at`: [`Visitor::mv`] and
@@ -767,6 +802,7 @@ impl<F: Follow> Replayer<F> {
     #[inline]
     fn replay_move(&mut self, mv: Written<'_>, at: Span) -> ControlFlow<()> {
         self.last = None;
+        self.end_comment();
         if self.stopped {
             return ControlFlow::Break(());
         }
@@ -812,6 +848,7 @@ impl<F: Follow> Replayer<F> {
                 self.line.last = Some(undo);
                 self.line.ply += 1;
                 self.last = Some(m);
+                self.told = true;
                 if self.follow.go_on().is_break() {
                     self.stopped = true;
                     return ControlFlow::Break(());
@@ -873,7 +910,23 @@ impl<F: Follow> Visitor for Replayer<F> {
         self.replay_move(Written::Text(text), at)
     }
 
+    fn comment(&mut self, text: &str) {
+        if self.told {
+            if !self.comment.is_empty() {
+                self.comment.push('\n');
+            }
+            self.comment.push_str(text);
+        }
+    }
+
+    fn comment_before(&mut self, text: &str) {
+        // The next move's: not the one last told.
+        let _ = text;
+        self.end_comment();
+    }
+
     fn begin_variation(&mut self) -> Skip {
+        self.end_comment();
         if !self.replaying() || self.stopped {
             return Skip(true);
         }
@@ -929,6 +982,7 @@ impl<F: Follow> Visitor for Replayer<F> {
     }
 
     fn end_variation(&mut self) {
+        self.end_comment();
         if let Some(Frame { line, mark, redo }) = self.frames.pop() {
             // The variation's moves are taken back, and the move it was an
             // alternative to played again.
@@ -962,6 +1016,7 @@ impl<F: Follow> Visitor for Replayer<F> {
     fn end_game(&mut self) -> Replayed {
         #[cfg(test)]
         counting::count();
+        self.end_comment();
         // Variations left open (a stop) are closed.
         while !self.frames.is_empty() {
             self.end_variation();
@@ -1201,6 +1256,37 @@ mod tests {
     use super::*;
     use crate::formats::pgn;
     use crate::record::Span;
+
+    /// Tells each move and each comment a follower is told, in order.
+    #[derive(Default)]
+    struct Comments(Vec<String>);
+
+    impl Follow for Comments {
+        type Output = Vec<String>;
+        fn after_move(&mut self, _: &Position, m: Move) {
+            self.0.push(m.to_string());
+        }
+        fn variation_move(&mut self, _: &Position, m: Move) {
+            self.0.push(format!("({m})"));
+        }
+        fn comment(&mut self, comment: &str) {
+            self.0.push(format!("{{{comment}}}"));
+        }
+        fn end(&mut self) -> Vec<String> {
+            std::mem::take(&mut self.0)
+        }
+    }
+
+    #[test]
+    fn followers_are_told_each_moves_comment_whole() {
+        let text = "{game} 1. h2e2 {a} {b} ({before} 1. b2e2 {c}) {after the variation} \
+                    1... h9g7 2. h0g2 {d} 2... i9h9 {e} *";
+        let mut replayer = Replayer::following(Comments::default());
+        let games = pgn::read_with(text, &mut replayer);
+        assert!(games[0].is_valid());
+        let told = replayer.follower_mut().end();
+        assert_eq!(told, ["h2e2", "{a\nb}", "(b2e2)", "{c}", "h9g7", "h0g2", "{d}", "i9h9", "{e}"]);
+    }
 
     fn replay_text(text: &str) -> Replayed {
         replay(&pgn::read(text)[0])

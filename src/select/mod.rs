@@ -247,8 +247,20 @@ impl Selection {
         self: &Arc<Self>,
         follow: F,
     ) -> impl Visitor<Output = Judged<Checked<F::Output>>> {
+        self.checker_keeping(follow, &[])
+    }
+
+    /// [`Selection::checker`], the game's tags named in `keep` kept too
+    /// (in [`Checked::tags`], beside those the selection needs).
+    pub fn checker_keeping<F: Follow>(
+        self: &Arc<Self>,
+        follow: F,
+        keep: &[&str],
+    ) -> impl Visitor<Output = Judged<Checked<F::Output>>> + use<F> {
         let selection = self.clone();
-        let checker = Checker::following((self.probe(), follow)).keep_tags(&self.tag_names());
+        let mut names = self.tag_names();
+        names.extend_from_slice(keep);
+        let checker = Checker::following((self.probe(), follow)).keep_tags(&names);
         Map::new(checker, move |checked: Checked<(Probed, F::Output)>| {
             let matches = selection.is_empty() || selection.matches(&checked, &checked.followed.0);
             let key = checked.followed.0.key;
