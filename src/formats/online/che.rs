@@ -1,0 +1,195 @@
+//! QQ象棋 `.che` files: a count of moves, then ten numbers a move, in
+//! ASCII text (the layout: [`super`]).
+
+use super::{Line, OnlineError, OnlineErrorKind as Kind, add_moves, error, square};
+use crate::formats::tree::Game;
+use crate::record::{Record, RecordBuilder, Visitor};
+
+/// The numbers of a move.
+const PER_MOVE: usize = 10;
+
+/// The numbers of a text with their offsets; an `Err` at a byte that is no
+/// digit nor white space, or a number too large, ends them.
+fn numbers(bytes: &[u8]) -> impl Iterator<Item = Result<(u32, usize), OnlineError>> + '_ {
+    let mut at = 0;
+    let mut failed = false;
+    std::iter::from_fn(move || {
+        if failed {
+            return None;
+        }
+        while bytes.get(at).is_some_and(u8::is_ascii_whitespace) {
+            at += 1;
+        }
+        let start = at;
+        while bytes.get(at).is_some_and(u8::is_ascii_digit) {
+            at += 1;
+        }
+        let digits = &bytes[start..at];
+        if digits.is_empty() {
+            let &byte = bytes.get(at)?;
+            failed = true;
+            return Some(Err(error(at, Kind::NotANumber { byte })));
+        }
+        let value = std::str::from_utf8(digits).ok().and_then(|d| d.parse::<u32>().ok());
+        match value {
+            Some(value) => Some(Ok((value, start))),
+            None => {
+                failed = true;
+                Some(Err(error(start, Kind::TooLarge { digits: digits.len() })))
+            }
+        }
+    })
+}
+
+/// Whether `bytes` look like a `.che` file: only digits and white space,
+/// at least 12 numbers (a count and one move), a count of at least one
+/// move, and the first move's ranks and columns on the board.
+///
+/// ```
+/// use qipu::formats::online::che::is_che;
+/// assert!(is_che(b"1 1 26 32 1 2 7 2 4 0 1 0 "));
+/// assert!(!is_che(b"1 1 26 32 1 2 7 2 9 0 1 0 ")); // column 9
+/// assert!(!is_che(b"[Event \"1 2 3\"]"));
+/// ```
+pub fn is_che(bytes: &[u8]) -> bool {
+    if !bytes.iter().all(|b| b.is_ascii_digit() || b.is_ascii_whitespace()) {
+        return false;
+    }
+    let head: Vec<u32> = numbers(bytes).take(2 + PER_MOVE).map_while(Result::ok).map(|(n, _)| n).collect();
+    let [_, moves, _, _, _, from_rank, from_column, to_rank, to_column, ..] = head[..] else {
+        return false;
+    };
+    head.len() == 2 + PER_MOVE
+        && moves >= 1
+        && from_rank <= 9
+        && to_rank <= 9
+        && from_column <= 8
+        && to_column <= 8
+        && (from_rank, from_column) != (to_rank, to_column)
+}
+
+/// Reads the game of a `.che` file.
+///
+/// # Errors
+///
+/// An [`OnlineError`] at a byte that is no digit nor white space, a number
+/// too large, a square off the board, or when the numbers do not match
+/// the count of moves.
+///
+/// ```
+/// let record = qipu::formats::online::che::read(b"1 2 26 32 1 2 7 2 4 0 1 0 5 32 0 9 7 7 6 0 2 0 ")?;
+/// let moves: Vec<String> = record.replayed().moves.iter().map(|m| m.to_string()).collect();
+/// assert_eq!(moves, ["h2e2", "h9g7"]);
+/// # Ok::<(), qipu::formats::online::OnlineError>(())
+/// ```
+pub fn read(bytes: &[u8]) -> Result<Record, OnlineError> {
+    read_with(bytes, &mut RecordBuilder::default())
+}
+
+/// Reads a `.che` file with `visitor`; the whole file is read (and
+/// checked) before the first event, so a file that cannot be read tells
+/// nothing; no [`Record`] is built.
+///
+/// # Errors
+///
+/// As [`read`].
+pub fn read_with<V: Visitor>(bytes: &[u8], visitor: &mut V) -> Result<V::Output, OnlineError> {
+    Ok(read_game(bytes)?.tell(visitor))
+}
+
+/// Reads a `.che` file into a game.
+pub(crate) fn read_game(bytes: &[u8]) -> Result<Game, OnlineError> {
+    let mut all = numbers(bytes);
+    let (Some(_), Some(count)) = (all.next().transpose()?, all.next().transpose()?) else {
+        return Err(error(bytes.len(), Kind::NoCount));
+    };
+    let declared = count.0;
+    let mut moves = Vec::new();
+    let mut numbers = 2usize;
+    let mut extra = None;
+    let mut group = [(0u32, 0usize); PER_MOVE];
+    let mut filled = 0;
+    for n in all {
+        let n = n?;
+        if moves.len() as u64 >= u64::from(declared) {
+            extra.get_or_insert(n.1);
+        } else {
+            group[filled] = n;
+            filled += 1;
+            if filled == PER_MOVE {
+                filled = 0;
+                let from = square(group[4].0, Line::Rank(group[3].0), (group[4].1, group[3].1))?;
+                let to = square(group[6].0, Line::Rank(group[5].0), (group[6].1, group[5].1))?;
+                moves.push((crate::Move::new(from, to), group[0].1));
+            }
+        }
+        numbers += 1;
+    }
+    if moves.len() as u64 != u64::from(declared) || extra.is_some() {
+        let at = extra.unwrap_or(bytes.len());
+        return Err(error(at, Kind::Count { moves: declared, numbers }));
+    }
+    let mut game = Game::at_byte(0);
+    add_moves(&mut game, &moves, false);
+    Ok(game)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Move;
+
+    /// A `.che` file of `moves`, as vschess lays it out but with columns
+    /// counted from file a, as ElephantEye reads them.
+    pub(crate) fn file(moves: &[Move]) -> Vec<u8> {
+        let mut text = format!("1 {} ", moves.len());
+        for (k, m) in moves.iter().enumerate() {
+            let (f, t) = (m.from, m.to);
+            text += &format!(
+                "{} 32 {} {} {} {} {} 0 {} 0 ",
+                k % 32,
+                1 - k % 2,
+                f.rank().index(),
+                f.file().index(),
+                t.rank().index(),
+                t.file().index(),
+                k + 1
+            );
+        }
+        text.into_bytes()
+    }
+
+    #[test]
+    fn random_legal_games_read_back_move_for_move() {
+        for played in super::super::tests::random_games(3, 100, 300) {
+            let bytes = file(&played);
+            assert_eq!(is_che(&bytes), !played.is_empty());
+            let record = read(&bytes).unwrap();
+            let replayed = record.replayed();
+            assert!(replayed.is_valid(), "{:?}", replayed.error);
+            assert_eq!(replayed.moves, played);
+            assert_eq!(record.tag("FEN"), None);
+        }
+    }
+
+    #[test]
+    fn damaged_files_say_where_and_why() {
+        let good = file(&[Move::new(crate::Square::H2, crate::Square::E2)]);
+        assert!(read(&good).is_ok());
+        let e = |bytes: &[u8]| read(bytes).unwrap_err();
+        let cut = e(&good[..good.len() - 3]);
+        assert_eq!((cut.offset, cut.kind), (good.len() - 3, Kind::Count { moves: 1, numbers: 11 }));
+        let mut longer = good.clone();
+        longer.extend(b"7 ");
+        assert_eq!(e(&longer).offset, good.len());
+        let mut letter = good.clone();
+        letter[4] = b'x';
+        assert_eq!((e(&letter).offset, e(&letter).kind), (4, Kind::NotANumber { byte: b'x' }));
+        assert_eq!(e(b"1 99999999999 ").kind, Kind::TooLarge { digits: 11 });
+        assert_eq!(e(b"1").kind, Kind::NoCount);
+        let off = e(b"1 1 0 32 1 12 7 2 4 0 1 0");
+        assert_eq!((off.offset, off.kind), (11, Kind::OffBoard { what: "rank", value: 12, max: 9 }));
+        let off = e(b"1 1 0 32 1 2 7 2 9 0 1 0");
+        assert_eq!((off.offset, off.kind), (17, Kind::OffBoard { what: "column", value: 9, max: 8 }));
+    }
+}
