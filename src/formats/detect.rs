@@ -37,7 +37,7 @@ pub enum Format {
     Che,
     /// A 中游 `.ccm` file: 7-byte move records.
     Ccm,
-    /// A 联众 `.chn` file: a 188-byte header, then 28-byte move records.
+    /// A 联众 `.chn` file: a 188-byte header, then 32-byte move records.
     Chn,
     /// Binary data that is no record format qipu knows.
     Binary,

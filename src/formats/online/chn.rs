@@ -1,4 +1,4 @@
-//! 联众 `.chn` files: a 188-byte header, then 28-byte move records (the
+//! 联众 `.chn` files: a 188-byte header, then 32-byte move records (the
 //! layout: [`super`]).
 
 use super::{OnlineError, OnlineErrorKind, Records, error};
@@ -8,19 +8,19 @@ use crate::record::{Record, RecordBuilder, Visitor};
 /// The size of the header.
 pub const HEADER_LEN: usize = 188;
 /// The size of a move record.
-pub const RECORD_LEN: usize = 28;
+pub const RECORD_LEN: usize = 32;
 
 /// The layout: records after the header; from column, from row, to column
 /// and to row the words at bytes 4, 6, 8 and 10.
 const LAYOUT: Records = Records { start: HEADER_LEN, size: RECORD_LEN, fields: [4, 6, 8, 10], words: true };
 
 /// Whether `bytes` look like a `.chn` file: after the 188-byte header,
-/// each whole 28-byte record (at least one) two different squares on the
+/// each whole 32-byte record (at least one) two different squares on the
 /// board.
 ///
 /// ```
 /// use qipu::formats::online::chn::is_chn;
-/// let mut file = vec![0u8; 188 + 28];
+/// let mut file = vec![0u8; 188 + 32];
 /// file[188 + 4..188 + 12].copy_from_slice(&[1, 0, 2, 0, 4, 0, 2, 0]); // h2-e2, turned round
 /// assert!(is_chn(&file));
 /// file[188 + 5] = 1; // a column of 257
@@ -35,10 +35,10 @@ pub fn is_chn(bytes: &[u8]) -> bool {
 /// # Errors
 ///
 /// An [`OnlineError`] for a file shorter than the header, at a square off
-/// the board, or at a last record of fewer than 28 bytes.
+/// the board, or at a last record of fewer than 32 bytes.
 ///
 /// ```
-/// let mut file = vec![0u8; 188 + 28];
+/// let mut file = vec![0u8; 188 + 32];
 /// file[188 + 4..188 + 12].copy_from_slice(&[1, 0, 2, 0, 4, 0, 2, 0]);
 /// let record = qipu::formats::online::chn::read(&file)?;
 /// assert_eq!(record.replayed().moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(), ["h2e2"]);
@@ -82,10 +82,10 @@ mod tests {
                 if turned { (8 - column, 9 - row) } else { (column, row) }
             };
             let ((c1, r1), (c2, r2)) = (point(m.from), point(m.to));
-            let mut words = [0u16; 14];
+            let mut words = [0u16; 16];
             words[0] = k as u16;
             words[2..6].copy_from_slice(&[c1, r1, c2, r2]);
-            words[13] = 0xFFFF;
+            words[15] = 0xFFFF;
             out.extend(words.iter().flat_map(|w| w.to_le_bytes()));
         }
         out
@@ -110,7 +110,7 @@ mod tests {
         let e = |bytes: &[u8]| read(bytes).unwrap_err();
         assert_eq!(e(&good[..100]).kind, Kind::ShortHeader { len: 100 });
         let cut = e(&good[..HEADER_LEN + RECORD_LEN + 5]);
-        assert_eq!((cut.offset, cut.kind), (HEADER_LEN + RECORD_LEN, Kind::Truncated { len: 5, size: 28 }));
+        assert_eq!((cut.offset, cut.kind), (HEADER_LEN + RECORD_LEN, Kind::Truncated { len: 5, size: 32 }));
         let mut off = good.clone();
         off[HEADER_LEN + RECORD_LEN + 7] = 1;
         let at = HEADER_LEN + RECORD_LEN + 6;

@@ -72,12 +72,12 @@
 //! qipu reports it. vschess starts its records at byte 1 and reads their
 //! bytes 2–5: the same bytes.
 //!
-//! ## 联众 `.chn`: a 188-byte header, then 28-byte move records
+//! ## 联众 `.chn`: a 188-byte header, then 32-byte move records
 //!
 //! | offset | size | field |
 //! |---|---|---|
 //! | `0x00` | 188 | the header: not understood, not read |
-//! | `0xBC` + 28k | 28 | move `k`: fourteen 16-bit little-endian words |
+//! | `0xBC` + 32k | 32 | move `k`: sixteen 16-bit little-endian words |
 //!
 //! The words of a move record:
 //!
@@ -88,8 +88,12 @@
 //! | 3 | 6 | the from square's row |
 //! | 4 | 8 | the to square's column |
 //! | 5 | 10 | the to square's row |
-//! | 6–13 | 12 | not understood |
+//! | 6–15 | 12 | not understood |
 //!
+//! ElephantEye reads a record as a structure of two words, the four above
+//! and ten words: 32 bytes (records of 28 bytes, as the format is sometimes
+//! described, would leave out its last two words). qipu follows the
+//! source.
 //! Turned round as a `.ccm` file is (the first move's from row under 5).
 //! Only ElephantEye reads the format.
 //!
@@ -103,12 +107,14 @@
 //! # Telling them
 //!
 //! By content, never by name (see each `is_*`): a `.che` file is digits
-//! and white space only, at least 12 numbers, the first move's squares on
-//! the board; a `.ccm` file starts with byte `01`, and each of its whole
-//! records in the first megabyte (at least one) names two different
-//! squares; a `.chn` file has after its 188-byte header at least one whole
-//! record, and each whole record in the first megabyte names two different
-//! squares, each word of them under 256.
+//! and white space only, at least 12 numbers, a count of at least one
+//! move, the first move two different squares on the board; a `.ccm` file
+//! starts with byte `01`, and each of its whole records in the first
+//! megabyte (at least one) names two different squares on the board; a
+//! `.chn` file has after its 188-byte header at least one whole record,
+//! and each whole record in the first megabyte names two different squares
+//! on the board. The three are tried after every other binary format's
+//! signature; a `.che` file is told before any text format.
 
 pub mod ccm;
 pub mod che;
