@@ -11,9 +11,9 @@ pub const RECORD_LEN: usize = 7;
 /// row at bytes 3 to 6.
 const LAYOUT: Records = Records { start: 0, size: RECORD_LEN, fields: [3, 5, 4, 6], words: false };
 
-/// Whether `bytes` look like a `.ccm` file: its first byte `01`, and each
-/// of its whole 7-byte records (at least one) two different squares on
-/// the board.
+/// Whether `bytes` look like a `.ccm` file: its first byte `01`, and its
+/// whole 7-byte records (at least one) two different squares on the board:
+/// the first, and at least three in four.
 ///
 /// ```
 /// use qipu::formats::online::ccm::is_ccm;
@@ -22,7 +22,7 @@ const LAYOUT: Records = Records { start: 0, size: RECORD_LEN, fields: [3, 5, 4, 
 /// assert!(!is_ccm(b"\x01abcdef"));
 /// ```
 pub fn is_ccm(bytes: &[u8]) -> bool {
-    bytes.first() == Some(&1) && LAYOUT.all_on_board(bytes)
+    bytes.first() == Some(&1) && LAYOUT.mostly_on_board(bytes)
 }
 
 /// Reads the game of a `.ccm` file.

@@ -14,9 +14,9 @@ pub const RECORD_LEN: usize = 32;
 /// and to row the words at bytes 4, 6, 8 and 10.
 const LAYOUT: Records = Records { start: HEADER_LEN, size: RECORD_LEN, fields: [4, 6, 8, 10], words: true };
 
-/// Whether `bytes` look like a `.chn` file: after the 188-byte header,
-/// each whole 32-byte record (at least one) two different squares on the
-/// board.
+/// Whether `bytes` look like a `.chn` file: after the 188-byte header, its
+/// whole 32-byte records (at least one) two different squares on the
+/// board: the first, and at least three in four.
 ///
 /// ```
 /// use qipu::formats::online::chn::is_chn;
@@ -27,7 +27,7 @@ const LAYOUT: Records = Records { start: HEADER_LEN, size: RECORD_LEN, fields: [
 /// assert!(!is_chn(&file));
 /// ```
 pub fn is_chn(bytes: &[u8]) -> bool {
-    LAYOUT.all_on_board(bytes)
+    LAYOUT.mostly_on_board(bytes)
 }
 
 /// Reads the game of a `.chn` file.

@@ -109,11 +109,12 @@
 //! By content, never by name (see each `is_*`): a `.che` file is digits
 //! and white space only, at least 12 numbers, a count of at least one
 //! move, the first move two different squares on the board; a `.ccm` file
-//! starts with byte `01`, and each of its whole records in the first
-//! megabyte (at least one) names two different squares on the board; a
-//! `.chn` file has after its 188-byte header at least one whole record,
-//! and each whole record in the first megabyte names two different squares
-//! on the board. The three are tried after every other binary format's
+//! starts with byte `01`, and its whole records in the first megabyte (at
+//! least one) name two different squares on the board: the first, and at
+//! least three in four; a `.chn` file has after its 188-byte header at
+//! least one whole record, and its whole records in the first megabyte name
+//! two squares as a `.ccm` file's do. A file damaged in a few records is
+//! so still told, and its first damaged record reported. The three are tried after every other binary format's
 //! signature; a `.che` file is told before any text format.
 
 pub mod ccm;
@@ -244,16 +245,25 @@ impl Records {
         })
     }
 
-    /// Whether the whole records of `bytes` (at least one) each name two
-    /// different squares on the board.
-    fn all_on_board(&self, bytes: &[u8]) -> bool {
+    /// Whether the whole records of `bytes` look like moves: at least one,
+    /// the first and at least three in four of them naming two different
+    /// squares on the board (a damaged record is then reported, with its
+    /// place, rather than the file taken for other data).
+    fn mostly_on_board(&self, bytes: &[u8]) -> bool {
         let body = bytes.get(self.start..).unwrap_or_default();
-        let mut whole = body.chunks_exact(self.size).peekable();
-        whole.peek().is_some()
-            && whole.all(|r| {
-                let [c1, r1, c2, r2] = self.numbers(r, 0).map(|(v, _)| v);
-                c1 <= 8 && c2 <= 8 && r1 <= 9 && r2 <= 9 && (c1, r1) != (c2, r2)
-            })
+        let on_board = |r: &[u8]| {
+            let [c1, r1, c2, r2] = self.numbers(r, 0).map(|(v, _)| v);
+            c1 <= 8 && c2 <= 8 && r1 <= 9 && r2 <= 9 && (c1, r1) != (c2, r2)
+        };
+        let (mut all, mut good) = (0usize, 0usize);
+        for record in body.chunks_exact(self.size) {
+            if all == 0 && !on_board(record) {
+                return false;
+            }
+            all += 1;
+            good += usize::from(on_board(record));
+        }
+        all > 0 && good * 4 >= all * 3
     }
 
     /// Reads the moves of a file, turned round as its first move says.
