@@ -155,10 +155,16 @@ fn the_detectors_claim_no_other_file() {
     let uci = std::fs::read(fixtures().join("games.uci")).unwrap();
     assert_eq!(formats::read(&uci, None).unwrap().format, Format::Uci);
     // Text of numbers that is no .che file: a count of moves of 0, a
-    // square off the board, a word among the numbers.
-    for text in
-        ["1 0 ", "1 1 0 32 1 2 7 2 9 0 1 0 ", "1 2 3 4 5 6 7 8 9 10 11 12", "1. 2 26 32 1 2 7 2 4 0 1 0"]
-    {
+    // square off the board, a word among the numbers, and a table of
+    // numbers that starts like a move but holds more numbers than its
+    // count calls for.
+    for text in [
+        "1 0 ",
+        "1 1 0 32 1 2 7 2 9 0 1 0 ",
+        "1 2 3 4 5 6 7 8 9 10 11 12",
+        "1. 2 26 32 1 2 7 2 4 0 1 0",
+        "0 1 0 0 0 1 2 3 4 5 6 7\n8 9 10 11 12 13 14 15\n",
+    ] {
         assert_ne!(formats::detect::detect(text.as_bytes()), Format::Che, "{text}");
     }
     // Binary data: zeros, bytes counting up, a .ccm without its first byte.

@@ -43,11 +43,17 @@ fn numbers(bytes: &[u8]) -> impl Iterator<Item = Result<(u32, usize), OnlineErro
 
 /// Whether `bytes` look like a `.che` file: only digits and white space,
 /// at least 12 numbers (a count and one move), a count of at least one
-/// move, and the first move's ranks and columns on the board.
+/// move, the first move two different squares on the board; and either
+/// exactly the numbers the count calls for, or a first move laid out as
+/// vschess writes one (`32` second, `1` third for Red, its number `1`
+/// ninth), so that a damaged file is still told, and a table of numbers
+/// is not.
 ///
 /// ```
 /// use qipu::formats::online::che::is_che;
 /// assert!(is_che(b"1 1 26 32 1 2 7 2 4 0 1 0 "));
+/// assert!(is_che(b"1 2 26 32 1 2 7 2 4 0 1 0 ")); // a move missing, told (and reported)
+/// assert!(!is_che(b"1 2 26 30 1 2 7 2 4 0 1 0 ")); // nor the count nor vschess's layout
 /// assert!(!is_che(b"1 1 26 32 1 2 7 2 9 0 1 0 ")); // column 9
 /// assert!(!is_che(b"[Event \"1 2 3\"]"));
 /// ```
@@ -55,17 +61,19 @@ pub fn is_che(bytes: &[u8]) -> bool {
     if !bytes.iter().all(|b| b.is_ascii_digit() || b.is_ascii_whitespace()) {
         return false;
     }
-    let head: Vec<u32> = numbers(bytes).take(2 + PER_MOVE).map_while(Result::ok).map(|(n, _)| n).collect();
-    let [_, moves, _, _, _, from_rank, from_column, to_rank, to_column, ..] = head[..] else {
+    let mut all = numbers(bytes).map_while(Result::ok).map(|(n, _)| n);
+    let head: Vec<u32> = all.by_ref().take(2 + PER_MOVE).collect();
+    let [_, moves, _, code, side, from_rank, from_column, to_rank, to_column, _, number, _] = head[..] else {
         return false;
     };
-    head.len() == 2 + PER_MOVE
-        && moves >= 1
+    let on_board = moves >= 1
         && from_rank <= 9
         && to_rank <= 9
         && from_column <= 8
         && to_column <= 8
-        && (from_rank, from_column) != (to_rank, to_column)
+        && (from_rank, from_column) != (to_rank, to_column);
+    let counted = || (all.count() as u64) == (u64::from(moves) - 1) * PER_MOVE as u64;
+    on_board && ((code, side, number) == (32, 1, 1) || counted())
 }
 
 /// Reads the game of a `.che` file.

@@ -108,7 +108,9 @@
 //!
 //! By content, never by name (see each `is_*`): a `.che` file is digits
 //! and white space only, at least 12 numbers, a count of at least one
-//! move, the first move two different squares on the board; a `.ccm` file
+//! move, the first move two different squares on the board, and either
+//! the numbers its count calls for or a first move as vschess writes one
+//! (`32` second, `1` third, `1` ninth); a `.ccm` file
 //! starts with byte `01`, and its whole records in the first megabyte (at
 //! least one) name two different squares on the board: the first, and at
 //! least three in four; a `.chn` file has after its 188-byte header at
