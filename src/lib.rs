@@ -185,7 +185,7 @@
 //!
 //! ```
 //! use qipu::batch::{self, Batch, Checker, Event, Status};
-//! let inputs = batch::expand(&[concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures").into()]).inputs;
+//! let inputs = batch::expand(&[concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/pgn").into()]).inputs;
 //! let (mut valid, mut other) = (0, 0);
 //! Batch::new().threads(2).run(&inputs, Checker::default, |meta, event| {
 //!     match event {
