@@ -48,7 +48,9 @@
 //! read as a 0 between them; qipu takes any run of white space as one
 //! separator and refuses any other byte. ElephantEye reads `N` moves
 //! whatever the file holds (numbers missing read as 0); qipu reports a
-//! file whose count of numbers is not `2 + 10 N`.
+//! file whose count of numbers is not `2 + 10 N`. vschess does not read
+//! the count: it takes as a move every run of ten numbers laid out as it
+//! writes them (`32` second, `0` eighth and tenth), wherever it stands.
 //!
 //! ## 中游 `.ccm`: 7-byte move records
 //!
@@ -93,9 +95,8 @@
 //! ElephantEye reads a record as a structure of two words, the four above
 //! and ten words: 32 bytes (records of 28 bytes, as the format is sometimes
 //! described, would leave out its last two words). qipu follows the
-//! source.
-//! Turned round as a `.ccm` file is (the first move's from row under 5).
-//! Only ElephantEye reads the format.
+//! source. The board is turned round as a `.ccm` file's is (when the first
+//! move's from row is under 5). Only ElephantEye reads the format.
 //!
 //! ## What all three share
 //!
@@ -106,17 +107,21 @@
 //!
 //! # Telling them
 //!
-//! By content, never by name (see each `is_*`): a `.che` file is digits
-//! and white space only, at least 12 numbers, a count of at least one
-//! move, the first move two different squares on the board, and either
-//! the numbers its count calls for or a first move as vschess writes one
-//! (`32` second, `1` third, `1` ninth); a `.ccm` file
-//! starts with byte `01`, and its whole records in the first megabyte (at
-//! least one) name two different squares on the board: the first, and at
-//! least three in four; a `.chn` file has after its 188-byte header at
-//! least one whole record, and its whole records in the first megabyte name
-//! two squares as a `.ccm` file's do. A file damaged in a few records is
-//! so still told, and its first damaged record reported. The three are tried after every other binary format's
+//! By content, never by name (see each `is_*`):
+//!
+//! - a `.che` file is digits and white space only, at least 12 numbers, a
+//!   count of at least one move, the first move two different squares on
+//!   the board, and either the numbers its count calls for or a first move
+//!   as vschess writes one (`32` second, `1` third, `1` ninth);
+//! - a `.ccm` file starts with byte `01`, and its whole records in the
+//!   first megabyte (at least one) name two different squares on the
+//!   board: the first, and at least three in four;
+//! - a `.chn` file has after its 188-byte header at least one whole record,
+//!   and its whole records in the first megabyte name two squares as a
+//!   `.ccm` file's do.
+//!
+//! A file damaged in a few records is so still told, and its first damaged
+//! record reported. The three are tried after every other binary format's
 //! signature; a `.che` file is told before any text format.
 
 pub mod ccm;
