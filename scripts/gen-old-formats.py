@@ -23,7 +23,9 @@ The layouts (see src/formats/online/mod.rs for the byte-level spec):
   .che  "1 N " then ten numbers a move: piece, 32, side (1 Red, 0 Black), from rank,
         from column, to rank, to column, 0, the move's number, 0. The piece numbers and
         the fields ElephantEye skips are written as vschess writes them; the columns count
-        from file a (0), as ElephantEye reads them (vschess counts them from file i).
+        from file a (0), as ElephantEye reads them, except in game4.che, which counts them from
+        file i as vschess does (ElephantEye reads that one mirrored, and the check expects so;
+        qipu tells it by its piece numbers).
   .ccm  7-byte records: 01 00 00, from column, to column, from row, to row (rows from the
         top). Game 1 is written as the board stands, the others turned round (column
         8 - c, row 9 - r), the way vschess expects; ElephantEye reads both.
@@ -76,7 +78,13 @@ def point(square):
     return ord(square[0]) - ord("a"), int(square[1])
 
 
-def che(moves):
+def mirrored(mv):
+    """A move mirrored left to right (file a <-> file i)."""
+    flip = lambda sq: chr(ord("a") + ord("i") - ord(sq[0])) + sq[1]
+    return flip(mv[:2]) + flip(mv[2:])
+
+
+def che(moves, from_i=False):
     pieces = dict(START_PIECES)
     out = ["1", str(len(moves))]
     for k, mv in enumerate(moves):
@@ -84,6 +92,8 @@ def che(moves):
         piece = pieces.pop(src)
         pieces[dst] = piece
         (c1, r1), (c2, r2) = point(src), point(dst)
+        if from_i:
+            c1, c2 = 8 - c1, 8 - c2
         out += [str(v) for v in (piece, 32, 1 - k % 2, r1, c1, r2, c2, 0, k + 1, 0)]
     return (" ".join(out) + " ").encode()
 
@@ -147,7 +157,8 @@ def git_dir(path):
 
 
 def check(tools, path, kind, moves):
-    """Converts `path` with ElephantEye's converter and compares the moves."""
+    """Converts `path` with ElephantEye's converter and compares the moves
+    (`moves` as ElephantEye is to read them)."""
     with tempfile.TemporaryDirectory() as tmp:
         pgn = os.path.join(tmp, "out.pgn")
         run([tools[kind], path, pgn])
@@ -170,15 +181,20 @@ def main():
             f.write("position startpos moves " + " ".join(moves) + "\n")
     files = []
     for k, moves in enumerate(chosen, start=1):
-        for kind, data in (("che", che(moves)), ("ccm", ccm(moves, k != 1)), ("chn", chn(moves, k != 2))):
+        # Game 4's .che counts its columns from file i, as vschess writes them: ElephantEye
+        # reads it mirrored (qipu tells it by its piece numbers).
+        from_i = k == 4
+        for kind, data in (("che", che(moves, from_i)), ("ccm", ccm(moves, k != 1)), ("chn", chn(moves, k != 2))):
             path = os.path.join(OUT, f"game{k}.{kind}")
             with open(path, "wb") as f:
                 f.write(data)
-            files.append((path, kind, moves))
+            read = [mirrored(mv) for mv in moves] if kind == "che" and from_i else moves
+            files.append((path, kind, read))
     tools = build(eleeye)
     for path, kind, moves in files:
         plies = check(tools, path, kind, moves)
-        print(f"{os.path.relpath(path, ROOT)}: {plies} plies, as ElephantEye's {kind}2pgn reads them")
+        note = " (mirrored, as written)" if moves != chosen[int(os.path.basename(path)[4]) - 1] else ""
+        print(f"{os.path.relpath(path, ROOT)}: {plies} plies, as ElephantEye's {kind}2pgn reads them{note}")
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@
 use super::{Line, OnlineError, OnlineErrorKind as Kind, add_moves, error, square};
 use crate::formats::tree::Game;
 use crate::record::{Record, RecordBuilder, Visitor};
+use crate::{Move, Square};
 
 /// The numbers of a move.
 const PER_MOVE: usize = 10;
@@ -113,6 +114,7 @@ pub(crate) fn read_game(bytes: &[u8]) -> Result<Game, OnlineError> {
     };
     let declared = count.0;
     let mut moves = Vec::new();
+    let mut first_piece = None;
     let mut numbers = 2usize;
     let mut extra = None;
     let mut group = [(0u32, 0usize); PER_MOVE];
@@ -128,7 +130,10 @@ pub(crate) fn read_game(bytes: &[u8]) -> Result<Game, OnlineError> {
                 filled = 0;
                 let from = square(group[4].0, Line::Rank(group[3].0), (group[4].1, group[3].1))?;
                 let to = square(group[6].0, Line::Rank(group[5].0), (group[6].1, group[5].1))?;
-                moves.push((crate::Move::new(from, to), group[0].1));
+                if moves.is_empty() {
+                    first_piece = Some(group[0].0);
+                }
+                moves.push((Move::new(from, to), group[0].1));
             }
         }
         numbers += 1;
@@ -137,15 +142,72 @@ pub(crate) fn read_game(bytes: &[u8]) -> Result<Game, OnlineError> {
         let at = extra.unwrap_or(bytes.len());
         return Err(error(at, Kind::Count { moves: declared, numbers }));
     }
+    let mirrored = counted_from_file_i(first_piece, &moves);
+    if mirrored {
+        for (mv, _) in &mut moves {
+            *mv = Move::new(mv.from.flip_horizontal(), mv.to.flip_horizontal());
+        }
+    }
     let mut game = Game::at_byte(0);
     add_moves(&mut game, &moves, false);
     Ok(game)
 }
 
+/// vschess's numbers of the pieces, by their start squares (file a as 0,
+/// rank): Black's 0 to 15, Red's 16 to 31.
+const VSCHESS_NUMBERS: [(u32, u32); 32] = [
+    (4, 9),
+    (5, 9),
+    (3, 9),
+    (6, 9),
+    (2, 9),
+    (7, 9),
+    (1, 9),
+    (8, 9),
+    (0, 9),
+    (7, 7),
+    (1, 7),
+    (8, 6),
+    (6, 6),
+    (4, 6),
+    (2, 6),
+    (0, 6),
+    (4, 0),
+    (3, 0),
+    (5, 0),
+    (2, 0),
+    (6, 0),
+    (1, 0),
+    (7, 0),
+    (0, 0),
+    (8, 0),
+    (1, 2),
+    (7, 2),
+    (0, 3),
+    (2, 3),
+    (4, 3),
+    (6, 3),
+    (8, 3),
+];
+
+/// Whether a file's columns count from file i, as vschess writes them: the
+/// first move's piece number is vschess's number of the piece on the
+/// mirror of its from square (read from file a), and not of the piece on
+/// that square.
+fn counted_from_file_i(piece: Option<u32>, moves: &[(Move, usize)]) -> bool {
+    let (Some(piece), Some((first, _))) = (piece, moves.first()) else {
+        return false;
+    };
+    let number = |square: Square| {
+        let at = (square.file().index() as u32, square.rank().index() as u32);
+        VSCHESS_NUMBERS.iter().position(|&p| p == at).map(|n| n as u32)
+    };
+    number(first.from.flip_horizontal()) == Some(piece) && number(first.from) != Some(piece)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Move;
 
     /// A `.che` file of `moves`, as vschess lays it out but with columns
     /// counted from file a, as ElephantEye reads them.
@@ -178,6 +240,42 @@ mod tests {
             assert_eq!(replayed.moves, played);
             assert_eq!(record.tag("FEN"), None);
         }
+    }
+
+    #[test]
+    fn a_file_counting_columns_from_file_i_is_told_by_its_piece_numbers() {
+        let played = super::super::tests::random_games(21, 30, 60);
+        for played in played.iter().filter(|p| !p.is_empty()) {
+            // Written as vschess writes: its piece numbers, columns from i.
+            let mut board: std::collections::HashMap<Square, u32> = VSCHESS_NUMBERS
+                .iter()
+                .enumerate()
+                .map(|(n, &(f, r))| {
+                    let square = Square::new(crate::File::new(f).unwrap(), crate::Rank::new(r).unwrap());
+                    (square, n as u32)
+                })
+                .collect();
+            let mut text = format!("1 {} ", played.len());
+            for (k, m) in played.iter().enumerate() {
+                let piece = board.remove(&m.from).unwrap();
+                board.insert(m.to, piece);
+                let (f, t) = (m.from, m.to);
+                let (c1, c2) = (8 - f.file().index(), 8 - t.file().index());
+                let (r1, r2) = (f.rank().index(), t.rank().index());
+                text += &format!("{piece} 32 {} {r1} {c1} {r2} {c2} 0 {} 0 ", 1 - k % 2, k + 1);
+            }
+            let moves = read(text.as_bytes()).unwrap().replayed().moves.clone();
+            // A first move on file e reads the same either way: the rest
+            // of such a game is read from file a.
+            if played[0].from.file().index() != 4 {
+                assert_eq!(&moves, played);
+            }
+        }
+        // Without piece numbers that tell, columns count from file a.
+        let plain = read(b"1 1 0 32 1 2 7 2 4 0 1 0 ").unwrap();
+        assert_eq!(plain.replayed().moves[0].to_string(), "h2e2");
+        let vschess = read(b"1 1 26 32 1 2 1 2 4 0 1 0 ").unwrap();
+        assert_eq!(vschess.replayed().moves[0].to_string(), "h2e2");
     }
 
     #[test]

@@ -42,8 +42,18 @@
 //! from file a (`x = column + 3` on its 16-wide board, whose file a is
 //! `x = 3`); vschess reads and writes it counted from file i (`'i' −
 //! column`), and writes ElephantEye's way only when asked for a mirrored
-//! record. Every game is as legal mirrored, so the rules cannot tell. qipu
-//! reads ElephantEye's way. ElephantEye reads a number up to the first
+//! record. Every game is as legal mirrored, so the rules cannot tell; the
+//! piece numbers can, as vschess writes them: Black's general 0 (e9), its
+//! advisors 1 (f9) and 2 (d9), elephants 3 (g9) and 4 (c9), horses 5 (h9)
+//! and 6 (b9), chariots 7 (i9) and 8 (a9), cannons 9 (h7) and 10 (b7),
+//! soldiers 11 to 15 (i6 to a6); Red's general 16 (e0), advisors 17 (d0)
+//! and 18 (f0), elephants 19 (c0) and 20 (g0), horses 21 (b0) and 22 (h0),
+//! chariots 23 (a0) and 24 (i0), cannons 25 (b2) and 26 (h2), soldiers 27
+//! to 31 (a3 to i3). qipu reads ElephantEye's way, unless the first move's
+//! piece number is that of the piece on the mirror of its from square (read
+//! from file a) and not that of the piece on it: such a file, as vschess
+//! writes it, is read with its columns from file i. ElephantEye reads a
+//! number up to the first
 //! byte that is no digit and skips that one byte, so two spaces in a row
 //! read as a 0 between them; qipu takes any run of white space as one
 //! separator and refuses any other byte. ElephantEye reads `N` moves
