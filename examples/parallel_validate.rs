@@ -13,10 +13,11 @@
 //! fixtures/LICENSE-wukong-xiangqi: warning: holds no record: text without a game record: no line of moves
 //! fixtures/README.md: warning: holds no record: text without a game record: no line of moves
 //! fixtures/eleeye/keys.txt: warning: holds no record: text without a game record: no line of moves
-//! fixtures/pgn/Hu_Ronghua_1391_UCI_games.pgn: game 1: ok, 65 plies
-//! fixtures/pgn/Hu_Ronghua_1391_UCI_games.pgn: game 2: ok, 146 plies
+//! fixtures/online/game1.ccm: game 1: ok, 65 plies
+//! fixtures/online/game1.che: game 1: ok, 65 plies
 //! ...
-//! 1391 game(s): 1391 valid, 0 illegal, 0 unreadable (4 input(s), 3 holding no record)
+//! fixtures/pgn/Hu_Ronghua_1391_UCI_games.pgn: game 1391: ok, 51 plies
+//! 1407 game(s): 1407 valid, 0 illegal, 0 unreadable (17 input(s), 3 holding no record)
 //! ```
 
 use std::io::Write;

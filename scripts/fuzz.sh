@@ -11,7 +11,7 @@ cd "$(dirname "$0")/../fuzz"
 seconds=${1:-900}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(xqf any_format dhtmlxq ccbridge stream fen notation pgn openings replay shape zip)
+[ ${#targets[@]} -gt 0 ] || targets=(xqf any_format dhtmlxq ccbridge stream fen notation pgn openings replay shape zip online)
 shared=../../shared/corpus
 
 # seed DIR FIND-ARGS...: every 20th matching file under 20 KB, named by SHA-1.
@@ -81,6 +81,11 @@ for t in any_format stream; do
   # Several games: header notes, a repeated key, a SETUP block, a block left open, text after }END.
   [ -f "corpus/$t/wxf-games" ] || printf 'FORMAT WXF\nRED a ; 1200 ;; x\nnote\nSTART{\n 1. C2.5! h8+7?\n 2. H2+3 1-0 }END trailing\nmore\nRED b\nRED c\nSETUP{ Ke0 ke9\nRa0 }\nSTART{ 1. C8.5 }END\nSTART{ 1. H2+3\nFORMAT WXF\nRESULT 1-0\nSTART{ 1. C2.5 0-1 }END\n' > "corpus/$t/wxf-games"
   [ -f "corpus/$t/wxf-xiexie" ] || printf 'FORMAT  \tWXF\nGAME    \nRED     \t;;;\nBLACK   \t;;;\nFEN  \t\trheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RHEAKAEHR b\n\nSTART{\n H8+7\n}END\n' > "corpus/$t/wxf-xiexie"
+done
+# The .che, .ccm and .chn fixtures (generated: no real file is at hand), whole.
+for t in online any_format; do
+  mkdir -p "corpus/$t"
+  for f in ../fixtures/online/game*.*; do cp "$f" "corpus/$t/online-$(basename "$f")"; done
 done
 # Shapes the tests found readers going wrong on: a hex dump, text that starts with XQ,
 # character references, comments with white space at their ends, a FEN qipu rejects, a

@@ -2,7 +2,8 @@
 //! records.
 //!
 //! Records are read from PGN (moves in Chinese, WXF, ICCS or WinBoard SAN),
-//! plain Chinese text, XQF, DhtmlXQ, 象棋桥 CBR, CBL and CBF, WXF game files, 象棋世家 `.mxq` files
+//! plain Chinese text, XQF, DhtmlXQ, 象棋桥 CBR, CBL and CBF, WXF game files, 象棋世家 `.mxq` files,
+//! `.SG` files, QQ象棋 `.che`, 中游 `.ccm` and 联众 `.chn` files
 //! and qipu's JSON lines, in UTF-8, GBK/GB18030, Big5 or UTF-16 (detected),
 //! into one format-neutral [`Record`](record::Record); every move of the
 //! main line and of every variation is replayed through a complete rules
@@ -185,7 +186,7 @@
 //!
 //! ```
 //! use qipu::batch::{self, Batch, Checker, Event, Status};
-//! let inputs = batch::expand(&[concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures").into()]).inputs;
+//! let inputs = batch::expand(&[concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/pgn").into()]).inputs;
 //! let (mut valid, mut other) = (0, 0);
 //! Batch::new().threads(2).run(&inputs, Checker::default, |meta, event| {
 //!     match event {

@@ -256,3 +256,49 @@ fn pgn_move_text_without_tags_keeps_its_variations_and_games() {
     );
     assert_eq!(read("第1局 炮二平五 对 马８进７\n1. 炮二平五 马８进７\n"), ("text", vec![(2, 0)]));
 }
+
+#[test]
+fn online_game_room_records_that_lie_are_refused_in_bounded_memory() {
+    let dir = common::scratch("online-lies");
+    // A .che file that declares 4,294,967,295 moves and holds one; one with
+    // a number of 10,000 digits; a .ccm file of 1 MB of moves with a square
+    // off the board near its end; a .chn file of a move and a record cut
+    // short.
+    let mut che_huge = b"1 4294967295 ".to_vec();
+    che_huge.extend(b"26 32 1 2 7 2 4 0 1 0 ");
+    let mut che_digits = b"1 1 26 32 1 2 7 2 4 0 1 0 ".to_vec();
+    che_digits.extend(std::iter::repeat_n(b'9', 10_000));
+    let mut ccm = Vec::new();
+    for k in 0..150_000u32 {
+        // h2-e2 and e2-h2 turned round, over and over.
+        ccm.extend(if k % 2 == 0 { [1, 0, 0, 1, 4, 2, 2] } else { [1, 0, 0, 4, 1, 2, 2] });
+    }
+    let near_end = ccm.len() - 7 * 3 + 6;
+    ccm[near_end] = 77;
+    let mut chn = vec![0u8; 188];
+    chn.extend([0, 0, 0, 0, 1, 0, 2, 0, 4, 0, 2, 0]);
+    chn.extend([0; 20]);
+    chn.extend([0, 0, 0, 0, 1, 0, 9, 0, 2, 0, 7, 0]);
+    let cases: [(&str, &[u8], String); 4] = [
+        (
+            "huge.che",
+            &che_huge,
+            "byte 35: 4294967295 moves declared, so 42949672952 numbers, but the file holds 12".into(),
+        ),
+        ("digits.che", &che_digits, "byte 26: a number of 10000 digits: too large".into()),
+        ("long.ccm", &ccm, format!("byte {near_end}: row 77 is off the board (0 to 9)")),
+        (
+            "cut.chn",
+            &chn,
+            "byte 220: a move record of 12 bytes at the end of the file: a record has 32".into(),
+        ),
+    ];
+    for (name, bytes, reason) in cases {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let out =
+            qipu().arg("validate").arg(&path).timeout(std::time::Duration::from_secs(20)).output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{name}: {}", stderr(&out));
+        assert!(stdout(&out).contains(&format!(": error: unreadable: {reason}")), "{name}: {}", stdout(&out));
+    }
+}

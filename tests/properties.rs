@@ -5,7 +5,8 @@
 //!   every format, notation and output encoding, reads back as one game
 //!   with the same moves, variations, glyphs, comments and tags (changed
 //!   only as each writer documents);
-//! - any one-byte change of a valid file gives records or an error, never a
+//! - any one-byte change of a valid file (PGN, XQF, DhtmlXQ, JSON, `.mxq`,
+//!   `.SG`, `.che`, `.ccm`, `.chn`) gives records or an error, never a
 //!   panic, and never more games than the original.
 
 use proptest::prelude::*;
@@ -74,12 +75,18 @@ proptest! {
         if moves.len() <= 450 {
             prop_assert_eq!(read_moves(&sg_bytes(&moves)), vec![moves.clone()]);
         }
+        if !moves.is_empty() {
+            for (k, bytes) in [che_bytes(&moves), ccm_bytes(&moves, false), ccm_bytes(&moves, true),
+                               chn_bytes(&moves, false), chn_bytes(&moves, true)].iter().enumerate() {
+                prop_assert_eq!(read_moves(bytes), vec![moves.clone()], "online layout {}", k);
+            }
+        }
     }
 
     #[test]
     fn a_changed_byte_never_panics_nor_adds_games(
         choices in prop::collection::vec(any::<u8>(), 1..60),
-        format in 0usize..7,
+        format in 0usize..10,
         at in any::<prop::sample::Index>(),
         byte in any::<u8>(),
         change in 0usize..3,
@@ -94,7 +101,10 @@ proptest! {
             3 => dhtmlxq::write(record).unwrap().into_bytes(),
             4 => json::write(record).into_bytes(),
             5 => mxq_bytes(&replay(record).moves),
-            _ => sg_bytes(&replay(record).moves),
+            6 => sg_bytes(&replay(record).moves),
+            7 => che_bytes(&replay(record).moves),
+            8 => ccm_bytes(&replay(record).moves, true),
+            _ => chn_bytes(&replay(record).moves, true),
         };
         let games = formats::read(&original, None).unwrap().records.len();
         let mut damaged = original.clone();
@@ -117,6 +127,51 @@ proptest! {
             }
         }
     }
+}
+
+/// A QQ象棋 `.che` file of `moves` (qipu writes none: made here for the
+/// test, as `src/formats/online/mod.rs` describes the layout).
+fn che_bytes(moves: &[Move]) -> Vec<u8> {
+    let mut text = format!("1 {} ", moves.len());
+    for (k, m) in moves.iter().enumerate() {
+        let (f, t) = (m.from, m.to);
+        let (r1, c1, r2, c2) = (f.rank().index(), f.file().index(), t.rank().index(), t.file().index());
+        text += &format!("0 32 {} {r1} {c1} {r2} {c2} 0 {} 0 ", 1 - k % 2, k + 1);
+    }
+    text.into_bytes()
+}
+
+/// Column and row (from the top) of a move's squares, the board turned
+/// round when `turned`.
+fn cells(m: Move, turned: bool) -> [u8; 4] {
+    let cell = |s: qipu::Square| {
+        let (c, r) = (s.file().index() as u8, 9 - s.rank().index() as u8);
+        if turned { (8 - c, 9 - r) } else { (c, r) }
+    };
+    let ((c1, r1), (c2, r2)) = (cell(m.from), cell(m.to));
+    [c1, r1, c2, r2]
+}
+
+/// A 中游 `.ccm` file of `moves` (made here, as for `.che`).
+fn ccm_bytes(moves: &[Move], turned: bool) -> Vec<u8> {
+    let mut out = Vec::new();
+    for &m in moves {
+        let [c1, r1, c2, r2] = cells(m, turned);
+        out.extend([1, 0, 0, c1, c2, r1, r2]);
+    }
+    out
+}
+
+/// A 联众 `.chn` file of `moves` (made here, as for `.che`).
+fn chn_bytes(moves: &[Move], turned: bool) -> Vec<u8> {
+    let mut out = vec![0; 188];
+    for &m in moves {
+        let [c1, r1, c2, r2] = cells(m, turned);
+        for word in [0, 0, c1, r1, c2, r2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0] {
+            out.extend(u16::from(word).to_le_bytes());
+        }
+    }
+    out
 }
 
 /// A 象棋世家 `.mxq` file of `moves` (qipu writes none: made here for the

@@ -32,6 +32,13 @@ pub enum Format {
     Mxq,
     /// An `.SG` file: fixed 1,192-byte records, one game each.
     Sg,
+    /// A QQ象棋 `.che` file: a count of moves, then ten numbers a move, in
+    /// ASCII text.
+    Che,
+    /// A 中游 `.ccm` file: 7-byte move records.
+    Ccm,
+    /// A 联众 `.chn` file: a 188-byte header, then 32-byte move records.
+    Chn,
     /// Binary data that is no record format qipu knows.
     Binary,
 }
@@ -53,6 +60,9 @@ impl Format {
             Format::Uci => "uci",
             Format::Mxq => "mxq",
             Format::Sg => "sg",
+            Format::Che => "che",
+            Format::Ccm => "ccm",
+            Format::Chn => "chn",
             Format::Binary => "binary",
         }
     }
@@ -109,7 +119,16 @@ pub fn detect(bytes: &[u8]) -> Format {
     if super::sg::is_sg(bytes) {
         return Format::Sg;
     }
+    if super::online::che::is_che(bytes) {
+        return Format::Che;
+    }
+    if super::online::ccm::is_ccm(bytes) {
+        return Format::Ccm;
+    }
     let utf16 = bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]);
+    if !utf16 && super::online::chn::is_chn(bytes) {
+        return Format::Chn;
+    }
     if !utf16 && is_binary(&bytes[..bytes.len().min(4096)]) {
         return Format::Binary;
     }

@@ -21,6 +21,7 @@ pub mod json;
 pub mod lines;
 pub mod markup;
 pub mod mxq;
+pub mod online;
 pub mod pgn;
 mod read;
 pub mod sg;
@@ -138,6 +139,9 @@ pub enum UnreadableReason {
     /// A damaged 象棋世家 `.mxq` file.
     #[error(transparent)]
     Mxq(mxq::MxqError),
+    /// A damaged QQ象棋 `.che`, 中游 `.ccm` or 联众 `.chn` file.
+    #[error(transparent)]
+    Online(online::OnlineError),
     /// An archive or a compressed file that qipu does not open (7z, RAR,
     /// bzip2, xz, Zstandard, tar; gzip when met unread, as inflated data
     /// that is gzip again; a zip archive met where qipu does not open one:

@@ -7,7 +7,9 @@ use super::encoding::{self, Encoding, TextEncoding};
 use super::sighted::Sighted;
 use super::sniff::{self, Sniff};
 use super::tree::Game;
-use super::{Unreadable, UnreadableReason as Reason, cbf, ccbridge, dhtmlxq, mxq, pgn, sg, text, wxf, xqf};
+use super::{
+    Unreadable, UnreadableReason as Reason, cbf, ccbridge, dhtmlxq, mxq, online, pgn, sg, text, wxf, xqf,
+};
 use crate::record::{Span, Visitor, Warning};
 
 /// How a file was read: its format and, for text, its encoding.
@@ -83,6 +85,20 @@ pub(crate) fn read_sniffed<V: Visitor>(
             }
             Err(e) => Err(Unreadable::damaged(Format::Mxq, Reason::Mxq(e))),
         },
+        Format::Che | Format::Ccm | Format::Chn => {
+            let game = match told.format {
+                Format::Che => online::che::read_game(bytes),
+                Format::Ccm => online::ccm::read_game(bytes),
+                _ => online::chn::read_game(bytes),
+            };
+            match game {
+                Ok(game) => {
+                    each(game.tell(visitor));
+                    Ok(binary(told.format))
+                }
+                Err(e) => Err(Unreadable::damaged(told.format, Reason::Online(e))),
+            }
+        }
         Format::Cbl => {
             // A record of the library that cannot be read is still a game
             // to account for: it is marked unreadable, with its place. A

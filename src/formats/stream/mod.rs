@@ -9,7 +9,8 @@
 //! side by side on several threads, and give the same games as reading
 //! the whole text at once; so is a CBL library, plain or compressed, into
 //! chunks of records. Data of no record format is refused on its first
-//! megabyte. Records of one game (XQF, CBR, CBF, `.mxq`, `.SG`), and texts
+//! megabyte. Records of one game (XQF, CBR, CBF, `.mxq`, `.SG`, `.che`,
+//! `.ccm`, `.chn`), and texts
 //! whose kind cannot be told from their first megabyte (a web page without
 //! a DhtmlXQ block there, PGN move text without tags, a text without a line
 //! of moves there), are read whole, up

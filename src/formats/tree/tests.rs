@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use super::Game;
 use crate::formats::detect::{self, Format};
-use crate::formats::{cbf, ccbridge, dhtmlxq, encoding, mxq, sg, sniff, xqf};
+use crate::formats::{cbf, ccbridge, dhtmlxq, encoding, mxq, online, sg, sniff, xqf};
 use crate::record::{
     GameResult, MoveText, Record, RecordBuilder, RecordedMove, Skip, Span, Visitor, Warning,
 };
@@ -99,6 +99,9 @@ fn games(bytes: &[u8]) -> Vec<Game> {
             let _ = ccbridge::each_game(bytes, |g| games.extend(g.ok()));
         }
         Format::Sg => sg::each_game(bytes, |g| games.extend(g.ok())),
+        Format::Che => games.extend(online::che::read_game(bytes).ok()),
+        Format::Ccm => games.extend(online::ccm::read_game(bytes).ok()),
+        Format::Chn => games.extend(online::chn::read_game(bytes).ok()),
         Format::Binary => {}
         _ => {
             let text = encoding::decode(bytes, None).text;
