@@ -201,7 +201,7 @@
 //!     }
 //!     Ok::<(), std::io::Error>(()) // an error here stops the batch
 //! })?;
-//! assert_eq!((valid, other), (1391, 0));
+//! assert_eq!((valid, other), (1400, 0)); // fixtures/pgn (1,391 games) and fixtures/vschess (9)
 //! # Ok::<(), std::io::Error>(())
 //! ```
 //!

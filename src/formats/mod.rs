@@ -21,6 +21,7 @@ pub mod json;
 pub mod lines;
 pub mod markup;
 pub mod mxq;
+pub mod pfc;
 pub mod pgn;
 mod read;
 pub mod sg;
@@ -135,6 +136,9 @@ pub enum UnreadableReason {
     /// A damaged CBF document.
     #[error(transparent)]
     Cbf(cbf::CbfError),
+    /// A damaged 鹏飞 PFC document.
+    #[error(transparent)]
+    Pfc(pfc::PfcError),
     /// A damaged 象棋世家 `.mxq` file.
     #[error(transparent)]
     Mxq(mxq::MxqError),
