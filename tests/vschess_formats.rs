@@ -79,6 +79,45 @@ fn dhj_fixtures_read_as_the_main_lines_of_their_source_games() {
     }
 }
 
+/// The fixtures in GBK and in Big5 (their XML declaration saying so, for
+/// PFC) read as the UTF-8 ones: the text is decoded before it is told.
+#[test]
+fn gbk_and_big5_fixtures_read_as_the_utf8_ones() {
+    let cases = [
+        ("game-1.pfc", encoding_rs::GBK),
+        ("game-1.dhj.txt", encoding_rs::GBK),
+        ("game-3.pfc", encoding_rs::GBK),
+        ("game-3.pfc", encoding_rs::BIG5),
+        ("game-3.dhj.txt", encoding_rs::BIG5),
+    ];
+    for (name, encoding) in cases {
+        let big5 = encoding == encoding_rs::BIG5;
+        let label = if big5 { "big5" } else { "gbk" };
+        let text = traditional(&std::fs::read_to_string(format!("{DIR}/{name}")).unwrap(), big5);
+        let text = text.replace("encoding=\"utf-8\"", &format!("encoding=\"{label}\""));
+        let (bytes, _, unmappable) = encoding.encode(&text);
+        assert!(!unmappable, "{name} in {label}");
+        let parsed = formats::read(&bytes, None).unwrap_or_else(|e| panic!("{name} in {label}: {e}"));
+        let (format, utf8) = read_one(name);
+        assert_eq!(parsed.format.name(), format, "{name} in {label}");
+        let told = if big5 { "big5" } else { "gb18030" };
+        assert_eq!(parsed.encoding.map(|e| e.name()), Some(told), "{name} in {label}");
+        let got = &parsed.records[0];
+        let want = pgn::read(&traditional(&pgn::write(&utf8, Notation::Iccs), big5)).remove(0);
+        assert_eq!(moves(got), moves(&want), "{name} in {label}");
+        assert_eq!(got.tag("Event"), want.tag("Event"), "{name} in {label}");
+        assert_eq!(got.tag("Red"), want.tag("Red"), "{name} in {label}");
+    }
+}
+
+/// `text` with game 3's simplified characters turned traditional (for
+/// Big5, which holds only those), when `big5`.
+fn traditional(text: &str, big5: bool) -> String {
+    const TURNED: [(char, char); 5] = [('残', '殘'), ('练', '練'), ('习', '習'), ('将', '將'), ('军', '軍')];
+    let turn = |c| TURNED.iter().find(|t| big5 && t.0 == c).map_or(c, |t| t.1);
+    text.chars().map(turn).collect()
+}
+
 #[test]
 fn validate_accounts_for_every_fixture() {
     let out =
