@@ -1,7 +1,7 @@
 // Writes the 鹏飞 PFC and 广东象棋网 DHJHtmlXQ fixtures with vschess, an
 // independent program, and checks them by reading them back with it.
 //
-//   node scripts/gen-vschess-fixtures.mjs VSCHESS_FUNCTION_JS GAMES.dhtmlxq OUT_DIR
+//   node scripts/gen-vschess-fixtures.mjs VSCHESS_FUNCTION_JS GAMES.dhtmlxq OUT_DIR [QIPU_PFC_DIR]
 //
 // VSCHESS_FUNCTION_JS is vschess's function library (`vschess/vschess.function.js`
 // of FastLight126/vschess), loaded as it is: nothing of it is copied here.
@@ -11,13 +11,16 @@
 // OUT_DIR/game-K.dhj.txt (its DHJHtmlXQ exporter, `nodeToData_DHJHtmlXQ`, which
 // writes the main line and its comments), then reads each back with vschess's
 // own reader of that format and fails unless the moves and comments are those
-// of the source game.
+// of the source game. With QIPU_PFC_DIR, the PFC files qipu wrote there from
+// the same games (`qipu convert --to pfc`, source-K.pfc) are read with
+// vschess's PFC reader too, and must hold the same moves, comments, start
+// and fields.
 
 import { createRequire } from "node:module";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
-const [vschessPath, sourcePath, outDir] = process.argv.slice(2);
+const [vschessPath, sourcePath, outDir, qipuPfcDir] = process.argv.slice(2);
 if (!outDir) {
   console.error("usage: gen-vschess-fixtures.mjs VSCHESS_FUNCTION_JS GAMES.dhtmlxq OUT_DIR");
   process.exit(2);
@@ -134,4 +137,23 @@ blocks.forEach((block, i) => {
   }
   writeFileSync(path.join(outDir, `${name}.dhj.txt`), dhj + "\n");
   console.log(`${name}: .pfc and .dhj.txt written and read back by vschess ${vschess.version}`);
+
+  if (qipuPfcDir) {
+    const written = path.join(qipuPfcDir, `source-${i + 1}.pfc`);
+    const text = readFileSync(written, "utf8");
+    const back = vschess.dataToNode(text, "pfc");
+    check(written, treeText(back, false), treeText(node, false));
+    if (back.fen !== node.fen) {
+      console.error(`${written}: start ${back.fen}, not ${node.fen}`);
+      process.exit(1);
+    }
+    const fields = vschess.dataToInfo(text, "pfc");
+    for (const key of ["event", "red", "black", "round"]) {
+      if ((fields[key] || "") !== (info[key] || "")) {
+        console.error(`${written}: ${key} "${fields[key]}", not "${info[key]}"`);
+        process.exit(1);
+      }
+    }
+    console.log(`${written}: qipu's PFC read by vschess as the source game`);
+  }
 });

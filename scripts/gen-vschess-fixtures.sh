@@ -4,8 +4,10 @@
 # (FastLight126/vschess, LGPL-3.0), an independent program: qipu writes the
 # source games as DhtmlXQ, vschess reads them and writes each format with its
 # own exporter, then reads every file back with its own reader and compares
-# the moves and comments (scripts/gen-vschess-fixtures.mjs). No vschess code
-# is kept in the project: it is fetched into target/.
+# the moves and comments (scripts/gen-vschess-fixtures.mjs). It then checks
+# qipu's PFC writer: the games written by `qipu convert --to pfc` must read in
+# vschess as the same games. No vschess code is kept in the project: it is
+# fetched into target/.
 #
 #   scripts/gen-vschess-fixtures.sh [VSCHESS_CHECKOUT]
 #
@@ -19,7 +21,8 @@ fi
 echo "vschess at $(git -C "$checkout" rev-parse HEAD 2>/dev/null || echo unknown)"
 cargo build --quiet
 out=fixtures/vschess
-tmp=$(mktemp)
-trap 'rm -f "$tmp"' EXIT
-target/debug/qipu -q convert "$out/source.pgn" --to dhtmlxq -o "$tmp" --force
-node scripts/gen-vschess-fixtures.mjs "$checkout/vschess/vschess.function.js" "$tmp" "$out"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+target/debug/qipu -q convert "$out/source.pgn" --to dhtmlxq -o "$tmp/source.dhtmlxq"
+target/debug/qipu -q convert "$out/source.pgn" --to pfc -o "$tmp/pfc"
+node scripts/gen-vschess-fixtures.mjs "$checkout/vschess/vschess.function.js" "$tmp/source.dhtmlxq" "$out" "$tmp/pfc"

@@ -231,3 +231,37 @@ fn deep_nesting_and_long_lines_read_in_linear_time() {
     assert_eq!(games[0].tree().main_line().count(), 1);
     assert!(started.elapsed().as_secs() < 60, "{:?}", started.elapsed());
 }
+
+/// `convert --to pfc -o DIR` writes a document per game that reads back
+/// as the game (`scripts/gen-vschess-fixtures.sh` checks that vschess
+/// reads them as the games too); only UTF-8 is written.
+#[test]
+fn convert_to_pfc_writes_documents_that_read_back() {
+    let dir = common::scratch("vschess-to-pfc");
+    let out = dir.join("pfc");
+    Command::cargo_bin("qipu")
+        .unwrap()
+        .args(["-q", "convert", &format!("{DIR}/source.pgn"), "--to", "pfc", "-o"])
+        .arg(&out)
+        .assert()
+        .success();
+    for (k, want) in source().iter().enumerate() {
+        let bytes = std::fs::read(out.join(format!("source-{}.pfc", k + 1))).unwrap();
+        let parsed = formats::read(&bytes, None).unwrap();
+        assert_eq!(parsed.format.name(), "pfc");
+        let got = &parsed.records[0];
+        assert_eq!(moves(got), moves(want), "game {}", k + 1);
+        assert_eq!(got.fen(), want.fen(), "game {}", k + 1);
+        for tag in TAGS {
+            assert_eq!(got.tag(tag), want.tag(tag), "game {} {tag}", k + 1);
+        }
+    }
+    let refused = Command::cargo_bin("qipu")
+        .unwrap()
+        .args(["convert", &format!("{DIR}/source.pgn"), "--to", "pfc", "--output-encoding", "gbk", "-o"])
+        .arg(dir.join("gbk"))
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--to pfc writes documents in utf-8 only"));
+}

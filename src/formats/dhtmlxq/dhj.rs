@@ -214,13 +214,12 @@ fn tags<'a>(
 ) -> Vec<Tag<'a>> {
     let end = body.end;
     let mut out = Vec::new();
-    let mut at = body.start;
     let next_opening = |from: usize| {
         memchr::memchr_iter(b'[', &text.as_bytes()[from..end])
             .map(|k| from + k)
             .find_map(|k| opening_at(text, k, end).map(|name| (k, name)))
     };
-    let mut next = next_opening(at);
+    let mut next = next_opening(body.start);
     while let Some((open, name)) = next {
         let value_start = open + name.len() + 2;
         next = next_opening(value_start);
@@ -256,9 +255,7 @@ fn tags<'a>(
             at: value_start,
             closed,
         });
-        at = bound;
     }
-    let _ = at;
     out
 }
 

@@ -58,6 +58,10 @@
 //! assert_eq!(record.fen(), None); // the standard start
 //! ```
 
+mod write;
+
+pub use write::{WriteError, write};
+
 use std::borrow::Cow;
 
 use quick_xml::events::{BytesStart, Event};
