@@ -230,6 +230,30 @@ fn deep_nesting_and_long_lines_read_in_linear_time() {
     assert_eq!(games.len(), 1);
     assert_eq!(games[0].tree().main_line().count(), 1);
     assert!(started.elapsed().as_secs() < 60, "{:?}", started.elapsed());
+
+    // 60,000 comments on three nodes taken in turn, in DHJHtmlXQ and in
+    // DhtmlXQ: each node's put once, not copied again at each one.
+    let n = 60_000;
+    let comments = |open: &str, close: &str| -> String {
+        (0..n).map(|i| format!("[{open}{}]c{i}[/{close}{}]", i % 3, i % 3)).collect()
+    };
+    let started = std::time::Instant::now();
+    let dhj_text = format!(
+        "[DHJHtmlXQ][DHJHtmlXQ_34]72427967[/DHJHtmlXQ_34]{}[/DHJHtmlXQ]",
+        comments("game_comment_0_", "comment_0_")
+    );
+    let dhtml_text = format!(
+        "[DhtmlXQ][DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist]{}[/DhtmlXQ]",
+        comments("DhtmlXQ_comment", "DhtmlXQ_comment")
+    );
+    for game in [&dhj::read(&dhj_text)[0], &formats::dhtmlxq::read(&dhtml_text)[0]] {
+        let tree = game.tree();
+        let last = tree.main_line().last().unwrap();
+        let comment = tree.node(last).comment().unwrap();
+        assert_eq!(comment.lines().count(), n / 3);
+        assert!(comment.starts_with("c2\nc5\n"), "{}", &comment[..20]);
+    }
+    assert!(started.elapsed().as_secs() < 60, "{:?}", started.elapsed());
 }
 
 /// `convert --to pfc -o DIR` writes a document per game that reads back

@@ -2,7 +2,7 @@
 //! and, where qipu writes the format, a writer.
 //!
 //! A format of more than one file is a folder: `pgn/` and `dhtmlxq/`
-//! (`read.rs`, `write.rs`), `xqf/` (`write.rs` beside the reader), `wxf/`,
+//! (`read.rs`, `write.rs`), `xqf/` and `pfc/` (`write.rs` beside the reader), `wxf/`,
 //! and `ccbridge/`, the 象棋桥 family (CBR, CBL, compressed CBL and CBF).
 //! XQF, DhtmlXQ and the compressed CBL list a start position's pieces in
 //! one order, kept in `slots.rs`.

@@ -73,7 +73,9 @@
 
 use std::borrow::Cow;
 
-use super::read::{LineIndex, Plies, Rows, add_plies, comment_text, each_block_of, parse_result, square};
+use super::read::{
+    Comments, LineIndex, Plies, Rows, add_plies, comment_text, each_block_of, parse_result, square,
+};
 use super::{TAGS, find_ci};
 use crate::formats::tree::Game;
 use crate::record::{Record, RecordBuilder, Visitor, Warning};
@@ -302,6 +304,7 @@ fn read_block(tags: &[Tag], lines: &LineIndex, game: &mut Game) {
         let plies = Plies { digits: tag.value, at: tag.at, label: &label, rows: Rows::FromRed };
         nodes.extend(add_plies(game, root, plies, lines));
     }
+    let mut comments = Comments::default();
     for tag in tags {
         let Kind::Comment(place) = tag.kind else { continue };
         let text = comment_text(tag.value);
@@ -309,13 +312,14 @@ fn read_block(tags: &[Tag], lines: &LineIndex, game: &mut Game) {
             continue;
         }
         match place.and_then(|(b, k)| if b == 0 { nodes.get(k as usize) } else { None }) {
-            Some(&id) => game.moves.append_comment(id, &text),
+            Some(&id) => comments.add(id, text),
             None => game.warn(
                 lines.span(tag.at),
                 format!("[{}] points at no move of the main line; left out", tag.name),
             ),
         }
     }
+    comments.put(game);
     let side = numbered(32).map(|t| (t.value.trim() == "1", lines.span(t.at)));
     let stored = side.map(|(black, at)| (if black { Color::Black } else { Color::Red }, at, "side tag (32)"));
     let step = numbered(33).and_then(|t| t.value.trim().parse::<u32>().ok()).unwrap_or(0);

@@ -302,7 +302,8 @@ fn read_block(text: &str, start: usize, end: usize, lines: &LineIndex, record: &
         });
     }
 
-    // Comments.
+    // Comments, gathered and then put on their nodes, each node's once.
+    let mut comments = Comments::default();
     for tag in &tags {
         let Some(rest) = tag.name.strip_prefix("comment") else { continue };
         let (branch, ply) = match rest.split_once('_') {
@@ -319,13 +320,14 @@ fn read_block(text: &str, start: usize, end: usize, lines: &LineIndex, record: &
             _ => None,
         };
         match node {
-            Some(id) => record.moves.append_comment(id, &text),
+            Some(id) => comments.add(id, text),
             None => record.warnings.push(Warning {
                 at: lines.span(tag.at),
                 message: format!("[DhtmlXQ_{}] points at no move; kept on the start", tag.name),
             }),
         }
     }
+    comments.put(record);
 
     // vschess's `fen` tag, else the side to move from the first move's
     // piece (DhtmlXQ does not store it).
@@ -340,6 +342,30 @@ fn read_block(text: &str, start: usize, end: usize, lines: &LineIndex, record: &
         }
     }
     true
+}
+
+/// The comments of a block's nodes, gathered in the block's order and put
+/// on their nodes once all are read: a node's comments, one a line, in
+/// one piece (appended one by one, comments of nodes taken in turn would
+/// be copied again each time, in time and memory quadratic in their
+/// number).
+#[derive(Default)]
+pub(super) struct Comments(Vec<(u32, String)>);
+
+impl Comments {
+    /// A comment on node `id`, after those it already has.
+    pub(super) fn add(&mut self, id: u32, text: String) {
+        self.0.push((id, text));
+    }
+
+    /// Puts the comments on their nodes.
+    pub(super) fn put(mut self, game: &mut Game) {
+        self.0.sort_by_key(|(id, _)| *id);
+        for same in self.0.chunk_by(|a, b| a.0 == b.0) {
+            let text = same.iter().map(|(_, t)| t.as_str()).collect::<Vec<_>>().join("\n");
+            game.moves.append_comment(same[0].0, &text);
+        }
+    }
 }
 
 /// The node of ply `ply` in branch `branch` (0 = the start), following
