@@ -17,7 +17,7 @@
 //! fixtures/online/game1.che: game 1: ok, 65 plies
 //! ...
 //! fixtures/pgn/Hu_Ronghua_1391_UCI_games.pgn: game 1391: ok, 51 plies
-//! 1407 game(s): 1407 valid, 0 illegal, 0 unreadable (17 input(s), 3 holding no record)
+//! 1416 game(s): 1416 valid, 0 illegal, 0 unreadable (24 input(s), 3 holding no record)
 //! ```
 
 use std::io::Write;

@@ -61,6 +61,10 @@ CASES = {
     "text-untagged-variations": ("txt", lambda s: repeat_to("1. h2e2 h9g7 (1... b9c7 2. h0g2) 2. h0g2 *\n\n", s)),
     "text-one-line": ("txt", lambda s: repeat_to("炮二平五 马８进７ ", s)),
     "json-lines": ("json", lambda s: repeat_to('{"tags":[["Event","x"]],"fen":null,"result":"*","comment":null,"nodes":[{"id":1,"parent":0,"move":"h2e2","text":"h2e2"}]}\n', s)),
+    "pfc-nesting": ("pfc", lambda s: b'<n version="2" m="">' + repeat_to('<n m="h2e2" c="">', s)),
+    "pfc-siblings": ("pfc", lambda s: b'<n version="2" m="">' + repeat_to('<n m="h2e2" c="&quot;c&quot; &amp; d"/>\n', s) + b"</n>"),
+    "dhj-open-tags": ("txt", lambda s: b"[DHJHtmlXQ]" + repeat_to("[DHJHtmlXQ_11]x", s)),
+    "dhj-comments": ("txt", lambda s: b"[DHJHtmlXQ][DHJHtmlXQ_34]72427967[/DHJHtmlXQ_34]" + numbered(lambda i: f"[game_comment_0_{i % 3}]c{i}[/comment_0_{i % 3}]", s) + b"[/DHJHtmlXQ]"),
     "wxf-games": ("wxf", lambda s: repeat_to("FORMAT  WXF\nRED     a ; 1200 ;;\nRESULT  1-0\nSTART{\n 1. C2.5 h8+7   2. H2+3 r9.8 }END\n", s)),
     "wxf-distinct-keys": ("wxf", lambda s: b"FORMAT  WXF\n" + numbered(lambda i: f"K{i}   v\n", s) + b"START{\n 1. C2.5 }END\n"),
 }

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/../fuzz"
 seconds=${1:-900}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(xqf any_format dhtmlxq ccbridge stream fen notation pgn openings replay shape zip online)
+[ ${#targets[@]} -gt 0 ] || targets=(xqf any_format dhtmlxq pfc_dhj ccbridge stream fen notation pgn openings replay shape zip online)
 shared=../../shared/corpus
 
 # seed DIR FIND-ARGS...: every 20th matching file under 20 KB, named by SHA-1.
@@ -51,6 +51,11 @@ if [ ! -d corpus/shape ]; then
   seed shape "$shared/pgn"
   seed shape ../fixtures
   printf '\x3f\x03[Event "e"]\n{c} 1. h2e2 {x} h9g7 $1 (1... b9c7 {v} 2. h0g2 (2. b0c2)) 2. h0g2 $2 *\n' > corpus/shape/variations
+fi
+# pfc_dhj: the PFC and DHJHtmlXQ fixtures vschess wrote (seeded apart: it came later).
+if [ ! -d corpus/pfc_dhj ]; then
+  mkdir -p corpus/pfc_dhj
+  cp ../fixtures/vschess/game-*.pfc ../fixtures/vschess/game-*.dhj.txt corpus/pfc_dhj/
 fi
 # zip: archives of fixtures, deflated and stored, one inside another (seeded apart: it came later).
 if [ ! -d corpus/zip ]; then

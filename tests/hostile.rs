@@ -302,3 +302,50 @@ fn online_game_room_records_that_lie_are_refused_in_bounded_memory() {
         assert!(stdout(&out).contains(&format!(": error: unreadable: {reason}")), "{name}: {}", stdout(&out));
     }
 }
+
+/// Texts that mention or quote the PFC and DHJHtmlXQ formats are not
+/// taken for them, and their games are kept; a file of both readers'
+/// openings and nothing else holds no game.
+#[test]
+fn pfc_and_dhj_look_alikes_keep_their_games() {
+    // A PGN whose comments quote DHJHtmlXQ blocks.
+    let mut pgn = String::new();
+    for i in 0..20 {
+        let comment =
+            if i % 7 == 0 { "[DHJHtmlXQ][DHJHtmlXQ_34]7242[/DHJHtmlXQ_34][/DHJHtmlXQ]" } else { "中炮" };
+        pgn.push_str(&format!("[Event \"{i}\"]\n1. 炮二平五 {{{comment}}} 马８进７ *\n\n"));
+    }
+    let out = qipu().args(["validate", "-"]).write_stdin(pgn).output().unwrap();
+    assert!(
+        stdout(&out).ends_with("20 game(s): 20 valid, 0 illegal, 0 unreadable (1 input(s))\n"),
+        "{}",
+        stdout(&out)
+    );
+    // XML rooted at <n> without a version or a start: not a PFC record.
+    let out = qipu()
+        .args(["validate", "--format", "json", "-"])
+        .write_stdin("<n><p>1. 炮二平五 马８进７</p></n>\n")
+        .output()
+        .unwrap();
+    assert!(!stdout(&out).contains("\"format\":\"pfc\""), "{}", stdout(&out));
+    // Prose naming the dialect's block: no record of it.
+    let out = qipu()
+        .args(["validate", "--format", "json", "-"])
+        .write_stdin("The export uses [DHJHtmlXQ] blocks.\n")
+        .output()
+        .unwrap();
+    assert!(!stdout(&out).contains("\"format\":\"dhjhtmlxq\""), "{}", stdout(&out));
+    // A PFC document cut inside its tree is one unreadable input, named with its place.
+    let out = qipu()
+        .args(["validate", "-"])
+        .write_stdin("<n version=\"2\" m=\"\"><n m=\"h2e2\">")
+        .output()
+        .unwrap();
+    let report = stdout(&out);
+    assert!(
+        report.contains(
+            "error: unreadable: line 1, column 33: truncated: the document ends inside <n> (depth 2)"
+        ),
+        "{report}"
+    );
+}

@@ -19,6 +19,10 @@ pub enum Format {
     Cbl,
     /// A 象棋桥 CCBridge XML record (`<ChineseChessRecord>`).
     Cbf,
+    /// A 鹏飞象棋 PFC record (XML, a tree of `<n>` elements).
+    Pfc,
+    /// 广东象棋网 DHJHtmlXQ blocks (the DhtmlXQ dialect of numbered tags).
+    Dhj,
     /// A WXF game file (`FORMAT WXF`, `START{ … }END`), as PlayOK and
     /// XieXie write them.
     Wxf,
@@ -55,6 +59,8 @@ impl Format {
             Format::Cbr => "cbr",
             Format::Cbl => "cbl",
             Format::Cbf => "cbf",
+            Format::Pfc => "pfc",
+            Format::Dhj => "dhjhtmlxq",
             Format::Wxf => "wxf",
             Format::Epd => "epd",
             Format::Uci => "uci",
@@ -71,8 +77,9 @@ impl Format {
 /// The file-name extensions of Xiangqi record formats, read or not (in
 /// lower case): a file named so that holds nothing readable is a damaged
 /// record, not prose that happens to sit among records.
-pub const RECORD_EXTENSIONS: [&str; 15] = [
+pub const RECORD_EXTENSIONS: [&str; 16] = [
     "pgn", "xqf", "cbr", "cbl", "cbf", "dhtml", "xqn", "mxq", "sg", "che", "ccm", "chn", "ucc", "wxf", "epd",
+    "pfc",
 ];
 
 /// Whether a file's name has the extension of a record format.
@@ -89,7 +96,7 @@ pub fn has_record_extension(path: &std::path::Path) -> bool {
 }
 
 /// Judges the format of `bytes`: binary formats by signature; any text is
-/// `Pgn` here, told apart from plain text, JSON, DhtmlXQ, CBF, WXF, EPD
+/// `Pgn` here, told apart from plain text, JSON, DhtmlXQ, DHJHtmlXQ, CBF, PFC, WXF, EPD
 /// and UCI files once decoded.
 ///
 /// ```

@@ -2,7 +2,7 @@
 //! and, where qipu writes the format, a writer.
 //!
 //! A format of more than one file is a folder: `pgn/` and `dhtmlxq/`
-//! (`read.rs`, `write.rs`), `xqf/` (`write.rs` beside the reader), `wxf/`,
+//! (`read.rs`, `write.rs`), `xqf/` and `pfc/` (`write.rs` beside the reader), `wxf/`,
 //! and `ccbridge/`, the 象棋桥 family (CBR, CBL, compressed CBL and CBF).
 //! XQF, DhtmlXQ and the compressed CBL list a start position's pieces in
 //! one order, kept in `slots.rs`.
@@ -22,6 +22,7 @@ pub mod lines;
 pub mod markup;
 pub mod mxq;
 pub mod online;
+pub mod pfc;
 pub mod pgn;
 mod read;
 pub mod sg;
@@ -136,6 +137,9 @@ pub enum UnreadableReason {
     /// A damaged CBF document.
     #[error(transparent)]
     Cbf(cbf::CbfError),
+    /// A damaged 鹏飞 PFC document.
+    #[error(transparent)]
+    Pfc(pfc::PfcError),
     /// A damaged 象棋世家 `.mxq` file.
     #[error(transparent)]
     Mxq(mxq::MxqError),

@@ -8,7 +8,7 @@ use super::sighted::Sighted;
 use super::sniff::{self, Sniff};
 use super::tree::Game;
 use super::{
-    Unreadable, UnreadableReason as Reason, cbf, ccbridge, dhtmlxq, mxq, online, pgn, sg, text, wxf, xqf,
+    Unreadable, UnreadableReason as Reason, cbf, ccbridge, dhtmlxq, mxq, online, pfc, pgn, sg, text, wxf, xqf,
 };
 use crate::record::{Span, Visitor, Warning};
 
@@ -166,6 +166,17 @@ fn read_text<V: Visitor>(
             dhtmlxq::read_each(text, 1, |game| each(game.tell(visitor)));
             Ok(read(Format::Dhtmlxq))
         }
+        Format::Dhj => {
+            dhtmlxq::dhj::read_each(text, |game| each(game.tell(visitor)));
+            Ok(read(Format::Dhj))
+        }
+        Format::Pfc => match pfc::read_with(text, visitor) {
+            Ok(game) => {
+                each(game);
+                Ok(read(Format::Pfc))
+            }
+            Err(e) => Err(Unreadable::damaged(Format::Pfc, Reason::Pfc(e))),
+        },
         Format::Cbf => match cbf::read_with(text, visitor) {
             Ok(game) => {
                 each(game);

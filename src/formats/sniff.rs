@@ -11,14 +11,17 @@
 //! 1. DhtmlXQ blocks holding a tag (a text that only mentions `[DhtmlXQ]`
 //!    is something else), unless a PGN reading of it finds more games (a
 //!    PGN whose comments quote DhtmlXQ blocks is a PGN);
-//! 2. a 象棋桥 XML record (`<ChineseChessRecord>`);
-//! 3. qipu's JSON records (its first line a JSON object);
-//! 4. a WXF game file (`FORMAT WXF`, or header lines and a `START{` block);
-//! 5. EPD or UCI/UCCI position lines, one game a line: the first line
+//! 2. DHJHtmlXQ blocks holding a tag (`[DHJHtmlXQ]`, the 广东象棋网
+//!    dialect), on the same terms;
+//! 3. a 象棋桥 XML record (`<ChineseChessRecord>`), or a 鹏飞 PFC record
+//!    (XML whose root is `<n version=… m=…>`);
+//! 4. qipu's JSON records (its first line a JSON object);
+//! 5. a WXF game file (`FORMAT WXF`, or header lines and a `START{` block);
+//! 6. EPD or UCI/UCCI position lines, one game a line: the first line
 //!    that is not blank, and most of the first 64, read as such lines (see
 //!    [`super::lines`]);
-//! 6. PGN: a line of PGN tags;
-//! 7. else plain text, or PGN move text without tags when a PGN reading
+//! 7. PGN: a line of PGN tags;
+//! 8. else plain text, or PGN move text without tags when a PGN reading
 //!    of it finds more moves (plain-text lines hold no variations nor
 //!    comments between moves): each reading's games counted line by line
 //!    (main line and variations), up to a line's first word that reads as
@@ -47,7 +50,7 @@ use std::ops::ControlFlow;
 use super::detect::{self, Format};
 use super::encoding::{self, Encoding, TextEncoding};
 use super::sighted::Sighted;
-use super::{cbf, dhtmlxq, pgn, text, wxf};
+use super::{cbf, dhtmlxq, pfc, pgn, text, wxf};
 use crate::notation;
 use crate::record::{MoveText, RecordedMove, Skip, Visitor};
 
@@ -125,7 +128,7 @@ pub(crate) fn sniff_decoded(
         Kind::Told(format @ (Format::Json | Format::Dhtmlxq | Format::Epd | Format::Uci | Format::Wxf)) => {
             (format, Reading::Pieces)
         }
-        Kind::Told(Format::Cbf) => (Format::Cbf, Reading::Whole),
+        Kind::Told(format @ (Format::Cbf | Format::Pfc | Format::Dhj)) => (format, Reading::Whole),
         // A web page may hold DhtmlXQ blocks further on.
         Kind::Told(format) if starts_with_markup(&text) => (format, Reading::Undecided),
         Kind::Told(format) => (format, Reading::Pieces),
@@ -187,8 +190,17 @@ fn text_kind(text: &str, whole: bool) -> Kind {
             return Kind::Told(Format::Dhtmlxq);
         }
     }
+    if dhtmlxq::dhj::contains_block(text) {
+        let blocks = dhtmlxq::dhj::count_records(text);
+        if blocks > 0 && !(pgn::has_tags(text) && super::pgn_games(text) > blocks) {
+            return Kind::Told(Format::Dhj);
+        }
+    }
     if starts_with_markup(text) && cbf::is_cbf(text) {
         return Kind::Told(Format::Cbf);
+    }
+    if starts_with_markup(text) && pfc::is_pfc(text) {
+        return Kind::Told(Format::Pfc);
     }
     if is_json(text) {
         return Kind::Told(Format::Json);

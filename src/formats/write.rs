@@ -3,7 +3,7 @@
 //! [`WriteError`] that keeps the writer's own error.
 
 use super::encoding::Encoding;
-use super::{ccbridge, dhtmlxq, html, pgn, uci, xqf};
+use super::{ccbridge, dhtmlxq, html, pfc, pgn, uci, xqf};
 use crate::notation::Notation;
 use crate::record::Record;
 
@@ -19,6 +19,8 @@ pub enum WriteFormat {
     Dhtmlxq,
     /// A UCI position line (the main line only).
     Uci,
+    /// A 鹏飞 PFC document (one game a file), always in UTF-8.
+    Pfc,
     /// An XQF file of [`WriteOptions::xqf_version`].
     Xqf,
     /// A 象棋桥 CBR file.
@@ -31,8 +33,8 @@ pub enum WriteFormat {
 
 impl WriteFormat {
     /// Whether the format is text, written in [`WriteOptions::encoding`]
-    /// (XQF and CBR are binary files of one record each; an HTML page is
-    /// text, always in UTF-8).
+    /// (XQF and CBR are binary files of one record each; an HTML page and
+    /// a PFC document are text, always in UTF-8).
     pub fn is_text(self) -> bool {
         !matches!(self, WriteFormat::Xqf | WriteFormat::Cbr)
     }
@@ -84,6 +86,9 @@ pub enum WriteError {
     /// DhtmlXQ cannot hold the record.
     #[error(transparent)]
     Dhtmlxq(#[from] dhtmlxq::WriteError),
+    /// PFC cannot hold the record.
+    #[error(transparent)]
+    Pfc(#[from] pfc::WriteError),
     /// A UCI line cannot hold the record.
     #[error(transparent)]
     Uci(#[from] uci::WriteError),
@@ -150,6 +155,10 @@ pub fn write_with_warnings(record: &Record, options: &WriteOptions) -> Result<Wr
             return Ok(Written { bytes: xqf::write(record, options.xqf_version)?, warnings: Vec::new() });
         }
         WriteFormat::Cbr => return Ok(ccbridge::write_cbr(record)?),
+        // The document says it is UTF-8.
+        WriteFormat::Pfc => {
+            return Ok(Written { bytes: pfc::write(record)?.into_bytes(), warnings: Vec::new() });
+        }
         // The page says it is UTF-8.
         WriteFormat::Html => {
             return Ok(Written {
@@ -201,6 +210,7 @@ mod tests {
             (WriteFormat::Uci, Format::Uci),
             (WriteFormat::Xqf, Format::Xqf),
             (WriteFormat::Cbr, Format::Cbr),
+            (WriteFormat::Pfc, Format::Pfc),
         ];
         let page = write(&record, &options(WriteFormat::Html)).unwrap();
         assert!(page.starts_with(b"<!DOCTYPE html>") && page.ends_with(b"</html>\n"));

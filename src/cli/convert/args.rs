@@ -33,6 +33,10 @@ pub enum Target {
     /// title). Tags CBR has no field for, and text longer than its field, are told on standard
     /// error.
     Cbl,
+    /// One 鹏飞 PFC document per game in the directory given with -o, named after the game's
+    /// title (or SOURCE-N.pfc), in UTF-8: the tree with variations and comments, the start
+    /// position and the fields PFC has (tags of no field and annotation glyphs are left out).
+    Pfc,
     /// One UCI position line per game, main line only: `position startpos moves h2e2 ...`,
     /// or `position fen FEN moves ...` (the FEN with its clocks) from another start. Tags,
     /// comments, variations and the result are not written; a game with a move that does not
@@ -136,6 +140,7 @@ impl Target {
             Target::Xqf => WriteFormat::Xqf,
             Target::Cbr | Target::Cbl => WriteFormat::Cbr,
             Target::Html => WriteFormat::Html,
+            Target::Pfc => WriteFormat::Pfc,
         }
     }
 }

@@ -1,9 +1,9 @@
-//! `qipu convert PATH... --to pgn|json|dhtmlxq|xqf|cbr|cbl|uci|html`: records rewritten in a
+//! `qipu convert PATH... --to pgn|json|dhtmlxq|xqf|cbr|pfc|cbl|uci|html`: records rewritten in a
 //! normalized form, tags, comments and variations kept (`uci`: the main
 //! line only; `html`: a viewer page of every game).
 
 //!
-//! Text formats are written by [`text`], files of their own (XQF, CBR, a CBL library, a
+//! Text formats are written by [`text`], files of their own (XQF, CBR, PFC, a CBL library, a
 //! viewer page) by [`files`]; both take the [`Args`] of [`args`].
 
 use std::io::Write;
@@ -17,12 +17,13 @@ pub use args::{Args, Target};
 
 use crate::cli::{ChineseStyle, Failure, MoveNotation};
 
-/// `--to xqf`, `cbr` (a file per game into -o DIR) and `cbl` (one library,
-/// -o FILE).
+/// `--to xqf`, `cbr`, `pfc` (a file per game into -o DIR) and `cbl` (one
+/// library, -o FILE).
 fn binary(inputs: &mut [qipu::batch::Input], args: &Args) -> Result<i32, Failure> {
     let (name, what) = match args.to {
         Target::Xqf => ("xqf", "XQF"),
         Target::Cbr => ("cbr", "CBR"),
+        Target::Pfc => ("pfc", "PFC"),
         _ => ("cbl", "CBL"),
     };
     if args.split.is_some() || args.split_by.is_some() {
@@ -41,6 +42,9 @@ fn binary(inputs: &mut [qipu::batch::Input], args: &Args) -> Result<i32, Failure
             "--rejected is not for --to {name} (which writes {})",
             if args.to == Target::Cbl { "one library" } else { "a file per game" }
         )));
+    }
+    if args.to == Target::Pfc && args.output_encoding != qipu::formats::encoding::Encoding::Utf8 {
+        return Err(Failure::usage("--to pfc writes documents in utf-8 only: leave out --output-encoding"));
     }
     let Some(out) = args.output.as_deref().filter(|p| p.as_os_str() != "-") else {
         return Err(Failure::usage(if args.to == Target::Cbl {
@@ -84,7 +88,7 @@ fn page(inputs: &mut [qipu::batch::Input], args: &Args, stdout: &mut impl Write)
 /// Converts every game; problems go to standard error.
 pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     let mut inputs = args.read.inputs();
-    if matches!(args.to, Target::Xqf | Target::Cbr | Target::Cbl) {
+    if matches!(args.to, Target::Xqf | Target::Cbr | Target::Pfc | Target::Cbl) {
         return binary(&mut inputs, args);
     }
     if args.to == Target::Html {

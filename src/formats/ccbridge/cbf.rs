@@ -212,7 +212,7 @@ pub(crate) fn read_game(text: &str) -> Result<Game, CbfError> {
 
 /// Turns byte offsets into lines and columns, moving forward through the
 /// text so that a whole document costs one pass.
-struct Locator<'a> {
+pub(crate) struct Locator<'a> {
     text: &'a str,
     offset: usize,
     line: u32,
@@ -220,11 +220,11 @@ struct Locator<'a> {
 }
 
 impl<'a> Locator<'a> {
-    fn new(text: &'a str) -> Locator<'a> {
+    pub(crate) fn new(text: &'a str) -> Locator<'a> {
         Locator { text, offset: 0, line: 1, column: 1 }
     }
 
-    fn span(&mut self, offset: usize) -> Span {
+    pub(crate) fn span(&mut self, offset: usize) -> Span {
         let mut offset = offset.min(self.text.len());
         while !self.text.is_char_boundary(offset) {
             offset -= 1;

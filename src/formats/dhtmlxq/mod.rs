@@ -23,6 +23,7 @@
 //! assert_eq!(g.tree().variation_count(), 1);
 //! ```
 
+pub mod dhj;
 mod read;
 mod write;
 
@@ -31,7 +32,7 @@ pub use read::{read, read_with};
 pub use write::{WriteError, write};
 
 /// Tags of a block and the record tags they become, both ways.
-const TAGS: [(&str, &str); 32] = [
+pub(crate) const TAGS: [(&str, &str); 32] = [
     ("title", "Title"),
     ("event", "Event"),
     ("date", "Date"),

@@ -63,28 +63,39 @@ pub(crate) fn count_records(text: &str) -> usize {
 }
 
 /// A block of a text, as [`each_block`] finds it.
-struct BlockAt<'a> {
+pub(super) struct BlockAt<'a> {
     /// Where its opening tag starts.
-    open: usize,
+    pub(super) open: usize,
     /// Its name (`DhtmlXQ`, `DhtmlXQiFrame`, …, as written).
-    name: &'a str,
+    pub(super) name: &'a str,
     /// Its body: from after the opening tag to its closing tag (or, not
     /// closed, to the next block or the end).
-    body: std::ops::Range<usize>,
+    pub(super) body: std::ops::Range<usize>,
     /// Whether its closing tag ends it.
-    closed: bool,
+    pub(super) closed: bool,
 }
 
 /// Calls `each` for every block of `text`, in order.
-fn each_block<'a>(text: &'a str, mut each: impl FnMut(BlockAt<'a>)) {
+fn each_block<'a>(text: &'a str, each: impl FnMut(BlockAt<'a>)) {
+    each_block_of(text, find_block_open, each);
+}
+
+/// Calls `each` for every block of `text` whose opening tags `find_open`
+/// finds (the next from a byte), in order: the one scan of blocks of the
+/// DhtmlXQ family.
+pub(super) fn each_block_of<'a>(
+    text: &'a str,
+    find_open: fn(&str, usize) -> Option<usize>,
+    mut each: impl FnMut(BlockAt<'a>),
+) {
     let mut at = 0;
-    while let Some(open) = find_block_open(text, at) {
+    while let Some(open) = find_open(text, at) {
         let body_start = open + text[open..].find(']').map_or(text.len() - open, |k| k + 1);
         let name = &text[open + 1..body_start.saturating_sub(1).max(open + 1)];
         let close = format!("[/{name}]");
         // Blocks do not nest: the closing tag is looked for up to the next
         // block, so that the text is scanned once however many are open.
-        let next_open = find_block_open(text, body_start).unwrap_or(text.len());
+        let next_open = find_open(text, body_start).unwrap_or(text.len());
         let (body_end, next, closed) = match find_ci(&text[..next_open], &close, body_start) {
             Some(end) => (end, end + close.len(), true),
             // Unclosed: the block runs to the next block or the end.
@@ -291,7 +302,8 @@ fn read_block(text: &str, start: usize, end: usize, lines: &LineIndex, record: &
         });
     }
 
-    // Comments.
+    // Comments, gathered and then put on their nodes, each node's once.
+    let mut comments = Comments::default();
     for tag in &tags {
         let Some(rest) = tag.name.strip_prefix("comment") else { continue };
         let (branch, ply) = match rest.split_once('_') {
@@ -308,13 +320,14 @@ fn read_block(text: &str, start: usize, end: usize, lines: &LineIndex, record: &
             _ => None,
         };
         match node {
-            Some(id) => record.moves.append_comment(id, &text),
+            Some(id) => comments.add(id, text),
             None => record.warnings.push(Warning {
                 at: lines.span(tag.at),
                 message: format!("[DhtmlXQ_{}] points at no move; kept on the start", tag.name),
             }),
         }
     }
+    comments.put(record);
 
     // vschess's `fen` tag, else the side to move from the first move's
     // piece (DhtmlXQ does not store it).
@@ -329,6 +342,30 @@ fn read_block(text: &str, start: usize, end: usize, lines: &LineIndex, record: &
         }
     }
     true
+}
+
+/// The comments of a block's nodes, gathered in the block's order and put
+/// on their nodes once all are read: a node's comments, one a line, in
+/// one piece (appended one by one, comments of nodes taken in turn would
+/// be copied again each time, in time and memory quadratic in their
+/// number).
+#[derive(Default)]
+pub(super) struct Comments(Vec<(u32, String)>);
+
+impl Comments {
+    /// A comment on node `id`, after those it already has.
+    pub(super) fn add(&mut self, id: u32, text: String) {
+        self.0.push((id, text));
+    }
+
+    /// Puts the comments on their nodes.
+    pub(super) fn put(mut self, game: &mut Game) {
+        self.0.sort_by_key(|(id, _)| *id);
+        for same in self.0.chunk_by(|a, b| a.0 == b.0) {
+            let text = same.iter().map(|(_, t)| t.as_str()).collect::<Vec<_>>().join("\n");
+            game.moves.append_comment(same[0].0, &text);
+        }
+    }
 }
 
 /// The node of ply `ply` in branch `branch` (0 = the start), following
@@ -361,14 +398,48 @@ fn node_at(
 
 /// Adds the moves of one branch under `parent`; returns their nodes.
 fn add_branch(record: &mut Game, parent: u32, tag: &Tag, lines: &LineIndex) -> Vec<u32> {
+    let label = format!("[DhtmlXQ_{}]", tag.name);
+    add_plies(
+        record,
+        parent,
+        Plies { digits: tag.value, at: tag.at, label: &label, rows: Rows::FromTop },
+        lines,
+    )
+}
+
+/// How a dialect counts the rows of a point.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) enum Rows {
+    /// From the top (Black's back rank is 0): DhtmlXQ.
+    FromTop,
+    /// From Red's side (Red's back rank is 0, as ICCS ranks): DHJHtmlXQ.
+    FromRed,
+}
+
+/// A run of four-digit plies (`x1 y1 x2 y2`, x the column from Red's
+/// left) as a tag holds them.
+pub(super) struct Plies<'a> {
+    /// The tag's value.
+    pub(super) digits: &'a str,
+    /// Where the value starts in the text.
+    pub(super) at: usize,
+    /// The tag, as warnings name it.
+    pub(super) label: &'a str,
+    /// How its rows count.
+    pub(super) rows: Rows,
+}
+
+/// Adds the moves of `plies` under `parent`, one after the other; returns
+/// their nodes.
+pub(super) fn add_plies(record: &mut Game, parent: u32, plies: Plies, lines: &LineIndex) -> Vec<u32> {
     let digits: Vec<(usize, u8)> =
-        tag.value.bytes().enumerate().filter(|(_, b)| !b.is_ascii_whitespace()).collect();
+        plies.digits.bytes().enumerate().filter(|(_, b)| !b.is_ascii_whitespace()).collect();
     if !digits.len().is_multiple_of(4) {
         record.warnings.push(Warning {
-            at: lines.span(tag.at),
+            at: lines.span(plies.at),
             message: format!(
-                "[DhtmlXQ_{}]: {} characters, not a multiple of 4; the last {} ignored",
-                tag.name,
+                "{}: {} characters, not a multiple of 4; the last {} ignored",
+                plies.label,
                 digits.len(),
                 digits.len() % 4
             ),
@@ -377,10 +448,11 @@ fn add_branch(record: &mut Game, parent: u32, tag: &Tag, lines: &LineIndex) -> V
     let mut nodes = Vec::with_capacity(digits.len() / 4);
     let mut at = parent;
     for ply in digits.chunks_exact(4) {
-        let offset = tag.at + ply[0].0;
+        let offset = plies.at + ply[0].0;
         let d: Vec<u8> = ply.iter().map(|&(_, b)| b).collect();
         let point = |x: u8, y: u8| {
             let (x, y) = (x.wrapping_sub(b'0'), y.wrapping_sub(b'0'));
+            let y = if plies.rows == Rows::FromRed { 9u8.wrapping_sub(y) } else { y };
             (x <= 8 && y <= 9).then(|| square(x, y))
         };
         let text = match (point(d[0], d[1]), point(d[2], d[3])) {
@@ -395,7 +467,7 @@ fn add_branch(record: &mut Game, parent: u32, tag: &Tag, lines: &LineIndex) -> V
 }
 
 /// The point of DhtmlXQ column `x` and row `y` (from the top).
-fn square(x: u8, y: u8) -> Square {
+pub(super) fn square(x: u8, y: u8) -> Square {
     // Cannot fail: the caller passes digits, a column 0..=8.
     Square::new(crate::File::new(x as u32).expect("0..8"), crate::Rank::new(9 - y as u32).expect("0..9"))
 }
@@ -426,7 +498,7 @@ fn start_board(tags: &HashMap<&str, &Tag>, lines: &LineIndex) -> Result<Board, W
 
 /// A comment's text: `||` is a line break, `\uXXXX` an escaped character.
 /// (An all-blank comment is kept: it is what the record says.)
-fn comment_text(value: &str) -> String {
+pub(super) fn comment_text(value: &str) -> String {
     // Line ends around the value are layout; spaces are the author's.
     let value = value.trim_matches(['\r', '\n']).replace("\r\n", "\n").replace("||", "\n");
     let value = crate::formats::encoding::unescape_references(&value).into_owned();
@@ -454,7 +526,7 @@ fn comment_text(value: &str) -> String {
 }
 
 /// dpxq's result words (and PGN's tokens, and W/L/D from Red's side).
-fn parse_result(value: &str) -> GameResult {
+pub(super) fn parse_result(value: &str) -> GameResult {
     if let Some(r) = GameResult::parse(value) {
         return r;
     }
@@ -473,7 +545,7 @@ fn parse_result(value: &str) -> GameResult {
 }
 
 /// Line and column of byte offsets in a text.
-struct LineIndex<'a> {
+pub(super) struct LineIndex<'a> {
     text: &'a str,
     starts: Vec<usize>,
     /// The number of the text's first line.
@@ -485,13 +557,15 @@ struct LineIndex<'a> {
 }
 
 impl<'a> LineIndex<'a> {
-    fn new(text: &'a str, first_line: u32) -> LineIndex<'a> {
+    /// The lines of `text`, the first numbered `first_line`.
+    pub(super) fn new(text: &'a str, first_line: u32) -> LineIndex<'a> {
         let mut starts = vec![0];
         starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|k| k + 1));
         LineIndex { text, starts, first_line, last: std::cell::Cell::new((0, 0, 1)) }
     }
 
-    fn span(&self, offset: usize) -> Span {
+    /// The line and column of byte `offset`.
+    pub(super) fn span(&self, offset: usize) -> Span {
         let line = self.starts.partition_point(|&s| s <= offset) - 1;
         let start = self.starts[line];
         let (last_line, last_offset, last_column) = self.last.get();

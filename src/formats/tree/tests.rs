@@ -108,6 +108,8 @@ fn games(bytes: &[u8]) -> Vec<Game> {
             match sniff::text_format(&text) {
                 Format::Dhtmlxq => dhtmlxq::read_each(&text, 1, |g| games.push(g)),
                 Format::Cbf => games.extend(cbf::read_game(&text).ok()),
+                Format::Pfc => games.extend(crate::formats::pfc::read_game(&text).ok()),
+                Format::Dhj => crate::formats::dhtmlxq::dhj::read_each(&text, |g| games.push(g)),
                 #[cfg(feature = "serde")]
                 Format::Json => {
                     let mut reader = crate::formats::json::LineReader::default();
