@@ -17,7 +17,7 @@ fn run(args: &[&str]) -> (String, String, i32) {
     (text(out.stdout), text(out.stderr), out.status.code().unwrap_or(-1))
 }
 
-const COMMANDS: [&str; 12] = [
+const COMMANDS: [&str; 13] = [
     "validate",
     "convert",
     "fen",
@@ -26,6 +26,7 @@ const COMMANDS: [&str; 12] = [
     "openings",
     "duplicates",
     "book",
+    "analyse",
     "moves",
     "perft",
     "completions",
@@ -47,7 +48,7 @@ fn help_lists_the_commands_in_the_order_people_use_them() {
     // Another command may stand between perft and completions; the order of these holds.
     let ours: Vec<&str> = listed.iter().copied().filter(|n| COMMANDS.contains(n)).collect();
     assert_eq!(ours, COMMANDS);
-    assert_eq!(listed[..10], COMMANDS[..10]);
+    assert_eq!(listed[..11], COMMANDS[..11]);
     assert_eq!(listed[listed.len() - 2..], ["completions", "man"]);
     assert!(help.contains("Examples:\n  qipu validate fixtures/pgn"), "{help}");
 }
