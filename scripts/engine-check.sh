@@ -11,14 +11,16 @@
 #      an evaluation (an `eval` key, or one in its comment), except a move that mates or
 #      stalemates, which has none; prints the counts;
 #  (b) SAMPLE (20) positions (game k's at ply 10 + 3k), each made a game of its own (a FEN tag
-#      and the move played), analysed by qipu with `--format json`: the best move and score it
-#      reports for each first position must be those of a fresh engine process searching it
-#      (scripts/engine-answer.py) at the same depth. The same positions searched within the
-#      games of (a) are compared too, and only told: an engine keeps its hash table from one
-#      position of a game to the next, which may change its answer;
+#      and the move played) and analysed by a run of qipu of its own with `--format json`: the
+#      best move and score it reports for the position must be those of a fresh engine process
+#      searching it (scripts/engine-answer.py) at the same depth. The same positions searched
+#      within the games of (a) are compared too, and only told: an engine keeps state from one
+#      search to the next (Fairy-Stockfish even across `ucinewgame`), which may change its
+#      answer;
 #  (c) speed on the first SPEED_GAMES (20) games: one engine against `--engines 2` (wall time
 #      and ratio), and qipu's cost per search with `--nodes 1`.
-# Outputs are kept in target/engine-check/. Exits 1 when a check of (a) or of the first
+# ENGINES="eleeye fairy-stockfish" (names as above) checks only those. Outputs are kept in
+# target/engine-check/. Exits 1 when a check of (a) or of the first
 # positions of (b) fails.
 set -euo pipefail
 [ $# -eq 1 ] || { echo "usage: bash scripts/engine-check.sh QIPU_BINARY" >&2; exit 2; }
@@ -47,6 +49,13 @@ if [ -x target/engines/pikafish ]; then
   else
     echo "pikafish: skipped: no network file target/engines/pikafish.nnue (see scripts/build-pikafish.sh)"
   fi
+fi
+if [ -n "${ENGINES:-}" ]; then
+  chosen=()
+  for entry in "${engines[@]}"; do
+    case " $ENGINES " in *" ${entry%%|*} "*) chosen+=("$entry") ;; esac
+  done
+  engines=("${chosen[@]}")
 fi
 [ ${#engines[@]} -gt 0 ] || { echo "engine-check: no engine built (scripts/build-*.sh)" >&2; exit 2; }
 
@@ -151,13 +160,16 @@ for e in examples[:10]:
 sys.exit(1 if missing or ends_evaluated or wrong_length else 0)
 PY
 
-  # (b) the sample's first positions (each searched first in its game, as a fresh engine
-  # would) against a fresh engine's answers; the same positions searched within the 100 games
-  # are told too
-  "$qipu" -q analyse "$out/sample.pgn" --engine "$command" --protocol "$protocol" --depth "$depth" \
-    --threads 1 --hash 16 --engines 1 --to json -o "$out/$name.sample.json" --format json \
-    > "$out/$name.sample.report.jsonl" 2> "$out/$name.sample.stderr" \
-    || echo "(b) qipu analyse of the sample failed: $(tail -n 2 "$out/$name.sample.stderr")"
+  # (b) the sample's positions, each analysed by a run of qipu of its own (a fresh engine, as
+  # engine-answer.py's), against engine-answer.py's answers; the same positions searched within
+  # the games of (a) are told too
+  : > "$out/$name.sample.report.jsonl"
+  for ((k = 0; k < sample; k++)); do
+    "$qipu" -q analyse "$out/sample.pgn" --skip "$k" --limit 1 --engine "$command" --protocol "$protocol" \
+      --depth "$depth" --threads 1 --hash 16 --engines 1 --to json -o "$out/$name.sample.json" --force \
+      --format json >> "$out/$name.sample.report.jsonl" 2> "$out/$name.sample.stderr" \
+      || echo "(b) qipu analyse of sample game $((k + 1)) failed: $(tail -n 2 "$out/$name.sample.stderr")"
+  done
   mapfile -t fens < <(grep -o '^\[FEN "[^"]*' "$out/sample.pgn" | cut -c7-)
   args=(--protocol "$protocol" --depth "$depth")
   [ -n "$variant" ] && args+=(--variant "$variant")
@@ -188,20 +200,20 @@ def show(p):
     if p is None:
         return "not reported"
     return "best %s score %s depth %s" % (p.get("best"), json.dumps(p.get("score")), p.get("depth"))
-counts = {"first": [0, 0], "within": [0, 0]}
+counts = {"alone": [0, 0], "within": [0, 0]}
 for a in answers:
     k = key(a["fen"])
-    for kind, p in (("first", first.get(k)), ("within", within.get(k))):
+    for kind, p in (("alone", first.get(k)), ("within", within.get(k))):
         if kind == "within" and p is None:
             continue
         ok = same(p, a)
         counts[kind][0 if ok else 1] += 1
         if not ok:
             print("    %s mismatch: %s\n      qipu:  %s\n      fresh: %s" % (kind, a["fen"], show(p), show(a)))
-print("(b) %d positions against a fresh engine: first in their game %d match, %d mismatch;"
+print("(b) %d positions against a fresh engine: alone in a run of qipu %d match, %d mismatch;"
       " within the %s games %d match, %d mismatch"
-      % (len(answers), counts["first"][0], counts["first"][1], "analysed", counts["within"][0], counts["within"][1]))
-sys.exit(1 if counts["first"][1] or not answers else 0)
+      % (len(answers), counts["alone"][0], counts["alone"][1], "analysed", counts["within"][0], counts["within"][1]))
+sys.exit(1 if counts["alone"][1] or not answers else 0)
 PY
 
   # (c) speed
