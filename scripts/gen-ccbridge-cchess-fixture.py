@@ -23,7 +23,10 @@ comment over several lines, a comment with a character outside the Basic
 Multilingual Plane (a UTF-16 surrogate pair); variations on the first move,
 variations inside variations; two games from a FEN (Black to move at move 1;
 Red to move at move 20); a game whose record is longer than a 4096-byte slot
-of the library; a game with a comment and no move.
+of the library; a game with a comment and no move. Not among them: a game
+with neither a move nor a comment, whose root record is `01 00 00 00` alone.
+cchess 1.25.5 cannot read it: it takes any root record whose flags are not 0
+to hold a comment, reads a length past the end and raises struct.error.
 
 Written (the script first removes what it wrote before):
     tests/data/ccbridge-written/ccbridge.cbl   (`convert --to cbl -o`)
