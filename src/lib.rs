@@ -2,14 +2,15 @@
 //! records.
 //!
 //! Records are read from PGN (moves in Chinese, WXF, ICCS or WinBoard SAN),
-//! plain Chinese text, XQF, DhtmlXQ, 象棋桥 CBR, CBL and CBF, WXF game files, 象棋世家 `.mxq` files,
-//! `.SG` files, QQ象棋 `.che`, 中游 `.ccm` and 联众 `.chn` files
-//! and qipu's JSON lines, in UTF-8, GBK/GB18030, Big5 or UTF-16 (detected),
+//! plain Chinese text, XQF, DhtmlXQ (and its DHJHtmlXQ dialect), 象棋桥 CBR, CBL and CBF, 鹏飞
+//! PFC, WXF game files, 象棋世家 `.mxq` files, `.SG` files, QQ象棋 `.che`, 中游 `.ccm` and 联众
+//! `.chn` files and qipu's JSON lines, in UTF-8, GBK/GB18030, Big5 or UTF-16 (detected),
 //! into one format-neutral [`Record`](record::Record); every move of the
 //! main line and of every variation is replayed through a complete rules
 //! engine and every wrong move is reported with its ply, place and reason;
-//! records are written as PGN (in any notation), JSON, XQF or DhtmlXQ, or
-//! shown in a self-contained HTML viewer page.
+//! records are written as PGN (in any notation), JSON, XQF, DhtmlXQ, 象棋桥
+//! CBR and CBL or 鹏飞 PFC, or shown in a self-contained HTML viewer page;
+//! and engines annotate games ([`engine`], [`analysis::annotate`]).
 //!
 //! # Layers
 //!
