@@ -541,10 +541,30 @@ fn libraries_and_files_take_the_annotations_and_resume() {
         xqf.to_str().unwrap(),
     ]);
     assert!(o.status.success());
-    let files: Vec<_> = std::fs::read_dir(&xqf).unwrap().collect();
+    let files: Vec<_> = std::fs::read_dir(&xqf).unwrap().map(|f| f.unwrap().path()).collect();
     assert_eq!(files.len(), 3);
+    // One file gone: --resume writes it again and keeps the others.
+    let gone = files.iter().min().unwrap();
+    let before = std::fs::read(gone).unwrap();
+    std::fs::remove_file(gone).unwrap();
+    let o = run(&[
+        "analyse",
+        game.to_str().unwrap(),
+        "--engine",
+        &cmd,
+        "--to",
+        "xqf",
+        "--resume",
+        "-o",
+        xqf.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("1 analysed and written, 2 kept from the previous run")
+    );
+    assert_eq!(std::fs::read(gone).unwrap(), before);
     for f in files {
-        let g = &records(&f.unwrap().path())[0];
+        let g = &records(&f)[0];
         assert!(evaluations(g).iter().all(Option::is_some));
     }
 }

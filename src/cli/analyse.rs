@@ -115,7 +115,8 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     pub cache: Option<PathBuf>,
     /// Continue an interrupted run: the games in -o (which must be the output of this command
-    /// on the same inputs) are kept and not searched again; the others are added after them.
+    /// on the same inputs) are kept and not searched again; the others are added after them
+    /// (--to xqf: a game whose file is in the directory is kept).
     #[arg(long)]
     pub resume: bool,
     /// Milliseconds a search may take before the engine is deemed hung, ended and started
@@ -337,10 +338,12 @@ fn resume_text(path: &Path, sink: &mut crate::cli::output::Sink, to: Target) -> 
     Ok(Resumed { lines })
 }
 
-/// A game on its way: where it is from, and how it was read.
+/// A game on its way: where it is from, and with --to xqf the name of its
+/// file (given in input order, as the games are read).
 struct Tag {
     source: Arc<str>,
     index: usize,
+    file: Option<String>,
 }
 
 /// Runs `qipu analyse`.
@@ -436,12 +439,32 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
                 )));
             }
             run.kept += 1;
-            if let Out::Files { names, .. } = &mut run.out {
-                let _ = names.name(record.tag("Title"), &meta.source, index, "xqf");
-            }
             return Ok(());
         }
-        let tag = Tag { source: Arc::from(meta.source.as_str()), index };
+        let mut file = None;
+        if let Out::Files { dir, names } = &mut run.out {
+            let name = names.name(record.tag("Title"), &meta.source, index, "xqf");
+            // With --resume, a game whose file is there is kept.
+            let path = dir.join(&name);
+            if args.resume && path.exists() {
+                let same = std::fs::read(&path)
+                    .ok()
+                    .and_then(|bytes| formats::read(&bytes, None).ok())
+                    .is_some_and(|read| read.records.first().is_some_and(|r| r.replayed().moves == record.replayed().moves));
+                if !same {
+                    return Err(Failure::usage(format!(
+                        "--resume: {} is not game {} of {} (their moves differ): resume with the inputs and selection of the first run",
+                        path.display(),
+                        index + 1,
+                        meta.source
+                    )));
+                }
+                run.kept += 1;
+                return Ok(());
+            }
+            file = Some(name);
+        }
+        let tag = Tag { source: Arc::from(meta.source.as_str()), index, file };
         pool.submit(tag, record, |t, a| finished.push((t, a)));
         for (t, a) in finished.drain(..) {
             run.take(t, a, tally)?;
@@ -587,9 +610,8 @@ impl Run<'_, '_> {
             Out::Library { games, .. } => {
                 games.push((written.bytes, record.tag("Title").unwrap_or_default().to_string()))
             }
-            Out::Files { dir, names } => {
-                let name = names.name(record.tag("Title"), &tag.source, tag.index, "xqf");
-                let path = dir.join(name);
+            Out::Files { dir, .. } => {
+                let path = dir.join(tag.file.as_deref().expect("named when read"));
                 let done = self
                     .input_files
                     .refuse(&path)
