@@ -342,11 +342,7 @@ fn an_interrupted_run_leaves_the_games_done_and_resumes() {
         .spawn()
         .unwrap();
     // Stopped during the second game (the first has 9 positions).
-    let since = std::time::Instant::now();
-    while searches(&log) < 12 {
-        assert!(since.elapsed().as_secs() < 60, "the engine searches nothing");
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
+    wait_for_searches(&log, 12);
     assert!(Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap().success());
     let o = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&o.stderr);
@@ -362,6 +358,15 @@ fn an_interrupted_run_leaves_the_games_done_and_resumes() {
     assert!(o.status.success());
     let events: Vec<String> = records(&out).iter().map(|g| g.tag("Event").unwrap().to_string()).collect();
     assert_eq!(events, (0..6).map(|k| k.to_string()).collect::<Vec<_>>());
+}
+
+/// Waits until the fake engine's log holds `n` searches (a minute at most).
+fn wait_for_searches(log: &Path, n: usize) {
+    let since = std::time::Instant::now();
+    while searches(log) < n {
+        assert!(since.elapsed().as_secs() < 60, "the engine searches nothing");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
 }
 
 /// Whether a process with `marker` in its command line is running.
@@ -497,11 +502,7 @@ fn engines_die_with_qipu_however_it_ends() {
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    let since = std::time::Instant::now();
-    while searches(&log) < 2 {
-        assert!(since.elapsed().as_secs() < 60, "the engine searches nothing");
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
+    wait_for_searches(&log, 2);
     child.kill().unwrap();
     child.wait().unwrap();
     let since = std::time::Instant::now();

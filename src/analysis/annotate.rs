@@ -460,6 +460,24 @@ mod tests {
     }
 
     #[test]
+    fn the_tags_written_are_those_stats_reads() {
+        let mut record = crate::formats::pgn::read("1. h2e2 h9g7 *").remove(0);
+        let searches = [line(30, &["h2e2"]), line(-25, &["h9g7"]), line(20, &[])];
+        let options = AnnotateOptions { annotator: Some("E (depth 7)".into()), ..AnnotateOptions::default() };
+        annotate(&mut record, &searches, &options);
+        let names: Vec<&str> = record.tags().iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names.len(), crate::analysis::stats::ANNOTATION_TAGS.len());
+        for name in names {
+            assert!(crate::analysis::stats::ANNOTATION_TAGS.contains(&name), "{name}");
+        }
+        let read = crate::analysis::stats::Annotation::from_tags(
+            record.tags().iter().map(|(n, v)| (n.as_str(), v.as_str())),
+        )
+        .unwrap();
+        assert_eq!((read.red.acpl, read.black.blunders), (Some(0), Some(0)));
+    }
+
+    #[test]
     fn positions_not_searched_leave_moves_alone() {
         let mut record = crate::formats::pgn::read("1. h2e2 h9g7 2. h0g2 *").remove(0);
         let report = annotate(&mut record, &[None, line(-20, &[]), None, None], &AnnotateOptions::default());

@@ -21,7 +21,7 @@ use qipu::record::visit::Map;
 use qipu::record::{Record, RecordBuilder};
 use qipu::select::{Judged, PassEvent};
 
-use crate::cli::output::{OutputFile, told};
+use crate::cli::output::{file_error, told, write_new};
 use crate::cli::progress::{Outcome, Tally};
 use crate::cli::{ChineseStyle, Failure, MoveNotation};
 
@@ -318,24 +318,19 @@ enum Out<'a> {
     Files { dir: PathBuf, names: qipu::output::names::FileNames },
 }
 
-/// Games of a previous run kept by --resume.
-struct Resumed {
-    /// Their main lines, to check that the inputs are the same.
-    lines: Vec<Vec<qipu::Move>>,
-}
+/// The main lines of the games a previous run wrote, kept by --resume (to
+/// check that the inputs are the same).
+type Resumed = Vec<Vec<qipu::Move>>;
 
 /// The games already in `path`, for --resume: their bytes go first into
 /// the new output.
-fn resume_text(path: &Path, sink: &mut crate::cli::output::Sink, to: Target) -> Result<Resumed, Failure> {
+fn resume_text(path: &Path, sink: &mut crate::cli::output::Sink) -> Result<Resumed, Failure> {
     let bytes =
         std::fs::read(path).map_err(|e| Failure::usage(format!("--resume: {}: {e}", path.display())))?;
     let parsed = formats::read(&bytes, None)
         .map_err(|e| Failure::usage(format!("--resume: {}: cannot read it: {e}", path.display())))?;
-    let lines = parsed.records.iter().map(|r| r.replayed().moves.clone()).collect();
-    if to != Target::Cbl {
-        sink.write_all(&bytes)?;
-    }
-    Ok(Resumed { lines })
+    sink.write_all(&bytes)?;
+    Ok(parsed.records.iter().map(|r| r.replayed().moves.clone()).collect())
 }
 
 /// A game on its way: where it is from, and with --to xqf the name of its
@@ -396,7 +391,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     let mut run = Run {
         out,
         reports,
-        resumed: resumed.map(|r| r.lines.into_iter()),
+        resumed: resumed.map(Vec::into_iter),
         kept: 0,
         counts: Counts::default(),
         games_done: 0,
@@ -612,14 +607,8 @@ impl Run<'_, '_> {
             }
             Out::Files { dir, .. } => {
                 let path = dir.join(tag.file.as_deref().expect("named when read"));
-                let done = self
-                    .input_files
-                    .refuse(&path)
-                    .and_then(|()| OutputFile::create(&path, self.force))
-                    .and_then(|mut f| f.write_all(&written.bytes).and_then(|()| f.commit()));
-                if let Err(e) = done {
-                    let why = ProblemLine::input_error(&path.display().to_string(), told(&e)).to_string();
-                    tally.not_written(&why);
+                if let Err(e) = write_new(&path, &written.bytes, self.force, &self.input_files) {
+                    tally.not_written(&file_error(&path, &e));
                     return Ok(());
                 }
             }
@@ -654,10 +643,8 @@ impl Run<'_, '_> {
                 for w in &library.warnings {
                     tally.tell(&ProblemLine::warning(&path.display().to_string(), None, None, w).to_string());
                 }
-                self.input_files
-                    .refuse(&path)
-                    .and_then(|()| OutputFile::create(&path, true))
-                    .and_then(|mut f| f.write_all(&library.bytes).and_then(|()| f.commit()))
+                // Refused at the start when it exists without --force or --resume.
+                write_new(&path, &library.bytes, true, &self.input_files)
                     .map_err(|e| Failure::usage(format!("{}: {}", path.display(), told(&e))))
             }
             Out::Files { .. } => Ok(()),
@@ -753,7 +740,7 @@ fn open_output<'a>(
             let mut sink =
                 crate::cli::output::Sink::open(output, args.force || existing.is_some(), inputs, stdout)?;
             let resumed = match existing {
-                Some(path) => Some(resume_text(path, &mut sink, args.to)?),
+                Some(path) => Some(resume_text(path, &mut sink)?),
                 None => None,
             };
             (Out::Text(sink), resumed)
@@ -781,7 +768,7 @@ fn open_output<'a>(
                     lines.push(record.replayed().moves.clone());
                     games.push((written.bytes, record.tag("Title").unwrap_or_default().to_string()));
                 }
-                Some(Resumed { lines })
+                Some(lines)
             } else {
                 if !args.force && path.exists() {
                     return Err(Failure::usage(format!(

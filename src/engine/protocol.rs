@@ -19,7 +19,7 @@ pub enum Protocol {
 }
 
 impl Protocol {
-    /// `uci` or `ucci`.
+    /// `uci` or `ucci`: also the line that starts the protocol.
     pub fn name(self) -> &'static str {
         match self {
             Protocol::Uci => "uci",
@@ -27,12 +27,7 @@ impl Protocol {
         }
     }
 
-    /// The line that starts the protocol (`uci`, `ucci`).
-    pub fn hello(self) -> &'static str {
-        self.name()
-    }
-
-    /// Whether `line` ends the engine's answer to [`hello`](Protocol::hello)
+    /// Whether `line` ends the engine's answer to [`name`](Protocol::name)
     /// (`uciok`, `ucciok`).
     pub fn is_ready_answer(self, line: &str) -> bool {
         line.trim() == if self == Protocol::Uci { "uciok" } else { "ucciok" }

@@ -129,7 +129,7 @@ impl Engine {
 
     fn start_as(config: Arc<EngineConfig>, protocol: Protocol) -> Result<Engine, EngineError> {
         let mut process = Process::spawn(&config.command)?;
-        process.send(protocol.hello())?;
+        process.send(protocol.name())?;
         let deadline = Instant::now() + config.handshake_timeout;
         let (mut name, mut options) = (None, Vec::new());
         loop {

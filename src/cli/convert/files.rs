@@ -8,7 +8,7 @@ use std::path::Path;
 
 use super::args::{Args, prepare, told as told_why};
 use crate::cli::Failure;
-use crate::cli::output::{InputFiles, told};
+use crate::cli::output::{InputFiles, file_error, told, write_new};
 use crate::cli::progress::{Outcome, Tally};
 use qipu::batch::{Input, ProblemLine};
 use qipu::formats::write::{WriteError, WriteFormat, WriteOptions, Written};
@@ -116,7 +116,7 @@ fn run(
                 let path = dir.join(&name);
                 match write_new(&path, &bytes, args.force, &input_files) {
                     Ok(()) => tally.wrote(),
-                    Err(e) => tally.not_written(&output_error(&path, &e)),
+                    Err(e) => tally.not_written(&file_error(&path, &e)),
                 }
             }
             Dest::Collect(games) => games.push((bytes, c.title.unwrap_or_default())),
@@ -149,7 +149,7 @@ pub(super) fn run_library(
     match write_new(path, &library.bytes, args.force, &input_files) {
         Ok(()) => (0..games.len()).for_each(|_| tally.wrote()),
         Err(e) => {
-            let why = output_error(path, &e);
+            let why = file_error(path, &e);
             (0..games.len()).for_each(|_| tally.not_written(&why));
         }
     }
@@ -202,19 +202,4 @@ pub(super) fn run_page(
     std::io::Write::write_all(out, html::page(&games, &title).as_bytes())?;
     (0..games.len()).for_each(|_| tally.wrote());
     Ok((tally, selected))
-}
-
-/// Writes `bytes` to `path`: a new file, or with `force` over an existing
-/// one that is not an input; complete or not at all.
-fn write_new(path: &Path, bytes: &[u8], force: bool, inputs: &InputFiles) -> std::io::Result<()> {
-    use std::io::Write;
-    inputs.refuse(path)?;
-    let mut file = crate::cli::output::OutputFile::create(path, force)?;
-    file.write_all(bytes)?;
-    file.commit()
-}
-
-/// An output file that could not be written, told as a problem line.
-fn output_error(path: &Path, e: &std::io::Error) -> String {
-    ProblemLine::input_error(&path.display().to_string(), told(e)).to_string()
 }

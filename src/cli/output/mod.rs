@@ -5,6 +5,7 @@
 //! removes partial files (Ctrl-C, SIGTERM).
 
 use std::io;
+use std::path::Path;
 
 mod sink;
 
@@ -44,6 +45,21 @@ pub fn told(e: &io::Error) -> String {
         Some(Refused::Exists) => format!("{e} (use --force)"),
         _ => e.to_string(),
     }
+}
+
+/// Writes `bytes` to `path`: a new file, or with `force` over an existing
+/// one that is not an input; complete or not at all.
+pub fn write_new(path: &Path, bytes: &[u8], force: bool, inputs: &InputFiles) -> io::Result<()> {
+    use std::io::Write;
+    inputs.refuse(path)?;
+    let mut file = OutputFile::create(path, force)?;
+    file.write_all(bytes)?;
+    file.commit()
+}
+
+/// An output file that could not be written, told as a problem line.
+pub fn file_error(path: &Path, e: &io::Error) -> String {
+    qipu::batch::ProblemLine::input_error(&path.display().to_string(), told(e)).to_string()
 }
 
 /// An error of [`Parts`] as the command tells it (see [`told`]).
