@@ -141,10 +141,11 @@ impl Position {
     fn is_repetition(&self, count: usize) -> bool {
         let Some((first, _)) = self.stack.first() else { return count <= 1 };
         let mut history = History::with_capacity(first, self.stack.len());
-        for (before, _) in &self.stack[1..] {
-            history.push(before);
+        for (i, (before, _)) in self.stack.iter().enumerate().skip(1) {
+            history.push(before, self.stack[i - 1].1);
         }
-        history.push(&self.pos);
+        let last = self.stack.last().expect("a move played").1;
+        history.push(&self.pos, last);
         history.repetition_of(count).is_some()
     }
 

@@ -192,6 +192,11 @@ impl<T> Checked<T> {
             error: full.error.clone(),
             termination: full.termination,
             result_conflict: full.result_conflict.clone(),
+            rules: full.rules,
+            rulings: full.rulings.clone(),
+            ends_in_ruling: full.ends_in_ruling,
+            move_limit_at: full.move_limit_at,
+            dead_draw_at: full.dead_draw_at,
             warnings: Vec::new(),
         });
         let mut warnings: Vec<Warning> = record.warnings().iter().take(MAX_WARNINGS).cloned().collect();

@@ -22,7 +22,9 @@ use std::ops::ControlFlow;
 use super::{GameResult, MoveText, NodeId, Record, RecordedMove, Resolution, Skip, Span, Visitor, Warning};
 use crate::notation::{iccs, resolve_any_in_game};
 use crate::rules::Undo;
-use crate::{Color, FromFenError, History, Move, Outcome, Position, PositionError, Setup};
+use crate::rules::judge::{RuleSet, Ruling, Verdict, Violation};
+use crate::rules::{Arbiter, NATURAL_MOVE_LIMIT};
+use crate::{Color, FromFenError, Move, Outcome, Position, PositionError, Setup};
 
 /// How the main line ends, computed from the final position.
 ///
@@ -38,10 +40,29 @@ pub enum Termination {
     Checkmate,
     /// The side to move has no legal move and is not in check: it loses.
     Stalemate,
-    /// 120 plies without a capture.
+    /// The natural move limit: 120 plies without a capture, as the rule set
+    /// counts them.
     MoveLimit,
-    /// The final position stands for the third time.
+    /// The game ends in a repetition that neither side, or both, broke
+    /// the rules in: a draw.
     Repetition,
+    /// The game ends in a repetition in which a side checked perpetually
+    /// (长将): it loses.
+    PerpetualCheck,
+    /// The game ends in a repetition in which a side chased perpetually
+    /// (长捉): it loses.
+    PerpetualChase,
+    /// The game ends in a repetition in which a side checked and chased
+    /// (一将一捉): it loses.
+    CheckChase,
+    /// The game ends in a repetition in which a side threatened mate
+    /// perpetually (长杀, Chinese rules): it loses.
+    PerpetualMateThreat,
+    /// The game ends in a repetition in which a side threatened mate and
+    /// checked or chased (一将一杀, Chinese rules): it loses.
+    MateThreatMixed,
+    /// Neither side has material left that can win.
+    DeadDraw,
 }
 
 impl Termination {
@@ -52,6 +73,24 @@ impl Termination {
             Termination::Stalemate => "stalemate",
             Termination::MoveLimit => "move-limit",
             Termination::Repetition => "repetition",
+            Termination::PerpetualCheck => "perpetual-check",
+            Termination::PerpetualChase => "perpetual-chase",
+            Termination::CheckChase => "check-chase",
+            Termination::PerpetualMateThreat => "perpetual-mate-threat",
+            Termination::MateThreatMixed => "mate-threat-mixed",
+            Termination::DeadDraw => "dead-draw",
+        }
+    }
+
+    /// The termination of a game that ends in a repetition ruled so.
+    pub fn of_ruling(ruling: &Ruling) -> Termination {
+        match ruling.kind() {
+            None => Termination::Repetition,
+            Some(Violation::PerpetualCheck) => Termination::PerpetualCheck,
+            Some(Violation::PerpetualChase) => Termination::PerpetualChase,
+            Some(Violation::CheckChase) => Termination::CheckChase,
+            Some(Violation::PerpetualMateThreat) => Termination::PerpetualMateThreat,
+            Some(Violation::MateThreatMixed) => Termination::MateThreatMixed,
         }
     }
 }
@@ -200,8 +239,23 @@ pub struct Replayed {
     /// How the main line ends, when it was replayed to its end.
     pub termination: Option<Termination>,
     /// A result that contradicts the final position (e.g. a draw recorded
-    /// after a checkmate), in words.
+    /// after a checkmate) or the ruling the game ends in (a win recorded
+    /// for the side that checked perpetually), in words.
     pub result_conflict: Option<String>,
+    /// The rule set the game was judged by.
+    pub rules: RuleSet,
+    /// Every repetition of the main line, ruled, in order (empty unless
+    /// the main line replayed to its end).
+    pub rulings: Vec<Ruling>,
+    /// Whether the game ends in the last of `rulings`: its final position
+    /// stands within that repetition ([`Replayed::final_ruling`]).
+    pub ends_in_ruling: bool,
+    /// The first ply at which the natural move limit was reached, as the
+    /// rule set counts.
+    pub move_limit_at: Option<usize>,
+    /// The first ply at which neither side had material that can win (0:
+    /// the start position).
+    pub dead_draw_at: Option<usize>,
     /// How the record was read otherwise than written (a diagram's side to
     /// move turned), besides the reader's own warnings.
     pub warnings: Vec<Warning>,
@@ -211,6 +265,22 @@ impl Replayed {
     /// Whether every move of the record replayed.
     pub fn is_valid(&self) -> bool {
         self.error.is_none()
+    }
+
+    /// The ruling the game ends in, if it ends in a repetition.
+    ///
+    /// ```
+    /// use qipu::record::replay::Termination;
+    /// let pgn = "[FEN \"3ak3C/4a2R1/9/4p3p/2r1rcR2/4C4/1n2P3P/B3B4/4A4/1c2KA3 w - - 0 1\"]\n[Result \"1-0\"]\n\
+    ///            1. g5g9 f5f9 2. g9g5 f9f5 3. g5g9 f5f9 4. g9g5 f9f5 5. g5g9 1-0";
+    /// let records = qipu::formats::pgn::read(pgn);
+    /// let replayed = records[0].replayed();
+    /// assert_eq!(replayed.termination, Some(Termination::PerpetualCheck));
+    /// assert_eq!(replayed.final_ruling().unwrap().plies, [0, 4, 8]);
+    /// assert!(replayed.result_conflict.as_ref().unwrap().contains("Red checks perpetually"));
+    /// ```
+    pub fn final_ruling(&self) -> Option<&Ruling> {
+        self.rulings.last().filter(|_| self.ends_in_ruling)
     }
 
     /// Whether the game's start position could be set up (the record was
@@ -594,7 +664,8 @@ pub struct Replayer<F = ()> {
     /// The start position, once set up.
     start_pos: Option<Position>,
     pos: Position,
-    history: History,
+    /// The repetitions, the move limit and the dead draw, followed.
+    arbiter: Arbiter,
     moves: Vec<Move>,
     plies: usize,
     line: Line,
@@ -645,7 +716,7 @@ impl<F: Follow> Replayer<F> {
             start: Start::Unknown,
             start_warning: None,
             start_pos: None,
-            history: History::new(&pos),
+            arbiter: Arbiter::new(RuleSet::default(), &pos),
             pos,
             moves: Vec::new(),
             plies: 0,
@@ -663,6 +734,18 @@ impl<F: Follow> Replayer<F> {
             told: false,
             comment: String::new(),
         }
+    }
+
+    /// The rule set repetitions, the move limit and results are judged by
+    /// (the Asian rules unless told).
+    pub fn rules(mut self, rules: RuleSet) -> Replayer<F> {
+        self.arbiter.set_rules(rules);
+        self
+    }
+
+    /// Sets the rule set, for the games to come.
+    pub fn set_rules(&mut self, rules: RuleSet) {
+        self.arbiter.set_rules(rules);
     }
 
     /// Whether to keep the main line's moves ([`Replayed::moves`]); without
@@ -746,7 +829,7 @@ impl<F: Follow> Replayer<F> {
             },
         };
         if let Start::Legal(_) = self.start {
-            self.history.reset(&self.pos);
+            self.arbiter.reset(&self.pos);
             self.start_pos = Some(self.pos.clone());
             self.follow.start(&self.pos);
         }
@@ -835,7 +918,7 @@ impl<F: Follow> Replayer<F> {
                     self.played.push(undo);
                 }
                 if self.line.main {
-                    self.history.push(&self.pos);
+                    self.arbiter.push(&self.pos, m);
                     if self.keep_moves {
                         self.moves.push(m);
                     }
@@ -1062,12 +1145,18 @@ impl<F: Follow> Replayer<F> {
     fn replayed(&mut self, setup: Setup) -> Replayed {
         let error = self.main_error.take().or(self.variation_error.take());
         let main_complete = error.as_ref().is_none_or(|e| e.in_variation());
-        let (termination, result_conflict) = if main_complete {
-            let outcome = self.pos.outcome();
-            (termination(&self.pos, outcome, &self.history), result_conflict(self.stated_result(), outcome))
-        } else {
-            (None, None)
-        };
+        let rules = self.arbiter.rules();
+        let (termination, result_conflict, rulings, ends_in_ruling, move_limit_at, dead_draw_at) =
+            if main_complete {
+                let outcome = self.pos.outcome();
+                let judged = Judged::of(&self.arbiter, outcome);
+                let conflict = result_conflict(self.stated_result(), outcome, &judged);
+                let ends_in_ruling = self.arbiter.final_ruling().is_some();
+                let (limit, dead) = (self.arbiter.move_limit_at(), self.arbiter.dead_draw_at());
+                (judged.termination, conflict, self.arbiter.take_rulings(), ends_in_ruling, limit, dead)
+            } else {
+                (None, None, Vec::new(), false, None, None)
+            };
         Replayed {
             resolution: Resolution { setup: Some(setup), start: self.start_pos.take(), moves: Vec::new() },
             moves: std::mem::take(&mut self.moves),
@@ -1076,6 +1165,11 @@ impl<F: Follow> Replayer<F> {
             error,
             termination,
             result_conflict,
+            rules,
+            rulings,
+            ends_in_ruling,
+            move_limit_at,
+            dead_draw_at,
             warnings: self.start_warning.take().into_iter().collect(),
         }
     }
@@ -1106,22 +1200,43 @@ fn not_replayed(setup: Option<Setup>, error: ReplayError) -> Replayed {
         error: Some(error),
         termination: None,
         result_conflict: None,
+        rules: RuleSet::default(),
+        rulings: Vec::new(),
+        ends_in_ruling: false,
+        move_limit_at: None,
+        dead_draw_at: None,
         warnings: Vec::new(),
     }
 }
 
 /// How a main line played from `start` with `moves` (legal ones, as a
-/// replay found them) ends, as a replay judges it: the moves are played,
-/// not resolved again.
-pub(super) fn ending(start: &Position, moves: &[Move]) -> Option<Termination> {
+/// replay found them) ends, as a replay by `rules` judges it: the moves are
+/// played, not resolved again.
+pub(super) fn ending(rules: RuleSet, start: &Position, moves: &[Move]) -> Ending {
     let mut pos = start.clone();
-    let mut history = History::with_capacity(&pos, moves.len());
+    let mut arbiter = Arbiter::new(rules, &pos);
     for &m in moves {
         let _ = pos.play_unchecked(m);
-        history.push(&pos);
+        arbiter.push(&pos, m);
     }
     let outcome = pos.outcome();
-    termination(&pos, outcome, &history)
+    let termination = Judged::of(&arbiter, outcome).termination;
+    Ending {
+        termination,
+        ends_in_ruling: arbiter.final_ruling().is_some(),
+        move_limit_at: arbiter.move_limit_at(),
+        dead_draw_at: arbiter.dead_draw_at(),
+        rulings: arbiter.take_rulings(),
+    }
+}
+
+/// How a main line ends ([`ending`]): the fields of [`Replayed`] so named.
+pub(super) struct Ending {
+    pub(super) termination: Option<Termination>,
+    pub(super) rulings: Vec<Ruling>,
+    pub(super) ends_in_ruling: bool,
+    pub(super) move_limit_at: Option<usize>,
+    pub(super) dead_draw_at: Option<usize>,
 }
 
 /// How many games were replayed on this thread, for the tests that count
@@ -1145,27 +1260,83 @@ pub(crate) mod counting {
     }
 }
 
-fn termination(pos: &Position, outcome: Option<Outcome>, history: &History) -> Option<Termination> {
-    match outcome {
-        Some(Outcome::Checkmate { .. }) => Some(Termination::Checkmate),
-        Some(Outcome::Stalemate { .. }) => Some(Termination::Stalemate),
-        None if history.repetition().is_some() => Some(Termination::Repetition),
-        None if pos.is_natural_limit() => Some(Termination::MoveLimit),
-        None => None,
+/// How a main line ends, as its arbiter saw it.
+struct Judged<'a> {
+    termination: Option<Termination>,
+    /// The ruling the game ends in.
+    ruling: Option<&'a Ruling>,
+    /// The game ends just as the move limit is reached, or just as the
+    /// last piece that could win is taken.
+    drawn_at_end: Option<Termination>,
+    rules: RuleSet,
+}
+
+impl<'a> Judged<'a> {
+    fn of(arbiter: &'a Arbiter, outcome: Option<Outcome>) -> Judged<'a> {
+        let ruling = arbiter.final_ruling();
+        let now = arbiter.history().plies();
+        let limit = arbiter.limit_count() >= NATURAL_MOVE_LIMIT;
+        let dead = arbiter.dead_draw_at().is_some();
+        let termination = match outcome {
+            Some(Outcome::Checkmate { .. }) => Some(Termination::Checkmate),
+            Some(Outcome::Stalemate { .. }) => Some(Termination::Stalemate),
+            None => match ruling {
+                Some(r) => Some(Termination::of_ruling(r)),
+                None if limit => Some(Termination::MoveLimit),
+                None if dead => Some(Termination::DeadDraw),
+                None => None,
+            },
+        };
+        let drawn_at_end = match outcome {
+            Some(_) => None,
+            None if arbiter.move_limit_at() == Some(now) && now > 0 => Some(Termination::MoveLimit),
+            None if arbiter.dead_draw_at() == Some(now) => Some(Termination::DeadDraw),
+            None => None,
+        };
+        Judged { termination, ruling, drawn_at_end, rules: arbiter.rules() }
     }
 }
 
-fn result_conflict(result: Option<GameResult>, outcome: Option<Outcome>) -> Option<String> {
-    let outcome = outcome?;
-    let expected = match outcome.winner() {
+fn result_conflict(
+    result: Option<GameResult>,
+    outcome: Option<Outcome>,
+    judged: &Judged<'_>,
+) -> Option<String> {
+    let result = result.filter(|&r| r != GameResult::Unknown)?;
+    let win_for = |c: Color| match c {
         Color::Red => GameResult::RedWins,
         Color::Black => GameResult::BlackWins,
     };
-    match result {
-        Some(r) if r != expected && r != GameResult::Unknown => Some(format!(
-            "result {r} contradicts the final position: {} has no legal move, so {} wins",
-            !outcome.winner(),
-            outcome.winner()
+    if let Some(outcome) = outcome {
+        let expected = win_for(outcome.winner());
+        return (result != expected).then(|| {
+            format!(
+                "result {result} contradicts the final position: {} has no legal move, so {} wins",
+                !outcome.winner(),
+                outcome.winner()
+            )
+        });
+    }
+    if let Some(ruling) = judged.ruling {
+        return match ruling.verdict {
+            Verdict::Loses(loser) if result == win_for(loser) => {
+                Some(format!("result {result} contradicts the repetition ruling: {ruling}"))
+            }
+            Verdict::Loses(_) if result == GameResult::Draw => Some(format!(
+                "result {result} contradicts the repetition ruling, in which one side alone broke the rules: {ruling}"
+            )),
+            _ => None,
+        };
+    }
+    match judged.drawn_at_end {
+        Some(Termination::MoveLimit) if result != GameResult::Draw => Some(format!(
+            "result {result} contradicts the final position: the natural move limit is reached ({} plies without a \
+             capture, {}), a draw",
+            NATURAL_MOVE_LIMIT,
+            judged.rules.name()
+        )),
+        Some(Termination::DeadDraw) if result != GameResult::Draw => Some(format!(
+            "result {result} contradicts the final position: neither side has material left that can win, a draw"
         )),
         _ => None,
     }

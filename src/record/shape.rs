@@ -288,10 +288,24 @@ fn pruned_replay(old: &Replayed, tree: &MoveTree, old_of: &[usize], cut: Cut) ->
     let plies = old.plies.min(cut.max);
     let main_moves = old.moves.get(..plies).unwrap_or(&old.moves);
     let main_complete = error.as_ref().is_none_or(|e| e.in_variation());
-    let (termination, result_conflict) = match (cut.too_long, main_complete) {
-        (false, _) => (old.termination, old.result_conflict.clone()),
-        (true, true) => (super::replay::ending(start, main_moves), None),
-        (true, false) => (None, None),
+    let kept = || super::replay::Ending {
+        termination: old.termination,
+        rulings: old.rulings.clone(),
+        ends_in_ruling: old.ends_in_ruling,
+        move_limit_at: old.move_limit_at,
+        dead_draw_at: old.dead_draw_at,
+    };
+    let none = || super::replay::Ending {
+        termination: None,
+        rulings: Vec::new(),
+        ends_in_ruling: false,
+        move_limit_at: None,
+        dead_draw_at: None,
+    };
+    let (ending, result_conflict) = match (cut.too_long, main_complete) {
+        (false, _) => (kept(), old.result_conflict.clone()),
+        (true, true) => (super::replay::ending(old.rules, start, main_moves), None),
+        (true, false) => (none(), None),
     };
     let variation_plies = (1..tree.len()).filter(|&k| !on_main[k] && moves[k].is_some()).count();
     Some(Replayed {
@@ -300,8 +314,13 @@ fn pruned_replay(old: &Replayed, tree: &MoveTree, old_of: &[usize], cut: Cut) ->
         plies,
         variation_plies,
         error,
-        termination,
+        termination: ending.termination,
         result_conflict,
+        rules: old.rules,
+        rulings: ending.rulings,
+        ends_in_ruling: ending.ends_in_ruling,
+        move_limit_at: ending.move_limit_at,
+        dead_draw_at: ending.dead_draw_at,
         warnings: old.warnings.clone(),
     })
 }

@@ -1,14 +1,29 @@
-//! The positions of a game so far: repetition and perpetual check.
+//! The positions of a game so far: repetitions found as they happen, and
+//! the plies counted toward the natural move limit.
 //!
 //! Under both Chinese and Asian (WXF) rules a repeated position is judged
 //! by what each side did in the cycle: a side that gave check with every
 //! one of its moves is checking perpetually (长将) and loses if the other
 //! side did not do the same. [`History`] finds the third occurrence of a
 //! position and says which side, if any, checked on every move of the
-//! repeated cycle. Perpetual chases (长捉) need more than the positions and
-//! are not judged here.
+//! repeated cycle. The full ruling of a repetition (chases, mixed forms,
+//! both rule sets) is [`judge`](super::judge)'s.
 
-use super::{Color, Position};
+use std::collections::HashMap;
+
+use super::{Color, Move, Position, Square};
+
+/// Checks a side may give after the last capture before its further checks,
+/// and the replies to them, stop counting toward the natural move limit
+/// under the Asian rules.
+pub const COUNTED_CHECKS: u32 = 10;
+
+/// No earlier occurrence.
+const NONE: u32 = u32::MAX;
+
+/// Past this many positions since the count began, repeated positions are
+/// found through a hash map rather than by looking back.
+const LONG_WINDOW: usize = 1024;
 
 /// One ply of a game as the repetition rules see it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -17,6 +32,18 @@ struct Entry {
     /// Plies since the last capture when this position arose; positions
     /// before a capture cannot recur.
     halfmoves: u32,
+    /// Plies since the last capture that count toward the natural move
+    /// limit under the Asian rules (each side's checks after its tenth,
+    /// and the replies to them, do not).
+    counted: u32,
+    /// The previous occurrence of this position since the count began, or
+    /// `NONE`.
+    prev: u32,
+    /// How many times this position has stood since the count began,
+    /// this one included.
+    times: u32,
+    /// The move that led here (for the start, a move never read).
+    m: Move,
     /// Whether the side to move here is in check, i.e. whether the move
     /// that led here gave check.
     check: bool,
@@ -47,7 +74,13 @@ impl Repetition {
     }
 }
 
-/// The positions of a game, ply by ply, for repetition detection.
+/// The positions of a game, ply by ply, for repetition detection and the
+/// natural move limit.
+///
+/// Each position pushed is looked up among those since the count began
+/// (the last capture, or [`History::restart_count`]) in constant time:
+/// [`History::third_occurrence`] tells when one stands for the third
+/// time, the moment the repetition rules judge.
 ///
 /// ```
 /// use qipu::{History, Move, Position, Square};
@@ -56,10 +89,12 @@ impl Repetition {
 /// let shuffle = [(Square::E0, Square::E1), (Square::D9, Square::D8), (Square::E1, Square::E0), (Square::D8, Square::D9)];
 /// for _ in 0..2 {
 ///     for (from, to) in shuffle {
-///         let _ = pos.play(Move::new(from, to)).unwrap();
-///         history.push(&pos);
+///         let m = Move::new(from, to);
+///         let _ = pos.play(m).unwrap();
+///         history.push(&pos, m);
 ///     }
 /// }
+/// assert_eq!(history.third_occurrence(), Some([0, 4, 8]));
 /// let rep = history.repetition().unwrap();
 /// assert_eq!(rep.plies, [0, 4, 8]);
 /// assert_eq!(rep.perpetual_check(), None);
@@ -67,6 +102,14 @@ impl Repetition {
 #[derive(Clone, Debug, Default)]
 pub struct History {
     entries: Vec<Entry>,
+    /// The index of the entry the count of occurrences begins at.
+    window: usize,
+    /// One bit for each hash (by its low bits) seen since the count began.
+    seen: [u64; 16],
+    /// Past [`LONG_WINDOW`] positions: the last occurrence of each hash.
+    long: Option<HashMap<u64, u32>>,
+    /// Checks given by Red and Black since the last capture.
+    checks: [u32; 2],
 }
 
 impl History {
@@ -78,13 +121,8 @@ impl History {
     /// A history starting at `start`, with room for `plies` moves before
     /// it grows.
     pub fn with_capacity(start: &Position, plies: usize) -> History {
-        let mut history = History { entries: Vec::with_capacity(plies + 1) };
-        history.entries.push(Entry {
-            hash: start.hash(),
-            halfmoves: 0,
-            check: start.is_check(),
-            turn: start.turn(),
-        });
+        let mut history = History { entries: Vec::with_capacity(plies + 1), ..History::default() };
+        history.reset(start);
         history
     }
 
@@ -95,25 +133,172 @@ impl History {
         self.entries.push(Entry {
             hash: start.hash(),
             halfmoves: 0,
+            counted: start.halfmoves(),
+            prev: NONE,
+            times: 1,
+            m: Move::new(Square::A0, Square::A0),
             check: start.is_check(),
             turn: start.turn(),
         });
+        self.window = 0;
+        self.seen = [0; 16];
+        self.mark(start.hash());
+        self.long = None;
+        self.checks = [0; 2];
     }
 
-    /// Records the position after a move.
+    /// Sets the bit of `hash`; whether it was set.
     #[inline]
-    pub fn push(&mut self, pos: &Position) {
+    fn mark(&mut self, hash: u64) -> bool {
+        let bit = (hash & 1023) as usize;
+        let (word, mask) = (bit / 64, 1u64 << (bit % 64));
+        let was = self.seen[word] & mask != 0;
+        self.seen[word] |= mask;
+        was
+    }
+
+    /// Records the position `pos` reached by the move `m`.
+    #[inline]
+    pub fn push(&mut self, pos: &Position, m: Move) {
+        let last = *self.entries.last().expect("a history has its start");
+        let index = self.entries.len();
+        let hash = pos.hash();
+        let check = pos.is_check();
+        let capture = pos.halfmoves() == 0;
+        let mover = (!pos.turn()).index();
+        let counted = if capture {
+            self.checks = [0; 2];
+            0
+        } else {
+            // Each side's checks after its tenth since the last capture, and
+            // the replies to them, are not counted (the Asian rules; the
+            // rule Pikafish follows).
+            if check {
+                self.checks[mover] = self.checks[mover].saturating_add(1);
+            }
+            let late_check = check && self.checks[mover] > COUNTED_CHECKS;
+            let late_reply = last.check && self.checks[1 - mover] > COUNTED_CHECKS;
+            last.counted.saturating_add(u32::from(!late_check && !late_reply))
+        };
+        if capture {
+            self.window = index;
+            self.seen = [0; 16];
+            self.long = None;
+        }
+        let prev = self.previous(hash, index);
+        let times = if prev == NONE { 1 } else { self.entries[prev as usize].times.saturating_add(1) };
         self.entries.push(Entry {
-            hash: pos.hash(),
+            hash,
             halfmoves: pos.halfmoves(),
-            check: pos.is_check(),
+            counted,
+            prev,
+            times,
+            m,
+            check,
             turn: pos.turn(),
         });
+    }
+
+    /// The last occurrence of `hash` since the count began, before the
+    /// entry `index` about to be pushed; marks it seen.
+    #[inline]
+    fn previous(&mut self, hash: u64, index: usize) -> u32 {
+        if let Some(long) = &mut self.long {
+            let prev = long.insert(hash, index as u32).unwrap_or(NONE);
+            return prev;
+        }
+        if index >= self.window && index - self.window > LONG_WINDOW {
+            return self.go_long(hash, index);
+        }
+        if !self.mark(hash) {
+            return NONE;
+        }
+        self.look_back(hash, index)
+    }
+
+    /// The last occurrence of `hash` from `index` back to the start of the
+    /// count: the same side is to move, so every second entry.
+    #[cold]
+    fn look_back(&self, hash: u64, index: usize) -> u32 {
+        let mut i = index;
+        while i >= self.window + 2 {
+            i -= 2;
+            if self.entries[i].hash == hash {
+                return i as u32;
+            }
+        }
+        NONE
+    }
+
+    /// Switches to the hash map for a long count, and looks up `hash`.
+    #[cold]
+    fn go_long(&mut self, hash: u64, index: usize) -> u32 {
+        let mut long = HashMap::with_capacity(2 * (index - self.window));
+        for (i, e) in self.entries.iter().enumerate().skip(self.window) {
+            long.insert(e.hash, i as u32);
+        }
+        let prev = long.insert(hash, index as u32).unwrap_or(NONE);
+        self.long = Some(long);
+        prev
     }
 
     /// Plies recorded after the start.
     pub fn plies(&self) -> usize {
         self.entries.len().saturating_sub(1)
+    }
+
+    /// When the last position pushed stands for exactly the third time
+    /// since the count began (the last capture, or the last
+    /// [`History::restart_count`]): the plies of its three occurrences,
+    /// oldest first.
+    #[inline]
+    pub fn third_occurrence(&self) -> Option<[usize; 3]> {
+        let last = self.entries.len() - 1;
+        let e = &self.entries[last];
+        if e.times != 3 {
+            return None;
+        }
+        let second = e.prev as usize;
+        let first = self.entries[second].prev as usize;
+        Some([first, second, last])
+    }
+
+    /// Begins the count of occurrences again at the current position: a
+    /// repetition judged is not judged again as it goes on.
+    pub fn restart_count(&mut self) {
+        let last = self.entries.len() - 1;
+        self.window = last;
+        self.seen = [0; 16];
+        self.long = None;
+        let hash = self.entries[last].hash;
+        self.mark(hash);
+        self.entries[last].prev = NONE;
+        self.entries[last].times = 1;
+    }
+
+    /// The moves that led from ply `from` to ply `to` (plies `from + 1` to
+    /// `to`), oldest first.
+    pub fn moves(&self, from: usize, to: usize) -> impl ExactSizeIterator<Item = Move> + '_ {
+        self.entries[from + 1..=to].iter().map(|e| e.m)
+    }
+
+    /// The hash of the position at `ply` (0 = the start).
+    pub fn hash_at(&self, ply: usize) -> Option<u64> {
+        self.entries.get(ply).map(|e| e.hash)
+    }
+
+    /// Plies since the last capture that count toward the natural move
+    /// limit under the Asian rules: every ply but each side's checks after
+    /// its tenth ([`COUNTED_CHECKS`]) and the replies to them (before the
+    /// first capture, with the start position's clock).
+    pub fn counted_plies(&self) -> u32 {
+        self.entries.last().map_or(0, |e| e.counted)
+    }
+
+    /// Plies since the last capture, every ply counted (the start
+    /// position's own count included).
+    pub fn plies_since_capture(&self) -> u32 {
+        self.entries.last().map_or(0, |e| e.halfmoves)
     }
 
     /// Whether the current position stands for the third time (or more)
@@ -160,8 +345,9 @@ mod tests {
         let mut history = History::new(&pos);
         for _ in 0..times {
             for &(from, to) in cycle {
-                let _ = pos.play(Move::new(from, to)).unwrap();
-                history.push(&pos);
+                let m = Move::new(from, to);
+                let _ = pos.play(m).unwrap();
+                history.push(&pos, m);
             }
         }
         (history, pos)

@@ -191,7 +191,7 @@ impl Position {
     /// Appends the pseudo-legal moves of the piece of the side to move on
     /// `from`.
     #[inline]
-    fn pseudo_moves_from(&self, from: Square, list: &mut MoveList) {
+    pub(super) fn pseudo_moves_from(&self, from: Square, list: &mut MoveList) {
         let us = self.turn;
         let squares = self.board.raw();
         let f = from.index();

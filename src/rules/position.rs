@@ -439,6 +439,17 @@ impl Position {
         self.hash = hash;
     }
 
+    /// The position with the other side to move and nothing else changed
+    /// (a pass, which the rules do not allow): what the side that has just
+    /// moved threatens. Not a position of the game.
+    pub(crate) fn passed(&self) -> Position {
+        let mut pos = self.clone();
+        pos.turn = !self.turn;
+        pos.hash ^= zobrist::BLACK_TO_MOVE;
+        pos.in_check = pos.is_attacked(pos.king(pos.turn), self.turn);
+        pos
+    }
+
     /// The file on which the two kings face each other with nothing between
     /// them, if they do.
     pub fn facing_kings_file(&self) -> Option<super::File> {
