@@ -22,9 +22,11 @@ struct Example<'a> {
 
 impl<'a> Example<'a> {
     fn get(&self, key: &str) -> &'a str {
-        self.fields.iter().find(|(k, _)| *k == key).map(|(_, v)| *v).unwrap_or_else(|| {
-            panic!("{}: no {key}", self.fields.first().map(|f| f.1).unwrap_or("?"))
-        })
+        self.fields
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| *v)
+            .unwrap_or_else(|| panic!("{}: no {key}", self.fields.first().map(|f| f.1).unwrap_or("?")))
     }
 }
 
@@ -79,7 +81,8 @@ fn every_ruling_replays() {
         let losers: Vec<_> = [loser(asian, id), loser(chinese, id)].into_iter().flatten().collect();
 
         let fen = ex.get("fen");
-        let full = if fen.split_whitespace().count() == 2 { format!("{fen} - - 0 1") } else { fen.to_string() };
+        let full =
+            if fen.split_whitespace().count() == 2 { format!("{fen} - - 0 1") } else { fen.to_string() };
         let mut pos = Position::from_fen(&full).unwrap_or_else(|e| panic!("{id}: {e}"));
         let start = key(&pos);
         let mut seen = 1;
