@@ -14,19 +14,27 @@
 //!   enough for a side to break no rule.
 //!
 //! A side that checks with every move checks perpetually (长将); one that
-//! checks or chases the same piece with every move, chasing at least once,
-//! chases perpetually (长捉) or checks and chases (一将一捉). Under the
-//! Chinese rules a side that threatens mate with some moves and checks or
-//! chases with the others breaks the rules too (长杀, 一将一杀). When one
-//! side alone breaks the rules, it must change and loses if it does not; a
-//! side checking perpetually against one chasing loses; otherwise (neither
-//! or both) the repetition is a draw.
+//! chases the same piece with every move chases perpetually (长捉). Both
+//! rule sets forbid these. The Chinese rules also forbid every other cycle
+//! in which each move of a side is forcing: checks and chases of the same
+//! piece (一将一捉), mate threats alone (长杀) or with checks or chases
+//! (一将一杀); the Asian rules allow them (AXF rule 12; 细则 4 and 6). When
+//! one side alone breaks the rules, it must change and loses if it does
+//! not; a side checking perpetually against one breaking the rules
+//! otherwise loses (check is the graver offence in both books); otherwise
+//! (neither side or both) the repetition is a draw.
+//!
+//! `tests/data/rulings/RULES.md` has both rule books' texts behind this,
+//! with their sources, and the examples the tests check the judge
+//! against.
 //!
 //! A chase: after the move, a piece other than a king or a pawn can
 //! legally capture an opponent piece that is not its king, nor a pawn on
 //! its own side of the river, and
-//! - the target is worth more: a rook attacked by a horse or cannon, a
-//!   rook, horse or cannon by an advisor or elephant, protected or not; or
+//! - the target is worth more: a rook attacked by a horse or cannon (AXF
+//!   rule 15; the Chinese rules' material values), a rook, horse or cannon
+//!   by an advisor or elephant (the Chinese values; for the Asian rules,
+//!   which do not say, the engines' convention), protected or not; or
 //! - the target is not truly protected (no legal recapture once taken),
 //!   and it is not a piece of the attacker's kind that could take the
 //!   attacker in turn (an offer to exchange);
@@ -120,7 +128,8 @@ pub enum Violation {
     PerpetualCheck,
     /// 长捉: every move a chase of the same piece.
     PerpetualChase,
-    /// 一将一捉: every move a check or a chase of the same piece.
+    /// 一将一捉 (Chinese rules): every move a check or a chase of the same
+    /// piece.
     CheckChase,
     /// 长杀 (Chinese rules): every move a mate threat.
     PerpetualMateThreat,
@@ -445,7 +454,7 @@ fn conducts(rules: RuleSet, start: &Position, cycle: &[Move], first_ply: usize) 
         let i = color.index();
         let side = &mut sides[i];
         let chased_throughout = side.chases == 0 || common[i] != 0;
-        side.violation = if side.idle() > 0 || !chased_throughout {
+        let forcing = if side.idle() > 0 || !chased_throughout {
             None
         } else if side.checks == side.moves {
             Some(Violation::PerpetualCheck)
@@ -457,6 +466,15 @@ fn conducts(rules: RuleSet, start: &Position, cycle: &[Move], first_ply: usize) 
             Some(Violation::PerpetualChase)
         } else {
             Some(Violation::CheckChase)
+        };
+        // The Asian rules forbid only perpetual check and perpetual chase:
+        // mixed cycles (一将一捉) and mate threats are allowed (AXF rule 12,
+        // 细则 4 and 6).
+        side.violation = match rules {
+            RuleSet::Chinese => forcing,
+            RuleSet::Asian => {
+                forcing.filter(|v| matches!(v, Violation::PerpetualCheck | Violation::PerpetualChase))
+            }
         };
         if side.chases > 0 && common[i] != 0 {
             // The lowest-numbered piece chased throughout, once a move.
