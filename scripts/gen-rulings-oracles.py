@@ -43,8 +43,9 @@ HAND = [
     # start position stands for the third time after the 8th ply.
     ("hand-issue", "3ak3C/4a2R1/9/4p3p/2r1rcR2/4C4/1n2P3P/B3B4/4A4/1c2KA3 w - - 0 1",
      "g5g9 f5f9 g9g5 f9f5 g5g9 f5f9 g9g5 f9f5"),
-    # The same record one ply further: the position after g5g9 stands for the third
-    # time after the 9th ply (Black to move, Red still the perpetual checker).
+    # The issue's record as written, one ply further: the position after g5g9 stands for
+    # the third time after the 9th ply (Black to move, Red still the perpetual checker).
+    # The only case not ending at its first third occurrence (that is ply 8).
     ("hand-issue-9", "3ak3C/4a2R1/9/4p3p/2r1rcR2/4C4/1n2P3P/B3B4/4A4/1c2KA3 w - - 0 1",
      "g5g9 f5f9 g9g5 f9f5 g5g9 f5f9 g9g5 f9f5 g5g9"),
 ]
@@ -336,14 +337,17 @@ def quiet(board, side):
     return [mv for mv in legal(board, side) if mv[1] not in board]
 
 
-def random_position(rng):
+def random_position(rng, dense=False):
+    """A random legal position, Red to move: both kings, one to three attacking pieces
+    (rooks, horses, cannons, pawns) a side and up to two defenders (advisors,
+    elephants); dense: three to five attacking pieces a side (more checks both ways)."""
     while True:
         board = {}
         for side in "wb":
             up = side == "w"
             k = rng.choice(PALACE[side])
             board[k] = "K" if up else "k"
-            n_att = rng.choice([1, 2, 2, 3])
+            n_att = rng.choice([3, 4, 5] if dense else [1, 2, 2, 3])
             kinds = rng.choices("RNCP", weights=[4, 3, 3, 2], k=n_att)
             kinds += rng.choices("AB", k=rng.choice([0, 0, 1, 2]))
             cnt = Counter()
@@ -420,13 +424,16 @@ def cycles_of(board, rng, want8):
                 continue
             found.append([a, b, rev(a), rev(b)])
     if want8 and reds:
-        for _ in range(60):
-            a = rng.choice(reds)
+        # half the tries start with a checking move of each side where there is one
+        red_checks = [m for m in reds if in_check_b(do(board, m), "b")]
+        for i in range(60):
+            a = rng.choice(red_checks if red_checks and i % 2 else reds)
             b1 = do(board, a)
             bl = quiet(b1, "b")
             if not bl:
                 continue
-            b = rng.choice(bl)
+            bl_checks = [m for m in bl if in_check_b(do(b1, m), "w")]
+            b = rng.choice(bl_checks if bl_checks and i % 2 else bl)
             b2 = do(b1, b)
             r2 = [m for m in quiet(b2, "w") if m != rev(a)]
             if not r2:
@@ -453,7 +460,7 @@ def gen_cycles(args):
     tried = 0
     while len(cands) < args.candidates and tried < args.positions:
         tried += 1
-        board = random_position(rng)
+        board = random_position(rng, dense=(tried % 4 == 0))
         fen = make_fen(board, "w")
         cyc = cycles_of(board, rng, want8=(tried % 3 == 0))
         bycat = defaultdict(list)
@@ -632,7 +639,7 @@ def verify(args):
     for r in rows:
         keys, caps = positions(r[3], r[4].split())
         occ = third_occurrences(keys, caps)
-        if not occ or occ[0] != len(keys) - 1:
+        if (not occ or occ[0] != len(keys) - 1) and r[0] not in ("hand-issue-9", "hand-issue-9m", "hand-issue-9f"):
             bad += 1
             print("not ending at its first third occurrence:", r[0], occ)
     print("cases ending at their first third occurrence:", len(rows) - bad, "of", len(rows))
