@@ -488,12 +488,12 @@ def gen_cycles(args):
         if c.startswith("error") or p.startswith("error"):
             continue
         judged.append((fen, ms, c, p, cat))
-    # a spread of rulings: at most `cap` cases per pair of verdicts
+    # a spread of rulings: at most `cap` cases per pair of verdicts and record length
     rng.shuffle(judged)
     pairs = Counter()
     base = []
     for fen, ms, c, p, cat in judged:
-        key = (c, p)
+        key = (len(ms), c, p)  # 8-ply and 16-ply records counted apart
         cap = args.cap_quiet if (c, p) in (("draw", "draw"), ("none", "none")) else args.cap
         if pairs[key] >= cap:
             continue
