@@ -80,7 +80,11 @@ impl Arbiter {
         if let Some(plies) = self.history.third_occurrence() {
             self.rule(pos, plies);
         }
-        if self.move_limit_at.is_none() && self.limit_count() >= NATURAL_MOVE_LIMIT {
+        // No count exceeds the plies since the last capture.
+        if pos.halfmoves() >= NATURAL_MOVE_LIMIT
+            && self.move_limit_at.is_none()
+            && self.limit_count() >= NATURAL_MOVE_LIMIT
+        {
             self.move_limit_at = Some(self.history.plies());
         }
         if self.dead_draw_at.is_none() && pos.halfmoves() == 0 && pos.is_dead_draw() {

@@ -18,9 +18,6 @@ use super::{Color, Move, Position, Square};
 /// under the Asian rules.
 pub const COUNTED_CHECKS: u32 = 10;
 
-/// No earlier occurrence.
-const NONE: u32 = u32::MAX;
-
 /// Past this many positions since the count began, repeated positions are
 /// found through a hash map rather than by looking back.
 const LONG_WINDOW: usize = 1024;
@@ -32,16 +29,6 @@ struct Entry {
     /// Plies since the last capture when this position arose; positions
     /// before a capture cannot recur.
     halfmoves: u32,
-    /// Plies since the last capture that count toward the natural move
-    /// limit under the Asian rules (each side's checks after its tenth,
-    /// and the replies to them, do not).
-    counted: u32,
-    /// The previous occurrence of this position since the count began, or
-    /// `NONE`.
-    prev: u32,
-    /// How many times this position has stood since the count began,
-    /// this one included.
-    times: u32,
     /// The move that led here (for the start, a move never read).
     m: Move,
     /// Whether the side to move here is in check, i.e. whether the move
@@ -78,9 +65,9 @@ impl Repetition {
 /// natural move limit.
 ///
 /// Each position pushed is looked up among those since the count began
-/// (the last capture, or [`History::restart_count`]) in constant time:
-/// [`History::third_occurrence`] tells when one stands for the third
-/// time, the moment the repetition rules judge.
+/// (the last capture, or [`History::restart_count`]) in constant time
+/// (amortised): [`History::third_occurrence`] tells when one stands for
+/// the third time, the moment the repetition rules judge.
 ///
 /// ```
 /// use qipu::{History, Move, Position, Square};
@@ -106,10 +93,17 @@ pub struct History {
     window: usize,
     /// One bit for each hash (by its low bits) seen since the count began.
     seen: [u64; 16],
-    /// Past [`LONG_WINDOW`] positions: the last occurrence of each hash.
+    /// Past [`LONG_WINDOW`] positions: how often each hash stood since the
+    /// count began.
     long: Option<HashMap<u64, u32>>,
+    /// The plies of the three occurrences, when the last position pushed
+    /// stands for the third time.
+    third: Option<[usize; 3]>,
     /// Checks given by Red and Black since the last capture.
     checks: [u32; 2],
+    /// Plies since the last capture that count toward the natural move
+    /// limit under the Asian rules.
+    counted: u32,
 }
 
 impl History {
@@ -133,9 +127,6 @@ impl History {
         self.entries.push(Entry {
             hash: start.hash(),
             halfmoves: 0,
-            counted: start.halfmoves(),
-            prev: NONE,
-            times: 1,
             m: Move::new(Square::A0, Square::A0),
             check: start.is_check(),
             turn: start.turn(),
@@ -144,7 +135,9 @@ impl History {
         self.seen = [0; 16];
         self.mark(start.hash());
         self.long = None;
+        self.third = None;
         self.checks = [0; 2];
+        self.counted = start.halfmoves();
     }
 
     /// Sets the bit of `hash`; whether it was set.
@@ -160,86 +153,92 @@ impl History {
     /// Records the position `pos` reached by the move `m`.
     #[inline]
     pub fn push(&mut self, pos: &Position, m: Move) {
-        let last = *self.entries.last().expect("a history has its start");
+        let last_check = self.entries.last().is_some_and(|e| e.check);
         let index = self.entries.len();
         let hash = pos.hash();
         let check = pos.is_check();
-        let capture = pos.halfmoves() == 0;
-        let mover = (!pos.turn()).index();
-        let counted = if capture {
-            self.checks = [0; 2];
-            0
+        if pos.halfmoves() == 0 {
+            self.captured(index);
+        } else if check || last_check {
+            self.count_check(pos, check, last_check);
         } else {
-            // Each side's checks after its tenth since the last capture, and
-            // the replies to them, are not counted (the Asian rules; the
-            // rule Pikafish follows).
-            if check {
-                self.checks[mover] = self.checks[mover].saturating_add(1);
-            }
-            let late_check = check && self.checks[mover] > COUNTED_CHECKS;
-            let late_reply = last.check && self.checks[1 - mover] > COUNTED_CHECKS;
-            last.counted.saturating_add(u32::from(!late_check && !late_reply))
-        };
-        if capture {
-            self.window = index;
-            self.seen = [0; 16];
-            self.long = None;
+            self.counted = self.counted.saturating_add(1);
         }
-        let prev = self.previous(hash, index);
-        let times = if prev == NONE { 1 } else { self.entries[prev as usize].times.saturating_add(1) };
-        self.entries.push(Entry {
-            hash,
-            halfmoves: pos.halfmoves(),
-            counted,
-            prev,
-            times,
-            m,
-            check,
-            turn: pos.turn(),
-        });
+        self.entries.push(Entry { hash, halfmoves: pos.halfmoves(), m, check, turn: pos.turn() });
+        self.third = None;
+        if self.long.is_some() || index - self.window > LONG_WINDOW {
+            self.count_long(hash, index);
+        } else if self.mark(hash) {
+            self.count_back(hash, index);
+        }
     }
 
-    /// The last occurrence of `hash` since the count began, before the
-    /// entry `index` about to be pushed; marks it seen.
-    #[inline]
-    fn previous(&mut self, hash: u64, index: usize) -> u32 {
-        if let Some(long) = &mut self.long {
-            let prev = long.insert(hash, index as u32).unwrap_or(NONE);
-            return prev;
-        }
-        if index >= self.window && index - self.window > LONG_WINDOW {
-            return self.go_long(hash, index);
-        }
-        if !self.mark(hash) {
-            return NONE;
-        }
-        self.look_back(hash, index)
-    }
-
-    /// The last occurrence of `hash` from `index` back to the start of the
-    /// count: the same side is to move, so every second entry.
+    /// A capture led to the entry `index`: the counts begin again.
     #[cold]
-    fn look_back(&self, hash: u64, index: usize) -> u32 {
+    fn captured(&mut self, index: usize) {
+        self.checks = [0; 2];
+        self.counted = 0;
+        self.window = index;
+        self.seen = [0; 16];
+        self.long = None;
+    }
+
+    /// Counts a ply that gives check or answers one toward the natural
+    /// move limit: each side's checks after its tenth since the last
+    /// capture, and the replies to them, are not counted (the Asian rules;
+    /// the rule Pikafish follows).
+    #[inline(never)]
+    fn count_check(&mut self, pos: &Position, check: bool, last_check: bool) {
+        let mover = (!pos.turn()).index();
+        if check {
+            self.checks[mover] = self.checks[mover].saturating_add(1);
+        }
+        let late_check = check && self.checks[mover] > COUNTED_CHECKS;
+        let late_reply = last_check && self.checks[1 - mover] > COUNTED_CHECKS;
+        self.counted = self.counted.saturating_add(u32::from(!late_check && !late_reply));
+    }
+
+    /// The entry `index` (the last) may repeat an earlier one: counts its
+    /// occurrences since the count began, the same side to move, so every
+    /// second entry.
+    #[cold]
+    fn count_back(&mut self, hash: u64, index: usize) {
+        let mut found = [0; 2];
+        let mut n = 0;
         let mut i = index;
         while i >= self.window + 2 {
             i -= 2;
             if self.entries[i].hash == hash {
-                return i as u32;
+                if n == 2 {
+                    return; // a fourth occurrence at least
+                }
+                found[n] = i;
+                n += 1;
             }
         }
-        NONE
+        if n == 2 {
+            self.third = Some([found[1], found[0], index]);
+        }
     }
 
-    /// Switches to the hash map for a long count, and looks up `hash`.
+    /// Counts the occurrences of `hash` through the hash map of a long
+    /// count (made now if need be), the entry `index` pushed last.
     #[cold]
-    fn go_long(&mut self, hash: u64, index: usize) -> u32 {
-        let mut long = HashMap::with_capacity(2 * (index - self.window));
-        for (i, e) in self.entries.iter().enumerate().skip(self.window) {
-            long.insert(e.hash, i as u32);
+    fn count_long(&mut self, hash: u64, index: usize) {
+        let window = self.window;
+        let entries = &self.entries;
+        let long = self.long.get_or_insert_with(|| {
+            let mut long = HashMap::with_capacity(2 * (index - window));
+            for e in &entries[window..index] {
+                *long.entry(e.hash).or_insert(0u32) += 1;
+            }
+            long
+        });
+        let times = long.entry(hash).or_insert(0);
+        *times = times.saturating_add(1);
+        if *times == 3 {
+            self.count_back(hash, index);
         }
-        let prev = long.insert(hash, index as u32).unwrap_or(NONE);
-        self.long = Some(long);
-        prev
     }
 
     /// Plies recorded after the start.
@@ -253,14 +252,7 @@ impl History {
     /// oldest first.
     #[inline]
     pub fn third_occurrence(&self) -> Option<[usize; 3]> {
-        let last = self.entries.len() - 1;
-        let e = &self.entries[last];
-        if e.times != 3 {
-            return None;
-        }
-        let second = e.prev as usize;
-        let first = self.entries[second].prev as usize;
-        Some([first, second, last])
+        self.third
     }
 
     /// Begins the count of occurrences again at the current position: a
@@ -270,10 +262,9 @@ impl History {
         self.window = last;
         self.seen = [0; 16];
         self.long = None;
+        self.third = None;
         let hash = self.entries[last].hash;
         self.mark(hash);
-        self.entries[last].prev = NONE;
-        self.entries[last].times = 1;
     }
 
     /// The moves that led from ply `from` to ply `to` (plies `from + 1` to
@@ -292,7 +283,7 @@ impl History {
     /// its tenth ([`COUNTED_CHECKS`]) and the replies to them (before the
     /// first capture, with the start position's clock).
     pub fn counted_plies(&self) -> u32 {
-        self.entries.last().map_or(0, |e| e.counted)
+        self.counted
     }
 
     /// Plies since the last capture, every ply counted (the start
