@@ -255,7 +255,8 @@ fn text_from_records_is_escaped() {
 
 #[test]
 fn text_and_json_are_as_they_were() {
-    // Written by `qipu stats` before the page came (commit 95355b5).
+    // Written by `qipu stats` before the page came (commit 95355b5); the
+    // text's section of repetition rulings since.
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
     let text = qipu().args(["stats", HU_RONGHUA]).output().unwrap();
     assert_eq!(
@@ -265,8 +266,15 @@ fn text_and_json_are_as_they_were() {
     let json = qipu().args(["stats", "--format", "json", HU_RONGHUA]).output().unwrap();
     let mut value: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
     let map = value.as_object_mut().unwrap();
-    let added =
-        ["results_by_year", "results_undated", "by_ecco", "ecco_families", "ecco_unclassified", "top_ecco"];
+    let added = [
+        "results_by_year",
+        "results_undated",
+        "by_ecco",
+        "ecco_families",
+        "ecco_unclassified",
+        "top_ecco",
+        "repetition_rulings",
+    ];
     for key in added {
         assert!(map.remove(key).is_some(), "{key}");
     }
@@ -275,6 +283,11 @@ fn text_and_json_are_as_they_were() {
     // The new keys hold what the page draws.
     let value: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
     assert_eq!(value["results_undated"]["unknown"], 1391);
+    // The repetitions ruled: the text's section (written since).
+    let rulings = &value["repetition_rulings"];
+    let by_kind: u64 = rulings["by_kind"].as_object().unwrap().values().map(|n| n.as_u64().unwrap()).sum();
+    assert_eq!(Some(by_kind), rulings["rulings"].as_u64());
+    assert!(rulings["games_ending_in_ruling"].as_u64() <= rulings["games_with_rulings"].as_u64());
     assert_eq!(
         value["ecco_families"].as_array().unwrap().iter().map(|f| f["games"].as_u64().unwrap()).sum::<u64>(),
         1391

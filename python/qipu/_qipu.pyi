@@ -125,7 +125,18 @@ class Game:
         """Variation plies that replay."""
     @property
     def termination(self) -> Optional[str]:
-        """``checkmate``, ``stalemate``, ``move-limit``, ``repetition``, or None."""
+        """``checkmate``, ``stalemate``, ``move-limit``, ``repetition``, ``perpetual-check``,
+        ``perpetual-chase``, ``check-chase``, ``perpetual-mate-threat``, ``mate-threat-mixed``,
+        ``dead-draw``, or None."""
+    @property
+    def rules(self) -> Optional[str]:
+        """The rule book the game was judged by: ``asian`` or ``chinese``."""
+    @property
+    def rulings(self) -> List[Dict[str, Any]]:
+        """Every repetition of the main line, ruled (the ``rulings`` of ``qipu validate --format json``)."""
+    @property
+    def ruling(self) -> Optional[Dict[str, Any]]:
+        """The ruling the game ends in, or None."""
     @property
     def warnings(self) -> List[str]:
         """Problems the reader and the replay worked around."""
@@ -170,8 +181,10 @@ class Reader(Iterator[Game]):
     def __enter__(self) -> "Reader": ...
     def __exit__(self, *args: Any) -> None: ...
 
-def read(source: Union[_Paths, bytes], encoding: Optional[str] = None, jobs: Optional[int] = None) -> Reader:
+def read(source: Union[_Paths, bytes], encoding: Optional[str] = None, jobs: Optional[int] = None, rules: str = "asian") -> Reader:
     """The games of a file, a folder (searched recursively), a list of paths, or bytes.
+
+    Repetitions, the natural move limit and results are judged by ``rules``: ``asian`` or ``chinese``.
 
     A file that cannot be read gives one game whose status is ``"unreadable"``.
     """

@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 use qipu::analysis::stats::{ANNOTATION_TAGS, GameFacts, MainLine, Stats};
 use qipu::analysis::trail::{Positions, Trail, TrailSink, start_step};
-use qipu::batch::{self, Batch, Input, Report, Status};
+use qipu::batch::{self, Batch, ConductReport, Input, Report, RulingReport, Status};
 use qipu::formats::encoding::Encoding;
 use qipu::formats::write::{Unmappable, WriteFormat, WriteOptions};
 use qipu::formats::{self, xqf};
@@ -454,5 +454,50 @@ pub fn report_dict<'py>(py: Python<'py>, r: &Report) -> PyResult<Bound<'py, PyDi
     d.set_item(intern!(py, "error"), error)?;
     d.set_item(intern!(py, "warnings"), &r.warnings)?;
     d.set_item(intern!(py, "result_conflict"), &r.result_conflict)?;
+    d.set_item(intern!(py, "rules"), r.rules)?;
+    let rulings = PyList::empty(py);
+    for ruling in &r.rulings {
+        rulings.append(ruling_dict(py, ruling)?)?;
+    }
+    d.set_item(intern!(py, "rulings"), rulings)?;
+    d.set_item(intern!(py, "final_ruling"), r.final_ruling)?;
+    d.set_item(intern!(py, "move_limit_at"), r.move_limit_at)?;
+    d.set_item(intern!(py, "dead_draw_at"), r.dead_draw_at)?;
+    Ok(d)
+}
+
+/// A ruling as the dict `qipu validate --format json` writes in
+/// `rulings` (the fields of [`RulingReport`]'s JSON, in its order).
+pub fn ruling_dict<'py>(py: Python<'py>, r: &RulingReport) -> PyResult<Bound<'py, PyDict>> {
+    use pyo3::intern;
+    let side = |c: &ConductReport| -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item(intern!(py, "moves"), c.moves)?;
+        d.set_item(intern!(py, "checks"), c.checks)?;
+        d.set_item(intern!(py, "chases"), c.chases)?;
+        d.set_item(intern!(py, "mate_threats"), c.mate_threats)?;
+        d.set_item(intern!(py, "idle"), c.idle)?;
+        d.set_item(intern!(py, "violation"), c.violation)?;
+        let chased = PyList::empty(py);
+        for ch in &c.chased {
+            let cd = PyDict::new(py);
+            cd.set_item(intern!(py, "ply"), ch.ply)?;
+            cd.set_item(intern!(py, "chaser"), ch.chaser.to_string())?;
+            cd.set_item(intern!(py, "from"), &ch.from)?;
+            cd.set_item(intern!(py, "target"), ch.target.to_string())?;
+            cd.set_item(intern!(py, "at"), &ch.at)?;
+            chased.append(cd)?;
+        }
+        d.set_item(intern!(py, "chased"), chased)?;
+        Ok(d)
+    };
+    let d = PyDict::new(py);
+    d.set_item(intern!(py, "plies"), r.plies.to_vec())?;
+    d.set_item(intern!(py, "end"), r.end)?;
+    d.set_item(intern!(py, "verdict"), r.verdict)?;
+    d.set_item(intern!(py, "kind"), r.kind)?;
+    d.set_item(intern!(py, "red"), side(&r.red)?)?;
+    d.set_item(intern!(py, "black"), side(&r.black)?)?;
+    d.set_item(intern!(py, "explanation"), &r.explanation)?;
     Ok(d)
 }

@@ -7,7 +7,8 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 use qipu::analysis::ecco;
-use qipu::batch::{Checked, ErrorReport, Meta, Report, Status};
+use qipu::batch::{Checked, Checker, ErrorReport, Meta, Report, Status};
+use qipu::rules::judge::RuleSet;
 use qipu::formats::{dhtmlxq, json, pgn, uci, xqf};
 use qipu::record::{MoveText, NodeId, Record, Score};
 
@@ -75,8 +76,15 @@ impl Game {
 /// A record with its check: what `qipu validate` makes of it, from the
 /// replay the record keeps (no second replay). Done where the record is
 /// read (on the reading threads, not Python's).
-pub fn check(record: Record) -> (Record, Checked) {
-    let checked = Checked::of_record(&record, &[], ());
+///
+/// Judged by `rules`: by other rules than the replay the record keeps (the
+/// Asian), its events are checked again.
+pub fn check_by(record: Record, rules: RuleSet) -> (Record, Checked) {
+    let checked = if record.replayed().rules == rules {
+        Checked::of_record(&record, &[], ())
+    } else {
+        record.visit(&mut Checker::default().rules(rules))
+    };
     (record, checked)
 }
 
@@ -196,11 +204,38 @@ impl Game {
         self.report().variation_plies
     }
 
-    /// How the main line ends by its final position (`checkmate`,
-    /// `stalemate`, `move-limit`, `repetition`), or `None`.
+    /// How the main line ends by its final position and the repetition it
+    /// ends in (`checkmate`, `stalemate`, `move-limit`, `repetition`,
+    /// `perpetual-check`, `perpetual-chase`, `check-chase`,
+    /// `perpetual-mate-threat`, `mate-threat-mixed`, `dead-draw`), or
+    /// `None`.
     #[getter]
     fn termination(&self) -> Option<&'static str> {
         self.report().termination
+    }
+
+    /// The rule book the game was judged by: `asian` or `chinese`.
+    #[getter]
+    fn rules(&self) -> Option<&'static str> {
+        self.report().rules
+    }
+
+    /// Every repetition of the main line, ruled, in order: dicts with the
+    /// keys of `qipu validate --format json`'s `rulings`.
+    #[getter]
+    fn rulings<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let list = PyList::empty(py);
+        for r in &self.report().rulings {
+            list.append(crate::batch::ruling_dict(py, r)?)?;
+        }
+        Ok(list)
+    }
+
+    /// The ruling the game ends in (a dict as in `rulings`), or `None`.
+    #[getter]
+    fn ruling<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let report = self.report();
+        report.final_ruling.map(|k| crate::batch::ruling_dict(py, &report.rulings[k])).transpose()
     }
 
     /// The problems the reader and the replay worked around, in words.

@@ -76,3 +76,8 @@ pub fn jobs(jobs: Option<usize>) -> PyResult<usize> {
 pub fn value_error(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
+
+/// A rule book by its name (`asian` or `chinese`), for `rules=`.
+pub fn rules(name: &str) -> PyResult<qipu::rules::judge::RuleSet> {
+    name.parse().map_err(|e| PyValueError::new_err(format!("rules={name:?}: {e}")))
+}

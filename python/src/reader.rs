@@ -11,6 +11,7 @@ use qipu::batch::{self, Batch, Event, Meta};
 use qipu::formats::encoding::Encoding;
 use qipu::record::RecordBuilder;
 use qipu::record::visit::Map;
+use qipu::rules::judge::RuleSet;
 
 use crate::game::{self, Game};
 use crate::names;
@@ -90,13 +91,15 @@ impl Reader {
 /// reads a file a call starts no thread per file. Larger inputs stream
 /// from other threads.
 #[pyfunction]
-#[pyo3(signature = (source, encoding = None, jobs = None))]
+#[pyo3(signature = (source, encoding = None, jobs = None, rules = "asian"))]
 pub fn read(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
     encoding: Option<&str>,
     jobs: Option<usize>,
+    rules: &str,
 ) -> PyResult<Reader> {
+    let rules = names::rules(rules)?;
     let encoding = names::encoding(encoding)?;
     let threads = names::jobs(jobs)?;
     if let Ok(bytes) = source.cast::<PyBytes>() {
@@ -104,7 +107,7 @@ pub fn read(
         if bytes.len() as u64 <= AT_ONCE {
             let runs = py.detach(|| {
                 let mut runs = Vec::new();
-                read_bytes(bytes, encoding, &mut |run| {
+                read_bytes(bytes, encoding, rules, &mut |run| {
                     runs.push(run);
                     Ok(())
                 });
@@ -114,7 +117,7 @@ pub fn read(
         }
         let bytes = bytes.to_vec();
         let (mut send, games) = channel();
-        std::thread::spawn(move || read_bytes(&bytes, encoding, &mut send));
+        std::thread::spawn(move || read_bytes(&bytes, encoding, rules, &mut send));
         return Ok(Reader::streaming(games));
     }
     let paths = names::paths(source)?;
@@ -122,7 +125,7 @@ pub fn read(
     if small(&inputs) {
         let runs = py.detach(|| {
             let mut runs = Vec::new();
-            read_inputs(&inputs, encoding, 1, &mut |run| {
+            read_inputs(&inputs, encoding, rules, 1, &mut |run| {
                 runs.push(run);
                 Ok(())
             });
@@ -131,7 +134,7 @@ pub fn read(
         return Ok(Reader::read(runs));
     }
     let (mut send, games) = channel();
-    std::thread::spawn(move || read_inputs(&inputs, encoding, threads, &mut send));
+    std::thread::spawn(move || read_inputs(&inputs, encoding, rules, threads, &mut send));
     Ok(Reader::streaming(games))
 }
 
@@ -163,13 +166,14 @@ fn channel() -> (impl FnMut(Sent) -> Result<(), ()> + Send + 'static, Receiver<S
 fn read_inputs(
     inputs: &[batch::Input],
     encoding: Option<Encoding>,
+    rules: RuleSet,
     threads: usize,
     send: &mut impl FnMut(Sent) -> Result<(), ()>,
 ) {
     let mut meta: Option<Arc<Meta>> = None;
     let _ = Batch::new().threads(threads).encoding(encoding).run(
         inputs,
-        || Map::new(RecordBuilder::default(), game::check),
+        || Map::new(RecordBuilder::default(), move |record| game::check_by(record, rules)),
         |m, event| {
             let shared = match &meta {
                 Some(known) if **known == *m => known.clone(),
@@ -193,7 +197,12 @@ fn read_inputs(
 }
 
 /// Reads the games of the bytes of a file.
-fn read_bytes(bytes: &[u8], encoding: Option<Encoding>, send: &mut impl FnMut(Sent) -> Result<(), ()>) {
+fn read_bytes(
+    bytes: &[u8],
+    encoding: Option<Encoding>,
+    rules: RuleSet,
+    send: &mut impl FnMut(Sent) -> Result<(), ()>,
+) {
     let mut meta = Meta {
         source: "<bytes>".into(),
         json_source: "<bytes>".into(),
@@ -203,7 +212,7 @@ fn read_bytes(bytes: &[u8], encoding: Option<Encoding>, send: &mut impl FnMut(Se
     };
     // The format is known once the bytes are read: the records wait.
     let mut records = Vec::new();
-    let mut visitor = Map::new(RecordBuilder::default(), game::check);
+    let mut visitor = Map::new(RecordBuilder::default(), |record| game::check_by(record, rules));
     match qipu::formats::read_with(bytes, encoding, &mut visitor, |r| records.push(r)) {
         Ok(read) => {
             meta.format = read.format.name();

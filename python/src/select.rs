@@ -116,6 +116,7 @@ fn options(given: &Bound<'_, PyDict>) -> PyResult<Options> {
             "ecco" => o.ecco = Some(parsed("ecco", v)?),
             "plies" => o.plies = Some(parsed("plies", v)?),
             "games" => o.games = Some(parsed("games", v)?),
+            "rules" => o.rules = parsed("rules", v)?,
             "material" => o.material = Some((parsed("material", v)?, MaterialAt::End)),
             "material_at" => {
                 material_at = Some(match text(&name, v)?.as_str() {
@@ -138,15 +139,22 @@ fn options(given: &Bound<'_, PyDict>) -> PyResult<Options> {
                 })?;
             }
             "termination" => {
-                o.terminations =
-                    each(&name, v, "checkmate, stalemate, move-limit, repetition or none", |w| match w {
-                        "checkmate" => Some(Some(Termination::Checkmate)),
-                        "stalemate" => Some(Some(Termination::Stalemate)),
-                        "move-limit" | "move_limit" => Some(Some(Termination::MoveLimit)),
-                        "repetition" => Some(Some(Termination::Repetition)),
-                        "none" => Some(None),
-                        _ => None,
-                    })?;
+                let expected = "checkmate, stalemate, move-limit, repetition, perpetual-check, perpetual-chase, \
+                                check-chase, perpetual-mate-threat, mate-threat-mixed, dead-draw or none";
+                o.terminations = each(&name, v, expected, |w| match w.replace('_', "-").as_str() {
+                    "checkmate" => Some(Some(Termination::Checkmate)),
+                    "stalemate" => Some(Some(Termination::Stalemate)),
+                    "move-limit" => Some(Some(Termination::MoveLimit)),
+                    "repetition" => Some(Some(Termination::Repetition)),
+                    "perpetual-check" => Some(Some(Termination::PerpetualCheck)),
+                    "perpetual-chase" => Some(Some(Termination::PerpetualChase)),
+                    "check-chase" => Some(Some(Termination::CheckChase)),
+                    "perpetual-mate-threat" => Some(Some(Termination::PerpetualMateThreat)),
+                    "mate-threat-mixed" => Some(Some(Termination::MateThreatMixed)),
+                    "dead-draw" => Some(Some(Termination::DeadDraw)),
+                    "none" => Some(None),
+                    _ => None,
+                })?;
             }
             "status" => {
                 o.statuses = each(&name, v, "valid, illegal or unreadable", |w| match w {

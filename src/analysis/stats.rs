@@ -25,6 +25,7 @@ use crate::notation::{Notation, chinese};
 use crate::record::date::PartialDate;
 use crate::record::replay::Follow;
 use crate::record::{Evaluation, GameResult, Record};
+use crate::rules::judge::{Ruling, Verdict};
 use crate::{Board, Color, Move, Position, Role, Square};
 
 /// What one game contributes to the statistics.
@@ -68,6 +69,26 @@ pub struct GameFacts {
     pub annotation: Option<Annotation>,
     /// Main-line moves whose comment holds an engine evaluation.
     pub evaluations: usize,
+    /// The game's repetition rulings, each by its key in
+    /// [`RulingCounts::by_kind`] (`perpetual-check by Red`, `draw`).
+    pub rulings: Vec<String>,
+    /// The game ends in the last of its rulings.
+    pub ends_in_ruling: bool,
+    /// The natural move limit was reached in the main line.
+    pub move_limit: bool,
+    /// The main line reached a position neither side can win (or started
+    /// in one).
+    pub dead_draw: bool,
+}
+
+/// The key a ruling is counted by: its kind and the side that loses
+/// (`perpetual-check by Red`), or `draw`.
+fn ruling_key(ruling: &Ruling) -> String {
+    match (ruling.verdict, ruling.kind()) {
+        (Verdict::Loses(loser), Some(kind)) => format!("{kind} by {loser}"),
+        (Verdict::Loses(loser), None) => format!("{loser} loses"),
+        (Verdict::Draw, _) => "draw".to_string(),
+    }
 }
 
 impl GameFacts {
@@ -92,6 +113,10 @@ impl GameFacts {
             has_variations: false,
             annotation: None,
             evaluations: 0,
+            rulings: Vec::new(),
+            ends_in_ruling: false,
+            move_limit: false,
+            dead_draw: false,
         }
     }
 
@@ -129,6 +154,10 @@ impl GameFacts {
             has_variations: checked.has_variations,
             annotation: Annotation::from_tags(checked.tags.iter().map(|(n, v)| (n.as_str(), v.as_str()))),
             evaluations: line.evaluations,
+            rulings: replayed.rulings.iter().map(ruling_key).collect(),
+            ends_in_ruling: replayed.final_ruling().is_some(),
+            move_limit: replayed.move_limit_at.is_some(),
+            dead_draw: replayed.dead_draw_at.is_some(),
         }
     }
 }
@@ -523,6 +552,47 @@ pub struct Stats {
     /// Main-line moves whose comment holds an engine evaluation.
     #[cfg_attr(feature = "serde", serde(skip))]
     pub evaluated_moves: usize,
+    /// The repetition rulings, the natural move limit and the dead draws
+    /// of the main lines.
+    pub repetition_rulings: RulingCounts,
+}
+
+/// The repetitions ruled in a collection's main lines, with the games that
+/// reach the natural move limit or a dead draw.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct RulingCounts {
+    /// Rulings by kind and loser (`perpetual-check by Red`,
+    /// `perpetual-chase by Black` …; `draw`).
+    pub by_kind: BTreeMap<String, usize>,
+    /// Rulings in all.
+    pub rulings: usize,
+    /// Games with at least one ruling.
+    pub games_with_rulings: usize,
+    /// Games whose final position stands in a repetition ruled.
+    pub games_ending_in_ruling: usize,
+    /// Games that pass through a forbidden repetition: a ruling a side
+    /// loses by.
+    pub games_with_forbidden_repetition: usize,
+    /// Games whose main line reaches the natural move limit.
+    pub move_limit_reached: usize,
+    /// Games whose main line reaches a position neither side can win.
+    pub dead_draws: usize,
+}
+
+impl RulingCounts {
+    /// Counts a game's rulings.
+    fn add(&mut self, g: &GameFacts) {
+        for key in &g.rulings {
+            *self.by_kind.entry(key.clone()).or_default() += 1;
+        }
+        self.rulings += g.rulings.len();
+        self.games_with_rulings += usize::from(!g.rulings.is_empty());
+        self.games_ending_in_ruling += usize::from(g.ends_in_ruling);
+        self.games_with_forbidden_repetition += usize::from(g.rulings.iter().any(|k| k != "draw"));
+        self.move_limit_reached += usize::from(g.move_limit);
+        self.dead_draws += usize::from(g.dead_draw);
+    }
 }
 
 #[cfg(feature = "serde")]
@@ -644,6 +714,7 @@ impl Stats {
         if g.status != Status::Unreadable {
             let key = format!("{result} / {}", g.termination.unwrap_or("none"));
             *self.result_vs_termination.entry(key).or_default() += 1;
+            self.repetition_rulings.add(g);
             self.plies.push(g.plies as u32);
             for (i, n) in g.captures.iter().enumerate() {
                 if *n > 0 {

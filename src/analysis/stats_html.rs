@@ -248,6 +248,17 @@ fn summary(html: &mut String, stats: &Stats) {
         ["result / termination", "games", "share"],
         &counts(&stats.result_vs_termination),
     );
+    let r = &stats.repetition_rulings;
+    let mut rulings: Vec<[String; 2]> = r.by_kind.iter().map(|(k, n)| [k.clone(), n.to_string()]).collect();
+    rulings.extend([
+        ["rulings in all".to_string(), r.rulings.to_string()],
+        ["games with a ruling".to_string(), r.games_with_rulings.to_string()],
+        ["games ending in a ruling".to_string(), r.games_ending_in_ruling.to_string()],
+        ["games in a forbidden repetition".to_string(), r.games_with_forbidden_repetition.to_string()],
+        ["games reaching the move limit".to_string(), r.move_limit_reached.to_string()],
+        ["games reaching a dead draw".to_string(), r.dead_draws.to_string()],
+    ]);
+    table(html, "Repetition rulings", ["ruling", "count"], &rulings);
 }
 
 /// A range of main-line lengths and its games.

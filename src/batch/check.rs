@@ -303,6 +303,20 @@ impl<F: Follow> Checker<F> {
         self
     }
 
+    /// Judges each game's repetitions, natural move limit and result by
+    /// `rules` (the Asian rules unless told: see [`Replayer::rules`]).
+    ///
+    /// ```
+    /// use qipu::batch::Checker;
+    /// use qipu::rules::judge::RuleSet;
+    /// let checked = &qipu::formats::pgn::read_with("1. h2e2 *", &mut Checker::default().rules(RuleSet::Chinese))[0];
+    /// assert_eq!(checked.replayed.rules, RuleSet::Chinese);
+    /// ```
+    pub fn rules(mut self, rules: crate::rules::judge::RuleSet) -> Checker<F> {
+        self.replayer.set_rules(rules);
+        self
+    }
+
     /// The follower, to read what it gathers as the game goes on.
     pub fn follower(&self) -> &F {
         self.replayer.follower()

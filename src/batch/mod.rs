@@ -36,7 +36,7 @@ pub mod unzip;
 pub use check::{Checked, Checker, MAX_WARNINGS, Status};
 pub use input::{Expanded, Input, Member, escaped_name, expand};
 pub use problem::{ProblemLine, Severity};
-pub use report::{ErrorReport, Report};
+pub use report::{ChaseReport, ConductReport, ErrorReport, Report, RulingReport};
 pub use run::{Batch, Event, Meta, cores};
 
 #[allow(unused_imports)]

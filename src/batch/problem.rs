@@ -15,6 +15,9 @@ pub enum Severity {
     /// Something read or written all the same: a relaxed reading, a result
     /// the final position contradicts, an input that holds no record.
     Warning,
+    /// Nothing wrong with the record, but worth telling: a forbidden
+    /// repetition the game passes through.
+    Note,
 }
 
 impl Severity {
@@ -23,6 +26,7 @@ impl Severity {
         match self {
             Severity::Error => "error",
             Severity::Warning => "warning",
+            Severity::Note => "note",
         }
     }
 }
@@ -31,14 +35,16 @@ impl Severity {
 /// compilers use (editors and `grep` can jump to them):
 ///
 /// ```text
-/// SOURCE[:LINE:COLUMN | @OFFSET]: error|warning: [game N[, ply P: MOVE | , start position]: ]REASON
+/// SOURCE[:LINE:COLUMN | @OFFSET]: error|warning|note: [game N[, ply P: MOVE | , start position]: ]REASON
 /// ```
 ///
 /// `LINE:COLUMN` (1-based, the column in characters) is given for text
 /// formats, `@OFFSET` (a byte offset) for binary ones, and neither when the
 /// place is not known. `error` is a game or input that fails (illegal,
 /// unreadable, not written); `warning` is a relaxed reading, a stated result
-/// the final position contradicts, or an input that holds no record.
+/// the final position contradicts, or an input that holds no record; `note`
+/// a forbidden repetition the game passes through (a ruling a side loses
+/// by, which no result conflict tells of already).
 ///
 /// ```
 /// use qipu::batch::ProblemLine;
@@ -137,8 +143,16 @@ impl ProblemLine {
         ProblemLine::new(source, None, Severity::Error, Some(index), reason.to_string())
     }
 
+    /// A forbidden repetition game `index` (from 0) passes through:
+    /// `SOURCE: note: game N: forbidden repetition: EXPLANATION`.
+    pub fn ruling_note(source: &str, index: usize, explanation: &str) -> ProblemLine {
+        let reason = format!("forbidden repetition: {explanation}");
+        ProblemLine::new(source, None, Severity::Note, Some(index), reason)
+    }
+
     /// Every problem of a [`Report`], in the order a text report gives
-    /// them: the error, then the result conflict, then the warnings.
+    /// them: the error, then the result conflict, then the warnings, then
+    /// a note for each forbidden repetition not told already.
     pub fn of_report(r: &Report) -> Vec<ProblemLine> {
         let mut lines = Vec::new();
         if let Some(e) = &r.error {
@@ -156,6 +170,9 @@ impl ProblemLine {
         }
         for w in &r.warnings_read {
             lines.push(ProblemLine::warning(&r.shown, Some(w.at), Some(r.index), &w.message));
+        }
+        for ruling in r.forbidden_rulings() {
+            lines.push(ProblemLine::ruling_note(&r.shown, r.index, &ruling.explanation));
         }
         lines
     }

@@ -7,8 +7,10 @@
 use serde::Serialize;
 
 use super::{Checked, Meta, Status};
+use crate::Color;
 use crate::record::Warning;
-use crate::record::replay::ReplayError;
+use crate::record::replay::{ReplayError, Replayed};
+use crate::rules::judge::{Conduct, Ruling, Verdict};
 
 /// The report of one game.
 ///
@@ -56,8 +58,23 @@ pub struct Report {
     /// The problems the reader and the replay worked around, each
     /// `place: message`.
     pub warnings: Vec<String>,
-    /// The stated result the final position contradicts, in words.
+    /// The stated result the final position, or the repetition ruling the
+    /// game ends in, contradicts, in words.
     pub result_conflict: Option<String>,
+    /// The rule book the game was judged by: `asian` or `chinese` (`None`
+    /// for an input that gives no game).
+    pub rules: Option<&'static str>,
+    /// Every repetition of the main line, ruled, in order (empty unless
+    /// the main line replayed to its end).
+    pub rulings: Vec<RulingReport>,
+    /// The index in `rulings` of the one the game ends in, if it ends in a
+    /// repetition.
+    pub final_ruling: Option<usize>,
+    /// The first ply at which the natural move limit was reached.
+    pub move_limit_at: Option<usize>,
+    /// The first ply at which neither side had material left that can win
+    /// (0: the start position).
+    pub dead_draw_at: Option<usize>,
     /// The same problems as `warnings`, each with its place apart (for
     /// text reports: see [`super::ProblemLine`]).
     #[cfg_attr(feature = "serde", serde(skip))]
@@ -120,6 +137,7 @@ impl Report {
         let unreadable = checked.unreadable.is_some();
         let error =
             replayed.error.as_ref().map(|e| ErrorReport::of(e, unreadable, checked.start_at.is_some()));
+        let (rulings, final_ruling) = RulingReport::of_replayed(replayed);
         Report {
             source: meta.json_source.clone(),
             source_escaped: meta.source_escaped,
@@ -135,6 +153,11 @@ impl Report {
             error,
             warnings: checked.warnings.iter().map(|w| format!("{}: {}", w.at, w.message)).collect(),
             result_conflict: replayed.result_conflict.clone(),
+            rules: Some(replayed.rules.as_str()),
+            rulings,
+            final_ruling,
+            move_limit_at: replayed.move_limit_at,
+            dead_draw_at: replayed.dead_draw_at,
             warnings_read: checked.warnings.clone(),
             whole_input: false,
             told: replayed.error.as_ref().filter(|_| !unreadable).map(|e| e.to_string()),
@@ -160,6 +183,11 @@ impl Report {
             error: Some(ErrorReport::whole_input(message)),
             warnings: Vec::new(),
             result_conflict: None,
+            rules: None,
+            rulings: Vec::new(),
+            final_ruling: None,
+            move_limit_at: None,
+            dead_draw_at: None,
             warnings_read: Vec::new(),
             whole_input: true,
             told: None,
@@ -170,6 +198,142 @@ impl Report {
     /// `no-record`.
     pub fn status_text(&self) -> &'static str {
         status_name(self.status)
+    }
+
+    /// The rulings the game passes through that a side loses by (a
+    /// forbidden repetition: the verdict is no draw), but the one a result
+    /// conflict tells of already: what a text report notes.
+    pub fn forbidden_rulings(&self) -> impl Iterator<Item = &RulingReport> {
+        let told = self.final_ruling.filter(|_| self.result_conflict.is_some());
+        self.rulings
+            .iter()
+            .enumerate()
+            .filter(move |&(k, r)| r.verdict != "draw" && Some(k) != told)
+            .map(|(_, r)| r)
+    }
+}
+
+/// A repetition ruled ([`Ruling`]), as reports give it.
+///
+/// ```
+/// use qipu::batch::{Checker, Meta, Report};
+/// let pgn = "[FEN \"3ak3C/4a2R1/9/4p3p/2r1rcR2/4C4/1n2P3P/B3B4/4A4/1c2KA3 w - - 0 1\"]\n\
+///            1. g5g9 f5f9 2. g9g5 f9f5 3. g5g9 f5f9 4. g9g5 f9f5 5. g5g9 0-1";
+/// let checked = &qipu::formats::pgn::read_with(pgn, &mut Checker::default())[0];
+/// let meta = Meta { source: "a.pgn".into(), json_source: "a.pgn".into(), source_escaped: false, format: "pgn", encoding: None };
+/// let report = Report::game(&meta, 0, checked);
+/// let ruling = &report.rulings[0];
+/// assert_eq!((ruling.plies, ruling.verdict, ruling.kind), ([0, 4, 8], "red-loses", Some("perpetual-check")));
+/// assert_eq!((ruling.red.checks, ruling.black.idle), (4, 4));
+/// assert_eq!(report.final_ruling, Some(0));
+/// assert!(ruling.explanation.starts_with("Red checks perpetually"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct RulingReport {
+    /// The plies (0: the start) of the position's first, second and third
+    /// occurrences: the cycle judged runs from the first to the third.
+    pub plies: [usize; 3],
+    /// The last ply of the repetition (the third occurrence, or later when
+    /// the cycle went on to the same verdict).
+    pub end: usize,
+    /// `draw`, `red-loses` or `black-loses`.
+    pub verdict: &'static str,
+    /// The loser's forbidden conduct (`perpetual-check`, `perpetual-chase`,
+    /// `check-chase`, `perpetual-mate-threat`, `mate-threat-mixed`); `None`
+    /// for a draw.
+    pub kind: Option<&'static str>,
+    /// What Red did in the cycle.
+    pub red: ConductReport,
+    /// What Black did in the cycle.
+    pub black: ConductReport,
+    /// The ruling in words.
+    pub explanation: String,
+}
+
+/// What one side did in a repeated cycle ([`Conduct`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct ConductReport {
+    /// Its moves in the cycle.
+    pub moves: usize,
+    /// Moves that gave check.
+    pub checks: usize,
+    /// Moves that chased (and gave no check).
+    pub chases: usize,
+    /// Moves that threatened mate in one (Chinese rules only).
+    pub mate_threats: usize,
+    /// Moves that did none of these.
+    pub idle: usize,
+    /// Its forbidden conduct, if every move was forcing.
+    pub violation: Option<&'static str>,
+    /// The chases of the piece chased throughout, one a chasing move.
+    pub chased: Vec<ChaseReport>,
+}
+
+/// One chase: at `ply`, the `chaser` standing on `from` threatens the
+/// `target` on `at`; pieces as FEN letters (upper case Red).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+pub struct ChaseReport {
+    /// The ply of the chasing move.
+    pub ply: usize,
+    /// The chasing piece (`R`, `n` …).
+    pub chaser: char,
+    /// Where it stands after the move (`g9`).
+    pub from: String,
+    /// The piece chased.
+    pub target: char,
+    /// Where it stands.
+    pub at: String,
+}
+
+impl RulingReport {
+    /// The report of `ruling`.
+    pub fn of(ruling: &Ruling) -> RulingReport {
+        RulingReport {
+            plies: ruling.plies,
+            end: ruling.end,
+            verdict: match ruling.verdict {
+                Verdict::Draw => "draw",
+                Verdict::Loses(Color::Red) => "red-loses",
+                Verdict::Loses(Color::Black) => "black-loses",
+            },
+            kind: ruling.kind().map(|v| v.as_str()),
+            red: ConductReport::of(ruling.side(Color::Red)),
+            black: ConductReport::of(ruling.side(Color::Black)),
+            explanation: ruling.to_string(),
+        }
+    }
+
+    /// The rulings of a replay, and the index of the one it ends in.
+    pub fn of_replayed(replayed: &Replayed) -> (Vec<RulingReport>, Option<usize>) {
+        let rulings = replayed.rulings.iter().map(RulingReport::of).collect();
+        (rulings, replayed.final_ruling().map(|_| replayed.rulings.len() - 1))
+    }
+}
+
+impl ConductReport {
+    fn of(c: &Conduct) -> ConductReport {
+        ConductReport {
+            moves: c.moves,
+            checks: c.checks,
+            chases: c.chases,
+            mate_threats: c.mate_threats,
+            idle: c.idle(),
+            violation: c.violation.map(|v| v.as_str()),
+            chased: c
+                .chased
+                .iter()
+                .map(|ch| ChaseReport {
+                    ply: ch.ply,
+                    chaser: ch.chaser.char(),
+                    from: ch.from.to_string(),
+                    target: ch.target.char(),
+                    at: ch.at.to_string(),
+                })
+                .collect(),
+        }
     }
 }
 

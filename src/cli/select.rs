@@ -9,6 +9,7 @@ use qipu::batch::{Batch, Input, Meta, Status};
 use qipu::dedupe::{Keep, Kinds};
 use qipu::record::Visitor;
 use qipu::record::replay::Termination;
+use qipu::rules::judge::RuleSet;
 use qipu::select::{
     DateRange, EccoSet, GameNumbers, Judged, MaterialAt, MaterialPattern, OptionError, OptionErrorKind,
     Options, PassEvent, Reading, ResultChoice, Selection, Span,
@@ -41,8 +42,22 @@ pub enum TerminationArg {
     Stalemate,
     /// 120 plies without a capture.
     MoveLimit,
-    /// The final position stands for the third time.
+    /// The game ends in a repetition ruled a draw.
     Repetition,
+    /// The game ends in a repetition a side loses by checking perpetually (长将).
+    PerpetualCheck,
+    /// The game ends in a repetition a side loses by chasing a piece perpetually (长捉).
+    PerpetualChase,
+    /// The game ends in a repetition a side loses by checking and chasing (一将一捉).
+    CheckChase,
+    /// The game ends in a repetition a side loses by threatening mate perpetually (长杀; Chinese
+    /// rules).
+    PerpetualMateThreat,
+    /// The game ends in a repetition a side loses by threatening mate and checking or chasing
+    /// (一将一杀; Chinese rules).
+    MateThreatMixed,
+    /// Neither side has material left that can win.
+    DeadDraw,
     /// None of these (or the main line does not replay to its end).
     None,
 }
@@ -100,7 +115,8 @@ pub struct SelectArgs {
     /// Games with this stated result (comma list: `1-0,draw`).
     #[arg(long, value_enum, value_delimiter = ',', value_name = "RESULT")]
     pub result: Vec<ResultArg>,
-    /// Games whose main line ends so, by the final position (comma list).
+    /// Games whose main line ends so, by the final position and the repetition it ends in, as
+    /// --rules judges them (comma list).
     #[arg(long, value_enum, value_delimiter = ',', value_name = "END")]
     pub termination: Vec<TerminationArg>,
     /// Games of this status (comma list): `valid`, or only the bad ones.
@@ -178,6 +194,10 @@ pub struct SelectArgs {
     /// inputs are read once more first to find the groups (twice with truncated).
     #[arg(long, value_enum, value_name = "WHICH", requires = "dedupe")]
     pub keep: Option<KeepArg>,
+    /// The rule book repetitions, the natural move limit and results are judged by: asian
+    /// (AXF/WXF, the default) or chinese (中国象棋竞赛规则 2011).
+    #[arg(long, value_name = "RULES", default_value = "asian", help_heading = "Rules")]
+    pub rules: RuleSet,
 }
 
 /// `--dedupe` kinds of sameness.
@@ -262,6 +282,12 @@ impl SelectArgs {
                     TerminationArg::Stalemate => Some(Termination::Stalemate),
                     TerminationArg::MoveLimit => Some(Termination::MoveLimit),
                     TerminationArg::Repetition => Some(Termination::Repetition),
+                    TerminationArg::PerpetualCheck => Some(Termination::PerpetualCheck),
+                    TerminationArg::PerpetualChase => Some(Termination::PerpetualChase),
+                    TerminationArg::CheckChase => Some(Termination::CheckChase),
+                    TerminationArg::PerpetualMateThreat => Some(Termination::PerpetualMateThreat),
+                    TerminationArg::MateThreatMixed => Some(Termination::MateThreatMixed),
+                    TerminationArg::DeadDraw => Some(Termination::DeadDraw),
                     TerminationArg::None => None,
                 })
                 .collect(),
@@ -289,6 +315,7 @@ impl SelectArgs {
             limit: self.limit,
             dedupe: kinds,
             keep: self.keep.map_or(Keep::First, KeepArg::policy),
+            rules: self.rules,
         })
     }
 }

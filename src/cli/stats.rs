@@ -90,6 +90,7 @@ fn text(stats: &Stats, top: usize, out: &mut impl Write) -> std::io::Result<()> 
         }
         Ok::<(), std::io::Error>(())
     };
+    let counted = |v: usize| format!("{v:>8}  {:5.1}%", share(v));
     let counts = |m: &std::collections::BTreeMap<String, usize>| {
         m.iter().map(|(k, &v)| (k.clone(), format!("{v:>8}  {:5.1}%", share(v)))).collect::<Vec<_>>()
     };
@@ -101,6 +102,18 @@ fn text(stats: &Stats, top: usize, out: &mut impl Write) -> std::io::Result<()> 
         "result recorded / termination computed",
         &mut counts(&stats.result_vs_termination).into_iter(),
     )?;
+    let r = &stats.repetition_rulings;
+    let mut rulings: Vec<(String, String)> =
+        r.by_kind.iter().map(|(k, &v)| (k.clone(), format!("{v:>8}"))).collect();
+    rulings.extend([
+        ("rulings in all".to_string(), format!("{:>8}", r.rulings)),
+        ("games with a ruling".to_string(), counted(r.games_with_rulings)),
+        ("games ending in a ruling".to_string(), counted(r.games_ending_in_ruling)),
+        ("games in a forbidden repetition".to_string(), counted(r.games_with_forbidden_repetition)),
+        ("games reaching the move limit".to_string(), counted(r.move_limit_reached)),
+        ("games reaching a dead draw".to_string(), counted(r.dead_draws)),
+    ]);
+    section(out, "repetition rulings", &mut rulings.into_iter())?;
     let mut lengths =
         stats.length_distribution().into_iter().map(|(k, v)| (format!("{k} plies"), format!("{v:>8}")));
     section(out, "main-line length", &mut lengths)?;

@@ -7,6 +7,7 @@ use super::args::Opened;
 use super::progress::{Outcome, Tally, summary_line};
 use super::{Failure, OutputFormat};
 use qipu::batch::{ProblemLine, Report, Status};
+use qipu::rules::judge::Verdict;
 use qipu::select::PassEvent;
 
 /// Arguments of `qipu validate`.
@@ -44,7 +45,8 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
                     let quiet = matches!(args.format, OutputFormat::Text)
                         && game.replayed.error.is_none()
                         && game.replayed.result_conflict.is_none()
-                        && game.warnings.is_empty();
+                        && game.warnings.is_empty()
+                        && game.replayed.rulings.iter().all(|r| r.verdict == Verdict::Draw);
                     if !selected || quiet {
                         return Ok(());
                     }

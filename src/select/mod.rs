@@ -48,6 +48,7 @@ use crate::batch::{Checked, Checker, Status};
 use crate::record::replay::{Follow, Termination};
 use crate::record::visit::Map;
 use crate::record::{GameResult, Record, Span as Place, Visitor, Warning};
+use crate::rules::judge::RuleSet;
 
 /// A tag criterion: the value of one of `names` (case-insensitive; the
 /// first such tag of the game) matches the pattern. A game without any of
@@ -163,6 +164,10 @@ pub struct Selection {
     pub has_variations: bool,
     /// What must be found in the moves: a position, material.
     pub looks: Arc<Looks>,
+    /// The rule book games are judged by (repetitions, the natural move
+    /// limit, results: see [`RuleSet`]); not a criterion, so it does not
+    /// make a selection non-empty.
+    pub rules: RuleSet,
 }
 
 /// A game with whether it [matches](Selection::matches) a selection.
@@ -260,7 +265,7 @@ impl Selection {
         let selection = self.clone();
         let mut names = self.tag_names();
         names.extend_from_slice(keep);
-        let checker = Checker::following((self.probe(), follow)).keep_tags(&names);
+        let checker = Checker::following((self.probe(), follow)).keep_tags(&names).rules(self.rules);
         Map::new(checker, move |checked: Checked<(Probed, F::Output)>| {
             let matches = selection.is_empty() || selection.matches(&checked, &checked.followed.0);
             let key = checked.followed.0.key;
@@ -284,9 +289,10 @@ impl Selection {
         if self.is_empty() {
             return Judged { matches: true, key: None, game: () };
         }
-        if record.unreadable().is_some() {
+        if record.unreadable().is_some() || record.replayed().rules != self.rules {
             // No move of it replays, but its start may be set up: its events
-            // are checked again, which resolves no move.
+            // are checked again, which resolves no move. A record judged by
+            // other rules than its replay was is replayed again by them.
             let judged = record.visit(&mut self.checker(()));
             return Judged { matches: judged.matches, key: judged.key, game: () };
         }
@@ -298,7 +304,7 @@ impl Selection {
     /// Whether an input that cannot be read at all, and so counts as one
     /// unreadable game without tags or moves, matches.
     pub fn matches_unreadable(&self) -> bool {
-        let mut checker = Checker::following(self.probe()).keep_tags(&self.tag_names());
+        let mut checker = Checker::following(self.probe()).keep_tags(&self.tag_names()).rules(self.rules);
         checker.begin_game(Place::default());
         checker.unreadable(Warning { at: Place::default(), message: String::new() });
         let checked = checker.end_game();

@@ -12,6 +12,7 @@ use crate::FromFenError;
 use crate::batch::{Batch, Input, Status};
 use crate::dedupe::{Dedupe, Keep, Key, Kinds};
 use crate::record::replay::Termination;
+use crate::rules::judge::RuleSet;
 
 /// Which games to select, each option left out (`None`, empty, `false`,
 /// 0) by default: the default selects every game. These are the batch
@@ -105,6 +106,9 @@ pub struct Options {
     pub dedupe: Option<Kinds>,
     /// Which game of each group of copies is kept (with `dedupe`).
     pub keep: Keep,
+    /// The rule book games are judged by (`--rules`): how repetitions,
+    /// the natural move limit and so `terminations` are judged.
+    pub rules: RuleSet,
 }
 
 /// Why [`Options`] do not make a [`Chooser`]: the option (`mirror`,
@@ -243,6 +247,7 @@ impl Options {
             has_comments: self.has_comments,
             has_variations: self.has_variations,
             looks: Arc::new(looks),
+            rules: self.rules,
         };
         let mut selector = Selector::new(self.games.clone(), self.invert, self.skip, self.limit);
         let mut planned = None;
