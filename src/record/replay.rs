@@ -1146,30 +1146,27 @@ impl<F: Follow> Replayer<F> {
         let error = self.main_error.take().or(self.variation_error.take());
         let main_complete = error.as_ref().is_none_or(|e| e.in_variation());
         let rules = self.arbiter.rules();
-        let (termination, result_conflict, rulings, ends_in_ruling, move_limit_at, dead_draw_at) =
-            if main_complete {
-                let outcome = self.pos.outcome();
-                let judged = Judged::of(&self.arbiter, outcome);
-                let conflict = result_conflict(self.stated_result(), outcome, &judged);
-                let ends_in_ruling = self.arbiter.final_ruling().is_some();
-                let (limit, dead) = (self.arbiter.move_limit_at(), self.arbiter.dead_draw_at());
-                (judged.termination, conflict, self.arbiter.take_rulings(), ends_in_ruling, limit, dead)
-            } else {
-                (None, None, Vec::new(), false, None, None)
-            };
+        let (ending, result_conflict) = if main_complete {
+            let outcome = self.pos.outcome();
+            let conflict =
+                result_conflict(self.stated_result(), outcome, &Judged::of(&self.arbiter, outcome));
+            (Ending::of(&mut self.arbiter, outcome), conflict)
+        } else {
+            (Ending::none(), None)
+        };
         Replayed {
             resolution: Resolution { setup: Some(setup), start: self.start_pos.take(), moves: Vec::new() },
             moves: std::mem::take(&mut self.moves),
             plies: self.plies,
             variation_plies: self.variation_plies,
             error,
-            termination,
+            termination: ending.termination,
             result_conflict,
             rules,
-            rulings,
-            ends_in_ruling,
-            move_limit_at,
-            dead_draw_at,
+            rulings: ending.rulings,
+            ends_in_ruling: ending.ends_in_ruling,
+            move_limit_at: ending.move_limit_at,
+            dead_draw_at: ending.dead_draw_at,
             warnings: self.start_warning.take().into_iter().collect(),
         }
     }
@@ -1219,15 +1216,7 @@ pub(super) fn ending(rules: RuleSet, start: &Position, moves: &[Move]) -> Ending
         let _ = pos.play_unchecked(m);
         arbiter.push(&pos, m);
     }
-    let outcome = pos.outcome();
-    let termination = Judged::of(&arbiter, outcome).termination;
-    Ending {
-        termination,
-        ends_in_ruling: arbiter.final_ruling().is_some(),
-        move_limit_at: arbiter.move_limit_at(),
-        dead_draw_at: arbiter.dead_draw_at(),
-        rulings: arbiter.take_rulings(),
-    }
+    Ending::of(&mut arbiter, pos.outcome())
 }
 
 /// How a main line ends ([`ending`]): the fields of [`Replayed`] so named.
@@ -1237,6 +1226,31 @@ pub(super) struct Ending {
     pub(super) ends_in_ruling: bool,
     pub(super) move_limit_at: Option<usize>,
     pub(super) dead_draw_at: Option<usize>,
+}
+
+impl Ending {
+    /// What `arbiter` saw of a main line replayed to its end, whose final
+    /// position ends the game as `outcome` says (its rulings taken).
+    fn of(arbiter: &mut Arbiter, outcome: Option<Outcome>) -> Ending {
+        Ending {
+            termination: Judged::of(arbiter, outcome).termination,
+            ends_in_ruling: arbiter.final_ruling().is_some(),
+            move_limit_at: arbiter.move_limit_at(),
+            dead_draw_at: arbiter.dead_draw_at(),
+            rulings: arbiter.take_rulings(),
+        }
+    }
+
+    /// A main line not replayed to its end: nothing judged.
+    pub(super) fn none() -> Ending {
+        Ending {
+            termination: None,
+            rulings: Vec::new(),
+            ends_in_ruling: false,
+            move_limit_at: None,
+            dead_draw_at: None,
+        }
+    }
 }
 
 /// How many games were replayed on this thread, for the tests that count

@@ -295,17 +295,10 @@ fn pruned_replay(old: &Replayed, tree: &MoveTree, old_of: &[usize], cut: Cut) ->
         move_limit_at: old.move_limit_at,
         dead_draw_at: old.dead_draw_at,
     };
-    let none = || super::replay::Ending {
-        termination: None,
-        rulings: Vec::new(),
-        ends_in_ruling: false,
-        move_limit_at: None,
-        dead_draw_at: None,
-    };
     let (ending, result_conflict) = match (cut.too_long, main_complete) {
         (false, _) => (kept(), old.result_conflict.clone()),
         (true, true) => (super::replay::ending(old.rules, start, main_moves), None),
-        (true, false) => (none(), None),
+        (true, false) => (super::replay::Ending::none(), None),
     };
     let variation_plies = (1..tree.len()).filter(|&k| !on_main[k] && moves[k].is_some()).count();
     Some(Replayed {
