@@ -8,9 +8,9 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 use qipu::analysis::ecco;
 use qipu::batch::{Checked, Checker, ErrorReport, Meta, Report, Status};
-use qipu::rules::judge::RuleSet;
 use qipu::formats::{dhtmlxq, json, pgn, uci, xqf};
 use qipu::record::{MoveText, NodeId, Record, Score};
+use qipu::rules::judge::RuleSet;
 
 use crate::errors::raise;
 use crate::kwargs;
