@@ -255,7 +255,7 @@ fn text_from_records_is_escaped() {
 
 #[test]
 fn text_and_json_are_as_they_were() {
-    // Written by `qipu stats` before the page came (commit 95355b5); the
+    // Written by `qipu stats` before the page came (commit 95355b5); the terminations and the
     // text's section of repetition rulings since.
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
     let text = qipu().args(["stats", HU_RONGHUA]).output().unwrap();

@@ -40,7 +40,10 @@
 //!   attacker in turn (an offer to exchange);
 //!
 //! and the attack is new: the same piece did not attack the same target so
-//! before the move. A pinned piece chases only what it may legally take.
+//! before the move. A pinned piece chases only what it may legally take;
+//! a side answering check compares with what it could take but for the
+//! check (a piece that attacked before the check and attacks again once
+//! the check is answered does not chase).
 //!
 //! ```
 //! use qipu::{Color, Move, Position};
@@ -60,7 +63,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::{Color, Move, Piece, Position, Role, Square};
+use super::{Color, Move, Piece, Position, Role, Setup, Square};
 
 /// The rule book a repetition is judged by.
 ///
@@ -422,7 +425,7 @@ fn conducts(rules: RuleSet, start: &Position, cycle: &[Move], first_ply: usize) 
         now.clear();
         was.clear();
         chase_pairs(&passed, &mut now);
-        chase_pairs(&before, &mut was);
+        chases_but_for_check(&before, &mut was);
         let pair_ids =
             |table: &[u8; Square::COUNT], (a, t): (Square, Square)| (table[a.index()], table[t.index()]);
         let old: Vec<(u8, u8)> = was.iter().map(|&p| pair_ids(&ids_before, p)).collect();
@@ -534,6 +537,36 @@ fn chase_pairs(pos: &Position, out: &mut Vec<(Square, Square)>) {
     }
 }
 
+/// The chases of the side to move in `pos` as they stood before a check
+/// took them away: a side in check may only answer the check, so every
+/// attack it had would look new after the answer. Besides the chases that
+/// answer the check (taking the checking piece), those of the position
+/// without the checking pieces count; pins by other pieces still hold.
+fn chases_but_for_check(pos: &Position, out: &mut Vec<(Square, Square)>) {
+    chase_pairs(pos, out);
+    if !pos.is_check() {
+        return;
+    }
+    let us = pos.turn();
+    let king = pos.king(us);
+    let them = pos.passed();
+    let mut board = pos.board().clone();
+    let mut list = super::MoveList::new();
+    for from in pos.board().squares_of(!us) {
+        list.clear();
+        them.pseudo_moves_from(from, &mut list);
+        if list.iter().any(|m| m.to == king) {
+            let _ = board.remove(from);
+        }
+    }
+    let setup = Setup { board, turn: us, halfmoves: 0, fullmoves: 1 };
+    if let Ok(free) = Position::from_setup(setup)
+        && !free.is_check()
+    {
+        chase_pairs(&free, out);
+    }
+}
+
 /// Whether, once the capture `m` is played, the side that lost the piece
 /// can legally take on its point.
 fn protected(pos: &Position, m: Move) -> bool {
@@ -600,5 +633,22 @@ mod tests {
         assert_eq!(r.verdict, Verdict::Loses(Color::Red));
         let c = r.side(Color::Red).chased[0];
         assert_eq!((c.chaser.role, c.target.role), (Role::Rook, Role::Horse));
+    }
+
+    #[test]
+    fn an_attack_back_after_answering_check_is_not_new() {
+        // The king's step f0-f1 frees the elephant pinned on c0 by the
+        // cannon through d0: it now attacks the cannon on e2 (a chase). The
+        // other cannon checks from b1 through e1; the king steps back to
+        // f0, and the elephant, no longer pinned, attacks again: an attack
+        // it had before the check, no new chase. The cannon's return pins
+        // it again. One chase in two moves: no perpetual chase.
+        let fen = "4k4/9/9/9/9/9/9/4c4/4A4/1cBA1K3 w";
+        let r = rule(RuleSet::Asian, fen, "f0f1 b0b1 f1f0 b1b0");
+        let (red, black) = (r.side(Color::Red), r.side(Color::Black));
+        assert_eq!((red.chases, red.idle()), (2, 2), "{r}");
+        assert_eq!(red.chased[0].chaser.role, Role::Elephant, "{r}");
+        assert_eq!((black.checks, black.idle()), (2, 2), "{r}");
+        assert_eq!(r.verdict, Verdict::Draw, "{r}");
     }
 }
