@@ -412,7 +412,8 @@ impl<V: Visitor> Reader<'_, V> {
             self.state.content = true;
             for (name, value) in &tags {
                 let column = if name.eq_ignore_ascii_case("FEN") { fen_tag_column(line) } else { 1 };
-                self.visitor.tag(name, value, Span { line: number, column });
+                let red = self.red_name(name);
+                self.visitor.tag(red.as_deref().unwrap_or(name), value, Span { line: number, column });
             }
             for (name, _) in &tags {
                 self.add_tag(name);
@@ -461,6 +462,16 @@ impl<V: Visitor> Reader<'_, V> {
                 Early::Unreadable(w) => self.visitor.unreadable(w),
             }
         }
+    }
+
+    /// The name a `White…` tag is read under: `Red…` (`White` is `Red`,
+    /// `WhiteElo` is `RedElo`), the first player of a Xiangqi game, as the
+    /// PGN of chess programs (pychess, WinBoard) names Red; `None` for other
+    /// tags, and when the game already has the `Red…` tag.
+    fn red_name(&self, name: &str) -> Option<String> {
+        let rest = name.get(..5).filter(|w| w.eq_ignore_ascii_case("White")).map(|_| &name[5..])?;
+        let red = format!("Red{rest}");
+        (!self.has_tag(&red)).then_some(red)
     }
 
     /// Whether the game has a tag called `name` (in any case).
