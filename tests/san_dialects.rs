@@ -174,7 +174,9 @@ fn san(pos: &Position, m: Move, dialect: Dialect) -> String {
         .legal_moves()
         .iter()
         .copied()
-        .filter(|o| o.to == m.to && o.from != m.from && pos.board().piece_at(o.from).map(|p| p.role) == Some(role))
+        .filter(|o| {
+            o.to == m.to && o.from != m.from && pos.board().piece_at(o.from).map(|p| p.role) == Some(role)
+        })
         .collect();
     let rank = |r: usize| (r as u8 + dialect.base).to_string();
     if !rivals.is_empty() {

@@ -2,7 +2,7 @@
 //! Chinese or WinBoard SAN, told apart by the text.
 
 use super::{ParseMoveError, ResolveError, chinese, iccs, san, wxf};
-use crate::{Illegality, Move, Position};
+use crate::{Color, Illegality, Move, Position};
 
 /// Why a written move is no legal move of its position.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -20,6 +20,11 @@ pub enum MoveError {
     /// Chinese text that does not read as a move.
     #[error("{}", .0.kind)]
     NotChinese(ParseMoveError),
+    /// The first move, from the standard start with Red to move, is a
+    /// legal move of this side (Black): the record does not say that it
+    /// moves first.
+    #[error("{0} moves first from the standard start; {other} moves first", other = !*.0)]
+    FirstMoveOutOfTurn(Color),
 }
 
 /// Resolves one written move in `pos`, whatever its notation: ICCS (or

@@ -956,6 +956,7 @@ impl<F: Follow> Replayer<F> {
                     self.lookahead = Some(look);
                     return ControlFlow::Continue(());
                 }
+                let error = self.out_of_turn(mv).unwrap_or(error);
                 let over = if self.line.main { self.pos.outcome() } else { None };
                 let e = ReplayError {
                     ply: self.line.ply + 1,
@@ -1025,6 +1026,23 @@ impl<F: Follow> Replayer<F> {
                 depth: 0,
             })
         })
+    }
+
+    /// The error of a first move from the standard start, Red to move,
+    /// that is a legal move of Black's: it says so.
+    #[cold]
+    fn out_of_turn(&self, mv: Written<'_>) -> Option<MoveError> {
+        let pos = &self.pos;
+        if self.line.ply != 0 || pos.turn() != Color::Red || *pos.board() != crate::Board::start() {
+            return None;
+        }
+        let setup = Setup { board: pos.board().clone(), turn: Color::Black, halfmoves: 0, fullmoves: 1 };
+        let black = Position::from_setup(setup).ok()?;
+        let legal = match mv {
+            Written::Text(t) => resolve_any_in_game(&black, t, &mut self.dialect.clone()).is_ok(),
+            Written::Coords(m) => black.illegality(m).is_none(),
+        };
+        legal.then_some(MoveError::FirstMoveOutOfTurn(Color::Black))
     }
 
     /// Holds a move read during a lookahead, and ends the lookahead once
@@ -1927,5 +1945,29 @@ mod tests {
         let mate = "[FEN \"3k5/R8/9/9/9/9/9/9/1R7/4K4 w\"]\n";
         let e = replay_text(&format!("{mate}1. b1b9 d9d8")).error.unwrap();
         assert!(e.message().contains("already over"), "{}", e.message());
+    }
+
+    #[test]
+    fn a_first_move_of_black_from_the_standard_start_is_out_of_turn() {
+        // (Chinese and WXF moves are written as the mover sees the board:
+        // Black's 炮８平５ is Red's 炮八平五 too.)
+        for first in ["h7e7", "H7-E7", "h9g7"] {
+            let e = replay_text(&format!("1. {first} h2e2 *")).error.unwrap();
+            assert_eq!(e.ply, 1, "{first}");
+            assert!(
+                e.message().contains("Black moves first from the standard start; Red moves first"),
+                "{first}: {}",
+                e.message()
+            );
+        }
+        // Said by the FEN: Black moves first.
+        let fen = "[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b\"]\n";
+        assert!(replay_text(&format!("{fen}1. h7e7 h2e2 *")).is_valid());
+        // Not a move of Black's either: the error as before.
+        let e = replay_text("1. h7h1 *").error.unwrap();
+        assert!(!e.message().contains("moves first"), "{}", e.message());
+        // Later plies are not the first move.
+        let e = replay_text("1. h2e2 h9g7 2. h7e7 *").error.unwrap();
+        assert!(!e.message().contains("moves first"), "{}", e.message());
     }
 }
