@@ -985,7 +985,7 @@ pub(crate) fn split_remark(text: &str) -> (&str, Option<u8>) {
 
 /// The NAG of a remark mark: `!` 1, `?` 2, `!!` 3, `??` 4, `!?` 5, `?!` 6
 /// (full-width marks too).
-fn remark_nag(marks: &str) -> Option<u8> {
+pub(crate) fn remark_nag(marks: &str) -> Option<u8> {
     let ascii: String = marks
         .chars()
         .map(|c| match c {
