@@ -412,7 +412,9 @@ impl<V: Visitor> Reader<'_, V> {
             self.state.content = true;
             for (name, value) in &tags {
                 let column = if name.eq_ignore_ascii_case("FEN") { fen_tag_column(line) } else { 1 };
-                let red = self.red_name(name);
+                // Not when the line itself holds the `Red…` tag.
+                let red =
+                    self.red_name(name).filter(|red| !tags.iter().any(|(n, _)| n.eq_ignore_ascii_case(red)));
                 self.visitor.tag(red.as_deref().unwrap_or(name), value, Span { line: number, column });
             }
             for (name, _) in &tags {
