@@ -40,7 +40,7 @@ if [ ! -d corpus/seeded ]; then
   mkdir -p corpus/fen corpus/notation corpus/openings
   printf 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1' > corpus/fen/start
   printf '3k5/4P4/4P4/4P4/4P4/9/9/9/9/4K4 w' > corpus/fen/pawns
-  for m in 炮二平五 马８进７ 前兵进一 C2.5 H8+7 +P+1 h2e2 H2-E2 c3c4 26 15=6; do
+  for m in 炮二平五 马８进７ 前兵进一 C2.5 H8+7 +P+1 h2e2 H2-E2 c3c4 26 15=6 Che3 E5e3 H8xe7+ Ch3-e3 A10e9 Rxh1#; do
     printf '%s' "$m" > "corpus/notation/$(printf '%s' "$m" | sha1sum | cut -c1-40)"
   done
   printf '\x01\x02\x03\x04\x05\x06' > corpus/openings/a
@@ -86,6 +86,17 @@ for t in any_format stream; do
   # Several games: header notes, a repeated key, a SETUP block, a block left open, text after }END.
   [ -f "corpus/$t/wxf-games" ] || printf 'FORMAT WXF\nRED a ; 1200 ;; x\nnote\nSTART{\n 1. C2.5! h8+7?\n 2. H2+3 1-0 }END trailing\nmore\nRED b\nRED c\nSETUP{ Ke0 ke9\nRa0 }\nSTART{ 1. C8.5 }END\nSTART{ 1. H2+3\nFORMAT WXF\nRESULT 1-0\nSTART{ 1. C2.5 0-1 }END\n' > "corpus/$t/wxf-games"
   [ -f "corpus/$t/wxf-xiexie" ] || printf 'FORMAT  \tWXF\nGAME    \nRED     \t;;;\nBLACK   \t;;;\nFEN  \t\trheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RHEAKAEHR b\n\nSTART{\n H8+7\n}END\n' > "corpus/$t/wxf-xiexie"
+done
+# SAN as pychess (ranks from 1, [White]) and WinBoard (ranks from 0) write it, a move read two
+# ways until the game tells, WXF glyphs around move numbers, and a bare UBB move list.
+for t in any_format stream pgn; do
+  mkdir -p "corpus/$t"
+  [ -f "corpus/$t/san-pychess" ] || printf '[White "a"]\n[Black "b"]\n[WhiteElo "1500"]\n[Variant "xiangqi"]\n\n1. Ade2 Ra9 2. Ea3 Ra8 3. Chc3 Ch7 4. Ec1 Pi6 5. Cb4 Afe9 6. Ece3 Cc8 7. Ad1 Hi8 8. Cxc7 Ch5 9. Cb6 Ch3 10. Cc5 Cxc4 11. Ca5 Ege8 12. Pi5 Hh6 13. Cb4 Rf10 14. Cb9 Rf5 15. Eg5 Pa6 16. Ri2 Pg6 17. Cb2 Hg8 18. E5e3 Pe6 *\n' > "corpus/$t/san-pychess"
+  [ -f "corpus/$t/san-winboard" ] || printf '[White "a"]\n[Variant "xiangqi"]\n\n1. Ch4 {x} (1. Ch5) Hg7 2. Hg2 Rh9 3. Rh0 *\n' > "corpus/$t/san-winboard"
+done
+for t in any_format stream; do
+  [ -f "corpus/$t/wxf-glyphs" ] || printf 'FORMAT WXF\nSTART{\n 1. C2.5 h8+7!!2. H2+3 !?h2+3\n!!3.R1.2 r1.2  4.?! R2+6 !!! }END\n' > "corpus/$t/wxf-glyphs"
+  [ -f "corpus/$t/ubb-movelist" ] || printf '77477062\n79671022\n' > "corpus/$t/ubb-movelist"
 done
 # The .che, .ccm and .chn fixtures (generated: no real file is at hand), whole.
 for t in online any_format; do

@@ -1,4 +1,5 @@
-//! Fuzzes the QQ象棋 `.che`, 中游 `.ccm` and 联众 `.chn` readers: no input
+//! Fuzzes the QQ象棋 `.che`, 中游 `.ccm` and 联众 `.chn` readers, and the
+//! bare UBB move list's: no input
 //! may panic, hang or take more than linear time. Each reader runs on the
 //! input alone and behind what its detector looks for first (a count of
 //! moves, the byte `01`, a 188-byte header); every record read is
@@ -8,7 +9,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use qipu::analysis::replay::replay;
-use qipu::formats::online::{OnlineError, ccm, che, chn};
+use qipu::formats::online::{OnlineError, ccm, che, chn, ubb};
 use qipu::record::Record;
 
 fn check(bytes: &[u8], read: fn(&[u8]) -> Result<Record, OnlineError>) {
@@ -24,6 +25,7 @@ fuzz_target!(|data: &[u8]| {
     check(data, che::read);
     check(data, ccm::read);
     check(data, chn::read);
+    check(data, ubb::read);
     let mut counted = b"1 1 ".to_vec();
     counted.extend_from_slice(data);
     check(&counted, che::read);

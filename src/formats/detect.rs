@@ -43,6 +43,8 @@ pub enum Format {
     Ccm,
     /// A 联众 `.chn` file: a 188-byte header, then 32-byte move records.
     Chn,
+    /// A bare 东萍 (UBB) move list: digits only, four a move.
+    Ubb,
     /// Binary data that is no record format qipu knows.
     Binary,
 }
@@ -69,6 +71,7 @@ impl Format {
             Format::Che => "che",
             Format::Ccm => "ccm",
             Format::Chn => "chn",
+            Format::Ubb => "ubb",
             Format::Binary => "binary",
         }
     }
@@ -77,9 +80,9 @@ impl Format {
 /// The file-name extensions of Xiangqi record formats, read or not (in
 /// lower case): a file named so that holds nothing readable is a damaged
 /// record, not prose that happens to sit among records.
-pub const RECORD_EXTENSIONS: [&str; 16] = [
+pub const RECORD_EXTENSIONS: [&str; 17] = [
     "pgn", "xqf", "cbr", "cbl", "cbf", "dhtml", "xqn", "mxq", "sg", "che", "ccm", "chn", "ucc", "wxf", "epd",
-    "pfc",
+    "pfc", "ubb",
 ];
 
 /// Whether a file's name has the extension of a record format.
@@ -128,6 +131,9 @@ pub fn detect(bytes: &[u8]) -> Format {
     }
     if super::online::che::is_che(bytes) {
         return Format::Che;
+    }
+    if super::online::ubb::is_ubb(bytes) {
+        return Format::Ubb;
     }
     if super::online::ccm::is_ccm(bytes) {
         return Format::Ccm;

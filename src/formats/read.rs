@@ -85,9 +85,10 @@ pub(crate) fn read_sniffed<V: Visitor>(
             }
             Err(e) => Err(Unreadable::damaged(Format::Mxq, Reason::Mxq(e))),
         },
-        Format::Che | Format::Ccm | Format::Chn => {
+        Format::Che | Format::Ccm | Format::Chn | Format::Ubb => {
             let game = match told.format {
                 Format::Che => online::che::read_game(bytes),
+                Format::Ubb => online::ubb::read_game(bytes),
                 Format::Ccm => online::ccm::read_game(bytes),
                 _ => online::chn::read_game(bytes),
             };

@@ -11,7 +11,10 @@ use crate::{Board, Color};
 /// colour of the first move's piece; without a move, what the file stores
 /// (`stored`: the side, where, and what says it, such as "header"), else
 /// Red. A stored side that the first move contradicts is reported as a
-/// warning.
+/// warning. From the standard start, a first move of Black's is read so
+/// only when the file says Black moves first (and, when the file says
+/// nothing, with a warning); when it says Red, Red moves first, and the
+/// replay finds the first move out of turn.
 pub(crate) fn settle_start(
     game: &mut Game,
     board: &Board,
@@ -23,9 +26,24 @@ pub(crate) fn settle_start(
         MoveText::Coords(m) => board.piece_at(m.from).map(|p| p.color),
         MoveText::Text(_) => None,
     });
-    let turn = first_mover.or(stored.map(|(side, ..)| side)).unwrap_or(Color::Red);
+    let standard = *board == Board::start();
+    let turn = match (first_mover, stored) {
+        // From the standard start, Red moves first unless the file says
+        // Black does: the first move is then an error of the replay, which
+        // says so.
+        (Some(Color::Black), Some((Color::Red, ..))) if standard => Color::Red,
+        (Some(Color::Black), None) if standard => {
+            let message = "the file does not say who moves first, and the first move is Black's: read from the \
+                           standard start with Black to move";
+            game.warn(board_at, message);
+            Color::Black
+        }
+        (Some(mover), _) => mover,
+        (None, stored) => stored.map_or(Color::Red, |(side, ..)| side),
+    };
     if let (Some((said, at, who)), Some(mover)) = (stored, first_mover)
         && said != mover
+        && !(standard && mover == Color::Black)
     {
         game.warn(at, format!("the {who} says {said} moves first, but the first move is {mover}'s"));
     }

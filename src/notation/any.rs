@@ -2,7 +2,7 @@
 //! Chinese or WinBoard SAN, told apart by the text.
 
 use super::{ParseMoveError, ResolveError, chinese, iccs, san, wxf};
-use crate::{Illegality, Move, Position};
+use crate::{Color, Illegality, Move, Position};
 
 /// Why a written move is no legal move of its position.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -20,6 +20,11 @@ pub enum MoveError {
     /// Chinese text that does not read as a move.
     #[error("{}", .0.kind)]
     NotChinese(ParseMoveError),
+    /// The first move, from the standard start with Red to move, is a
+    /// legal move of this side (Black): the record does not say that it
+    /// moves first.
+    #[error("{0} moves first from the standard start; {other} moves first", other = !*.0)]
+    FirstMoveOutOfTurn(Color),
 }
 
 /// Resolves one written move in `pos`, whatever its notation: ICCS (or
@@ -40,16 +45,70 @@ pub enum MoveError {
 /// assert!(resolve_any(&pos, "车一进九").unwrap_err().to_string().contains("illegal"));
 /// ```
 pub fn resolve_any(pos: &Position, text: &str) -> Result<Move, MoveError> {
-    resolve_any_in_game(pos, text, &mut None)
+    resolve_any_in_game(pos, text, &mut Dialect::default())
 }
 
-/// Like [`resolve_any`], keeping the rank convention of SAN moves (0…9 or
-/// 1…10) from one move of a game to the next in `san_base`.
+/// What the moves of one game have shown of how they are written, kept from
+/// move to move by [`resolve_any_in_game`]: a game keeps one dialect.
+///
+/// - SAN ranks counted 0…9 (WinBoard, XBoard) or 1…10 (pychess,
+///   Fairy-Stockfish), settled by the first move that is legal under one
+///   count only.
+/// - Whether the game writes SAN: once a move has read as SAN only
+///   (`Hg8`, `Che3`), a move that reads both as coordinates and as SAN
+///   with a rank disambiguator (`E5e3`, `H8xe7`: a piece letter that is
+///   also a file letter, then a lower-case destination) is read as SAN
+///   first. Before that, such a move is read both ways: the legal reading
+///   wins, two different legal readings are an ambiguity, never a guess.
+///
+/// ```
+/// use qipu::Position;
+/// use qipu::notation::{Dialect, resolve_any_in_game};
+/// let mut dialect = Dialect::default();
+/// let pos = Position::start();
+/// assert_eq!(resolve_any_in_game(&pos, "Che3", &mut dialect).unwrap().to_string(), "h2e2");
+/// assert_eq!((dialect.san_base(), dialect.is_san()), (Some(1), true));
+/// ```
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Dialect {
+    san_base: Option<u8>,
+    san: bool,
+}
+
+impl Dialect {
+    /// The number of SAN's first rank, once a move settled it: `Some(0)`
+    /// (ranks 0…9) or `Some(1)` (ranks 1…10).
+    pub fn san_base(&self) -> Option<u8> {
+        self.san_base
+    }
+
+    /// A game known to write SAN with ranks counted from `base` (0 or 1).
+    pub fn with_san_base(base: u8) -> Dialect {
+        Dialect { san_base: Some(base.min(1)), san: true }
+    }
+
+    /// Whether a move of the game has read as SAN.
+    pub fn is_san(&self) -> bool {
+        self.san
+    }
+
+    /// Resolves a SAN move under this dialect, and keeps what it settles.
+    fn resolve_san(&mut self, pos: &Position, m: &san::SanMove) -> Result<Move, ResolveError> {
+        let (m, base) = m.resolve_ranked(pos, self.san_base)?;
+        self.san_base = base;
+        self.san = true;
+        Ok(m)
+    }
+}
+
+/// Like [`resolve_any`], keeping what the game's moves have shown of their
+/// notation in `dialect` (see [`Dialect`]), from one move of a game to the
+/// next.
 ///
 /// # Errors
 ///
 /// As [`resolve_any`].
-pub fn resolve_any_in_game(pos: &Position, text: &str, san_base: &mut Option<u8>) -> Result<Move, MoveError> {
+pub fn resolve_any_in_game(pos: &Position, text: &str, dialect: &mut Dialect) -> Result<Move, MoveError> {
     // Text that opens with a Chinese character can only be Chinese notation:
     // try it first, sparing the other readers' failures.
     if opens_chinese(text) {
@@ -62,20 +121,67 @@ pub fn resolve_any_in_game(pos: &Position, text: &str, san_base: &mut Option<u8>
         }
     }
     if let Ok(m) = iccs::parse(text) {
-        return Ok(m.resolve(pos)?);
+        return match san_shaped(text).then(|| san::parse(text).ok()).flatten() {
+            Some(s) => coordinates_or_san(pos, m, &s, dialect),
+            None => Ok(m.resolve(pos)?),
+        };
     }
     if let Ok(d) = wxf::parse(text) {
         return Ok(d.resolve(pos)?);
     }
     match chinese::parse(text) {
         Ok(d) => Ok(d.resolve(pos)?),
-        Err(_) if let Ok(m) = san::parse(text) => {
-            let (m, base) = m.resolve_ranked(pos, *san_base)?;
-            *san_base = base;
-            Ok(m)
-        }
+        Err(_) if let Ok(m) = san::parse(text) => Ok(dialect.resolve_san(pos, &m)?),
         Err(e) if text.is_ascii() => Err(MoveError::NotAMove(e)),
         Err(e) => Err(MoveError::NotChinese(e)),
+    }
+}
+
+/// Whether text that reads as coordinates may be SAN with a rank
+/// disambiguator too: an upper-case piece letter that is also a file letter
+/// (`A`, `B`, `C`, `E`, `H`), then a lower-case destination file (`E5e3`,
+/// `H8xe7+`). Coordinates are written in one case (`H2-E2`, `h2e2`).
+pub(crate) fn san_shaped(text: &str) -> bool {
+    let b = text.trim_start().as_bytes();
+    matches!(b.first(), Some(b'A' | b'B' | b'C' | b'E' | b'H'))
+        && b.iter()
+            .skip(2)
+            .find(|c| c.is_ascii_alphabetic() && **c != b'x' && **c != b'X')
+            .is_some_and(|c| (b'a'..=b'i').contains(c))
+}
+
+/// A move that reads both as coordinates `m` and as the SAN move `s`: SAN
+/// first in a game that writes SAN; else whichever reading is legal, and an
+/// ambiguity when both are, as different moves.
+fn coordinates_or_san(
+    pos: &Position,
+    m: iccs::IccsMove,
+    s: &san::SanMove,
+    dialect: &mut Dialect,
+) -> Result<Move, MoveError> {
+    if dialect.san {
+        let mut tried = *dialect;
+        return match tried.resolve_san(pos, s) {
+            Ok(mv) => {
+                *dialect = tried;
+                Ok(mv)
+            }
+            Err(e) => m.resolve(pos).map_err(|_| e.into()),
+        };
+    }
+    let mut tried = *dialect;
+    match (m.resolve(pos), tried.resolve_san(pos, s)) {
+        (Ok(a), Ok(b)) if a != b => {
+            let mut moves = vec![a, b];
+            moves.sort();
+            Err(ResolveError::Ambiguous { moves }.into())
+        }
+        (Ok(a), _) => Ok(a),
+        (Err(_), Ok(b)) => {
+            *dialect = tried;
+            Ok(b)
+        }
+        (Err(e), Err(_)) => Err(e.into()),
     }
 }
 

@@ -43,7 +43,21 @@ pub struct SanMove {
 pub fn parse(text: &str) -> Result<SanMove, ParseMoveError> {
     let bad = |kind| ParseMoveError::new(NOTATION, text, kind);
     let core = text.trim().trim_end_matches(is_remark_char);
-    let mut chars: Vec<char> = core.chars().filter(|&c| c != 'x' && c != ':').collect();
+    // `x` and `:` mark captures; `-` parts a whole origin from the
+    // destination (`Ch3-e3`, Fairy-Stockfish's long form).
+    let all: Vec<char> = core.chars().collect();
+    let parts = |i: usize| {
+        all[i] == '-'
+            && i > 0
+            && all[i - 1].is_ascii_digit()
+            && all.get(i + 1).is_some_and(|&c| File::from_char(c).is_some())
+    };
+    let mut chars: Vec<char> = all
+        .iter()
+        .enumerate()
+        .filter(|&(i, &c)| c != 'x' && c != ':' && !parts(i))
+        .map(|(_, &c)| c)
+        .collect();
     let role = match chars.first() {
         Some(&c) if c.is_ascii_uppercase() => {
             chars.remove(0);

@@ -20,7 +20,7 @@ use std::fmt;
 use std::ops::ControlFlow;
 
 use super::{GameResult, MoveText, NodeId, Record, RecordedMove, Resolution, Skip, Span, Visitor, Warning};
-use crate::notation::{iccs, resolve_any_in_game};
+use crate::notation::{Dialect, iccs, resolve_any_in_game};
 use crate::rules::Undo;
 use crate::rules::judge::{RuleSet, Ruling, Verdict, Violation};
 use crate::rules::{Arbiter, NATURAL_MOVE_LIMIT};
@@ -566,11 +566,12 @@ impl<'a> Written<'a> {
 
     /// Resolves the move in `pos`.
     #[inline(always)]
-    fn resolve(self, pos: &Position, san_base: &mut Option<u8>) -> Result<Move, MoveError> {
+    fn resolve(self, pos: &Position, dialect: &mut Dialect) -> Result<Move, MoveError> {
         match self {
             Written::Text(t) => match iccs::parse_plain(t.as_bytes()) {
-                Some(m) => Ok(m.resolve(pos)?),
-                None => resolve_any_in_game(pos, t, san_base),
+                // Not `E5e3`, which may be SAN: the dialect decides.
+                Some(m) if !crate::notation::san_shaped(t) => Ok(m.resolve(pos)?),
+                _ => resolve_any_in_game(pos, t, dialect),
             },
             Written::Coords(m) => match pos.illegality(m) {
                 None => Ok(m),
@@ -678,7 +679,15 @@ pub struct Replayer<F = ()> {
     /// (a few bytes a move, where a saved position is hundreds a
     /// variation).
     played: Vec<Undo>,
-    san_base: Option<u8>,
+    /// How the game's moves are written, as far as its moves have shown.
+    dialect: Dialect,
+    /// A SAN move of the main line read two ways (ranks from 0 or from 1)
+    /// and the events held since, until a later move tells which.
+    lookahead: Option<Box<Lookahead>>,
+    /// A lookahead ended undecided: SAN moves read two ways are errors.
+    undecided: bool,
+    /// What each move given replayed as, in order (see [`replay`]).
+    trace: Option<Vec<Option<Move>>>,
     main_error: Option<ReplayError>,
     variation_error: Option<ReplayError>,
     variation_plies: usize,
@@ -724,7 +733,10 @@ impl<F: Follow> Replayer<F> {
             frames: Vec::new(),
             path: Vec::new(),
             played: Vec::new(),
-            san_base: None,
+            dialect: Dialect::default(),
+            lookahead: None,
+            undecided: false,
+            trace: None,
             main_error: None,
             variation_error: None,
             variation_plies: 0,
@@ -858,7 +870,9 @@ impl<F: Follow> Replayer<F> {
         self.frames.clear();
         self.path.clear();
         self.played.clear();
-        self.san_base = None;
+        self.dialect = Dialect::default();
+        self.lookahead = None;
+        self.undecided = false;
         self.main_error = None;
         self.variation_error = None;
         self.variation_plies = 0;
@@ -904,9 +918,9 @@ impl<F: Follow> Replayer<F> {
         }
         // Variation moves read SAN with the main line's convention, and
         // keep none of their own.
-        let mut variation_base = self.san_base;
-        let base = if self.line.main { &mut self.san_base } else { &mut variation_base };
-        match mv.resolve(&self.pos, base) {
+        let mut variation_dialect = self.dialect;
+        let dialect = if self.line.main { &mut self.dialect } else { &mut variation_dialect };
+        match mv.resolve(&self.pos, dialect) {
             Ok(m) => {
                 if self.line.main {
                     self.follow.before_move(&self.pos, m);
@@ -938,6 +952,11 @@ impl<F: Follow> Replayer<F> {
                 }
             }
             Err(error) => {
+                if let Some(look) = self.san_split(&error, mv, at) {
+                    self.lookahead = Some(look);
+                    return ControlFlow::Continue(());
+                }
+                let error = self.out_of_turn(mv).unwrap_or(error);
                 let over = if self.line.main { self.pos.outcome() } else { None };
                 let e = ReplayError {
                     ply: self.line.ply + 1,
@@ -963,6 +982,166 @@ impl<F: Follow> Replayer<F> {
     fn stated_result(&self) -> Option<GameResult> {
         self.result.or(self.result_tag)
     }
+
+    /// [`Replayer::replay_move`], noting what the move replayed as in the
+    /// trace, when one is kept (not for a move held by a lookahead it
+    /// begins).
+    #[inline]
+    fn traced_move(&mut self, mv: Written<'_>, at: Span) -> ControlFlow<()> {
+        let flow = self.replay_move(mv, at);
+        if let Some(trace) = &mut self.trace
+            && self.lookahead.is_none()
+        {
+            trace.push(self.last);
+        }
+        flow
+    }
+
+    /// A lookahead, when the main line's move `mv` failed with `error`
+    /// because it is SAN whose ranks the game has not settled, read as a
+    /// different legal move counted from 0 and from 1 (`Ch4`: h2h4 or
+    /// h2h3). The game's later moves decide: the move is held with them
+    /// until only one count replays.
+    #[cold]
+    fn san_split(&self, error: &MoveError, mv: Written<'_>, at: Span) -> Option<Box<Lookahead>> {
+        let ambiguous = matches!(error, MoveError::Resolve(crate::notation::ResolveError::Ambiguous { .. }));
+        let Written::Text(text) = mv else { return None };
+        if !ambiguous || !self.line.main || self.undecided || self.dialect.san_base().is_some() {
+            return None;
+        }
+        let mut lines = [None, None];
+        let mut found = [None, None];
+        for base in 0..2u8 {
+            if let Ok(m) = resolve_any_in_game(&self.pos, text, &mut Dialect::with_san_base(base)) {
+                let mut pos = self.pos.clone();
+                let _ = pos.play_unchecked(m);
+                lines[base as usize] = Some(pos);
+                found[base as usize] = Some(m);
+            }
+        }
+        (found[0].is_some() && found[1].is_some() && found[0] != found[1]).then(|| {
+            Box::new(Lookahead {
+                held: vec![Held::Move(RecordedMove::text(text, at.line, at.column))],
+                lines,
+                depth: 0,
+            })
+        })
+    }
+
+    /// The error of a first move from the standard start, Red to move,
+    /// that is a legal move of Black's: it says so.
+    #[cold]
+    fn out_of_turn(&self, mv: Written<'_>) -> Option<MoveError> {
+        let pos = &self.pos;
+        if self.line.ply != 0 || pos.turn() != Color::Red || *pos.board() != crate::Board::start() {
+            return None;
+        }
+        let setup = Setup { board: pos.board().clone(), turn: Color::Black, halfmoves: 0, fullmoves: 1 };
+        let black = Position::from_setup(setup).ok()?;
+        let legal = match mv {
+            Written::Text(t) => resolve_any_in_game(&black, t, &mut self.dialect.clone()).is_ok(),
+            Written::Coords(m) => black.illegality(m).is_none(),
+        };
+        legal.then_some(MoveError::FirstMoveOutOfTurn(Color::Black))
+    }
+
+    /// Holds a move read during a lookahead, and ends the lookahead once
+    /// the main line replays under one count of ranks only.
+    fn hold_move(&mut self, mv: impl FnOnce() -> RecordedMove) -> ControlFlow<()> {
+        let Some(look) = &mut self.lookahead else { return ControlFlow::Continue(()) };
+        let mv = mv();
+        if look.depth == 0 {
+            for (base, line) in look.lines.iter_mut().enumerate() {
+                let Some(pos) = line else { continue };
+                let mut dialect = Dialect::with_san_base(base as u8);
+                let played = match &mv.text {
+                    MoveText::Text(t) => resolve_any_in_game(pos, t, &mut dialect).ok(),
+                    MoveText::Coords(m) => pos.illegality(*m).is_none().then_some(*m),
+                };
+                match played {
+                    Some(m) => {
+                        let _ = pos.play_unchecked(m);
+                    }
+                    None => *line = None,
+                }
+            }
+        }
+        look.held.push(Held::Move(mv));
+        match &look.lines {
+            [Some(_), Some(_)] => {}
+            [Some(_), None] => self.release(Some(0)),
+            [None, Some(_)] => self.release(Some(1)),
+            [None, None] => self.release(None),
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Ends the lookahead: SAN ranks counted from `base` (or, `None`,
+    /// left open, the move read two ways an error), and the held events
+    /// replayed in order.
+    #[cold]
+    fn release(&mut self, base: Option<u8>) {
+        let Some(look) = self.lookahead.take() else { return };
+        match base {
+            Some(base) => self.dialect = Dialect::with_san_base(base),
+            None => self.undecided = true,
+        }
+        // Variations open inside a skipped one.
+        let mut skipping = 0usize;
+        for held in look.held {
+            if skipping > 0 {
+                match held {
+                    Held::BeginVariation => skipping += 1,
+                    Held::EndVariation => skipping -= 1,
+                    Held::Move(_) => {
+                        if let Some(trace) = &mut self.trace {
+                            trace.push(None);
+                        }
+                    }
+                    Held::Comment(_) | Held::CommentBefore => {}
+                }
+                continue;
+            }
+            match held {
+                Held::Move(mv) => {
+                    let _ = self.traced_move(Written::of(&mv), mv.at);
+                }
+                Held::Comment(text) => self.comment(&text),
+                Held::CommentBefore => self.comment_before(""),
+                Held::BeginVariation => {
+                    if self.begin_variation().0 {
+                        skipping = 1;
+                    }
+                }
+                Held::EndVariation => self.end_variation(),
+            }
+        }
+    }
+}
+
+/// The main line replayed ahead under both counts of SAN ranks, from a
+/// move that reads as a different legal move under each, and what the
+/// reader told meanwhile.
+#[derive(Debug)]
+struct Lookahead {
+    /// The events held, in order, the move read two ways first.
+    held: Vec<Held>,
+    /// The main line's position under ranks from 0 and from 1, `None` once
+    /// a move does not replay under that count.
+    lines: [Option<Position>; 2],
+    /// Variations open among the events held (their moves are not
+    /// replayed ahead).
+    depth: usize,
+}
+
+/// An event held by a [`Lookahead`].
+#[derive(Debug)]
+enum Held {
+    Move(RecordedMove),
+    Comment(String),
+    CommentBefore,
+    BeginVariation,
+    EndVariation,
 }
 
 impl<F: Follow> Visitor for Replayer<F> {
@@ -986,14 +1165,24 @@ impl<F: Follow> Visitor for Replayer<F> {
     }
 
     fn mv(&mut self, mv: &RecordedMove) -> ControlFlow<()> {
-        self.replay_move(Written::of(mv), mv.at)
+        if self.lookahead.is_some() {
+            return self.hold_move(|| mv.clone());
+        }
+        self.traced_move(Written::of(mv), mv.at)
     }
 
     fn move_text(&mut self, text: &str, at: Span) -> ControlFlow<()> {
-        self.replay_move(Written::Text(text), at)
+        if self.lookahead.is_some() {
+            return self.hold_move(|| RecordedMove::text(text, at.line, at.column));
+        }
+        self.traced_move(Written::Text(text), at)
     }
 
     fn comment(&mut self, text: &str) {
+        if let Some(look) = &mut self.lookahead {
+            look.held.push(Held::Comment(text.to_string()));
+            return;
+        }
         if self.told {
             if !self.comment.is_empty() {
                 self.comment.push('\n');
@@ -1003,12 +1192,21 @@ impl<F: Follow> Visitor for Replayer<F> {
     }
 
     fn comment_before(&mut self, text: &str) {
+        if let Some(look) = &mut self.lookahead {
+            look.held.push(Held::CommentBefore);
+            return;
+        }
         // The next move's: not the one last told.
         let _ = text;
         self.end_comment();
     }
 
     fn begin_variation(&mut self) -> Skip {
+        if let Some(look) = &mut self.lookahead {
+            look.held.push(Held::BeginVariation);
+            look.depth += 1;
+            return Skip(false);
+        }
         self.end_comment();
         if !self.replaying() || self.stopped {
             return Skip(true);
@@ -1065,6 +1263,11 @@ impl<F: Follow> Visitor for Replayer<F> {
     }
 
     fn end_variation(&mut self) {
+        if let Some(look) = &mut self.lookahead {
+            look.held.push(Held::EndVariation);
+            look.depth = look.depth.saturating_sub(1);
+            return;
+        }
         self.end_comment();
         if let Some(Frame { line, mark, redo }) = self.frames.pop() {
             // The variation's moves are taken back, and the move it was an
@@ -1099,6 +1302,10 @@ impl<F: Follow> Visitor for Replayer<F> {
     fn end_game(&mut self) -> Replayed {
         #[cfg(test)]
         counting::count();
+        if self.lookahead.is_some() {
+            // Both readings replay to the end: neither is chosen.
+            self.release(None);
+        }
         self.end_comment();
         // Variations left open (a stop) are closed.
         while !self.frames.is_empty() {
@@ -1370,8 +1577,14 @@ fn result_conflict(
 /// ```
 pub fn replay(record: &Record) -> Replayed {
     let mut moves = vec![None; record.tree.len()];
-    let mut replayer = Replayer::default();
-    let mut replayed = record.walk(&mut replayer, |r, id: NodeId| moves[id.index()] = r.last_move());
+    let mut replayer = Replayer { trace: Some(Vec::new()), ..Replayer::default() };
+    // A move's replay may wait for later moves (SAN read two ways): what
+    // each move replayed as is read from the trace once the game is done.
+    let mut ids = Vec::new();
+    let mut replayed = record.walk(&mut replayer, |_, id: NodeId| ids.push(id));
+    for (id, m) in ids.into_iter().zip(replayer.trace.take().unwrap_or_default()) {
+        moves[id.index()] = m;
+    }
     if replayed.has_start() {
         replayed.resolution.moves = moves;
     } else {
@@ -1732,5 +1945,29 @@ mod tests {
         let mate = "[FEN \"3k5/R8/9/9/9/9/9/9/1R7/4K4 w\"]\n";
         let e = replay_text(&format!("{mate}1. b1b9 d9d8")).error.unwrap();
         assert!(e.message().contains("already over"), "{}", e.message());
+    }
+
+    #[test]
+    fn a_first_move_of_black_from_the_standard_start_is_out_of_turn() {
+        // (Chinese and WXF moves are written as the mover sees the board:
+        // Black's 炮８平５ is Red's 炮八平五 too.)
+        for first in ["h7e7", "H7-E7", "h9g7"] {
+            let e = replay_text(&format!("1. {first} h2e2 *")).error.unwrap();
+            assert_eq!(e.ply, 1, "{first}");
+            assert!(
+                e.message().contains("Black moves first from the standard start; Red moves first"),
+                "{first}: {}",
+                e.message()
+            );
+        }
+        // Said by the FEN: Black moves first.
+        let fen = "[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b\"]\n";
+        assert!(replay_text(&format!("{fen}1. h7e7 h2e2 *")).is_valid());
+        // Not a move of Black's either: the error as before.
+        let e = replay_text("1. h7h1 *").error.unwrap();
+        assert!(!e.message().contains("moves first"), "{}", e.message());
+        // Later plies are not the first move.
+        let e = replay_text("1. h2e2 h9g7 2. h7e7 *").error.unwrap();
+        assert!(!e.message().contains("moves first"), "{}", e.message());
     }
 }

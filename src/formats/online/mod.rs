@@ -137,6 +137,7 @@
 pub mod ccm;
 pub mod che;
 pub mod chn;
+pub mod ubb;
 
 use super::ByteError;
 use super::tree::Game;
@@ -150,8 +151,9 @@ pub type OnlineError = ByteError<OnlineErrorKind>;
 /// What is wrong in a QQ象棋, 中游 or 联众 file.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum OnlineErrorKind {
-    /// A byte of a `.che` file that is neither a digit nor white space.
-    #[error("byte {byte:02x} is no digit nor white space (a .che file holds numbers)")]
+    /// A byte of a `.che` file or a move list that is neither a digit nor
+    /// white space.
+    #[error("byte {byte:02x} is no digit nor white space (the file holds numbers)")]
     NotANumber {
         /// The byte.
         byte: u8,

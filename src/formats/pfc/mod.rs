@@ -327,7 +327,8 @@ pub(crate) fn read_game(text: &str) -> Result<Game, PfcError> {
     }
     let root_at = game.at;
     let (fen, fen_at) = header(&mut game, root_attributes);
-    let setup = match fen.as_deref().map(str::trim).filter(|f| !f.is_empty()) {
+    let fen = fen.as_deref().map(str::trim).filter(|f| !f.is_empty());
+    let setup = match fen {
         None => Setup::from_fen(crate::rules::fen::START).expect("the standard start"),
         Some(fen) => match Setup::from_fen(fen) {
             Ok(setup) => setup,
@@ -335,7 +336,9 @@ pub(crate) fn read_game(text: &str) -> Result<Game, PfcError> {
         },
     };
     game.moves = build_tree(&elements);
-    settle_start(&mut game, &setup.board, root_at, Some((setup.turn, root_at, "start FEN")), setup.fullmoves);
+    // Without a start FEN the file says nothing of who moves first.
+    let stored = fen.map(|_| (setup.turn, root_at, "start FEN"));
+    settle_start(&mut game, &setup.board, root_at, stored, setup.fullmoves);
     Ok(game)
 }
 

@@ -34,5 +34,5 @@ mod write;
 mod tests;
 
 pub use read::{LineReader, has_tags, is_tag_line, read, read_in_batches, read_with};
-pub(crate) use read::{split_remark, strip_move_number};
+pub(crate) use read::{remark_nag, strip_move_number};
 pub use write::{write, write_to};

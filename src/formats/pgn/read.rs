@@ -412,7 +412,10 @@ impl<V: Visitor> Reader<'_, V> {
             self.state.content = true;
             for (name, value) in &tags {
                 let column = if name.eq_ignore_ascii_case("FEN") { fen_tag_column(line) } else { 1 };
-                self.visitor.tag(name, value, Span { line: number, column });
+                // Not when the line itself holds the `Red…` tag.
+                let red =
+                    self.red_name(name).filter(|red| !tags.iter().any(|(n, _)| n.eq_ignore_ascii_case(red)));
+                self.visitor.tag(red.as_deref().unwrap_or(name), value, Span { line: number, column });
             }
             for (name, _) in &tags {
                 self.add_tag(name);
@@ -461,6 +464,16 @@ impl<V: Visitor> Reader<'_, V> {
                 Early::Unreadable(w) => self.visitor.unreadable(w),
             }
         }
+    }
+
+    /// The name a `White…` tag is read under: `Red…` (`White` is `Red`,
+    /// `WhiteElo` is `RedElo`), the first player of a Xiangqi game, as the
+    /// PGN of chess programs (pychess, WinBoard) names Red; `None` for other
+    /// tags, and when the game already has the `Red…` tag.
+    fn red_name(&self, name: &str) -> Option<String> {
+        let rest = name.get(..5).filter(|w| w.eq_ignore_ascii_case("White")).map(|_| &name[5..])?;
+        let red = format!("Red{rest}");
+        (!self.has_tag(&red)).then_some(red)
     }
 
     /// Whether the game has a tag called `name` (in any case).
@@ -974,7 +987,7 @@ pub(crate) fn split_remark(text: &str) -> (&str, Option<u8>) {
 
 /// The NAG of a remark mark: `!` 1, `?` 2, `!!` 3, `??` 4, `!?` 5, `?!` 6
 /// (full-width marks too).
-fn remark_nag(marks: &str) -> Option<u8> {
+pub(crate) fn remark_nag(marks: &str) -> Option<u8> {
     let ascii: String = marks
         .chars()
         .map(|c| match c {

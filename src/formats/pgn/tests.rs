@@ -355,3 +355,15 @@ fn line_numbers_past_the_last_stay_at_the_last() {
         games.iter().map(|g| g.at()).collect::<Vec<_>>()
     );
 }
+
+#[test]
+fn white_tags_are_red_unless_the_game_has_them() {
+    let g = &read("[White \"a\"] [WhiteElo \"1\"] [Black \"b\"]\n1. h2e2 *\n")[0];
+    assert_eq!((g.tag("Red"), g.tag("RedElo"), g.tag("White")), (Some("a"), Some("1"), None));
+    // The same line, or an earlier one, holds `Red`: `White` stays.
+    for text in ["[White \"a\"] [Red \"r\"]\n1. h2e2 *\n", "[Red \"r\"]\n[White \"a\"]\n1. h2e2 *\n"] {
+        let games = read(text);
+        assert_eq!(games.len(), 1, "{text}");
+        assert_eq!((games[0].tag("Red"), games[0].tag("White")), (Some("r"), Some("a")), "{text}");
+    }
+}

@@ -291,6 +291,18 @@ impl Moves {
         self.nodes[id as usize].nags = start..to_u32(self.nags.len());
     }
 
+    /// Adds a glyph to the move of `id`, after those it has.
+    pub(crate) fn add_nag(&mut self, id: u32, nag: u8) {
+        let range = self.nodes[id as usize].nags.clone();
+        if range.end as usize != self.nags.len() {
+            // Not the last glyphs stored: they are copied to the end first.
+            let held = self.nags[range.start as usize..range.end as usize].to_vec();
+            self.set_nags(id, &held);
+        }
+        self.nags.push(nag);
+        self.nodes[id as usize].nags.end = to_u32(self.nags.len());
+    }
+
     #[inline]
     fn before(&self, id: u32) -> Option<&str> {
         self.nodes[id as usize].before.clone().map(|r| &self.texts[r.start as usize..r.end as usize])

@@ -102,6 +102,7 @@ fn games(bytes: &[u8]) -> Vec<Game> {
         Format::Che => games.extend(online::che::read_game(bytes).ok()),
         Format::Ccm => games.extend(online::ccm::read_game(bytes).ok()),
         Format::Chn => games.extend(online::chn::read_game(bytes).ok()),
+        Format::Ubb => games.extend(online::ubb::read_game(bytes).ok()),
         Format::Binary => {}
         _ => {
             let text = encoding::decode(bytes, None).text;

@@ -81,6 +81,22 @@ fn words(text: &str, column: u32) -> impl Iterator<Item = (usize, u32, &str)> {
     })
 }
 
+/// The parts of a word of the block, in order, each with whether it is a
+/// run of glyphs (`!`, `?`, also full-width): `h8+7!!12.` is `h8+7`, `!!`
+/// and `12.`.
+fn glyph_runs(word: &str) -> impl Iterator<Item = (&str, bool)> {
+    let is_glyph = |c: char| matches!(c, '!' | '?' | '！' | '？');
+    let mut rest = word;
+    std::iter::from_fn(move || {
+        let first = rest.chars().next()?;
+        let glyphs = is_glyph(first);
+        let len = rest.find(|c: char| is_glyph(c) != glyphs).unwrap_or(rest.len());
+        let (part, after) = rest.split_at(len);
+        rest = after;
+        Some((part, glyphs))
+    })
+}
+
 /// Where the reader is in a game.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 enum Part {
@@ -287,24 +303,48 @@ impl<F: FnMut(Game)> Reader<F> {
         }
     }
 
-    /// One word of the block: a move number, a result or a move.
+    /// One word of the block: a move number, a result or a move, and
+    /// annotation glyphs (`!`, `?`, `!!`, `??`, `!?`, `?!`) anywhere among
+    /// them: `C2.5!`, `!!12.`, `12.!?`, `h8+7!!12.`. A glyph is the move's
+    /// before it (the last move read).
     fn word(&mut self, word: &str, at: Span) {
         if let Some(result) = GameResult::parse(word) {
             self.block_result = Some((result, at));
             return;
         }
-        let (number_len, rest) = pgn::strip_move_number(word);
+        let mut column = at.column;
+        for (part, glyphs) in glyph_runs(word) {
+            if glyphs {
+                self.glyphs(part, Span { line: at.line, column });
+            } else {
+                self.number_or_move(part, Span { line: at.line, column });
+            }
+            column += part.chars().count() as u32;
+        }
+    }
+
+    /// A part of a word without glyphs: a move number, a move, or both
+    /// (`12.C2.5`).
+    fn number_or_move(&mut self, part: &str, at: Span) {
+        let (_, rest) = pgn::strip_move_number(part);
         let rest = rest.trim_start_matches(['.', '…', '．', '。']);
         if rest.is_empty() || rest == "--" {
             return;
         }
-        let column = at.column + word[..number_len].chars().count() as u32;
-        let (text, nag) = pgn::split_remark(rest);
-        let node = self.game.moves.add_child(self.cursor, RecordedMove::text(text, at.line, column));
-        if let Some(nag) = nag {
-            self.game.moves.set_nags(node, &[nag]);
-        }
+        let column = at.column + part[..part.len() - rest.len()].chars().count() as u32;
+        let node = self.game.moves.add_child(self.cursor, RecordedMove::text(rest, at.line, column));
         self.cursor = node;
+    }
+
+    /// A run of glyphs: the last move's annotation.
+    fn glyphs(&mut self, run: &str, at: Span) {
+        match pgn::remark_nag(run) {
+            Some(nag) if self.cursor != self.game.moves.root() => self.game.moves.add_nag(self.cursor, nag),
+            Some(_) => self.warn(at, format!("{run:?} before the first move annotates no move: left out")),
+            None => {
+                self.warn(at, format!("{run:?} is not an annotation glyph (!, ?, !!, ??, !?, ?!): left out"))
+            }
+        }
     }
 
     /// Ends the game read so far, if there is one, and starts the next.

@@ -320,3 +320,82 @@ fn random_legal_games_written_as_wxf_read_back() {
     }
     assert_eq!(rebuilt(&text, &mut Recorder::default()), read);
 }
+
+#[test]
+fn glyphs_around_move_numbers_and_moves() {
+    let text =
+        "FORMAT\tWXF\nSTART{\n  1. C2.5 h8+7!!2. H2+3 !?h2+3\n!!3.R1.2 r1.2  4.?! R2+6 ！？ 5. c8.9?? }END\n";
+    let g = &read(text)[0];
+    assert_eq!(moves(g), ["C2.5", "h8+7", "H2+3", "h2+3", "R1.2", "r1.2", "R2+6", "c8.9"]);
+    let nags: Vec<&[u8]> = g.tree().main_line().map(|id| g.tree().node(id).nags()).collect();
+    assert_eq!(nags, [&[][..], &[3], &[5], &[3], &[], &[6], &[5], &[4]]);
+    assert_eq!(spans(g)[3], (3, 27));
+    assert!(g.warnings().is_empty(), "{:?}", g.warnings());
+    assert!(g.replayed().is_valid(), "{:?}", g.replayed().error);
+    // Glyphs that annotate nothing, or are no glyph, are left out with a
+    // warning at their place.
+    let g = &read("FORMAT WXF\nSTART{\n!! 1. C2.5 h8+7 !!! }END\n")[0];
+    assert_eq!(moves(g), ["C2.5", "h8+7"]);
+    let warnings: Vec<String> =
+        g.warnings().iter().map(|w| format!("{}:{} {}", w.at.line, w.at.column, w.message)).collect();
+    assert_eq!(
+        warnings,
+        [
+            "3:1 \"!!\" before the first move annotates no move: left out",
+            "3:17 \"!!!\" is not an annotation glyph (!, ?, !!, ??, !?, ?!): left out"
+        ]
+    );
+}
+
+#[test]
+fn random_games_with_glyphs_anywhere_read_back() {
+    let mut state = 44u64;
+    let mut next = || {
+        let (s, out) = crate::rules::zobrist::splitmix64(state);
+        state = s;
+        out
+    };
+    for _ in 0..60 {
+        let played = random_game(10 + next() % 100, &mut next);
+        let mut pos = crate::Position::start();
+        let mut block = String::from("FORMAT WXF\nSTART{\n");
+        let mut glyphs = Vec::new();
+        // A glyph of Black's move may go before or after the next number.
+        let mut pending: Option<&str> = None;
+        for (k, &m) in played.iter().enumerate() {
+            if k % 2 == 0 {
+                let number = format!("{}.", k / 2 + 1);
+                match (pending.take(), next() % 3) {
+                    (Some(g), 0) => block.push_str(&format!("{g}{number} ")),
+                    (Some(g), 1) => block.push_str(&format!("{number}{g} ")),
+                    (Some(g), _) => block.push_str(&format!("{g} {number} ")),
+                    (None, _) => block.push_str(&format!("{number} ")),
+                }
+            }
+            block.push_str(&Notation::Wxf.write(&pos, m).unwrap());
+            pos.play_unchecked(m);
+            let glyph = (next() % 3 == 0).then(|| crate::record::REMARK_MARKS[1 + (next() % 6) as usize]);
+            glyphs.push(glyph.map(|g| crate::formats::pgn::remark_nag(g).unwrap()));
+            match glyph {
+                Some(g) if k % 2 == 1 && next() % 2 == 0 => {
+                    pending = Some(g);
+                    block.push(' ');
+                }
+                Some(g) if next() % 2 == 0 => block.push_str(&format!("{g} ")),
+                Some(g) => block.push_str(&format!(" {g} ")),
+                None => block.push(' '),
+            }
+        }
+        if let Some(g) = pending {
+            block.push_str(g);
+        }
+        block.push_str(" }END\n");
+        let g = &read(&block)[0];
+        assert!(g.replayed().is_valid(), "{:?}\n{block}", g.replayed().error);
+        assert_eq!(g.replayed().moves, played, "{block}");
+        let nags: Vec<Option<u8>> =
+            g.tree().main_line().map(|id| g.tree().node(id).nags().first().copied()).collect();
+        assert_eq!(nags, glyphs, "{block}");
+        assert!(g.warnings().is_empty(), "{:?}\n{block}", g.warnings());
+    }
+}

@@ -654,10 +654,32 @@ mod tests {
     }
 
     #[test]
-    fn black_to_move_from_the_first_move() {
+    fn black_moves_first_from_the_standard_start_only_when_the_header_says_so() {
         let mut tree = mv(0, 0, 0xF0, b"");
         tree.extend(mv(79, 67, 0, b""));
+        // The header says Red: the first move is out of turn.
         let record = read(&v10_file(&tree)).unwrap();
+        assert_eq!(record.fen(), None);
+        let e = record.replayed().error.clone().expect("out of turn");
+        assert_eq!(e.ply, 1);
+        assert!(e.to_string().contains("Black moves first from the standard start; Red moves first"), "{e}");
+        // The header says Black.
+        let mut file = v10_file(&tree);
+        file[0x32] = 1;
+        let record = read(&file).unwrap();
+        assert!(record.fen().unwrap().contains(" b "), "{:?}", record.fen());
+        assert!(record.warnings().is_empty(), "{:?}", record.warnings());
+        assert!(record.replayed().is_valid());
+    }
+
+    #[test]
+    fn a_header_contradicted_by_the_first_move_of_a_setup_gives_way() {
+        // The standard placement less Red's a0 rook: not the standard start.
+        let mut tree = mv(0, 0, 0xF0, b"");
+        tree.extend(mv(79, 67, 0, b""));
+        let mut file = v10_file(&tree);
+        file[0x10] = 0xFF;
+        let record = read(&file).unwrap();
         assert!(record.fen().unwrap().contains(" b "), "{:?}", record.fen());
         assert!(record.warnings()[0].message.contains("first move is Black's"), "{:?}", record.warnings());
     }
