@@ -31,6 +31,7 @@ pub(crate) mod slots;
 pub mod sniff;
 pub(crate) mod start;
 pub mod stream;
+pub(crate) mod tag_lines;
 pub mod text;
 #[cfg(test)]
 pub(crate) mod told;

@@ -112,9 +112,139 @@ pub enum WriteError {
     Encoding(Encoding),
 }
 
-/// A record written, and what of it could not be kept whole (CBR: tags it
-/// has no field for, text longer than its field; no other format warns).
-pub type Written = ccbridge::Written;
+/// A record written, and what of it the format could not keep: each
+/// [`WriteWarning`] once per game.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Written {
+    /// The file's bytes.
+    pub bytes: Vec<u8>,
+    /// What was cut or left out.
+    pub warnings: Vec<WriteWarning>,
+}
+
+/// Something of a record that the format written cannot hold as it is,
+/// told once per game: a tag left out or cut, characters the output
+/// encoding lacks. Every writer reports through this one type, and
+/// `qipu convert` tells each as a warning naming the game and counts them
+/// in its summary.
+///
+/// ```
+/// use qipu::formats::write::WriteWarning;
+/// let w = WriteWarning::TagLeftOut { tag: "Elo".into(), format: "XQF" };
+/// assert_eq!(w.to_string(), "tag Elo: XQF has no field for it; not written");
+/// assert_eq!(w.tag(), Some("Elo"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum WriteWarning {
+    /// A tag that the format has no field for and that cannot be kept in
+    /// the game's comment either: not written.
+    TagLeftOut {
+        /// The tag's name.
+        tag: String,
+        /// The format, as users name it (`XQF`).
+        format: &'static str,
+    },
+    /// A tag whose name the format cannot write so that it reads back (a
+    /// name with a space, in PGN): not written.
+    TagNameUnwritable {
+        /// The tag's name.
+        tag: String,
+        /// The format, as users name it.
+        format: &'static str,
+    },
+    /// A tag whose name the output encoding cannot hold (with
+    /// [`Unmappable::Replace`]: a name with `?` would not read as one):
+    /// not written.
+    TagNameUnmappable {
+        /// The tag's name.
+        tag: String,
+        /// The encoding written.
+        encoding: Encoding,
+    },
+    /// Text cut, on a character boundary, to the size of its field.
+    Cut {
+        /// The tag cut, or `None` for another text (a library's title).
+        tag: Option<String>,
+        /// Characters kept.
+        kept: usize,
+        /// Characters the text has.
+        of: usize,
+        /// The field, as users name it (`XQF's field of 15 bytes of GBK`).
+        field: String,
+    },
+    /// Characters that the output encoding cannot hold, each written as
+    /// `?` ([`Unmappable::Replace`]).
+    Replaced {
+        /// The characters, each once, in the order met (at most 5).
+        characters: Vec<char>,
+        /// How many characters were replaced.
+        count: usize,
+        /// The encoding written.
+        encoding: Encoding,
+    },
+    /// A warning about game `game` (from 1) of a library.
+    InGame {
+        /// The game, from 1.
+        game: usize,
+        /// What was not kept of it.
+        warning: Box<WriteWarning>,
+    },
+    /// Game `game` (from 1) of a library could not be written: why.
+    GameLeftOut {
+        /// The game, from 1.
+        game: usize,
+        /// Why it was not written.
+        why: String,
+    },
+}
+
+impl WriteWarning {
+    /// The tag the warning names, if it names one.
+    pub fn tag(&self) -> Option<&str> {
+        match self {
+            WriteWarning::TagLeftOut { tag, .. }
+            | WriteWarning::TagNameUnwritable { tag, .. }
+            | WriteWarning::TagNameUnmappable { tag, .. } => Some(tag),
+            WriteWarning::Cut { tag, .. } => tag.as_deref(),
+            WriteWarning::InGame { warning, .. } => warning.tag(),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for WriteWarning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WriteWarning::TagLeftOut { tag, format } => {
+                write!(f, "tag {tag}: {format} has no field for it; not written")
+            }
+            WriteWarning::TagNameUnwritable { tag, format } => {
+                write!(f, "tag {tag}: {format} cannot write a tag of that name; not written")
+            }
+            WriteWarning::TagNameUnmappable { tag, encoding } => {
+                write!(f, "tag {tag}: its name cannot be written in {encoding}; not written")
+            }
+            WriteWarning::Cut { tag, kept, of, field } => {
+                match tag {
+                    Some(tag) => write!(f, "tag {tag}")?,
+                    None => write!(f, "title")?,
+                }
+                write!(f, ": cut to {kept} of its {of} characters, the size of {field}")
+            }
+            WriteWarning::Replaced { characters, count, encoding } => {
+                write!(f, "{count} character(s) that {encoding} cannot hold written as '?': ")?;
+                for (k, c) in characters.iter().enumerate() {
+                    let sep = if k == 0 { "" } else { ", " };
+                    write!(f, "{sep}{c:?} (U+{:04X})", *c as u32)?;
+                }
+                Ok(())
+            }
+            WriteWarning::InGame { game, warning } => write!(f, "game {game}: {warning}"),
+            WriteWarning::GameLeftOut { game, why } => write!(f, "game {game}: not written: {why}"),
+        }
+    }
+}
 
 /// The bytes of `record` in the format of `options`, as they stand in a
 /// file: a text record ends with its line end (`\n`), so that the records
@@ -145,19 +275,48 @@ pub fn write(record: &Record, options: &WriteOptions) -> Result<Vec<u8>, WriteEr
 ///
 /// As [`write()`].
 pub fn write_with_warnings(record: &Record, options: &WriteOptions) -> Result<Written, WriteError> {
+    let mut warnings = Vec::new();
+    // A tag's name with `?` in it would not read as one: with
+    // --unmappable replace, a tag named with a character the encoding
+    // lacks is left out.
+    let encodable = |name: &str| name.is_ascii() || options.encoding.encode(name).is_ok();
+    let names_matter = matches!(options.format, WriteFormat::Pgn | WriteFormat::Dhtmlxq);
+    let renamed;
+    let record = if names_matter
+        && options.unmappable == Unmappable::Replace
+        && record.tags().iter().any(|(name, _)| !encodable(name))
+    {
+        let mut kept = record.clone();
+        kept.retain_tags(|name, _| encodable(name));
+        for (name, _) in record.tags().iter().filter(|(name, _)| !encodable(name)) {
+            warnings.push(WriteWarning::TagNameUnmappable { tag: name.clone(), encoding: options.encoding });
+        }
+        renamed = kept;
+        &renamed
+    } else {
+        record
+    };
     let text = match options.format {
-        WriteFormat::Pgn => pgn::write(record, options.notation) + "\n",
+        WriteFormat::Pgn => {
+            for (name, _) in record.tags().iter().filter(|(name, _)| !pgn::write::is_tag_name(name)) {
+                warnings.push(WriteWarning::TagNameUnwritable { tag: name.clone(), format: "PGN" });
+            }
+            pgn::write(record, options.notation) + "\n"
+        }
         #[cfg(feature = "serde")]
         WriteFormat::Json => super::json::write(record) + "\n",
-        WriteFormat::Dhtmlxq => dhtmlxq::write(record)? + "\n",
-        WriteFormat::Uci => uci::write(record)? + "\n",
-        WriteFormat::Xqf => {
-            return Ok(Written { bytes: xqf::write(record, options.xqf_version)?, warnings: Vec::new() });
+        WriteFormat::Dhtmlxq => {
+            let (block, lost) = dhtmlxq::write_with_warnings(record)?;
+            warnings = lost;
+            block + "\n"
         }
+        WriteFormat::Uci => uci::write(record)? + "\n",
+        WriteFormat::Xqf => return Ok(xqf::write_with_warnings(record, options.xqf_version)?),
         WriteFormat::Cbr => return Ok(ccbridge::write_cbr(record)?),
         // The document says it is UTF-8.
         WriteFormat::Pfc => {
-            return Ok(Written { bytes: pfc::write(record)?.into_bytes(), warnings: Vec::new() });
+            let (document, warnings) = pfc::write_with_warnings(record)?;
+            return Ok(Written { bytes: document.into_bytes(), warnings });
         }
         // The page says it is UTF-8.
         WriteFormat::Html => {
@@ -167,12 +326,19 @@ pub fn write_with_warnings(record: &Record, options: &WriteOptions) -> Result<Wr
             });
         }
     };
-    Ok(Written { bytes: encode(text, options.encoding, options.unmappable)?, warnings: Vec::new() })
+    let bytes = encode(text, options.encoding, options.unmappable, &mut warnings)?;
+    Ok(Written { bytes, warnings })
 }
 
 /// `text` in `encoding`; with [`Unmappable::Error`], the first character it
-/// cannot hold is the error.
-fn encode(text: String, encoding: Encoding, unmappable: Unmappable) -> Result<Vec<u8>, WriteError> {
+/// cannot hold is the error, and with [`Unmappable::Replace`] the
+/// characters written as `?` are a warning.
+fn encode(
+    text: String,
+    encoding: Encoding,
+    unmappable: Unmappable,
+    warnings: &mut Vec<WriteWarning>,
+) -> Result<Vec<u8>, WriteError> {
     if !matches!(encoding, Encoding::Utf8 | Encoding::Gb18030 | Encoding::Big5) {
         return Err(WriteError::Encoding(encoding));
     }
@@ -184,7 +350,24 @@ fn encode(text: String, encoding: Encoding, unmappable: Unmappable) -> Result<Ve
             .encode(&text)
             .map(|b| b.into_owned())
             .map_err(|character| WriteError::Unmappable { character, encoding }),
-        Unmappable::Replace => Ok(encoding.encode_replacing(&text, '?').into_owned()),
+        Unmappable::Replace => {
+            if let Ok(bytes) = encoding.encode(&text) {
+                return Ok(bytes.into_owned());
+            }
+            let mut characters = Vec::new();
+            let mut count = 0;
+            let mut buf = [0u8; 4];
+            for c in text.chars().filter(|c| !c.is_ascii()) {
+                if encoding.encode(c.encode_utf8(&mut buf)).is_err() {
+                    count += 1;
+                    if characters.len() < 5 && !characters.contains(&c) {
+                        characters.push(c);
+                    }
+                }
+            }
+            warnings.push(WriteWarning::Replaced { characters, count, encoding });
+            Ok(encoding.encode_replacing(&text, '?').into_owned())
+        }
     }
 }
 
@@ -269,11 +452,49 @@ mod tests {
     }
 
     #[test]
-    fn cbr_tells_what_it_leaves_out() {
+    fn every_writer_tells_what_it_leaves_out() {
         let mut record = record();
         record.set_tag("Opening", "中炮");
+        record.set_tag("Round", "3");
+        record.set_tag("Red", "许银川（广东）特级大师");
+        record.set_tag("My Tag", "x");
+        let told = |format: WriteFormat| -> Vec<String> {
+            let written = write_with_warnings(&record, &options(format)).unwrap();
+            let back = &formats::read(&written.bytes, None).unwrap().records[0];
+            // Tags without a field come back from the comment about the game.
+            assert_eq!((back.tag("Opening"), back.tag("Round")), (Some("中炮"), Some("3")), "{format:?}");
+            assert_eq!(write(&record, &options(format)).unwrap(), written.bytes);
+            written.warnings.iter().map(|w| w.to_string()).collect()
+        };
+        assert_eq!(
+            told(WriteFormat::Xqf),
+            [
+                "tag Red: cut to 7 of its 11 characters, the size of XQF's field of 15 bytes of GBK",
+                "tag My Tag: XQF cannot write a tag of that name; not written"
+            ]
+        );
+        assert_eq!(told(WriteFormat::Cbr), ["tag My Tag: CBR cannot write a tag of that name; not written"]);
+        for format in [WriteFormat::Dhtmlxq, WriteFormat::Pfc, WriteFormat::Pgn] {
+            assert_eq!(told(format).len(), 1, "{format:?}");
+        }
+        record.set_tag("Title", "长".repeat(70));
         let written = write_with_warnings(&record, &options(WriteFormat::Cbr)).unwrap();
-        assert!(written.warnings.iter().any(|w| w.contains("Opening")), "{:?}", written.warnings);
-        assert_eq!(write(&record, &options(WriteFormat::Cbr)).unwrap(), written.bytes);
+        assert_eq!(
+            written.warnings[0].to_string(),
+            "tag Title: cut to 63 of its 70 characters, the size of CBR's field of 63 UTF-16 units"
+        );
+        #[cfg(feature = "serde")]
+        assert!(write_with_warnings(&record, &options(WriteFormat::Json)).unwrap().warnings.is_empty());
+        let big5 = WriteOptions {
+            encoding: Encoding::Big5,
+            unmappable: Unmappable::Replace,
+            ..options(WriteFormat::Pgn)
+        };
+        let warnings = write_with_warnings(&record, &big5).unwrap().warnings;
+        assert_eq!(
+            warnings.last().unwrap().to_string(),
+            "79 character(s) that big5 cannot hold written as '?': \
+             '许' (U+8BB8), '银' (U+94F6), '东' (U+4E1C), '级' (U+7EA7), '师' (U+5E08)"
+        );
     }
 }

@@ -60,7 +60,7 @@
 
 mod write;
 
-pub use write::{WriteError, write};
+pub use write::{WriteError, write, write_with_warnings};
 
 use std::borrow::Cow;
 
@@ -335,6 +335,7 @@ pub(crate) fn read_game(text: &str) -> Result<Game, PfcError> {
         },
     };
     game.moves = build_tree(&elements);
+    game.take_tag_lines();
     settle_start(&mut game, &setup.board, root_at, Some((setup.turn, root_at, "start FEN")), setup.fullmoves);
     Ok(game)
 }
