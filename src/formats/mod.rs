@@ -39,6 +39,7 @@ pub(crate) mod tree;
 pub mod uci;
 pub(crate) mod words;
 pub mod write;
+pub mod written;
 pub mod wxf;
 pub mod xqf;
 

@@ -13,7 +13,7 @@
 
 use std::borrow::Cow;
 
-use crate::formats::write::WriteWarning;
+use crate::formats::written::WriteWarning;
 use crate::record::Record;
 
 /// Whether `name` can be written as a tag line: a name PGN reads.

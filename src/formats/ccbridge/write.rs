@@ -9,8 +9,8 @@ use super::layout::{
     V2_START_NUMBER, V2_STRINGS, V2_TREE,
 };
 use crate::formats::tag_lines;
-use crate::formats::write::WriteWarning;
-pub use crate::formats::write::Written;
+use crate::formats::written::WriteWarning;
+pub use crate::formats::written::Written;
 use crate::record::{GameResult, NodeId, Record};
 use crate::{Color, Move, Role, Square};
 

@@ -1,7 +1,7 @@
 //! Writing a record as a DhtmlXQ block.
 
 use crate::formats::tag_lines;
-use crate::formats::write::WriteWarning;
+use crate::formats::written::WriteWarning;
 use crate::record::{GameResult, MoveText, NodeId, Record};
 use crate::{Board, Color, Piece, Square};
 

@@ -4,7 +4,7 @@ use std::fmt::Write;
 
 use crate::formats::dhtmlxq::TAGS;
 use crate::formats::tag_lines;
-use crate::formats::write::WriteWarning;
+use crate::formats::written::WriteWarning;
 use crate::record::{MoveText, NodeId, Record};
 
 /// Why a record cannot be written as a PFC document.

@@ -6,7 +6,7 @@
 use super::{GAME_TYPES, HEADER_LEN, Keys, Preserved, RawRecord, STRINGS};
 use crate::formats::slots::slots_of;
 use crate::formats::tag_lines;
-use crate::formats::write::{WriteWarning, Written};
+use crate::formats::written::{WriteWarning, Written};
 use crate::record::{GameResult, MoveText, NodeId, Record, Resolution, Span};
 use crate::{Board, Color, Move, Piece, Square};
 
