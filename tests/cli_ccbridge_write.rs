@@ -108,17 +108,21 @@ fn outputs_are_never_written_over_without_force() {
 }
 
 #[test]
-fn tags_cbr_cannot_hold_are_told_naming_the_game() {
+fn tags_cbr_cannot_hold_are_kept_or_told_naming_the_game() {
     let dir = scratch("cbw-warn");
     let input = dir.join("w.pgn");
-    std::fs::write(&input, "[Opening \"x\"]\n[Result \"*\"]\n\n1. h2e2 *\n").unwrap();
-    let out = qipu()
-        .arg("convert")
-        .arg(&input)
-        .args(["--to", "cbl", "-o"])
-        .arg(dir.join("w.cbl"))
-        .output()
+    let red = "许".repeat(40);
+    std::fs::write(&input, format!("[Opening \"x\"]\n[Red \"{red}\"]\n[Result \"*\"]\n\n1. h2e2 *\n"))
         .unwrap();
+    let cbl = dir.join("w.cbl");
+    let out = qipu().arg("convert").arg(&input).args(["--to", "cbl", "-o"]).arg(&cbl).output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("w.pgn: warning: game 1: tag Opening"), "{err}");
+    assert!(err.contains("w.pgn: warning: game 1: tag Red: cut to 31 of its 40 characters"), "{err}");
+    assert!(err.contains("; 1 written; 1 warning(s) of what was not kept"), "{err}");
+    assert!(!err.contains("Opening"), "{err}");
+    // CBR has no field for the opening: it comes back from the comment.
+    let out = qipu().arg("convert").arg(&cbl).args(["--to", "pgn"]).output().unwrap();
+    let back = String::from_utf8_lossy(&out.stdout);
+    assert!(back.contains("[Opening \"x\"]"), "{back}");
+    assert!(!back.contains('{'), "no comment left: {back}");
 }

@@ -42,7 +42,7 @@ fn corpus_games_come_back_from_cbr_and_cbl() {
             assert_eq!(shape(again), shape(record), "{}", path.display());
             assert_eq!(again.replayed().moves, record.replayed().moves, "{}", path.display());
             for tag in ["Red", "Black", "Event", "Date", "Site", "Result"] {
-                if written.warnings.iter().all(|w| !w.contains(tag)) {
+                if written.warnings.iter().all(|w| w.tag() != Some(tag)) {
                     assert_eq!(again.tag(tag), record.tag(tag), "{}: {tag}", path.display());
                 }
             }

@@ -315,6 +315,37 @@ fn within(text: &str, capacity: usize) -> String {
     text[..end].to_string()
 }
 
+/// Whether `line` reads as a tag line `[Name "value"]`, as qipu writes
+/// tags into the comment about the game of XQF and DhtmlXQ.
+fn tag_line(line: &str) -> bool {
+    let Some(inner) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) else { return false };
+    let Some((name, quoted)) = inner.split_once(' ') else { return false };
+    let named = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-');
+    let Some(body) = quoted.strip_prefix('"').and_then(|q| q.strip_suffix('"')) else { return false };
+    let mut chars = body.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if matches!(chars.next(), Some('\\' | '"')) => {}
+            '\\' | '"' => return false,
+            _ => {}
+        }
+    }
+    named
+}
+
+/// The comment about the game as XQF and DhtmlXQ write it: a last line
+/// that reads as a tag line gets `［` (the comment then written as a
+/// reader sees it).
+fn tag_guarded(comment: &str) -> String {
+    let cleaned = qipu::formats::clean::lines(comment);
+    let text = cleaned.trim_end();
+    let start = text.rfind('\n').map_or(0, |i| i + 1);
+    if !tag_line(&text[start..]) {
+        return comment.to_string();
+    }
+    format!("{}［{}", &cleaned[..start], &cleaned[start + 1..])
+}
+
 /// What a record must still say after a trip through a format: its moves
 /// and their places in the tree, its comments and its tags, each as the
 /// format's writer documents it writes them.
@@ -349,6 +380,7 @@ fn said(record: &qipu::record::Record, through: &str) -> Vec<String> {
         let node = tree.node(id);
         let comment = match through {
             "json" | "pgn" => node.comment().map(str::to_string),
+            _ if id == tree.root() => node.merged_comment().map(|c| tag_guarded(&c)),
             _ => node.merged_comment(),
         };
         let nags = if matches!(through, "json" | "pgn") { node.nags().to_vec() } else { Vec::new() };

@@ -217,5 +217,7 @@ def convert(
     ``to`` is ``pgn``, ``json``, ``dhtmlxq`` or ``uci`` (one file, written whole, never over an
     input, over another file only with ``force``), or ``xqf`` (a file per game into the folder
     ``output``). The counts: ``games``, ``valid``, ``illegal``, ``unreadable``, ``written``,
-    ``not_written`` (why each game that could not be written was not).
+    ``not_written`` (why each game that could not be written was not) and ``warnings`` (what the
+    format could not keep of a game written, as ``convert`` tells it: a tag without a field, a
+    name cut to its field).
     """

@@ -240,8 +240,9 @@ pub fn fen_columns<'py>(
 /// cannot be read are not written; a game with a wrong move is, its moves
 /// from there on as written. Each file is written whole or not at all,
 /// never over one of the inputs, and over another file only with `force`. Returns the counts: `games`, `valid`, `illegal`,
-/// `unreadable`, `written`, and `not_written` (why each game that could
-/// not be written was not).
+/// `unreadable`, `written`, `not_written` (why each game that could
+/// not be written was not) and `warnings` (what the format could not keep
+/// of a game written: a tag without a field, a name cut).
 #[pyfunction]
 #[pyo3(signature = (paths, *, to, output, notation = "chinese", output_encoding = "utf-8", set_ecco = false, xqf_version = 10, force = false, jobs = None, encoding = None, **select))]
 #[allow(clippy::too_many_arguments)]
@@ -314,7 +315,8 @@ pub fn convert<'py>(
                     let status = Status::of(record.unreadable().is_some(), record.replayed());
                     let shape = qipu::record::shape::Shape::default();
                     qipu::analysis::prepare::prepare(&mut record, &shape, set_ecco);
-                    let bytes = (status != Status::Unreadable).then(|| formats::write(&record, &options));
+                    let bytes = (status != Status::Unreadable)
+                        .then(|| formats::write::write_with_warnings(&record, &options));
                     let title = record.tag("Title").map(str::to_string);
                     Judged { matches: judged.matches, key: judged.key, game: (status, bytes, title) }
                 },
@@ -330,7 +332,12 @@ pub fn convert<'py>(
                 Taken::NoRecord(_) => return Ok(()),
             };
             counts.count(status);
-            match bytes {
+            if let Some(Ok(written)) = &bytes {
+                for w in &written.warnings {
+                    counts.warnings.push(format!("{}: game {}: {w}", meta.source, index + 1));
+                }
+            }
+            match bytes.map(|b| b.map(|w| w.bytes)) {
                 Some(Ok(bytes)) => match &mut dest {
                     Dest::One(file) => {
                         std::io::Write::write_all(file, &bytes)?;
@@ -367,6 +374,7 @@ pub fn convert<'py>(
     dict.set_item("unreadable", counts.unreadable)?;
     dict.set_item("written", counts.written)?;
     dict.set_item("not_written", counts.not_written)?;
+    dict.set_item("warnings", counts.warnings)?;
     Ok(dict)
 }
 
@@ -378,6 +386,8 @@ struct Counts {
     unreadable: usize,
     written: usize,
     not_written: Vec<String>,
+    /// What the format could not keep of each game written, told.
+    warnings: Vec<String>,
 }
 
 impl Counts {

@@ -88,6 +88,19 @@ def test_convert_writes_what_the_command_writes(cli, tmp_path, fixture, formats_
     assert counts["written"] + len(counts["not_written"]) == counts["games"] - counts["unreadable"]
 
 
+def test_convert_tells_what_the_format_cannot_keep(tmp_path):
+    game = tmp_path / "game.pgn"
+    red = "许" * 20
+    game.write_text(f'[Red "{red}"]\n[Round "3"]\n\n1. h2e2 h9g7 *\n', encoding="utf-8")
+    counts = qipu.convert(game, to="xqf", output=tmp_path / "xqf")
+    assert counts["written"] == 1
+    assert len(counts["warnings"]) == 1
+    assert "game 1: tag Red: cut to 7 of its 20 characters" in counts["warnings"][0]
+    # XQF has no field for the round: it comes back from the comment about the game.
+    (back,) = qipu.read(tmp_path / "xqf")
+    assert back.tag("Round") == "3"
+
+
 def test_convert_never_writes_over_an_input(tmp_path, fixture):
     copy = tmp_path / "games.pgn"
     copy.write_bytes(fixture.read_bytes())

@@ -595,7 +595,7 @@ impl Run<'_, '_> {
             }
         };
         for w in &written.warnings {
-            tally.tell(&ProblemLine::warning(&tag.source, None, Some(tag.index), w).to_string());
+            tally.lost(&tag.source, Some(tag.index), w);
         }
         match &mut self.out {
             Out::Text(sink) => {
@@ -641,7 +641,7 @@ impl Run<'_, '_> {
                 let title = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
                 let library = ccbridge::write_library(&games, &title);
                 for w in &library.warnings {
-                    tally.tell(&ProblemLine::warning(&path.display().to_string(), None, None, w).to_string());
+                    tally.lost(&path.display().to_string(), None, w);
                 }
                 // Refused at the start when it exists without --force or --resume.
                 write_new(&path, &library.bytes, true, &self.input_files)

@@ -124,6 +124,8 @@ pub struct Tally {
     bad_left_out: usize,
     /// Games written (convert).
     written: usize,
+    /// Warnings of what the format written could not keep (convert).
+    lost: usize,
     inputs: usize,
     /// An input's games are being counted (it is not done yet).
     open: bool,
@@ -198,6 +200,7 @@ impl Tally {
             no_record: 0,
             bad_left_out: 0,
             written: 0,
+            lost: 0,
             inputs: 0,
             open: false,
             quiet: false,
@@ -315,9 +318,22 @@ impl Tally {
         self.written += 1;
     }
 
-    /// Games written (convert).
-    pub fn written(&self) -> usize {
-        self.written
+    /// Tells what the format written could not keep of game `index` of
+    /// `source` (a tag, a text): a warning, counted.
+    pub fn lost(&mut self, source: &str, index: Option<usize>, what: &qipu::formats::write::WriteWarning) {
+        self.lost += 1;
+        self.tell(&ProblemLine::warning(source, None, index, what).to_string());
+    }
+
+    /// The end of convert's summary line: `N written`, and when the
+    /// formats written could not keep everything, `; W warning(s) of
+    /// what was not kept`.
+    pub fn written_summary(&self) -> String {
+        let mut line = format!("{} written", self.written);
+        if self.lost > 0 {
+            line.push_str(&format!("; {} warning(s) of what was not kept", self.lost));
+        }
+        line
     }
 
     /// The exit code: 1 when a game selected was illegal, unreadable or

@@ -31,6 +31,7 @@ pub(crate) mod slots;
 pub mod sniff;
 pub(crate) mod start;
 pub mod stream;
+pub(crate) mod tag_lines;
 pub mod text;
 #[cfg(test)]
 pub(crate) mod told;
@@ -38,6 +39,7 @@ pub(crate) mod tree;
 pub mod uci;
 pub(crate) mod words;
 pub mod write;
+pub mod written;
 pub mod wxf;
 pub mod xqf;
 

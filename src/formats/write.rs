@@ -112,9 +112,7 @@ pub enum WriteError {
     Encoding(Encoding),
 }
 
-/// A record written, and what of it could not be kept whole (CBR: tags it
-/// has no field for, text longer than its field; no other format warns).
-pub type Written = ccbridge::Written;
+pub use super::written::{WriteWarning, Written};
 
 /// The bytes of `record` in the format of `options`, as they stand in a
 /// file: a text record ends with its line end (`\n`), so that the records
@@ -145,19 +143,48 @@ pub fn write(record: &Record, options: &WriteOptions) -> Result<Vec<u8>, WriteEr
 ///
 /// As [`write()`].
 pub fn write_with_warnings(record: &Record, options: &WriteOptions) -> Result<Written, WriteError> {
+    let mut warnings = Vec::new();
+    // A tag's name with `?` in it would not read as one: with
+    // --unmappable replace, a tag named with a character the encoding
+    // lacks is left out.
+    let encodable = |name: &str| name.is_ascii() || options.encoding.encode(name).is_ok();
+    let names_matter = matches!(options.format, WriteFormat::Pgn | WriteFormat::Dhtmlxq);
+    let renamed;
+    let record = if names_matter
+        && options.unmappable == Unmappable::Replace
+        && record.tags().iter().any(|(name, _)| !encodable(name))
+    {
+        let mut kept = record.clone();
+        kept.retain_tags(|name, _| encodable(name));
+        for (name, _) in record.tags().iter().filter(|(name, _)| !encodable(name)) {
+            warnings.push(WriteWarning::TagNameUnmappable { tag: name.clone(), encoding: options.encoding });
+        }
+        renamed = kept;
+        &renamed
+    } else {
+        record
+    };
     let text = match options.format {
-        WriteFormat::Pgn => pgn::write(record, options.notation) + "\n",
+        WriteFormat::Pgn => {
+            for (name, _) in record.tags().iter().filter(|(name, _)| !pgn::write::is_tag_name(name)) {
+                warnings.push(WriteWarning::TagNameUnwritable { tag: name.clone(), format: "PGN" });
+            }
+            pgn::write(record, options.notation) + "\n"
+        }
         #[cfg(feature = "serde")]
         WriteFormat::Json => super::json::write(record) + "\n",
-        WriteFormat::Dhtmlxq => dhtmlxq::write(record)? + "\n",
-        WriteFormat::Uci => uci::write(record)? + "\n",
-        WriteFormat::Xqf => {
-            return Ok(Written { bytes: xqf::write(record, options.xqf_version)?, warnings: Vec::new() });
+        WriteFormat::Dhtmlxq => {
+            let (block, lost) = dhtmlxq::write_with_warnings(record)?;
+            warnings = lost;
+            block + "\n"
         }
+        WriteFormat::Uci => uci::write(record)? + "\n",
+        WriteFormat::Xqf => return Ok(xqf::write_with_warnings(record, options.xqf_version)?),
         WriteFormat::Cbr => return Ok(ccbridge::write_cbr(record)?),
         // The document says it is UTF-8.
         WriteFormat::Pfc => {
-            return Ok(Written { bytes: pfc::write(record)?.into_bytes(), warnings: Vec::new() });
+            let (document, warnings) = pfc::write_with_warnings(record)?;
+            return Ok(Written { bytes: document.into_bytes(), warnings });
         }
         // The page says it is UTF-8.
         WriteFormat::Html => {
@@ -167,12 +194,19 @@ pub fn write_with_warnings(record: &Record, options: &WriteOptions) -> Result<Wr
             });
         }
     };
-    Ok(Written { bytes: encode(text, options.encoding, options.unmappable)?, warnings: Vec::new() })
+    let bytes = encode(text, options.encoding, options.unmappable, &mut warnings)?;
+    Ok(Written { bytes, warnings })
 }
 
 /// `text` in `encoding`; with [`Unmappable::Error`], the first character it
-/// cannot hold is the error.
-fn encode(text: String, encoding: Encoding, unmappable: Unmappable) -> Result<Vec<u8>, WriteError> {
+/// cannot hold is the error, and with [`Unmappable::Replace`] the
+/// characters written as `?` are a warning.
+fn encode(
+    text: String,
+    encoding: Encoding,
+    unmappable: Unmappable,
+    warnings: &mut Vec<WriteWarning>,
+) -> Result<Vec<u8>, WriteError> {
     if !matches!(encoding, Encoding::Utf8 | Encoding::Gb18030 | Encoding::Big5) {
         return Err(WriteError::Encoding(encoding));
     }
@@ -184,7 +218,24 @@ fn encode(text: String, encoding: Encoding, unmappable: Unmappable) -> Result<Ve
             .encode(&text)
             .map(|b| b.into_owned())
             .map_err(|character| WriteError::Unmappable { character, encoding }),
-        Unmappable::Replace => Ok(encoding.encode_replacing(&text, '?').into_owned()),
+        Unmappable::Replace => {
+            if let Ok(bytes) = encoding.encode(&text) {
+                return Ok(bytes.into_owned());
+            }
+            let mut characters = Vec::new();
+            let mut count = 0;
+            let mut buf = [0u8; 4];
+            for c in text.chars().filter(|c| !c.is_ascii()) {
+                if encoding.encode(c.encode_utf8(&mut buf)).is_err() {
+                    count += 1;
+                    if characters.len() < 5 && !characters.contains(&c) {
+                        characters.push(c);
+                    }
+                }
+            }
+            warnings.push(WriteWarning::Replaced { characters, count, encoding });
+            Ok(encoding.encode_replacing(&text, '?').into_owned())
+        }
     }
 }
 
@@ -269,11 +320,49 @@ mod tests {
     }
 
     #[test]
-    fn cbr_tells_what_it_leaves_out() {
+    fn every_writer_tells_what_it_leaves_out() {
         let mut record = record();
         record.set_tag("Opening", "中炮");
+        record.set_tag("Round", "3");
+        record.set_tag("Red", "许银川（广东）特级大师");
+        record.set_tag("My Tag", "x");
+        let told = |format: WriteFormat| -> Vec<String> {
+            let written = write_with_warnings(&record, &options(format)).unwrap();
+            let back = &formats::read(&written.bytes, None).unwrap().records[0];
+            // Tags without a field come back from the comment about the game.
+            assert_eq!((back.tag("Opening"), back.tag("Round")), (Some("中炮"), Some("3")), "{format:?}");
+            assert_eq!(write(&record, &options(format)).unwrap(), written.bytes);
+            written.warnings.iter().map(|w| w.to_string()).collect()
+        };
+        assert_eq!(
+            told(WriteFormat::Xqf),
+            [
+                "tag Red: cut to 7 of its 11 characters, the size of XQF's field of 15 bytes of GBK",
+                "tag My Tag: XQF cannot write a tag of that name; not written"
+            ]
+        );
+        assert_eq!(told(WriteFormat::Cbr), ["tag My Tag: CBR cannot write a tag of that name; not written"]);
+        for format in [WriteFormat::Dhtmlxq, WriteFormat::Pfc, WriteFormat::Pgn] {
+            assert_eq!(told(format).len(), 1, "{format:?}");
+        }
+        record.set_tag("Title", "长".repeat(70));
         let written = write_with_warnings(&record, &options(WriteFormat::Cbr)).unwrap();
-        assert!(written.warnings.iter().any(|w| w.contains("Opening")), "{:?}", written.warnings);
-        assert_eq!(write(&record, &options(WriteFormat::Cbr)).unwrap(), written.bytes);
+        assert_eq!(
+            written.warnings[0].to_string(),
+            "tag Title: cut to 63 of its 70 characters, the size of CBR's field of 63 UTF-16 units"
+        );
+        #[cfg(feature = "serde")]
+        assert!(write_with_warnings(&record, &options(WriteFormat::Json)).unwrap().warnings.is_empty());
+        let big5 = WriteOptions {
+            encoding: Encoding::Big5,
+            unmappable: Unmappable::Replace,
+            ..options(WriteFormat::Pgn)
+        };
+        let warnings = write_with_warnings(&record, &big5).unwrap().warnings;
+        assert_eq!(
+            warnings.last().unwrap().to_string(),
+            "79 character(s) that big5 cannot hold written as '?': \
+             '许' (U+8BB8), '银' (U+94F6), '东' (U+4E1C), '级' (U+7EA7), '师' (U+5E08)"
+        );
     }
 }

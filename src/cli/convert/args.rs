@@ -20,22 +20,27 @@ pub enum Target {
     /// One JSON object per game and line: tags, start FEN, result, and the move tree as a
     /// list of nodes (ICCS coordinates, the move as written, comments, NAGs).
     Json,
-    /// A DhtmlXQ block ([DhtmlXQ]...[/DhtmlXQ]) per game, with variations and comments.
+    /// A DhtmlXQ block ([DhtmlXQ]...[/DhtmlXQ]) per game, with variations and comments; tags
+    /// DhtmlXQ has no tag for are kept as lines [Name "value"] of the comment about the game.
     Dhtmlxq,
     /// One XQF file per game in the directory given with -o, named after the game's title
-    /// (or SOURCE-N.xqf); version 10 unless --xqf-version 18.
+    /// (or SOURCE-N.xqf); version 10 unless --xqf-version 18. Tags XQF has no field for are
+    /// kept as lines [Name "value"] of the comment about the game; text longer than its field
+    /// is cut, and told on standard error.
     Xqf,
     /// One 象棋桥 CBR file per game in the directory given with -o, named after the game's
-    /// title (or SOURCE-N.cbr). Tags CBR has no field for, and text longer than its field, are
-    /// told on standard error.
+    /// title (or SOURCE-N.cbr). Tags CBR has no field for are kept as lines [Name "value"] of
+    /// the comment about the game; text longer than its field is cut, and told on standard
+    /// error.
     Cbr,
     /// Every game in one 象棋桥 CBL library, the file given with -o (its name the library's
-    /// title). Tags CBR has no field for, and text longer than its field, are told on standard
-    /// error.
+    /// title). Tags CBR has no field for are kept as lines [Name "value"] of the comment about
+    /// the game; text longer than its field is cut, and told on standard error.
     Cbl,
     /// One 鹏飞 PFC document per game in the directory given with -o, named after the game's
-    /// title (or SOURCE-N.pfc), in UTF-8: the tree with variations and comments, the start
-    /// position and the fields PFC has (tags of no field and annotation glyphs are left out).
+    /// title (or SOURCE-N.pfc), in UTF-8: the tree with variations and comments (annotation
+    /// glyphs as marks at their end), the start position and the fields PFC has; other tags
+    /// are kept as lines [Name "value"] of the comment about the game.
     Pfc,
     /// One UCI position line per game, main line only: `position startpos moves h2e2 ...`,
     /// or `position fen FEN moves ...` (the FEN with its clocks) from another start. Tags,

@@ -98,8 +98,8 @@ fn run(
         }
         let bytes = match c.bytes {
             Ok(written) => {
-                for w in written.warnings {
-                    tally.tell(&ProblemLine::warning(&meta.source, None, Some(index), w).to_string());
+                for w in &written.warnings {
+                    tally.lost(&meta.source, Some(index), w);
                 }
                 written.bytes
             }
@@ -144,7 +144,7 @@ pub(super) fn run_library(
     let title = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     let library = ccbridge::write_library(&games, &title);
     for w in &library.warnings {
-        tally.tell(&ProblemLine::warning(&path.display().to_string(), None, None, w).to_string());
+        tally.lost(&path.display().to_string(), None, w);
     }
     match write_new(path, &library.bytes, args.force, &input_files) {
         Ok(()) => (0..games.len()).for_each(|_| tally.wrote()),

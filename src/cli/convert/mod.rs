@@ -58,7 +58,7 @@ fn binary(inputs: &mut [qipu::batch::Input], args: &Args) -> Result<i32, Failure
         Target::Cbl => files::run_library(inputs, args, out)?,
         _ => files::run_files(inputs, args, out, name, &options)?,
     };
-    eprintln!("{}{selected}; {} written", tally.summary(), tally.written());
+    eprintln!("{}{selected}; {}", tally.summary(), tally.written_summary());
     Ok(tally.code())
 }
 
@@ -81,7 +81,7 @@ fn page(inputs: &mut [qipu::batch::Input], args: &Args, stdout: &mut impl Write)
     let mut out = crate::cli::output::Sink::open(args.output.as_deref(), args.force, inputs, stdout)?;
     let (tally, selected) = files::run_page(inputs, args, notation, &mut out)?;
     out.commit()?;
-    eprintln!("{}{selected}; {} written", tally.summary(), tally.written());
+    eprintln!("{}{selected}; {}", tally.summary(), tally.written_summary());
     Ok(tally.code())
 }
 

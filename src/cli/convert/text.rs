@@ -56,7 +56,7 @@ pub(super) fn run(
     let notation = args.notation.with(style);
     let mut tally = Tally::new(inputs.len());
     let options = args.write_options(notation);
-    let render = |record: &Record| formats::write(record, &options);
+    let render = |record: &Record| formats::write::write_with_warnings(record, &options);
     let shape = args.shape.shape();
     // Each game is written where it is read, and only the bytes kept;
     // with --source-tag, the shaped record is kept and written in input
@@ -99,14 +99,20 @@ pub(super) fn run(
             }
         };
         match bytes {
-            Ok(bytes) => match &mut rejected {
-                Some(r) if to_rejected => r.write_all(&bytes)?,
-                None if to_rejected => {}
-                _ => {
-                    out.write(game.value.as_deref(), &meta.source, &bytes)?;
-                    tally.wrote();
+            Ok(written) => {
+                let bytes = &written.bytes;
+                match &mut rejected {
+                    Some(r) if to_rejected => r.write_all(bytes)?,
+                    None if to_rejected => return Ok(()),
+                    _ => {
+                        out.write(game.value.as_deref(), &meta.source, bytes)?;
+                        tally.wrote();
+                    }
                 }
-            },
+                for w in &written.warnings {
+                    tally.lost(&meta.source, Some(index), w);
+                }
+            }
             Err(why) if selected => tally.not_written(
                 &ProblemLine::game_error(&meta.source, index, format!("not written: {}", told(&why)))
                     .to_string(),
@@ -119,7 +125,7 @@ pub(super) fn run(
     if let Some(r) = rejected {
         r.commit()?;
     }
-    eprintln!("{}{}; {} written", tally.summary(), chooser.summary(), tally.written());
+    eprintln!("{}{}; {}", tally.summary(), chooser.summary(), tally.written_summary());
     if let Some(files) = files {
         crate::cli::quiet::info!("{}", split::told(&files));
     }
@@ -164,6 +170,6 @@ struct Converted {
 /// once its place in its input is known.
 #[derive(Debug)]
 enum Written {
-    Now(Result<Vec<u8>, WriteError>),
+    Now(Result<formats::write::Written, WriteError>),
     Later(Box<Record>),
 }

@@ -220,6 +220,7 @@ pub(super) fn read_record(bytes: &[u8], start: usize, holder: &'static str) -> R
     let fullmoves = u16::from_le_bytes([bytes[layout.start_number], bytes[layout.start_number + 1]]);
     let mut cursor = Cursor::new(&bytes[layout.tree..], start + layout.tree);
     record.moves = read_tree(&mut cursor, layout.square, &mut record.warnings)?;
+    record.take_tag_lines();
     if cursor.left() > 0 {
         let message =
             format!("{} byte(s) after the end of the move tree, within {holder}; ignored", cursor.left());

@@ -1,12 +1,16 @@
 //! Writing CBR records and CBL libraries, the inverse of the readers.
 //!
 //! Text that does not fit its field is cut at a character boundary, with
-//! a warning; tags CBR has no field for are named in a warning too.
+//! a warning; tags CBR has no field for are kept as lines of the comment
+//! about the game ([`tag_lines`](crate::formats::tag_lines)).
 
 use super::layout::{
     ENTRY_LEN, INDEX_AT, LIBRARY_MAGIC, RECORD_MAGIC, SLOT_LEN, V2_BOARD, V2_RESULT, V2_SIDE,
     V2_START_NUMBER, V2_STRINGS, V2_TREE,
 };
+use crate::formats::tag_lines;
+use crate::formats::written::WriteWarning;
+pub use crate::formats::written::Written;
 use crate::record::{GameResult, NodeId, Record};
 use crate::{Color, Move, Role, Square};
 
@@ -19,15 +23,6 @@ pub enum WriteError {
     /// A move did not replay (CBR stores points): its node index.
     #[error("move node {0} did not replay, and CBR stores points")]
     NotReplayed(usize),
-}
-
-/// A written file and what could not be kept whole.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Written {
-    /// The file's bytes.
-    pub bytes: Vec<u8>,
-    /// What was cut or left out.
-    pub warnings: Vec<String>,
 }
 
 /// Writes `record`, as its replay settled it, as a CBR record (layout 2).
@@ -45,15 +40,11 @@ pub fn write_cbr(record: &Record) -> Result<Written, WriteError> {
     bytes[19] = 2;
     for &(offset, size, tag) in V2_STRINGS {
         if let Some(text) = record.tag(tag) {
-            put_text(&mut bytes[offset..offset + size], text, tag, &mut warnings);
+            put_text(&mut bytes[offset..offset + size], text, Some(tag), &mut warnings);
         }
     }
-    for (name, _) in record.tags() {
-        let kept = V2_STRINGS.iter().any(|&(_, _, t)| t == name);
-        if !kept && !matches!(name.as_str(), "Game" | "Result" | "FEN") {
-            warnings.push(format!("tag {name}: CBR has no field for it; not written"));
-        }
-    }
+    let held = |name: &str, _: &str| V2_STRINGS.iter().any(|&(_, _, t)| t.eq_ignore_ascii_case(name));
+    let lines = tag_lines::unheld(record, held, "CBR", &mut warnings);
     let code: u32 = match record.result() {
         Some(GameResult::RedWins) => 1,
         Some(GameResult::BlackWins) => 2,
@@ -83,7 +74,8 @@ pub fn write_cbr(record: &Record) -> Result<Written, WriteError> {
     let root = tree.root();
     for id in tree.depth_first() {
         let node = tree.node(id);
-        let comment = if id == root { node.comment().map(str::to_string) } else { node.merged_comment() };
+        let comment =
+            if id == root { tag_lines::append(node.comment(), &lines) } else { node.merged_comment() };
         let comment = comment.filter(|c| !c.is_empty()).map(|c| c.replace('\n', "\r\n"));
         let mut flags = if tree.main_child(id).is_none() { 0x01 } else { 0 };
         if id != root && tree.next_sibling(id).is_some() {
@@ -117,10 +109,13 @@ pub fn write_cbl(records: &[Record], title: &str) -> Written {
     for (k, record) in records.iter().enumerate() {
         match write_cbr(record) {
             Ok(w) => {
-                warnings.extend(w.warnings.into_iter().map(|m| format!("game {}: {m}", k + 1)));
+                let game = k + 1;
+                warnings.extend(
+                    w.warnings.into_iter().map(|w| WriteWarning::InGame { game, warning: Box::new(w) }),
+                );
                 games.push((w.bytes, record.tag("Title").unwrap_or("").to_string()));
             }
-            Err(e) => warnings.push(format!("game {}: not written: {e}", k + 1)),
+            Err(e) => warnings.push(WriteWarning::GameLeftOut { game: k + 1, why: e.to_string() }),
         }
     }
     let mut library = write_library(&games, title);
@@ -139,7 +134,7 @@ pub fn write_library(games: &[(Vec<u8>, String)], title: &str) -> Written {
     bytes[16] = 3;
     bytes[52..56].copy_from_slice(&0x7FFF_FFFFu32.to_le_bytes());
     bytes[60..64].copy_from_slice(&(capacity as u32).to_le_bytes());
-    put_text(&mut bytes[64..576], title, "library title", &mut warnings);
+    put_text(&mut bytes[64..576], title, None, &mut warnings);
     for (i, (record, title)) in games.iter().enumerate() {
         let entry = INDEX_AT + i * ENTRY_LEN;
         let slots = record.len().div_ceil(SLOT_LEN).max(1);
@@ -148,7 +143,7 @@ pub fn write_library(games: &[(Vec<u8>, String)], title: &str) -> Written {
         bytes[entry + 8..entry + 12].copy_from_slice(&(slots as u32).to_le_bytes());
         bytes[entry + 12..entry + 16].copy_from_slice(&(record.len() as u32).to_le_bytes());
         let mut ignored = Vec::new();
-        put_text(&mut bytes[entry + 100..entry + ENTRY_LEN], title, "Title", &mut ignored);
+        put_text(&mut bytes[entry + 100..entry + ENTRY_LEN], title, Some("Title"), &mut ignored);
     }
     for (record, _) in games {
         let slots = record.len().div_ceil(SLOT_LEN).max(1);
@@ -160,22 +155,29 @@ pub fn write_library(games: &[(Vec<u8>, String)], title: &str) -> Written {
 }
 
 /// Puts `text` as UTF-16LE into `field`, NUL-terminated, cut at a
-/// character boundary with a warning when it does not fit.
-fn put_text(field: &mut [u8], text: &str, what: &str, warnings: &mut Vec<String>) {
+/// character boundary with a warning naming `tag` (or a title) when it
+/// does not fit.
+fn put_text(field: &mut [u8], text: &str, tag: Option<&str>, warnings: &mut Vec<WriteWarning>) {
     let room = field.len() / 2 - 1;
     let mut units = Vec::new();
-    let mut cut = false;
-    for c in text.trim().chars() {
+    let text = text.trim();
+    let mut kept = 0;
+    for c in text.chars() {
         let mut buf = [0u16; 2];
         let enc = c.encode_utf16(&mut buf);
         if units.len() + enc.len() > room {
-            cut = true;
             break;
         }
         units.extend_from_slice(enc);
+        kept += 1;
     }
-    if cut {
-        warnings.push(format!("{what}: cut to {} UTF-16 units, the field's size", units.len()));
+    if kept < text.chars().count() {
+        warnings.push(WriteWarning::Cut {
+            tag: tag.map(str::to_string),
+            kept,
+            of: text.chars().count(),
+            field: format!("CBR's field of {room} UTF-16 units"),
+        });
     }
     for (i, u) in units.iter().enumerate() {
         field[2 * i..2 * i + 2].copy_from_slice(&u.to_le_bytes());
@@ -223,7 +225,10 @@ mod tests {
     fn long_titles_are_cut_with_a_warning() {
         let text = format!("[Title \"{}\"]\n1. h2e2 *", "长".repeat(100));
         let w = write_cbr(&pgn::read(&text)[0]).unwrap();
-        assert!(w.warnings[0].contains("Title: cut to 63"), "{:?}", w.warnings);
+        assert_eq!(
+            w.warnings[0].to_string(),
+            "tag Title: cut to 63 of its 100 characters, the size of CBR's field of 63 UTF-16 units"
+        );
         assert_eq!(read_cbr(&w.bytes).unwrap().tag("Title").unwrap().chars().count(), 63);
     }
 }

@@ -29,7 +29,7 @@ mod write;
 
 pub(crate) use read::{count_records, read_each};
 pub use read::{read, read_with};
-pub use write::{WriteError, write};
+pub use write::{WriteError, write, write_with_warnings};
 
 /// Tags of a block and the record tags they become, both ways.
 pub(crate) const TAGS: [(&str, &str); 32] = [

@@ -328,6 +328,7 @@ fn read_block(text: &str, start: usize, end: usize, lines: &LineIndex, record: &
         }
     }
     comments.put(record);
+    record.take_tag_lines();
 
     // vschess's `fen` tag, else the side to move from the first move's
     // piece (DhtmlXQ does not store it).

@@ -1,5 +1,7 @@
 //! Writing a record as a DhtmlXQ block.
 
+use crate::formats::tag_lines;
+use crate::formats::written::WriteWarning;
 use crate::record::{GameResult, MoveText, NodeId, Record};
 use crate::{Board, Color, Piece, Square};
 
@@ -50,6 +52,21 @@ pub enum WriteError {
 /// assert_eq!(back.tree().variation_count(), 1);
 /// ```
 pub fn write(record: &Record) -> Result<String, WriteError> {
+    write_with_warnings(record).map(|(block, _)| block)
+}
+
+/// As [`write()`], with what DhtmlXQ could not keep. Tags DhtmlXQ has no
+/// tag for are kept as lines of the comment about the game
+/// ([`tag_lines`](crate::formats::tag_lines)); a `DhtmlXQ_…` tag is
+/// written as that tag when it reads back the same (its name in lower
+/// case, not one of a block's own tags), and is left out with a warning
+/// otherwise.
+///
+/// # Errors
+///
+/// As [`write()`].
+pub fn write_with_warnings(record: &Record) -> Result<(String, Vec<WriteWarning>), WriteError> {
+    let mut warnings = Vec::new();
     let resolution = &record.replayed().resolution;
     use std::fmt::Write;
     let mut out = String::from("[DhtmlXQ]\n");
@@ -69,8 +86,23 @@ pub fn write(record: &Record) -> Result<String, WriteError> {
         let value = &crate::formats::clean::one_line(value);
         if let Some((name, _)) = TAGS.iter().find(|(_, k)| k.eq_ignore_ascii_case(key)) {
             tag(&mut out, name, value);
-        } else if let Some(name) = key.strip_prefix("DhtmlXQ_") {
+        } else if let Some(name) = own_tag(key) {
             tag(&mut out, name, value);
+        }
+    }
+    let held = |key: &str, _: &str| {
+        key.eq_ignore_ascii_case("DhtmlXQ_ver")
+            || TAGS.iter().any(|(_, k)| k.eq_ignore_ascii_case(key))
+            || own_tag(key).is_some()
+    };
+    let mut lines = Vec::new();
+    for (key, value) in tag_lines::unheld(record, held, "DhtmlXQ", &mut warnings) {
+        // `[DhtmlXQ_…` in a comment is made `［DhtmlXQ_…`: such a tag
+        // cannot be a line either.
+        if key.get(..7).is_some_and(|p| p.eq_ignore_ascii_case("DhtmlXQ")) {
+            warnings.push(WriteWarning::TagNameUnwritable { tag: key.to_string(), format: "DhtmlXQ" });
+        } else {
+            lines.push((key, value));
         }
     }
     if let Some(result) = record.result() {
@@ -149,7 +181,11 @@ pub fn write(record: &Record) -> Result<String, WriteError> {
         let text = tree.node(id).merged_comment().unwrap_or_default();
         comment_value(&crate::formats::clean::lines(&text))
     };
-    let root_comment = comment(tree.root());
+    let root = tree.node(tree.root());
+    let root_comment = match tag_lines::append(root.merged_comment().as_deref(), &lines) {
+        Some(text) => comment_value(&crate::formats::clean::lines(&text)),
+        None => String::new(),
+    };
     if !root_comment.is_empty() {
         tag(&mut out, "comment0", &root_comment);
     }
@@ -168,7 +204,22 @@ pub fn write(record: &Record) -> Result<String, WriteError> {
         }
     }
     out.push_str("[/DhtmlXQ]\n");
-    Ok(out)
+    Ok((out, warnings))
+}
+
+/// The name of the DhtmlXQ tag that holds tag `key`, `DhtmlXQ_name`, when
+/// a reader gives it back as `key`: `name` in lower case, not one of the
+/// tags that make the block (`movelist`, `comment1`, …) nor one of those
+/// that hold a PGN tag (`title` holds `Title`).
+fn own_tag(key: &str) -> Option<&str> {
+    let name = key.strip_prefix("DhtmlXQ_")?;
+    let plain =
+        !name.is_empty() && name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+    let structure = ["ver", "binit", "movelist", "fen", "result", "init"].contains(&name)
+        || name.starts_with("move_")
+        || name.starts_with("comment");
+    let held = TAGS.iter().any(|(n, _)| *n == name);
+    (plain && !structure && !held).then_some(name)
 }
 
 /// A comment as a DhtmlXQ value: line breaks as `||`; a `|` of the text,

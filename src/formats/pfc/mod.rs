@@ -60,7 +60,7 @@
 
 mod write;
 
-pub use write::{WriteError, write};
+pub use write::{WriteError, write, write_with_warnings};
 
 use std::borrow::Cow;
 
@@ -336,6 +336,7 @@ pub(crate) fn read_game(text: &str) -> Result<Game, PfcError> {
         },
     };
     game.moves = build_tree(&elements);
+    game.take_tag_lines();
     // Without a start FEN the file says nothing of who moves first.
     let stored = fen.map(|_| (setup.turn, root_at, "start FEN"));
     settle_start(&mut game, &setup.board, root_at, stored, setup.fullmoves);

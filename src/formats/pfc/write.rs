@@ -3,6 +3,8 @@
 use std::fmt::Write;
 
 use crate::formats::dhtmlxq::TAGS;
+use crate::formats::tag_lines;
+use crate::formats::written::WriteWarning;
 use crate::record::{MoveText, NodeId, Record};
 
 /// Why a record cannot be written as a PFC document.
@@ -28,9 +30,11 @@ pub enum WriteError {
 /// `default="true"`.
 ///
 /// Tags with a field (those DhtmlXQ names, the date as `create-time`, and
-/// `PFC_name` as `name`) are written; other tags, and annotation glyphs,
-/// have no place and are left out. A comment before a move is put ahead of
-/// the comment after it. Values are escaped as XML (line breaks as `&#10;`,
+/// `PFC_name` as `name`) are written; other tags are kept as lines of the
+/// comment about the game ([`tag_lines`](crate::formats::tag_lines)). A
+/// comment before a move is put ahead of the comment after it, and
+/// annotation glyphs become the marks `!`, `?`, `!!`, `??`, `!?`, `?!` at
+/// its end. Values are escaped as XML (line breaks as `&#10;`,
 /// so that XML readers keep them). The tree is written with a stack, any
 /// depth.
 ///
@@ -48,13 +52,28 @@ pub enum WriteError {
 /// assert_eq!((back.tag("Red"), back.tree().variation_count()), (Some("许银川"), 1));
 /// ```
 pub fn write(record: &Record) -> Result<String, WriteError> {
+    write_with_warnings(record).map(|(document, _)| document)
+}
+
+/// As [`write()`], with what PFC could not keep: tags PFC has no field
+/// for are kept as lines of the comment about the game
+/// ([`tag_lines`](crate::formats::tag_lines)), and a tag that cannot be is
+/// a warning.
+///
+/// # Errors
+///
+/// As [`write()`].
+pub fn write_with_warnings(record: &Record) -> Result<(String, Vec<WriteWarning>), WriteError> {
+    let mut warnings = Vec::new();
+    let lines = tag_lines::unheld(record, |key, _| field(key).is_some(), "PFC", &mut warnings);
     let resolution = &record.replayed().resolution;
     let Some(start) = &resolution.setup else { return Err(WriteError::NoStart) };
     let tree = record.tree();
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<n version=\"2\"");
     let result = record.result().map_or("*", |r| r.as_str());
     let _ = write!(out, " win=\"{result}\" m=\"{}\" c=\"", escape(&start.to_fen()));
-    out.push_str(&escape(&comment_of(record, tree.root())));
+    let about = tag_lines::append(Some(&comment_of(record, tree.root())), &lines);
+    out.push_str(&escape(&about.unwrap_or_default()));
     out.push('"');
     for (key, value) in record.tags() {
         let Some(name) = field(key) else { continue };
@@ -64,7 +83,7 @@ pub fn write(record: &Record) -> Result<String, WriteError> {
     }
     if tree.children(tree.root()).next().is_none() {
         out.push_str(" />\n");
-        return Ok(out);
+        return Ok((out, warnings));
     }
     out.push_str(">\n");
     let move_of = |id: NodeId| -> Result<String, WriteError> {
@@ -113,7 +132,7 @@ pub fn write(record: &Record) -> Result<String, WriteError> {
         }
     }
     out.push_str("\n</n>\n");
-    Ok(out)
+    Ok((out, warnings))
 }
 
 /// The attribute that holds tag `key`, if any.
@@ -124,18 +143,20 @@ fn field(key: &str) -> Option<&str> {
     if let Some(name) = key.strip_prefix("PFC_") {
         let valid = name.starts_with(|c: char| c.is_ascii_alphabetic())
             && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-        let structure = ["version", "win", "m", "c", "default", "result"].contains(&name);
+        // Attributes a reader takes as something else: the tree's, the
+        // date's, and those that hold a tag of their own.
+        let structure = ["version", "win", "m", "c", "default", "result", "create-time", "date"]
+            .contains(&name)
+            || TAGS.iter().any(|(n, _)| *n == name);
         return (valid && !structure).then_some(name);
     }
     TAGS.iter().find(|(_, tag)| tag.eq_ignore_ascii_case(key)).map(|(name, _)| *name)
 }
 
-/// The comment before the move of `id` and the one after it, one after the
-/// other.
+/// The comment before the move of `id`, the one after it and its
+/// annotation glyphs as marks (`!`, `?!`), one after the other.
 fn comment_of(record: &Record, id: NodeId) -> String {
-    let node = record.tree().node(id);
-    let parts: Vec<&str> = [node.comment_before(), node.comment()].into_iter().flatten().collect();
-    parts.join("\n")
+    record.tree().node(id).merged_comment().unwrap_or_default()
 }
 
 /// `text` as an XML attribute value: `&`, `<`, `>` and `"` escaped, line

@@ -28,7 +28,7 @@
 //! ```
 
 mod read;
-mod write;
+pub(crate) mod write;
 
 #[cfg(test)]
 mod tests;

@@ -109,7 +109,7 @@ pub fn write_to(record: &Record, notation: crate::notation::Notation, out: &mut 
         }
     }
     for (name, v) in record.tags() {
-        if !TAG_ORDER.iter().any(|t| t.eq_ignore_ascii_case(name)) {
+        if !TAG_ORDER.iter().any(|t| t.eq_ignore_ascii_case(name)) && is_tag_name(name) {
             let _ = writeln!(out, "[{name} \"{}\"]", escape(v));
         }
     }
@@ -230,6 +230,12 @@ pub fn write_to(record: &Record, notation: crate::notation::Notation, out: &mut 
 
 /// A tag value as written between quotes: one line, `\` and `"` escaped,
 /// a literal `&#` kept from reading as a character reference.
+/// Whether `name` reads back as a tag's name: letters and digits (of any
+/// script), `_` and `-`. A tag of another name is not written.
+pub(crate) fn is_tag_name(name: &str) -> bool {
+    !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+}
+
 fn escape(v: &str) -> String {
     crate::formats::encoding::guard_references(&crate::formats::clean::one_line(v))
         .replace('\\', "\\\\")

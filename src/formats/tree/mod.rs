@@ -63,6 +63,18 @@ impl Game {
         }
     }
 
+    /// Takes the tag lines at the end of the comment about the game
+    /// ([`tag_lines`](crate::formats::tag_lines)) as tags: what qipu
+    /// writes there for tags the format has no field for.
+    pub(crate) fn take_tag_lines(&mut self) {
+        let Some(comment) = self.moves.comment(0) else { return };
+        let tags = &self.tags;
+        let has = |name: &str| tags.iter().any(|(k, _)| k.eq_ignore_ascii_case(name));
+        let Some((kept, found)) = crate::formats::tag_lines::split(comment, has) else { return };
+        self.moves.cut_comment(0, kept);
+        self.tags.extend(found.into_iter().map(|(k, v)| (Cow::Owned(k), v)));
+    }
+
     /// Adds a warning at `at`.
     pub(crate) fn warn(&mut self, at: Span, message: impl Into<String>) {
         self.warnings.push(Warning { at, message: message.into() });
@@ -268,6 +280,16 @@ impl Moves {
         self.texts.push('\n');
         self.texts.push_str(text);
         self.nodes[id as usize].comment = Some(start..to_u32(self.texts.len()));
+    }
+
+    /// Keeps the first `len` bytes of the comment after the move of `id`
+    /// (a character boundary), or none of it.
+    pub(crate) fn cut_comment(&mut self, id: u32, len: Option<usize>) {
+        let node = &mut self.nodes[id as usize];
+        node.comment = match (node.comment.clone(), len) {
+            (Some(range), Some(len)) => Some(range.start..range.start + to_u32(len)),
+            _ => None,
+        };
     }
 
     /// The comment after the move of `id`.

@@ -29,7 +29,7 @@
 mod error;
 mod write;
 pub use error::{Truncated, XqfErrorKind};
-pub use write::{Version, WriteError, write, write_preserving};
+pub use write::{Version, WriteError, write, write_preserving, write_with_warnings};
 
 use super::byte_error::byte_error as error;
 use super::slots::put_slot;
@@ -229,7 +229,12 @@ fn read_file(bytes: &[u8], raws: Option<&mut Vec<RawRecord>>) -> Result<Game, Xq
     };
     let mut reader = TreeReader { plain: &plain, at: 0, version, keys: &keys, text: String::new() };
     let who_plays = header[0x32];
+    // A file read to be written back byte for byte keeps its comment whole.
+    let preserving = raws.is_some();
     read_tree(&mut reader, &mut record, raws)?;
+    if !preserving {
+        record.take_tag_lines();
+    }
     if reader.at < plain.len() {
         record.warnings.push(Warning {
             at: Span { line: 0, column: (HEADER_LEN + reader.at) as u32 },

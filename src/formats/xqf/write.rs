@@ -5,6 +5,8 @@
 
 use super::{GAME_TYPES, HEADER_LEN, Keys, Preserved, RawRecord, STRINGS};
 use crate::formats::slots::slots_of;
+use crate::formats::tag_lines;
+use crate::formats::written::{WriteWarning, Written};
 use crate::record::{GameResult, MoveText, NodeId, Record, Resolution, Span};
 use crate::{Board, Color, Move, Piece, Square};
 
@@ -77,6 +79,20 @@ pub enum WriteError {
 /// assert_eq!(back.tree().main_line().count(), 2);
 /// ```
 pub fn write(record: &Record, version: Version) -> Result<Vec<u8>, WriteError> {
+    write_with_warnings(record, version).map(|w| w.bytes)
+}
+
+/// As [`write()`], with what XQF could not keep: a tag cut to its header
+/// field's size, or one that neither a field nor the comment about the
+/// game can hold. Tags XQF has no field for are kept as lines of the
+/// comment about the game ([`tag_lines`](crate::formats::tag_lines)), as
+/// is a `GameType` that the header's code does not give back.
+///
+/// # Errors
+///
+/// As [`write()`].
+pub fn write_with_warnings(record: &Record, version: Version) -> Result<Written, WriteError> {
+    let mut warnings = Vec::new();
     let resolution = &record.replayed().resolution;
     let mut header = [0u8; HEADER_LEN];
     header[..2].copy_from_slice(b"XQ");
@@ -102,22 +118,36 @@ pub fn write(record: &Record, version: Version) -> Result<Vec<u8>, WriteError> {
         Some(GameResult::Draw) => 3,
         _ => 0,
     };
+    // A type the code does not give back is kept in the comment instead.
     if let Some(kind) = record.tag("GameType") {
-        let code = GAME_TYPES.iter().position(|&t| t == kind).map(|i| i as u16).or_else(|| kind.parse().ok());
-        header[0x40..0x42].copy_from_slice(&code.unwrap_or(0).to_le_bytes());
+        header[0x40..0x42].copy_from_slice(&game_type(kind).to_le_bytes());
     }
     for &(offset, capacity, tag) in &STRINGS {
         if let Some(text) = record.tag(tag) {
-            let bytes = gb18030_within(&crate::formats::clean::one_line(text), capacity);
+            let text = crate::formats::clean::one_line(text);
+            let (bytes, end) = gb18030_within(&text, capacity);
             header[offset] = bytes.len() as u8;
             header[offset + 1..offset + 1 + bytes.len()].copy_from_slice(&bytes);
+            if end < text.len() {
+                warnings.push(WriteWarning::Cut {
+                    tag: Some(tag.to_string()),
+                    kept: text[..end].chars().count(),
+                    of: text.chars().count(),
+                    field: format!("XQF's field of {capacity} bytes of GBK"),
+                });
+            }
         }
     }
+    let held = |name: &str, value: &str| {
+        STRINGS.iter().any(|&(_, _, t)| t.eq_ignore_ascii_case(name))
+            || name.eq_ignore_ascii_case("GameType") && game_type(value) != 0
+    };
+    let lines = tag_lines::unheld(record, held, "XQF", &mut warnings);
 
     let tree = record.tree();
     let mut plain = Vec::with_capacity(tree.len() * 8);
     let root = tree.root();
-    let root_comment = comment_bytes(tree.node(root).comment());
+    let root_comment = comment_bytes(tag_lines::append(tree.node(root).comment(), &lines).as_deref());
     let has_moves = tree.main_child(root).is_some();
     match version {
         Version::V10 => plain.extend([0x18, 0x20, if has_moves { 0xF0 } else { 0 }, 0xFF]),
@@ -147,7 +177,20 @@ pub fn write(record: &Record, version: Version) -> Result<Vec<u8>, WriteError> {
         }
         push_comment(&mut plain, &comment, version, &keys);
     }
-    Ok(assemble(&header, &plain, &keys))
+    Ok(Written { bytes: assemble(&header, &plain, &keys), warnings })
+}
+
+/// The code of header bytes 0x40-0x41 for a `GameType` tag: its place
+/// among the names XQStudio gives, or its number, when a reader gives the
+/// tag back from it; else 0.
+fn game_type(kind: &str) -> u16 {
+    let code = GAME_TYPES.iter().position(|&t| t == kind).map(|i| i as u16).or_else(|| kind.parse().ok());
+    code.filter(|&c| game_type_read(c).as_deref() == Some(kind)).unwrap_or(0)
+}
+
+/// The `GameType` tag a reader makes of code `code` (none for 0).
+fn game_type_read(code: u16) -> Option<String> {
+    (code != 0).then(|| GAME_TYPES.get(code as usize).map_or_else(|| code.to_string(), |n| n.to_string()))
 }
 
 /// Writes a record read with [`super::read_preserving`] back as the file
@@ -250,13 +293,13 @@ fn comment_bytes(text: Option<&str>) -> Vec<u8> {
 }
 
 /// `text` in GB18030, cut on a character boundary to at most `capacity`
-/// bytes.
-fn gb18030_within(text: &str, capacity: usize) -> Vec<u8> {
+/// bytes, and the end of the part of `text` kept.
+fn gb18030_within(text: &str, capacity: usize) -> (Vec<u8>, usize) {
     let mut end = text.len();
     loop {
         let bytes = encoding_rs::GB18030.encode(&text[..end]).0;
         if bytes.len() <= capacity {
-            return bytes.into_owned();
+            return (bytes.into_owned(), end);
         }
         end = text[..end].char_indices().next_back().map_or(0, |(i, _)| i);
     }
