@@ -183,11 +183,13 @@ fn corpus_repetitions_beside_the_oracles() {
 }
 
 /// The one third occurrence of the corpus on which qipu rules otherwise
-/// than both oracles: Red's rook chases Black's unprotected horse with
-/// every move (e6-g6 onto g5, g6-e6 onto e4), while Black's horse attacks
-/// the rook on e6 and, going back, opens the cannon's line onto Red's
-/// unprotected horse on e3: Black chases two pieces in turn, which the rule
-/// books do not forbid (perpetual chase is of one piece), so Red alone
-/// breaks the rules and loses; both oracles rule a draw.
+/// than both oracles: Red's rook goes e6-g6 and back, attacking Black's
+/// unprotected horse each time (on g5, then on e4), and qipu rules Red's
+/// perpetual chase. ccboard does not count the return to e6, the horse on
+/// e4 being attacked already by Red's cannon on e1 (through Red's horse on
+/// e3); Fairy-Stockfish's draw at this ply comes from its window (it asks
+/// that the move into the first occurrence chase too). See the README
+/// beside the fixtures: the rule books' "by one piece or by several in
+/// turn" is with qipu, the Chinese "an attack that did not exist" may not.
 const AGAINST_BOTH: &str =
     "sg/hbsxcjp__cchess_qt/棋谱文件/棋谱研究/棋谱大全/对局/雷霆最新五大赛棋谱/第14届银荔杯.SG:3:65";
