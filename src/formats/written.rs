@@ -1,6 +1,6 @@
 //! What a writer gives: the bytes written, and what of the record the
 //! format could not keep ([`WriteWarning`]), the one type every writer
-//! reports through (re-exported by [`write`](super::write)).
+//! reports through (re-exported by [`write`](mod@super::write)).
 
 use super::encoding::Encoding;
 
@@ -46,7 +46,7 @@ pub enum WriteWarning {
         format: &'static str,
     },
     /// A tag whose name the output encoding cannot hold (with
-    /// [`Unmappable::Replace`]: a name with `?` would not read as one):
+    /// [`Unmappable::Replace`](super::write::Unmappable::Replace): a name with `?` would not read as one):
     /// not written.
     TagNameUnmappable {
         /// The tag's name.

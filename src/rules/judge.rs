@@ -324,7 +324,31 @@ impl fmt::Display for Ruling {
                     }
                     s + ")"
                 }
-                None => format!("{color} breaks no rule ({} idle move{})", side.idle(), plural(side.idle())),
+                None if side.idle() > 0 => {
+                    format!("{color} breaks no rule ({} idle move{})", side.idle(), plural(side.idle()))
+                }
+                // Every move forcing, and still no rule broken: say why.
+                None => {
+                    let mut kinds = Vec::new();
+                    for (n, what) in
+                        [(side.checks, "check"), (side.chases, "chase"), (side.mate_threats, "mate threat")]
+                    {
+                        if n > 0 {
+                            kinds.push(format!("{n} {what}{}", plural(n)));
+                        }
+                    }
+                    let why = if side.chases > 0 && side.chased.is_empty() {
+                        "no piece chased by every chase".to_string()
+                    } else {
+                        format!("allowed by the {}", self.rules.name())
+                    };
+                    format!(
+                        "{color} breaks no rule ({} in {} move{}: {why})",
+                        kinds.join(" and "),
+                        side.moves,
+                        plural(side.moves)
+                    )
+                }
             });
         }
         write!(f, "{}; {}, plies {first}-{last}: ", parts[0], parts[1])?;
@@ -650,5 +674,23 @@ mod tests {
         assert_eq!(red.chased[0].chaser.role, Role::Elephant, "{r}");
         assert_eq!((black.checks, black.idle()), (2, 2), "{r}");
         assert_eq!(r.verdict, Verdict::Draw, "{r}");
+    }
+
+    #[test]
+    fn a_side_forcing_with_every_move_yet_breaking_no_rule_is_told_why() {
+        // One check, one chase of the rook (AXF rule 12: allowed).
+        let fen = "9/3k5/9/5C3/3r5/4R4/9/9/9/4K4 b";
+        let cycle = "d5d0 e0e1 d0d6 f6f5 d6d1 e1e0 d1d5 f5f6";
+        let r = rule(RuleSet::Asian, fen, cycle);
+        assert_eq!(r.verdict, Verdict::Draw, "{r}");
+        let text = r.to_string();
+        assert!(
+            text.contains(
+                "Black breaks no rule (4 checks and 4 chases in 8 moves: allowed by the Asian rules)"
+            ),
+            "{text}"
+        );
+        let r = rule(RuleSet::Chinese, fen, cycle);
+        assert_eq!(r.verdict, Verdict::Loses(Color::Black), "{r}");
     }
 }

@@ -64,7 +64,7 @@ impl Game {
     }
 
     /// Takes the tag lines at the end of the comment about the game
-    /// ([`tag_lines`](crate::formats::tag_lines)) as tags: what qipu
+    /// (the README's "What a conversion keeps") as tags: what qipu
     /// writes there for tags the format has no field for.
     pub(crate) fn take_tag_lines(&mut self) {
         let Some(comment) = self.moves.comment(0) else { return };
