@@ -141,8 +141,14 @@ pub fn resolve_any_in_game(pos: &Position, text: &str, dialect: &mut Dialect) ->
 /// disambiguator too: an upper-case piece letter that is also a file letter
 /// (`A`, `B`, `C`, `E`, `H`), then a lower-case destination file (`E5e3`,
 /// `H8xe7+`). Coordinates are written in one case (`H2-E2`, `h2e2`).
+#[inline]
 pub(crate) fn san_shaped(text: &str) -> bool {
-    let b = text.trim_start().as_bytes();
+    let b = text.as_bytes();
+    // Most moves begin with a letter or digit: nothing to trim.
+    let b = match b.first() {
+        Some(c) if c.is_ascii_alphanumeric() => b,
+        _ => text.trim_start().as_bytes(),
+    };
     matches!(b.first(), Some(b'A' | b'B' | b'C' | b'E' | b'H'))
         && b.iter()
             .skip(2)

@@ -918,8 +918,13 @@ impl<F: Follow> Replayer<F> {
         }
         // Variation moves read SAN with the main line's convention, and
         // keep none of their own.
-        let mut variation_dialect = self.dialect;
-        let dialect = if self.line.main { &mut self.dialect } else { &mut variation_dialect };
+        let mut variation_dialect;
+        let dialect = if self.line.main {
+            &mut self.dialect
+        } else {
+            variation_dialect = self.dialect;
+            &mut variation_dialect
+        };
         match mv.resolve(&self.pos, dialect) {
             Ok(m) => {
                 if self.line.main {
@@ -986,7 +991,7 @@ impl<F: Follow> Replayer<F> {
     /// [`Replayer::replay_move`], noting what the move replayed as in the
     /// trace, when one is kept (not for a move held by a lookahead it
     /// begins).
-    #[inline]
+    #[inline(always)]
     fn traced_move(&mut self, mv: Written<'_>, at: Span) -> ControlFlow<()> {
         let flow = self.replay_move(mv, at);
         if let Some(trace) = &mut self.trace
