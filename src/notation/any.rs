@@ -144,9 +144,11 @@ pub fn resolve_any_in_game(pos: &Position, text: &str, dialect: &mut Dialect) ->
 #[inline]
 pub(crate) fn san_shaped(text: &str) -> bool {
     let b = text.as_bytes();
-    // Most moves begin with a letter or digit: nothing to trim.
+    // Most moves begin with a printable ASCII character: nothing to trim,
+    // and most of them with one that is no such piece letter.
     let b = match b.first() {
-        Some(c) if c.is_ascii_alphanumeric() => b,
+        Some(b'A' | b'B' | b'C' | b'E' | b'H') => b,
+        Some(c) if c.is_ascii_graphic() => return false,
         _ => text.trim_start().as_bytes(),
     };
     matches!(b.first(), Some(b'A' | b'B' | b'C' | b'E' | b'H'))

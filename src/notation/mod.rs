@@ -38,7 +38,6 @@ pub mod iccs;
 pub mod san;
 pub mod wxf;
 
-pub(crate) use any::san_shaped;
 pub use any::{Dialect, MoveError, resolve_any, resolve_any_in_game};
 
 /// Which way a piece moves, as its own side sees it.

@@ -570,7 +570,7 @@ impl<'a> Written<'a> {
         match self {
             Written::Text(t) => match iccs::parse_plain(t.as_bytes()) {
                 // Not `E5e3`, which may be SAN: the dialect decides.
-                Some(m) if !crate::notation::san_shaped(t) => Ok(m.resolve(pos)?),
+                Some(m) if !san_shaped_coordinates(t.as_bytes()) => Ok(m.resolve(pos)?),
                 _ => resolve_any_in_game(pos, t, dialect),
             },
             Written::Coords(m) => match pos.illegality(m) {
@@ -586,6 +586,20 @@ impl<'a> Written<'a> {
             Written::Text(t) => t.to_string(),
             Written::Coords(m) => m.to_string(),
         }
+    }
+}
+
+/// Whether coordinates (`E5e3`, `E5-e3`: text [`iccs::parse_plain`] reads)
+/// may be SAN with a rank disambiguator too: an upper-case piece letter
+/// that is also a file letter, then a lower-case destination file (what
+/// `notation::any::san_shaped` tells of any text).
+#[inline(always)]
+fn san_shaped_coordinates(text: &[u8]) -> bool {
+    match *text {
+        [a, _, c, _] | [a, _, b'-', c, _] => {
+            matches!(a, b'A' | b'B' | b'C' | b'E' | b'H') && c.is_ascii_lowercase()
+        }
+        _ => false,
     }
 }
 
@@ -896,7 +910,7 @@ impl<F: Follow> Replayer<F> {
 
     /// Replays the move `mv` written at `at`: [`Visitor::mv`] and
     /// [`Visitor::move_text`].
-    #[inline]
+    #[inline(always)]
     fn replay_move(&mut self, mv: Written<'_>, at: Span) -> ControlFlow<()> {
         self.last = None;
         self.end_comment();
@@ -912,74 +926,92 @@ impl<F: Follow> Replayer<F> {
             self.line.after_failure += 1;
             return ControlFlow::Continue(());
         }
-        if !self.line.main && self.line.top.is_none() {
+        if !self.line.main {
+            return self.replay_variation_move(mv, at);
+        }
+        match mv.resolve(&self.pos, &mut self.dialect) {
+            Ok(m) => {
+                self.follow.before_move(&self.pos, m);
+                let undo = self.pos.play_unchecked(m);
+                self.arbiter.push(&self.pos, m);
+                if self.keep_moves {
+                    self.moves.push(m);
+                }
+                self.plies += 1;
+                self.follow.after_move(&self.pos, m);
+                self.played_move(m, undo)
+            }
+            Err(error) => {
+                self.move_failed(error, mv, at);
+                ControlFlow::Continue(())
+            }
+        }
+    }
+
+    /// [`Replayer::replay_move`] in a variation: moves read SAN with the
+    /// main line's convention, and keep none of their own.
+    #[inline(never)]
+    fn replay_variation_move(&mut self, mv: Written<'_>, at: Span) -> ControlFlow<()> {
+        if self.line.top.is_none() {
             self.line.top =
                 Some(std::sync::Arc::new(Variation { ply: self.line.ply + 1, first: mv.written() }));
         }
-        // Variation moves read SAN with the main line's convention, and
-        // keep none of their own.
-        let mut variation_dialect;
-        let dialect = if self.line.main {
-            &mut self.dialect
-        } else {
-            variation_dialect = self.dialect;
-            &mut variation_dialect
-        };
-        match mv.resolve(&self.pos, dialect) {
+        let mut dialect = self.dialect;
+        match mv.resolve(&self.pos, &mut dialect) {
             Ok(m) => {
-                if self.line.main {
-                    self.follow.before_move(&self.pos, m);
-                } else {
-                    self.follow.before_variation_move(&self.pos, m);
-                }
+                self.follow.before_variation_move(&self.pos, m);
                 let undo = self.pos.play_unchecked(m);
-                if !self.line.main {
-                    self.played.push(undo);
-                }
-                if self.line.main {
-                    self.arbiter.push(&self.pos, m);
-                    if self.keep_moves {
-                        self.moves.push(m);
-                    }
-                    self.plies += 1;
-                    self.follow.after_move(&self.pos, m);
-                } else {
-                    self.variation_plies += 1;
-                    self.follow.variation_move(&self.pos, m);
-                }
-                self.line.last = Some(undo);
-                self.line.ply += 1;
-                self.last = Some(m);
-                self.told = true;
-                if self.follow.go_on().is_break() {
-                    self.stopped = true;
-                    return ControlFlow::Break(());
-                }
+                self.played.push(undo);
+                self.variation_plies += 1;
+                self.follow.variation_move(&self.pos, m);
+                self.played_move(m, undo)
             }
             Err(error) => {
-                if let Some(look) = self.san_split(&error, mv, at) {
-                    self.lookahead = Some(look);
-                    return ControlFlow::Continue(());
-                }
-                let error = self.out_of_turn(mv).unwrap_or(error);
-                let over = if self.line.main { self.pos.outcome() } else { None };
-                let e = ReplayError {
-                    ply: self.line.ply + 1,
-                    text: mv.written(),
-                    at,
-                    variation: self.line.top.as_deref().cloned(),
-                    problem: Problem::Move { error, over },
-                };
-                if self.line.main {
-                    self.main_error = Some(e);
-                } else if self.variation_error.is_none() {
-                    self.variation_error = Some(e);
-                }
-                self.line.failed = true;
-                self.line.after_failure = 0;
+                self.move_failed(error, mv, at);
+                ControlFlow::Continue(())
             }
         }
+    }
+
+    /// What follows every move replayed, `m` undone by `undo`.
+    #[inline(always)]
+    fn played_move(&mut self, m: Move, undo: Undo) -> ControlFlow<()> {
+        self.line.last = Some(undo);
+        self.line.ply += 1;
+        self.last = Some(m);
+        self.told = true;
+        if self.follow.go_on().is_break() {
+            self.stopped = true;
+            return ControlFlow::Break(());
+        }
         ControlFlow::Continue(())
+    }
+
+    /// The move `mv` written at `at` failed with `error`: a lookahead
+    /// begins, or the line's error is noted and the line stops replaying.
+    #[cold]
+    #[inline(never)]
+    fn move_failed(&mut self, error: MoveError, mv: Written<'_>, at: Span) {
+        if let Some(look) = self.san_split(&error, mv, at) {
+            self.lookahead = Some(look);
+            return;
+        }
+        let error = self.out_of_turn(mv).unwrap_or(error);
+        let over = if self.line.main { self.pos.outcome() } else { None };
+        let e = ReplayError {
+            ply: self.line.ply + 1,
+            text: mv.written(),
+            at,
+            variation: self.line.top.as_deref().cloned(),
+            problem: Problem::Move { error, over },
+        };
+        if self.line.main {
+            self.main_error = Some(e);
+        } else if self.variation_error.is_none() {
+            self.variation_error = Some(e);
+        }
+        self.line.failed = true;
+        self.line.after_failure = 0;
     }
 
     /// The game's result: the one written after the moves, else the
@@ -1176,6 +1208,7 @@ impl<F: Follow> Visitor for Replayer<F> {
         self.traced_move(Written::of(mv), mv.at)
     }
 
+    #[inline]
     fn move_text(&mut self, text: &str, at: Span) -> ControlFlow<()> {
         if self.lookahead.is_some() {
             return self.hold_move(|| RecordedMove::text(text, at.line, at.column));

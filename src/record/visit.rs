@@ -250,62 +250,77 @@ pub trait Visitor {
 impl<V: Visitor> Visitor for &mut V {
     type Output = V::Output;
 
+    #[inline]
     fn begin_game(&mut self, at: Span) {
         (**self).begin_game(at)
     }
 
+    #[inline]
     fn tag(&mut self, name: &str, value: &str, at: Span) {
         (**self).tag(name, value, at)
     }
 
+    #[inline]
     fn mv(&mut self, mv: &RecordedMove) -> ControlFlow<()> {
         (**self).mv(mv)
     }
 
+    #[inline]
     fn move_text(&mut self, text: &str, at: Span) -> ControlFlow<()> {
         (**self).move_text(text, at)
     }
 
+    #[inline]
     fn nag(&mut self, nag: u8) {
         (**self).nag(nag)
     }
 
+    #[inline]
     fn comment(&mut self, text: &str) {
         (**self).comment(text)
     }
 
+    #[inline]
     fn comment_before(&mut self, text: &str) {
         (**self).comment_before(text)
     }
 
+    #[inline]
     fn begin_variation(&mut self) -> Skip {
         (**self).begin_variation()
     }
 
+    #[inline]
     fn end_variation(&mut self) {
         (**self).end_variation()
     }
 
+    #[inline]
     fn result(&mut self, result: GameResult) {
         (**self).result(result)
     }
 
+    #[inline]
     fn warning(&mut self, warning: Warning) {
         (**self).warning(warning)
     }
 
+    #[inline]
     fn unreadable(&mut self, why: Warning) {
         (**self).unreadable(why)
     }
 
+    #[inline]
     fn end_game(&mut self) -> V::Output {
         (**self).end_game()
     }
 
+    #[inline]
     fn builds_records(&self) -> bool {
         (**self).builds_records()
     }
 
+    #[inline]
     fn record(&mut self, record: Record) -> V::Output {
         (**self).record(record)
     }

@@ -74,18 +74,34 @@ impl Arbiter {
     }
 
     /// Follows the move `m`, which led to `pos`.
-    #[inline]
+    #[inline(always)]
     pub fn push(&mut self, pos: &Position, m: Move) {
-        self.history.push(pos, m);
-        if let Some(plies) = self.history.third_occurrence() {
+        let third = self.history.push(pos, m);
+        // Most plies: no repetition, no capture, the move limit far off.
+        // A capture (0) or the limit reached, in one comparison.
+        let unusual_clock = pos.halfmoves().wrapping_sub(1) >= NATURAL_MOVE_LIMIT - 1;
+        if third | unusual_clock {
+            self.note(pos, third);
+        }
+    }
+
+    /// What [`Arbiter::push`] notes after a third occurrence, a capture,
+    /// or near the natural move limit.
+    #[cold]
+    #[inline(never)]
+    fn note(&mut self, pos: &Position, third: bool) {
+        if third && let Some(plies) = self.history.third_occurrence() {
             self.rule(pos, plies);
         }
         // No count exceeds the plies since the last capture.
-        if pos.halfmoves() >= NATURAL_MOVE_LIMIT
-            && self.move_limit_at.is_none()
-            && self.limit_count() >= NATURAL_MOVE_LIMIT
-        {
-            self.move_limit_at = Some(self.history.plies());
+        if pos.halfmoves() >= NATURAL_MOVE_LIMIT && self.move_limit_at.is_none() {
+            let count = match self.rules {
+                RuleSet::Asian => self.history.count_plies(),
+                RuleSet::Chinese => self.history.plies_since_capture(),
+            };
+            if count >= NATURAL_MOVE_LIMIT {
+                self.move_limit_at = Some(self.history.plies());
+            }
         }
         if self.dead_draw_at.is_none() && pos.halfmoves() == 0 && pos.is_dead_draw() {
             self.dead_draw_at = Some(self.history.plies());

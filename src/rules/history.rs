@@ -91,19 +91,53 @@ pub struct History {
     entries: Vec<Entry>,
     /// The index of the entry the count of occurrences begins at.
     window: usize,
+    /// Entries up to this index are counted by [`History::seen`] and a look
+    /// back; past it (a long count, or one already in [`History::long`]),
+    /// through the hash map.
+    short_until: usize,
     /// One bit for each hash (by its low bits) seen since the count began.
     seen: [u64; 16],
     /// Past [`LONG_WINDOW`] positions: how often each hash stood since the
     /// count began.
     long: Option<HashMap<u64, u32>>,
-    /// The plies of the three occurrences, when the last position pushed
-    /// stands for the third time.
+    /// The plies of the three occurrences of the last position found
+    /// standing for the third time (current while its last ply is).
     third: Option<[usize; 3]>,
-    /// Checks given by Red and Black since the last capture.
+    /// The count toward the natural move limit under the Asian rules,
+    /// kept up to [`LimitCount::upto`] only when asked for.
+    limit: LimitCount,
+}
+
+/// The plies counted toward the natural move limit under the Asian rules
+/// since the last capture, up to an entry: worked out only when asked for,
+/// from where the last count ended (no work on most plies).
+#[derive(Copy, Clone, Debug, Default)]
+struct LimitCount {
+    /// The last entry counted: the last capture's to begin with (0 before
+    /// the first capture: the start, whose clock `counted` begins with).
+    upto: usize,
+    /// Checks given by Red and Black after the capture, up to `upto`.
     checks: [u32; 2],
-    /// Plies since the last capture that count toward the natural move
-    /// limit under the Asian rules.
+    /// Plies counted after the capture, up to `upto`.
     counted: u32,
+}
+
+impl LimitCount {
+    /// Counts the entries after `upto` in `entries` (the capture's and
+    /// those after it).
+    fn count(&mut self, entries: &[Entry]) {
+        for i in self.upto + 1..entries.len() {
+            let (before, entry) = (&entries[i - 1], &entries[i]);
+            let mover = (!entry.turn).index();
+            if entry.check {
+                self.checks[mover] = self.checks[mover].saturating_add(1);
+            }
+            let late_check = entry.check && self.checks[mover] > COUNTED_CHECKS;
+            let late_reply = before.check && self.checks[1 - mover] > COUNTED_CHECKS;
+            self.counted = self.counted.saturating_add(u32::from(!late_check && !late_reply));
+        }
+        self.upto = self.upto.max(entries.len() - 1);
+    }
 }
 
 impl History {
@@ -132,16 +166,16 @@ impl History {
             turn: start.turn(),
         });
         self.window = 0;
+        self.short_until = LONG_WINDOW;
         self.seen = [0; 16];
         self.mark(start.hash());
         self.long = None;
         self.third = None;
-        self.checks = [0; 2];
-        self.counted = start.halfmoves();
+        self.limit = LimitCount { counted: start.halfmoves(), ..LimitCount::default() };
     }
 
     /// Sets the bit of `hash`; whether it was set.
-    #[inline]
+    #[inline(always)]
     fn mark(&mut self, hash: u64) -> bool {
         let bit = (hash & 1023) as usize;
         let (word, mask) = (bit / 64, 1u64 << (bit % 64));
@@ -150,59 +184,40 @@ impl History {
         was
     }
 
-    /// Records the position `pos` reached by the move `m`.
-    #[inline]
-    pub fn push(&mut self, pos: &Position, m: Move) {
-        let last_check = self.entries.last().is_some_and(|e| e.check);
+    /// Records the position `pos` reached by the move `m`; whether it
+    /// stands for the third time now ([`History::third_occurrence`]).
+    #[inline(always)]
+    pub fn push(&mut self, pos: &Position, m: Move) -> bool {
         let index = self.entries.len();
         let hash = pos.hash();
         let check = pos.is_check();
-        if pos.halfmoves() == 0 {
+        let halfmoves = pos.halfmoves();
+        if halfmoves == 0 {
             self.captured(index);
-        } else if check || last_check {
-            self.count_check(pos, check, last_check);
-        } else {
-            self.counted = self.counted.saturating_add(1);
         }
-        self.entries.push(Entry { hash, halfmoves: pos.halfmoves(), m, check, turn: pos.turn() });
-        self.third = None;
-        if self.long.is_some() || index - self.window > LONG_WINDOW {
-            self.count_long(hash, index);
-        } else if self.mark(hash) {
-            self.count_back(hash, index);
+        self.entries.push(Entry { hash, halfmoves, m, check, turn: pos.turn() });
+        if index > self.short_until {
+            self.count_long(hash, index)
+        } else {
+            self.mark(hash) && self.count_back(hash, index)
         }
     }
 
     /// A capture led to the entry `index`: the counts begin again.
     #[cold]
     fn captured(&mut self, index: usize) {
-        self.checks = [0; 2];
-        self.counted = 0;
+        self.limit = LimitCount { upto: index, ..LimitCount::default() };
         self.window = index;
+        self.short_until = index + LONG_WINDOW;
         self.seen = [0; 16];
         self.long = None;
     }
 
-    /// Counts a ply that gives check or answers one toward the natural
-    /// move limit: each side's checks after its tenth since the last
-    /// capture, and the replies to them, are not counted (the Asian rules;
-    /// the rule Pikafish follows).
-    #[inline(never)]
-    fn count_check(&mut self, pos: &Position, check: bool, last_check: bool) {
-        let mover = (!pos.turn()).index();
-        if check {
-            self.checks[mover] = self.checks[mover].saturating_add(1);
-        }
-        let late_check = check && self.checks[mover] > COUNTED_CHECKS;
-        let late_reply = last_check && self.checks[1 - mover] > COUNTED_CHECKS;
-        self.counted = self.counted.saturating_add(u32::from(!late_check && !late_reply));
-    }
-
     /// The entry `index` (the last) may repeat an earlier one: counts its
     /// occurrences since the count began, the same side to move, so every
-    /// second entry.
+    /// second entry; whether it stands for exactly the third time.
     #[cold]
-    fn count_back(&mut self, hash: u64, index: usize) {
+    fn count_back(&mut self, hash: u64, index: usize) -> bool {
         let mut found = [0; 2];
         let mut n = 0;
         let mut i = index;
@@ -210,7 +225,7 @@ impl History {
             i -= 2;
             if self.entries[i].hash == hash {
                 if n == 2 {
-                    return; // a fourth occurrence at least
+                    return false; // a fourth occurrence at least
                 }
                 found[n] = i;
                 n += 1;
@@ -219,12 +234,15 @@ impl History {
         if n == 2 {
             self.third = Some([found[1], found[0], index]);
         }
+        n == 2
     }
 
     /// Counts the occurrences of `hash` through the hash map of a long
-    /// count (made now if need be), the entry `index` pushed last.
+    /// count (made now if need be), the entry `index` pushed last; whether
+    /// it stands for exactly the third time.
     #[cold]
-    fn count_long(&mut self, hash: u64, index: usize) {
+    fn count_long(&mut self, hash: u64, index: usize) -> bool {
+        self.short_until = 0;
         let window = self.window;
         let entries = &self.entries;
         let long = self.long.get_or_insert_with(|| {
@@ -236,9 +254,7 @@ impl History {
         });
         let times = long.entry(hash).or_insert(0);
         *times = times.saturating_add(1);
-        if *times == 3 {
-            self.count_back(hash, index);
-        }
+        *times == 3 && self.count_back(hash, index)
     }
 
     /// Plies recorded after the start.
@@ -252,7 +268,7 @@ impl History {
     /// oldest first.
     #[inline]
     pub fn third_occurrence(&self) -> Option<[usize; 3]> {
-        self.third
+        self.third.filter(|t| t[2] == self.plies())
     }
 
     /// Begins the count of occurrences again at the current position: a
@@ -260,6 +276,7 @@ impl History {
     pub fn restart_count(&mut self) {
         let last = self.entries.len() - 1;
         self.window = last;
+        self.short_until = last + LONG_WINDOW;
         self.seen = [0; 16];
         self.long = None;
         self.third = None;
@@ -283,7 +300,16 @@ impl History {
     /// its tenth ([`COUNTED_CHECKS`]) and the replies to them (before the
     /// first capture, with the start position's clock).
     pub fn counted_plies(&self) -> u32 {
-        self.counted
+        let mut limit = self.limit;
+        limit.count(&self.entries);
+        limit.counted
+    }
+
+    /// Brings the count of [`History::counted_plies`] up to the current
+    /// ply, so that asking again costs only the plies pushed since.
+    pub fn count_plies(&mut self) -> u32 {
+        self.limit.count(&self.entries);
+        self.limit.counted
     }
 
     /// Plies since the last capture, every ply counted (the start
@@ -393,6 +419,75 @@ mod tests {
         assert_eq!(rep.plies, [0, 8, 16]);
         assert_eq!(rep.checked_throughout, [false, false]);
         assert_eq!(rep.perpetual_check(), None);
+    }
+
+    #[test]
+    fn checks_past_the_tenth_and_their_replies_are_not_counted() {
+        // Every Red move checks, every Black move answers: 20 checks in 40
+        // plies, of which the first 10 and their replies count.
+        let (mut history, mut pos) = play_cycle(ROOK_FEN, &ROOK_CHECKS, 10);
+        assert_eq!(history.plies(), 40);
+        assert_eq!(history.plies_since_capture(), 40);
+        assert_eq!(history.counted_plies(), 20);
+        assert_eq!(history.count_plies(), 20);
+        // A quiet move counts again.
+        let m = Move::new(Square::H8, Square::H7);
+        let _ = pos.play(m).unwrap();
+        history.push(&pos, m);
+        assert_eq!(history.counted_plies(), 21);
+    }
+
+    /// The plies counted toward the limit after the last capture, worked
+    /// out from the whole game at once.
+    fn counted_from_scratch(start: &Position, moves: &[Move]) -> u32 {
+        let mut pos = start.clone();
+        let (mut counted, mut checks, mut last_check) = (start.halfmoves(), [0u32; 2], start.is_check());
+        for &m in moves {
+            let mover = pos.turn().index();
+            let _ = pos.play_unchecked(m);
+            let check = pos.is_check();
+            if pos.halfmoves() == 0 {
+                (counted, checks) = (0, [0; 2]);
+            } else {
+                checks[mover] += u32::from(check);
+                let late = (check && checks[mover] > COUNTED_CHECKS)
+                    || (last_check && checks[1 - mover] > COUNTED_CHECKS);
+                counted += u32::from(!late);
+            }
+            last_check = check;
+        }
+        counted
+    }
+
+    #[test]
+    fn the_count_asked_at_any_ply_is_the_count_from_scratch() {
+        // Random games with many checks (two rooks and a horse against a
+        // bare king and a pawn), asked at every ply, and every few plies
+        // kept up to date, across captures.
+        let start = Position::from_fen("3k5/9/9/9/4p4/9/9/9/R8/RN2K4 w - - 30 1").unwrap();
+        let mut state = 7u64;
+        for game in 0..40 {
+            let mut pos = start.clone();
+            let mut history = History::new(&pos);
+            let mut moves = Vec::new();
+            for ply in 0..300 {
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                let (next, r) = crate::rules::zobrist::splitmix64(state);
+                state = next;
+                let m = legal[(r % legal.len() as u64) as usize];
+                let _ = pos.play_unchecked(m);
+                let _ = history.push(&pos, m);
+                moves.push(m);
+                let expected = counted_from_scratch(&start, &moves);
+                assert_eq!(history.counted_plies(), expected, "game {game} ply {ply}");
+                if r % 7 == 0 {
+                    assert_eq!(history.count_plies(), expected, "game {game} ply {ply}");
+                }
+            }
+        }
     }
 
     #[test]
