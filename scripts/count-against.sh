@@ -57,7 +57,7 @@ instructions() { # the instructions "$@" executes, as cachegrind counts them (wh
 }
 plies_of() {
   { "$qipu" validate --format json "$@" 2> /dev/null || true; } \
-    | grep -o '"plies":[0-9]*\|"variation_plies":[0-9]*' | cut -d: -f2 | paste -sd+ | bc
+    | grep -o '"plies":[0-9]*\|"variation_plies":[0-9]*' | cut -d: -f2 | awk '{ n += $1 } END { print n + 0 }'
 }
 printf '%-22s %10s %16s %16s %8s %8s\n' input plies "this tree" "$rev" "instr/ply" ratio
 row() { # row LABEL INPUT COMMAND...
