@@ -189,7 +189,8 @@ fn corpus_repetitions_beside_the_oracles() {
 /// e4 being attacked already by Red's cannon on e1 (through Red's horse on
 /// e3); Fairy-Stockfish's draw at this ply comes from its window (it asks
 /// that the move into the first occurrence chase too). See the README
-/// beside the fixtures: the rule books' "by one piece or by several in
-/// turn" is with qipu, the Chinese "an attack that did not exist" may not.
+/// beside the fixtures: the rule books are with qipu (a piece chased "by
+/// one piece or by several in turn"; the rook's attack did not exist
+/// before its move, whatever the cannon attacked).
 const AGAINST_BOTH: &str =
     "sg/hbsxcjp__cchess_qt/棋谱文件/棋谱研究/棋谱大全/对局/雷霆最新五大赛棋谱/第14届银荔杯.SG:3:65";
