@@ -367,3 +367,58 @@ fn white_tags_are_red_unless_the_game_has_them() {
         assert_eq!((games[0].tag("Red"), games[0].tag("White")), (Some("r"), Some("a")), "{text}");
     }
 }
+
+/// The tree of a record as its move texts, each node followed by its
+/// children in brackets, and the comments: what a writer must keep.
+fn shape_of(record: &Record) -> String {
+    fn walk(record: &Record, id: crate::record::NodeId, out: &mut String) {
+        let tree = record.tree();
+        for child in tree.children(id) {
+            let node = tree.node(child);
+            out.push('[');
+            if let Some(mv) = &node.mv {
+                match &mv.text {
+                    MoveText::Text(t) => out.push_str(t),
+                    MoveText::Coords(m) => out.push_str(&m.to_string()),
+                }
+            }
+            if let Some(c) = node.comment() {
+                out.push_str(&format!("{{{c}}}"));
+            }
+            walk(record, child, out);
+            out.push(']');
+        }
+    }
+    let mut out = String::new();
+    walk(record, record.tree().root(), &mut out);
+    out
+}
+
+#[test]
+fn variations_among_moves_that_did_not_replay_keep_their_place() {
+    // A variation after an illegal move is the alternative to the move it
+    // follows, not to the one before; an alternative to a first move that
+    // did not replay (the start is not legal) is kept.
+    let bad_start = "[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNRR w - - 0 1\"]\n";
+    for text in [
+        "1. h2e2 h9g7 2. zzzz b9c7 (2... g6g5) 3. b0c2 *\n".to_string(),
+        "1. h2e2 h9g7 2. zzzz (2. b0c2 {x} b9c7) 2... b9c7 (2... g6g5 3. c3c4) 3. b0c2 *\n".to_string(),
+        format!("{bad_start}1. h2e2 (1. b2e2 {{alt}}) 1... h9g7 (1... b9c7) 2. b0c2 *\n"),
+    ] {
+        let record = &read(&text)[0];
+        for notation in
+            [crate::notation::Notation::Iccs, crate::notation::Notation::Chinese(Default::default())]
+        {
+            let written = write(record, notation);
+            let again = &read(&written)[0];
+            assert_eq!(again.tree().len(), record.tree().len(), "{text}\n{written}");
+            if notation == crate::notation::Notation::Iccs {
+                assert_eq!(
+                    shape_of(again).to_lowercase().replace('-', ""),
+                    shape_of(record),
+                    "{text}\n{written}"
+                );
+            }
+        }
+    }
+}

@@ -128,8 +128,11 @@ pub fn write_to(record: &Record, notation: crate::notation::Notation, out: &mut 
             pos: Box<crate::Position>,
             force_number: bool,
         },
+        /// A move that did not replay, written as read, played from
+        /// `parent`.
         Raw {
             id: NodeId,
+            parent: NodeId,
         },
         Open,
         Close,
@@ -143,7 +146,7 @@ pub fn write_to(record: &Record, notation: crate::notation::Notation, out: &mut 
                 pos: Box::new(start.clone()),
                 force_number: true,
             },
-            None => Task::Raw { id: first },
+            None => Task::Raw { id: first, parent: tree.root() },
         });
     }
     let mut word = String::new();
@@ -151,8 +154,11 @@ pub fn write_to(record: &Record, notation: crate::notation::Notation, out: &mut 
         match task {
             Task::Open => text.word("("),
             Task::Close => text.word(")"),
-            Task::Raw { id } => {
+            Task::Raw { id, parent } => {
                 let node = tree.node(id);
+                if let Some(c) = node.comment_before() {
+                    text.comment(c);
+                }
                 if let Some(mv) = &node.mv {
                     match &mv.text {
                         crate::record::MoveText::Text(t) => text.word(t),
@@ -160,12 +166,16 @@ pub fn write_to(record: &Record, notation: crate::notation::Notation, out: &mut 
                     }
                 }
                 text.annotations(node);
-                let children: Vec<NodeId> = tree.children(id).collect();
-                if let Some((main, alts)) = children.split_first() {
-                    stack.push(Task::Raw { id: *main });
+                // As for a move replayed: its alternatives, then the line
+                // goes on.
+                if let Some(next) = tree.main_child(id) {
+                    stack.push(Task::Raw { id: next, parent: id });
+                }
+                if tree.main_child(parent) == Some(id) {
+                    let alts: Vec<NodeId> = tree.children(parent).skip(1).collect();
                     for &alt in alts.iter().rev() {
                         stack.push(Task::Close);
-                        stack.push(Task::Raw { id: alt });
+                        stack.push(Task::Raw { id: alt, parent });
                         stack.push(Task::Open);
                     }
                 }
@@ -173,7 +183,7 @@ pub fn write_to(record: &Record, notation: crate::notation::Notation, out: &mut 
             Task::Move { id, parent, pos, force_number } => {
                 let node = tree.node(id);
                 let Some(m) = resolution.move_of(id) else {
-                    stack.push(Task::Raw { id });
+                    stack.push(Task::Raw { id, parent });
                     continue;
                 };
                 if let Some(c) = node.comment_before() {
