@@ -14,6 +14,7 @@
 //! moves'. Centipawn losses count scores clamped to ±1000 (a mate counts as
 //! 1000).
 
+use super::stats::{ANNOTATOR_SEPARATOR, Annotation};
 use crate::record::eval::{EvalStyle, Evaluation, Score};
 use crate::record::{MoveText, Record, RecordedMove, Span};
 use crate::{Color, Move, Position};
@@ -359,10 +360,28 @@ fn add_lines(
     }
 }
 
+/// The record's own `Annotator` (a person who commented the game), kept
+/// when an engine's is added: the whole tag, or, for a game analysed
+/// before (its tags give engine figures), what comes before the engine.
+fn own_annotator(record: &Record) -> Option<&str> {
+    let tag = record.tag("Annotator")?.trim();
+    let tags = record.tags().iter().map(|(n, v)| (n.as_str(), v.as_str()));
+    let own = if Annotation::from_tags(tags).is_some() {
+        tag.rsplit_once(ANNOTATOR_SEPARATOR)?.0.trim()
+    } else {
+        tag
+    };
+    (!own.is_empty()).then_some(own)
+}
+
 /// The players' figures as tags, for a side with a judged move.
 fn set_tags(record: &mut Record, report: &GameReport, options: &AnnotateOptions) {
-    if let Some(a) = &options.annotator {
-        record.set_tag("Annotator", a.clone());
+    if let Some(engine) = &options.annotator {
+        let value = match own_annotator(record) {
+            Some(own) if own != engine.as_str() => format!("{own}{ANNOTATOR_SEPARATOR}{engine}"),
+            _ => engine.clone(),
+        };
+        record.set_tag("Annotator", value);
     }
     for (side, name) in [(Color::Red, "Red"), (Color::Black, "Black")] {
         let s = report.side(side);
@@ -475,6 +494,26 @@ mod tests {
         )
         .unwrap();
         assert_eq!((read.red.acpl, read.black.blunders), (Some(0), Some(0)));
+    }
+
+    #[test]
+    fn the_records_own_annotator_is_kept_before_the_engine() {
+        let analyse = |record: &mut Record, engine: &str| {
+            let searches = [line(30, &["h2e2"]), line(-25, &["h9g7"]), line(20, &[])];
+            let options = AnnotateOptions { annotator: Some(engine.into()), ..AnnotateOptions::default() };
+            annotate(record, &searches, &options);
+            let tags = record.tags().iter().map(|(n, v)| (n.as_str(), v.as_str()));
+            (record.tag("Annotator").map(str::to_string), Annotation::from_tags(tags).unwrap().annotator)
+        };
+        let mut record = crate::formats::pgn::read("[Annotator \"王嘉良\"]\n1. h2e2 h9g7 *").remove(0);
+        let engine = |e: &str| Some(e.to_string());
+        assert_eq!(analyse(&mut record, "E (1 s)"), (engine("王嘉良; E (1 s)"), engine("E (1 s)")));
+        // Analysed again: the person stays, the engine is replaced.
+        assert_eq!(analyse(&mut record, "F (2 s)"), (engine("王嘉良; F (2 s)"), engine("F (2 s)")));
+        // A game an engine alone annotated: its name is replaced.
+        let mut record = crate::formats::pgn::read("1. h2e2 h9g7 *").remove(0);
+        assert_eq!(analyse(&mut record, "E (1 s)"), (engine("E (1 s)"), engine("E (1 s)")));
+        assert_eq!(analyse(&mut record, "F (2 s)"), (engine("F (2 s)"), engine("F (2 s)")));
     }
 
     #[test]

@@ -205,6 +205,9 @@ pub struct SideAnalysis {
 /// assert_eq!((annotation.red.acpl, annotation.black.accuracy), (Some(23), Some(87.5)));
 /// assert_eq!(annotation.black.blunders, None); // does not read: ignored
 /// assert_eq!(Annotation::from_tags([("Annotator", "王嘉良")]), None); // no engine figures
+/// // The record's own annotator kept before the engine:
+/// let both = Annotation::from_tags([("Annotator", "王嘉良; Pikafish (1 s)"), ("RedACPL", "9")]).unwrap();
+/// assert_eq!(both.annotator.as_deref(), Some("Pikafish (1 s)"));
 /// ```
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Annotation {
@@ -258,9 +261,19 @@ impl Annotation {
             };
             figures |= read;
         }
+        // A record's own annotator comes first, the engine last.
+        if let Some(a) = &mut annotation.annotator
+            && let Some((_, engine)) = a.rsplit_once(ANNOTATOR_SEPARATOR)
+        {
+            *a = engine.trim().to_string();
+        }
         figures.then_some(annotation)
     }
 }
+
+/// Between a record's own `Annotator` (a person) and the engine and limit
+/// that `analyse` adds after it: `王嘉良; Pikafish (1 s)`.
+pub const ANNOTATOR_SEPARATOR: &str = "; ";
 
 /// `text` without `prefix` (ASCII letters, in any case), if it starts with it.
 fn strip_prefix_ignore_case<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {

@@ -199,8 +199,8 @@ pub enum Command {
     /// --eval-style lichess. A move is judged by the winning chances it loses against the
     /// engine's best move (as lichess does: 0.1 an inaccuracy `?!`, 0.2 a mistake `?`, 0.3 a
     /// blunder `??`; see --inaccuracy, --mistake, --blunder); a move that already has a remark
-    /// keeps it. Tags added: Annotator, RedACPL, RedAccuracy, RedInaccuracies, RedMistakes,
-    /// RedBlunders, and the same for Black.
+    /// keeps it. Tags added: Annotator (after the record's own annotator, which is kept),
+    /// RedACPL, RedAccuracy, RedInaccuracies, RedMistakes, RedBlunders, and the same for Black.
     ///
     /// --engines K engines search in parallel; games are written in input order as they are
     /// done. An engine that will not start, dies, hangs past --timeout, writes what cannot be
