@@ -321,6 +321,30 @@ fn resume_keeps_the_games_done_and_adds_the_others() {
 }
 
 #[test]
+fn resume_of_an_output_stopped_before_its_first_game_starts_afresh() {
+    // Ctrl-C before the first game was written leaves an empty output,
+    // which the message says to continue with --resume.
+    let text = games(2);
+    let (dir, game, table) = setup("resume-empty", &text);
+    let cmd = engine(&format!("--table '{}'", table.display()));
+    let whole = dir.join("whole.pgn");
+    let base = ["analyse", game.to_str().unwrap(), "--engine", &cmd];
+    assert!(run(&[&base[..], &["-o", whole.to_str().unwrap()]].concat()).status.success());
+    for name in ["out.pgn", "out.cbl"] {
+        let out = dir.join(name);
+        std::fs::write(&out, "").unwrap();
+        let o = run(&[&base[..], &["--resume", "-o", out.to_str().unwrap()]].concat());
+        assert!(o.status.success(), "{name}: {}", String::from_utf8_lossy(&o.stderr));
+        assert!(String::from_utf8_lossy(&o.stderr).contains("2 analysed and written"), "{name}");
+        if name == "out.pgn" {
+            assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&whole).unwrap());
+        } else {
+            assert!(!std::fs::read(&out).unwrap().is_empty());
+        }
+    }
+}
+
+#[test]
 fn an_interrupted_run_leaves_the_games_done_and_resumes() {
     let text = games(6);
     let (dir, game, table) = setup("interrupt", &text);

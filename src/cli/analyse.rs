@@ -327,6 +327,11 @@ type Resumed = Vec<Vec<qipu::Move>>;
 fn resume_text(path: &Path, sink: &mut crate::cli::output::Sink) -> Result<Resumed, Failure> {
     let bytes =
         std::fs::read(path).map_err(|e| Failure::usage(format!("--resume: {}: {e}", path.display())))?;
+    // A run stopped before its first game was written left the output
+    // empty: nothing to keep.
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok(Vec::new());
+    }
     let parsed = formats::read(&bytes, None)
         .map_err(|e| Failure::usage(format!("--resume: {}: cannot read it: {e}", path.display())))?;
     sink.write_all(&bytes)?;
@@ -754,6 +759,10 @@ fn open_output<'a>(
             let resumed = if args.resume && path.exists() {
                 let bytes = std::fs::read(&path)
                     .map_err(|e| Failure::usage(format!("--resume: {}: {e}", path.display())))?;
+                if bytes.is_empty() {
+                    // Stopped before the library was written: nothing to keep.
+                    return Ok((Out::Library { path, games }, Some(Vec::new())));
+                }
                 let library = ccbridge::read_cbl(&bytes).map_err(|e| {
                     Failure::usage(format!("--resume: {}: cannot read it: {e}", path.display()))
                 })?;
