@@ -213,3 +213,17 @@ fn validate_tells_warnings_of_valid_games_in_text() {
     assert!(text.contains("-:2:9: warning: game 1: comment not closed with '}'"), "{text}");
     assert!(text.ends_with("2 game(s): 2 valid, 0 illegal, 0 unreadable (1 input(s))\n"), "{text}");
 }
+
+#[test]
+fn convert_takes_format_for_to_and_suggests_it_for_a_mistyped_word() {
+    let by = |flag: &str| qipu().args(["convert", flag, "json", "fixtures/pgn"]).output().unwrap();
+    let (to, format) = (by("--to"), by("--format"));
+    assert!(to.status.success() && format.status.success());
+    assert_eq!(to.stdout, format.stdout);
+    for typo in ["--formt", "--foramt", "--form"] {
+        let out = by(typo);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{typo}");
+        assert!(err.contains("similar argument exists: '--format'") && !err.contains("--force"), "{typo}: {err}");
+    }
+}

@@ -290,3 +290,32 @@ fn gzip_data_shows_as_the_file_it_holds() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("holds 2 game(s)"));
 }
+
+#[test]
+fn a_folder_shows_a_game_of_its_files_counted_in_order() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli_show_folder");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("a.pgn"), "1. h2e2 *\n\n1. b2e2 *\n").unwrap();
+    std::fs::write(dir.join("b.pgn"), "1. c3c4 *\n").unwrap();
+    let folder = dir.to_str().unwrap();
+    for (game, fen) in [("2", "1C5C1/9"), ("3", "P1P5P")] {
+        let shown = stdout_of(&["show", folder, "--game", game, "--format", "svg"]);
+        let alone = stdout_of(&[
+            "show",
+            &format!("{folder}/{}", if game == "2" { "a.pgn" } else { "b.pgn" }),
+            "--game",
+            if game == "2" { "2" } else { "1" },
+            "--format",
+            "svg",
+        ]);
+        assert_eq!(shown, alone, "game {game} ({fen})");
+    }
+    let out = qipu().args(["show", folder, "--game", "4"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("holds 3 game(s)"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -19,7 +19,8 @@ use qipu::{Move, Position};
 pub struct Args {
     /// The position: a FEN (its fields may be separate words), `startpos`, or a record file of
     /// any format qipu reads (gzip data and zip archives too: --game counts the games of their
-    /// members in order).
+    /// members in order), or a folder of them (--game counts the games of its files in the
+    /// order every command reads them).
     #[arg(required = true, value_name = "FEN|startpos|FILE")]
     pub position: Vec<String>,
     /// Which game of the file, counted from 1.
@@ -97,12 +98,12 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<i32, Failure> {
     Ok(i32::from(shown.cut))
 }
 
-/// The file the argument names, when it is one word naming a file (a FEN
-/// is never one).
+/// The file or folder the argument names, when it is one word naming one
+/// (a FEN is never one).
 fn file_arg(words: &[String]) -> Option<PathBuf> {
     let [word] = words else { return None };
     let path = Path::new(word);
-    (word != "startpos" && path.is_file()).then(|| path.to_path_buf())
+    (word != "startpos" && (path.is_file() || path.is_dir())).then(|| path.to_path_buf())
 }
 
 /// The position after `ply` plies (default: all that replay) of the main

@@ -77,8 +77,8 @@ pub enum XqfVersion {
 /// Arguments of `qipu convert`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The format to write.
-    #[arg(long, value_enum)]
+    /// The format to write (`--format` says the same, as in the other commands).
+    #[arg(long, value_enum, visible_alias = "format")]
     pub to: Target,
     /// Notation of the moves in PGN and HTML.
     #[arg(long, value_enum, default_value_t = MoveNotation::Chinese)]
