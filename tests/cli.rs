@@ -224,6 +224,9 @@ fn convert_takes_format_for_to_and_suggests_it_for_a_mistyped_word() {
         let out = by(typo);
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{typo}");
-        assert!(err.contains("similar argument exists: '--format'") && !err.contains("--force"), "{typo}: {err}");
+        assert!(
+            err.contains("similar argument exists: '--format'") && !err.contains("--force"),
+            "{typo}: {err}"
+        );
     }
 }

@@ -273,3 +273,18 @@ fn the_groups_go_into_o_as_they_would_to_standard_output() {
         .unwrap();
     assert_eq!(same.status.code(), Some(2));
 }
+
+#[test]
+fn untagged_games_are_named_by_what_they_have() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli_duplicates_untagged");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("d.pgn");
+    let moves = "1. h2e2 h9g7 2. h0g2 i9h9 3. i0h0 b9c7 4. b0c2 a9b9 5. a0b0 c6c5 6. c3c4 b7a7 *\n\n";
+    std::fs::write(&path, format!("{moves}[Red \"甲\"]\n[Date \"2001\"]\n{moves}")).unwrap();
+    let out = qipu().arg("duplicates").arg(&path).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[1].ends_with(": game 1: 12 plies"), "{text}");
+    assert!(lines[2].contains(": game 2: 甲 – ?, 2001, 12 plies"), "{text}");
+    assert!(!text.contains("? – ?"), "{text}");
+}

@@ -448,16 +448,11 @@ fn write_text(
     };
     writeln!(out, "group {} ({} games)", k + 1, group.members.len())?;
     for m in &group.members {
-        let tag = |i: usize| tags.get(m.game, i).unwrap_or("?");
-        let plies = tags.plies(m.game);
         let mut line = format!(
-            "{} {}: {} – {}, {}, {} plies",
+            "{} {}: {}",
             if m.kept { "  kept" } else { "  copy" },
             name(m.game),
-            tag(0),
-            tag(1),
-            tag(3),
-            plies
+            described(tags, m.game)
         );
         if let Some(link) = &m.link {
             line.push_str(&format!(": {}", why_text(link, &name(link.with))));
@@ -465,4 +460,20 @@ fn write_text(
         writeln!(out, "{}", super::progress::escaped(&line))?;
     }
     Ok(())
+}
+
+/// A game of a group as the text report names it: its players (`?` for
+/// the one not named, nothing when neither is), its date when it has one,
+/// and its plies.
+fn described(tags: &TagTable, game: u32) -> String {
+    let tag = |i: usize| tags.get(game, i).filter(|v| !v.trim().is_empty());
+    let mut parts = Vec::new();
+    if tag(0).is_some() || tag(1).is_some() {
+        parts.push(format!("{} – {}", tag(0).unwrap_or("?"), tag(1).unwrap_or("?")));
+    }
+    if let Some(date) = tag(3) {
+        parts.push(date.to_string());
+    }
+    parts.push(format!("{} plies", tags.plies(game)));
+    parts.join(", ")
 }
