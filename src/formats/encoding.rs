@@ -424,7 +424,7 @@ fn guess_chinese(bytes: &[u8]) -> Encoding {
         text.chars()
             .map(|c| match c {
                 '\u{FFFD}' => -20,
-                c if COMMON.contains(c) => 2,
+                c if is_common(c) => 2,
                 '\u{4E00}'..='\u{9FFF}' => 0,
                 c if (c as u32) >= 0x80 => -1,
                 _ => 0,
@@ -442,9 +442,64 @@ const COMMON: &str = "车車马馬炮砲包相象仕士帅帥将將兵卒进進�
 来來上大为為国國地到以说說时時要就出会會可也你生能而子那得于於下自之过過发發作里裡用道行所然家种種事成方多经經么麼去法\
 学學如都同现現当當没沒动動面起看定天分还還好小部其些主样樣理心本开開但因只从從想实實";
 
+/// The CJK ideographs' block, where all of [`COMMON`] but the full-width
+/// digits lies.
+const CJK: std::ops::RangeInclusive<u32> = 0x4E00..=0x9FFF;
+
+/// [`COMMON`]'s ideographs, one bit each, by their offset in [`CJK`]: a
+/// character is looked up in one step, not searched for.
+static COMMON_IDEOGRAPHS: [u64; 328] = common_ideographs();
+
+/// Builds [`COMMON_IDEOGRAPHS`] (when compiling).
+const fn common_ideographs() -> [u64; 328] {
+    let mut bits = [0u64; 328];
+    let bytes = COMMON.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        // Every character of COMMON is three bytes of UTF-8.
+        assert!(bytes[i] & 0xF0 == 0xE0, "COMMON holds only three-byte characters");
+        let c = ((bytes[i] as u32 & 0x0F) << 12)
+            | ((bytes[i + 1] as u32 & 0x3F) << 6)
+            | (bytes[i + 2] as u32 & 0x3F);
+        if c >= *CJK.start() && c <= *CJK.end() {
+            let k = (c - *CJK.start()) as usize;
+            bits[k / 64] |= 1 << (k % 64);
+        } else {
+            assert!(c >= 0xFF11 && c <= 0xFF19, "COMMON holds ideographs and full-width digits only");
+        }
+        i += 3;
+    }
+    bits
+}
+
+/// Whether `c` is one of [`COMMON`].
+#[inline]
+fn is_common(c: char) -> bool {
+    let c = c as u32;
+    if CJK.contains(&c) {
+        let k = (c - CJK.start()) as usize;
+        COMMON_IDEOGRAPHS[k / 64] & (1 << (k % 64)) != 0
+    } else {
+        (0xFF11..=0xFF19).contains(&c)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_common_table_is_the_common_string() {
+        for c in COMMON.chars() {
+            assert!(is_common(c), "{c}");
+        }
+        let mut n = 0;
+        for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
+            assert_eq!(is_common(c), COMMON.contains(c), "{c}");
+            n += usize::from(is_common(c));
+        }
+        assert_eq!(n, COMMON.chars().collect::<std::collections::HashSet<_>>().len());
+    }
 
     #[test]
     fn a_legacy_text_with_utf8_lines_decodes_each_line_in_its_own_encoding() {
