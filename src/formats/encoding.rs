@@ -419,6 +419,12 @@ fn guess_chinese(bytes: &[u8]) -> Encoding {
         end -= 1;
     }
     let sample = &bytes[..end];
+    // No more than twice as many as the byte pairs, at any alignment, that
+    // read as a frequent character: a reading that cannot outscore the
+    // other need not be decoded.
+    let most = |pairs: &[u64; 1024]| {
+        2 * sample.windows(2).filter(|w| w[0] >= 0x81 && is_pair(pairs, w[0], w[1])).count() as i64
+    };
     let score = |e: Encoding| {
         let (text, _) = e.codec().decode_without_bom_handling(sample);
         text.chars()
@@ -431,7 +437,86 @@ fn guess_chinese(bytes: &[u8]) -> Encoding {
             })
             .sum::<i64>()
     };
-    if score(Encoding::Big5) > score(Encoding::Gb18030) { Encoding::Big5 } else { Encoding::Gb18030 }
+    // Big5 only when it scores more: either reading first, the likelier.
+    let (most_gb, most_big5) = (most(&GB18030_PAIRS), most(&BIG5_PAIRS));
+    let (gb, big5) = if most_big5 <= most_gb {
+        let gb = score(Encoding::Gb18030);
+        if gb >= most_big5 {
+            return Encoding::Gb18030;
+        }
+        (gb, score(Encoding::Big5))
+    } else {
+        let big5 = score(Encoding::Big5);
+        if big5 > most_gb {
+            return Encoding::Big5;
+        }
+        (score(Encoding::Gb18030), big5)
+    };
+    if big5 > gb { Encoding::Big5 } else { Encoding::Gb18030 }
+}
+
+/// The two-byte sequences (lead byte, then trail byte) that GB18030 reads
+/// as one of [`COMMON`] (checked against the decoder in a test).
+const GB18030_COMMON: [u16; 190] = [
+    0x81ED, 0x8280, 0x8283, 0x84D3, 0x84D9, 0x87F8, 0x8C57, 0x8C8D, 0x8CA2, 0x8CA6, 0x8CC3, 0x8E9B, 0x8FC4,
+    0x9572, 0x95FE, 0x98D3, 0x9B5D, 0x9EE9, 0xA3B1, 0xA3B2, 0xA3B3, 0xA3B4, 0xA3B5, 0xA3B6, 0xA3B7, 0xA3B8,
+    0xA3B9, 0xAC46, 0xAE94, 0xB06C, 0xB0CB, 0xB0FC, 0xB1AD, 0xB1BE, 0xB1E4, 0xB1F8, 0xB2BB, 0xB2BF, 0xB368,
+    0xB3B5, 0xB3C9, 0xB3F6, 0xB4D3, 0xB4F3, 0xB5AB, 0xB5B1, 0xB5BD, 0xB5C0, 0xB5C3, 0xB5C4, 0xB5D8, 0xB5DA,
+    0xB6A8, 0xB6AF, 0xB6BC, 0xB6D3, 0xB6D4, 0xB6E0, 0xB6F8, 0xB6FE, 0xB74E, 0xB7A2, 0xB7A8, 0xB7BD, 0xB7D6,
+    0xB8BA, 0xB8F6, 0xB9FA, 0xB9FD, 0xBAC3, 0xBACD, 0xBADA, 0xBAEC, 0xBAF3, 0xBBB9, 0xBBE1, 0xBC74, 0xBCD2,
+    0xBD9B, 0xBDAB, 0xBDEC, 0xBDF8, 0xBEAD, 0xBEC5, 0xBECD, 0xBED6, 0xBFAA, 0xBFB4, 0xBFC9, 0xC0B4, 0xC0ED,
+    0xC0EF, 0xC1CB, 0xC1F9, 0xC2D6, 0xC2ED, 0xC3B4, 0xC3BB, 0xC3C7, 0xC3E6, 0xC4C7, 0xC4DC, 0xC4E3, 0xC4EA,
+    0xC5DA, 0xC6BD, 0xC6DF, 0xC6E4, 0xC6E5, 0xC6F0, 0xC7B0, 0xC8A5, 0xC8BB, 0xC8CB, 0xC8D5, 0xC8E7, 0xC8FC,
+    0xC8FD, 0xC9CF, 0xC9FA, 0xCAA4, 0xCAB1, 0xCAB5, 0xCABF, 0xCAC2, 0xCAC7, 0xCACB, 0xCAD6, 0xCBA7, 0xCBB5,
+    0xCBC4, 0xCBF9, 0xCBFB, 0xCCEC, 0xCDAC, 0xCDCB, 0xCEAA, 0xCED2, 0xCEE5, 0xCFC2, 0xCFC8, 0xCFD6, 0xCFE0,
+    0xCFEB, 0xCFF3, 0xD0A1, 0xD0A9, 0xD0C4, 0xD0D0, 0xD165, 0xD1A7, 0xD1F9, 0xD2AA, 0xD2B2, 0xD2BB, 0xD2D4,
+    0xD2F2, 0xD3C3, 0xD3D0, 0xD3DA, 0xD4C2, 0xD4DA, 0xD566, 0xD5E2, 0xD6AE, 0xD6BB, 0xD6D0, 0xD6D6, 0xD6F7,
+    0xD6F8, 0xD783, 0xD7C5, 0xD7D3, 0xD7D4, 0xD7E4, 0xD7F7, 0xD893, 0xD990, 0xDC87, 0xDD86, 0xDF40, 0xDF4D,
+    0xDF5E, 0xDF80, 0xE1E1, 0xE95F, 0xEAA0, 0xECB6, 0xF152, 0xFC4E,
+];
+
+/// The two-byte sequences that Big5 (as the WHATWG decoder reads it, some
+/// characters at two codes) reads as one of [`COMMON`].
+const BIG5_COMMON: [u16; 173] = [
+    0x894E, 0x8956, 0x8959, 0x895A, 0x8961, 0x8962, 0x8972, 0x897C, 0x897E, 0x89C6, 0x8FFE, 0x906D, 0x98C7,
+    0x9FC4, 0x9FC9, 0x9FCF, 0xA2B0, 0xA2B1, 0xA2B2, 0xA2B3, 0xA2B4, 0xA2B5, 0xA2B6, 0xA2B7, 0xA2B8, 0xA440,
+    0xA443, 0xA445, 0xA446, 0xA447, 0xA448, 0xA44B, 0xA454, 0xA455, 0xA457, 0xA45C, 0xA45D, 0xA45F, 0xA468,
+    0xA46A, 0xA46C, 0xA470, 0xA4A3, 0xA4A4, 0xA4A7, 0xA4AD, 0xA4BB, 0xA4C0, 0xA4D1, 0xA4DF, 0xA4E2, 0xA4E8,
+    0xA4E9, 0xA4EB, 0xA544, 0xA548, 0xA54B, 0xA54C, 0xA558, 0xA55D, 0xA568, 0xA569, 0xA575, 0xA57C, 0xA5AD,
+    0xA5BB, 0xA5CD, 0xA5CE, 0xA5FD, 0xA650, 0xA65A, 0xA65D, 0xA661, 0xA662, 0xA668, 0xA66E, 0xA670, 0xA67E,
+    0xA6A8, 0xA6B3, 0xA6D3, 0xA6DB, 0xA6E6, 0xA6FD, 0xA740, 0xA741, 0xA74C, 0xA7BD, 0xA7DA, 0xA853, 0xA8AE,
+    0xA8BA, 0xA8BD, 0xA8C6, 0xA8C7, 0xA8D3, 0xA8E4, 0xA8EC, 0xA8F2, 0xA94D, 0xA977, 0xA9A1, 0xA9D2, 0xA9F3,
+    0xAA4D, 0xAA6B, 0xAABA, 0xAB65, 0xABD3, 0xABE1, 0xAC4F, 0xACB0, 0xACB6, 0xACDB, 0xACDD, 0xACF5, 0xAD6E,
+    0xAD74, 0xADB1, 0xADCC, 0xADD3, 0xAE61, 0xAEC9, 0xAFA5, 0xAFE0, 0xB05F, 0xB068, 0xB0A8, 0xB0CA, 0xB0EA,
+    0xB14E, 0xB16F, 0xB171, 0xB27A, 0xB27B, 0xB2C4, 0xB36F, 0xB3A1, 0xB3A3, 0xB3D3, 0xB44E, 0xB4D1, 0xB54D,
+    0xB56F, 0xB5DB, 0xB648, 0xB669, 0xB67D, 0xB6A4, 0xB6C2, 0xB751, 0xB77C, 0xB7ED, 0xB867, 0xB8CC, 0xB944,
+    0xB94C, 0xB9EA, 0xB9EF, 0xBAD8, 0xBBA1, 0xBBF2, 0xBCCB, 0xBDFC, 0xBEC7, 0xC1C9, 0xC1D9, 0xC5DC, 0xCFFA,
+    0xD060, 0xFABD, 0xFDA9, 0xFED3,
+];
+
+/// [`GB18030_COMMON`] as a bit set of all two-byte sequences.
+static GB18030_PAIRS: [u64; 1024] = pair_set(&GB18030_COMMON);
+
+/// [`BIG5_COMMON`] as a bit set of all two-byte sequences.
+static BIG5_PAIRS: [u64; 1024] = pair_set(&BIG5_COMMON);
+
+/// A bit set of two-byte sequences (built when compiling).
+const fn pair_set(pairs: &[u16]) -> [u64; 1024] {
+    let mut bits = [0u64; 1024];
+    let mut i = 0;
+    while i < pairs.len() {
+        let k = pairs[i] as usize;
+        bits[k / 64] |= 1 << (k % 64);
+        i += 1;
+    }
+    bits
+}
+
+/// Whether the bytes `lead`, `trail` are in the set `pairs`.
+#[inline]
+fn is_pair(pairs: &[u64; 1024], lead: u8, trail: u8) -> bool {
+    let k = (usize::from(lead) << 8) | usize::from(trail);
+    pairs[k / 64] & (1 << (k % 64)) != 0
 }
 
 /// Characters frequent in game records and in Chinese prose, in simplified
@@ -487,6 +572,90 @@ fn is_common(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_pair_tables_are_what_the_decoders_read_as_common() {
+        for (encoding, pairs) in [(Encoding::Gb18030, &GB18030_PAIRS), (Encoding::Big5, &BIG5_PAIRS)] {
+            for lead in 0x81..=0xFEu8 {
+                for trail in 0..=0xFFu8 {
+                    let bytes = [lead, trail];
+                    let (text, errors) = encoding.codec().decode_without_bom_handling(&bytes);
+                    let mut chars = text.chars();
+                    let common = match (chars.next(), chars.next()) {
+                        (Some(c), None) => !errors && is_common(c),
+                        _ => false,
+                    };
+                    assert_eq!(is_pair(pairs, lead, trail), common, "{encoding} {lead:02X}{trail:02X}");
+                }
+            }
+        }
+    }
+
+    /// [`guess_chinese`] as it was, both readings always decoded and scored.
+    fn guess_by_both(bytes: &[u8]) -> Encoding {
+        let mut end = bytes.len().min(SAMPLE);
+        while end < bytes.len() && end > 0 && bytes[end - 1] >= 0x80 {
+            end -= 1;
+        }
+        let score = |e: Encoding| {
+            let (text, _) = e.codec().decode_without_bom_handling(&bytes[..end]);
+            text.chars()
+                .map(|c| match c {
+                    '\u{FFFD}' => -20,
+                    c if COMMON.contains(c) => 2,
+                    '\u{4E00}'..='\u{9FFF}' => 0,
+                    c if (c as u32) >= 0x80 => -1,
+                    _ => 0,
+                })
+                .sum::<i64>()
+        };
+        if score(Encoding::Big5) > score(Encoding::Gb18030) { Encoding::Big5 } else { Encoding::Gb18030 }
+    }
+
+    #[test]
+    fn skipping_a_reading_that_cannot_win_changes_no_verdict() {
+        // Texts of frequent and other characters and ASCII, in GBK and in
+        // Big5, then with bytes changed, cut or put in: the verdict with a
+        // reading skipped is the verdict of both readings scored.
+        let mut state = 11u64;
+        let mut next = || {
+            let (s, out) = crate::rules::zobrist::splitmix64(state);
+            state = s;
+            out
+        };
+        let common: Vec<char> = COMMON.chars().collect();
+        let (mut big5, mut gb) = (0, 0);
+        for case in 0..3000 {
+            let mut text = String::new();
+            for _ in 0..next() % 400 {
+                match next() % 4 {
+                    0 => text.push(common[(next() % common.len() as u64) as usize]),
+                    1 => text.push(char::from_u32(0x4E00 + (next() % 0x5200) as u32).unwrap()),
+                    2 => text.push(char::from(b' ' + (next() % 90) as u8)),
+                    _ => text.push_str("车九进一 "),
+                }
+            }
+            let target = if case % 2 == 0 { Encoding::Gb18030 } else { Encoding::Big5 };
+            let mut bytes = target.encode_replacing(&text, '?').into_owned();
+            for _ in 0..next() % 4 {
+                if bytes.is_empty() {
+                    break;
+                }
+                let at = (next() % bytes.len() as u64) as usize;
+                match next() % 3 {
+                    0 => bytes[at] = next() as u8,
+                    1 => bytes.truncate(at),
+                    _ => bytes.insert(at, 0x80 | next() as u8),
+                }
+            }
+            let verdict = guess_chinese(&bytes);
+            assert_eq!(verdict, guess_by_both(&bytes), "case {case}");
+            big5 += usize::from(verdict == Encoding::Big5);
+            gb += usize::from(verdict == Encoding::Gb18030);
+        }
+        // Both verdicts were reached, many times.
+        assert!(big5 > 500 && gb > 500, "{big5} {gb}");
+    }
 
     #[test]
     fn the_common_table_is_the_common_string() {
