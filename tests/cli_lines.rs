@@ -433,3 +433,31 @@ fn a_line_too_long_to_read_is_one_unreadable_game() {
     assert_eq!(games[4].at().line, 5);
     assert_eq!(games[4].tree().main_line().count(), 2);
 }
+
+#[test]
+fn a_game_a_file_format_cannot_hold_is_not_said_to_be_written() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli_lines_xqf_not_written");
+    let _ = std::fs::remove_dir_all(&dir);
+    let text =
+        "[Event \"a\"]\n1. h2e2 h9g7 *\n\n[Event \"b\"]\n1. h2e2 zzzz *\n\n[Event \"c\"]\n1. h2e2 h2e3 *\n";
+    let out = qipu()
+        .args(["convert", "--to", "xqf", "-", "-o"])
+        .arg(&dir)
+        .write_stdin(text)
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    // Game 2 (a move that is no move) cannot be stored: told once, as not
+    // written; game 3 (an illegal move between points) is stored as read.
+    let game = |n: &str| stderr.lines().filter(|l| l.contains(&format!("game {n}"))).collect::<Vec<_>>();
+    assert_eq!(game("2").len(), 2, "{stderr}");
+    assert!(game("2")[1].starts_with("-: error: game 2: not written: the move zzzz"), "{stderr}");
+    assert!(!game("2")[0].contains("written"), "{stderr}");
+    assert!(game("3")[0].ends_with("(written with the moves as stored)"), "{stderr}");
+    assert!(
+        stderr.contains("3 game(s): 1 valid, 2 illegal, 0 unreadable (1 input(s)); 2 written"),
+        "{stderr}"
+    );
+}

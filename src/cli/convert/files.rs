@@ -90,6 +90,8 @@ fn run(
     let make = || Map::new(RecordBuilder::default(), write);
     chooser.pass(&batch, inputs, &mut tally, make, |meta, event, tally| {
         let PassEvent::Game { index, game: c, selected } = event else { return Ok(()) };
+        // A game the format cannot hold is told so next: not "written".
+        let note = if c.bytes.is_ok() { note } else { "" };
         let outcome = Outcome::of(&meta.source, index, c.unreadable.as_ref(), c.error.as_ref(), note);
         tally.game_as(outcome, selected);
         // An unreadable record is never written as a game.
