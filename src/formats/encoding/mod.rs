@@ -18,6 +18,10 @@ use std::borrow::Cow;
 use std::fmt;
 use std::str::FromStr;
 
+mod guess;
+
+use guess::guess_chinese;
+
 /// A text encoding qipu reads.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Encoding {
@@ -93,9 +97,6 @@ pub struct Decoded<'a> {
     /// U+FFFD REPLACEMENT CHARACTER).
     pub had_errors: bool,
 }
-
-/// How many bytes the GB18030/Big5 decision looks at.
-const SAMPLE: usize = 64 * 1024;
 
 /// Decodes `bytes`: with `forced` in that encoding, otherwise as detected
 /// ([`TextEncoding::detect`] on the whole text). A text whose encoding was
@@ -409,38 +410,6 @@ fn reference_at(text: &str) -> Option<(char, usize)> {
     let c = char::from_u32(u32::from_str_radix(digits, radix).ok()?)?;
     (!c.is_control()).then_some((c, skip + end + 1))
 }
-
-/// GB18030 or Big5, whichever reads the start of `bytes` as more
-/// record-like Chinese with fewer errors.
-fn guess_chinese(bytes: &[u8]) -> Encoding {
-    let mut end = bytes.len().min(SAMPLE);
-    // Do not cut a double-byte character in two at the end of the sample.
-    while end < bytes.len() && end > 0 && bytes[end - 1] >= 0x80 {
-        end -= 1;
-    }
-    let sample = &bytes[..end];
-    let score = |e: Encoding| {
-        let (text, _) = e.codec().decode_without_bom_handling(sample);
-        text.chars()
-            .map(|c| match c {
-                '\u{FFFD}' => -20,
-                c if COMMON.contains(c) => 2,
-                '\u{4E00}'..='\u{9FFF}' => 0,
-                c if (c as u32) >= 0x80 => -1,
-                _ => 0,
-            })
-            .sum::<i64>()
-    };
-    if score(Encoding::Big5) > score(Encoding::Gb18030) { Encoding::Big5 } else { Encoding::Gb18030 }
-}
-
-/// Characters frequent in game records and in Chinese prose, in simplified
-/// and traditional forms: a text decoded in the right encoding is full of
-/// them, one decoded in the wrong one rarely holds any.
-const COMMON: &str = "车車马馬炮砲包相象仕士帅帥将將兵卒进進退平前后後中一二三四五六七八九\
-１２３４５６７８９红紅黑先胜勝负負和局对對第轮輪赛賽杯届屆年月日棋象队隊手着著变變的是了不在人有我他这這个個们們\
-来來上大为為国國地到以说說时時要就出会會可也你生能而子那得于於下自之过過发發作里裡用道行所然家种種事成方多经經么麼去法\
-学學如都同现現当當没沒动動面起看定天分还還好小部其些主样樣理心本开開但因只从從想实實";
 
 #[cfg(test)]
 mod tests {
