@@ -171,13 +171,10 @@ pub fn write_to(record: &Record, notation: crate::notation::Notation, out: &mut 
                 if let Some(next) = tree.main_child(id) {
                     stack.push(Task::Raw { id: next, parent: id });
                 }
-                if tree.main_child(parent) == Some(id) {
-                    let alts: Vec<NodeId> = tree.children(parent).skip(1).collect();
-                    for &alt in alts.iter().rev() {
-                        stack.push(Task::Close);
-                        stack.push(Task::Raw { id: alt, parent });
-                        stack.push(Task::Open);
-                    }
+                for alt in alternatives(tree, parent, id).into_iter().rev() {
+                    stack.push(Task::Close);
+                    stack.push(Task::Raw { id: alt, parent });
+                    stack.push(Task::Open);
                 }
             }
             Task::Move { id, parent, pos, force_number } => {
@@ -204,12 +201,7 @@ pub fn write_to(record: &Record, notation: crate::notation::Notation, out: &mut 
                 }
                 text.word(&word);
                 text.annotations(node);
-                // Alternatives to this move, when it is its parent's main continuation.
-                let alts: Vec<NodeId> = if tree.main_child(parent) == Some(id) {
-                    tree.children(parent).skip(1).collect()
-                } else {
-                    Vec::new()
-                };
+                let alts = alternatives(tree, parent, id);
                 // Alternatives are laid out before the main continuation goes on.
                 let alt_tasks: Vec<Task> = alts
                     .iter()
@@ -236,6 +228,13 @@ pub fn write_to(record: &Record, notation: crate::notation::Notation, out: &mut 
     text.word(result.as_str());
     out.push_str(&text.finish());
     out.push('\n');
+}
+
+/// The alternatives to the move `id` played from `parent`, written after
+/// it when it is the parent's main continuation (none otherwise: they are
+/// written after the main one).
+fn alternatives(tree: &crate::record::MoveTree, parent: NodeId, id: NodeId) -> Vec<NodeId> {
+    if tree.main_child(parent) == Some(id) { tree.children(parent).skip(1).collect() } else { Vec::new() }
 }
 
 /// A tag value as written between quotes: one line, `\` and `"` escaped,
