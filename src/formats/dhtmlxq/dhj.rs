@@ -76,7 +76,7 @@ use std::borrow::Cow;
 use super::read::{
     Comments, LineIndex, Plies, Rows, add_plies, comment_text, each_block_of, parse_result, square,
 };
-use super::{TAGS, find_ci};
+use super::{TAGS, find_ci, strip_prefix_ci};
 use crate::formats::tree::Game;
 use crate::record::{Record, RecordBuilder, Visitor, Warning};
 use crate::{Board, Color, Piece};
@@ -129,7 +129,7 @@ pub fn read_with<V: Visitor>(text: &str, visitor: &mut V) -> Vec<V::Output> {
 /// [`read`], handing each game to `each` as it is read.
 pub(crate) fn read_each(text: &str, mut each: impl FnMut(Game)) {
     let lines = LineIndex::new(text, 1);
-    each_block_of(text, find_block_open, |block| {
+    each_block_of(text, opens_block, |block| {
         let mut game = Game { at: lines.span(block.open), ..Game::default() };
         if !block.closed {
             let message = format!("[{}] is not closed with [/{}]", block.name, block.name);
@@ -147,7 +147,7 @@ pub(crate) fn read_each(text: &str, mut each: impl FnMut(Game)) {
 /// them.
 pub(crate) fn count_records(text: &str) -> usize {
     let mut records = 0;
-    each_block_of(text, find_block_open, |block| {
+    each_block_of(text, opens_block, |block| {
         records += usize::from(tags(text, block.body, None, &mut Vec::new()).iter().any(|t| t.closed));
     });
     records
@@ -156,6 +156,11 @@ pub(crate) fn count_records(text: &str) -> usize {
 /// Where the next `[DHJHtmlXQ]` opens, from byte `from`.
 fn find_block_open(text: &str, from: usize) -> Option<usize> {
     find_ci(text, "[dhjhtmlxq]", from)
+}
+
+/// Whether `[DHJHtmlXQ]` starts `at`.
+fn opens_block(at: &[u8]) -> bool {
+    strip_prefix_ci(at, b"[dhjhtmlxq]").is_some()
 }
 
 /// One tag of a block.
@@ -300,8 +305,7 @@ fn read_block(tags: &[Tag], lines: &LineIndex, game: &mut Game) {
     let root = game.moves.root();
     let mut nodes = vec![root];
     if let Some(tag) = numbered(34) {
-        let label = format!("[{}]", tag.name);
-        let plies = Plies { digits: tag.value, at: tag.at, label: &label, rows: Rows::FromRed };
+        let plies = Plies { digits: tag.value, at: tag.at, label: ("", tag.name), rows: Rows::FromRed };
         nodes.extend(add_plies(game, root, plies, lines));
     }
     let mut comments = Comments::default();

@@ -8,7 +8,7 @@ use crate::formats::tree::Game;
 use crate::record::{GameResult, MoveText, Record, RecordBuilder, RecordedMove, Span, Visitor, Warning};
 use crate::{Board, Move, Square};
 
-use super::{TAGS, find_ci, starts_with_ci};
+use super::{TAGS, block_open_at, strip_prefix_ci};
 
 /// How many branches up a ply is looked for (see `node_at`).
 const MAX_BRANCH_CLIMB: usize = 64;
@@ -77,53 +77,57 @@ pub(super) struct BlockAt<'a> {
 
 /// Calls `each` for every block of `text`, in order.
 fn each_block<'a>(text: &'a str, each: impl FnMut(BlockAt<'a>)) {
-    each_block_of(text, find_block_open, each);
+    each_block_of(text, |at| block_open_at(at).is_some(), each);
 }
 
-/// Calls `each` for every block of `text` whose opening tags `find_open`
-/// finds (the next from a byte), in order: the one scan of blocks of the
-/// DhtmlXQ family.
+/// Calls `each` for every block of `text` whose opening tags `opens_at`
+/// tells (whether one starts the bytes given), in order: the one scan of
+/// blocks of the DhtmlXQ family.
 pub(super) fn each_block_of<'a>(
     text: &'a str,
-    find_open: fn(&str, usize) -> Option<usize>,
+    opens_at: fn(&[u8]) -> bool,
     mut each: impl FnMut(BlockAt<'a>),
 ) {
-    let mut at = 0;
-    while let Some(open) = find_open(text, at) {
+    let bytes = text.as_bytes();
+    let find_open = |from: usize| brackets(bytes, from, bytes.len()).find(|&k| opens_at(&bytes[k..]));
+    let mut next = find_open(0);
+    while let Some(open) = next {
         let body_start = open + text[open..].find(']').map_or(text.len() - open, |k| k + 1);
         let name = &text[open + 1..body_start.saturating_sub(1).max(open + 1)];
-        let close = format!("[/{name}]");
-        // Blocks do not nest: the closing tag is looked for up to the next
-        // block, so that the text is scanned once however many are open.
-        let next_open = find_open(text, body_start).unwrap_or(text.len());
-        let (body_end, next, closed) = match find_ci(&text[..next_open], &close, body_start) {
-            Some(end) => (end, end + close.len(), true),
-            // Unclosed: the block runs to the next block or the end.
-            None => (next_open, next_open, false),
+        // Blocks do not nest: one walk of the body's brackets finds its
+        // closing tag, or the next block's opening one first, so that the
+        // text is scanned once however many are open.
+        let closes_at = |at: &[u8]| {
+            strip_prefix_ci(at, b"[/")
+                .and_then(|rest| strip_prefix_ci(rest, name.as_bytes()))
+                .is_some_and(|rest| rest.first() == Some(&b']'))
         };
-        each(BlockAt { open, name, body: body_start..body_end, closed });
-        at = next;
+        let ends = brackets(bytes, body_start, bytes.len())
+            .find(|&k| closes_at(&bytes[k..]) || opens_at(&bytes[k..]));
+        match ends {
+            Some(end) if closes_at(&bytes[end..]) => {
+                each(BlockAt { open, name, body: body_start..end, closed: true });
+                next = find_open(end + name.len() + 3);
+            }
+            // Unclosed: the block runs to the next block or the end.
+            _ => {
+                let end = ends.unwrap_or(text.len());
+                each(BlockAt { open, name, body: body_start..end, closed: false });
+                next = ends;
+            }
+        }
     }
 }
 
-/// Where the next block opens (`[DhtmlXQ]`, `[DhtmlXQiFrame]`,
-/// `[DhtmlXQHTML]`, any case), from byte `from`.
-fn find_block_open(text: &str, from: usize) -> Option<usize> {
-    let mut at = from;
-    while let Some(k) = find_ci(text, "[dhtmlxq", at) {
-        let rest = &text[k + 8..];
-        if rest.starts_with(']') || starts_with_ci(rest, "iframe]") || starts_with_ci(rest, "html]") {
-            return Some(k);
-        }
-        at = k + 8;
-    }
-    None
+/// The places of `[` in `bytes[from..end]`, in order.
+fn brackets(bytes: &[u8], from: usize, end: usize) -> impl Iterator<Item = usize> + '_ {
+    memchr::memchr_iter(b'[', &bytes[from..end]).map(move |k| from + k)
 }
 
 /// One tag of a block: its name (lower case, without `DhtmlXQ_`), its
 /// value and the byte where the value starts.
 struct Tag<'a> {
-    name: String,
+    name: Cow<'a, str>,
     value: &'a str,
     at: usize,
     /// Whether a closing tag ends it.
@@ -139,47 +143,62 @@ fn tags<'a>(
     lines: Option<&LineIndex>,
     warnings: &mut Vec<Warning>,
 ) -> Vec<Tag<'a>> {
-    let mut out = Vec::new();
-    let mut at = start;
-    while let Some(open) = find_ci(&text[..end], "[dhtmlxq_", at) {
+    const OPEN: &[u8] = b"[dhtmlxq_";
+    const CLOSE: &[u8] = b"[/dhtmlxq_";
+    let bytes = &text.as_bytes()[..end];
+    let mut out = Vec::with_capacity(8);
+    let find_open =
+        |from: usize| brackets(bytes, from, end).find(|&k| strip_prefix_ci(&bytes[k..], OPEN).is_some());
+    let mut next = find_open(start);
+    while let Some(open) = next {
         let Some(name_end) = text[open..end].find(']').map(|k| open + k) else { break };
-        let name = text[open + 9..name_end].to_ascii_lowercase();
+        let name = &text[open + OPEN.len()..name_end];
+        let name = if name.bytes().any(|b| b.is_ascii_uppercase()) {
+            Cow::Owned(name.to_ascii_lowercase())
+        } else {
+            Cow::Borrowed(name)
+        };
         let value_start = name_end + 1;
-        // Tags do not nest: the closing tag is looked for up to the next
-        // opening one (the text is scanned once however many are open).
-        let next_open = find_ci(&text[..end], "[dhtmlxq_", value_start).unwrap_or(end);
-        let close = find_ci(&text[..next_open], "[/dhtmlxq_", value_start);
-        let closed = close.is_some();
-        let (value_end, next) = match close {
-            Some(close) => {
+        // Tags do not nest: one walk of the value's brackets finds its
+        // closing tag, or the next opening one first (the text is scanned
+        // once however many are open).
+        let ends = brackets(bytes, value_start, end).find(|&k| {
+            let at = &bytes[k..];
+            strip_prefix_ci(at, CLOSE).is_some() || strip_prefix_ci(at, OPEN).is_some()
+        });
+        let (value_end, closed) = match ends {
+            Some(close) if strip_prefix_ci(&bytes[close..], CLOSE).is_some() => {
                 // The closing tag's name runs to its ']' (or, without one, to the block's end).
                 let (closing, close_end) = match text[close..end].find(']') {
-                    Some(k) => (&text[close + 10..close + k], close + k + 1),
-                    None => (&text[close + 10..end], end),
+                    Some(k) => (&text[close + CLOSE.len()..close + k], close + k + 1),
+                    None => (&text[close + CLOSE.len()..end], end),
                 };
-                let closing = closing.to_ascii_lowercase();
                 if let Some(lines) = lines
-                    && closing != name
+                    && !closing.eq_ignore_ascii_case(&name)
                 {
                     warnings.push(Warning {
                         at: lines.span(close),
-                        message: format!("[DhtmlXQ_{name}] closed by [/DhtmlXQ_{closing}]"),
+                        message: format!(
+                            "[DhtmlXQ_{name}] closed by [/DhtmlXQ_{}]",
+                            closing.to_ascii_lowercase()
+                        ),
                     });
                 }
-                (close, close_end)
+                next = find_open(close_end);
+                (close, true)
             }
-            None => {
+            _ => {
                 if let Some(lines) = lines {
                     warnings.push(Warning {
                         at: lines.span(open),
                         message: format!("[DhtmlXQ_{name}] is not closed"),
                     });
                 }
-                (next_open, next_open)
+                next = ends;
+                (ends.unwrap_or(end), false)
             }
         };
         out.push(Tag { name, value: &text[value_start..value_end], at: value_start, closed });
-        at = next;
     }
     out
 }
@@ -195,15 +214,14 @@ fn read_block(text: &str, start: usize, end: usize, lines: &LineIndex, record: &
     }
     record.warnings.append(&mut warnings);
     record.tag("Game", "Chinese Chess");
-    let mut by_name: HashMap<&str, &Tag> = HashMap::new();
-    // Where each tag name stands in the record's tags (a tag repeated takes
-    // the later value), so that a block of many tags reads in linear time.
-    let mut tag_at: HashMap<String, usize> = HashMap::new();
+    // The tags holding the structure (a tag repeated: the later one).
+    let last = |name: &str| tags.iter().rev().find(|t| t.name == name);
+    let (result, movelist, binit, fen) = (last("result"), last("movelist"), last("binit"), last("fen"));
+    let mut header = Header::new(record.tags.len());
     for tag in &tags {
-        by_name.insert(tag.name.as_str(), tag);
         // Line ends around the value are layout; spaces are the author's.
         let value = crate::formats::encoding::unescape_references(tag.value.trim_matches(['\r', '\n']));
-        if value.trim().is_empty() || STRUCTURE.contains(&tag.name.as_str()) {
+        if value.trim().is_empty() || STRUCTURE.contains(&&*tag.name) {
             continue;
         }
         if tag.name.starts_with("move_") || tag.name.starts_with("comment") {
@@ -213,15 +231,9 @@ fn read_block(text: &str, start: usize, end: usize, lines: &LineIndex, record: &
             Some((_, key)) => Cow::Borrowed(key),
             None => Cow::Owned(format!("DhtmlXQ_{}", tag.name)),
         };
-        match tag_at.get(&key.to_ascii_lowercase()) {
-            Some(&k) => record.tags[k].1 = value.into_owned(),
-            None => {
-                tag_at.insert(key.to_ascii_lowercase(), record.tags.len());
-                record.tags.push((key, value.into_owned()));
-            }
-        }
+        header.set(record, key, value.into_owned());
     }
-    if let Some(result) = by_name.get("result").map(|t| t.value.trim()).filter(|v| !v.is_empty()) {
+    if let Some(result) = result.map(|t| t.value.trim()).filter(|v| !v.is_empty()) {
         let result = parse_result(result);
         record.result = Some(result);
         record.set_tag("Result", result.as_str());
@@ -229,7 +241,7 @@ fn read_block(text: &str, start: usize, end: usize, lines: &LineIndex, record: &
 
     // Branches: number -> (parent branch, first ply, moves).
     let mut branches: Vec<(usize, usize, usize, &Tag)> = Vec::new();
-    if let Some(main) = by_name.get("movelist") {
+    if let Some(main) = movelist {
         branches.push((0, 0, 1, main));
     }
     for tag in &tags {
@@ -237,7 +249,7 @@ fn read_block(text: &str, start: usize, end: usize, lines: &LineIndex, record: &
         let numbers: Vec<Option<usize>> = rest.split('_').map(|n| n.parse().ok()).collect();
         match numbers[..] {
             [Some(a), Some(k), Some(c)] if k >= 1 && c >= 1 => branches.push((c, a, k, tag)),
-            [Some(0), Some(1), Some(0)] if !by_name.contains_key("movelist") => branches.push((0, 0, 1, tag)),
+            [Some(0), Some(1), Some(0)] if movelist.is_none() => branches.push((0, 0, 1, tag)),
             _ => record.warnings.push(Warning {
                 at: lines.span(tag.at),
                 message: format!("[DhtmlXQ_{}]: not a branch name (move_A_K_C), ignored", tag.name),
@@ -246,7 +258,7 @@ fn read_block(text: &str, start: usize, end: usize, lines: &LineIndex, record: &
     }
     branches.sort_by_key(|b| b.0);
 
-    let board = match start_board(&by_name, lines) {
+    let board = match start_board(binit, lines) {
         Ok(b) => b,
         Err(w) => {
             record.unreadable = Some(w);
@@ -293,9 +305,11 @@ fn read_block(text: &str, start: usize, end: usize, lines: &LineIndex, record: &
         }
     }
     // Branches whose parent never came.
-    let mut orphans: Vec<_> = waiting.into_values().flatten().map(|j| branches[j]).collect();
-    orphans.sort_by_key(|b| b.0);
-    for (c, a, k, tag) in orphans {
+    // By number, and a number given twice in the order of the block (the
+    // map's order is not the same from one run to the next).
+    let mut orphans: Vec<usize> = waiting.into_values().flatten().collect();
+    orphans.sort_by_key(|&j| (branches[j].0, j));
+    for (c, a, k, tag) in orphans.into_iter().map(|j| branches[j]) {
         record.warnings.push(Warning {
             at: lines.span(tag.at),
             message: format!("branch {c} starts at ply {k} of branch {a}, which is not there; ignored"),
@@ -332,17 +346,61 @@ fn read_block(text: &str, start: usize, end: usize, lines: &LineIndex, record: &
 
     // vschess's `fen` tag, else the side to move from the first move's
     // piece (DhtmlXQ does not store it).
-    match by_name.get("fen").filter(|t| !t.value.trim().is_empty()) {
+    match fen.filter(|t| !t.value.trim().is_empty()) {
         Some(fen) => {
             record.set_tag("FEN", fen.value.trim());
             record.start_at = Some(lines.span(fen.at));
         }
         None => {
-            let board_at = by_name.get("binit").map_or(record.at, |t| lines.span(t.at));
+            let board_at = binit.map_or(record.at, |t| lines.span(t.at));
             crate::formats::start::settle_start(record, &board, board_at, None, 1)
         }
     }
     true
+}
+
+/// The header tags a block adds to its record: a tag repeated (in any
+/// case) takes the later value, in the place of the first. Looked up in
+/// the tags while they are few, in a map of their names past that, so that
+/// a block of many tags reads in linear time.
+struct Header {
+    /// Where the block's tags start in the record's.
+    from: usize,
+    /// The lower-case names and places of the tags, once there are many.
+    index: Option<HashMap<String, usize>>,
+}
+
+impl Header {
+    /// Tags looked up in a list up to this many.
+    const FEW: usize = 16;
+
+    /// The block's tags, added after the record's first `from`.
+    fn new(from: usize) -> Header {
+        Header { from, index: None }
+    }
+
+    /// Sets tag `key` of `record` to `value`.
+    fn set(&mut self, record: &mut Game, key: Cow<'static, str>, value: String) {
+        let found = match &self.index {
+            Some(index) => index.get(&key.to_ascii_lowercase()).copied(),
+            None => record.tags[self.from..]
+                .iter()
+                .position(|(k, _)| k.eq_ignore_ascii_case(&key))
+                .map(|k| k + self.from),
+        };
+        if let Some(k) = found {
+            record.tags[k].1 = value;
+            return;
+        }
+        if let Some(index) = &mut self.index {
+            index.insert(key.to_ascii_lowercase(), record.tags.len());
+        }
+        record.tags.push((key, value));
+        if self.index.is_none() && record.tags.len() - self.from > Self::FEW {
+            let names = record.tags.iter().enumerate().skip(self.from);
+            self.index = Some(names.map(|(k, (name, _))| (name.to_ascii_lowercase(), k)).collect());
+        }
+    }
 }
 
 /// The comments of a block's nodes, gathered in the block's order and put
@@ -399,13 +457,8 @@ fn node_at(
 
 /// Adds the moves of one branch under `parent`; returns their nodes.
 fn add_branch(record: &mut Game, parent: u32, tag: &Tag, lines: &LineIndex) -> Vec<u32> {
-    let label = format!("[DhtmlXQ_{}]", tag.name);
-    add_plies(
-        record,
-        parent,
-        Plies { digits: tag.value, at: tag.at, label: &label, rows: Rows::FromTop },
-        lines,
-    )
+    let label = ("DhtmlXQ_", &*tag.name);
+    add_plies(record, parent, Plies { digits: tag.value, at: tag.at, label, rows: Rows::FromTop }, lines)
 }
 
 /// How a dialect counts the rows of a point.
@@ -424,45 +477,71 @@ pub(super) struct Plies<'a> {
     pub(super) digits: &'a str,
     /// Where the value starts in the text.
     pub(super) at: usize,
-    /// The tag, as warnings name it.
-    pub(super) label: &'a str,
+    /// The tag, as warnings name it (`[` the two joined `]`).
+    pub(super) label: (&'a str, &'a str),
     /// How its rows count.
     pub(super) rows: Rows,
 }
 
 /// Adds the moves of `plies` under `parent`, one after the other; returns
-/// their nodes.
+/// their nodes. White space between digits is layout, wherever it falls.
 pub(super) fn add_plies(record: &mut Game, parent: u32, plies: Plies, lines: &LineIndex) -> Vec<u32> {
-    let digits: Vec<(usize, u8)> =
-        plies.digits.bytes().enumerate().filter(|(_, b)| !b.is_ascii_whitespace()).collect();
-    if !digits.len().is_multiple_of(4) {
+    let bytes = plies.digits.as_bytes();
+    let mut nodes = Vec::with_capacity(bytes.len() / 4);
+    record.moves.reserve(bytes.len() / 4);
+    let point = |x: u8, y: u8| {
+        let (x, y) = (x.wrapping_sub(b'0'), y.wrapping_sub(b'0'));
+        let y = if plies.rows == Rows::FromRed { 9u8.wrapping_sub(y) } else { y };
+        (x <= 8 && y <= 9).then(|| square(x, y))
+    };
+    let mut at = parent;
+    let mut add = |ply: &[u8], place: Span| {
+        let text = match (point(ply[0], ply[1]), point(ply[2], ply[3])) {
+            (Some(from), Some(to)) => MoveText::Coords(Move::new(from, to)),
+            // Not two points: kept as written, so that replay reports it.
+            _ => MoveText::Text(String::from_utf8_lossy(ply).as_ref().into()),
+        };
+        at = record.moves.add_child(at, RecordedMove { text, at: place });
+        nodes.push(at);
+    };
+    // The ply being gathered: its characters, how many, where its first is.
+    let (mut ply, mut held, mut first) = ([0u8; 4], 0, 0);
+    let mut characters = 0usize;
+    if bytes.is_ascii() && !bytes.iter().any(u8::is_ascii_whitespace) {
+        // One run of ASCII characters (as written mostly): four at a time,
+        // a character a column.
+        let start = lines.span(plies.at);
+        for (k, ply) in bytes.chunks_exact(4).enumerate() {
+            let column = start.column.saturating_add(u32::try_from(4 * k).unwrap_or(u32::MAX));
+            add(ply, Span { column, ..start });
+        }
+        characters = bytes.len();
+        held = bytes.len() % 4;
+    } else {
+        for (k, &b) in bytes.iter().enumerate() {
+            if b.is_ascii_whitespace() {
+                continue;
+            }
+            if held == 0 {
+                first = k;
+            }
+            ply[held] = b;
+            held += 1;
+            characters += 1;
+            if held == 4 {
+                held = 0;
+                add(&ply, lines.span(plies.at + first));
+            }
+        }
+    }
+    if held != 0 {
         record.warnings.push(Warning {
             at: lines.span(plies.at),
             message: format!(
-                "{}: {} characters, not a multiple of 4; the last {} ignored",
-                plies.label,
-                digits.len(),
-                digits.len() % 4
+                "[{}{}]: {characters} characters, not a multiple of 4; the last {held} ignored",
+                plies.label.0, plies.label.1
             ),
         });
-    }
-    let mut nodes = Vec::with_capacity(digits.len() / 4);
-    let mut at = parent;
-    for ply in digits.chunks_exact(4) {
-        let offset = plies.at + ply[0].0;
-        let d: Vec<u8> = ply.iter().map(|&(_, b)| b).collect();
-        let point = |x: u8, y: u8| {
-            let (x, y) = (x.wrapping_sub(b'0'), y.wrapping_sub(b'0'));
-            let y = if plies.rows == Rows::FromRed { 9u8.wrapping_sub(y) } else { y };
-            (x <= 8 && y <= 9).then(|| square(x, y))
-        };
-        let text = match (point(d[0], d[1]), point(d[2], d[3])) {
-            (Some(from), Some(to)) => MoveText::Coords(Move::new(from, to)),
-            // Not two points: kept as written, so that replay reports it.
-            _ => MoveText::Text(String::from_utf8_lossy(&d).as_ref().into()),
-        };
-        at = record.moves.add_child(at, RecordedMove { text, at: lines.span(offset) });
-        nodes.push(at);
     }
     nodes
 }
@@ -474,8 +553,8 @@ pub(super) fn square(x: u8, y: u8) -> Square {
 }
 
 /// The start position from `binit` (the standard one without it).
-fn start_board(tags: &HashMap<&str, &Tag>, lines: &LineIndex) -> Result<Board, Warning> {
-    let Some(tag) = tags.get("binit").filter(|t| !t.value.trim().is_empty()) else {
+fn start_board(binit: Option<&Tag>, lines: &LineIndex) -> Result<Board, Warning> {
+    let Some(tag) = binit.filter(|t| !t.value.trim().is_empty()) else {
         return Ok(Board::start());
     };
     let digits: Vec<u8> = tag.value.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
@@ -567,15 +646,22 @@ impl<'a> LineIndex<'a> {
 
     /// The line and column of byte `offset`.
     pub(super) fn span(&self, offset: usize) -> Span {
-        let line = self.starts.partition_point(|&s| s <= offset) - 1;
-        let start = self.starts[line];
         let (last_line, last_offset, last_column) = self.last.get();
+        // Places are mostly asked for along one line (the plies of a move
+        // list): its line is not looked for again.
+        let on_last_line = self.starts[last_line] <= offset
+            && self.starts.get(last_line + 1).is_none_or(|&next| offset < next);
+        let line = if on_last_line { last_line } else { self.starts.partition_point(|&s| s <= offset) - 1 };
+        let start = self.starts[line];
         let (from, base) = if last_line == line && (start..=offset).contains(&last_offset) {
             (last_offset, last_column)
         } else {
             (start, 1)
         };
-        let column = self.text.get(from..offset).map_or(offset - from, |s| s.chars().count()) + base;
+        // Characters are counted as the bytes that do not continue one
+        // (a place inside a character counts the bytes up to it).
+        let between = self.text.as_bytes().get(from..offset).unwrap_or_default();
+        let column = between.iter().filter(|&&b| !(0x80..0xC0).contains(&b)).count() + base;
         self.last.set((line, offset, column));
         Span { line: (line as u32).saturating_add(self.first_line), column: column as u32 }
     }
@@ -635,6 +721,21 @@ mod tests {
         assert_eq!(t.node(third).comment(), Some("变着"));
         assert!(t.node(third).mv.as_ref().unwrap().at.line == 1);
         assert!(games[1].warnings().is_empty());
+    }
+
+    #[test]
+    fn branches_whose_parent_never_comes_are_told_in_the_same_order_every_time() {
+        // No main line: every branch waits for a parent that never comes;
+        // branch 1 is given twice, hanging from two branches (in separate
+        // maps, so a map's order would show).
+        let block = "[DhtmlXQ]\n[DhtmlXQ_move_0_3_1]7747[/DhtmlXQ_move_0_3_1]\n\
+            [DhtmlXQ_move_2_2_1]1022[/DhtmlXQ_move_2_2_1]\n[DhtmlXQ_move_5_1_3]7747[/DhtmlXQ_move_5_1_3]\n\
+            [DhtmlXQ_move_9_4_1]7747[/DhtmlXQ_move_9_4_1]\n[/DhtmlXQ]";
+        for _ in 0..32 {
+            let game = &read(block)[0];
+            let lines: Vec<u32> = game.warnings().iter().map(|w| w.at.line).collect();
+            assert_eq!(lines, [2, 3, 5, 4], "{:?}", game.warnings());
+        }
     }
 
     #[test]

@@ -216,6 +216,12 @@ impl Moves {
         Moves { nodes: all, texts: String::new(), nags: Vec::new() }
     }
 
+    /// Makes room for `nodes` more nodes (a few at most a million at a
+    /// time: a file's claim is not trusted further).
+    pub(crate) fn reserve(&mut self, nodes: usize) {
+        self.nodes.reserve(nodes.min(1 << 20));
+    }
+
     /// The root: the start position.
     pub(crate) fn root(&self) -> u32 {
         0
