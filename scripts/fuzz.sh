@@ -52,6 +52,15 @@ if [ ! -d corpus/shape ]; then
   seed shape ../fixtures
   printf '\x3f\x03[Event "e"]\n{c} 1. h2e2 {x} h9g7 $1 (1... b9c7 {v} 2. h0g2 (2. b0c2)) 2. h0g2 $2 *\n' > corpus/shape/variations
 fi
+# dhtmlxq: blocks of odd shape (seeded apart: they came later): branches that hang from none,
+# a branch number given twice, tag names in capitals, white space inside a move list, tags and
+# blocks not closed, a closing tag cut before its ']'.
+if [ ! -f corpus/dhtmlxq/odd-shapes ]; then
+  mkdir -p corpus/dhtmlxq
+  printf '[DhtmlXQ]\n[DhtmlXQ_move_0_3_1]7747[/DhtmlXQ_move_0_3_1]\n[DhtmlXQ_move_2_2_1]1022[/DhtmlXQ_move_2_2_1]\n[DhtmlXQ_move_5_1_3]7747[/DhtmlXQ_move_5_1_3]\n[/DhtmlXQ]\n' > corpus/dhtmlxq/orphans
+  printf '[DHTMLXQ][DhtmlXQ_MOVELIST]7747 7062\r\n79 67[/dhtmlxq_movelist][DhtmlXQ_Title]t[/DhtmlXQ_TITLE][DhtmlXQ_title]u[/DhtmlXQ_title][DhtmlXQ_move_0_2_1]1022[/DhtmlXQ_move_0_2_1][DhtmlXQ_comment1_2]c[/DhtmlXQ_comment1_2][/DHTMLXQ]' > corpus/dhtmlxq/capitals
+  printf '[DhtmlXQ][DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist\n[DhtmlXQ_move_0_1_1]1022[/DhtmlXQ_move_0_1_1][DhtmlXQ_binit]99[DhtmlXQ]x[/DhtmlXQ' > corpus/dhtmlxq/odd-shapes
+fi
 # pfc_dhj: the PFC and DHJHtmlXQ fixtures vschess wrote (seeded apart: it came later).
 if [ ! -d corpus/pfc_dhj ]; then
   mkdir -p corpus/pfc_dhj
