@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 use qipu::analysis::stats::{ANNOTATION_TAGS, GameFacts, MainLine, Stats};
 use qipu::analysis::trail::{Positions, Trail, TrailSink, start_step};
-use qipu::batch::{self, Batch, ConductReport, Input, Report, RulingReport, Status};
+use qipu::batch::{Batch, ConductReport, Input, Report, RulingReport, Status};
 use qipu::formats::encoding::Encoding;
 use qipu::formats::write::{Unmappable, WriteFormat, WriteOptions};
 use qipu::formats::{self, xqf};
@@ -35,10 +35,10 @@ impl Run {
         encoding: Option<&str>,
         select: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Run> {
-        let paths = names::paths(paths)?;
+        let inputs = crate::inputs::inputs(paths)?;
         let batch = Batch::new().threads(names::jobs(jobs)?).encoding(names::encoding(encoding)?);
         let chooser = Chooser::new(select)?;
-        Ok(Run { inputs: batch::expand(&paths).inputs, batch, chooser })
+        Ok(Run { inputs, batch, chooser })
     }
 }
 
