@@ -76,9 +76,12 @@ def fen_columns(
     """The position after every main-line ply of every selected game, as columns.
 
     A dict of equal-length columns: ``source``, ``index`` (the game's number in
-    its file, from 0), ``ply`` (0: the start as read), ``move`` (in
-    ``notation``; None at ply 0), ``fen``, ``side`` (to move: "red" or
-    "black") and ``result`` — the fields of ``qipu fen --format json``.
+    its file, from 0), ``ply`` (0: the start as read), ``move`` (the move that
+    led to the position, in ``notation``; None at ply 0), ``next_move`` (the
+    move played from the position, in ``notation``: the next row's ``move``;
+    None at the last position of a game), ``fen``, ``side`` (to move: "red" or
+    "black") and ``result`` — the fields of ``qipu fen --format json``, and
+    ``next_move``.
 
     ``paths`` is anything :data:`Inputs` says: paths, bytes, file objects, or a
     list of them. A path that does not exist raises ``FileNotFoundError``.
@@ -114,9 +117,11 @@ def fen_trail(
 
     The objects ``qipu fen --format json`` writes: ``source``, ``index``,
     ``ply``, ``move``, ``fen``, ``side``, ``result``. See :func:`fen_columns`
-    for the same as columns, the form datasets want.
+    for the same as columns, the form datasets want (with ``next_move``).
     ``paths`` is anything :data:`Inputs` says.
     """
     columns = _qipu.fen_columns(paths, notation=notation, jobs=jobs, encoding=encoding, **select)
+    # The command's objects have no next move.
+    columns.pop("next_move", None)
     names = list(columns)
     return [dict(zip(names, row)) for row in zip(*columns.values())]
