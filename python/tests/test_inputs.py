@@ -163,3 +163,18 @@ def test_anything_else_is_a_type_error_that_says_what_is_accepted(function, wron
         sources(function, wrong, tmp_path)
     message = str(e.value)
     assert "os.PathLike" in message and "file object" in message and "bytes" in message
+
+
+def test_large_bytes_and_file_objects_stream_as_a_large_file_does(tmp_path, fixture):
+    # Over 1 MB: read on other threads, in chunks, the games numbered on.
+    big = tmp_path / "big.pgn"
+    big.write_bytes(fixture.read_bytes() * 2)
+    assert big.stat().st_size > 1 << 20
+    want = [(g.index, g.moves("uci")) for g in qipu.read(big, jobs=2)]
+    assert len(want) == 2 * 1391
+    with open(big, "rb") as binary:
+        assert [(g.index, g.moves("uci")) for g in qipu.read(binary, jobs=2)] == want
+    with open(big, encoding="utf-8") as text:
+        assert [(g.index, g.moves("uci")) for g in qipu.read(text, jobs=2)] == want
+    assert [(g.index, g.moves("uci")) for g in qipu.read(memoryview(big.read_bytes()), jobs=2)] == want
+    assert len(qipu.validate(io.BytesIO(big.read_bytes()), jobs=2)) == 2 * 1391
