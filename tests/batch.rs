@@ -93,6 +93,48 @@ fn a_large_input_is_read_in_chunks_with_its_games_numbered_on() {
 }
 
 #[test]
+fn bytes_in_memory_are_read_as_a_file_is() {
+    // Small and large (read in chunks), plain and gzip, beside a file: what
+    // the sink is told is what the same bytes in a file give, under the
+    // name given.
+    let dir = common::scratch("batch-bytes");
+    let small = games(3);
+    let large = games(60_000);
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut gz, small.as_bytes()).unwrap();
+    let gz = gz.finish().unwrap();
+    let path = dir.join("a.pgn");
+    std::fs::write(&path, &small).unwrap();
+    let bytes = |name: &str, data: &[u8]| batch::Input::Bytes { name: name.into(), bytes: data.into() };
+    let inputs = vec![
+        bytes("<small>", small.as_bytes()),
+        bytes("<large>", large.as_bytes()),
+        bytes("<gzip>", &gz),
+        bytes("<empty>", b""),
+        batch::Input::File { path: path.clone(), found: false, len: None },
+    ];
+    let one = told(&inputs, 1);
+    assert_eq!(told(&inputs, 3), one);
+    let text = one.join("\n");
+    let file = format!("{}", path.display());
+    let of = |name: &str| -> Vec<String> {
+        one.iter()
+            .filter(|l| l.starts_with(&format!("{name} ")) || l.starts_with(&format!("{name}:")))
+            .cloned()
+            .collect()
+    };
+    let as_file: Vec<String> = of(&file).iter().map(|l| l.replacen(&file, "<small>", 1)).collect();
+    assert_eq!(as_file.len(), 2, "its games, then done: {text}");
+    assert_eq!(of("<small>"), as_file, "{text}");
+    assert_eq!(of("<gzip>").iter().map(|l| l.replacen("<gzip>", "<small>", 1)).collect::<Vec<_>>(), as_file);
+    let large_runs = of("<large>");
+    assert!(large_runs.len() > 2, "read in more than one chunk: {text}");
+    let valid: usize = large_runs.iter().filter(|l| l.contains("games from")).map(|l| valid_told(l)).sum();
+    assert_eq!(valid, 60_000);
+    assert!(text.contains("<empty>: unreadable: empty file"), "{text}");
+}
+
+#[test]
 fn files_that_change_after_the_walk_are_read_as_they_are_then() {
     // The walk notes each file's size; a file that grew past the size read
     // whole, or shrank, or is gone by the time it is read, is read as it

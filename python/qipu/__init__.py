@@ -15,7 +15,7 @@ threads.
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, Iterable, List, Optional, Union
+from typing import IO, Any, Dict, Iterable, List, Optional, Union
 
 from . import _qipu
 from ._qipu import Game, GameError, Position, Reader, read, validate, stats, convert
@@ -41,6 +41,7 @@ __all__ = [
     "convert",
     "fen_trail",
     "fen_columns",
+    "Inputs",
     "QipuError",
     "UnreadableError",
     "IllegalMoveError",
@@ -49,13 +50,22 @@ __all__ = [
     "FenError",
 ]
 
-Paths = Union[str, "os.PathLike[str]", Iterable[Union[str, "os.PathLike[str]"]]]
+#: What every function that reads games takes (one rule for all: see
+#: ``_qipu.pyi``): a path (``str`` or ``os.PathLike``; a folder is searched
+#: recursively), the bytes of a file (``bytes``, ``bytearray``,
+#: ``memoryview``), a file object opened in binary or text mode (anything with
+#: ``.read()``), or a list or tuple of these. A path that does not exist
+#: raises ``FileNotFoundError``; anything else raises ``TypeError``.
+Input = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, IO[bytes], IO[str]]
+Inputs = Union[Input, Iterable[Input]]
+#: The former name of :data:`Inputs`.
+Paths = Inputs
 
 _INTEGER_COLUMNS = ("index", "ply")
 
 
 def fen_columns(
-    paths: Paths,
+    paths: Inputs,
     *,
     notation: str = "iccs",
     jobs: Optional[int] = None,
@@ -66,9 +76,15 @@ def fen_columns(
     """The position after every main-line ply of every selected game, as columns.
 
     A dict of equal-length columns: ``source``, ``index`` (the game's number in
-    its file, from 0), ``ply`` (0: the start as read), ``move`` (in
-    ``notation``; None at ply 0), ``fen``, ``side`` (to move: "red" or
-    "black") and ``result`` — the fields of ``qipu fen --format json``.
+    its file, from 0), ``ply`` (0: the start as read), ``move`` (the move that
+    led to the position, in ``notation``; None at ply 0), ``next_move`` (the
+    move played from the position, in ``notation``: the next row's ``move``;
+    None at the last position of a game), ``fen``, ``side`` (to move: "red" or
+    "black") and ``result`` — the fields of ``qipu fen --format json``, and
+    ``next_move``.
+
+    ``paths`` is anything :data:`Inputs` says: paths, bytes, file objects, or a
+    list of them. A path that does not exist raises ``FileNotFoundError``.
 
     The columns are lists, or NumPy arrays (integers for ``index`` and
     ``ply``, objects for the rest) when ``numpy`` is True, or when it is None
@@ -90,7 +106,7 @@ def fen_columns(
 
 
 def fen_trail(
-    paths: Paths,
+    paths: Inputs,
     *,
     notation: str = "iccs",
     jobs: Optional[int] = None,
@@ -101,8 +117,11 @@ def fen_trail(
 
     The objects ``qipu fen --format json`` writes: ``source``, ``index``,
     ``ply``, ``move``, ``fen``, ``side``, ``result``. See :func:`fen_columns`
-    for the same as columns, the form datasets want.
+    for the same as columns, the form datasets want (with ``next_move``).
+    ``paths`` is anything :data:`Inputs` says.
     """
     columns = _qipu.fen_columns(paths, notation=notation, jobs=jobs, encoding=encoding, **select)
+    # The command's objects have no next move.
+    columns.pop("next_move", None)
     names = list(columns)
     return [dict(zip(names, row)) for row in zip(*columns.values())]

@@ -1,10 +1,17 @@
 """Type stubs of qipu's extension module (the Rust half of the package)."""
 
 import os
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Union
+from typing import IO, Any, Dict, Iterable, Iterator, List, Optional, Union
 
 _Path = Union[str, "os.PathLike[str]"]
-_Paths = Union[_Path, Iterable[_Path]]
+# What every function that reads games takes, read by one rule: a path (a file,
+# or a folder searched recursively), the bytes of a file, a file object opened
+# in binary or text mode (read whole; text given to the reader as UTF-8; named
+# by its ``.name`` when that is a str, else ``"<stream>"``), or a list or tuple
+# of these. A path that does not exist raises ``FileNotFoundError`` (``.filename``
+# set); anything else raises ``TypeError``.
+_Input = Union[_Path, bytes, bytearray, memoryview, IO[bytes], IO[str]]
+_Inputs = Union[_Input, Iterable[_Input]]
 
 __version__: str
 
@@ -54,6 +61,11 @@ class Position:
     def copy(self) -> "Position":
         """A copy, with its move stack."""
     def __copy__(self) -> "Position": ...
+    def svg(self, size: int = 450, flip: bool = False) -> str:
+        """The board as a standalone SVG drawing (qipu's diagram), ``size`` pixels wide,
+        seen from Black's side when ``flip``; the last move of ``move_stack``, if any, marked."""
+    def _repr_svg_(self) -> str:
+        """The drawing a notebook (Jupyter, IPython) shows: ``svg()``."""
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
 
@@ -88,7 +100,7 @@ class Game:
 
     @property
     def source(self) -> str:
-        """The file the game was read from (``"<bytes>"`` for bytes)."""
+        """The file the game was read from (``"<bytes>"`` for bytes; a file object's ``.name``, or ``"<stream>"``)."""
     @property
     def index(self) -> int:
         """The game's number in its file, from 0."""
@@ -170,6 +182,12 @@ class Game:
         """The game as an XQF file's bytes (version 10 or 18)."""
     def to_uci(self) -> str:
         """The main line as a UCI position line (``position startpos moves …``)."""
+    def svg(self, size: int = 450, flip: bool = False) -> str:
+        """The game's final position (after the last main-line move that replays) as
+        :meth:`Position.svg` draws it, that move marked. ``ValueError`` when the game has no
+        legal position (unreadable, or a start that is no legal position)."""
+    def _repr_svg_(self) -> Optional[str]:
+        """The drawing a notebook shows: ``svg()``, or None when there is no position to draw."""
 
 class Reader(Iterator[Game]):
     """The games of a :func:`read` call, in input order, streamed."""
@@ -181,25 +199,28 @@ class Reader(Iterator[Game]):
     def __enter__(self) -> "Reader": ...
     def __exit__(self, *args: Any) -> None: ...
 
-def read(source: Union[_Paths, bytes], encoding: Optional[str] = None, jobs: Optional[int] = None, rules: str = "asian") -> Reader:
-    """The games of a file, a folder (searched recursively), a list of paths, or bytes.
+def read(source: _Inputs, encoding: Optional[str] = None, jobs: Optional[int] = None, rules: str = "asian") -> Reader:
+    """The games of a file, a folder (searched recursively), bytes, a file object, or a list of these.
 
     Repetitions, the natural move limit and results are judged by ``rules``: ``asian`` or ``chinese``.
 
-    A file that cannot be read gives one game whose status is ``"unreadable"``.
+    A file that cannot be read as a record gives one game whose status is ``"unreadable"``;
+    a path that does not exist raises ``FileNotFoundError``.
     """
 
-def validate(paths: _Paths, *, jobs: Optional[int] = None, encoding: Optional[str] = None, **select: Any) -> List[Dict[str, Any]]:
+def validate(paths: _Inputs, *, jobs: Optional[int] = None, encoding: Optional[str] = None, **select: Any) -> List[Dict[str, Any]]:
     """The report of every selected game: the objects ``qipu validate --format json`` writes."""
 
-def stats(paths: _Paths, *, top: int = 10, jobs: Optional[int] = None, encoding: Optional[str] = None, **select: Any) -> Dict[str, Any]:
+def stats(paths: _Inputs, *, top: int = 10, jobs: Optional[int] = None, encoding: Optional[str] = None, **select: Any) -> Dict[str, Any]:
     """The statistics of the selected games: the object ``qipu stats --format json`` writes."""
 
-def fen_columns(paths: _Paths, *, notation: str = "iccs", jobs: Optional[int] = None, encoding: Optional[str] = None, **select: Any) -> Dict[str, List[Any]]:
-    """The FEN trail as a dict of lists (see :func:`qipu.fen_columns`)."""
+def fen_columns(paths: _Inputs, *, notation: str = "iccs", jobs: Optional[int] = None, encoding: Optional[str] = None, **select: Any) -> Dict[str, List[Any]]:
+    """The FEN trail as a dict of lists: ``source``, ``index``, ``ply``, ``move``, ``next_move``
+    (the move played from the position, in ``notation``; None at a game's last position),
+    ``fen``, ``side``, ``result`` (see :func:`qipu.fen_columns`)."""
 
 def convert(
-    paths: _Paths,
+    paths: _Inputs,
     *,
     to: str,
     output: _Path,

@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 use qipu::analysis::stats::{ANNOTATION_TAGS, GameFacts, MainLine, Stats};
 use qipu::analysis::trail::{Positions, Trail, TrailSink, start_step};
-use qipu::batch::{self, Batch, ConductReport, Input, Report, RulingReport, Status};
+use qipu::batch::{Batch, ConductReport, Input, Report, RulingReport, Status};
 use qipu::formats::encoding::Encoding;
 use qipu::formats::write::{Unmappable, WriteFormat, WriteOptions};
 use qipu::formats::{self, xqf};
@@ -35,10 +35,10 @@ impl Run {
         encoding: Option<&str>,
         select: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Run> {
-        let paths = names::paths(paths)?;
+        let inputs = crate::inputs::inputs(paths)?;
         let batch = Batch::new().threads(names::jobs(jobs)?).encoding(names::encoding(encoding)?);
         let chooser = Chooser::new(select)?;
-        Ok(Run { inputs: batch::expand(&paths).inputs, batch, chooser })
+        Ok(Run { inputs, batch, chooser })
     }
 }
 
@@ -129,6 +129,9 @@ struct Columns {
     index: Vec<usize>,
     ply: Vec<usize>,
     mv: Vec<Option<String>>,
+    /// The move played from the position: the next row's `mv`, `None` at
+    /// a game's last position.
+    next: Vec<Option<String>>,
     fen: Vec<String>,
     red: Vec<bool>,
     result: Vec<GameResult>,
@@ -140,12 +143,14 @@ const RESULTS: [GameResult; 4] =
 
 impl Columns {
     /// Adds the position `fen` of game `index` of `source`, `ply` plies in,
-    /// reached by `mv`, with `red` to move or not.
+    /// reached by `mv` and left by `next`, with `red` to move or not.
+    #[allow(clippy::too_many_arguments)]
     fn push(
         &mut self,
         (source, index, result): (&str, usize, GameResult),
         ply: usize,
         mv: Option<String>,
+        next: Option<String>,
         fen: String,
         red: bool,
     ) {
@@ -156,6 +161,7 @@ impl Columns {
         self.index.push(index);
         self.ply.push(ply);
         self.mv.push(mv);
+        self.next.push(next);
         self.fen.push(fen);
         self.red.push(red);
         self.result.push(result);
@@ -179,6 +185,7 @@ impl Columns {
         dict.set_item("index", PyList::new(py, self.index)?)?;
         dict.set_item("ply", PyList::new(py, self.ply)?)?;
         dict.set_item("move", PyList::new(py, self.mv)?)?;
+        dict.set_item("next_move", PyList::new(py, self.next)?)?;
         dict.set_item("fen", PyList::new(py, self.fen)?)?;
         dict.set_item("side", shared(&["black", "red"], &mut self.red.iter().map(|&red| usize::from(red)))?)?;
         let mut result_of =
@@ -190,8 +197,10 @@ impl Columns {
 
 /// The position after every ply of the main line of every selected game
 /// of `paths` (ply 0: the start as read), as a dict of equal-length lists:
-/// `source`, `index`, `ply`, `move` (`None` at ply 0), `fen`, `side`,
-/// `result` — the fields of `qipu fen --format json`.
+/// `source`, `index`, `ply`, `move` (`None` at ply 0), `next_move` (the
+/// move played from the position, in the same notation; `None` at the
+/// game's last position), `fen`, `side`, `result` — the fields of `qipu
+/// fen --format json`, and `next_move`.
 #[pyfunction]
 #[pyo3(signature = (paths, *, notation = "iccs", jobs = None, encoding = None, **select))]
 pub fn fen_columns<'py>(
@@ -220,8 +229,12 @@ pub fn fen_columns<'py>(
                     let game_of = (meta.json_source.as_str(), index, result);
                     let mut first = Positions::default();
                     start_step(setup, false, &mut first);
-                    for p in first.end().into_iter().chain(game.followed.positions) {
-                        columns.push(game_of, p.ply, p.mv, p.fen, p.turn == qipu::Color::Red);
+                    let positions: Vec<_> = first.end().into_iter().chain(game.followed.positions).collect();
+                    // The move from each position is the next one's move; none from the last.
+                    let next: Vec<Option<String>> =
+                        positions.iter().skip(1).map(|p| p.mv.clone()).chain([None]).collect();
+                    for (p, next) in positions.into_iter().zip(next) {
+                        columns.push(game_of, p.ply, p.mv, next, p.fen, p.turn == qipu::Color::Red);
                     }
                 }
                 Ok(())

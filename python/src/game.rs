@@ -67,6 +67,16 @@ impl Game {
         Some(raise(py, class, &message, error_fields(py, e, &report.source, self.index)))
     }
 
+    /// The position after the last main-line move that replays, and that
+    /// move; `None` when the game has no legal position.
+    fn final_position(&self) -> Option<(qipu::Position, Option<qipu::Move>)> {
+        if self.status() == Status::Unreadable {
+            return None;
+        }
+        let last = self.record.replayed().moves.last().copied();
+        self.record.positions().last().map(|pos| (pos, last))
+    }
+
     /// The nodes of the main line.
     fn main_line(&self) -> impl Iterator<Item = NodeId> + '_ {
         self.record.tree().main_line()
@@ -395,6 +405,29 @@ impl Game {
     /// The main line as a UCI position line (`position startpos moves …`).
     fn to_uci(&self) -> PyResult<String> {
         uci::write(&self.record).map_err(value_error)
+    }
+
+    /// The game's final position (after the last main-line move that
+    /// replays), as `Position.svg` draws it, the last move marked. Raises
+    /// `ValueError` for a game with no legal position to draw (unreadable,
+    /// or a start that is no legal position).
+    #[pyo3(signature = (size = 450, flip = false))]
+    fn svg(&self, size: u32, flip: bool) -> PyResult<String> {
+        let (pos, last) = self.final_position().ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "{}: game {}: no legal position to draw",
+                self.meta.source,
+                self.index + 1
+            ))
+        })?;
+        Ok(crate::position::drawing(&pos, last, size, flip))
+    }
+
+    /// The drawing notebooks show: the final position (see [`Game::svg`]);
+    /// `None` (no drawing) for a game with no legal position.
+    fn _repr_svg_(&self) -> Option<String> {
+        let (pos, last) = self.final_position()?;
+        Some(crate::position::drawing(&pos, last, 450, false))
     }
 
     fn __repr__(&self) -> String {

@@ -9,6 +9,7 @@ use pyo3::prelude::*;
 mod batch;
 mod errors;
 mod game;
+mod inputs;
 mod names;
 mod position;
 mod reader;

@@ -1,8 +1,6 @@
-//! The words the Python API takes and gives: notations, sides, paths.
+//! The words the Python API takes and gives: notations, sides, encodings.
 
-use std::path::PathBuf;
-
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use qipu::notation::{Notation, chinese::Style};
 use qipu::{Color, formats::encoding::Encoding};
@@ -40,26 +38,6 @@ pub fn side(color: Color) -> &'static str {
         Color::Red => "red",
         Color::Black => "black",
     }
-}
-
-/// The paths of a batch: one path (a `str` or `os.PathLike`) or a list
-/// (any iterable) of them; folders are searched recursively.
-pub fn paths(arg: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
-    if let Ok(one) = arg.extract::<PathBuf>() {
-        return Ok(vec![one]);
-    }
-    if arg.is_instance_of::<pyo3::types::PyBytes>() {
-        return Err(PyTypeError::new_err("give paths here: bytes are read by qipu.read"));
-    }
-    let mut all = Vec::new();
-    for item in arg.try_iter().map_err(|_| PyTypeError::new_err("expected a path or a list of paths"))? {
-        all.push(
-            item?
-                .extract::<PathBuf>()
-                .map_err(|_| PyTypeError::new_err("expected a path or a list of paths"))?,
-        );
-    }
-    Ok(all)
 }
 
 /// The number of threads a batch runs on: `jobs`, or every core.

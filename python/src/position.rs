@@ -197,4 +197,25 @@ impl Position {
     fn __repr__(&self) -> String {
         format!("Position({:?})", self.pos.fen())
     }
+
+    /// The board as a standalone SVG drawing (qipu's diagram): `size`
+    /// pixels wide, seen from Black's side when `flip`; the last move of
+    /// `move_stack`, when one was played, marked.
+    #[pyo3(signature = (size = 450, flip = false))]
+    fn svg(&self, size: u32, flip: bool) -> String {
+        drawing(&self.pos, self.stack.last().map(|(_, m)| *m), size, flip)
+    }
+
+    /// The drawing notebooks (Jupyter, IPython) show: [`Position::svg`] at
+    /// its default size.
+    fn _repr_svg_(&self) -> String {
+        self.svg(450, false)
+    }
+}
+
+/// The SVG diagram of `pos`, `last` marked, `size` pixels wide (at least
+/// 1), flipped or not.
+pub fn drawing(pos: &qipu::Position, last: Option<Move>, size: u32, flip: bool) -> String {
+    let style = qipu::diagram::svg::SvgStyle { size: size.max(1), flip };
+    qipu::diagram::svg::svg(pos, last, &style)
 }

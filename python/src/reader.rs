@@ -1,4 +1,4 @@
-//! `qipu.read`: the games of files, folders or bytes, as an iterator that
+//! `qipu.read`: the games of files, folders, bytes or file objects, as an iterator that
 //! streams: the files are read on other threads, a few chunks ahead of
 //! the games taken, so memory does not grow with the input.
 
@@ -6,7 +6,6 @@ use std::sync::mpsc::{Receiver, sync_channel};
 use std::sync::{Arc, Mutex};
 
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
 use qipu::batch::{self, Batch, Event, Meta};
 use qipu::formats::encoding::Encoding;
 use qipu::record::RecordBuilder;
@@ -83,10 +82,11 @@ impl Reader {
 }
 
 /// The games of `source`: a path (file or folder, searched recursively),
-/// a list of paths, or the bytes of a file; text in `encoding` (detected
-/// when `None`), read on `jobs` threads (every core when `None`).
+/// the bytes of a file, a file object, or a list of these (see
+/// [`crate::inputs`]); text in `encoding` (detected when `None`), read on
+/// `jobs` threads (every core when `None`).
 ///
-/// Files of at most [`AT_ONCE`] bytes in all (one game file, a few) are
+/// Inputs of at most [`AT_ONCE`] bytes in all (one game file, a few) are
 /// read at the call, on this thread with the GIL released: a loop that
 /// reads a file a call starts no thread per file. Larger inputs stream
 /// from other threads.
@@ -102,26 +102,7 @@ pub fn read(
     let rules = names::rules(rules)?;
     let encoding = names::encoding(encoding)?;
     let threads = names::jobs(jobs)?;
-    if let Ok(bytes) = source.cast::<PyBytes>() {
-        let bytes = bytes.as_bytes();
-        if bytes.len() as u64 <= AT_ONCE {
-            let runs = py.detach(|| {
-                let mut runs = Vec::new();
-                read_bytes(bytes, encoding, rules, &mut |run| {
-                    runs.push(run);
-                    Ok(())
-                });
-                runs
-            });
-            return Ok(Reader::read(runs));
-        }
-        let bytes = bytes.to_vec();
-        let (mut send, games) = channel();
-        std::thread::spawn(move || read_bytes(&bytes, encoding, rules, &mut send));
-        return Ok(Reader::streaming(games));
-    }
-    let paths = names::paths(source)?;
-    let inputs = batch::expand(&paths).inputs;
+    let inputs = crate::inputs::inputs(source)?;
     if small(&inputs) {
         let runs = py.detach(|| {
             let mut runs = Vec::new();
@@ -141,13 +122,14 @@ pub fn read(
 /// Bytes of files read at the call, at most.
 const AT_ONCE: u64 = 1 << 20;
 
-/// Whether `inputs` are files (not standard input, not archive members)
-/// of at most [`AT_ONCE`] bytes in all.
+/// Whether `inputs` are files or bytes (not standard input, not archive
+/// members) of at most [`AT_ONCE`] bytes in all.
 fn small(inputs: &[batch::Input]) -> bool {
     let mut total = 0u64;
     for input in inputs {
         match input {
             batch::Input::File { len: Some(len), .. } => total = total.saturating_add(*len),
+            batch::Input::Bytes { bytes, .. } => total = total.saturating_add(bytes.len() as u64),
             batch::Input::Problem { .. } => {}
             _ => return false,
         }
@@ -194,42 +176,4 @@ fn read_inputs(
             Ok::<(), ()>(())
         },
     );
-}
-
-/// Reads the games of the bytes of a file.
-fn read_bytes(
-    bytes: &[u8],
-    encoding: Option<Encoding>,
-    rules: RuleSet,
-    send: &mut impl FnMut(Sent) -> Result<(), ()>,
-) {
-    let mut meta = Meta {
-        source: "<bytes>".into(),
-        json_source: "<bytes>".into(),
-        source_escaped: false,
-        format: "unknown",
-        encoding: None,
-    };
-    // The format is known once the bytes are read: the records wait.
-    let mut records = Vec::new();
-    let mut visitor = Map::new(RecordBuilder::default(), |record| game::check_by(record, rules));
-    match qipu::formats::read_with(bytes, encoding, &mut visitor, |r| records.push(r)) {
-        Ok(read) => {
-            meta.format = read.format.name();
-            meta.encoding = read.encoding.map(Encoding::name);
-            let meta = Arc::new(meta);
-            let mut games =
-                records.into_iter().enumerate().map(|(index, read)| Game::new(read, meta.clone(), index));
-            loop {
-                let run: Vec<Game> = games.by_ref().take(1000).collect();
-                if run.is_empty() || send(run).is_err() {
-                    return;
-                }
-            }
-        }
-        Err(e) => {
-            meta.format = e.format.name();
-            let _ = send(vec![Game::unreadable(Arc::new(meta), e.reason.to_string())]);
-        }
-    }
 }

@@ -57,7 +57,7 @@ def test_fen_trail_equals_the_command(cli, fixture, formats_dir):
 
 def test_fen_columns_are_lists_or_numpy_arrays(fixture):
     columns = qipu.fen_columns(fixture, numpy=False)
-    assert list(columns) == ["source", "index", "ply", "move", "fen", "side", "result"]
+    assert list(columns) == ["source", "index", "ply", "move", "next_move", "fen", "side", "result"]
     assert len({len(c) for c in columns.values()}) == 1
     assert len(columns["fen"]) == sum(g.plies + 1 for g in qipu.read(fixture))
     assert columns["move"][0] is None and columns["ply"][:2] == [0, 1]
@@ -65,6 +65,31 @@ def test_fen_columns_are_lists_or_numpy_arrays(fixture):
     arrays = qipu.fen_columns(fixture)
     assert isinstance(arrays["ply"], np.ndarray) and arrays["ply"].dtype == np.int64
     assert arrays["fen"].tolist() == columns["fen"]
+
+
+@pytest.mark.parametrize("notation", ["iccs", "uci", "chinese"])
+def test_fen_columns_give_the_move_played_from_each_position(fixture, formats_dir, notation):
+    # next_move is the move played from the position, in the notation asked
+    # for: each game's moves in order, then None at its last position (the
+    # end of the game, or the last position before a wrong move).
+    paths = [fixture, formats_dir]
+    columns = qipu.fen_columns(paths, notation=notation, numpy=False)
+    games = [g for g in qipu.read(paths) if g.status != "unreadable"]
+    want = []
+    for game in games:
+        want.extend(game.moves(notation) + [None])
+    assert columns["next_move"] == want
+    assert len(columns["next_move"]) == len(columns["fen"])
+    rows = list(zip(columns["source"], columns["index"], columns["move"], columns["next_move"]))
+    for (source, index, _, after), (source2, index2, move, _) in zip(rows, rows[1:]):
+        if (source, index) == (source2, index2):
+            assert after == move
+        else:
+            assert after is None
+    if notation == "uci":
+        # The fixture's first game opens 1. g0e2 b9c7.
+        assert columns["next_move"][:2] == ["g0e2", "b9c7"]
+        assert columns["move"][1:3] == ["g0e2", "b9c7"]
 
 
 @pytest.mark.parametrize(

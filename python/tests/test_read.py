@@ -67,10 +67,13 @@ def test_bad_games_have_a_status_and_an_error(formats_dir):
     assert e.value.source.endswith("damaged.xqf")
 
 
-def test_a_missing_file_is_one_unreadable_game(tmp_path):
-    (game,) = qipu.read(tmp_path / "nothing-here.pgn")
-    assert game.status == "unreadable"
-    assert "no such file" in game.error.message
+def test_a_file_that_cannot_be_read_as_a_record_is_one_unreadable_game(tmp_path):
+    # A file that is there but holds no record is a game whose status says so,
+    # and the others are still read; a missing path raises (see test_inputs.py).
+    junk = tmp_path / "junk.pgn"
+    junk.write_bytes(b"\x00\x01 nothing here")
+    games = list(qipu.read([junk, b"1. h2e2 h9g7 *"]))
+    assert [g.status for g in games] == ["unreadable", "valid"]
 
 
 def test_bytes_are_read_in_any_encoding():
@@ -177,8 +180,10 @@ def test_small_inputs_read_at_the_call_give_what_streaming_gives(tmp_path, fixtu
     assert next(reader).index == 0
     reader.close()
     assert list(reader) == []
-    # Nothing is missed when the small files are many, or missing.
-    many = list(qipu.read([small] * 50 + [tmp_path / "nope.pgn"]))
+    # Nothing is missed when the small files are many, or one is unreadable.
+    junk = tmp_path / "junk.pgn"
+    junk.write_bytes(b"\x00\x01")
+    many = list(qipu.read([small] * 50 + [junk]))
     assert len(many) == 4 * 50 + 1 and many[-1].status == "unreadable"
 
 

@@ -1,6 +1,6 @@
 //! The inputs of a batch: files, directories searched recursively, the
-//! members of zip archives (see [`unzip`](super::unzip)), and `-` for
-//! standard input.
+//! members of zip archives (see [`unzip`](super::unzip)), `-` for
+//! standard input, and bytes held in memory ([`Input::Bytes`]).
 //!
 //! A path that cannot be read (missing, a folder that cannot be listed) is
 //! an input of its own that is reported, and the others are still read.
@@ -12,6 +12,7 @@
 use std::collections::HashSet;
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::formats::UnreadableReason;
 
@@ -61,6 +62,29 @@ pub enum Input {
         /// Why it is not read.
         reason: UnreadableReason,
     },
+    /// The bytes of a file held in memory (read by a program from
+    /// somewhere else than a path), counted as named, not found in a folder.
+    ///
+    /// ```
+    /// use qipu::batch::{Batch, Event, Input};
+    /// use qipu::record::RecordBuilder;
+    /// let input = Input::Bytes { name: "<bytes>".into(), bytes: b"1. h2e2 h9g7 *".as_slice().into() };
+    /// let mut games = 0;
+    /// Batch::new().threads(1).run(&[input], RecordBuilder::default, |meta, event| {
+    ///     assert_eq!(meta.source, "<bytes>");
+    ///     if let Event::Games { games: read, .. } = event {
+    ///         games += read.len();
+    ///     }
+    ///     Ok::<(), ()>(())
+    /// }).unwrap();
+    /// assert_eq!(games, 1);
+    /// ```
+    Bytes {
+        /// The name reports give it (`<bytes>`, a stream's name).
+        name: String,
+        /// The bytes, shared.
+        bytes: Arc<[u8]>,
+    },
 }
 
 impl Input {
@@ -74,6 +98,11 @@ impl Input {
                 escape_into(part, &mut name);
             }
             return name;
+        }
+        if let Input::Bytes { name, .. } = self {
+            let mut escaped = String::with_capacity(name.len());
+            escape_into(name, &mut escaped);
+            return escaped;
         }
         match self.path_of() {
             Some(path) => escaped_name(path),
@@ -93,6 +122,9 @@ impl Input {
                 None => (self.name(), true),
             };
         }
+        if let Input::Bytes { name, .. } = self {
+            return (name.clone(), false);
+        }
         match self.path_of().map(|p| p.to_str().ok_or(p)) {
             Some(Ok(name)) => (name.to_string(), false),
             Some(Err(path)) => (escaped_name(path), true),
@@ -106,7 +138,7 @@ impl Input {
                 Some(path)
             }
             Input::Member(member) => Some(member.archive()),
-            Input::Stdin | Input::KeptStdin { .. } => None,
+            Input::Stdin | Input::KeptStdin { .. } | Input::Bytes { .. } => None,
         }
     }
 
@@ -148,10 +180,22 @@ impl Input {
             Input::Member(member) => super::gunzip::open(member.open()?),
             Input::Stdin => super::gunzip::open(std::io::stdin()),
             Input::KeptStdin { path } => super::gunzip::open(std::fs::File::open(path)?),
+            Input::Bytes { bytes, .. } => {
+                super::gunzip::open(std::io::Cursor::new(SharedBytes(bytes.clone())))
+            }
             Input::Problem { reason, .. } | Input::Skipped { reason, .. } => {
                 Err(std::io::Error::other(reason.clone()))
             }
         }
+    }
+}
+
+/// Shared bytes as a reader's source ([`Input::Bytes`]).
+struct SharedBytes(Arc<[u8]>);
+
+impl AsRef<[u8]> for SharedBytes {
+    fn as_ref(&self) -> &[u8] {
+        &self.0
     }
 }
 

@@ -364,6 +364,7 @@ fn small_files(inputs: &[Input]) -> usize {
                 len.or_else(|| std::fs::metadata(path).ok().filter(|m| m.is_file()).map(|m| m.len()))
             }
             Input::Member(member) => member.size(),
+            Input::Bytes { bytes, .. } => Some(bytes.len() as u64),
             _ => None,
         };
         let Some(len) = len else { break };

@@ -1,0 +1,149 @@
+//! How every function that reads games understands its inputs argument,
+//! in one place: a path (`str` or `os.PathLike`; a folder is searched
+//! recursively), the bytes of a file (`bytes`, `bytearray`,
+//! `memoryview`), a file object (anything with `.read()`, binary or
+//! text), or a list (any iterable) of these.
+//!
+//! A path that does not exist is a `FileNotFoundError`, as Python's own
+//! `open` raises it; a file that exists but cannot be read as a record is
+//! an unreadable game, and the others are still read.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use pyo3::exceptions::{PyFileNotFoundError, PyTypeError};
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes, PyMemoryView, PyString};
+use qipu::batch::{self, Input};
+
+/// What every inputs argument accepts, for the `TypeError`s.
+pub const ACCEPTED: &str = "a path (str or os.PathLike), bytes, bytearray, memoryview, \
+                            a file object (binary or text), or a list of these";
+
+/// One input as given.
+enum Item {
+    /// A file or a folder.
+    Path(PathBuf),
+    /// The bytes of a file, and the name reports give them.
+    Data { name: String, bytes: Vec<u8> },
+}
+
+/// The inputs of `arg`, in order: paths expanded (folders into their
+/// files, as the `qipu` command expands them), bytes and file objects
+/// read into memory (a text file object's text as UTF-8).
+///
+/// # Errors
+///
+/// `FileNotFoundError` for a path that does not exist; `TypeError` for
+/// an object that is none of the accepted ones (see [`ACCEPTED`]); the
+/// error a file object's `.read()` raises.
+pub fn inputs(arg: &Bound<'_, PyAny>) -> PyResult<Vec<Input>> {
+    let items = match item(arg)? {
+        Some(one) => vec![one],
+        None => {
+            let Ok(iter) = arg.try_iter() else {
+                return Err(not_accepted(arg, ""));
+            };
+            let mut items = Vec::new();
+            for each in iter {
+                let each = each?;
+                items.push(item(&each)?.ok_or_else(|| not_accepted(&each, " in the list"))?);
+            }
+            items
+        }
+    };
+    let mut out = Vec::new();
+    // Paths next to each other are expanded together: a folder named
+    // twice is read once, as the command reads it.
+    let mut paths: Vec<PathBuf> = Vec::new();
+    for item in items {
+        match item {
+            Item::Path(path) => paths.push(path),
+            Item::Data { name, bytes } => {
+                out.extend(batch::expand(&std::mem::take(&mut paths)).inputs);
+                out.push(Input::Bytes { name, bytes: Arc::from(bytes) });
+            }
+        }
+    }
+    out.extend(batch::expand(&paths).inputs);
+    Ok(out)
+}
+
+/// `obj` as one input, or `None` when it is no path, bytes nor file
+/// object (a list, or something not accepted).
+fn item(obj: &Bound<'_, PyAny>) -> PyResult<Option<Item>> {
+    let py = obj.py();
+    if let Ok(bytes) = obj.cast::<PyBytes>() {
+        return Ok(Some(Item::Data { name: "<bytes>".into(), bytes: bytes.as_bytes().to_vec() }));
+    }
+    if let Ok(bytes) = obj.cast::<PyByteArray>() {
+        return Ok(Some(Item::Data { name: "<bytes>".into(), bytes: bytes.to_vec() }));
+    }
+    if obj.is_instance_of::<PyMemoryView>() {
+        let bytes = py.get_type::<PyBytes>().call1((obj,))?;
+        let bytes = bytes.cast::<PyBytes>()?.as_bytes().to_vec();
+        return Ok(Some(Item::Data { name: "<bytes>".into(), bytes }));
+    }
+    if obj.is_instance_of::<PyString>() || obj.hasattr("__fspath__")? {
+        let path: PathBuf = obj.extract().map_err(|_| not_accepted(obj, ""))?;
+        must_exist(obj, &path)?;
+        return Ok(Some(Item::Path(path)));
+    }
+    if obj.getattr("read").is_ok_and(|read| read.is_callable()) {
+        return read_stream(obj).map(Some);
+    }
+    Ok(None)
+}
+
+/// The bytes of a file object, read whole, named by its `.name` when
+/// that is a text (a file opened by path), else `<stream>`.
+fn read_stream(obj: &Bound<'_, PyAny>) -> PyResult<Item> {
+    let name = match obj.getattr("name") {
+        Ok(name) if name.is_instance_of::<PyString>() => name.extract::<String>()?,
+        _ => "<stream>".to_string(),
+    };
+    let got = obj.call_method0("read")?;
+    let bytes = if let Ok(text) = got.cast::<PyString>() {
+        text.to_cow()?.as_bytes().to_vec()
+    } else if let Ok(bytes) = got.cast::<PyBytes>() {
+        bytes.as_bytes().to_vec()
+    } else if let Ok(bytes) = got.cast::<PyByteArray>() {
+        bytes.to_vec()
+    } else {
+        return Err(PyTypeError::new_err(format!(
+            "{name}: read() gave {}: expected bytes or str",
+            type_name(&got)
+        )));
+    };
+    Ok(Item::Data { name, bytes })
+}
+
+/// A `FileNotFoundError` for `path` when it does not exist (`-`, standard
+/// input, is not looked for), told as Python tells it, with `.filename`.
+fn must_exist(obj: &Bound<'_, PyAny>, path: &std::path::Path) -> PyResult<()> {
+    if path.as_os_str() == "-" {
+        return Ok(());
+    }
+    match std::fs::metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let py = obj.py();
+            let os = py.import("os")?;
+            let errno = e.raw_os_error().unwrap_or(2);
+            let strerror = os.call_method1("strerror", (errno,))?;
+            let filename = os.call_method1("fspath", (obj,))?;
+            Err(PyFileNotFoundError::new_err((errno, strerror.unbind(), filename.unbind())))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The `TypeError` of an object that is no input (`where` says where it
+/// was met).
+fn not_accepted(obj: &Bound<'_, PyAny>, place: &str) -> PyErr {
+    PyTypeError::new_err(format!("expected {ACCEPTED}; got {}{place}", type_name(obj)))
+}
+
+/// The name of `obj`'s type, for messages.
+fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "an object".into())
+}
