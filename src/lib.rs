@@ -18,6 +18,7 @@
 //!
 //! | module | what it holds |
 //! |---|---|
+//! | [`text`] | text compared whatever its script and width: traditional Chinese folded to simplified, full-width ASCII to ASCII ([`text::fold`]) |
 //! | [`rules`] | the board vocabulary ([`Square`], [`Piece`], [`Board`]), FEN, [`Setup`] (any placement) and [`Position`] (validated), legal moves with every rule of play, checkmate and stalemate (both lose for the side to move), the natural move limit, repetition and perpetual check ([`History`]), Zobrist hashing, [`perft`] |
 //! | [`notation`] | move text: Chinese (炮二平五), WXF (`C2.5`), ICCS (`H2-E2`, `h2e2`) and SAN, each parsed without a position, resolved against one, and written |
 //! | [`diagram`] | board diagrams of a position: for the terminal ([`diagram::text::text`], box drawing, plain or coloured) and a standalone SVG drawing ([`diagram::svg::svg`], and [`diagram::svg::svg_frame`] for pages that place the pieces themselves) |
@@ -249,6 +250,7 @@ pub mod output;
 pub mod record;
 pub mod rules;
 pub mod select;
+pub mod text;
 
 pub use rules::{
     Board, Color, File, FromFenError, History, Illegality, Move, MoveList, Outcome, Piece, Position,

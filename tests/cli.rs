@@ -45,6 +45,34 @@ fn moves_in_other_notations() {
 }
 
 #[test]
+fn convert_writes_each_game_in_the_script_of_its_moves_with_chinese_input() {
+    let text = concat!(
+        "[Event \"a\"]\n1. 砲二平五 馬８進７ 2. 馬二進三 車９平８ *\n\n",
+        "[Event \"b\"]\n1. 炮二平五 马８进７ 2. 马二进三 车９平８ *\n\n",
+        "[Event \"c\"]\n1. h2e2 h9g7 2. h0g2 i9h9 *\n",
+    );
+    let convert = |args: &[&str]| {
+        let out = qipu().args(["convert", "--to", "pgn", "-"]).args(args).write_stdin(text).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8(out.stdout).unwrap();
+        text.lines().filter(|l| l.starts_with("1. ")).map(str::to_string).collect::<Vec<_>>()
+    };
+    let traditional = "1. 砲二平五 馬８進７ 2. 馬二進三 車９平８ *";
+    let simplified = "1. 炮二平五 马８进７ 2. 马二进三 车９平８ *";
+    assert_eq!(convert(&["--chinese", "input"]), [traditional, simplified, simplified]);
+    assert_eq!(convert(&[]), [simplified; 3]);
+    assert_eq!(convert(&["--chinese", "traditional"]), [traditional; 3]);
+    // In an HTML page too.
+    let out = qipu()
+        .args(["convert", "--to", "html", "--chinese", "input", "-"])
+        .write_stdin(text)
+        .output()
+        .unwrap();
+    let page = String::from_utf8(out.stdout).unwrap();
+    assert!(page.contains("砲二平五") && page.contains("炮二平五"));
+}
+
+#[test]
 fn moves_of_a_position_without_moves() {
     let out = qipu().args(["moves", "3k5/4P4/4P4/9/9/9/9/9/9/4K4 b"]).output().unwrap();
     assert!(out.status.success());

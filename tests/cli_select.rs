@@ -79,6 +79,57 @@ fn tags_players_events_sites() {
     assert_eq!(games(&["--tag", "Round=."]), Vec::<usize>::new());
 }
 
+/// Four games whose names are written in either script and width.
+const SCRIPTS: &str = concat!(
+    "[Event \"全國個人賽\"]\n[Red \"許銀川\"]\n[Black \"呂欽\"]\n1. h2e2 h9g7 *\n\n",
+    "[Event \"全国个人赛\"]\n[Red \"胡荣华\"]\n[Black \"许银川\"]\n1. b2e2 b9c7 *\n\n",
+    "[Event \"Open（Ｂ）\"]\n[Red \"Ｈｕ\u{3000}Ronghua\"]\n[Black \"Hu Ronghua\"]\n1. g3g4 *\n\n",
+    "[Event \"Open (B)\"]\n[FEN \"3k5/R8/9/9/9/9/9/9/1R7/4K4 w\"]\n[Opening \"中砲對屏風馬\"]\n1. b1b9 *\n",
+);
+
+/// The numbers (from 1) of the games of [`SCRIPTS`] `validate` selects with `args`.
+fn scripts(args: &[&str]) -> Vec<usize> {
+    let out = qipu()
+        .arg("validate")
+        .args(args)
+        .args(["--format", "json", "-"])
+        .write_stdin(SCRIPTS)
+        .output()
+        .unwrap();
+    assert!(out.status.code().is_some_and(|c| c <= 1), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["index"].as_u64().unwrap() as usize + 1
+        })
+        .collect()
+}
+
+#[test]
+fn names_match_whatever_their_script_and_width() {
+    // Simplified and traditional, either way round.
+    assert_eq!(scripts(&["--player", "许银川"]), [1, 2]);
+    assert_eq!(scripts(&["--player", "許銀川"]), [1, 2]);
+    assert_eq!(scripts(&["--red", "^许银川$"]), [1]);
+    assert_eq!(scripts(&["--black", "吕钦"]), [1]);
+    assert_eq!(scripts(&["--tag", "Event=全国"]), [1, 2]);
+    assert_eq!(scripts(&["--event", "個人賽$"]), [1, 2]);
+    // Full-width letters and the ideographic space, in the value or the pattern.
+    assert_eq!(scripts(&["--red", "^Hu Ronghua$"]), [3]);
+    assert_eq!(scripts(&["--player", "Ｈｕ"]), [3]);
+    assert_eq!(scripts(&["--tag", "Red=ｈｕ\u{3000}ｒｏｎｇ"]), Vec::<usize>::new());
+    assert_eq!(scripts(&["--tag", "Red=(?i)ｈｕ\u{3000}ｒｏｎｇ"]), [3]);
+    // A full-width bracket in a pattern is a bracket, not a group.
+    assert_eq!(scripts(&["--event", "Open（B）"]), [3]);
+    assert_eq!(scripts(&["--event", "^Open （B）$"]), [4]);
+    // Opening names: the traditional names of the moves, and the Opening tag.
+    assert_eq!(scripts(&["--opening", "中砲"]), scripts(&["--opening", "中炮"]));
+    assert!(scripts(&["--opening", "中砲"]).contains(&1));
+    assert!(scripts(&["--opening", "屏风马"]).contains(&4));
+    assert!(!scripts(&["--opening", "仙人指路"]).contains(&4));
+}
+
 #[test]
 fn dates_partial_and_ranged() {
     assert_eq!(games(&["--date", "1990"]), [1]);

@@ -14,9 +14,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// The library's layers, lowest first: each may name only those before it.
-const LAYERS: [&str; 12] = [
-    "rules", "notation", "diagram", "record", "formats", "batch", "dedupe", "analysis", "book", "engine",
-    "output", "select",
+const LAYERS: [&str; 13] = [
+    "text", "rules", "notation", "diagram", "record", "formats", "batch", "dedupe", "analysis", "book",
+    "engine", "output", "select",
 ];
 
 /// Every module of `src/` (its path, `a::b`) and its source file.

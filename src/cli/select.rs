@@ -87,7 +87,10 @@ pub enum MaterialAtArg {
 #[command(next_help_heading = "Selection (which games the command works on)")]
 pub struct SelectArgs {
     /// Games whose tag NAME matches the regular expression REGEX (anywhere in the value; `^…$`
-    /// for all of it); repeatable, all must hold. A game without the tag does not match.
+    /// for all of it); repeatable, all must hold. A game without the tag does not match. Here
+    /// and in --player, --red, --black, --event, --site and --opening, traditional and
+    /// simplified characters match each other, and full-width letters, digits and the
+    /// ideographic space match their ASCII forms (a full-width `（` is a literal bracket).
     #[arg(long, value_name = "NAME=REGEX")]
     pub tag: Vec<String>,
     /// Games where Red or Black matches REGEX.

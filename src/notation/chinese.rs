@@ -42,6 +42,39 @@ pub enum Style {
     Traditional,
 }
 
+/// The script moves are written in, by the characters only one script
+/// writes (車馬砲帥將進後 and 俥傌硨 traditional, 车马帅将进后 simplified;
+/// 炮, 仕, 相, 兵, 退, 平 … are written in both): the one more of the moves
+/// show, simplified when as many do; `None` when no move shows either
+/// (moves in coordinates, WXF, or only characters both write).
+///
+/// ```
+/// use qipu::notation::chinese::{Style, style_of};
+/// assert_eq!(style_of(["砲二平五", "馬８進７"]), Some(Style::Traditional));
+/// assert_eq!(style_of(["炮二平五", "马８进７"]), Some(Style::Simplified));
+/// assert_eq!(style_of(["炮二平五", "兵七平六"]), None);
+/// assert_eq!(style_of(["h2e2", "C2.5"]), None);
+/// ```
+pub fn style_of<'a>(moves: impl IntoIterator<Item = &'a str>) -> Option<Style> {
+    let (mut traditional, mut simplified) = (0usize, 0usize);
+    for text in moves {
+        for c in text.chars() {
+            match c {
+                '車' | '馬' | '砲' | '帥' | '將' | '進' | '後' | '俥' | '傌' | '硨' => {
+                    traditional += 1
+                }
+                '车' | '马' | '帅' | '将' | '进' | '后' => simplified += 1,
+                _ => {}
+            }
+        }
+    }
+    match (traditional, simplified) {
+        (0, 0) => None,
+        (t, s) if t > s => Some(Style::Traditional),
+        _ => Some(Style::Simplified),
+    }
+}
+
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Token {
     Piece(Role),

@@ -638,6 +638,25 @@ impl Record {
         &self.tree
     }
 
+    /// The Chinese script the moves were written in, as written (the main
+    /// line and the variations), by [`chinese::style_of`](crate::notation::chinese::style_of):
+    /// `None` when no move tells (coordinates, WXF, or only characters both
+    /// scripts write).
+    ///
+    /// ```
+    /// use qipu::notation::chinese::Style;
+    /// let games = qipu::formats::pgn::read("1. 砲二平五 馬８進７ *\n\n1. 炮二平五 马８进７ *\n\n1. h2e2 *\n");
+    /// let styles: Vec<_> = games.iter().map(|g| g.chinese_style()).collect();
+    /// assert_eq!(styles, [Some(Style::Traditional), Some(Style::Simplified), None]);
+    /// ```
+    pub fn chinese_style(&self) -> Option<crate::notation::chinese::Style> {
+        let tree = &self.tree;
+        crate::notation::chinese::style_of(tree.depth_first().filter_map(|id| match &tree.node(id).mv {
+            Some(RecordedMove { text: MoveText::Text(word), .. }) => Some(&**word),
+            _ => None,
+        }))
+    }
+
     /// The result written at the end of the moves, if any (see
     /// [`Record::result`] for the game's result).
     pub fn written_result(&self) -> Option<GameResult> {

@@ -33,6 +33,7 @@ mod order;
 mod pass;
 mod probe;
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 pub use copies::{Reading, copies};
@@ -49,16 +50,22 @@ use crate::record::replay::{Follow, Termination};
 use crate::record::visit::Map;
 use crate::record::{GameResult, Record, Span as Place, Visitor, Warning};
 use crate::rules::judge::RuleSet;
+use crate::text::{fold, fold_char};
 
 /// A tag criterion: the value of one of `names` (case-insensitive; the
 /// first such tag of the game) matches the pattern. A game without any of
-/// the tags does not match.
+/// the tags does not match. The value and the pattern's characters are
+/// matched whatever their script and width ([`fold`]): `許銀川` matches
+/// `许银川`, `Ｈｕ` matches `Hu`; a full-width `（` in the pattern stays a
+/// literal bracket.
 ///
 /// ```
 /// use qipu::select::TagRule;
 /// let rule = TagRule::new(&["Red", "Black"], "^胡").unwrap();
 /// assert!(rule.matches(|name| (name == "Black").then_some("胡荣华")));
 /// assert!(!rule.matches(|_| None));
+/// let rule = TagRule::new(&["Red"], "^许银川$").unwrap();
+/// assert!(rule.matches(|_| Some("許銀川")));
 /// assert!(TagRule::parse("Event=全国.*赛").is_ok());
 /// assert!(TagRule::parse("Event").is_err());
 /// ```
@@ -76,13 +83,14 @@ impl TagRule {
     ///
     /// Why `pattern` is no regular expression.
     pub fn new(names: &[&str], pattern: &str) -> Result<TagRule, CriterionError> {
-        let pattern =
-            regex::RegexBuilder::new(pattern).size_limit(1 << 20).build().map_err(|e| CriterionError {
+        let folded = fold_pattern(pattern);
+        let built =
+            regex::RegexBuilder::new(&folded).size_limit(1 << 20).build().map_err(|e| CriterionError {
                 what: "regular expression",
                 text: pattern.to_string(),
                 why: e.to_string().lines().last().unwrap_or("does not read").trim().to_string(),
             })?;
-        Ok(TagRule { names: names.iter().map(|n| n.to_string()).collect(), pattern })
+        Ok(TagRule { names: names.iter().map(|n| n.to_string()).collect(), pattern: built })
     }
 
     /// A rule written `NAME=REGEX`.
@@ -103,8 +111,31 @@ impl TagRule {
 
     /// Whether the value `tag` gives for one of the rule's names matches.
     pub fn matches<'a>(&self, tag: impl Fn(&str) -> Option<&'a str>) -> bool {
-        self.names.iter().any(|name| tag(name).is_some_and(|value| self.pattern.is_match(value)))
+        self.names.iter().any(|name| tag(name).is_some_and(|value| self.pattern.is_match(&fold(value))))
     }
+}
+
+/// A regular expression's characters folded as [`fold`] folds text, its
+/// meaning kept: a character that folds to ASCII punctuation or a space
+/// (`（` to `(`) is written as the escape of that character (`\x{28}`), a
+/// literal, and a character after a backslash is left as written.
+fn fold_pattern(pattern: &str) -> Cow<'_, str> {
+    if matches!(fold(pattern), Cow::Borrowed(_)) {
+        return Cow::Borrowed(pattern);
+    }
+    let mut folded = String::with_capacity(pattern.len() + 8);
+    let mut escaped = false;
+    for c in pattern.chars() {
+        match fold_char(c) {
+            Some(f) if !escaped && f.is_ascii() && !f.is_ascii_alphanumeric() => {
+                folded.push_str(&format!("\\x{{{:x}}}", u32::from(f)));
+            }
+            Some(f) if !escaped => folded.push(f),
+            _ => folded.push(c),
+        }
+        escaped = !escaped && c == '\\';
+    }
+    Cow::Owned(folded)
 }
 
 /// The outcomes `--result` names.
@@ -154,7 +185,8 @@ pub struct Selection {
     pub ecco: Option<EccoSet>,
     /// The opening is called so: one of its traditional names is this, or
     /// its ECCO name holds it (games from another start: their `Opening`
-    /// and `Variation` tags hold it).
+    /// and `Variation` tags hold it), whatever the script and width of
+    /// either ([`fold`]: `中砲` is `中炮`).
     pub opening: Option<String>,
     /// The main line has this many plies (those that replayed).
     pub plies: Option<Span>,
@@ -233,10 +265,15 @@ impl Selection {
                     .or(checked.ecco.as_deref())
                     .is_some_and(|c| set.contains(c))
             })
-            && self.opening.as_deref().is_none_or(|name| match &probed.opening {
-                Some(o) => o.terms.contains(&name) || o.ecco.name.contains(name),
-                None => {
-                    ["Opening", "Variation"].iter().any(|t| checked.tag(t).is_some_and(|v| v.contains(name)))
+            && self.opening.as_deref().is_none_or(|name| {
+                let name = &*fold(name);
+                match &probed.opening {
+                    Some(o) => {
+                        o.terms.iter().any(|term| fold(term) == name) || fold(o.ecco.name).contains(name)
+                    }
+                    None => ["Opening", "Variation"]
+                        .iter()
+                        .any(|t| checked.tag(t).is_some_and(|v| fold(v).contains(name))),
                 }
             })
             && self.plies.is_none_or(|span| span.contains(checked.replayed.plies as u64))
@@ -320,6 +357,55 @@ fn ended<T>(checked: &Checked<T>) -> Option<Termination> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tag_rules_match_whatever_the_script_and_width() {
+        let rule = |p: &str| TagRule::new(&["Red"], p).unwrap();
+        let value = |v: &'static str| move |_: &str| Some(v);
+        assert!(rule("许银川").matches(value("許銀川")));
+        assert!(rule("許銀川").matches(value("许银川")));
+        assert!(TagRule::parse("Event=全国").unwrap().matches(value("全國個人賽")));
+        assert!(rule("^Ｈｕ").matches(value("Hu Ronghua")));
+        assert!(rule("^Hu Ronghua$").matches(value("Ｈｕ\u{3000}Ronghua")));
+        assert!(!rule("^Hu$").matches(value("Ｈｕｒ")));
+    }
+
+    #[test]
+    fn a_pattern_folded_keeps_its_meaning() {
+        assert_eq!(fold_pattern("^许.*川$"), "^许.*川$");
+        assert!(matches!(fold_pattern("^许.*川$"), Cow::Borrowed(_)));
+        assert_eq!(fold_pattern("^許（銀）+川$"), "^许\\x{28}银\\x{29}+川$");
+        assert_eq!(fold_pattern("Ｈｕ\u{3000}Ｒ［１］"), "Hu\\x{20}R\\x{5b}1\\x{5d}");
+        // After a backslash a character is left as written (the pattern's own error).
+        assert_eq!(fold_pattern("\\（\\\\（"), "\\（\\\\\\x{28}");
+        assert!(TagRule::new(&["Red"], "\\（").is_err());
+        // `（` is a literal bracket, not a group: `（a）+` is `(a` and one or more `)`.
+        let rule = TagRule::new(&["Event"], "^x（a）+$").unwrap();
+        assert!(rule.matches(|_| Some("x(a))")) && rule.matches(|_| Some("x（a））")));
+        assert!(!rule.matches(|_| Some("xaa")) && !rule.matches(|_| Some("xa")));
+        // Full-width punctuation stays literal inside a class too.
+        let rule = TagRule::new(&["Event"], "^[（－）]$").unwrap();
+        assert!(rule.matches(|_| Some("-")) && rule.matches(|_| Some("）")));
+        assert!(!rule.matches(|_| Some("*")));
+        let rule = TagRule::new(&["Event"], "．").unwrap();
+        assert!(rule.matches(|_| Some("a.b")) && !rule.matches(|_| Some("ab")));
+    }
+
+    #[test]
+    fn openings_are_named_whatever_the_script() {
+        let record = |text: &str| crate::formats::pgn::read(text).remove(0);
+        let looks = Arc::new(Looks { opening: true, ..Looks::default() });
+        let opening = |name: &str| {
+            Arc::new(Selection { opening: Some(name.into()), looks: looks.clone(), ..Selection::default() })
+        };
+        let central = record("1. h2e2 h9g7 2. h0g2 i9h9 *");
+        assert!(opening("中炮").judge_record(&central).matches);
+        assert!(opening("中砲").judge_record(&central).matches);
+        let tagged = record("[FEN \"3k5/R8/9/9/9/9/9/9/1R7/4K4 w\"]\n[Opening \"中砲對屏風馬\"]\n1. b1b9 *");
+        assert!(opening("屏风马").judge_record(&tagged).matches);
+        assert!(opening("屏風馬").judge_record(&tagged).matches);
+        assert!(!opening("仙人指路").judge_record(&tagged).matches);
+    }
 
     #[test]
     fn wxf_and_plain_text_are_validated_counted_and_traced_building_no_record() {

@@ -74,6 +74,18 @@ pub enum XqfVersion {
     V18,
 }
 
+/// `--chinese` values of `qipu convert`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ChineseChoice {
+    /// 车马炮帅 / 将, 进退平, 后.
+    Simplified,
+    /// 車馬砲帥 / 將, 進退平, 後.
+    Traditional,
+    /// Each game in the script of its own moves as written: traditional when they are, else
+    /// simplified (moves written as coordinates or WXF included).
+    Input,
+}
+
 /// Arguments of `qipu convert`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -84,9 +96,11 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = MoveNotation::Chinese)]
     pub notation: MoveNotation,
     /// Characters for --notation chinese (default: simplified; traditional with
-    /// --output-encoding big5, which has no simplified characters).
+    /// --output-encoding big5, which has no simplified characters); `input` writes each game in
+    /// the script its moves were written in: traditional when they were (車馬砲帥將進後), else
+    /// simplified.
     #[arg(long, value_enum)]
-    pub chinese: Option<ChineseStyle>,
+    pub chinese: Option<ChineseChoice>,
     /// Write into this file instead of standard output (`-` is standard output; never one of
     /// the inputs); with --to xqf or cbr, the directory to write the files into (created if
     /// missing); with --to cbl, the library file.
@@ -152,6 +166,21 @@ impl Target {
 
 impl Args {
     /// How each game is written (PGN's moves in `notation`).
+    /// The notation `record` is written in: --notation, in the characters --chinese chooses
+    /// (`default` when it is not given; with `input`, those of the record's own moves).
+    pub(super) fn notation_for(&self, record: &Record, default: ChineseStyle) -> qipu::notation::Notation {
+        let style = match self.chinese {
+            None => default,
+            Some(ChineseChoice::Simplified) => ChineseStyle::Simplified,
+            Some(ChineseChoice::Traditional) => ChineseStyle::Traditional,
+            Some(ChineseChoice::Input) => match record.chinese_style() {
+                Some(qipu::notation::chinese::Style::Traditional) => ChineseStyle::Traditional,
+                _ => ChineseStyle::Simplified,
+            },
+        };
+        self.notation.with(style)
+    }
+
     pub(super) fn write_options(&self, notation: qipu::notation::Notation) -> WriteOptions {
         WriteOptions {
             format: self.to.format(),

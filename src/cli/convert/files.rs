@@ -7,9 +7,9 @@
 use std::path::Path;
 
 use super::args::{Args, prepare, told as told_why};
-use crate::cli::Failure;
 use crate::cli::output::{InputFiles, file_error, told, write_new};
 use crate::cli::progress::{Outcome, Tally};
+use crate::cli::{ChineseStyle, Failure};
 use qipu::batch::{Input, ProblemLine};
 use qipu::formats::write::{WriteError, WriteFormat, WriteOptions, Written};
 use qipu::formats::{self, ccbridge, html};
@@ -171,18 +171,17 @@ pub(super) fn run_files(
 }
 
 /// Writes every game of `inputs` as one viewer page, its moves in
-/// `notation`, into `out` (standard output or `-o FILE`, opened before the
+/// the notation of --notation and --chinese, into `out` (standard output or `-o FILE`, opened before the
 /// batch so that a refused file is told first); the page is written when
 /// the batch is done.
 pub(super) fn run_page(
     inputs: &mut [Input],
     args: &Args,
-    notation: qipu::notation::Notation,
     out: &mut crate::cli::output::Sink,
 ) -> Result<(Tally, String), Failure> {
     let mut parts = Vec::new();
     let render = |record: &Record| {
-        let game = html::game(record, notation);
+        let game = html::game(record, args.notation_for(record, ChineseStyle::Simplified));
         (Ok(Written { bytes: game.data.into_bytes(), warnings: Vec::new() }), Some(game.label))
     };
     let (mut tally, selected) =

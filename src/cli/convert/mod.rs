@@ -77,9 +77,8 @@ fn page(inputs: &mut [qipu::batch::Input], args: &Args, stdout: &mut impl Write)
     if args.output_encoding != qipu::formats::encoding::Encoding::Utf8 {
         return Err(Failure::usage("--to html writes pages in utf-8 only: leave out --output-encoding"));
     }
-    let notation = args.notation.with(args.chinese.unwrap_or(ChineseStyle::Simplified));
     let mut out = crate::cli::output::Sink::open(args.output.as_deref(), args.force, inputs, stdout)?;
-    let (tally, selected) = files::run_page(inputs, args, notation, &mut out)?;
+    let (tally, selected) = files::run_page(inputs, args, &mut out)?;
     out.commit()?;
     eprintln!("{}{selected}; {}", tally.summary(), tally.written_summary());
     Ok(tally.code())

@@ -49,14 +49,15 @@ pub(super) fn run(
     let selection = chooser.selection().clone();
     let batch = args.read.batch()?;
     chooser.plan(inputs, &batch)?;
-    let style = args.chinese.unwrap_or(match args.output_encoding {
+    let default = match args.output_encoding {
         Encoding::Big5 => ChineseStyle::Traditional,
         _ => ChineseStyle::Simplified,
-    });
-    let notation = args.notation.with(style);
+    };
     let mut tally = Tally::new(inputs.len());
-    let options = args.write_options(notation);
-    let render = |record: &Record| formats::write::write_with_warnings(record, &options);
+    let render = |record: &Record| {
+        let options = args.write_options(args.notation_for(record, default));
+        formats::write::write_with_warnings(record, &options)
+    };
     let shape = args.shape.shape();
     // Each game is written where it is read, and only the bytes kept;
     // with --source-tag, the shaped record is kept and written in input
