@@ -94,6 +94,9 @@ for t in any_format stream; do
   [ -f "corpus/$t/uci-lines" ] || printf 'position startpos moves h2e2 h9g7 h0g2\nposition fen 4k4/9/9/9/9/9/9/9/4A4/3K5 w - - 0 1 moves d0e0\nfen 4k4/9/9/9/9/9/9/9/4A4/3K5 b - - 0 1 moves e9e8\n4k4/9/9/9/9/9/9/9/4A4/3K5 w moves d0e0 e9d9\nstartpos\nposition startpos\r\nposition startpos moves h2e2 h2\n' > "corpus/$t/uci-lines"
   # Several games: header notes, a repeated key, a SETUP block, a block left open, text after }END.
   [ -f "corpus/$t/wxf-games" ] || printf 'FORMAT WXF\nRED a ; 1200 ;; x\nnote\nSTART{\n 1. C2.5! h8+7?\n 2. H2+3 1-0 }END trailing\nmore\nRED b\nRED c\nSETUP{ Ke0 ke9\nRa0 }\nSTART{ 1. C8.5 }END\nSTART{ 1. H2+3\nFORMAT WXF\nRESULT 1-0\nSTART{ 1. C2.5 0-1 }END\n' > "corpus/$t/wxf-games"
+  # qipu's JSON records, a line each: the stream target's heads are shorter than them, so each
+  # is read as it comes (as a line over 1 MB is); a blank line, a damaged one, one not a record.
+  [ -f "corpus/$t/json-lines" ] || printf '{"tags":[["Event","a"]],"fen":null,"result":"*","comment":"c","nodes":[{"id":1,"parent":0,"move":"h2e2","text":"h2e2","comment":null,"comment_before":null,"nags":[]},{"id":2,"parent":1,"move":null,"text":"\xe9\xa9\xac\xef\xbc\x98\xe8\xbf\x9b\xef\xbc\x97","comment":"x","comment_before":"y","nags":[1]},{"id":3,"parent":0,"move":"b2e2","text":"b2e2","comment":null,"comment_before":null,"nags":[]}]}\n   \n{"tags":[],"nodes":[{"id":1,"parent":0,"move":"h2e2"}\n{"tags":[],"tags":[]}  \r\n[1,2]\n{"nodes":[],"result":"1-0","eval":{"cp":3}} junk\n' > "corpus/$t/json-lines"
   [ -f "corpus/$t/wxf-xiexie" ] || printf 'FORMAT  \tWXF\nGAME    \nRED     \t;;;\nBLACK   \t;;;\nFEN  \t\trheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RHEAKAEHR b\n\nSTART{\n H8+7\n}END\n' > "corpus/$t/wxf-xiexie"
 done
 # SAN as pychess (ranks from 1, [White]) and WinBoard (ranks from 0) write it, a move read two

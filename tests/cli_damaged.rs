@@ -256,3 +256,57 @@ fn archives_are_unreadable_and_say_what_they_are() {
     assert!(line.contains("unreadable: a damaged zip archive"), "{line}");
     assert!(stdout.contains("9 game(s): 4 valid, 0 illegal, 5 unreadable (7 input(s))"), "{stdout}");
 }
+
+/// A gzip file cut short (a truncated download): the games before the cut
+/// are read, the one it falls in is not, and the cut is an unreadable game
+/// that says so; when only the trailer is missing, every game is read.
+#[test]
+fn a_gzip_file_cut_short_keeps_the_games_before_the_cut() {
+    use std::io::Write;
+    let dir = common::scratch("gzip-cut");
+    let text: String = (1..=200)
+        .map(|i| format!("[Event \"{i}\"]\n\n1. 炮二平五 马８进７ 2. 马二进三 车９平８ *\n\n"))
+        .collect();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(text.as_bytes()).unwrap();
+    let data = gz.finish().unwrap();
+    let n = data.len();
+    for (name, at) in [("half.pgn.gz", n / 2), ("most.pgn.gz", n * 9 / 10), ("trailer.pgn.gz", n - 8)] {
+        let path = dir.join(name);
+        std::fs::write(&path, &data[..at]).unwrap();
+        // The games whole in what inflates before the cut.
+        let mut inflated = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&data[..at]), &mut inflated);
+        let whole = String::from_utf8_lossy(&inflated).matches("*\n").count();
+        assert!(whole > 50, "{name}: {whole}");
+        let out = qipu().arg("validate").arg(&path).output().unwrap();
+        let report = no_panic(&out, "validate") + &String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{name}: {report}");
+        let summary = format!("{} game(s): {whole} valid, 0 illegal, 1 unreadable (1 input(s))", whole + 1);
+        assert!(report.contains(&summary), "{name}: {summary}: {report}");
+        let cut = format!(
+            "{name}: error: unreadable: cannot read: the gzip stream is cut short (unexpected end of file)"
+        );
+        assert!(report.contains(&cut), "{name}: {report}");
+        if at == n - 8 {
+            assert_eq!(whole, 200);
+            assert!(report.contains("in a member's trailer: its data is whole but not checked"), "{report}");
+        } else {
+            let line = format!("; the game from line {} on is cut and not read", 4 * whole + 1);
+            assert!(report.contains(&line), "{name}: {report}");
+        }
+        // As JSON: a line for each game, the cut one more.
+        let out = qipu().args(["validate", "--format", "json"]).arg(&path).output().unwrap();
+        let json = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(json.lines().filter(|l| l.contains("\"status\":\"ok\"")).count(), whole, "{json}");
+        let unreadable: Vec<&str> =
+            json.lines().filter(|l| l.contains("\"status\":\"unreadable\"")).collect();
+        assert_eq!(unreadable.len(), 1, "{json}");
+        assert!(unreadable[0].contains("the gzip stream is cut short"), "{}", unreadable[0]);
+        // The same through standard input, read in pieces.
+        let out = qipu().args(["validate", "-"]).write_stdin(data[..at].to_vec()).output().unwrap();
+        let report = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1));
+        assert!(report.contains(&summary), "stdin {name}: {report}");
+    }
+}

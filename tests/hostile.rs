@@ -219,6 +219,54 @@ fn json_lines_stream_and_a_damaged_line_is_one_game() {
     );
 }
 
+/// qipu reads back the JSON it writes, whatever a line's length: a record
+/// with a comment over 16 MB, and one of many variations over 16 MB.
+#[test]
+fn json_lines_longer_than_16_mb_read_back() {
+    use qipu::formats::{json, pgn};
+    let mut long = pgn::read("[Event \"long\"]\n1. h2e2 {a} h9g7 2. h0g2 *").remove(0);
+    let tree = long.tree_mut();
+    let first = tree.main_line().next().unwrap();
+    tree.node_mut(first).notes_mut().comment = Some("长".repeat(6 << 20));
+    let mut pgn = String::from("[Event \"wide\"]\n1. h2e2 ");
+    for i in 0..80_000 {
+        pgn.push_str(&format!("(1. {} {{{i}: {}}}) ", ["b2e2", "h0g2", "c3c4"][i % 3], "v".repeat(180)));
+    }
+    pgn.push_str("h9g7 *\n");
+    let wide = pgn::read(&pgn).remove(0);
+    let small = pgn::read(GAME).remove(0);
+    let lines: Vec<String> = [&small, &long, &small, &wide].iter().map(|r| json::write(r)).collect();
+    assert!(lines[1].len() > 16 << 20 && lines[3].len() > 16 << 20);
+    let text = lines.join("\n") + "\n";
+    let out = qipu().args(["validate", "-"]).write_stdin(text.clone()).output().unwrap();
+    let report = stdout(&out);
+    assert!(report.ends_with("4 game(s): 4 valid, 0 illegal, 0 unreadable (1 input(s))\n"), "{report}");
+    assert_eq!(out.status.code(), Some(0));
+    // Converted again, each reads back the same (node ids numbered again
+    // in the tree's order, as reading any record numbers them).
+    let out = qipu().args(["convert", "--to", "json", "-"]).write_stdin(text).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let again = String::from_utf8(out.stdout).unwrap();
+    let again: Vec<&str> = again.lines().collect();
+    assert_eq!(again.len(), 4);
+    for (i, line) in lines.iter().enumerate() {
+        assert!(again[i] == json::write(&json::read(line)[0]), "record {i} reads back the same");
+    }
+    assert!(again[1] == lines[1], "the long comment reads back as written");
+}
+
+/// A JSON line that is not a record is dropped as it comes: one
+/// unreadable game, told where it stops being JSON.
+#[test]
+fn a_long_json_line_of_junk_is_one_unreadable_game() {
+    let small = qipu::formats::json::write(&qipu::formats::pgn::read(GAME)[0]);
+    let text = format!("{small}\n{{\"tags\":[],\"nodes\":[{}\n{small}\n", "z".repeat(20 << 20));
+    let out = qipu().args(["validate", "-"]).write_stdin(text).output().unwrap();
+    let report = stdout(&out);
+    assert!(report.ends_with("3 game(s): 2 valid, 0 illegal, 1 unreadable (1 input(s))\n"), "{report}");
+    assert!(report.contains("-:2:21: error: game 2: unreadable: JSON record: expected value"), "{report}");
+}
+
 #[test]
 fn jobs_are_capped_at_a_few_a_core() {
     let out =

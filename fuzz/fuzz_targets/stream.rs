@@ -5,6 +5,9 @@
 //! EPD, UCI, WXF and plain text, and on CBL libraries (the error too when a library cannot be
 //! read). The input is also read behind each library signature, so that
 //! mutated inputs reach the index and the compressed-library readers.
+//! JSON lines longer than the head are read as they come. The input is
+//! read cut short too (as a truncated gzip file is, at a place its first
+//! byte picks): the reading must end with an error, whatever the input.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -20,7 +23,30 @@ fuzz_target!(|data: &[u8]| {
     for magic in [&b""[..], &ccbridge::LIBRARY_MAGIC[..], &compressed] {
         check(&[magic, data].concat(), head, piece);
     }
+    let at = data.len() * data.first().map_or(0, |&b| b as usize) / 255;
+    for whole in [false, true] {
+        let source = Cut { bytes: &data[..at], whole };
+        let read = stream::split_sized(source, None, head, piece)
+            .and_then(|split| stream::read_split(split, &mut RecordBuilder::default(), |_| {}));
+        assert!(read.is_err(), "read cut short without an error");
+    }
 });
+
+/// `bytes`, then an error that the data is cut short.
+struct Cut<'a> {
+    bytes: &'a [u8],
+    whole: bool,
+}
+
+impl std::io::Read for Cut<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.bytes.is_empty() {
+            let message = "cut short".to_string();
+            return Err(stream::CutShort { whole: self.whole, message }.into_io());
+        }
+        self.bytes.read(buf)
+    }
+}
 
 /// Reads `bytes` a piece at a time and whole, and compares what they give.
 fn check(bytes: &[u8], head: usize, piece: usize) {

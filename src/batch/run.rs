@@ -207,8 +207,9 @@ impl Batch {
 
 /// What a job gives, or a mark the producer puts between jobs.
 enum Piece<R> {
-    /// Whole inputs: each with its games, or why it gives none.
-    Inputs(Vec<(Meta, Result<Vec<R>, Stop>)>),
+    /// Whole inputs: each with its games, and why it gives no more (none,
+    /// or only those before its data is cut short).
+    Inputs(Vec<(Meta, Vec<R>, Option<Stop>)>),
     /// A chunked input begins; whether it may hold no record without
     /// being unreadable (see [`may_hold_no_record`]).
     Begin(Meta, detect::Format, bool),
@@ -295,7 +296,7 @@ where
         }
         let input = &inputs[i];
         i += 1;
-        let stop = |meta: Meta, stop: Stop| Task::Ready(Piece::Inputs(vec![(meta, Err(stop))]));
+        let stop = |meta: Meta, stop: Stop| Task::Ready(Piece::Inputs(vec![(meta, Vec::new(), Some(stop))]));
         let mut meta = Meta::of(input);
         let source = match input {
             Input::Problem { reason, .. } => {
@@ -322,7 +323,7 @@ where
             Err(e) => {
                 let stop = Stop::of(input, e);
                 meta.format = stop.format.unwrap_or(meta.format);
-                submit(Task::Ready(Piece::Inputs(vec![(meta, Err(stop))])))?;
+                submit(Task::Ready(Piece::Inputs(vec![(meta, Vec::new(), Some(stop))])))?;
             }
             Ok(Split::Whole(whole)) => submit(Task::Job(Box::new(move || {
                 let mut visitor = make();
@@ -383,13 +384,15 @@ fn read_whole<V: Visitor>(
     encoding: Option<Encoding>,
     visitor: &mut V,
     bytes: &mut Vec<u8>,
-) -> (Meta, Result<Vec<V::Output>, Stop>) {
+) -> (Meta, Vec<V::Output>, Option<Stop>) {
     let meta = Meta::of(input);
     match read_small(input, bytes) {
         Ok(true) => {}
         // Grown past the limit since it was looked at: read in pieces.
         Ok(false) => return read_streamed(input, meta, encoding, visitor),
-        Err(e) => return (meta, Err(Stop::new(input, UnreadableReason::cannot_read(&e), false))),
+        Err(e) => {
+            return (meta, Vec::new(), Some(Stop::new(input, UnreadableReason::cannot_read(&e), false)));
+        }
     }
     gather(input, meta, visitor, |v, games| formats::read_with(bytes, encoding, v, |game| games.push(game)))
 }
@@ -400,16 +403,16 @@ fn gather<V: Visitor>(
     mut meta: Meta,
     visitor: &mut V,
     read: impl FnOnce(&mut V, &mut Vec<V::Output>) -> Result<formats::Read, formats::Unreadable>,
-) -> (Meta, Result<Vec<V::Output>, Stop>) {
+) -> (Meta, Vec<V::Output>, Option<Stop>) {
     let mut games = Vec::new();
     match read(visitor, &mut games) {
         Ok(read) => {
             meta.read(read);
-            (meta, Ok(games))
+            (meta, games, None)
         }
         Err(e) => {
             meta.format = e.format.name();
-            (meta, Err(Stop::of(input, e)))
+            (meta, Vec::new(), Some(Stop::of(input, e)))
         }
     }
 }
@@ -420,26 +423,32 @@ fn read_streamed<V: Visitor>(
     mut meta: Meta,
     encoding: Option<Encoding>,
     visitor: &mut V,
-) -> (Meta, Result<Vec<V::Output>, Stop>) {
+) -> (Meta, Vec<V::Output>, Option<Stop>) {
     let source = match input.open() {
         Ok(source) => source,
-        Err(e) => return (meta, Err(Stop::new(input, UnreadableReason::cannot_read(&e), false))),
+        Err(e) => {
+            return (meta, Vec::new(), Some(Stop::new(input, UnreadableReason::cannot_read(&e), false)));
+        }
     };
     let mut games = Vec::new();
     match stream::read_stream_with(source, encoding, visitor, |game| games.push(game)) {
         Ok(read) => {
             meta.read(read);
-            (meta, Ok(games))
+            (meta, games, None)
         }
+        // The games before an error are kept: those before a cut.
         Err(e) => {
-            meta.format = e.format.name();
-            (meta, Err(Stop::of(input, e)))
+            if games.is_empty() {
+                meta.format = e.format.name();
+            }
+            (meta, games, Some(Stop::of(input, e)))
         }
     }
 }
 
 /// Reads a regular file of at most [`SMALL_FILE`] bytes into `bytes`
-/// (emptied first); `false` when it has grown larger.
+/// (emptied first); `false` when it has grown larger, or its data is cut
+/// short (read in pieces then, which keeps the games before the cut).
 fn read_small(input: &Input, bytes: &mut Vec<u8>) -> std::io::Result<bool> {
     use std::io::Read;
     bytes.clear();
@@ -456,8 +465,11 @@ fn read_small(input: &Input, bytes: &mut Vec<u8>) -> std::io::Result<bool> {
         bytes.clear();
     }
     let mut file = input.open()?;
-    file.by_ref().take(SMALL_FILE + 1).read_to_end(bytes)?;
-    Ok(bytes.len() as u64 <= SMALL_FILE)
+    match file.by_ref().take(SMALL_FILE + 1).read_to_end(bytes) {
+        // Cut short: read in pieces, which reads the games before the cut.
+        Err(e) if stream::CutShort::of(&e).is_some() => Ok(false),
+        read => read.map(|_| bytes.len() as u64 <= SMALL_FILE),
+    }
 }
 
 /// The games of a chunk.
@@ -498,14 +510,12 @@ impl<R, E, S: FnMut(&Meta, Event<R>) -> Result<(), E>> Order<'_, R, S> {
     fn take(&mut self, piece: Piece<R>) -> Result<(), E> {
         match piece {
             Piece::Inputs(inputs) => {
-                for (meta, read) in inputs {
-                    match read {
-                        Ok(games) => {
-                            if !games.is_empty() {
-                                (self.sink)(&meta, Event::Games { first: 0, games })?;
-                            }
-                        }
-                        Err(stop) => (self.sink)(&meta, stop.event())?,
+                for (meta, games, stop) in inputs {
+                    if !games.is_empty() {
+                        (self.sink)(&meta, Event::Games { first: 0, games })?;
+                    }
+                    if let Some(stop) = stop {
+                        (self.sink)(&meta, stop.event())?;
                     }
                     (self.sink)(&meta, Event::Done)?;
                 }

@@ -17,7 +17,9 @@
 //!   (members that share their compressed data, the usual bomb, declare
 //!   their sizes each);
 //! - a member that inflates past the size it declares is refused as it
-//!   reads, and one that ends short or fails its CRC-32 is damaged;
+//!   reads, and one that fails its CRC-32 is damaged; one whose data ends
+//!   short is read up to its end, as a gzip stream cut short is (its games
+//!   before the cut are read, then it is reported damaged);
 //! - an archive inside an archive is held in memory while its members are
 //!   read: one of more than [`MAX_NESTED`] bytes, or past [`MAX_HELD`]
 //!   bytes held in all, is not opened, and says so.
@@ -34,6 +36,7 @@ use std::sync::Arc;
 
 use crate::formats::UnreadableReason;
 use crate::formats::archive::ArchiveProblem;
+use crate::formats::stream::CutShort;
 
 /// How deep archives inside archives are opened: an archive named on the
 /// command line or found in a folder is at depth 1.
@@ -176,7 +179,15 @@ struct Checked<R> {
 
 impl<R: Read> Read for Checked<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
+        // Its data cut short: what was read before is kept, as a gzip
+        // stream cut short is (see `crate::formats::stream::CutShort`).
+        let cut = |message: String| Err(CutShort { whole: false, message }.into_io());
+        let n = match self.inner.read(buf) {
+            Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => {
+                return cut(format!("a damaged zip member: its data is cut short ({e})"));
+            }
+            read => read?,
+        };
         self.read += n as u64;
         let damaged = |message: String| Err(io::Error::new(io::ErrorKind::InvalidData, message));
         if self.read > self.entry.size {
@@ -188,7 +199,7 @@ impl<R: Read> Read for Checked<R> {
         self.crc.update(&buf[..n]);
         if n == 0 && !buf.is_empty() {
             if self.read < self.entry.size {
-                return damaged(format!(
+                return cut(format!(
                     "a damaged zip member: it ends after {} of the {} bytes it declares",
                     self.read, self.entry.size
                 ));

@@ -17,7 +17,9 @@
 //! out when unknown. It is derived from the comment: [`read`] ignores it.
 //!
 //! [`read`] takes such lines back into records: the moves as `move` gives
-//! them, or as `text` where `move` is null.
+//! them, or as `text` where `move` is null. A record's moves are added to
+//! its game as its nodes are read, so that a line too long to hold is read
+//! as it comes (see [`crate::formats::stream`]), whatever its length.
 
 use serde::{Deserialize, Serialize};
 
@@ -154,17 +156,6 @@ pub fn write(record: &Record) -> String {
 }
 
 #[derive(Deserialize)]
-struct OwnedRecord {
-    #[serde(default)]
-    tags: Vec<(String, String)>,
-    fen: Option<String>,
-    result: Option<String>,
-    comment: Option<String>,
-    #[serde(default)]
-    nodes: Vec<OwnedNode>,
-}
-
-#[derive(Deserialize)]
 struct OwnedNode {
     id: usize,
     parent: usize,
@@ -242,22 +233,14 @@ impl LineReader {
         if line.trim().is_empty() {
             return;
         }
-        let mut at = Span { line: self.lines, column: 1 };
-        let read = serde_json::from_str::<OwnedRecord>(line)
-            .map_err(|e| {
-                // The line is the record's: the place is a column of it.
-                at.column = e.column().max(1) as u32;
-                let text = e.to_string();
-                BadRecord::Json(
-                    text.rsplit_once(" at line ").map_or(text.clone(), |(what, _)| what.to_string()),
-                )
-            })
-            .and_then(|owned| record(owned, self.lines));
-        self.games.push(read.unwrap_or_else(|reason| Game {
-            at: Span { line: self.lines, column: 1 },
-            unreadable: Some(crate::record::Warning { at, message: format!("JSON record: {reason}") }),
-            ..Game::default()
-        }));
+        let mut de = serde_json::Deserializer::from_str(line);
+        self.games.push(parse(&mut de, self.lines));
+    }
+
+    /// Takes a record read apart (see [`read_line`]) as the next line's.
+    pub(crate) fn push_game(&mut self, game: Game) {
+        self.lines = self.lines.saturating_add(1);
+        self.games.push(game);
     }
 
     /// Skips a line too long to read: an unreadable record at its line.
@@ -333,34 +316,224 @@ enum BadRecord {
     Twice(usize),
 }
 
-fn record(owned: OwnedRecord, line: u32) -> Result<Game, BadRecord> {
-    let tags = owned.tags.into_iter().map(|(name, value)| (Cow::Owned(name), value)).collect();
-    let mut record = Game { tags, at: Span { line, column: 1 }, ..Game::default() };
-    let has_fen = record
-        .tags
-        .iter()
-        .find(|(k, _)| k.eq_ignore_ascii_case("FEN"))
-        .is_some_and(|(_, v)| !v.trim().is_empty());
-    if let Some(fen) = owned.fen
-        && !has_fen
-        && fen != crate::fen::START
-    {
-        record.set_tag("FEN", fen);
+/// Reads one record, line `line` of its source, from `de`: the game, or
+/// an unreadable one that says why. The moves are added to the tree as
+/// they are read, so a record read from a stream (see [`read_line`]) takes
+/// what its game needs, not a copy of its text as well.
+fn parse<'de, R: serde_json::de::Read<'de>>(de: &mut serde_json::Deserializer<R>, line: u32) -> Game {
+    let mut at = Span { line, column: 1 };
+    let read = serde::de::DeserializeSeed::deserialize(RecordSeed { line }, &mut *de)
+        .and_then(|built| de.end().map(|()| built))
+        .map_err(|e| {
+            // The line is the record's: the place is a column of it.
+            at.column = u32::try_from(e.column().max(1)).unwrap_or(u32::MAX);
+            let text = e.to_string();
+            BadRecord::Json(text.rsplit_once(" at line ").map_or(text.clone(), |(what, _)| what.to_string()))
+        })
+        .and_then(Built::finish);
+    read.unwrap_or_else(|reason| Game {
+        at: Span { line, column: 1 },
+        unreadable: Some(crate::record::Warning { at, message: format!("JSON record: {reason}") }),
+        ..Game::default()
+    })
+}
+
+/// Reads one record, line `line` of its source, from `line_bytes`, the
+/// UTF-8 bytes of that line (without its end), as they come: what a line
+/// too long to hold costs is its game, and a line that is not JSON is
+/// read no further than its first byte that cannot be JSON's.
+///
+/// # Errors
+///
+/// The error of reading `line_bytes` (a record that is not one is an
+/// unreadable game, not an error).
+pub(crate) fn read_line(line_bytes: impl std::io::Read, line: u32) -> std::io::Result<Game> {
+    let mut error = None;
+    // Buffered outside, which `serde_json` reads a byte at a time fastest.
+    let source =
+        std::io::BufReader::with_capacity(64 << 10, IoFailure { inner: line_bytes, error: &mut error });
+    let game = parse(&mut serde_json::Deserializer::from_reader(source), line);
+    match error {
+        Some(e) => Err(e),
+        None => Ok(game),
     }
-    record.result = match owned.result.as_deref() {
-        None => None,
-        Some(r) => Some(GameResult::parse(r).ok_or_else(|| BadRecord::Result(r.to_string()))?),
-    };
-    let tree = &mut record.moves;
-    if let Some(c) = owned.comment {
-        tree.set_comment(tree.root(), &c);
+}
+
+/// A reader that keeps its error apart, for the caller to tell it from a
+/// record that is not one.
+struct IoFailure<'e, R> {
+    inner: R,
+    error: &'e mut Option<std::io::Error>,
+}
+
+impl<R: std::io::Read> std::io::Read for IoFailure<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.inner.read(buf).map_err(|e| {
+            // The error itself is kept (a source may give a typed one).
+            let told = std::io::Error::new(e.kind(), e.to_string());
+            self.error.get_or_insert(e);
+            told
+        })
     }
-    // JSON node ids to tree nodes; a parent is listed before its children.
-    let mut ids: std::collections::HashMap<usize, u32> = std::collections::HashMap::new();
-    ids.insert(0, tree.root());
-    for node in owned.nodes {
+}
+
+/// A record as its fields are read: its game (moves added as they come),
+/// and what is checked at its end.
+struct Built {
+    game: Game,
+    fen: Option<String>,
+    result: Option<String>,
+    comment: Option<String>,
+    /// The first node that could not be added (later ones are not).
+    bad: Option<BadRecord>,
+}
+
+impl Built {
+    /// The game, once every field is read: a result that is not one comes
+    /// before a node that is not one, as the fields are checked in order.
+    fn finish(self) -> Result<Game, BadRecord> {
+        let Built { mut game, fen, result, comment, bad } = self;
+        let has_fen = game
+            .tags
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case("FEN"))
+            .is_some_and(|(_, v)| !v.trim().is_empty());
+        if let Some(fen) = fen
+            && !has_fen
+            && fen != crate::fen::START
+        {
+            game.set_tag("FEN", fen);
+        }
+        game.result = match result.as_deref() {
+            None => None,
+            Some(r) => Some(GameResult::parse(r).ok_or_else(|| BadRecord::Result(r.to_string()))?),
+        };
+        if let Some(bad) = bad {
+            return Err(bad);
+        }
+        if let Some(c) = comment {
+            let tree = &mut game.moves;
+            tree.set_comment(tree.root(), &c);
+        }
+        Ok(game)
+    }
+}
+
+/// Reads a record's fields into a [`Built`].
+struct RecordSeed {
+    line: u32,
+}
+
+/// A field of a record.
+enum Field {
+    Tags,
+    Fen,
+    Result,
+    Comment,
+    Nodes,
+    Other,
+}
+
+impl<'de> Deserialize<'de> for Field {
+    fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Field, D::Error> {
+        struct Name;
+        impl serde::de::Visitor<'_> for Name {
+            type Value = Field;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("field identifier")
+            }
+            fn visit_str<E: serde::de::Error>(self, name: &str) -> Result<Field, E> {
+                Ok(match name {
+                    "tags" => Field::Tags,
+                    "fen" => Field::Fen,
+                    "result" => Field::Result,
+                    "comment" => Field::Comment,
+                    "nodes" => Field::Nodes,
+                    _ => Field::Other,
+                })
+            }
+        }
+        de.deserialize_identifier(Name)
+    }
+}
+
+const FIELDS: &[&str] = &["tags", "fen", "result", "comment", "nodes"];
+
+impl<'de> serde::de::DeserializeSeed<'de> for RecordSeed {
+    type Value = Built;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, de: D) -> Result<Built, D::Error> {
+        de.deserialize_struct("OwnedRecord", FIELDS, self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for RecordSeed {
+    type Value = Built;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("struct OwnedRecord")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Built, A::Error> {
+        use serde::de::Error as _;
+        let line = self.line;
+        let mut game = Game { at: Span { line, column: 1 }, ..Game::default() };
+        let (mut tags, mut fen, mut result, mut comment) = (None, None, None, None);
+        let mut nodes = Nodes { game: &mut game, ids: std::collections::HashMap::new(), bad: None, line };
+        let mut nodes_read = false;
+        while let Some(field) = map.next_key::<Field>()? {
+            match field {
+                Field::Tags if tags.is_some() => return Err(A::Error::duplicate_field("tags")),
+                Field::Tags => tags = Some(map.next_value::<Vec<(String, String)>>()?),
+                Field::Fen if fen.is_some() => return Err(A::Error::duplicate_field("fen")),
+                Field::Fen => fen = Some(map.next_value::<Option<String>>()?),
+                Field::Result if result.is_some() => return Err(A::Error::duplicate_field("result")),
+                Field::Result => result = Some(map.next_value::<Option<String>>()?),
+                Field::Comment if comment.is_some() => return Err(A::Error::duplicate_field("comment")),
+                Field::Comment => comment = Some(map.next_value::<Option<String>>()?),
+                Field::Nodes if nodes_read => return Err(A::Error::duplicate_field("nodes")),
+                Field::Nodes => {
+                    map.next_value_seed(&mut nodes)?;
+                    nodes_read = true;
+                }
+                Field::Other => {
+                    map.next_value::<serde::de::IgnoredAny>()?;
+                }
+            }
+        }
+        let bad = nodes.bad;
+        game.tags =
+            tags.unwrap_or_default().into_iter().map(|(name, value)| (Cow::Owned(name), value)).collect();
+        Ok(Built { game, fen: fen.flatten(), result: result.flatten(), comment: comment.flatten(), bad })
+    }
+}
+
+/// Adds a record's nodes to its game as they are read.
+struct Nodes<'g> {
+    game: &'g mut Game,
+    /// JSON node ids to tree nodes; a parent is listed before its children.
+    ids: std::collections::HashMap<usize, u32>,
+    bad: Option<BadRecord>,
+    line: u32,
+}
+
+impl Nodes<'_> {
+    /// Adds `node` to the tree, unless a node before could not be added.
+    fn add(&mut self, node: OwnedNode) {
+        if self.bad.is_none()
+            && let Err(bad) = self.try_add(node)
+        {
+            self.bad = Some(bad);
+        }
+    }
+
+    fn try_add(&mut self, node: OwnedNode) -> Result<(), BadRecord> {
+        let tree = &mut self.game.moves;
+        if self.ids.is_empty() {
+            self.ids.insert(0, tree.root());
+        }
         let parent =
-            *ids.get(&node.parent).ok_or(BadRecord::Parent { node: node.id, parent: node.parent })?;
+            *self.ids.get(&node.parent).ok_or(BadRecord::Parent { node: node.id, parent: node.parent })?;
         let text = match (node.mv, node.text) {
             (Some(m), _) => {
                 let not_a_move = || BadRecord::NotAMove { node: node.id, text: m.clone() };
@@ -369,8 +542,8 @@ fn record(owned: OwnedRecord, line: u32) -> Result<Game, BadRecord> {
             (None, Some(t)) => MoveText::Text(t.as_str().into()),
             (None, None) => return Err(BadRecord::Empty(node.id)),
         };
-        let id = tree.add_child(parent, RecordedMove { text, at: Span { line, column: 1 } });
-        if ids.insert(node.id, id).is_some() {
+        let id = tree.add_child(parent, RecordedMove { text, at: Span { line: self.line, column: 1 } });
+        if self.ids.insert(node.id, id).is_some() {
             return Err(BadRecord::Twice(node.id));
         }
         if let Some(c) = &node.comment {
@@ -382,8 +555,31 @@ fn record(owned: OwnedRecord, line: u32) -> Result<Game, BadRecord> {
         if !node.nags.is_empty() {
             tree.set_nags(id, &node.nags);
         }
+        Ok(())
     }
-    Ok(record)
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for &mut Nodes<'_> {
+    type Value = ();
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, de: D) -> Result<(), D::Error> {
+        de.deserialize_seq(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for &mut Nodes<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a sequence")
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while let Some(node) = seq.next_element::<OwnedNode>()? {
+            self.add(node);
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]

@@ -54,11 +54,30 @@
 //! they are decoded, and each chunk decodes its own, line by line (see
 //! [`super::encoding::decode_lines`]). UTF-16 is decoded as it comes, to UTF-8.
 //! A line longer than [`MAX_LINE`] is not read, so that memory stays
-//! bounded: its PGN game, JSON record or EPD or UCI line is unreadable; in
+//! bounded: its PGN game or EPD or UCI line is unreadable; in
 //! a WXF or plain text it is an unreadable game of its own between the
 //! lines before and after it, read apart; in a DhtmlXQ text it ends the
 //! blocks before it and, when a block is open before it or a block's
 //! opening tag is in it, is an unreadable game of its own.
+//!
+//! A JSON record is read whatever its line's length, so that qipu reads
+//! back its own JSON: a line longer than its first megabyte ([`JSON_HELD`],
+//! the head's size) is not held as text, but read as it comes (a piece at a time, decoded when its text is
+//! not UTF-8), its moves added to the game as they are read; what is held
+//! is what the game needs. A line that is not a record is read up to
+//! where it stops being JSON (or one of qipu's records), and its rest
+//! dropped as it comes: it is an unreadable game, as a short one is.
+//!
+//! A source whose data is cut short, as a truncated gzip file is (its
+//! reader gives an I/O error holding a [`CutShort`]), gives the games of
+//! its text before the cut, then the error: the game the cut falls in (the
+//! text after the last place a game surely starts, a PGN game's whole
+//! lines when their last ends with a result, the line cut in a text of a
+//! record a line) is not read, and the error names its first line, unless
+//! what was read is whole (only a gzip member's trailer is missing). An
+//! input cut short in its first megabyte is read so too, when its head
+//! tells a text read in pieces; any other (a record of one game, a text
+//! read whole) cannot be read.
 //!
 //! A library is read record by record (see `ccbridge/cbl_stream.rs`): a
 //! plain library's index is kept a few bytes an entry, each record read
@@ -100,8 +119,15 @@ use text::{TextChunk, TextChunks};
 pub const HEAD: usize = 1 << 20;
 
 /// Lines longer than this are not read: the game they fall in is
-/// unreadable, and memory stays bounded whatever the input.
+/// unreadable, and memory stays bounded whatever the input. JSON lines
+/// are read whatever their length (see [`JSON_HELD`]).
 pub const MAX_LINE: usize = 16 << 20;
+
+/// JSON lines longer than this (the head: [`split_sized`]'s head size when
+/// given) are not held as text: the record is read as the line comes, what
+/// its game needs held, whatever the line's length (see the
+/// [module docs](self)).
+pub const JSON_HELD: usize = HEAD;
 
 /// Inputs that are read whole (records of one game, and web pages: see
 /// the [module docs](self)) are read up to this size.
@@ -229,11 +255,23 @@ pub(crate) fn split_limited<R: std::io::Read>(
     max_game: usize,
 ) -> Result<Split<R>, Unreadable> {
     let mut head = Vec::with_capacity(head_size);
-    (&mut source).take(head_size as u64).read_to_end(&mut head).map_err(cannot_read)?;
-    let all = head.len() < head_size;
+    // Cut short within its head: its text is read up to the cut, in
+    // chunks; anything else cannot be read.
+    let mut cut = None;
+    match (&mut source).take(head_size as u64).read_to_end(&mut head) {
+        Ok(_) => {}
+        Err(e) if CutShort::of(&e).is_some() => cut = Some(e),
+        Err(e) => return Err(cannot_read(e)),
+    }
+    let all = head.len() < head_size && cut.is_none();
     // What the input is, told once, from its head.
     let (told, text) = sniff::sniff_decoded(&head, all, encoding);
     let text = if all { owned(text) } else { None };
+    if let Some(e) = &cut
+        && (told.reading != Reading::Pieces || told.format == Format::Cbl || told.text.is_none())
+    {
+        return Err(cannot_read_cut(e));
+    }
     // Data of no record format is refused on its head: the rest (of a
     // device such as /dev/zero, maybe endless) is not read.
     if told.format == Format::Binary || all {
@@ -278,9 +316,12 @@ pub(crate) fn split_limited<R: std::io::Read>(
     } else {
         (head.split_off(lines_in.bom), None, lines_in)
     };
-    let sizes = (piece_size, max_game);
-    let cut = TextChunks::new(source, (told.format, enc, lines_in), decoder, raw, sizes);
-    Ok(Split::Chunks(Chunks { cut: Cut::Text(cut) }))
+    let sizes = (piece_size, max_game, head_size);
+    let mut chunks = TextChunks::new(source, (told.format, enc, lines_in), decoder, raw, sizes);
+    if let Some(e) = &cut {
+        chunks.cut_short(e);
+    }
+    Ok(Split::Chunks(Chunks { cut: Cut::Text(chunks) }))
 }
 
 /// A text decoded into a new string, kept (one borrowed from the bytes is
@@ -307,6 +348,47 @@ fn whole<R: std::io::Read>(mut bytes: Vec<u8>, mut source: R, told: Sniff) -> Re
 fn cannot_read(e: std::io::Error) -> Unreadable {
     Unreadable::damaged(Format::Binary, UnreadableReason::cannot_read(&e))
 }
+
+/// [`cannot_read`] for an input cut short: the error's message is
+/// [`CutShort`]'s.
+fn cannot_read_cut(e: &std::io::Error) -> Unreadable {
+    Unreadable::damaged(Format::Binary, UnreadableReason::cannot_read(e))
+}
+
+/// Why a source stops early, its data cut short (a truncated download of
+/// a gzip file): the error inside the [`std::io::Error`] its reader gives.
+/// A text read in chunks then gives its games before the cut, and this
+/// error last ([`read_split`] returns it); the game the cut falls in is
+/// not read, unless all that was read is whole (only a gzip stream's
+/// trailer is missing, say).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CutShort {
+    /// Whether the data read before the cut is all there is (only what
+    /// checks it is missing).
+    pub whole: bool,
+    /// What is cut short, and how: `the gzip stream ends early (unexpected end of file)`.
+    pub message: String,
+}
+
+impl CutShort {
+    /// An I/O error of kind `UnexpectedEof` that is this.
+    pub fn into_io(self) -> std::io::Error {
+        std::io::Error::new(std::io::ErrorKind::UnexpectedEof, self)
+    }
+
+    /// The cut an I/O error stands for, if it stands for one.
+    pub fn of(e: &std::io::Error) -> Option<&CutShort> {
+        e.get_ref().and_then(|inner| inner.downcast_ref::<CutShort>())
+    }
+}
+
+impl std::fmt::Display for CutShort {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for CutShort {}
 
 /// What reading a whole input says of one from which no game was read
 /// (its chunks held none, or none that looks like a game: see

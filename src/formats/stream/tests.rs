@@ -877,3 +877,271 @@ fn a_web_page_whose_blocks_come_after_its_head_is_told_from_all_of_it() {
     let (read, streamed) = read_stream_in(page.as_bytes(), None, 1024, 512).unwrap();
     assert_eq!((read.format, streamed.len()), (Format::Dhtmlxq, 1));
 }
+
+/// JSON lines of any length read as they come, the game held, not the line.
+#[cfg(feature = "serde")]
+mod json_lines {
+    use super::*;
+    use crate::formats::json;
+
+    /// A game of one comment of `size` bytes, and one of `variations`
+    /// alternatives to its first move, each with a comment: both written
+    /// by the JSON writer.
+    fn long_lines(size: usize, variations: usize) -> (String, String) {
+        let mut record = pgn::read("[Event \"comment\"]\n1. h2e2 {a} h9g7 2. h0g2 *").remove(0);
+        let tree = record.tree_mut();
+        let first = tree.main_line().next().unwrap();
+        tree.node_mut(first).notes_mut().comment = Some("x".repeat(size));
+        let comment = json::write(&record);
+        let mut pgn = String::from("[Event \"wide\"]\n1. h2e2 ");
+        for i in 0..variations {
+            pgn.push_str(&format!(
+                "(1. {} {{variation {i}: {}}}) ",
+                ["b2e2", "h0g2", "c3c4"][i % 3],
+                "v".repeat(180)
+            ));
+        }
+        pgn.push_str("h9g7 *\n");
+        let wide = pgn::read(&pgn);
+        assert_eq!(wide.len(), 1);
+        (comment, json::write(&wide[0]))
+    }
+
+    fn small(event: &str) -> String {
+        json::write(&pgn::read(&format!("[Event \"{event}\"]\n1. h2e2 *"))[0])
+    }
+
+    #[test]
+    fn json_lines_longer_than_any_line_limit_read_back_equal() {
+        let (comment, wide) = long_lines(MAX_LINE + (1 << 20), 75_000);
+        assert!(comment.len() > MAX_LINE && wide.len() > MAX_LINE, "{} {}", comment.len(), wide.len());
+        let lines = [small("a"), comment, small("b"), wide, small("c")];
+        let text = lines.join("\n") + "\n";
+        let Split::Chunks(_) = split(text.as_bytes(), None).unwrap() else { panic!("read in chunks") };
+        let (read, records) = read_stream(text.as_bytes()).unwrap();
+        assert_eq!(read.format, Format::Json);
+        assert_eq!(records.len(), 5);
+        for (i, (record, line)) in records.iter().zip(&lines).enumerate() {
+            assert!(record.unreadable().is_none(), "record {i}: {:?}", record.unreadable());
+            // (Node ids are numbered again in the tree's order.)
+            assert!(json::write(record) == json::write(&json::read(line)[0]), "record {i} reads back equal");
+            assert_eq!(record.at().line as usize, i + 1);
+        }
+        assert!(json::write(&records[1]) == lines[1], "the long comment reads back as written");
+        let tree = records[3].tree();
+        assert_eq!(tree.len(), 75_000 + 3);
+        let first = tree.children(tree.root()).nth(75_000).unwrap();
+        assert_eq!(
+            tree.node(first).comment(),
+            Some(format!("variation 74999: {}", "v".repeat(180)).as_str())
+        );
+    }
+
+    #[test]
+    fn long_json_lines_read_alike_in_any_pieces_and_encoding() {
+        // Over JSON_HELD: read as they come, across pieces of every size.
+        let mut record = pgn::read("[Event \"赛\"]\n1. 炮二平五 {a} 马８进７ *").remove(0);
+        let tree = record.tree_mut();
+        let first = tree.main_line().next().unwrap();
+        tree.node_mut(first).notes_mut().comment = Some("中炮".repeat(JSON_HELD / 3));
+        let long = json::write(&record);
+        assert!(long.len() > JSON_HELD + 1000);
+        let text = format!("{}\n{long}\r\n{}\n{long}", small("a"), small("b"));
+        let whole = json::read(&text);
+        assert_eq!(whole.len(), 4);
+        for (head, piece) in [(64, 1000), (4096, 7), (HEAD, PIECE)] {
+            let (_, streamed) = read_stream_sized(text.as_bytes(), head, piece).unwrap();
+            assert!(streamed == whole, "head {head}, piece {piece}");
+        }
+        let (gbk, _, _) = encoding_rs::GBK.encode(&text);
+        let (_, streamed) = read_stream_in(&gbk, Some(Encoding::Gb18030), 4096, 1000).unwrap();
+        assert!(streamed == whole, "GBK");
+        let mut utf16 = vec![0xFF, 0xFE];
+        utf16.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
+        let (_, streamed) = read_stream_in(&utf16, None, 4096, 1000).unwrap();
+        assert!(streamed == whole, "UTF-16");
+    }
+
+    #[test]
+    fn json_read_in_tiny_pieces_equals_json_read_whole() {
+        // Lines longer than the head are read as they come: every line but
+        // the shortest, here.
+        let lines = [
+            small("a"),
+            " ".repeat(40),
+            format!("{}\r", small("中")),
+            r#"{"tags":[],"fen":null,"result":"2-0","comment":null,"nodes":[]}"#.to_string(),
+            r#"{"tags":[],"nodes":[{"id":1,"parent":5,"move":"h2e2","text":null,"comment":null,"comment_before":null,"nags":[]}]}"#.to_string(),
+            r#"{"tags":[["Event","x"]],"nodes":[{"id":1,"parent":0,"move":"zz"}"#.to_string(),
+            format!("{}  trailing", small("b")),
+            "[1, 2, 3]".to_string(),
+            r#"{"tags":[],"tags":[]}"#.to_string(),
+            "{}".to_string(),
+            String::new(),
+            r#"{"nodes":[{"id":1,"parent":0,"move":null,"text":"炮二平五","comment":"中炮","comment_before":"开局","nags":[1,3]}],"comment":"说明","result":"1-0","tags":[["Red","许银川"]],"eval":{"cp":3}}"#.to_string(),
+            small("c"),
+        ];
+        let text = lines.join("\n");
+        let whole = json::read(&text);
+        assert_eq!(whole.len(), 11);
+        for (head, piece) in [(16, 1), (20, 3), (33, 7), (64, 13), (HEAD, PIECE)] {
+            let (_, streamed) = read_stream_sized(text.as_bytes(), head, piece).unwrap();
+            assert_eq!(streamed.len(), whole.len());
+            for (i, (s, w)) in streamed.iter().zip(&whole).enumerate() {
+                // The same reason; the place of one that is not JSON syntax
+                // (a field given twice) is a column further, read as it
+                // comes (`serde_json` counts the byte it looked at).
+                let why = |r: &Record| r.unreadable().map(|w| (w.at.line, w.at.column, w.message.clone()));
+                match (why(s), why(w)) {
+                    (Some((line, column, message)), Some((l, c, m))) => {
+                        assert_eq!((line, &message), (l, &m), "head {head}, piece {piece}");
+                        assert!(column == c || column == c + 1, "{message}: {column} {c}");
+                    }
+                    (s, w) => assert_eq!(s, w, "head {head}, piece {piece}, record {i}"),
+                }
+                if s.unreadable().is_none() {
+                    assert!(s == w, "head {head}, piece {piece}, record {i}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_long_json_line_that_is_no_record_costs_its_line_only() {
+        let junk = |prefix: &str| format!("{prefix}{}", "z".repeat(JSON_HELD * 3));
+        let lines = [
+            small("a"),
+            junk(r#"{"tags":[["Event","x"]],"nodes":"#),
+            small("b"),
+            format!("{}  {}", small("c"), "z".repeat(JSON_HELD * 2)),
+            small("d"),
+            format!("{{\"tags\":[[\"Event\",\"{}\"]]", "y".repeat(JSON_HELD * 2)),
+        ];
+        let text = lines.join("\n");
+        let (_, records) = read_stream_sized(text.as_bytes(), 4096, 4096).unwrap();
+        let why: Vec<_> =
+            records.iter().map(|r| r.unreadable().map(|w| (w.at.line, w.message.as_str()))).collect();
+        assert_eq!(
+            why,
+            [
+                None,
+                Some((2, "JSON record: expected value")),
+                None,
+                Some((4, "JSON record: trailing characters")),
+                None,
+                Some((6, "JSON record: EOF while parsing an object")),
+            ]
+        );
+        let tags: Vec<_> = records.iter().map(|r| r.tag("Event")).collect();
+        assert_eq!(tags, [Some("a"), None, Some("b"), None, Some("d"), None]);
+    }
+}
+
+/// An input cut short gives its games before the cut, then the error.
+mod cut_short {
+    use super::*;
+
+    /// `bytes`, then an error that the data is cut short.
+    struct Cut<'a> {
+        bytes: &'a [u8],
+        whole: bool,
+    }
+
+    impl std::io::Read for Cut<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.bytes.is_empty() {
+                let message = "the test's data is cut short".to_string();
+                return Err(CutShort { whole: self.whole, message }.into_io());
+            }
+            self.bytes.read(buf)
+        }
+    }
+
+    fn read_cut(bytes: &[u8], whole: bool, head: usize, piece: usize) -> (Vec<Record>, Unreadable) {
+        let mut records = Vec::new();
+        let split = split_sized(Cut { bytes, whole }, None, head, piece).unwrap();
+        let e = read_split(split, &mut RecordBuilder::default(), |r| records.push(r)).unwrap_err();
+        (records, e)
+    }
+
+    #[test]
+    fn the_games_before_the_cut_read_and_the_one_it_falls_in_does_not() {
+        let game = |n: usize| format!("[Event \"{n}\"]\n\n1. h2e2 h9g7 2. h0g2 i9h9 *\n\n");
+        let text: String = (1..=300).map(game).collect();
+        let whole = pgn::read(&text);
+        for (head, piece) in [(HEAD, PIECE), (1024, 100), (64, 7)] {
+            // Cut in game 200's moves, or its tags: 199 games read.
+            for at in [text.find("[Event \"200\"]").unwrap() + 30, text.find("[Event \"200\"]").unwrap() + 5]
+            {
+                let (records, e) = read_cut(&text.as_bytes()[..at], false, head, piece);
+                assert!(
+                    records == whole[..199],
+                    "head {head}, piece {piece}, cut at {at}: {} {:?} {e}",
+                    records.len(),
+                    records.last().map(|r| r.tag("Event"))
+                );
+                assert_eq!(
+                    e.to_string(),
+                    "cannot read: the test's data is cut short; the game from line 797 on is cut and not read"
+                );
+            }
+            // Whole before the cut: every game read.
+            let (records, e) = read_cut(text.as_bytes(), true, head, piece);
+            assert!(records == whole, "head {head}, piece {piece}");
+            assert_eq!(e.to_string(), "cannot read: the test's data is cut short");
+            // Cut at a game's end: no game is cut.
+            let at = text.find("[Event \"200\"]").unwrap();
+            let (records, e) = read_cut(&text.as_bytes()[..at], false, head, piece);
+            assert_eq!(records.len(), 199);
+            assert_eq!(e.to_string(), "cannot read: the test's data is cut short");
+        }
+    }
+
+    #[test]
+    fn any_input_cut_anywhere_ends_with_an_error() {
+        let inputs: [&[u8]; 5] = [
+            b"[Event \"a\"]\n1. h2e2 h9g7 *\n\n[Event \"b\"]\n1. h2e2 {x\ny} *\n",
+            b"{\"tags\":[],\"nodes\":[]}\n\n{\"tags\":[]\n{}\n",
+            b"position startpos moves h2e2\nposition startpos\n",
+            b"[DhtmlXQ][DhtmlXQ_movelist]7747[/DhtmlXQ_movelist][/DhtmlXQ]\n",
+            b"\x00\x01XQ garbage",
+        ];
+        for input in inputs {
+            for at in 0..=input.len() {
+                for (head, piece) in [(8, 1), (16, 3), (HEAD, PIECE)] {
+                    for whole in [false, true] {
+                        let split = split_sized(Cut { bytes: &input[..at], whole }, None, head, piece);
+                        let read = split.and_then(|s| read_split(s, &mut RecordBuilder::default(), |_| {}));
+                        assert!(read.is_err(), "{:?} cut at {at}", String::from_utf8_lossy(input));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_record_a_line_loses_its_last_line_only() {
+        let line = |n: usize| format!("position startpos moves h2e2 h9g7 {}\n", ["h0g2", "b0c2"][n % 2]);
+        let text: String = (0..5000).map(line).collect();
+        let at = text.len() - 10;
+        let (records, e) = read_cut(&text.as_bytes()[..at], false, 4096, 512);
+        assert_eq!(records.len(), 4999);
+        assert!(records.iter().all(|r| r.unreadable().is_none()));
+        assert!(e.to_string().ends_with("the game from line 5000 on is cut and not read"), "{e}");
+    }
+
+    #[cfg(feature = "serde")]
+    #[test]
+    fn a_long_json_record_cut_short_is_not_read() {
+        let small = r#"{"tags":[],"fen":null,"result":"*","comment":null,"nodes":[]}"#;
+        let long = format!(r#"{{"tags":[["Event","{}"]],"nodes":[]}}"#, "x".repeat(JSON_HELD * 2));
+        let text = format!("{small}\n{small}\n{long}\n");
+        let (records, e) = read_cut(&text.as_bytes()[..text.len() - 10], false, 4096, 4096);
+        assert_eq!(records.len(), 2);
+        assert!(e.to_string().ends_with("the game from line 3 on is cut and not read"), "{e}");
+        // Whole before the cut (no line end after the record): read.
+        let (records, _) = read_cut(&text.as_bytes()[..text.len() - 1], true, 4096, 4096);
+        assert_eq!(records.len(), 3);
+        assert_eq!(records[2].tag("Event").map(str::len), Some(JSON_HELD * 2));
+    }
+}

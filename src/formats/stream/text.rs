@@ -8,10 +8,10 @@ use crate::formats::encoding::{self, Encoding, TextEncoding};
 use crate::formats::json;
 use crate::formats::sighted::Sighted;
 use crate::formats::tree::Game;
-use crate::formats::{Unreadable, lines, pgn, text as plain, wxf};
+use crate::formats::{Unreadable, UnreadableReason, lines, pgn, text as plain, wxf};
 use crate::record::{Span, Visitor, Warning};
 
-use super::{MAX_LINE, cannot_read, decode};
+use super::{CutShort, MAX_LINE, cannot_read, cannot_read_cut, decode};
 
 /// Cuts a text into chunks of whole games as it is read.
 #[derive(Debug)]
@@ -58,12 +58,20 @@ pub(super) struct TextChunks<R> {
     max_game: usize,
     /// Within a line too long to read: its rest is dropped up to its end.
     skipping: bool,
+    /// JSON lines longer than this (the head's size) are read as they
+    /// come, not held.
+    #[cfg_attr(not(feature = "serde"), allow(dead_code))]
+    json_held: usize,
     /// The last bytes of the line too long to read dropped so far, for a
     /// block's opening tag cut between two pieces.
     skipped_tail: Vec<u8>,
     piece: Vec<u8>,
     piece_size: usize,
     done: bool,
+    /// The input was cut short (see [`CutShort`]): the error to give once
+    /// the games before the cut are handed on, and whether what was read
+    /// before it is whole (else the game the cut falls in is not read).
+    cut_short: Option<(Unreadable, bool)>,
 }
 
 /// Whole lines of a text, the games of which read alone as they do in the
@@ -87,6 +95,10 @@ enum Part {
     Overlong {
         block: bool,
     },
+    /// A JSON record on a line longer than the head, read as it came
+    /// (always a chunk's last part); taken when the chunk is read.
+    #[cfg(feature = "serde")]
+    Record(std::sync::Mutex<Option<Game>>),
     /// Lines with no place between them where a game surely starts, more
     /// than a game may hold: one unreadable game (always a chunk's first
     /// part). `lines` is how many, known once they end.
@@ -110,7 +122,7 @@ impl<R: std::io::Read> TextChunks<R> {
         (format, encoding, lines_in): (Format, Encoding, TextEncoding),
         utf16: Option<encoding_rs::Decoder>,
         raw: Vec<u8>,
-        (piece_size, max_game): (usize, usize),
+        (piece_size, max_game, json_held): (usize, usize, usize),
     ) -> TextChunks<R> {
         TextChunks {
             source,
@@ -133,11 +145,22 @@ impl<R: std::io::Read> TextChunks<R> {
             dropping: false,
             max_game: max_game.max(1),
             skipping: false,
+            json_held: json_held.max(1),
             skipped_tail: Vec::new(),
             piece: vec![0u8; piece_size.max(1)],
             piece_size: piece_size.max(1),
             done: false,
+            cut_short: None,
         }
+    }
+
+    /// Notes that the input was cut short before its rest, as `e` says
+    /// (see [`CutShort`]): its games before the cut are read, then `e` is
+    /// given.
+    pub(super) fn cut_short(&mut self, e: &std::io::Error) {
+        let whole = CutShort::of(e).is_some_and(|cut| cut.whole);
+        self.cut_short = Some((cannot_read_cut(e), whole));
+        self.done = true;
     }
 
     /// Looks at the complete lines of `raw` not looked at yet, noting the
@@ -149,6 +172,21 @@ impl<R: std::io::Read> TextChunks<R> {
                 return;
             }
             let start = self.scanned;
+            #[cfg(feature = "serde")]
+            if self.format == Format::Json && k > self.json_held && !self.dropping {
+                // Held whole already: read from its text.
+                let line = self.lines.saturating_add(1);
+                let text = self.line_text(&self.raw[start..start + k]);
+                // (A blank line is no record; text in memory cannot fail
+                // to read.)
+                let game = match text.trim().is_empty() {
+                    true => None,
+                    false => Some(json::read_line(text.as_bytes(), line).unwrap_or_default()),
+                };
+                self.push_record(start, game);
+                self.raw.drain(..=k);
+                return;
+            }
             if k > MAX_LINE {
                 // A line too long to read, whole in `raw`: it is dropped.
                 self.overlong(start);
@@ -280,7 +318,14 @@ impl<R: std::io::Read> TextChunks<R> {
 
     /// Reads the next piece of the input onto `raw`; false at its end.
     fn read_piece(&mut self) -> Result<bool, Unreadable> {
-        let n = self.source.read(&mut self.piece).map_err(cannot_read)?;
+        let n = match self.source.read(&mut self.piece) {
+            Ok(n) => n,
+            Err(e) if CutShort::of(&e).is_some() => {
+                self.cut_short(&e);
+                return Ok(false);
+            }
+            Err(e) => return Err(cannot_read(e)),
+        };
         match &mut self.utf16 {
             Some(decoder) => {
                 let mut text = String::new();
@@ -309,6 +354,12 @@ impl<R: std::io::Read> TextChunks<R> {
             if !self.skipping {
                 self.scan();
             }
+            #[cfg(feature = "serde")]
+            if matches!(self.parts.last(), Some(Part::Record(_))) {
+                // A chunk ends with a record read as it came: its game is
+                // not held longer than it must be.
+                return Ok(Some(self.take(0, self.lines)));
+            }
             if self.dropping
                 && let Some(chunk) = self.drop_too_long()
             {
@@ -333,6 +384,20 @@ impl<R: std::io::Read> TextChunks<R> {
                 self.start_dropping();
                 continue;
             }
+            #[cfg(feature = "serde")]
+            if self.format == Format::Json
+                && !self.skipping
+                && !self.dropping
+                && !self.done
+                && self.raw.len() - self.scanned > self.json_held
+            {
+                // A JSON record too long to hold as text: read as it comes.
+                self.stream_record();
+                if !self.parts.is_empty() {
+                    return Ok(Some(self.take(0, self.lines)));
+                }
+                continue;
+            }
             if !self.skipping && self.raw.len() - self.scanned > MAX_LINE {
                 // A line too long to read, not ended yet: it is dropped up
                 // to its end.
@@ -344,6 +409,31 @@ impl<R: std::io::Read> TextChunks<R> {
                 self.skipping = true;
             }
             if self.done {
+                if let Some((_, false)) = self.cut_short
+                    && !self.dropping
+                {
+                    // The game the cut falls in is not read: what follows
+                    // the last place a game surely starts (all that is
+                    // not in a chunk yet, when there is none).
+                    let (cut, lines) = self.last_start().unwrap_or_else(|| {
+                        let scanned = memchr::memchr_iter(b'\n', &self.raw[..self.scanned]).count();
+                        (0, self.lines.saturating_sub(u32::try_from(scanned).unwrap_or(u32::MAX)))
+                    });
+                    let lost = !self.raw[cut..].iter().all(u8::is_ascii_whitespace);
+                    self.raw.truncate(cut);
+                    self.scanned = self.scanned.min(cut);
+                    self.plain.reset();
+                    self.lines = lines;
+                    if let Some((e, whole)) = &mut self.cut_short {
+                        *whole = true;
+                        if lost && let UnreadableReason::CannotRead { message, .. } = &mut e.reason {
+                            message.push_str(&format!(
+                                "; the game from line {} on is cut and not read",
+                                lines.saturating_add(1)
+                            ));
+                        }
+                    }
+                }
                 if self.dropping {
                     // The game too long to read runs to the end.
                     let lines = self.lines.saturating_add(u32::from(!self.raw.is_empty()));
@@ -352,7 +442,10 @@ impl<R: std::io::Read> TextChunks<R> {
                     return Ok(Some(self.end_too_long(lines)));
                 }
                 if self.raw.is_empty() && self.parts.is_empty() {
-                    return Ok(None);
+                    return match self.cut_short.take() {
+                        Some((e, _)) => Err(e),
+                        None => Ok(None),
+                    };
                 }
                 let (all, lines) = (self.raw.len(), self.lines);
                 return Ok(Some(self.take(all, lines)));
@@ -361,6 +454,111 @@ impl<R: std::io::Read> TextChunks<R> {
                 self.done = true;
             }
         }
+    }
+
+    /// The last place in `raw` where a game surely starts, with the lines
+    /// of the input before it, once the input is cut short: a record a
+    /// line starts at the line cut; a PGN game at a line of tags cut, as
+    /// the lines before it tell, when it opens with `[` after a game's
+    /// moves and an empty line or a closed comment.
+    fn last_start(&self) -> Option<(usize, u32)> {
+        let partial = &self.raw[self.scanned..];
+        match self.format {
+            Format::Json | Format::Epd | Format::Uci => Some((self.scanned, self.lines)),
+            Format::Dhtmlxq | Format::Wxf | Format::Text => self.cut,
+            _ if partial.trim_ascii_start().first() == Some(&b'[')
+                && self.game_has_moves
+                && (self.last_blank || self.comment_closed) =>
+            {
+                Some((self.scanned, self.lines))
+            }
+            // Cut at a line's end after a result: the game is whole.
+            _ if partial.iter().all(u8::is_ascii_whitespace)
+                && ends_with_result(&self.raw[..self.scanned]) =>
+            {
+                Some((self.scanned, self.lines))
+            }
+            _ => self.cut,
+        }
+    }
+
+    /// Ends the lines of the chunk being made before the line that starts
+    /// at `raw[start]`, a JSON record read apart as `game` (`None`: a
+    /// blank line); the caller drops the line from `raw`.
+    #[cfg(feature = "serde")]
+    fn push_record(&mut self, start: usize, game: Option<Game>) {
+        let before: Vec<u8> = self.raw.drain(..start).collect();
+        if !before.is_empty() {
+            self.parts.push(Part::Lines(before));
+        }
+        if let Some(game) = game {
+            self.parts.push(Part::Record(std::sync::Mutex::new(Some(game))));
+        }
+        self.lines = self.lines.saturating_add(1);
+        self.scanned = 0;
+        self.cut = None;
+        self.last_blank = false;
+    }
+
+    /// Reads the JSON record on the line that starts at `raw[scanned]`, not
+    /// ended yet, as the rest of it comes: no more of it is held than a
+    /// piece, and a line that is not a record is read no further than
+    /// where it stops being one (its rest is dropped up to its end).
+    #[cfg(feature = "serde")]
+    fn stream_record(&mut self) {
+        let start = self.scanned;
+        let line = self.lines.saturating_add(1);
+        self.push_record(start, Some(Game::default()));
+        // `raw` now starts with the line.
+        let mut rest = LineRest { chunks: self, pos: 0, end: 0, ended: false, blank: true };
+        rest.find_end();
+        let read = if rest.chunks.lines_in.encoding == Encoding::Utf8 {
+            json::read_line(&mut rest, line)
+        } else {
+            let decoder = rest.chunks.lines_in.encoding.decoder();
+            json::read_line(
+                Decoded { inner: &mut rest, decoder, bytes: Vec::new(), text: Vec::new(), at: 0 },
+                line,
+            )
+        };
+        let (pos, end, ended, blank) = (rest.pos, rest.end, rest.ended, rest.blank);
+        let game = match read {
+            // A line of white space is no record.
+            Ok(_) if blank => {
+                self.parts.pop();
+                Game::default()
+            }
+            Ok(game) => game,
+            Err(_) => {
+                // The source failed (see `LineRest`, which keeps its error
+                // for the chunks to give): the record cut is not read.
+                self.parts.pop();
+                self.lines = line.saturating_sub(1);
+                self.raw.clear();
+                if let Some((e, whole)) = &mut self.cut_short {
+                    *whole = true;
+                    if let UnreadableReason::CannotRead { message, .. } = &mut e.reason {
+                        message.push_str(&format!("; the game from line {line} on is cut and not read"));
+                    }
+                }
+                return;
+            }
+        };
+        if let Some(Part::Record(slot)) = self.parts.last_mut() {
+            *slot = std::sync::Mutex::new(Some(game));
+        }
+        if ended && pos == end {
+            // The whole line was read: it is dropped with its `\n`.
+            self.raw.drain(..(end + 1).min(self.raw.len()));
+        } else {
+            // The rest of the line, not JSON, is dropped up to its end.
+            self.raw.drain(..pos);
+            self.skipping = !self.done;
+            if self.done {
+                self.raw.clear();
+            }
+        }
+        self.scanned = 0;
     }
 
     /// Starts dropping the lines of the chunk being made, and those after
@@ -489,6 +687,117 @@ impl<R: std::io::Read> TextChunks<R> {
     }
 }
 
+/// The rest of a line of a text being cut, read from its `raw` bytes and
+/// then from its source a piece at a time, up to the line's `\n` (not
+/// read), as a reader: what it has read of `raw` is dropped as it goes.
+/// An error of the source (the input cut short, or any other) is kept by
+/// the chunks, to give once the lines before are handed on; the line then
+/// fails to read.
+#[cfg(feature = "serde")]
+struct LineRest<'c, R> {
+    chunks: &'c mut TextChunks<R>,
+    /// Where the bytes not read yet begin in `raw`.
+    pos: usize,
+    /// Where the line's bytes in `raw` end.
+    end: usize,
+    /// The line's end (or the input's) is at `end`.
+    ended: bool,
+    /// What was read of the line is ASCII white space.
+    blank: bool,
+}
+
+#[cfg(feature = "serde")]
+impl<R: std::io::Read> LineRest<'_, R> {
+    fn find_end(&mut self) {
+        let raw = &self.chunks.raw;
+        match memchr::memchr(b'\n', &raw[self.pos..]) {
+            Some(k) => (self.end, self.ended) = (self.pos + k, true),
+            None => self.end = raw.len(),
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<R: std::io::Read> std::io::Read for LineRest<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        loop {
+            if self.pos < self.end {
+                let n = buf.len().min(self.end - self.pos);
+                buf[..n].copy_from_slice(&self.chunks.raw[self.pos..self.pos + n]);
+                self.pos += n;
+                self.blank = self.blank && buf[..n].iter().all(u8::is_ascii_whitespace);
+                return Ok(n);
+            }
+            if self.ended || self.chunks.done {
+                return Ok(0);
+            }
+            // All of `raw` is read: the next piece takes its place.
+            self.chunks.raw.clear();
+            (self.pos, self.end) = (0, 0);
+            match self.chunks.read_piece() {
+                Ok(true) => self.find_end(),
+                Ok(false) => {
+                    self.chunks.done = true;
+                    // Cut short where what was read is not whole: the line
+                    // is not whole either.
+                    if let Some((e, false)) = &self.chunks.cut_short {
+                        return Err(std::io::Error::new(std::io::ErrorKind::UnexpectedEof, e.to_string()));
+                    }
+                    return Ok(0);
+                }
+                Err(e) => {
+                    // Kept for the chunks to give once the lines before are
+                    // handed on.
+                    let message = e.to_string();
+                    self.chunks.cut_short = Some((e, true));
+                    self.chunks.done = true;
+                    return Err(std::io::Error::other(message));
+                }
+            }
+        }
+    }
+}
+
+/// A reader of text in another encoding than UTF-8, decoded to UTF-8 as it
+/// is read.
+#[cfg(feature = "serde")]
+struct Decoded<R> {
+    inner: R,
+    decoder: encoding_rs::Decoder,
+    bytes: Vec<u8>,
+    /// Decoded text not read yet, from `at`.
+    text: Vec<u8>,
+    at: usize,
+}
+
+#[cfg(feature = "serde")]
+impl<R: std::io::Read> std::io::Read for Decoded<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        while self.at == self.text.len() {
+            self.bytes.resize(16 << 10, 0);
+            let n = self.inner.read(&mut self.bytes)?;
+            let mut text = String::new();
+            decode(&mut self.decoder, &self.bytes[..n], &mut text, n == 0);
+            (self.text, self.at) = (text.into_bytes(), 0);
+            if n == 0 && self.text.is_empty() {
+                return Ok(0);
+            }
+        }
+        let n = buf.len().min(self.text.len() - self.at);
+        buf[..n].copy_from_slice(&self.text[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
+}
+
+/// Whether the last line of PGN `text` that is not blank ends with a
+/// result, which ends a game.
+fn ends_with_result(text: &[u8]) -> bool {
+    let text = text.trim_ascii_end();
+    let line = &text[memchr::memrchr(b'\n', text).map_or(0, |k| k + 1)..];
+    ["1-0", "0-1", "1/2-1/2", "*"].iter().any(|r| line.ends_with(r.as_bytes()))
+}
+
 /// The bytes of the lines among `parts`.
 fn part_bytes(parts: &[Part]) -> usize {
     parts.iter().map(|p| if let Part::Lines(b) = p { b.len() } else { 0 }).sum()
@@ -547,6 +856,13 @@ impl TextChunk {
                             }
                         }
                         Part::Overlong { .. } => reader.skip_overlong_line(MAX_LINE),
+                        Part::Record(slot) => {
+                            let game = slot.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
+                            // (Taken the first time the chunk is read.)
+                            if let Some(game) = game {
+                                reader.push_game(game);
+                            }
+                        }
                         // Only ever first, read before.
                         Part::TooLong { .. } => {}
                     }
@@ -599,8 +915,8 @@ impl TextChunk {
                             }
                         }
                         Part::Overlong { .. } => reader.skip_overlong_line(MAX_LINE),
-                        // Only ever first, read before.
-                        Part::TooLong { .. } => {}
+                        // Only ever first, read before; only JSON's.
+                        _ => {}
                     }
                 }
                 for (game, looks) in reader.finish() {
@@ -646,8 +962,8 @@ fn runs(parts: &[Part], first_line: u32, lines_in: TextEncoding, mut each: impl 
                 each(Run::Overlong { line, block });
                 line = line.saturating_add(1);
             }
-            // Only ever first, read before.
-            Part::TooLong { .. } => {}
+            // Only ever first, read before; only JSON's.
+            _ => {}
         }
     }
 }
