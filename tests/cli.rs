@@ -258,3 +258,58 @@ fn convert_takes_format_for_to_and_suggests_it_for_a_mistyped_word() {
         );
     }
 }
+
+#[test]
+fn fix_results_sets_the_result_the_end_of_the_game_gives() {
+    let mate = "[FEN \"3nkn3/R8/2N6/9/9/9/9/9/9/3K5 w - - 0 1\"]";
+    let text = format!(
+        "[Event \"a\"]\n{mate}\n[Result \"0-1\"]\n1. a8e8 0-1\n\n\
+         [Event \"b\"]\n{mate}\n1. a8e8 *\n\n\
+         [Event \"c\"]\n{mate}\n[Result \"1-0\"]\n1. a8e8 1-0\n\n\
+         [Event \"d\"]\n1. h2e2 h9g7 *\n\n\
+         [Event \"e\"]\n[FEN \"3ak3C/4a2R1/9/4p3p/2r1rcR2/4C4/1n2P3P/B3B4/4A4/1c2KA3 w - - 0 1\"]\n[Result \"1-0\"]\n\
+         1. g5g9 f5f9 2. g9g5 f9f5 3. g5g9 f5f9 4. g9g5 f9f5 5. g5g9 1-0\n\n\
+         [Event \"f\"]\n[FEN \"4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1\"]\n1. d0d1 *\n"
+    );
+    let dir = std::env::temp_dir().join(format!("qipu-cli-fix-results-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("results.pgn");
+    std::fs::write(&path, &text).unwrap();
+    let results = |args: &[&str]| {
+        let out = qipu().arg("convert").arg(&path).args(["--to", "pgn"]).args(args).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let pgn = String::from_utf8(out.stdout).unwrap();
+        let tags: Vec<String> =
+            pgn.lines().filter(|l| l.starts_with("[Result ")).map(str::to_string).collect();
+        (tags, String::from_utf8(out.stderr).unwrap())
+    };
+    // Without the flag, every result stays as recorded.
+    let (kept, _) = results(&[]);
+    assert_eq!(kept, ["0-1", "*", "1-0", "*", "1-0", "*"].map(|r| format!("[Result \"{r}\"]")));
+    let (set, told) = results(&["--fix-results"]);
+    assert_eq!(set, ["1-0", "1-0", "1-0", "*", "0-1", "1/2-1/2"].map(|r| format!("[Result \"{r}\"]")));
+    let notes: Vec<&str> = told.lines().filter(|l| l.contains(": note: ")).collect();
+    assert_eq!(notes.len(), 4, "{told}");
+    assert!(notes[0].ends_with("game 1: result 0-1 set to 1-0 (checkmate)"), "{told}");
+    assert!(notes[1].ends_with("game 2: result * set to 1-0 (checkmate)"), "{told}");
+    assert!(notes[2].ends_with("game 5: result 1-0 set to 0-1 (perpetual-check)"), "{told}");
+    assert!(notes[3].ends_with("game 6: result * set to 1/2-1/2 (dead-draw)"), "{told}");
+    assert!(told.contains("; 4 result(s) set; 6 written"), "{told}");
+    // Written as XQF (the result in its header), the games read back with
+    // the results set, and no conflict of result and end.
+    let xqf = dir.join("xqf");
+    let out = qipu()
+        .arg("convert")
+        .arg(&path)
+        .args(["--to", "xqf", "--fix-results", "-o"])
+        .arg(&xqf)
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("; 4 result(s) set; 6 written"));
+    let out = qipu().arg("validate").arg(&xqf).output().unwrap();
+    let report = String::from_utf8(out.stdout).unwrap();
+    assert!(!report.contains("contradicts"), "{report}");
+    assert!(report.contains("6 game(s): 6 valid"), "{report}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

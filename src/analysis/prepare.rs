@@ -14,9 +14,9 @@
 //! ```
 
 use super::ecco;
-use crate::record::Record;
-use crate::record::replay::ReplayError;
+use crate::record::replay::{ReplayError, Termination};
 use crate::record::shape::Shape;
+use crate::record::{GameResult, Record};
 
 /// Shapes `record` by `shape` and, with `set_ecco`, sets its ECCO tags by
 /// the moves it keeps (games from another start, or that cannot be set up,
@@ -32,6 +32,62 @@ pub fn prepare(record: &mut Record, shape: &Shape, set_ecco: bool) -> Option<Rep
         ecco::tag_record(record);
     }
     error
+}
+
+/// A result set by [`fix_result`]: what the record said, and what the end
+/// of its main line gives.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResultFix {
+    /// The result the record gave (`None`: none, or `*`).
+    pub was: Option<GameResult>,
+    /// The result set.
+    pub now: GameResult,
+    /// How the main line ends.
+    pub end: Termination,
+}
+
+impl std::fmt::Display for ResultFix {
+    /// `result * set to 1-0 (checkmate)`, `result 1/2-1/2 set to 0-1
+    /// (perpetual-check)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let was = self.was.map_or("*", GameResult::as_str);
+        write!(f, "result {was} set to {} ({})", self.now.as_str(), self.end)
+    }
+}
+
+/// Sets the result of `record` (written after the moves, and its `Result`
+/// tag) to the one the end of its main line gives
+/// ([`Replayed::decided_result`](crate::record::replay::Replayed::decided_result)),
+/// where the record states none (or `*`) or states one the end
+/// contradicts (a win for the side checkmated, a draw after a checkmate,
+/// a win for the side that checked perpetually). A result the end leaves
+/// open (a win recorded where the game ends in a drawn repetition: a side
+/// may have resigned or lost on time) is kept. Returns what was changed.
+///
+/// ```
+/// use qipu::analysis::prepare::fix_result;
+/// use qipu::record::GameResult;
+/// let mate = "[FEN \"3nkn3/R8/2N6/9/9/9/9/9/9/3K5 w - - 0 1\"]\n[Result \"0-1\"]\n1. a8e8 0-1";
+/// let mut record = qipu::formats::pgn::read(mate).remove(0);
+/// let fix = fix_result(&mut record).unwrap();
+/// assert_eq!(fix.to_string(), "result 0-1 set to 1-0 (checkmate)");
+/// assert_eq!((record.result(), record.tag("Result")), (Some(GameResult::RedWins), Some("1-0")));
+/// assert!(record.replayed().result_conflict.is_none());
+/// assert_eq!(fix_result(&mut record), None); // right now
+/// ```
+pub fn fix_result(record: &mut Record) -> Option<ResultFix> {
+    let replayed = record.replayed();
+    let now = replayed.decided_result()?;
+    let end = replayed.termination?;
+    let was = record.result().filter(|&r| r != GameResult::Unknown);
+    if was == Some(now) || (was.is_some() && replayed.result_conflict.is_none()) {
+        return None;
+    }
+    if record.written_result().is_some() {
+        record.set_written_result(Some(now));
+    }
+    record.set_tag("Result", now.as_str());
+    Some(ResultFix { was, now, end })
 }
 
 #[cfg(test)]

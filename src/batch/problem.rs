@@ -143,6 +143,12 @@ impl ProblemLine {
         ProblemLine::new(source, None, Severity::Error, Some(index), reason.to_string())
     }
 
+    /// A note on game `index` (from 0) at no place: `SOURCE: note: game N:
+    /// REASON` (a result `convert --fix-results` set).
+    pub fn game_note(source: &str, index: usize, reason: impl fmt::Display) -> ProblemLine {
+        ProblemLine::new(source, None, Severity::Note, Some(index), reason.to_string())
+    }
+
     /// A forbidden repetition game `index` (from 0) passes through:
     /// `SOURCE: note: game N: forbidden repetition: EXPLANATION`.
     pub fn ruling_note(source: &str, index: usize, explanation: &str) -> ProblemLine {

@@ -289,6 +289,45 @@ impl Replayed {
     pub fn has_start(&self) -> bool {
         self.resolution.start.is_some()
     }
+
+    /// The result the rules give the end of the main line, when it is an
+    /// end: a win for the side that checkmated or stalemated, or whose
+    /// opponent broke the rules in the repetition the game ends in; a draw
+    /// for a repetition that neither side, or both, broke, the natural move
+    /// limit, or no material left that can win. `None` when the main line
+    /// did not replay to its end or its end decides nothing.
+    ///
+    /// ```
+    /// use qipu::record::GameResult;
+    /// let records = qipu::formats::pgn::read("1. h2e2 h9g7 *");
+    /// assert_eq!(records[0].replayed().decided_result(), None); // not over
+    /// // The rook mates: the general's neighbours are his own horses, and
+    /// // the horse on c7 guards e8.
+    /// let mate = "[FEN \"3nkn3/R8/2N6/9/9/9/9/9/9/3K5 w - - 0 1\"]\n1. a8e8 0-1";
+    /// let records = qipu::formats::pgn::read(mate);
+    /// assert_eq!(records[0].replayed().decided_result(), Some(GameResult::RedWins));
+    /// ```
+    pub fn decided_result(&self) -> Option<GameResult> {
+        let win_for = |c: Color| match c {
+            Color::Red => GameResult::RedWins,
+            Color::Black => GameResult::BlackWins,
+        };
+        match self.termination? {
+            Termination::Checkmate | Termination::Stalemate => {
+                // The side to move at the end has no move, and loses.
+                let start = self.resolution.start.as_ref()?.turn();
+                let to_move = if self.plies.is_multiple_of(2) { start } else { !start };
+                Some(win_for(!to_move))
+            }
+            Termination::MoveLimit | Termination::DeadDraw | Termination::Repetition => {
+                Some(GameResult::Draw)
+            }
+            _ => match self.final_ruling()?.verdict {
+                Verdict::Loses(loser) => Some(win_for(!loser)),
+                Verdict::Draw => Some(GameResult::Draw),
+            },
+        }
+    }
 }
 
 /// Which line of a game a move or position is on: the main line, or a

@@ -134,6 +134,12 @@ pub struct Args {
     /// start, by their moves.
     #[arg(long)]
     pub set_ecco: bool,
+    /// Set the result of each game (written after the moves, and its [Result] tag) to the one the
+    /// end of its main line gives, where the game states none or one the end contradicts
+    /// (checkmate, stalemate, a repetition ruled, the natural move limit, no material that can
+    /// win); each change is a note line (`game 3: result 0-1 set to 1-0 (checkmate)`).
+    #[arg(long)]
+    pub fix_results: bool,
     /// Write the games left out (not selected, or illegal) into this file, in the same format
     /// and with the same safety as -o (not with --to xqf).
     #[arg(long, value_name = "FILE")]
@@ -210,7 +216,39 @@ pub(super) fn told(why: &WriteError) -> String {
 /// `record` shaped, and with `--set-ecco` its ECCO tags set by the moves it
 /// keeps ([`prepare::prepare`]); and the replay error of the game as read,
 /// which the reports count whatever the shaping leaves out.
-pub(super) fn prepare(mut record: Record, shape: &Shape, ecco: bool) -> (Record, Option<ReplayError>) {
-    let error = prepare::prepare(&mut record, shape, ecco);
-    (record, error)
+pub(super) fn prepare(mut record: Record, shape: &Shape, args: &Args) -> Prepared {
+    // The result the game as read ends in, before shaping cuts it.
+    let fixed = if args.fix_results { prepare::fix_result(&mut record) } else { None };
+    let error = prepare::prepare(&mut record, shape, args.set_ecco);
+    Prepared { record, error, fixed }
+}
+
+/// A game readied to be written ([`prepare`]).
+pub(super) struct Prepared {
+    /// The game, shaped.
+    pub(super) record: Record,
+    /// The replay error of the game as read.
+    pub(super) error: Option<ReplayError>,
+    /// The result set by `--fix-results`.
+    pub(super) fixed: Option<prepare::ResultFix>,
+}
+
+/// Tells the result `--fix-results` set for game `index` of `source`, and
+/// counts it.
+pub(super) fn tell_fixed(
+    tally: &mut crate::cli::progress::Tally,
+    fixed: &mut usize,
+    source: &str,
+    index: usize,
+    fix: Option<&prepare::ResultFix>,
+) {
+    if let Some(fix) = fix {
+        *fixed += 1;
+        tally.tell(&qipu::batch::ProblemLine::game_note(source, index, fix).to_string());
+    }
+}
+
+/// The summary's part for `--fix-results`: `; N result(s) set`.
+pub(super) fn fixed_summary(args: &Args, fixed: usize) -> String {
+    if args.fix_results { format!("; {fixed} result(s) set") } else { String::new() }
 }

@@ -6,10 +6,11 @@
 
 use std::path::Path;
 
-use super::args::{Args, prepare, told as told_why};
+use super::args::{Args, Prepared, fixed_summary, prepare, tell_fixed, told as told_why};
 use crate::cli::output::{InputFiles, file_error, told, write_new};
 use crate::cli::progress::{Outcome, Tally};
 use crate::cli::{ChineseStyle, Failure};
+use qipu::analysis::prepare::ResultFix;
 use qipu::batch::{Input, ProblemLine};
 use qipu::formats::write::{WriteError, WriteFormat, WriteOptions, Written};
 use qipu::formats::{self, ccbridge, html};
@@ -54,6 +55,8 @@ struct Converted {
     /// How the game replayed.
     error: Option<ReplayError>,
     unreadable: Option<Warning>,
+    /// The result `--fix-results` set.
+    fixed: Option<ResultFix>,
 }
 
 /// Writes every game of `inputs` made into bytes by `render` into `dest`;
@@ -82,12 +85,14 @@ fn run(
     let write = |record: Record| {
         // Judged as read, before shaping.
         let judged = selection.judge_record(&record);
-        let (record, error) = prepare(record, &shape, args.set_ecco);
+        let Prepared { record, error, fixed } = prepare(record, &shape, args);
         let (bytes, title) = render(&record);
-        let game = Converted { bytes, title, error, unreadable: record.unreadable().cloned() };
+        let game = Converted { bytes, title, error, unreadable: record.unreadable().cloned(), fixed };
         Judged { matches: judged.matches, key: judged.key, game }
     };
     let make = || Map::new(RecordBuilder::default(), write);
+    let mut fixed_count = 0;
+    let fixed = &mut fixed_count;
     chooser.pass(&batch, inputs, &mut tally, make, |meta, event, tally| {
         let PassEvent::Game { index, game: c, selected } = event else { return Ok(()) };
         // A game the format cannot hold is told so next: not "written".
@@ -98,6 +103,7 @@ fn run(
         if c.unreadable.is_some() || !selected {
             return Ok(());
         }
+        tell_fixed(tally, fixed, &meta.source, index, c.fixed.as_ref());
         let bytes = match c.bytes {
             Ok(written) => {
                 for w in &written.warnings {
@@ -125,7 +131,7 @@ fn run(
         }
         Ok(())
     })?;
-    Ok((tally, chooser.summary()))
+    Ok((tally, chooser.summary() + &fixed_summary(args, fixed_count)))
 }
 
 /// Writes every game of `inputs` as one CBL library `path`, named after

@@ -4,11 +4,12 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use super::args::{Args, prepare, told};
+use super::args::{Args, Prepared, fixed_summary, prepare, tell_fixed, told};
 use super::split::{self, Split};
 use crate::cli::output::Sink;
 use crate::cli::progress::{Outcome, Tally};
 use crate::cli::{ChineseStyle, Failure};
+use qipu::analysis::prepare::ResultFix;
 use qipu::batch::ProblemLine;
 use qipu::formats::write::WriteError;
 use qipu::formats::{self, encoding::Encoding};
@@ -65,7 +66,7 @@ pub(super) fn run(
     let write = |record: Record| {
         // Judged as read, before shaping.
         let judged = selection.judge_record(&record);
-        let (record, error) = prepare(record, &shape, args.set_ecco);
+        let Prepared { record, error, fixed } = prepare(record, &shape, args);
         let unreadable = record.unreadable().cloned();
         let value = split_by.and_then(|key| split::value(key, &record));
         let written = if args.shape.source_tag {
@@ -73,10 +74,11 @@ pub(super) fn run(
         } else {
             Written::Now(render(&record))
         };
-        let game = Converted { written, error, unreadable, value };
+        let game = Converted { written, error, unreadable, value, fixed };
         Judged { matches: judged.matches, key: judged.key, game }
     };
     let make = || Map::new(RecordBuilder::default(), write);
+    let mut fixed = 0;
     chooser.pass(&batch, inputs, &mut tally, make, |meta, event, tally| {
         let PassEvent::Game { index, game, selected } = event else { return Ok(()) };
         // With --rejected, an illegal game goes there.
@@ -91,6 +93,9 @@ pub(super) fn run(
         // An unreadable record is never written as a game.
         if game.unreadable.is_some() {
             return Ok(());
+        }
+        if selected {
+            tell_fixed(tally, &mut fixed, &meta.source, index, game.fixed.as_ref());
         }
         let bytes = match game.written {
             Written::Now(bytes) => bytes,
@@ -126,7 +131,13 @@ pub(super) fn run(
     if let Some(r) = rejected {
         r.commit()?;
     }
-    eprintln!("{}{}; {}", tally.summary(), chooser.summary(), tally.written_summary());
+    eprintln!(
+        "{}{}{}; {}",
+        tally.summary(),
+        chooser.summary(),
+        fixed_summary(args, fixed),
+        tally.written_summary()
+    );
     if let Some(files) = files {
         crate::cli::quiet::info!("{}", split::told(&files));
     }
@@ -165,6 +176,8 @@ struct Converted {
     unreadable: Option<Warning>,
     /// Its `--split-by` value, when it has one.
     value: Option<String>,
+    /// The result `--fix-results` set.
+    fixed: Option<ResultFix>,
 }
 
 /// A game's bytes (or why it cannot be written), or the record to write
