@@ -1,9 +1,12 @@
 //! A game viewer in one self-contained HTML page: the board (inline SVG,
 //! [`diagram::svg::svg_frame`](crate::diagram::svg::svg_frame), both ways up),
 //! the tags, the move list with comments and variations, stepped with the
-//! arrow keys or by clicking a move; a chooser when the page holds several
-//! games. Nothing is fetched: the style, the script and every game's data
-//! are inside the page.
+//! arrow keys or by clicking a move, or played a move a second (▷ play or
+//! the key `p`); the FEN of the position shown with a button that copies
+//! it; a badge, with a way back, when the position is off the main line; a
+//! chooser and a search box over it when the page holds several games.
+//! Nothing is fetched: the style, the script and every game's data are
+//! inside the page.
 //!
 //! qipu computes every position: each game's data ([`Game`], written by
 //! [`game`]) holds its move tree with the FEN after each move, and the
