@@ -4,8 +4,12 @@
 // one `qipu fen` gives for the ply reached.
 //
 // node html-viewer-check.mjs PAGE.html EXPECTED.json SCREENSHOT.png
-// EXPECTED.json: {"main": [placement at ply 0, 1, ...], "variation": placement,
-// "nested": placement, "stopped": placement}
+// EXPECTED.json: {"main": [placement at ply 0, 1, ...], "mainFen": [the whole
+// FEN at ply 0, 1, ...], "variation": placement, "nested": placement,
+// "nestedBefore": placement, "nestedBeforeFen": FEN, "stopped": placement}
+// Besides the board: the FEN field under it (all six fields) and its copy
+// button, the variation marker, autoplay (one move a second) and the search
+// box over the games.
 // playwright-core is found in $PLAYWRIGHT_DIR (its node_modules' parent).
 
 import { createRequire } from "node:module";
@@ -79,7 +83,15 @@ const browser = await chromium.launch({
   ],
 });
 try {
-  const page = await browser.newPage({ viewport: { width: 1100, height: 720 } });
+  const context = await browser.newContext({
+    viewport: { width: 1100, height: 720 },
+    permissions: ["clipboard-read", "clipboard-write"],
+  });
+  const page = await context.newPage();
+  const fenShown = () => page.inputValue("#qp-fen");
+  const marked = () => page.locator("#qp-in-var").isVisible();
+  const playing = async () => (await page.getAttribute("#qp-play", "aria-pressed")) === "true";
+  const blur = () => page.evaluate(() => document.activeElement && document.activeElement.blur());
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
   page.on("request", (r) => {
@@ -87,10 +99,13 @@ try {
   });
   await page.goto(pathToFileURL(path.resolve(pagePath)).href);
   check("ply 0 (start)", await page.evaluate(shown), expected.main[0]);
+  check("ply 0: the FEN shown", await fenShown(), expected.mainFen[0]);
+  check("ply 0: no variation marker", await marked(), false);
   let ply = 0;
   for (const n of [10, 37]) {
     for (; ply < n; ply++) await page.keyboard.press("ArrowRight");
     check(`ArrowRight x${n}: ply ${n}`, await page.evaluate(shown), expected.main[n]);
+    check(`ArrowRight x${n}: the FEN shown`, await fenShown(), expected.mainFen[n]);
   }
   await page.screenshot({ path: shot });
   await page.keyboard.press("ArrowLeft");
@@ -108,10 +123,73 @@ try {
   check("the move clicked is highlighted", current.trim(), "马８进７");
   await page.keyboard.press("ArrowLeft");
   check("ArrowLeft in the variation: back to 2. 马八进七", await page.evaluate(shown), expected.nestedBefore);
+  check("in the variation: the FEN shown", await fenShown(), expected.nestedBeforeFen);
+  check("in the variation: the marker shows", await marked(), true);
   // Flipped: the same placement, read through the flipped geometry.
   await page.locator("#qp-flip").click();
   check("flipped", await page.evaluate(shown), expected.nestedBefore);
   await page.locator("#qp-flip").click();
+  // Back to the main line: where the outer variation leaves it (ply 1).
+  await page.locator("#qp-main").click();
+  check("↩ main line: ply 1", await page.evaluate(shown), expected.main[1]);
+  check("↩ main line: the marker is gone", await marked(), false);
+  check("↩ main line: the FEN shown", await fenShown(), expected.mainFen[1]);
+  // Copy: the clipboard holds the FEN shown (else the fallback selected it).
+  await page.locator("#qp-copy").click();
+  await page.waitForFunction(() => document.getElementById("qp-copied").textContent !== "");
+  const said = await page.textContent("#qp-copied");
+  if (said === "copied") {
+    const clip = await page.evaluate(() => navigator.clipboard.readText());
+    check("copy: the clipboard holds the FEN", clip, expected.mainFen[1]);
+  } else {
+    const selected = await page.evaluate(() => {
+      const f = document.getElementById("qp-fen");
+      return f.value.slice(f.selectionStart, f.selectionEnd);
+    });
+    check(`copy without a clipboard (${said}): the FEN is selected`, selected, expected.mainFen[1]);
+  }
+  await blur();
+  // Autoplay from two plies before the end: one move a second, then it stops.
+  const last = expected.main.length - 1;
+  await page.keyboard.press("End");
+  await page.keyboard.press("ArrowLeft");
+  await page.keyboard.press("ArrowLeft");
+  await page.locator("#qp-play").click();
+  check("autoplay: the button says it plays", await playing(), true);
+  await page.waitForTimeout(1400);
+  check(`autoplay, 1.4 s: ply ${last - 1}`, await page.evaluate(shown), expected.main[last - 1]);
+  check(`autoplay, 1.4 s: the FEN shown`, await fenShown(), expected.mainFen[last - 1]);
+  await page.waitForTimeout(1000);
+  check(`autoplay, 2.4 s: ply ${last}, the end`, await page.evaluate(shown), expected.main[last]);
+  check("autoplay stops at the end of the line", await playing(), false);
+  await page.waitForTimeout(1100);
+  check("after the end: still the last ply", await page.evaluate(shown), expected.main[last]);
+  // The key p starts it; a step by hand stops it.
+  await blur();
+  await page.keyboard.press("Home");
+  await page.keyboard.press("p");
+  check("p: autoplay", await playing(), true);
+  await page.waitForTimeout(1300);
+  check("p, 1.3 s: ply 1", await page.evaluate(shown), expected.main[1]);
+  await page.keyboard.press("ArrowRight");
+  check("ArrowRight stops autoplay", await playing(), false);
+  await page.waitForTimeout(1300);
+  check("stopped: still ply 2", await page.evaluate(shown), expected.main[2]);
+  // The search box: case-insensitive, full-width ASCII read as ASCII, every
+  // word must match; the tags' values count, not only the names shown.
+  const hidden = () => page.evaluate(() => Array.from(document.querySelectorAll("#qp-games option"), (o) => o.hidden));
+  await page.fill("#qp-search", "wang");
+  check("search wang: game 1 hidden, game 2 shown", JSON.stringify(await hidden()), "[true,false]");
+  check("search wang: the match is shown", await page.evaluate(() => document.getElementById("qp-games").selectedIndex), 1);
+  await page.fill("#qp-search", "ＷＡＮＧ");
+  check("search ＷＡＮＧ (full width)", JSON.stringify(await hidden()), "[true,false]");
+  await page.fill("#qp-search", "hu 1989");
+  check("search hu 1989", JSON.stringify(await hidden()), "[false,true]");
+  await page.fill("#qp-search", "ronghua");
+  check("search ronghua: both", JSON.stringify(await hidden()), "[false,false]");
+  await page.fill("#qp-search", "");
+  check("search cleared: both", JSON.stringify(await hidden()), "[false,false]");
+  await blur();
   // The second game stops at its illegal move.
   await page.selectOption("#qp-games", { index: 1 });
   await page.keyboard.press("End");

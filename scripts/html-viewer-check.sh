@@ -2,7 +2,10 @@
 # Checks the page of `qipu convert --to html` in headless Chromium: the board
 # shown after ArrowRight x10 and x37, a click on a variation's move, the
 # other keys, the flip and a game that stops at an illegal move, each read
-# from the <use> elements on the board and compared with `qipu fen`.
+# from the <use> elements on the board and compared with `qipu fen`; the FEN
+# shown under the board (all six fields, against `qipu fen`) and its copy
+# button, the variation marker and its way back, autoplay, and the search
+# box over the games.
 #
 #   scripts/html-viewer-check.sh [WORKDIR]
 #
@@ -30,14 +33,16 @@ $qipu convert "$fixture" --to html --force -o "$work/viewer.html" 2>/dev/null ||
 # What qipu fen gives: placements (the FEN's first field) by game, line and ply.
 $qipu fen --all-lines "$fixture" 2>/dev/null | awk -F'\t' '
     function placement(fen) { split(fen, f, " "); return f[1] }
-    $2 == 1 && $3 == "0" { main[$4] = placement($6); if ($4 > last) last = $4 }
+    $2 == 1 && $3 == "0" { main[$4] = placement($6); fen[$4] = $6; if ($4 > last) last = $4 }
     $2 == 1 && $3 == "1" && $4 == 4 { variation = placement($6) }
     $2 == 1 && $3 == "1.1" && $4 == 4 { nested = placement($6) }
-    $2 == 1 && $3 == "1.1" && $4 == 3 { before = placement($6) }
+    $2 == 1 && $3 == "1.1" && $4 == 3 { before = placement($6); beforeFen = $6 }
     $2 == 2 && $3 == "0" { if ($4 >= stopped_ply) { stopped_ply = $4; stopped = placement($6) } }
     END {
         printf "{\"main\": ["
         for (i = 0; i <= last; i++) printf "%s\"%s\"", (i ? "," : ""), main[i]
-        printf "], \"variation\": \"%s\", \"nested\": \"%s\", \"nestedBefore\": \"%s\", \"stopped\": \"%s\"}\n", variation, nested, before, stopped
+        printf "], \"mainFen\": ["
+        for (i = 0; i <= last; i++) printf "%s\"%s\"", (i ? "," : ""), fen[i]
+        printf "], \"variation\": \"%s\", \"nested\": \"%s\", \"nestedBefore\": \"%s\", \"nestedBeforeFen\": \"%s\", \"stopped\": \"%s\"}\n", variation, nested, before, beforeFen, stopped
     }' >"$work/expected.json"
 PLAYWRIGHT_DIR=$work node scripts/html-viewer-check.mjs "$work/viewer.html" "$work/expected.json" "$work/viewer.png"

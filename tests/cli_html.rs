@@ -211,3 +211,39 @@ fn moves_are_written_in_the_notation_asked_for() {
     assert_eq!(wxf[0]["nodes"][0]["t"], "C2.5");
     assert_eq!(wxf[0]["nodes"][0]["m"], "h2e2");
 }
+
+/// The page's id attribute `id` and the element it stands in.
+fn element<'a>(page: &'a str, id: &str) -> &'a str {
+    let at = page.find(&format!("id=\"{id}\"")).unwrap_or_else(|| panic!("no #{id} in the page"));
+    let open = page[..at].rfind('<').unwrap();
+    &page[open..open + page[open..].find('>').unwrap() + 1]
+}
+
+#[test]
+fn the_page_has_autoplay_a_fen_to_copy_a_variation_marker_and_a_search_box() {
+    let two = page(&[FIXTURE], None, 1);
+    // Buttons with their names, operable from the keyboard as buttons are.
+    assert!(
+        element(&two, "qp-play").starts_with("<button ")
+            && element(&two, "qp-play").contains("aria-label=\"play\"")
+    );
+    assert!(two.contains("\u{25b7} play</button>"));
+    assert!(element(&two, "qp-copy").starts_with("<button ") && two.contains(">copy</button>"));
+    assert!(element(&two, "qp-main").starts_with("<button ") && two.contains("\u{21a9} main line</button>"));
+    // The FEN in a read-only field with its label; the marker hidden at the start.
+    assert!(element(&two, "qp-fen").starts_with("<input ") && element(&two, "qp-fen").contains("readonly"));
+    assert!(two.contains("<label for=\"qp-fen\">FEN</label>"));
+    assert!(element(&two, "qp-in-var").contains(" hidden"));
+    // The search box goes with the chooser: a page of one game has neither.
+    let search = element(&two, "qp-search");
+    assert!(
+        search.starts_with("<input ") && search.contains("type=\"search\"") && search.contains("aria-label=")
+    );
+    let one = page(&[], Some("[Red \"x\"]\n\n1. h2e2 *\n"), 0);
+    assert!(!one.contains("id=\"qp-search\"") && !one.contains("id=\"qp-games\""));
+    assert!(one.contains("id=\"qp-play\"") && one.contains("id=\"qp-fen\""));
+    // The script knows the key p, the clipboard and its fallback.
+    for used in ["key === \"p\"", "navigator.clipboard.writeText", "fenBox.select()"] {
+        assert!(two.contains(used), "{used}");
+    }
+}

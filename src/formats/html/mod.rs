@@ -1,9 +1,12 @@
 //! A game viewer in one self-contained HTML page: the board (inline SVG,
 //! [`diagram::svg::svg_frame`](crate::diagram::svg::svg_frame), both ways up),
 //! the tags, the move list with comments and variations, stepped with the
-//! arrow keys or by clicking a move; a chooser when the page holds several
-//! games. Nothing is fetched: the style, the script and every game's data
-//! are inside the page.
+//! arrow keys or by clicking a move, or played a move a second (▷ play or
+//! the key `p`); the FEN of the position shown with a button that copies
+//! it; a badge, with a way back, when the position is off the main line; a
+//! chooser and a search box over it when the page holds several games.
+//! Nothing is fetched: the style, the script and every game's data are
+//! inside the page.
 //!
 //! qipu computes every position: each game's data ([`Game`], written by
 //! [`game`]) holds its move tree with the FEN after each move, and the
@@ -94,7 +97,11 @@ pub fn page(games: &[Game], title: &str) -> String {
             let label = if game.label.is_empty() { "game" } else { game.label.as_str() };
             out.push_str(&format!("<option>{}. {}</option>\n", i + 1, escape(label)));
         }
-        out.push_str("</select></header>\n");
+        out.push_str(concat!(
+            "</select>\n<input id=\"qp-search\" type=\"search\" placeholder=\"search the games\" ",
+            "aria-label=\"search the games (players, event, date…)\" autocomplete=\"off\"> ",
+            "<span id=\"qp-found\" aria-live=\"polite\"></span></header>\n",
+        ));
     }
     out.push_str("<main>\n<div id=\"qp-left\">\n<div id=\"qp-board\">");
     out.push_str(&svg_frame(&SvgStyle::default()));
@@ -107,8 +114,17 @@ pub fn page(games: &[Game], title: &str) -> String {
         "<button data-key=\"ArrowLeft\" title=\"Left\">\u{25c0}</button> ",
         "<button data-key=\"ArrowRight\" title=\"Right\">\u{25b6}</button> ",
         "<button data-key=\"End\" title=\"End\">\u{25b6}|</button> ",
+        "<button id=\"qp-play\" title=\"play the line (p)\" aria-label=\"play\" aria-pressed=\"false\">",
+        "\u{25b7} play</button> ",
         "<button id=\"qp-flip\" title=\"flip the board\">\u{21c5}</button></div>\n",
-        "<div id=\"qp-status\"></div>\n<div id=\"qp-comment\"></div>\n</div>\n",
+        "<div id=\"qp-in-var\" hidden><span>in a variation</span> ",
+        "<button id=\"qp-main\" title=\"back to where the variation leaves the main line\">",
+        "\u{21a9} main line</button></div>\n",
+        "<div id=\"qp-status\"></div>\n<div id=\"qp-comment\"></div>\n",
+        "<div id=\"qp-fen-row\"><label for=\"qp-fen\">FEN</label> ",
+        "<input id=\"qp-fen\" readonly spellcheck=\"false\"> ",
+        "<button id=\"qp-copy\" title=\"copy the FEN\">copy</button> ",
+        "<span id=\"qp-copied\" aria-live=\"polite\"></span></div>\n</div>\n",
         "<div id=\"qp-side\">\n<div id=\"qp-error\" hidden></div>\n<table id=\"qp-tags\"></table>\n",
         "<div id=\"qp-moves\"></div>\n</div>\n</main>\n",
     ));

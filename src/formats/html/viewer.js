@@ -12,6 +12,14 @@
   var status = document.getElementById("qp-status");
   var note = document.getElementById("qp-comment");
   var errorBox = document.getElementById("qp-error");
+  var playButton = document.getElementById("qp-play");
+  var inVariation = document.getElementById("qp-in-var");
+  var fenBox = document.getElementById("qp-fen");
+  var copied = document.getElementById("qp-copied");
+  var search = document.getElementById("qp-search");
+  var found = document.getElementById("qp-found");
+  var PLAY_MS = 1000; // autoplay: one move a second
+  var timer = null;
   var game = null; // {data, kids: [[child ids]], spans: [span by id]}
   var current = 0;
 
@@ -98,6 +106,24 @@
     }
   }
 
+  // On the main line: every move from the start is its parent's first child.
+  function onMainLine(id) {
+    for (; id > 0; id = node(id).p) {
+      if (game.kids[node(id).p][0] !== id) return false;
+    }
+    return true;
+  }
+
+  // Where the line shown leaves the main line: the position before its
+  // first move off it.
+  function branchPoint(id) {
+    var at = 0;
+    for (; id > 0; id = node(id).p) {
+      if (game.kids[node(id).p][0] !== id) at = node(id).p;
+    }
+    return at;
+  }
+
   function go(id) {
     if (game.spans[current]) game.spans[current].classList.remove("qp-current");
     current = id;
@@ -110,6 +136,9 @@
       }
     }
     drawBoard();
+    fenBox.value = fenOf(id) || "";
+    copied.textContent = "";
+    inVariation.hidden = onMainLine(id);
     var here = id === 0 ? null : node(id);
     status.textContent = here ? numberOf(id) + " " + here.t + (here.a ? " " + here.a : "") : "\u5f00\u5c40 start";
     note.textContent = here ? here.c || "" : game.data.comment || "";
@@ -171,7 +200,36 @@
     });
   }
 
+  function stopPlaying() {
+    if (timer === null) return;
+    clearInterval(timer);
+    timer = null;
+    playButton.textContent = "\u25b7 play";
+    playButton.setAttribute("aria-label", "play");
+    playButton.setAttribute("aria-pressed", "false");
+  }
+
+  // The next move of the line shown, if it replays.
+  function nextOf(id) {
+    var next = game.kids[id][0];
+    return next && !node(next).x ? next : 0;
+  }
+
+  function play() {
+    if (!game || timer !== null) return;
+    if (!nextOf(current)) return;
+    playButton.textContent = "\u2016 pause";
+    playButton.setAttribute("aria-label", "pause");
+    playButton.setAttribute("aria-pressed", "true");
+    timer = setInterval(function () {
+      var next = nextOf(current);
+      if (next) go(next);
+      if (!next || !nextOf(next)) stopPlaying();
+    }, PLAY_MS);
+  }
+
   function load(index) {
+    stopPlaying();
     var data = JSON.parse(sources[index].textContent);
     var kids = [[]];
     data.nodes.forEach(function (n, i) {
@@ -199,6 +257,11 @@
 
   function step(key) {
     if (!game) return false;
+    if (key === "p") {
+      if (timer === null) play();
+      else stopPlaying();
+      return true;
+    }
     var id = current;
     if (key === "ArrowRight") {
       var next = game.kids[id][0];
@@ -217,6 +280,7 @@
     } else {
       return false;
     }
+    stopPlaying();
     return true;
   }
 
@@ -224,12 +288,15 @@
     var t = e.target.closest ? e.target.closest("[data-node]") : null;
     if (!t) return;
     var id = parseInt(t.getAttribute("data-node"), 10);
+    stopPlaying();
     // A move that does not replay shows the position it stops in.
     go(id > 0 && node(id).x ? node(id).p : id);
   });
   document.addEventListener("keydown", function (e) {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
     if (e.target === chooser && (e.key === "ArrowUp" || e.key === "ArrowDown")) return;
+    // Typing in a text box (the search, the FEN) is not a command.
+    if (e.target && e.target.tagName === "INPUT") return;
     if (step(e.key)) e.preventDefault();
   });
   document.querySelectorAll("button[data-key]").forEach(function (b) {
@@ -237,6 +304,85 @@
       step(b.getAttribute("data-key"));
     });
   });
+  playButton.addEventListener("click", function () {
+    step("p");
+  });
+  document.getElementById("qp-main").addEventListener("click", function () {
+    stopPlaying();
+    go(branchPoint(current));
+  });
+  document.getElementById("qp-copy").addEventListener("click", function () {
+    var fen = fenBox.value;
+    function fallback() {
+      // No clipboard (a page opened from a file, an old browser): select the
+      // FEN for the reader to copy.
+      fenBox.focus();
+      fenBox.select();
+      var done = false;
+      try {
+        done = document.execCommand("copy");
+      } catch (err) {
+        done = false;
+      }
+      copied.textContent = done ? "copied" : "selected: press Ctrl+C to copy";
+    }
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      navigator.clipboard.writeText(fen).then(function () {
+        copied.textContent = "copied";
+      }, fallback);
+    } else {
+      fallback();
+    }
+  });
+  // The search box: case-insensitive substring matching over each game's
+  // name and tag values, full-width ASCII read as ASCII.
+  function folded(text) {
+    return text
+      .replace(/[\uff01-\uff5e]/g, function (c) {
+        return String.fromCharCode(c.charCodeAt(0) - 0xfee0);
+      })
+      .replace(/\u3000/g, " ")
+      .toLowerCase();
+  }
+  if (search && chooser) {
+    // Each game's name and tag values; only the tags of its data are read
+    // (they come first, up to `],"result":`, which no escaped value holds).
+    var haystacks = Array.prototype.map.call(chooser.options, function (o, i) {
+      var text = sources[i].textContent;
+      var end = text.indexOf('],"result":');
+      var values = [];
+      try {
+        values = JSON.parse(text.slice(0, end) + "]}").tags.map(function (t) {
+          return t[1];
+        });
+      } catch (err) {
+        values = [];
+      }
+      return folded(o.textContent + "\n" + values.join("\n"));
+    });
+    search.addEventListener("input", function () {
+      var words = folded(search.value).trim().split(/\s+/).filter(Boolean);
+      var shown = 0;
+      var first = -1;
+      Array.prototype.forEach.call(chooser.options, function (o, i) {
+        var hit = words.every(function (w) {
+          return haystacks[i].indexOf(w) >= 0;
+        });
+        o.hidden = !hit;
+        if (hit) {
+          shown++;
+          if (first < 0) first = i;
+        }
+      });
+      found.textContent = words.length ? shown + " of " + chooser.options.length + " games" : "";
+      // The game shown stays until a match is chosen; the first match is
+      // offered when the game shown does not match.
+      if (first >= 0 && chooser.options[chooser.selectedIndex].hidden) {
+        chooser.selectedIndex = first;
+        load(first);
+      }
+    });
+  }
   document.getElementById("qp-flip").addEventListener("click", function () {
     // The other orientation's frame waits in a <template>: swap them.
     var shown = box.querySelector("svg");
