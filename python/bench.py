@@ -362,11 +362,11 @@ def verdicts(binary, qipu, files):
 
 def compare(item, files, cchess_files, cchess_results, qipu_verdicts):
     """Where cchess and qipu disagree on the sample: counts, examples and the files both
-    read in full (cchess valid with qipu's main-line plies, qipu ok)."""
+    read in full (cchess valid with qipu's main-line plies, qipu valid)."""
     counts, examples, both = {}, {}, []
     for path, mine, (status, plies, detail, seconds) in zip(files, cchess_files, cchess_results):
         q_status, q_plies, q_message = qipu_verdicts.get(path, ("missing", 0, ""))
-        if q_status == "ok":
+        if q_status == "valid":
             if status == "valid" and plies == q_plies:
                 kind = None
                 both.append((path, seconds))

@@ -50,7 +50,7 @@ for block in blocks:
             path = f.name
         out = subprocess.run([qipu, "validate", path, "--format", "json"], capture_output=True, text=True)
         status = json.loads(out.stdout.splitlines()[0])
-        if status["status"] != "ok":
+        if status["status"] != "valid":
             problems.append("illegal: %s" % status["error"])
         else:
             trail = subprocess.run([qipu, "fen", path, "--format", "text"], capture_output=True, text=True).stdout

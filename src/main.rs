@@ -11,7 +11,8 @@ fn main() {
         Ok(code) => std::process::exit(code),
         Err(failure) => {
             if !failure.message.is_empty() {
-                eprintln!("{}", cli::error_line(&failure.message));
+                let line = cli::error_line(&failure.message);
+                eprintln!("{}", cli::color::problem_if(cli::color::stderr(), &line));
             }
             std::process::exit(failure.code);
         }

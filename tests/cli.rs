@@ -164,7 +164,7 @@ fn classify_names_openings_and_compares_tags() {
     // 1. 相三进五 象３进５ is A12 (列相局), whatever the tag says.
     assert_eq!((rows[1]["ecco"].as_str(), rows[1]["tagged"].as_str()), (Some("A12"), Some("A11")));
     assert!(rows[2]["ecco"].is_null());
-    assert_eq!(rows[2]["status"], "ok");
+    assert_eq!(rows[2]["status"], "valid");
     // An illegal game is classified by the moves before its first wrong one.
     assert_eq!((rows[3]["ecco"].as_str(), rows[3]["status"].as_str()), (Some("A12"), Some("illegal")));
     assert_eq!((rows[3]["error"]["ply"].as_u64(), rows[3]["error"]["line"].as_u64()), (Some(3), Some(10)));
@@ -227,7 +227,7 @@ fn openings_tree_merges_transpositions_and_writes_a_book() {
     assert!(book.contains("(1. 兵三进一"), "{book}");
     let out = qipu().args(["validate", "--format", "json", "-"]).write_stdin(book.clone()).output().unwrap();
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(report["status"], "ok", "{book}");
+    assert_eq!(report["status"], "valid", "{book}");
     assert_eq!(report["plies"], 3);
     assert!(report["variation_plies"].as_u64().unwrap() >= 3);
 }

@@ -97,7 +97,7 @@ fn every_command_survives_damaged_files_and_counts_them() {
     assert_eq!(rows.len(), games + no_record);
     assert_eq!(rows.iter().filter(|r| r["status"] == "no-record").count(), no_record);
     for row in &rows {
-        if row["status"] != "ok" {
+        if row["status"] != "valid" {
             let message = row["error"]["message"].as_str().unwrap_or("");
             assert!(!message.is_empty(), "a reason in words: {row}");
             assert!(row["source"].as_str().is_some_and(|s| !s.is_empty()), "{row}");
@@ -107,7 +107,7 @@ fn every_command_survives_damaged_files_and_counts_them() {
     let mixed: Vec<&serde_json::Value> =
         rows.iter().filter(|r| r["source"].as_str().is_some_and(|s| s.ends_with("mixed.pgn"))).collect();
     assert_eq!(mixed.len(), 2);
-    assert!(mixed.iter().all(|r| r["status"] == "ok"), "{mixed:?}");
+    assert!(mixed.iter().all(|r| r["status"] == "valid"), "{mixed:?}");
     let sources: std::collections::BTreeSet<&str> =
         rows.iter().filter_map(|r| r["source"].as_str()).collect();
     assert_eq!(sources.len(), files, "every input reported: {sources:?}");
@@ -143,9 +143,9 @@ fn every_command_survives_damaged_files_and_counts_them() {
     let lines: Vec<serde_json::Value> =
         String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(lines.len(), games + no_record);
-    let failed = lines.iter().filter(|l| l["status"] != "ok").count();
+    let failed = lines.iter().filter(|l| l["status"] != "valid").count();
     assert_eq!(failed, illegal + unreadable + no_record);
-    assert!(lines.iter().filter(|l| l["status"] != "ok").all(|l| l["error"]["message"].is_string()));
+    assert!(lines.iter().filter(|l| l["status"] != "valid").all(|l| l["error"]["message"].is_string()));
     let out = qipu().args(["stats", "--format", "json"]).arg(&dir).output().unwrap();
     let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(stats["games"].as_u64(), Some(games as u64), "{stats}");
@@ -247,7 +247,7 @@ fn archives_are_unreadable_and_say_what_they_are() {
     let out = qipu().args(["validate", "--format", "json"]).arg(dir.join("games.pgn.gz")).output().unwrap();
     let json = String::from_utf8(out.stdout).unwrap();
     assert_eq!(
-        json.lines().filter(|l| l.contains("games.pgn.gz\"") && l.contains("\"status\":\"ok\"")).count(),
+        json.lines().filter(|l| l.contains("games.pgn.gz\"") && l.contains("\"status\":\"valid\"")).count(),
         2,
         "{json}"
     );
@@ -298,7 +298,7 @@ fn a_gzip_file_cut_short_keeps_the_games_before_the_cut() {
         // As JSON: a line for each game, the cut one more.
         let out = qipu().args(["validate", "--format", "json"]).arg(&path).output().unwrap();
         let json = String::from_utf8(out.stdout).unwrap();
-        assert_eq!(json.lines().filter(|l| l.contains("\"status\":\"ok\"")).count(), whole, "{json}");
+        assert_eq!(json.lines().filter(|l| l.contains("\"status\":\"valid\"")).count(), whole, "{json}");
         let unreadable: Vec<&str> =
             json.lines().filter(|l| l.contains("\"status\":\"unreadable\"")).collect();
         assert_eq!(unreadable.len(), 1, "{json}");

@@ -79,7 +79,7 @@ fn convert_to_pgn_reads_back() {
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(
             (v["status"].as_str(), v["plies"].as_u64(), v["variation_plies"].as_u64()),
-            (Some("ok"), Some(3), Some(1))
+            (Some("valid"), Some(3), Some(1))
         );
     }
 }
@@ -192,7 +192,7 @@ fn stats_in_text_and_json() {
     let json = qipu().args(["stats", "--format", "json", "-"]).write_stdin(games.clone()).output().unwrap();
     let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
     assert_eq!(v["games"], 3);
-    assert_eq!(v["by_status"]["ok"], 2);
+    assert_eq!(v["by_status"]["valid"], 2);
     assert_eq!(v["by_status"]["illegal"], 1);
     assert_eq!(v["by_result"]["1-0"], 1);
     assert_eq!(v["first_moves_red"][0]["move"], "炮二平五");

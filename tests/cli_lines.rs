@@ -226,7 +226,7 @@ fn wrong_lines_are_reported_with_line_and_column_and_the_others_read() {
     let reports: Vec<serde_json::Value> = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(reports.len(), 44);
     assert!(reports.iter().all(|r| r["format"] == "uci"));
-    assert!(reports[..40].iter().all(|r| r["status"] == "ok"), "{stdout}");
+    assert!(reports[..40].iter().all(|r| r["status"] == "valid"), "{stdout}");
     let place = |r: &serde_json::Value| {
         (r["status"].clone(), r["error"]["line"].clone(), r["error"]["column"].clone())
     };

@@ -152,6 +152,8 @@ fn results_terminations_statuses() {
     assert_eq!(games(&["--termination", "none"]), [1, 3, 4, 5, 7]);
     assert_eq!(games(&["--status", "illegal"]), [3]);
     assert_eq!(games(&["--status", "valid", "--player", "吕钦"]), [1, 7]);
+    // `ok`, the word JSON reports said before they said `valid`, is still taken.
+    assert_eq!(games(&["--status", "ok", "--player", "吕钦"]), [1, 7]);
 }
 
 #[test]

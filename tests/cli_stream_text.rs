@@ -86,7 +86,7 @@ fn large_wxf_and_plain_text_files_read_every_game() {
         std::fs::write(&path, &text).unwrap();
         let (one, summary) = validate(&path, "1");
         assert_eq!(one.matches(&format!("\"format\":\"{format}\"")).count(), games, "{name}");
-        assert_eq!(one.matches("\"status\":\"ok\"").count(), games, "{name}: every game replays");
+        assert_eq!(one.matches("\"status\":\"valid\"").count(), games, "{name}: every game replays");
         let all = format!("{games} game(s): {games} valid, 0 illegal, 0 unreadable (1 input(s))");
         assert!(summary.contains(&all), "{name}: {summary}");
         assert_eq!(validate(&path, "2").0, one, "{name}: the same on two threads");

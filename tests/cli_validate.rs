@@ -53,7 +53,7 @@ fn json_lines_have_the_contract_fields() {
     let ok = &lines[0];
     assert_eq!(ok["source"], path.display().to_string());
     assert_eq!(ok["index"], 0);
-    assert_eq!(ok["status"], "ok");
+    assert_eq!(ok["status"], "valid");
     assert_eq!(ok["format"], "pgn");
     assert_eq!(ok["encoding"], "utf-8");
     assert_eq!(ok["plies"], 3);
@@ -99,10 +99,10 @@ fn directories_standard_input_and_encodings() {
     assert_eq!(
         summary,
         [
-            ("a.pgn".to_string(), "ok".to_string()),
+            ("a.pgn".to_string(), "valid".to_string()),
             ("image.bin".to_string(), "no-record".to_string()),
             ("notes.txt".to_string(), "no-record".to_string()),
-            ("gbk.pgn".to_string(), "ok".to_string()),
+            ("gbk.pgn".to_string(), "valid".to_string()),
         ]
     );
     assert_eq!(lines[3]["encoding"], "gb18030");
@@ -159,7 +159,7 @@ fn one_unreadable_record_among_several_is_counted_and_placed() {
         (rows[0]["status"].as_str(), rows[0]["format"].as_str()),
         (Some("unreadable"), Some("dhtmlxq"))
     );
-    assert_eq!(rows[1]["status"], "ok");
+    assert_eq!(rows[1]["status"], "valid");
 }
 
 #[test]

@@ -155,7 +155,7 @@ fn validate_reports_wxf_games_and_accounts_for_a_damaged_one() {
 
     let out = qipu().args(["validate", "--format", "json"]).arg(&path).output().unwrap();
     let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(line["status"], "ok");
+    assert_eq!(line["status"], "valid");
     assert_eq!(line["format"], "wxf");
     assert_eq!(line["plies"], 54);
     assert_eq!(line["result"], "0-1");

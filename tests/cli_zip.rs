@@ -169,7 +169,7 @@ fn archives_inside_archives_and_what_they_hold() {
         let chain: String = (1..depth).map(|d| format!(":level{d}.zip")).collect();
         let source = format!("{a}{chain}:g{depth}.pgn");
         assert_eq!(
-            json.iter().filter(|g| g["source"] == source && g["status"] == "ok").count(),
+            json.iter().filter(|g| g["source"] == source && g["status"] == "valid").count(),
             2,
             "{source}"
         );
@@ -201,7 +201,11 @@ fn archives_inside_archives_and_what_they_hold() {
     let a = archive.display().to_string();
     for member in ["d/games.pgn", "games.pgn.gz"] {
         let source = format!("{a}:x.zip:y.zip:{member}");
-        assert_eq!(json.iter().filter(|g| g["source"] == source && g["status"] == "ok").count(), 2, "{text}");
+        assert_eq!(
+            json.iter().filter(|g| g["source"] == source && g["status"] == "valid").count(),
+            2,
+            "{text}"
+        );
     }
 }
 
@@ -280,7 +284,7 @@ fn hostile_archives_are_refused_with_a_reason() {
         assert!(l.contains("unreadable") && l.contains(why), "{l}");
     }
     assert_eq!(
-        json.iter().filter(|g| g["source"] == format!("{m}:fine.pgn") && g["status"] == "ok").count(),
+        json.iter().filter(|g| g["source"] == format!("{m}:fine.pgn") && g["status"] == "valid").count(),
         2
     );
     assert!(line(&text, &format!("{d}/twice.zip")).contains("members of the same name"), "{text}");
@@ -289,9 +293,9 @@ fn hostile_archives_are_refused_with_a_reason() {
     assert!(line(&text, &format!("{d}/games.dat")).contains("named *.zip"), "{text}");
     // The games beside them are read: good.pgn, fine.pgn, twice.zip's one,
     // and those of the member that ends short before its end (both whole).
-    assert_eq!(json.iter().filter(|g| g["status"] == "ok").count(), 8, "{text}");
+    assert_eq!(json.iter().filter(|g| g["status"] == "valid").count(), 8, "{text}");
     assert_eq!(
-        json.iter().filter(|g| g["source"] == format!("{m}:short.pgn") && g["status"] == "ok").count(),
+        json.iter().filter(|g| g["source"] == format!("{m}:short.pgn") && g["status"] == "valid").count(),
         2
     );
     // Named on the command line, the zip under another name is opened.

@@ -77,7 +77,7 @@ fn validate_accounts_for_every_fixture() {
     for (k, line) in lines.iter().enumerate() {
         let format = FORMATS[k / 4].0;
         assert!(line.contains(&format!("\"format\":\"{format}\"")), "{line}");
-        assert!(line.contains("\"status\":\"ok\""), "{line}");
+        assert!(line.contains("\"status\":\"valid\""), "{line}");
         let plies = games()[k % 4].len();
         assert!(line.contains(&format!("\"plies\":{plies},")), "{line}");
     }

@@ -22,14 +22,14 @@ def test_validate_equals_the_command_on_the_corpus(cli, corpus_sample):
     assert len(got) == len(expected) > 100
     assert got == expected
     statuses = {r["status"] for r in got}
-    assert "ok" in statuses
+    assert "valid" in statuses
 
 
 def test_reports_of_games_equal_validate(formats_dir):
     reports = qipu.validate(formats_dir)
     games = list(qipu.read(formats_dir))
     assert [g.report_dict() for g in games] == reports
-    names = {"ok": "valid", "illegal": "illegal", "unreadable": "unreadable"}
+    names = {"valid": "valid", "illegal": "illegal", "unreadable": "unreadable"}
     assert [g.status for g in games] == [names[r["status"]] for r in reports]
 
 

@@ -34,7 +34,7 @@ def sources(function, inputs, tmp_path):
     if function == "validate":
         return [(r["source"], r["plies"]) for r in qipu.validate(inputs)]
     if function == "stats":
-        return qipu.stats(inputs)["by_status"].get("ok", 0)
+        return qipu.stats(inputs)["by_status"].get("valid", 0)
     if function == "convert":
         out = tmp_path / "out.pgn"
         counts = qipu.convert(inputs, to="pgn", output=out, notation="iccs", force=True)
@@ -144,11 +144,11 @@ def test_a_file_that_is_no_record_is_still_an_unreadable_game(function, tmp_path
     junk.write_bytes(b"\x00\x01\x02 no game here")
     if function == "validate":
         reports = qipu.validate([junk, game_file])
-        assert [r["status"] for r in reports] == ["unreadable", "ok"]
+        assert [r["status"] for r in reports] == ["unreadable", "valid"]
     elif function == "read":
         assert [g.status for g in qipu.read([junk, game_file])] == ["unreadable", "valid"]
     elif function == "stats":
-        assert qipu.stats([junk, game_file])["by_status"] == {"ok": 1, "unreadable": 1}
+        assert qipu.stats([junk, game_file])["by_status"] == {"valid": 1, "unreadable": 1}
     elif function == "convert":
         counts = qipu.convert([junk, game_file], to="pgn", output=tmp_path / "out.pgn")
         assert (counts["unreadable"], counts["written"]) == (1, 1)

@@ -507,7 +507,7 @@ pub struct Stats {
     pub games: usize,
     /// Games by format and encoding (`pgn utf-8`, `xqf`).
     pub by_format: BTreeMap<String, usize>,
-    /// Games by status: ok, illegal, unreadable.
+    /// Games by status: valid, illegal, unreadable.
     pub by_status: BTreeMap<String, usize>,
     /// Games by stated result (`1-0`, `0-1`, `1/2-1/2`, `*`, `none`).
     pub by_result: BTreeMap<String, usize>,

@@ -211,7 +211,7 @@ fn summary(html: &mut String, stats: &Stats) {
     let g = stats.games;
     let mut rows = vec![
         ["games".to_string(), g.to_string(), String::new()],
-        ["valid".to_string(), status("ok").to_string(), share(status("ok"), g)],
+        ["valid".to_string(), status("valid").to_string(), share(status("valid"), g)],
         ["illegal".to_string(), status("illegal").to_string(), share(status("illegal"), g)],
         ["unreadable".to_string(), status("unreadable").to_string(), share(status("unreadable"), g)],
         ["with comments".to_string(), stats.with_comments.to_string(), share(stats.with_comments, g)],

@@ -15,6 +15,7 @@ use crate::record::{GameResult, Record, RecordedMove, Resolution, Skip, Span, Vi
 /// let statuses: Vec<Status> = qipu::formats::pgn::read_with(text, &mut Checker::default()).iter().map(|c| c.status).collect();
 /// assert_eq!(statuses, [Status::Valid, Status::Illegal, Status::Illegal]); // the last has no king
 /// assert_eq!(Status::Illegal.as_str(), "illegal");
+/// assert_eq!(Status::Valid.as_str(), "valid");
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Status {
@@ -27,10 +28,11 @@ pub enum Status {
 }
 
 impl Status {
-    /// `ok`, `illegal` or `unreadable`: the `status` of JSON output.
+    /// `valid`, `illegal` or `unreadable`: the `status` of JSON output,
+    /// the words `--status` takes.
     pub fn as_str(self) -> &'static str {
         match self {
-            Status::Valid => "ok",
+            Status::Valid => "valid",
             Status::Illegal => "illegal",
             Status::Unreadable => "unreadable",
         }

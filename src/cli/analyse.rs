@@ -580,7 +580,7 @@ impl Run<'_, '_> {
             if !f.recovered {
                 self.failures += 1;
             }
-            tally.tell(&ProblemLine::warning(&tag.source, None, Some(tag.index), message).to_string());
+            tally.warn(&ProblemLine::warning(&tag.source, None, Some(tag.index), message));
         }
         if let Some(reports) = self.reports.as_mut() {
             let line = report_json(&tag, &game);

@@ -275,7 +275,9 @@ fn run_probe(args: &ProbeArgs, out: &mut impl Write) -> Result<(), Failure> {
     }
     if moves.is_empty() {
         let why = format!("no move for {}", pos.fen());
-        eprintln!("{}", qipu::batch::ProblemLine::warning(&path.display().to_string(), None, None, why));
+        let line =
+            qipu::batch::ProblemLine::warning(&path.display().to_string(), None, None, why).to_string();
+        eprintln!("{}", super::color::problem_if(super::color::stderr(), &line));
     }
     Ok(())
 }

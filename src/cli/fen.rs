@@ -350,7 +350,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
         if game.followed.too_deep {
             let why =
                 format!("variations nested more than {MAX_LINE_DEPTH} deep: their positions are left out");
-            tally.tell(&ProblemLine::warning(&meta.source, None, Some(index), why).to_string());
+            tally.warn(&ProblemLine::warning(&meta.source, None, Some(index), why));
         }
         let in_main_line = game.replayed.error.as_ref().is_some_and(|e| !e.in_variation());
         let stops = if in_main_line { " (the trail stops there)" } else { "" };

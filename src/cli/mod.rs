@@ -26,6 +26,7 @@ pub mod output;
 mod perft;
 mod progress;
 pub(crate) mod quiet;
+pub(crate) mod repeats;
 mod select;
 mod shape;
 mod show;
@@ -51,6 +52,11 @@ pub struct Cli {
     /// Print only problems and the summary: no progress line, no other information.
     #[arg(short, long, global = true)]
     pub quiet: bool,
+    /// Print every warning in text reports: by default a warning whose message was printed 5
+    /// times already is counted, and one line at the end tells how many were not shown (JSON
+    /// reports, `--format json`, keep every warning).
+    #[arg(long, global = true)]
+    pub all_warnings: bool,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
@@ -326,7 +332,8 @@ pub(crate) fn inputs(paths: &[std::path::PathBuf]) -> Vec<qipu::batch::Input> {
     for path in &expanded.loops {
         let why =
             "a link to a folder already read (a loop, or the same folder under another name): not read again";
-        eprintln!("{}", ProblemLine::warning(&qipu::batch::escaped_name(path), None, None, why));
+        let line = ProblemLine::warning(&qipu::batch::escaped_name(path), None, None, why).to_string();
+        eprintln!("{}", color::problem_if(color::stderr(), &line));
     }
     expanded.inputs
 }
@@ -414,6 +421,7 @@ pub(crate) fn write_json(
 pub fn run(cli: Cli) -> Result<i32, Failure> {
     color::set_choice(cli.color);
     quiet::set(cli.quiet);
+    repeats::set_all(cli.all_warnings);
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let code = match cli.command {

@@ -7,6 +7,8 @@ use std::time::{Duration, Instant};
 
 use qipu::batch::{ProblemLine, Status};
 
+use super::repeats::Repeats;
+
 /// Counts inputs and games and redraws one status line now and then.
 #[derive(Debug)]
 pub struct Progress {
@@ -131,6 +133,8 @@ pub struct Tally {
     open: bool,
     /// Problems are counted, not told (the command reports them itself).
     quiet: bool,
+    /// Warnings told, by message: the first of each in full.
+    repeats: Repeats,
     progress: Progress,
 }
 
@@ -204,6 +208,7 @@ impl Tally {
             inputs: 0,
             open: false,
             quiet: false,
+            repeats: Repeats::default(),
             progress: Progress::new(inputs_total),
         }
     }
@@ -283,7 +288,16 @@ impl Tally {
     /// characters of the message are escaped (see [`escaped`]).
     pub fn tell(&mut self, message: &str) {
         self.progress.finish();
-        eprintln!("{}", escaped(message));
+        eprintln!("{}", super::color::problem_if(super::color::stderr(), &escaped(message)));
+    }
+
+    /// Tells a problem line, unless it is one more warning of a message
+    /// told [`SHOWN`](super::repeats::SHOWN) times already (counted, told
+    /// at the end in one line).
+    pub fn warn(&mut self, problem: &ProblemLine) {
+        if self.repeats.tell(problem) {
+            self.tell(&problem.to_string());
+        }
     }
 
     /// Counts an input as done.
@@ -300,6 +314,9 @@ impl Tally {
             self.inputs += 1;
         }
         self.progress.finish();
+        for line in std::mem::take(&mut self.repeats).untold() {
+            eprintln!("{}", super::color::problem_if(super::color::stderr(), &escaped(&line)));
+        }
     }
 
     /// The summary line: `N game(s): V valid, I illegal, U unreadable (K input(s))`,
@@ -322,7 +339,7 @@ impl Tally {
     /// `source` (a tag, a text): a warning, counted.
     pub fn lost(&mut self, source: &str, index: Option<usize>, what: &qipu::formats::write::WriteWarning) {
         self.lost += 1;
-        self.tell(&ProblemLine::warning(source, None, index, what).to_string());
+        self.warn(&ProblemLine::warning(source, None, index, what));
     }
 
     /// The end of convert's summary line: `N written`, and when the

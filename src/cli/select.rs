@@ -65,7 +65,8 @@ pub enum TerminationArg {
 /// `--status` values.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum StatusArg {
-    /// Every move replays.
+    /// Every move replays (`ok`, the word JSON reports used before, is taken too).
+    #[value(alias = "ok")]
     Valid,
     /// A move (or the start position) is not legal.
     Illegal,

@@ -171,7 +171,8 @@ fn from_file(path: &Path, game: usize, ply: Option<usize>) -> Result<Shown, Fail
     let cut = ply.is_none() && wrong.is_some();
     if let (true, Some(e)) = (cut, wrong) {
         let note = format!(" (showing the position after ply {plies}, the last that replays)");
-        eprintln!("{}", ProblemLine::replay(&name, game - 1, e, &note));
+        let line = ProblemLine::replay(&name, game - 1, e, &note).to_string();
+        eprintln!("{}", color::problem_if(color::stderr(), &line));
     }
     let position = record
         .positions()

@@ -5,6 +5,7 @@ use std::io::Write;
 
 use super::args::Opened;
 use super::progress::{Outcome, Tally, summary_line};
+use super::repeats::Repeats;
 use super::{Failure, OutputFormat};
 use qipu::batch::{ProblemLine, Report, Status};
 use qipu::rules::judge::Verdict;
@@ -26,10 +27,12 @@ pub struct Args {
 /// Validates every game of every input.
 pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     let Opened { inputs, mut sink, batch, mut chooser } = args.batch.open(stdout)?;
+    let colored = !sink.is_file() && super::color::stdout();
     let out = &mut sink;
     // Every game is counted; only those selected are reported, here
     // rather than on standard error.
     let mut tally = Tally::new(inputs.len()).quiet();
+    let mut repeats = Repeats::default();
     let selection = chooser.selection().clone();
     chooser.pass(
         &batch,
@@ -65,7 +68,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
                     super::write_json(&mut *out, &report)?;
                     writeln!(out)?;
                 }
-                OutputFormat::Text => write_text(&report, out)?,
+                OutputFormat::Text => write_text(&report, colored, &mut repeats, out)?,
             }
             Ok(())
         },
@@ -78,6 +81,9 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
         // The summary ends the text report; written into a file, it is told
         // on standard error too.
         OutputFormat::Text => {
+            for untold in repeats.untold() {
+                writeln!(out, "{}", super::color::problem_if(colored, &super::progress::escaped(&untold)))?;
+            }
             writeln!(out, "{line}")?;
             if sink.is_file() {
                 eprintln!("{line}");
@@ -91,10 +97,17 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
 
 /// Writes the text report of a game, its problems as every command tells
 /// them ([`ProblemLine`]): each line escaped, so that the text of a record (a
-/// move, a tag) cannot break a line or forge one.
-fn write_text(r: &Report, out: &mut impl Write) -> std::io::Result<()> {
+/// move, a tag) cannot break a line or forge one; their severity coloured
+/// when `colored`. A warning of a message told [`SHOWN`](super::repeats::SHOWN)
+/// times already is counted in `repeats`, not told.
+fn write_text(r: &Report, colored: bool, repeats: &mut Repeats, out: &mut impl Write) -> std::io::Result<()> {
     for problem in ProblemLine::of_report(r) {
-        writeln!(out, "{}", super::progress::escaped(&problem.to_string()))?;
+        if !repeats.tell(&problem) {
+            continue;
+        }
+        let text = problem.to_string();
+        let line = super::progress::escaped(&text);
+        writeln!(out, "{}", super::color::problem_if(colored, &line))?;
     }
     Ok(())
 }
