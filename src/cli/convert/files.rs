@@ -91,8 +91,7 @@ fn run(
         Judged { matches: judged.matches, key: judged.key, game }
     };
     let make = || Map::new(RecordBuilder::default(), write);
-    let mut fixed_count = 0;
-    let fixed = &mut fixed_count;
+    let mut fixed = 0;
     chooser.pass(&batch, inputs, &mut tally, make, |meta, event, tally| {
         let PassEvent::Game { index, game: c, selected } = event else { return Ok(()) };
         // A game the format cannot hold is told so next: not "written".
@@ -103,7 +102,7 @@ fn run(
         if c.unreadable.is_some() || !selected {
             return Ok(());
         }
-        tell_fixed(tally, fixed, &meta.source, index, c.fixed.as_ref());
+        tell_fixed(tally, &mut fixed, &meta.source, index, c.fixed.as_ref());
         let bytes = match c.bytes {
             Ok(written) => {
                 for w in &written.warnings {
@@ -131,7 +130,7 @@ fn run(
         }
         Ok(())
     })?;
-    Ok((tally, chooser.summary() + &fixed_summary(args, fixed_count)))
+    Ok((tally, chooser.summary() + &fixed_summary(args, fixed)))
 }
 
 /// Writes every game of `inputs` as one CBL library `path`, named after
