@@ -212,6 +212,110 @@ fn positions_mirrored_and_in_variations() {
     );
 }
 
+/// Games reaching one position by different orders of moves, its mirror,
+/// another position, and the position in a variation only.
+const ORDERS: &str = concat!(
+    // 1: 炮二平五 马8进7 马八进七 — the position P.
+    "[Red \"a\"]\n1. h2e2 h9g7 2. b0c2 i9h9 *\n\n",
+    // 2: P by another order (马八进七 first), in Chinese notation.
+    "[Red \"b\"]\n1. 马八进七 马８进７ 2. 炮二平五 车９平８ *\n\n",
+    // 3: P's mirror (炮八平五 马2进3 马二进三), in WXF.
+    "[Red \"c\"]\n1. C8=5 H2+3 2. H2+3 *\n\n",
+    // 4: the same placement as P with the other side to move: never.
+    "[Red \"d\"]\n1. h2e2 *\n\n",
+    // 5: P only in a variation.
+    "[Red \"e\"]\n1. h2e2 h9g7 2. h0g2 (2. b0c2 i9h9) b9c7 *\n",
+);
+
+fn reaching(args: &[&str]) -> Vec<u64> {
+    selected_from(ORDERS, args).0
+}
+
+#[test]
+fn moves_select_the_games_reaching_their_position_by_any_order() {
+    for p in [
+        "炮二平五 马8进7 马八进七",
+        "1. h2e2 h9g7 2. b0c2",
+        "C2=5 H8+7 H8+7",
+        "1.b0c2 h9g7 2.h2e2",
+        "Che3 Hg8 Hc3",
+    ] {
+        assert_eq!(reaching(&["--moves", p]), [1, 2], "{p}");
+    }
+    assert_eq!(reaching(&["--moves", "h2e2 h9g7 b0c2", "--mirror"]), [1, 2, 3]);
+    assert_eq!(reaching(&["--moves", "h2e2 h9g7 b0c2", "--in-variations"]), [1, 2, 5]);
+    // Several sequences: a game reaching any of them.
+    assert_eq!(reaching(&["--moves", "h2e2 h9g7 b0c2", "--moves", "b2e2 b9c7 h0g2"]), [1, 2, 3]);
+    // The side to move counts: after one move, Black is to move.
+    assert_eq!(reaching(&["--moves", "h2e2"]), [1, 4, 5]);
+    let dir = tempfile_dir("moves-file");
+    let file = dir.join("openings.txt");
+    std::fs::write(&file, "# openings wanted\n炮二平五 马8进7 马八进七\n\n炮八平五 马2进3 马二进三\n")
+        .unwrap();
+    let (numbers, summary) = selected_from(ORDERS, &["--moves-file", file.to_str().unwrap()]);
+    assert_eq!(numbers, [1, 2, 3]);
+    assert!(summary.contains("3 selected, 2 left out"), "{summary}");
+    // Every command takes it.
+    let out = qipu()
+        .args(["stats", "--format", "json", "--moves", "h2e2 h9g7 b0c2", "-"])
+        .write_stdin(ORDERS)
+        .output()
+        .unwrap();
+    let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(stats["games"], 2, "{stats}");
+}
+
+#[test]
+fn not_in_leaves_out_the_games_of_a_reference_collection() {
+    let dir = tempfile_dir("not-in");
+    // The reference: COPIES' game a (12 plies) under other tags, in a
+    // folder, and game f.
+    std::fs::create_dir_all(dir.join("ref/sub")).unwrap();
+    std::fs::write(
+        dir.join("ref/sub/old.pgn"),
+        "[Red \"old\"]\n1. h0g2 h9g7 2. g2h0 g7h9 3. h0g2 h9g7 4. g2h0 g7h9 5. h0g2 h9g7 6. g2h0 g7h9 1-0\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("ref/short.pgn"), "1. g3g4 h9g7 2. h0g2 *\n").unwrap();
+    let reference = dir.join("ref");
+    let reference = reference.to_str().unwrap();
+    let (numbers, summary) = selected_from(COPIES, &["--not-in", reference]);
+    // a and b are the line again, f the short game; c (longer), d
+    // (truncated) and e (the mirror) are not the same line.
+    assert_eq!(numbers, [3, 4, 5], "{summary}");
+    assert!(
+        summary.contains("3 selected, 3 left out (3 in the reference collection of 2 games)"),
+        "{summary}"
+    );
+    // The mirror too, with --dedupe=mirror (which also leaves out copies
+    // among the games: none here but the reference's).
+    let (numbers, _) = selected_from(COPIES, &["--not-in", reference, "--dedupe=line,mirror"]);
+    assert_eq!(numbers, [3, 4]);
+    // Without --dedupe, copies among the games themselves stay.
+    let twice = format!("{COPIES}\n\n[Red \"g\"]\n1. g3g4 h9g7 *\n\n[Red \"h\"]\n1. g3g4 h9g7 *\n");
+    let (numbers, _) = selected_from(&twice, &["--not-in", reference]);
+    assert_eq!(numbers, [3, 4, 5, 7, 8]);
+    // --invert first, then the reference: the games not by "a" that are new.
+    let (numbers, _) = selected_from(COPIES, &["--not-in", reference, "--red", "^a$", "--invert"]);
+    assert_eq!(numbers, [3, 4, 5]);
+    // convert writes only the new games; merged with the reference they
+    // hold no copy of its games.
+    let out = qipu()
+        .args(["convert", "--to", "pgn", "--not-in", reference, "-"])
+        .write_stdin(COPIES)
+        .output()
+        .unwrap();
+    let written = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(written.matches("[Red ").count(), 3, "{written}");
+    assert!(written.contains("[Red \"c\"]") && !written.contains("[Red \"a\"]"));
+    // The reference may be the output of an earlier run: nothing is left
+    // out twice, nothing new is lost.
+    let merged = dir.join("new.pgn");
+    std::fs::write(&merged, &written).unwrap();
+    let (numbers, _) = selected_from(COPIES, &["--not-in", reference, "--not-in", merged.to_str().unwrap()]);
+    assert_eq!(numbers, Vec::<u64>::new());
+}
+
 #[test]
 fn material_at_the_end_and_anywhere() {
     assert_eq!(games(&["--material", "RR vs K"]), [2]);
@@ -345,6 +449,12 @@ fn bad_criteria_are_usage_errors_that_say_why() {
         (&["--position", "not a fen"][..], "--position"),
         (&["--games", "0"][..], "game numbers"),
         (&["--mirror"][..], "--position"),
+        (&["--in-variations"][..], "--in-variations needs --position or --moves"),
+        (&["--moves", "h2e2 h9g7 h0g4"][..], "--moves \"h2e2 h9g7 h0g4\": move 3 \"h0g4\""),
+        (&["--moves", "1."][..], "no move"),
+        (&["--moves", "h2e2", "--position", "x"][..], "cannot be used with"),
+        (&["--moves-file", "/no/such/moves.txt"][..], "--moves-file \"/no/such/moves.txt\": cannot read it"),
+        (&["--not-in", "/no/such/reference.pgn"][..], "--not-in /no/such/reference.pgn: "),
     ] {
         let out = qipu().arg("validate").args(args).arg("-").write_stdin(GAMES).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -356,10 +466,10 @@ fn bad_criteria_are_usage_errors_that_say_why() {
 #[test]
 fn option_errors_are_told_with_the_flags_names_first_one_first() {
     for (args, says) in [
-        (&["--mirror"][..], "qipu: error: --mirror needs --position (or openings --suite)\n"),
+        (&["--mirror"][..], "qipu: error: --mirror needs --position or --moves (or openings --suite)\n"),
         (
             &["--mirror", "--tag", "Event"][..],
-            "qipu: error: --mirror needs --position (or openings --suite)\n",
+            "qipu: error: --mirror needs --position or --moves (or openings --suite)\n",
         ),
         (
             &["--tag", "Event", "--position", "x"][..],

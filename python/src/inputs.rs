@@ -120,7 +120,7 @@ fn read_stream(obj: &Bound<'_, PyAny>) -> PyResult<Item> {
 
 /// A `FileNotFoundError` for `path` when it does not exist (`-`, standard
 /// input, is not looked for), told as Python tells it, with `.filename`.
-fn must_exist(obj: &Bound<'_, PyAny>, path: &std::path::Path) -> PyResult<()> {
+pub fn must_exist(obj: &Bound<'_, PyAny>, path: &std::path::Path) -> PyResult<()> {
     if path.as_os_str() == "-" {
         return Ok(());
     }

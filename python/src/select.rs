@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use qipu::batch::{Batch, Input, Meta, Status};
 use qipu::dedupe::{Keep, Kinds};
 use qipu::formats::UnreadableReason;
@@ -112,6 +112,29 @@ fn options(given: &Bound<'_, PyDict>) -> PyResult<Options> {
             "site" => o.site = Some(text(&name, v)?),
             "opening" => o.opening = Some(text(&name, v)?),
             "position" => o.position = Some(text(&name, v)?),
+            "moves" => {
+                o.moves = if v.is_instance_of::<PyString>() {
+                    vec![text(&name, v)?]
+                } else {
+                    v.try_iter()
+                        .and_then(|items| items.map(|item| item?.extract::<String>()).collect())
+                        .map_err(|_| PyTypeError::new_err("moves: expected a text or a list of texts"))?
+                }
+            }
+            "not_in" => {
+                let paths: Vec<Bound<'_, PyAny>> = if v.is_instance_of::<PyList>() || v.is_instance_of::<PyTuple>() {
+                    v.try_iter()?.collect::<PyResult<_>>()?
+                } else {
+                    vec![v.clone()]
+                };
+                for p in &paths {
+                    let path: std::path::PathBuf = p.extract().map_err(|_| {
+                        PyTypeError::new_err("not_in: expected a path (str or os.PathLike) or a list of paths")
+                    })?;
+                    crate::inputs::must_exist(p, &path)?;
+                    o.not_in.push(path);
+                }
+            }
             "date" => o.date = Some(parsed("date", v)?),
             "ecco" => o.ecco = Some(parsed("ecco", v)?),
             "plies" => o.plies = Some(parsed("plies", v)?),
@@ -196,8 +219,8 @@ fn options(given: &Bound<'_, PyDict>) -> PyResult<Options> {
             _ => return Err(PyTypeError::new_err(format!("unexpected keyword argument {name:?}"))),
         }
     }
-    if o.in_variations && o.position.is_none() {
-        return Err(PyValueError::new_err("in_variations needs position"));
+    if o.in_variations && o.position.is_none() && o.moves.is_empty() {
+        return Err(PyValueError::new_err("in_variations needs position or moves"));
     }
     if let Some(at) = material_at {
         match &mut o.material {

@@ -26,6 +26,9 @@ CASES = [
     ({"opening": "中炮"}, ["--opening", "中炮"]),
     ({"position": AFTER_H2E2, "mirror": True}, ["--position", AFTER_H2E2, "--mirror"]),
     ({"material": "R* vs R*", "material_at": "any", "limit": 30}, ["--material", "R* vs R*", "--material-at", "any", "--limit", "30"]),
+    ({"moves": "炮二平五 马8进7"}, ["--moves", "炮二平五 马8进7"]),
+    ({"moves": ["1. h2e2 h9g7 2. h0g2", "C2=5"], "mirror": True, "in_variations": True},
+     ["--moves", "1. h2e2 h9g7 2. h0g2", "--moves", "C2=5", "--mirror", "--in-variations"]),
     ({"has_comments": True}, ["--has-comments"]),
     ({"has_variations": True, "red": "^X"}, ["--has-variations", "--red", "^X"]),
     ({"dedupe": True}, ["--dedupe"]),
@@ -74,6 +77,17 @@ def test_convert_selects_as_the_command(cli, tmp_path, collection):
     assert counts["written"] == out.read_text().count("[Game ")
 
 
+def test_not_in_leaves_out_the_reference_games_as_the_command(cli, tmp_path, collection, fixture):
+    reference = tmp_path / "reference.pgn"
+    qipu.convert(fixture, to="pgn", output=reference, games="1-200")
+    expected = json_lines(cli("validate", "--format", "json", "--not-in", str(reference), *collection))
+    got = qipu.validate(collection, not_in=reference)
+    assert got == expected
+    everything = qipu.validate(collection)
+    assert 0 < len(got) <= len(everything) - 200
+    assert qipu.validate(collection, not_in=[reference, tmp_path / "reference.pgn"]) == expected
+
+
 @pytest.mark.parametrize(
     "kwargs,error,words",
     [
@@ -88,6 +102,10 @@ def test_convert_selects_as_the_command(cli, tmp_path, collection):
         ({"date": "yesterday"}, ValueError, "date"),
         ({"limit": -1}, TypeError, "limit"),
         ({"colour": "red"}, TypeError, "colour"),
+        ({"moves": "h2e2 h9g7 h0g4"}, ValueError, "move 3"),
+        ({"moves": "h2e2", "position": AFTER_H2E2}, ValueError, "moves cannot be given with position"),
+        ({"not_in": "/no/such/reference.pgn"}, FileNotFoundError, "reference.pgn"),
+        ({"not_in": 3}, TypeError, "not_in"),
     ],
 )
 def test_bad_selections_raise(fixture, kwargs, error, words):

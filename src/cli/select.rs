@@ -11,8 +11,8 @@ use qipu::record::Visitor;
 use qipu::record::replay::Termination;
 use qipu::rules::judge::RuleSet;
 use qipu::select::{
-    DateRange, EccoSet, GameNumbers, Judged, MaterialAt, MaterialPattern, OptionError, OptionErrorKind,
-    Options, PassEvent, Reading, ResultChoice, Selection, Span,
+    CriterionError, DateRange, EccoSet, GameNumbers, Judged, MaterialAt, MaterialPattern, OptionError,
+    OptionErrorKind, Options, PassEvent, Reading, ResultChoice, Selection, Span,
 };
 
 use super::Failure;
@@ -149,11 +149,22 @@ pub struct SelectArgs {
     /// side to move counts only when the FEN gives it (`... w` or `... b`).
     #[arg(long, value_name = "FEN")]
     pub position: Option<String>,
-    /// With --position: look in variations too.
-    #[arg(long, requires = "position")]
+    /// Games that reach the position after these moves from the standard start, by any order
+    /// of moves (a transposition counts), side to move included: `"炮二平五 马8进7 马二进三"`,
+    /// `"1. h2e2 h9g7 2. h0g2"`, WXF (`"C2.5 H8+7"`), UCI or SAN alike, apart by spaces or
+    /// commas, move numbers left out. Repeatable: a game that reaches any of them. Not with
+    /// --position.
+    #[arg(long, value_name = "MOVES", conflicts_with = "position")]
+    pub moves: Vec<String>,
+    /// As --moves, one sequence a line of FILE (empty lines and lines opening with `#` left
+    /// out); with --moves too, a game that reaches any of them.
+    #[arg(long, value_name = "FILE", conflicts_with = "position")]
+    pub moves_file: Option<std::path::PathBuf>,
+    /// With --position or --moves: look in variations too.
+    #[arg(long)]
     pub in_variations: bool,
-    /// With --position: the placement's left–right mirror matches too. (With openings --suite:
-    /// a position and its mirror are one position of the suite.)
+    /// With --position or --moves: the position's left–right mirror matches too. (With openings
+    /// --suite: a position and its mirror are one position of the suite.)
     #[arg(long)]
     pub mirror: bool,
     /// Games with this material: Red's pieces `vs` Black's, in FEN letters (R rook, N/H horse,
@@ -193,6 +204,13 @@ pub struct SelectArgs {
         default_missing_value = "line"
     )]
     pub dedupe: Option<Vec<DedupeKind>>,
+    /// Leave out the games already in a reference collection: each game that is a copy of one
+    /// in PATH (files, folders, archives; repeatable) — the same main line from the same start,
+    /// or the kinds --dedupe gives (line, final, mirror; not truncated). The games of PATH are
+    /// read first and not written. After --invert, before --dedupe's copies, --skip and
+    /// --limit; the summary counts the games left out so.
+    #[arg(long, value_name = "PATH")]
+    pub not_in: Vec<std::path::PathBuf>,
     /// Which game of each group of copies --dedupe keeps (a truncated copy never is). With
     /// longest or most-annotated, or with --dedupe=truncated or line and final together, the
     /// inputs are read once more first to find the groups (twice with truncated).
@@ -310,6 +328,7 @@ impl SelectArgs {
             has_comments: self.has_comments,
             has_variations: self.has_variations,
             position: self.position.clone(),
+            moves: self.all_moves()?,
             in_variations: self.in_variations,
             mirror: self.mirror,
             material: self.material.map(|m| (m, material_at)),
@@ -320,14 +339,43 @@ impl SelectArgs {
             dedupe: kinds,
             keep: self.keep.map_or(Keep::First, KeepArg::policy),
             rules: self.rules,
+            not_in: self.not_in.clone(),
         })
+    }
+
+    /// The sequences of --moves, then those of --moves-file.
+    fn all_moves(&self) -> Result<Vec<String>, OptionError> {
+        let mut moves = self.moves.clone();
+        if let Some(path) = &self.moves_file {
+            let text = std::fs::read(path).map_err(|e| OptionError {
+                option: "moves-file",
+                kind: OptionErrorKind::Criterion(CriterionError {
+                    what: "moves-file",
+                    text: path.display().to_string(),
+                    why: format!("cannot read it: {}", super::output::told(&e)),
+                }),
+            })?;
+            let text = qipu::formats::encoding::decode(&text, None).text;
+            moves.extend(
+                text.lines()
+                    .map(str::trim)
+                    .filter(|l| !l.is_empty() && !l.starts_with('#'))
+                    .map(str::to_string),
+            );
+        }
+        Ok(moves)
     }
 }
 
 /// An option's error as the command says it, with the flags' names.
 fn usage(e: OptionError) -> Failure {
     Failure::usage(match &e.kind {
-        OptionErrorKind::Needs(other) => format!("--{} needs --{other} (or openings --suite)", e.option),
+        OptionErrorKind::Needs(other) => {
+            let other = other.replace(" or ", " or --");
+            let suite = if e.option == "mirror" { " (or openings --suite)" } else { "" };
+            format!("--{} needs --{other}{suite}", e.option.replace('_', "-"))
+        }
+        OptionErrorKind::Excludes(other) => format!("--{} cannot be given with --{other}", e.option),
         // The criterion names what did not read (`tag`, `regular expression`).
         OptionErrorKind::Criterion(why) => format!("--{why}"),
         OptionErrorKind::Fen { .. } => format!("--{e}"),
@@ -352,8 +400,9 @@ impl Chooser {
             Ok(options) => options.chooser(),
             // A wrong `--tag` is told after `--mirror` without `--position`.
             Err(tag) => {
-                let mirror = args.mirror && args.position.is_none();
-                Options { mirror, ..Options::default() }.chooser().and(Err(tag))
+                let targets = args.position.is_some() || !args.moves.is_empty() || args.moves_file.is_some();
+                let (mirror, in_variations) = (args.mirror && !targets, args.in_variations && !targets);
+                Options { mirror, in_variations, ..Options::default() }.chooser().and(Err(tag))
             }
         }
         .map_err(usage)?;
@@ -376,6 +425,7 @@ impl Chooser {
     /// as long as the chooser lives). Call it before the command's pass,
     /// with the inputs and batch that pass reads.
     pub fn plan(&mut self, inputs: &mut [Input], batch: &Batch) -> Result<(), Failure> {
+        self.read_known(batch)?;
         if !self.chooser.needs_plan() {
             return Ok(());
         }
@@ -389,6 +439,29 @@ impl Chooser {
                 progress.finish();
                 progress = Progress::labelled(total, "finding truncated copies: ");
             }
+        });
+        progress.finish();
+        Ok(())
+    }
+
+    /// Reads the reference collection of --not-in, if any, with a progress
+    /// line; a path of it that cannot be read is an error, as the
+    /// collection would be read short.
+    fn read_known(&mut self, batch: &Batch) -> Result<(), Failure> {
+        let inputs = self.chooser.known_inputs();
+        if inputs.is_empty() {
+            return Ok(());
+        }
+        if let Some(Input::Problem { path, reason }) =
+            inputs.iter().find(|i| matches!(i, Input::Problem { .. }))
+        {
+            return Err(Failure::usage(format!("--not-in {}: {reason}", path.display())));
+        }
+        let mut progress = Progress::labelled(inputs.len(), "reading the reference collection: ");
+        self.chooser.read_known(batch, |read| match read {
+            Reading::Games(n) => progress.games(n),
+            Reading::InputDone => progress.input_done(),
+            Reading::SecondPass => {}
         });
         progress.finish();
         Ok(())

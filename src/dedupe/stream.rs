@@ -43,6 +43,29 @@ impl Dedupe {
     pub fn next(&mut self, key: Option<&Key>) -> Option<Link> {
         let game = self.games;
         self.games = self.games.saturating_add(1);
+        let found = self.find(key);
+        if found.is_none()
+            && let Some(key) = key
+        {
+            self.insert(game, key);
+        }
+        found
+    }
+
+    /// The game kept before that a game with `key` is a copy of (`None`
+    /// for none, or for a game without a key or too short), without taking
+    /// the game in: a lookup in the games taken so far.
+    ///
+    /// ```
+    /// use qipu::dedupe::{Dedupe, Key, Kinds};
+    /// let mut known = Dedupe::new(Kinds::default());
+    /// let key = |line| Key { line, plies: 20, ..Key::default() };
+    /// assert_eq!(known.next(Some(&key(7))), None);
+    /// assert_eq!(known.find(Some(&key(7))).map(|l| l.with), Some(0));
+    /// assert_eq!(known.find(Some(&key(8))), None);
+    /// assert_eq!(known.find(Some(&key(8))), None); // not taken in
+    /// ```
+    pub fn find(&self, key: Option<&Key>) -> Option<Link> {
         let key = key.filter(|k| k.plies >= self.kinds.min_plies)?;
         let Kinds { line, end, mirror, .. } = self.kinds;
         let in_lines = |h: u64| self.lines.get(&h).filter(|&&(_, p)| p == key.plies).map(|&(g, _)| g);
@@ -52,15 +75,19 @@ impl Dedupe {
             .or_else(|| in_lines(key.mirrored_line).filter(|_| line && mirror).map(|g| (g, Why::Line, true)))
             .or_else(|| in_ends(key.end).filter(|_| end).map(|g| (g, Why::End, false)))
             .or_else(|| in_ends(key.mirrored_end).filter(|_| end && mirror).map(|g| (g, Why::End, true)));
-        if let Some((with, why, mirrored)) = found {
-            return Some(Link { with, why, mirrored });
+        found.map(|(with, why, mirrored)| Link { with, why, mirrored })
+    }
+
+    /// Takes in game `game` with `key` (long enough), found to be no copy.
+    fn insert(&mut self, game: u32, key: &Key) {
+        if key.plies < self.kinds.min_plies {
+            return;
         }
-        if line {
+        if self.kinds.line {
             self.lines.insert(key.line, (game, key.plies));
         }
-        if end {
+        if self.kinds.end {
             self.ends.insert((key.end, key.plies), game);
         }
-        None
     }
 }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use super::{Selection, Selector};
 use crate::batch::{Batch, Event, Input, Status};
-use crate::dedupe::{Annotations, Collection, Entry, Groups, Keep, Keyer, Kinds, Lead, Truncation};
+use crate::dedupe::{Annotations, Collection, Dedupe, Entry, Groups, Keep, Keyer, Kinds, Lead, Truncation};
 
 /// What [`copies`] tells as it reads, for a progress line.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -125,4 +125,68 @@ pub fn copies(
         let Ok(()) = read;
     }
     collection.groups(keep)
+}
+
+/// A reference collection's games, taken in to find copies of them
+/// ([`Selector::known`]): every game of `inputs` with a key (its start a
+/// legal position; its main line up to a wrong move, if any), by `kinds`
+/// (truncated copies are not looked for), and how many games were read
+/// and how many could not be.
+#[derive(Clone, Debug)]
+pub struct Known {
+    /// The games' keys.
+    pub games: Dedupe,
+    /// Games read (an input that cannot be read counts as one).
+    pub read: u64,
+    /// Of these, the games that could not be read or have no key.
+    pub unkeyed: u64,
+}
+
+/// Reads the reference collection `inputs` (see [`Known`]), telling
+/// `progress` what is read.
+///
+/// ```
+/// use qipu::batch::{Batch, Input};
+/// use qipu::dedupe::Kinds;
+/// let dir = std::env::temp_dir().join(format!("qipu-known-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// let path = dir.join("reference.pgn");
+/// std::fs::write(&path, "1. h2e2 h9g7 2. h0g2 *\n\n1. h2e2 h9g7 2. h0g2 i9h9 *\n").unwrap();
+/// let inputs = [Input::File { path, found: false, len: None }];
+/// let known = qipu::select::known(&Batch::new(), &inputs, Kinds::default(), |_| ());
+/// assert_eq!((known.read, known.unkeyed), (2, 0));
+/// std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+pub fn known(batch: &Batch, inputs: &[Input], kinds: Kinds, mut progress: impl FnMut(Reading)) -> Known {
+    let mut known = Known { games: Dedupe::new(kinds), read: 0, unkeyed: 0 };
+    let read = batch.run(
+        inputs,
+        || crate::batch::Checker::following(Keyer::default()),
+        |_, event| {
+            match event {
+                Event::Games { games, .. } => {
+                    progress(Reading::Games(games.len()));
+                    for checked in games {
+                        known.read += 1;
+                        match checked.followed.filter(|_| checked.status != Status::Unreadable) {
+                            // A copy within the reference is taken in once.
+                            Some(key) => {
+                                known.games.next(Some(&key));
+                            }
+                            None => known.unkeyed += 1,
+                        }
+                    }
+                }
+                Event::Unreadable(_) => {
+                    known.read += 1;
+                    known.unkeyed += 1;
+                }
+                Event::Done => progress(Reading::InputDone),
+                Event::NoRecord(_) => {}
+            }
+            Ok::<(), Infallible>(())
+        },
+    );
+    let Ok(()) = read;
+    known
 }

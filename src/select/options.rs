@@ -84,10 +84,14 @@ pub struct Options {
     /// A FEN whose placement the main line reaches (the side to move
     /// counts when the FEN gives it).
     pub position: Option<String>,
-    /// With `position`: look in variations too.
+    /// Move sequences, each from the standard start in any notation (see
+    /// [`Target::after_moves`]): the game reaches the position after one
+    /// of them, by any order of moves (not with `position`).
+    pub moves: Vec<String>,
+    /// With `position` or `moves`: look in variations too.
     pub in_variations: bool,
-    /// With `position`: its left–right mirror matches too (an error
-    /// without `position`).
+    /// With `position` or `moves`: its left–right mirror matches too (an
+    /// error without either).
     pub mirror: bool,
     /// A material signature, and where it must hold.
     pub material: Option<(MaterialPattern, MaterialAt)>,
@@ -106,6 +110,13 @@ pub struct Options {
     pub dedupe: Option<Kinds>,
     /// Which game of each group of copies is kept (with `dedupe`).
     pub keep: Keep,
+    /// A reference collection (files, folders, archives): leave out each
+    /// game that is a copy of one of its games, by the kinds of `dedupe`
+    /// (the same main line from the same start when `dedupe` is not given;
+    /// a line of at least one ply; truncated copies are not looked for).
+    /// After `invert`, before `dedupe`'s copies, `skip` and `limit`; read
+    /// by [`Chooser::read_known`].
+    pub not_in: Vec<std::path::PathBuf>,
     /// The rule book games are judged by (`--rules`): how repetitions,
     /// the natural move limit and so `terminations` are judged.
     pub rules: RuleSet,
@@ -126,8 +137,11 @@ pub struct OptionError {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OptionErrorKind {
     /// It is given without the option it goes with (`mirror` without
-    /// `position`).
+    /// `position` or `moves`).
     Needs(&'static str),
+    /// It is given with an option it cannot go with (`moves` with
+    /// `position`).
+    Excludes(&'static str),
     /// Its text does not read: a regular expression, or a tag rule not
     /// written `NAME=REGEX`.
     Criterion(CriterionError),
@@ -145,6 +159,7 @@ impl OptionError {
         let option = self.option;
         match &self.kind {
             OptionErrorKind::Needs(other) => format!("{option} needs {other}"),
+            OptionErrorKind::Excludes(other) => format!("{option} cannot be given with {other}"),
             OptionErrorKind::Criterion(why) => format!("{option}: {why}"),
             OptionErrorKind::Fen { fen, error } => format!("{option} {fen:?}: {error}"),
         }
@@ -213,27 +228,45 @@ impl Options {
     ///
     /// # Errors
     ///
-    /// `mirror` without `position`, a regular expression or a FEN that does
-    /// not read.
+    /// `mirror` without `position` or `moves`, both of these, a regular
+    /// expression, a FEN or moves that do not read.
     pub fn chooser(&self) -> Result<Chooser, OptionError> {
-        if self.mirror && self.position.is_none() {
-            return Err(OptionError { option: "mirror", kind: OptionErrorKind::Needs("position") });
+        let targets = self.position.is_some() || !self.moves.is_empty();
+        if self.mirror && !targets {
+            return Err(OptionError { option: "mirror", kind: OptionErrorKind::Needs("position or moves") });
+        }
+        if self.in_variations && !targets {
+            return Err(OptionError {
+                option: "in_variations",
+                kind: OptionErrorKind::Needs("position or moves"),
+            });
+        }
+        if self.position.is_some() && !self.moves.is_empty() {
+            return Err(OptionError { option: "moves", kind: OptionErrorKind::Excludes("position") });
         }
         let tags = self.all_tag_rules()?;
-        let position = match &self.position {
+        let mut position = match &self.position {
             Some(fen) => Some(Target::from_fen(fen, self.mirror).map_err(|error| OptionError {
                 option: "position",
                 kind: OptionErrorKind::Fen { fen: fen.clone(), error },
             })?),
             None => None,
         };
+        for moves in &self.moves {
+            let target = Target::after_moves(moves, self.mirror)
+                .map_err(|e| OptionError { option: "moves", kind: OptionErrorKind::Criterion(e) })?;
+            position = Some(match position {
+                Some(before) => before.or(target),
+                None => target,
+            });
+        }
         let copies = self.copies();
         let looks = Looks {
             position,
             in_variations: self.in_variations,
             material: self.material,
             opening: self.ecco.is_some() || self.opening.is_some(),
-            key: matches!(copies, Some(Copies::AsTheyCome(_))),
+            key: matches!(copies, Some(Copies::AsTheyCome(_))) || !self.not_in.is_empty(),
         };
         let selection = Selection {
             tags,
@@ -256,8 +289,17 @@ impl Options {
             Some(Copies::Planned(kinds, keep)) => planned = Some((kinds, keep)),
             None => {}
         }
-        let active = !selection.is_empty() || !selector.is_empty() || self.dedupe.is_some();
-        Ok(Chooser { selector, selection: Arc::new(selection), active, planned })
+        let active =
+            !selection.is_empty() || !selector.is_empty() || self.dedupe.is_some() || !self.not_in.is_empty();
+        let known = (!self.not_in.is_empty()).then(|| {
+            let kinds = self.dedupe.map_or(Kinds::default(), |kinds| Kinds {
+                line: kinds.line || !kinds.end,
+                truncated: false,
+                ..kinds
+            });
+            (crate::batch::expand(&self.not_in).inputs, Kinds { min_plies: 1, ..kinds })
+        });
+        Ok(Chooser { selector, selection: Arc::new(selection), active, planned, known, known_games: None })
     }
 }
 
@@ -276,12 +318,25 @@ pub struct Chooser {
     active: bool,
     /// Copies to find over every input before the pass, until found.
     planned: Option<(Kinds, Keep)>,
+    /// The reference collection's inputs and the kinds of copies of its
+    /// games to leave out, until read.
+    known: Option<(Vec<Input>, Kinds)>,
+    /// Of the reference collection: the games read, and those of them
+    /// that could not be read or have no key.
+    known_games: Option<(u64, u64)>,
 }
 
 impl Default for Chooser {
     /// The chooser of no option: every game is taken.
     fn default() -> Chooser {
-        Chooser { selector: Selector::default(), selection: Arc::default(), active: false, planned: None }
+        Chooser {
+            selector: Selector::default(),
+            selection: Arc::default(),
+            active: false,
+            planned: None,
+            known: None,
+            known_games: None,
+        }
     }
 }
 
@@ -321,6 +376,24 @@ impl Chooser {
         self.selector = std::mem::take(&mut self.selector).planned(groups);
     }
 
+    /// The inputs of the reference collection (`not_in`) still to be read
+    /// by [`read_known`](Chooser::read_known), if any: a problem input
+    /// among them ([`Input::Problem`]) is one that cannot be read.
+    pub fn known_inputs(&self) -> &[Input] {
+        self.known.as_ref().map_or(&[], |(inputs, _)| inputs)
+    }
+
+    /// Reads the reference collection of `not_in`, if any and not read
+    /// yet (else does nothing), telling `progress` what is read. Call it
+    /// once before the pass (and before [`plan`](Chooser::plan)); `batch`
+    /// is the one the pass reads with.
+    pub fn read_known(&mut self, batch: &Batch, progress: impl FnMut(Reading)) {
+        let Some((inputs, kinds)) = self.known.take() else { return };
+        let known = super::known(batch, &inputs, kinds, progress);
+        self.known_games = Some((known.read, known.unkeyed));
+        self.selector = std::mem::take(&mut self.selector).known(known.games);
+    }
+
     /// Whether game `index` of its input (0-based), which `matches` the
     /// criteria or not, with its main line's `key` (the judged game's), is
     /// selected. Games are told in input order.
@@ -346,10 +419,22 @@ impl Chooser {
         if !self.active {
             return String::new();
         }
-        let copies = match self.selector.copies() {
-            0 => String::new(),
-            n => format!(" ({n} as copies)"),
-        };
+        let mut why = Vec::new();
+        if self.selector.copies() > 0 {
+            why.push(format!("{} as copies", self.selector.copies()));
+        }
+        if let Some((read, unkeyed)) = self.known_games {
+            let not_read = match unkeyed {
+                0 => String::new(),
+                n => format!(", {n} of them not read or with no legal start"),
+            };
+            why.push(format!(
+                "{} in the reference collection of {read} game{}{not_read}",
+                self.selector.known_copies(),
+                if read == 1 { "" } else { "s" }
+            ));
+        }
+        let copies = if why.is_empty() { String::new() } else { format!(" ({})", why.join(", ")) };
         format!("; {} selected, {} left out{copies}", self.selector.selected(), self.selector.left_out())
     }
 }
@@ -365,8 +450,8 @@ mod tests {
     #[test]
     fn mirror_needs_position() {
         let e = error(Options { mirror: true, ..Options::default() });
-        assert_eq!((e.option, &e.kind), ("mirror", &OptionErrorKind::Needs("position")));
-        assert_eq!(e.to_string(), "mirror needs position");
+        assert_eq!((e.option, &e.kind), ("mirror", &OptionErrorKind::Needs("position or moves")));
+        assert_eq!(e.to_string(), "mirror needs position or moves");
         let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR";
         let options = Options { mirror: true, position: Some(start.into()), ..Options::default() };
         assert!(options.chooser().unwrap().is_active());

@@ -27,6 +27,11 @@ pub struct Selector {
     limit: Option<u64>,
     dedupe: Option<Copies>,
     copies: u64,
+    /// The games of a reference collection: a game that is a copy of one
+    /// is left out.
+    known: Option<Dedupe>,
+    /// Games left out as copies of the reference collection's.
+    known_copies: u64,
     read: u64,
     candidates: u64,
     selected: u64,
@@ -44,6 +49,27 @@ impl Selector {
     /// `dedupe`), after `invert` and before `skip` and `limit`.
     pub fn dedupe(mut self, dedupe: Dedupe) -> Selector {
         self.dedupe = Some(Copies::Stream(dedupe));
+        self
+    }
+
+    /// Leaves out each game that is a copy of one `known` has taken in (a
+    /// reference collection's games, by its kinds), after `invert` and
+    /// before the copies among the games told and `skip` and `limit`.
+    ///
+    /// ```
+    /// use qipu::dedupe::{Dedupe, Key, Kinds};
+    /// use qipu::select::Selector;
+    /// let key = |line| Key { line, plies: 20, ..Key::default() };
+    /// let mut known = Dedupe::new(Kinds::default());
+    /// known.next(Some(&key(7)));
+    /// let mut selector = Selector::default().known(known);
+    /// assert!(!selector.take_keyed(0, true, Some(&key(7))));
+    /// assert!(selector.take_keyed(1, true, Some(&key(8))));
+    /// assert!(selector.take_keyed(2, true, Some(&key(8)))); // no --dedupe: copies among them stay
+    /// assert_eq!((selector.known_copies(), selector.selected()), (1, 2));
+    /// ```
+    pub fn known(mut self, known: Dedupe) -> Selector {
+        self.known = Some(known);
         self
     }
 
@@ -78,6 +104,10 @@ impl Selector {
         if !self.is_candidate(index, matches) {
             return false;
         }
+        if self.known.as_ref().is_some_and(|known| known.find(key).is_some()) {
+            self.known_copies += 1;
+            return false;
+        }
         let copy = match &mut self.dedupe {
             None => false,
             Some(Copies::Stream(dedupe)) => dedupe.next(key).is_some(),
@@ -92,9 +122,16 @@ impl Selector {
         self.take_candidate()
     }
 
-    /// Games left out as copies so far.
+    /// Games left out as copies so far (not counting those of the
+    /// reference collection).
     pub fn copies(&self) -> u64 {
         self.copies
+    }
+
+    /// Games left out so far as copies of the reference collection's
+    /// ([`Selector::known`]).
+    pub fn known_copies(&self) -> u64 {
+        self.known_copies
     }
 
     /// Whether a game that is a candidate (it matched, and is no copy to
@@ -120,6 +157,7 @@ impl Selector {
             && self.skip == 0
             && self.limit.is_none()
             && self.dedupe.is_none()
+            && self.known.is_none()
     }
 
     /// Games told so far.

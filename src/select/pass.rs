@@ -79,7 +79,8 @@ impl Chooser {
     ///
     /// When copies must be found first and [`plan`](Chooser::plan) was not
     /// called, the pass plans them first (standard input must then be kept
-    /// in a file already: [`Input::KeptStdin`]).
+    /// in a file already: [`Input::KeptStdin`]); so is a reference
+    /// collection read ([`read_known`](Chooser::read_known)) that was not.
     ///
     /// # Errors
     ///
@@ -115,6 +116,7 @@ impl Chooser {
         V: Visitor<Output = Judged<T>>,
         T: Send,
     {
+        self.read_known(batch, |_| ());
         self.plan(batch, inputs, |_| ());
         // After a game or an unreadable input, the pass stops once the
         // limit is reached (with a limit of 0, at the first).

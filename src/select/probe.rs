@@ -14,8 +14,9 @@ use crate::record::{MoveTree, Record, Resolution};
 use crate::rules::zobrist;
 use crate::{Board, Color, Move, Position};
 
-/// A placement to look for (`--position`), with the side to move or not,
-/// and its left–right mirror when asked.
+/// A placement to look for (`--position`, `--moves`), with the side to
+/// move or not, and its left–right mirror when asked; or several, any of
+/// which matches ([`Target::or`]).
 ///
 /// ```
 /// use qipu::select::Target;
@@ -23,12 +24,25 @@ use crate::{Board, Color, Move, Position};
 /// let after = qipu::Position::from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b").unwrap();
 /// assert!(target.matches(&after)); // the side to move was not given
 /// assert!(!target.matches(&qipu::Position::start()));
+/// // The same position reached by moves, in any notation.
+/// let moves = Target::after_moves("1. 炮二平五 马8进7 2. H8+7", false).unwrap();
+/// let transposed = Target::after_moves("b0c2 h9g7 h2e2", false).unwrap();
+/// assert_eq!(moves, transposed);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Target {
-    /// The placements (the one given, and its mirror when asked), each with
-    /// the hashes it has with either side to move.
-    boards: Vec<(Board, [u64; 2])>,
+    /// The placements (each one given, and its mirror when asked), each
+    /// with the hashes it has with either side to move, and the side to
+    /// move when given.
+    boards: Vec<Placement>,
+}
+
+/// One placement of a [`Target`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Placement {
+    board: Board,
+    /// The Zobrist hash with Red to move, and with Black.
+    hashes: [u64; 2],
     /// The side to move, when given.
     turn: Option<Color>,
 }
@@ -44,36 +58,103 @@ impl Target {
         let fen = fen.trim();
         let setup = crate::Setup::from_fen(fen).map_err(crate::FromFenError::Syntax)?;
         let turn = fen.split_whitespace().nth(1).map(|_| setup.turn);
-        let mut boards = vec![setup.board.clone()];
+        Ok(Target::of(setup.board, turn, mirror))
+    }
+
+    /// The position after `moves` from the standard start, with its side to
+    /// move (and with `mirror` its left–right mirror): the games that reach
+    /// it by any order of moves. The moves are written in any notation
+    /// (ICCS, UCI, WXF, Chinese, SAN; one game keeps one), apart by spaces
+    /// or commas; move numbers (`1.`, `1...`, `2.` before a move or alone)
+    /// and a final result are left out.
+    ///
+    /// # Errors
+    ///
+    /// The first move that is not legal where it is played (its number from
+    /// 1, its text, why), or no move at all.
+    pub fn after_moves(moves: &str, mirror: bool) -> Result<Target, super::CriterionError> {
+        let pos = play_moves(moves)?;
+        Ok(Target::of(pos.board().clone(), Some(pos.turn()), mirror))
+    }
+
+    /// The target that matches where `self` or `other` does.
+    pub fn or(mut self, other: Target) -> Target {
+        for placement in other.boards {
+            if !self.boards.contains(&placement) {
+                self.boards.push(placement);
+            }
+        }
+        self
+    }
+
+    fn of(board: Board, turn: Option<Color>, mirror: bool) -> Target {
+        let mut boards = vec![board];
         if mirror {
             let mut mirrored = Board::empty();
-            for (square, piece) in setup.board.pieces() {
+            for (square, piece) in boards[0].pieces() {
                 mirrored.put(square.flip_horizontal(), piece);
             }
-            if mirrored != setup.board {
+            if mirrored != boards[0] {
                 boards.push(mirrored);
             }
         }
         let boards = boards
             .into_iter()
-            .map(|b| {
-                let hashes = [zobrist::hash_of(&b, Color::Red), zobrist::hash_of(&b, Color::Black)];
-                (b, hashes)
+            .map(|board| {
+                let hashes = [zobrist::hash_of(&board, Color::Red), zobrist::hash_of(&board, Color::Black)];
+                Placement { board, hashes, turn }
             })
             .collect();
-        Ok(Target { boards, turn })
+        Target { boards }
     }
 
-    /// Whether `pos` has the placement (and the side to move, if given).
+    /// Whether `pos` has one of the placements (and its side to move, if
+    /// given).
     pub fn matches(&self, pos: &Position) -> bool {
-        if self.turn.is_some_and(|t| t != pos.turn()) {
-            return false;
-        }
         let hash = pos.hash();
         let turn = usize::from(pos.turn() == Color::Black);
         // The hash first: a placement is compared only when it agrees.
-        self.boards.iter().any(|(board, hashes)| hashes[turn] == hash && board == pos.board())
+        self.boards.iter().any(|p| {
+            p.hashes[turn] == hash && p.turn.is_none_or(|t| t == pos.turn()) && &p.board == pos.board()
+        })
     }
+}
+
+/// The position after `text`'s moves from the standard start (see
+/// [`Target::after_moves`]).
+fn play_moves(text: &str) -> Result<Position, super::CriterionError> {
+    let error = |why: String| super::CriterionError { what: "moves", text: text.to_string(), why };
+    let mut pos = Position::start();
+    let mut dialect = crate::notation::Dialect::default();
+    let mut played = 0usize;
+    for word in text.split(|c: char| c.is_whitespace() || c == ',' || c == '，' || c == '、') {
+        let word = strip_move_number(word);
+        if word.is_empty() || crate::record::GameResult::parse(word).is_some() {
+            continue;
+        }
+        let m = crate::notation::resolve_any_in_game(&pos, word, &mut dialect)
+            .map_err(|e| error(format!("move {} {word:?}: {e}", played + 1)))?;
+        let _ = pos.play_unchecked(m);
+        played += 1;
+    }
+    if played == 0 {
+        return Err(error(
+            "no move: write the moves from the start, as \"h2e2 h9g7\" or \"炮二平五 马8进7\"".into(),
+        ));
+    }
+    Ok(pos)
+}
+
+/// `word` without a move number before it (`1.`, `12...`, `3．`), or empty
+/// when it is one.
+fn strip_move_number(word: &str) -> &str {
+    let digits = word.len() - word.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    if digits == 0 {
+        return word;
+    }
+    let rest = &word[digits..];
+    let after = rest.trim_start_matches(['.', '．', '…']);
+    if after.len() == rest.len() { word } else { after }
 }
 
 /// Where a material signature must hold (`--material-at`).
@@ -304,5 +385,89 @@ impl Probe {
             }
         }
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::{Notation, chinese};
+
+    /// `moves` written in `notation` as a game's move text, numbered.
+    fn written(moves: &[Move], notation: Notation) -> String {
+        let mut pos = Position::start();
+        let mut text = String::new();
+        for (ply, &m) in moves.iter().enumerate() {
+            if ply % 2 == 0 {
+                text.push_str(&format!("{}. ", ply / 2 + 1));
+            }
+            text.push_str(&notation.write(&pos, m).unwrap());
+            text.push(' ');
+            let _ = pos.play_unchecked(m);
+        }
+        text
+    }
+
+    #[test]
+    fn moves_in_every_notation_name_the_position_they_reach() {
+        let notations = [
+            Notation::Chinese(chinese::Style::Simplified),
+            Notation::Chinese(chinese::Style::Traditional),
+            Notation::Wxf,
+            Notation::Iccs,
+            Notation::Uci,
+        ];
+        let mut checked = 0;
+        for moves in crate::formats::online::tests::random_games(38, 300, 60) {
+            if moves.is_empty() {
+                continue;
+            }
+            let mut end = Position::start();
+            for &m in &moves {
+                let _ = end.play_unchecked(m);
+            }
+            let expected = Target::of(end.board().clone(), Some(end.turn()), false);
+            for notation in notations {
+                let text = written(&moves, notation);
+                let target = Target::after_moves(&text, false).unwrap_or_else(|e| panic!("{text}: {e}"));
+                assert_eq!(target, expected, "{text}");
+                assert!(target.matches(&end));
+                checked += 1;
+            }
+            // The side to move counts: the same placement with the other
+            // side to move is not the position.
+            let mut other = end.to_setup();
+            other.turn = !end.turn();
+            if let Ok(other) = Position::from_setup(other) {
+                assert!(!expected.matches(&other));
+            }
+            // The mirror matches the mirrored game's end.
+            let mirrored: Vec<Move> =
+                moves.iter().map(|m| Move::new(m.from.flip_horizontal(), m.to.flip_horizontal())).collect();
+            let mut mirror_end = Position::start();
+            for &m in &mirrored {
+                let _ = mirror_end.play_unchecked(m);
+            }
+            let text = written(&moves, Notation::Iccs);
+            assert!(Target::after_moves(&text, true).unwrap().matches(&mirror_end));
+        }
+        assert!(checked > 1000);
+    }
+
+    #[test]
+    fn a_sequence_that_does_not_play_says_which_move() {
+        let e = Target::after_moves("1. h2e2 h9g7 2. h0g4", false).unwrap_err();
+        assert_eq!(e.what, "moves");
+        assert!(e.why.starts_with("move 3 \"h0g4\": "), "{}", e.why);
+        let e = Target::after_moves(" 1. *", false).unwrap_err();
+        assert!(e.why.starts_with("no move"), "{}", e.why);
+        // Commas and numbers glued to the move read too.
+        let a = Target::after_moves("1.h2e2,h9g7，2.h0g2", false).unwrap();
+        assert_eq!(a, Target::after_moves("h2e2 h9g7 h0g2", false).unwrap());
+        // Two targets: either matches.
+        let either = a.clone().or(Target::after_moves("b2e2", false).unwrap());
+        let mut pos = Position::start();
+        let _ = pos.play_unchecked("b2e2".parse().unwrap());
+        assert!(either.matches(&pos) && !a.matches(&pos));
     }
 }
