@@ -122,14 +122,17 @@ fn options(given: &Bound<'_, PyDict>) -> PyResult<Options> {
                 }
             }
             "not_in" => {
-                let paths: Vec<Bound<'_, PyAny>> = if v.is_instance_of::<PyList>() || v.is_instance_of::<PyTuple>() {
-                    v.try_iter()?.collect::<PyResult<_>>()?
-                } else {
-                    vec![v.clone()]
-                };
+                let paths: Vec<Bound<'_, PyAny>> =
+                    if v.is_instance_of::<PyList>() || v.is_instance_of::<PyTuple>() {
+                        v.try_iter()?.collect::<PyResult<_>>()?
+                    } else {
+                        vec![v.clone()]
+                    };
                 for p in &paths {
                     let path: std::path::PathBuf = p.extract().map_err(|_| {
-                        PyTypeError::new_err("not_in: expected a path (str or os.PathLike) or a list of paths")
+                        PyTypeError::new_err(
+                            "not_in: expected a path (str or os.PathLike) or a list of paths",
+                        )
                     })?;
                     crate::inputs::must_exist(p, &path)?;
                     o.not_in.push(path);
