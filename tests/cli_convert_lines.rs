@@ -253,3 +253,17 @@ fn every_target_writes_the_lines_xqf_files_named_per_line() {
     assert!(names(&dir).contains(&"split-0002.pgn".to_string()));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn fix_results_sets_the_result_a_line_ends_in_and_names_the_line() {
+    // The main line leaves the game open; its variation mates.
+    let text = "[FEN \"3k5/R8/9/9/9/9/9/9/9/1R2K4 w - - 0 1\"]\n[Result \"*\"]\n1. a8a7 (1. b0b9) d9d8 *\n";
+    let out = convert(text, &["--to", "pgn", "--notation", "iccs", "--variations-as-games", "--fix-results"]);
+    let said = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    assert!(said.contains("-: note: game 1: line 1: result * set to 1-0 (checkmate)"), "{said}");
+    assert!(said.ends_with("; 1 result(s) set; 2 written (1 of them variations)\n"), "{said}");
+    let games = pgn::read(&String::from_utf8(out.stdout.clone()).unwrap());
+    let results: Vec<Option<&str>> = games.iter().map(|g| g.tag("Result")).collect();
+    assert_eq!(results, [Some("*"), Some("1-0")]);
+}

@@ -251,18 +251,23 @@ pub(super) struct Prepared {
     pub(super) fixed: Option<prepare::ResultFix>,
 }
 
-/// Tells the result `--fix-results` set for game `index` of `source`, and
-/// counts it.
+/// Tells the result `--fix-results` set for game `index` of `source` (of
+/// its line `line`, with `--variations-as-games`), and counts it.
 pub(super) fn tell_fixed(
     tally: &mut crate::cli::progress::Tally,
     fixed: &mut usize,
     source: &str,
     index: usize,
+    line: Option<&str>,
     fix: Option<&prepare::ResultFix>,
 ) {
     if let Some(fix) = fix {
         *fixed += 1;
-        tally.tell(&qipu::batch::ProblemLine::game_note(source, index, fix).to_string());
+        let said = match line {
+            Some(id) => format!("line {id}: {fix}"),
+            None => fix.to_string(),
+        };
+        tally.tell(&qipu::batch::ProblemLine::game_note(source, index, said).to_string());
     }
 }
 

@@ -153,7 +153,7 @@ fn run(
                        title: Option<String>,
                        line: Option<&str>,
                        fix: Option<&ResultFix>| {
-            tell_fixed(tally, &mut fixed, &meta.source, index, fix);
+            tell_fixed(tally, &mut fixed, &meta.source, index, line, fix);
             let bytes = match bytes {
                 Ok(written) => {
                     for w in &written.warnings {

@@ -113,10 +113,11 @@ pub(super) fn run(
                        bytes: Result<formats::write::Written, WriteError>,
                        value: Option<&str>,
                        to_rejected: bool,
+                       line: Option<&str>,
                        fix: Option<&ResultFix>|
          -> Result<bool, Failure> {
             if selected {
-                tell_fixed(tally, &mut fixed, &meta.source, index, fix);
+                tell_fixed(tally, &mut fixed, &meta.source, index, line, fix);
             }
             let mut wrote = false;
             match bytes {
@@ -145,25 +146,27 @@ pub(super) fn run(
         };
         match game.written {
             Written::Now(bytes) => {
-                put(tally, bytes, game.value.as_deref(), to_rejected, game.fixed.as_ref())?;
+                put(tally, bytes, game.value.as_deref(), to_rejected, None, game.fixed.as_ref())?;
             }
             Written::Later(mut record) => {
                 shape::add_source(&mut record, &meta.source, index);
-                put(tally, render(&record), game.value.as_deref(), to_rejected, game.fixed.as_ref())?;
+                put(tally, render(&record), game.value.as_deref(), to_rejected, None, game.fixed.as_ref())?;
             }
             // Nothing of a game left out goes anywhere without --rejected.
             Written::Lines(_) if !selected && !rejecting => {}
             Written::Lines(record) => {
                 for line in record.lines() {
-                    let main = line.is_main();
+                    let id = (!line.is_main()).then(|| line.id());
                     let Prepared { mut record, error, fixed: fix } = prepare(line.record, &shape, args);
                     if args.shape.source_tag {
                         shape::add_source(&mut record, &meta.source, index);
                     }
                     let value = split_by.and_then(|key| split::value(key, &record));
                     let to_rejected = !selected || (rejecting && error.is_some());
-                    let wrote = put(tally, render(&record), value.as_deref(), to_rejected, fix.as_ref())?;
-                    variations += usize::from(wrote && !main);
+                    let bytes = render(&record);
+                    let wrote =
+                        put(tally, bytes, value.as_deref(), to_rejected, id.as_deref(), fix.as_ref())?;
+                    variations += usize::from(wrote && id.is_some());
                 }
             }
         }
