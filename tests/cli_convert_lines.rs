@@ -267,3 +267,22 @@ fn fix_results_sets_the_result_a_line_ends_in_and_names_the_line() {
     let results: Vec<Option<&str>> = games.iter().map(|g| g.tag("Result")).collect();
     assert_eq!(results, [Some("*"), Some("1-0")]);
 }
+
+#[test]
+fn a_line_the_format_cannot_hold_is_told_by_its_id_and_not_counted_written() {
+    // XQF stores points: a line with a move that is no move cannot be
+    // written; the other lines are.
+    let dir = scratch("lines-not-written");
+    let out = qipu()
+        .args(["convert", "-", "--to", "xqf", "--variations-as-games", "-o"])
+        .arg(dir.join("xqf"))
+        .write_stdin("1. h2e2 h9g7 (1... zzzz) (1... b9c7) *\n")
+        .output()
+        .unwrap();
+    let said = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(said.contains("-: error: game 1: line 1: not written: the move zzzz"), "{said}");
+    assert!(said.ends_with("(1 input(s)); 2 written (1 of them variations)\n"), "{said}");
+    assert_eq!(names(&dir.join("xqf")), ["--1-line-2.xqf", "--1.xqf"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -18,7 +18,11 @@
 //! - gets the tag [`LINE_TAG`], `[Line "2.1"]`: the line's id as
 //!   `qipu fen --all-lines` numbers lines ([`LineId`]): the variations
 //!   that branch off a line are numbered 1, 2, 3 … in the order met, and a
-//!   variation's id is that of the line it leaves followed by its number;
+//!   variation's id is that of the line it leaves followed by its number
+//!   (counted on the tree: a variation written right after a variation's
+//!   first move, `(1... b9c7 (1... c9e7))`, is one more alternative on the
+//!   line above, `2`, as `fen --all-lines` numbers it for a record read
+//!   whole into a tree, where for PGN with tags it says `1.1`);
 //! - keeps the comments and annotations of every move it holds (those of
 //!   the moves it shares with the main line too), and the comment about
 //!   the game.

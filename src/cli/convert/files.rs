@@ -163,7 +163,10 @@ fn run(
                 }
                 Err(e) => {
                     let why = told_why(&e);
-                    let why = format!("not written: {why}");
+                    let why = match line {
+                        Some(id) => format!("line {id}: not written: {why}"),
+                        None => format!("not written: {why}"),
+                    };
                     tally.not_written(&ProblemLine::game_error(&meta.source, index, why).to_string());
                     return false;
                 }

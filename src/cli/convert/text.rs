@@ -136,10 +136,13 @@ pub(super) fn run(
                         tally.lost(&meta.source, Some(index), w);
                     }
                 }
-                Err(why) if selected => tally.not_written(
-                    &ProblemLine::game_error(&meta.source, index, format!("not written: {}", told(&why)))
-                        .to_string(),
-                ),
+                Err(why) if selected => {
+                    let why = match line {
+                        Some(id) => format!("line {id}: not written: {}", told(&why)),
+                        None => format!("not written: {}", told(&why)),
+                    };
+                    tally.not_written(&ProblemLine::game_error(&meta.source, index, why).to_string());
+                }
                 Err(_) => {}
             }
             Ok(wrote)
