@@ -250,6 +250,31 @@ pub struct Expanded {
     pub inputs: Vec<Input>,
     /// Links to folders already read, not read again.
     pub loops: Vec<PathBuf>,
+    /// For each input, in the order of `inputs`: its place below the
+    /// folder named on the command line it was found in, that folder's
+    /// path taken off (`1990/a.pgn` for `archive/1990/a.pgn` found in
+    /// `archive`; for a member of an archive, the archive's place); `None`
+    /// for an input named itself (a file, an archive's members, `-`).
+    /// Programs that write a file per input, or per game, mirror the
+    /// folders with it.
+    pub within: Vec<Option<PathBuf>>,
+}
+
+impl Expanded {
+    /// The place of input `k` below the folder it was found in (see
+    /// [`Expanded::within`]).
+    ///
+    /// ```
+    /// let expanded = qipu::batch::expand(&["fixtures".into(), "fixtures/pgn/Hu_Ronghua_1391_UCI_games.pgn".into()]);
+    /// let k = expanded.inputs.iter().position(|i| i.name().ends_with("Hu_Ronghua_1391_UCI_games.pgn")).unwrap();
+    /// assert_eq!(expanded.within(k), Some(std::path::Path::new("pgn/Hu_Ronghua_1391_UCI_games.pgn")));
+    /// // Named on the command line too: an input of its own, named itself.
+    /// assert_eq!(expanded.inputs.iter().filter(|i| i.name().ends_with("UCI_games.pgn")).count(), 2);
+    /// assert_eq!(expanded.within(expanded.inputs.len() - 1), None);
+    /// ```
+    pub fn within(&self, k: usize) -> Option<&Path> {
+        self.within.get(k)?.as_deref()
+    }
 }
 
 /// Expands paths (`-` for standard input): directories into the files below
@@ -263,16 +288,23 @@ pub struct Expanded {
 /// ```
 pub fn expand(paths: &[PathBuf]) -> Expanded {
     let mut walk = Walk::default();
+    let mut within = Vec::new();
     for path in paths {
         if path.as_os_str() == "-" {
             walk.out.push(Input::Stdin);
+            within.push(None);
             continue;
         }
+        let first = walk.out.len();
         match std::fs::metadata(path) {
             Ok(meta) if meta.is_dir() => {
                 if walk.first_visit(path, &meta) {
                     walk.dir(path);
                 }
+                // Every path of the walk is `path` joined with names read
+                // from folders.
+                let below = |input: &Input| input.path_of()?.strip_prefix(path).ok().map(Path::to_path_buf);
+                within.extend(walk.out[first..].iter().map(below));
             }
             Ok(meta)
                 if meta.is_file() && (unzip::has_zip_extension(path) || unzip::starts_like_zip(path)) =>
@@ -285,8 +317,9 @@ pub fn expand(paths: &[PathBuf]) -> Expanded {
             }
             Err(e) => walk.problem(path, e),
         }
+        within.resize(walk.out.len(), None);
     }
-    Expanded { inputs: walk.out, loops: walk.loops }
+    Expanded { inputs: walk.out, loops: walk.loops, within }
 }
 
 /// What a walk has found, and the folders and files it has visited.

@@ -34,6 +34,12 @@ impl ReadArgs {
         super::inputs(&self.paths)
     }
 
+    /// The inputs the paths expand to, with each one's place below the
+    /// folder it was found in (see [`super::expanded`]).
+    pub fn expanded(&self) -> qipu::batch::Expanded {
+        super::expanded(&self.paths)
+    }
+
     /// The batch `--jobs` and `--encoding` ask for.
     pub fn batch(&self) -> Result<Batch, Failure> {
         super::batch(self.jobs, self.encoding)

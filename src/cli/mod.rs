@@ -328,6 +328,13 @@ const JOBS_PER_CORE: usize = 4;
 /// The inputs that `paths` expand to (see [`qipu::batch::expand`]); each
 /// link back to a folder already read is told on standard error.
 pub(crate) fn inputs(paths: &[std::path::PathBuf]) -> Vec<qipu::batch::Input> {
+    expanded(paths).inputs
+}
+
+/// What `paths` expand to, with each input's place below the folder it was
+/// found in (see [`qipu::batch::Expanded`]); each link back to a folder
+/// already read is told on standard error.
+pub(crate) fn expanded(paths: &[std::path::PathBuf]) -> qipu::batch::Expanded {
     let expanded = qipu::batch::expand(paths);
     for path in &expanded.loops {
         let why =
@@ -335,7 +342,7 @@ pub(crate) fn inputs(paths: &[std::path::PathBuf]) -> Vec<qipu::batch::Input> {
         let line = ProblemLine::warning(&qipu::batch::escaped_name(path), None, None, why).to_string();
         eprintln!("{}", color::problem_if(color::stderr(), &line));
     }
-    expanded.inputs
+    expanded
 }
 
 /// The number of threads `--jobs` asks for: all cores when `None`, at most

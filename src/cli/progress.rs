@@ -344,9 +344,10 @@ impl Tally {
 
     /// The end of convert's summary line: `N written`, and when the
     /// formats written could not keep everything, `; W warning(s) of
-    /// what was not kept`.
-    pub fn written_summary(&self) -> String {
-        let mut line = format!("{} written", self.written);
+    /// what was not kept`; `note` (say, what the games written are) right
+    /// after `N written`.
+    pub fn written_summary_noting(&self, note: &str) -> String {
+        let mut line = format!("{} written{note}", self.written);
         if self.lost > 0 {
             line.push_str(&format!("; {} warning(s) of what was not kept", self.lost));
         }

@@ -7,7 +7,7 @@
 //! systems of Windows and macOS, which do not tell `A.xqf` from `a.xqf`.
 
 use std::collections::HashSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The name an empty or missing value is given.
 pub const UNKNOWN: &str = "unknown";
@@ -128,10 +128,39 @@ impl FileNames {
     /// 0) of `source`, whose `Title` tag is `title`: one not given before,
     /// whatever its case.
     pub fn name(&mut self, title: Option<&str>, source: &str, index: usize, ext: &str) -> String {
-        let stem = title.and_then(stem_of).unwrap_or_else(|| {
+        self.name_line(title, source, index, None, ext)
+    }
+
+    /// The name of a line of a game ([`Record::lines`](crate::record::Record::lines)):
+    /// as [`FileNames::name`] gives, `-line-ID` after the stem for a
+    /// variation's game (`line` its id, `1.2`: `games-3-line-1.2.xqf`;
+    /// an id of over 100 bytes is cut), nothing added for the main line
+    /// (`None`).
+    ///
+    /// ```
+    /// use qipu::output::names::FileNames;
+    /// let mut names = FileNames::default();
+    /// assert_eq!(names.name_line(None, "games.pgn", 2, None, "xqf"), "games-3.xqf");
+    /// assert_eq!(names.name_line(None, "games.pgn", 2, Some("1.2"), "xqf"), "games-3-line-1.2.xqf");
+    /// assert_eq!(names.name_line(Some("决赛"), "games.pgn", 0, Some("2"), "xqf"), "决赛-line-2.xqf");
+    /// ```
+    pub fn name_line(
+        &mut self,
+        title: Option<&str>,
+        source: &str,
+        index: usize,
+        line: Option<&str>,
+        ext: &str,
+    ) -> String {
+        let suffix = line.and_then(|id| safe_part(&format!("-line-{id}"), MAX_LINE)).unwrap_or_default();
+        let room = MAX_STEM - suffix.len();
+        let stem = title.and_then(|t| stem_in(t, room)).unwrap_or_else(|| {
             let source = Path::new(source).file_stem().map_or("game".into(), |s| s.to_string_lossy());
-            format!("{}-{}", stem_of(&source).unwrap_or_else(|| "game".to_string()), index + 1)
+            let number = format!("-{}", index + 1);
+            let source = stem_in(&source, room - number.len()).unwrap_or_else(|| "game".to_string());
+            format!("{source}{number}")
         });
+        let stem = format!("{stem}{suffix}");
         let mut name = format!("{stem}.{ext}");
         let mut n = 2;
         while !self.used.insert(name.to_lowercase()) {
@@ -142,10 +171,71 @@ impl FileNames {
     }
 }
 
-/// A stem of [`FileNames`]: the first 80 characters of `text` made safe.
-fn stem_of(text: &str) -> Option<String> {
+/// The most bytes of the `-line-ID` a line's file name gets.
+const MAX_LINE: usize = 100;
+
+/// A stem of [`FileNames`]: the first 80 characters of `text` made safe,
+/// in at most `max_bytes` bytes.
+fn stem_in(text: &str, max_bytes: usize) -> Option<String> {
     let text: String = text.trim().chars().take(MAX_TITLE_CHARS).collect();
-    safe_part(&text, MAX_STEM)
+    safe_part(&text, max_bytes)
+}
+
+/// The folder, below the directory written into, that the files of
+/// `input` go into when a program mirrors the folders it read: the folders
+/// of its place below the folder it was found in (`within`, see
+/// [`Expanded::within`](crate::batch::Expanded::within); `1990/全国赛` for
+/// `1990/全国赛/a.pgn`), and for a member of a zip archive, then the
+/// archive's stem and the member's own folders (`2019/决赛` for
+/// `2019.zip:决赛/a.pgn`; an archive inside it, its stem too). Nothing for
+/// an input named itself, standard input or bytes. Each folder's name is
+/// made safe as [`safe_part`] says (`..` becomes `__`, `CON` `CON_`);
+/// empty names and `.` are left out: the folder is always relative, and
+/// never leaves the directory.
+///
+/// ```
+/// use qipu::batch::Input;
+/// use qipu::output::names::folder_of;
+/// use std::path::{Path, PathBuf};
+/// let input = Input::File { path: "archive/1990/全国赛/a.pgn".into(), found: true, len: None };
+/// assert_eq!(folder_of(&input, Some(Path::new("1990/全国赛/a.pgn"))), PathBuf::from("1990/全国赛"));
+/// assert_eq!(folder_of(&input, None), PathBuf::new());
+/// let odd = Input::File { path: "x/CON/a:b/g.pgn".into(), found: true, len: None };
+/// assert_eq!(folder_of(&odd, Some(Path::new("CON/a:b/g.pgn"))), PathBuf::from("CON_/a_b"));
+/// ```
+pub fn folder_of(input: &crate::batch::Input, within: Option<&Path>) -> PathBuf {
+    let mut folder = PathBuf::new();
+    let mut push = |part: &str| {
+        if part != "."
+            && let Some(safe) = safe_part(part, MAX_STEM)
+        {
+            folder.push(safe);
+        }
+    };
+    for part in within.and_then(Path::parent).into_iter().flat_map(Path::components) {
+        if let std::path::Component::Normal(part) = part {
+            push(&part.to_string_lossy());
+        }
+    }
+    if let crate::batch::Input::Member(member) = input {
+        let stem = |name: &str| {
+            Path::new(name).file_stem().map_or_else(|| name.to_string(), |s| s.to_string_lossy().into_owned())
+        };
+        push(&stem(&member.archive().to_string_lossy()));
+        let names = member.names();
+        for (k, name) in names.iter().enumerate() {
+            let mut parts: Vec<&str> = name.split(['/', '\\']).collect();
+            let last = parts.pop().unwrap_or("");
+            for part in parts {
+                push(part);
+            }
+            // An archive inside the archive: a folder of its own.
+            if k + 1 < names.len() {
+                push(&stem(last));
+            }
+        }
+    }
+    folder
 }
 
 #[cfg(test)]

@@ -28,6 +28,7 @@ use crate::{Move, Position, Setup};
 mod build;
 pub mod date;
 pub mod eval;
+pub mod lines;
 #[cfg(test)]
 pub(crate) use build::counting;
 pub mod replay;

@@ -24,12 +24,13 @@ pub enum Target {
     /// DhtmlXQ has no tag for are kept as lines [Name "value"] of the comment about the game.
     Dhtmlxq,
     /// One XQF file per game in the directory given with -o, named after the game's title
-    /// (or SOURCE-N.xqf); version 10 unless --xqf-version 18. Tags XQF has no field for are
+    /// (or SOURCE-N.xqf), in the folders the inputs were found in (see -o); version 10 unless
+    /// --xqf-version 18. Tags XQF has no field for are
     /// kept as lines [Name "value"] of the comment about the game; text longer than its field
     /// is cut, and told on standard error.
     Xqf,
     /// One 象棋桥 CBR file per game in the directory given with -o, named after the game's
-    /// title (or SOURCE-N.cbr). Tags CBR has no field for are kept as lines [Name "value"] of
+    /// title (or SOURCE-N.cbr), in the folders the inputs were found in (see -o). Tags CBR has no field for are kept as lines [Name "value"] of
     /// the comment about the game; text longer than its field is cut, and told on standard
     /// error.
     Cbr,
@@ -38,7 +39,7 @@ pub enum Target {
     /// the game; text longer than its field is cut, and told on standard error.
     Cbl,
     /// One 鹏飞 PFC document per game in the directory given with -o, named after the game's
-    /// title (or SOURCE-N.pfc), in UTF-8: the tree with variations and comments (annotation
+    /// title (or SOURCE-N.pfc), in the folders the inputs were found in (see -o), in UTF-8: the tree with variations and comments (annotation
     /// glyphs as marks at their end), the start position and the fields PFC has; other tags
     /// are kept as lines [Name "value"] of the comment about the game.
     Pfc,
@@ -102,8 +103,12 @@ pub struct Args {
     #[arg(long, value_enum)]
     pub chinese: Option<ChineseChoice>,
     /// Write into this file instead of standard output (`-` is standard output; never one of
-    /// the inputs); with --to xqf or cbr, the directory to write the files into (created if
-    /// missing); with --to cbl, the library file.
+    /// the inputs); with --to xqf, cbr or pfc, the directory to write the files into (created
+    /// if missing), the folders mirrored: the games of a file found in a folder named on the
+    /// command line go into the same folders below DIR (archive/1990/a.pgn found in archive/
+    /// into DIR/1990/), a file named itself into DIR, a zip's members into DIR/ZIP-STEM/ and
+    /// their own folders; folder names made safe as file names are, never leaving DIR; with
+    /// --to cbl, the library file.
     #[arg(short, long, value_name = "FILE|DIR")]
     pub output: Option<PathBuf>,
     /// XQF version to write with --to xqf.
@@ -140,6 +145,19 @@ pub struct Args {
     /// win); each change is a note line (`game 3: result 0-1 set to 1-0 (checkmate)`).
     #[arg(long)]
     pub fix_results: bool,
+    /// Write each line of a game as a game of its own (pgn-extract's --splitvariants): the main
+    /// line first, the game as it was without its variations, then each variation in the order
+    /// a PGN writer meets them (a variation's own variations right after it), each the moves
+    /// from the start to where it branches off, then its own moves. A variation's game keeps
+    /// the game's tags and the comments of every move it holds, has the result * (the record
+    /// does not say how a variation ends), and the tag [Line "ID"]: 1, 2, … the variations of
+    /// the main line in order, 1.1 the first variation of variation 1 (as fen --all-lines
+    /// numbers lines). Files of --to xqf, cbr and pfc are named NAME-line-ID.EXT. Games are
+    /// selected, told and counted as read before they are split; the shaping flags and
+    /// --fix-results apply to each line; the summary counts every line written. Not with
+    /// --main-line, which would drop the variations this writes.
+    #[arg(long, conflicts_with = "main_line")]
+    pub variations_as_games: bool,
     /// Write the games left out (not selected, or illegal) into this file, in the same format
     /// and with the same safety as -o (not with --to xqf).
     #[arg(long, value_name = "FILE")]
@@ -233,19 +251,30 @@ pub(super) struct Prepared {
     pub(super) fixed: Option<prepare::ResultFix>,
 }
 
-/// Tells the result `--fix-results` set for game `index` of `source`, and
-/// counts it.
+/// Tells the result `--fix-results` set for game `index` of `source` (of
+/// its line `line`, with `--variations-as-games`), and counts it.
 pub(super) fn tell_fixed(
     tally: &mut crate::cli::progress::Tally,
     fixed: &mut usize,
     source: &str,
     index: usize,
+    line: Option<&str>,
     fix: Option<&prepare::ResultFix>,
 ) {
     if let Some(fix) = fix {
         *fixed += 1;
-        tally.tell(&qipu::batch::ProblemLine::game_note(source, index, fix).to_string());
+        let said = match line {
+            Some(id) => format!("line {id}: {fix}"),
+            None => fix.to_string(),
+        };
+        tally.tell(&qipu::batch::ProblemLine::game_note(source, index, said).to_string());
     }
+}
+
+/// The summary's part for `--variations-as-games`, after `N written`:
+/// ` (V of them variations)`.
+pub(super) fn lines_summary(args: &Args, variations: usize) -> String {
+    if args.variations_as_games { format!(" ({variations} of them variations)") } else { String::new() }
 }
 
 /// The summary's part for `--fix-results`: `; N result(s) set`.

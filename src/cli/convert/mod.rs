@@ -19,7 +19,11 @@ use crate::cli::{ChineseStyle, Failure, MoveNotation};
 
 /// `--to xqf`, `cbr`, `pfc` (a file per game into -o DIR) and `cbl` (one
 /// library, -o FILE).
-fn binary(inputs: &mut [qipu::batch::Input], args: &Args) -> Result<i32, Failure> {
+fn binary(
+    inputs: &mut [qipu::batch::Input],
+    within: &[Option<std::path::PathBuf>],
+    args: &Args,
+) -> Result<i32, Failure> {
     let (name, what) = match args.to {
         Target::Xqf => ("xqf", "XQF"),
         Target::Cbr => ("cbr", "CBR"),
@@ -54,12 +58,11 @@ fn binary(inputs: &mut [qipu::batch::Input], args: &Args) -> Result<i32, Failure
         }));
     };
     let options = args.write_options(MoveNotation::Chinese.with(ChineseStyle::Simplified));
-    let (tally, selected) = match args.to {
+    let done = match args.to {
         Target::Cbl => files::run_library(inputs, args, out)?,
-        _ => files::run_files(inputs, args, out, name, &options)?,
+        _ => files::run_files(inputs, within, args, out, name, &options)?,
     };
-    eprintln!("{}{selected}; {}", tally.summary(), tally.written_summary());
-    Ok(tally.code())
+    Ok(told(&done, args))
 }
 
 /// `--to html`: one viewer page of every game, into -o FILE or standard
@@ -78,17 +81,26 @@ fn page(inputs: &mut [qipu::batch::Input], args: &Args, stdout: &mut impl Write)
         return Err(Failure::usage("--to html writes pages in utf-8 only: leave out --output-encoding"));
     }
     let mut out = crate::cli::output::Sink::open(args.output.as_deref(), args.force, inputs, stdout)?;
-    let (tally, selected) = files::run_page(inputs, args, &mut out)?;
+    let done = files::run_page(inputs, args, &mut out)?;
     out.commit()?;
-    eprintln!("{}{selected}; {}", tally.summary(), tally.written_summary());
-    Ok(tally.code())
+    Ok(told(&done, args))
+}
+
+/// Tells the summary line of a conversion into files; returns the exit
+/// code.
+fn told(done: &files::Done, args: &Args) -> i32 {
+    let files::Done { tally, selected, variations } = done;
+    let written = tally.written_summary_noting(&args::lines_summary(args, *variations));
+    eprintln!("{}{selected}; {written}", tally.summary());
+    tally.code()
 }
 
 /// Converts every game; problems go to standard error.
 pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
-    let mut inputs = args.read.inputs();
+    let expanded = args.read.expanded();
+    let (mut inputs, within) = (expanded.inputs, expanded.within);
     if matches!(args.to, Target::Xqf | Target::Cbr | Target::Pfc | Target::Cbl) {
-        return binary(&mut inputs, args);
+        return binary(&mut inputs, &within, args);
     }
     if args.to == Target::Html {
         return page(&mut inputs, args, stdout);

@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use super::args::{Args, Prepared, fixed_summary, prepare, tell_fixed, told};
+use super::args::{Args, Prepared, fixed_summary, lines_summary, prepare, tell_fixed, told};
 use super::split::{self, Split};
 use crate::cli::output::Sink;
 use crate::cli::progress::{Outcome, Tally};
@@ -66,6 +66,15 @@ pub(super) fn run(
     let write = |record: Record| {
         // Judged as read, before shaping.
         let judged = selection.judge_record(&record);
+        if args.variations_as_games {
+            // Split, shaped and written where the game's place is known,
+            // a line at a time.
+            let error = record.replayed().error.clone();
+            let unreadable = record.unreadable().cloned();
+            let written = Written::Lines(Box::new(record));
+            let game = Converted { written, error, unreadable, value: None, fixed: None };
+            return Judged { matches: judged.matches, key: judged.key, game };
+        }
         let Prepared { record, error, fixed } = prepare(record, &shape, args);
         let unreadable = record.unreadable().cloned();
         let value = split_by.and_then(|key| split::value(key, &record));
@@ -79,14 +88,18 @@ pub(super) fn run(
     };
     let make = || Map::new(RecordBuilder::default(), write);
     let mut fixed = 0;
+    let mut variations = 0;
     chooser.pass(&batch, inputs, &mut tally, make, |meta, event, tally| {
         let PassEvent::Game { index, game, selected } = event else { return Ok(()) };
-        // With --rejected, an illegal game goes there.
+        // With --rejected, an illegal game goes there (with
+        // --variations-as-games, each line with a move that does not replay).
         let to_rejected = !selected || (rejected.is_some() && game.error.is_some());
-        let note = if to_rejected && rejected.is_some() {
-            " (written to the rejected games)"
-        } else {
-            " (moves from there on are kept as written)"
+        let note = match &game.written {
+            Written::Lines(_) if rejected.is_some() => {
+                " (each line with a move that does not replay written to the rejected games)"
+            }
+            _ if to_rejected && rejected.is_some() => " (written to the rejected games)",
+            _ => " (moves from there on are kept as written)",
         };
         let outcome = Outcome::of(&meta.source, index, game.unreadable.as_ref(), game.error.as_ref(), note);
         tally.game_as(outcome, selected);
@@ -94,36 +107,71 @@ pub(super) fn run(
         if game.unreadable.is_some() {
             return Ok(());
         }
-        if selected {
-            tell_fixed(tally, &mut fixed, &meta.source, index, game.fixed.as_ref());
-        }
-        let bytes = match game.written {
-            Written::Now(bytes) => bytes,
-            Written::Later(mut record) => {
-                shape::add_source(&mut record, &meta.source, index);
-                render(&record)
+        let rejecting = rejected.is_some();
+        // Writes one game (a line of one), telling its result set.
+        let mut put = |tally: &mut Tally,
+                       bytes: Result<formats::write::Written, WriteError>,
+                       value: Option<&str>,
+                       to_rejected: bool,
+                       line: Option<&str>,
+                       fix: Option<&ResultFix>|
+         -> Result<bool, Failure> {
+            if selected {
+                tell_fixed(tally, &mut fixed, &meta.source, index, line, fix);
             }
-        };
-        match bytes {
-            Ok(written) => {
-                let bytes = &written.bytes;
-                match &mut rejected {
-                    Some(r) if to_rejected => r.write_all(bytes)?,
-                    None if to_rejected => return Ok(()),
-                    _ => {
-                        out.write(game.value.as_deref(), &meta.source, bytes)?;
-                        tally.wrote();
+            let mut wrote = false;
+            match bytes {
+                Ok(written) => {
+                    let bytes = &written.bytes;
+                    match &mut rejected {
+                        Some(r) if to_rejected => r.write_all(bytes)?,
+                        None if to_rejected => return Ok(false),
+                        _ => {
+                            out.write(value, &meta.source, bytes)?;
+                            tally.wrote();
+                            wrote = true;
+                        }
+                    }
+                    for w in &written.warnings {
+                        tally.lost(&meta.source, Some(index), w);
                     }
                 }
-                for w in &written.warnings {
-                    tally.lost(&meta.source, Some(index), w);
+                Err(why) if selected => {
+                    let why = match line {
+                        Some(id) => format!("line {id}: not written: {}", told(&why)),
+                        None => format!("not written: {}", told(&why)),
+                    };
+                    tally.not_written(&ProblemLine::game_error(&meta.source, index, why).to_string());
+                }
+                Err(_) => {}
+            }
+            Ok(wrote)
+        };
+        match game.written {
+            Written::Now(bytes) => {
+                put(tally, bytes, game.value.as_deref(), to_rejected, None, game.fixed.as_ref())?;
+            }
+            Written::Later(mut record) => {
+                shape::add_source(&mut record, &meta.source, index);
+                put(tally, render(&record), game.value.as_deref(), to_rejected, None, game.fixed.as_ref())?;
+            }
+            // Nothing of a game left out goes anywhere without --rejected.
+            Written::Lines(_) if !selected && !rejecting => {}
+            Written::Lines(record) => {
+                for line in record.lines() {
+                    let id = (!line.is_main()).then(|| line.id());
+                    let Prepared { mut record, error, fixed: fix } = prepare(line.record, &shape, args);
+                    if args.shape.source_tag {
+                        shape::add_source(&mut record, &meta.source, index);
+                    }
+                    let value = split_by.and_then(|key| split::value(key, &record));
+                    let to_rejected = !selected || (rejecting && error.is_some());
+                    let bytes = render(&record);
+                    let wrote =
+                        put(tally, bytes, value.as_deref(), to_rejected, id.as_deref(), fix.as_ref())?;
+                    variations += usize::from(wrote && id.is_some());
                 }
             }
-            Err(why) if selected => tally.not_written(
-                &ProblemLine::game_error(&meta.source, index, format!("not written: {}", told(&why)))
-                    .to_string(),
-            ),
-            Err(_) => {}
         }
         Ok(())
     })?;
@@ -136,7 +184,7 @@ pub(super) fn run(
         tally.summary(),
         chooser.summary(),
         fixed_summary(args, fixed),
-        tally.written_summary()
+        tally.written_summary_noting(&lines_summary(args, variations))
     );
     if let Some(files) = files {
         crate::cli::quiet::info!("{}", split::told(&files));
@@ -181,9 +229,11 @@ struct Converted {
 }
 
 /// A game's bytes (or why it cannot be written), or the record to write
-/// once its place in its input is known.
+/// once its place in its input is known: shaped (`Later`), or as read, to
+/// be split into its lines (`Lines`, `--variations-as-games`).
 #[derive(Debug)]
 enum Written {
     Now(Result<formats::write::Written, WriteError>),
     Later(Box<Record>),
+    Lines(Box<Record>),
 }
