@@ -296,6 +296,30 @@ pub struct Notes {
     pub nags: Vec<u8>,
 }
 
+/// The most moves (main line and variations together) a game read may
+/// hold: a game of more is one unreadable game, told why, so that memory
+/// stays bounded whatever the input (about 100 bytes a move are held while
+/// a game is read, some hundreds while its positions are written). No game
+/// played comes near: the longest hold some hundreds of moves, the largest
+/// opening trees some tens of thousands.
+pub const MAX_MOVES: usize = 1_000_000;
+
+/// Why a game of more than [`MAX_MOVES`] moves is not read.
+///
+/// ```
+/// assert!(qipu::record::too_many_moves().starts_with("the game holds more than 1,000,000 moves"));
+/// ```
+pub fn too_many_moves() -> String {
+    let mut count = MAX_MOVES.to_string();
+    let digits = count.len();
+    for at in (1..digits).rev().filter(|k| (digits - k).is_multiple_of(3)) {
+        count.insert(at, ',');
+    }
+    format!(
+        "the game holds more than {count} moves (main line and variations): not read, to keep memory bounded"
+    )
+}
+
 /// The remark marks of NAGs 1 to 6, by NAG: `!` good, `?` poor, `!!` very
 /// good, `??` very poor, `!?` interesting, `?!` dubious.
 pub const REMARK_MARKS: [&str; 7] = ["", "!", "?", "!!", "??", "!?", "?!"];

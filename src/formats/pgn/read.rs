@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 use std::ops::ControlFlow;
 
-use crate::record::{GameResult, Record, RecordBuilder, Span, Visitor, Warning};
+use crate::record::{GameResult, MAX_MOVES, Record, RecordBuilder, Span, Visitor, Warning, too_many_moves};
 
 /// Reads every game of a PGN text into records.
 pub fn read(text: &str) -> Vec<Record> {
@@ -305,6 +305,9 @@ struct State {
     ended: bool,
     /// Moves from the start to where the next move is played.
     depth: usize,
+    /// Moves met in the game, variations' too: past [`MAX_MOVES`] the
+    /// game is not read.
+    moves: usize,
     /// The open variations: the depth to go back to, or `None` for one
     /// opened before any move (read as a continuation).
     variations: Vec<Option<usize>>,
@@ -735,6 +738,14 @@ impl<V: Visitor> Reader<'_, V> {
         self.begin();
         self.state.content = true;
         self.state.depth += 1;
+        self.state.moves += 1;
+        if self.state.moves > MAX_MOVES {
+            if !self.state.stopped {
+                self.state.stopped = true;
+                self.visitor.unreadable(Warning { at: self.state.game_at, message: too_many_moves() });
+            }
+            return;
+        }
         if self.telling() {
             if let ControlFlow::Break(()) = self.visitor.move_text(text, at) {
                 self.state.stopped = true;

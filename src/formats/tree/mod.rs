@@ -16,7 +16,8 @@ use std::borrow::Cow;
 use std::ops::Range;
 
 use crate::record::{
-    GameResult, MoveTree, NodeId, Record, RecordParts, RecordedMove, Span, Visitor, Warning,
+    GameResult, MAX_MOVES, MoveTree, NodeId, Record, RecordParts, RecordedMove, Span, Visitor, Warning,
+    too_many_moves,
 };
 
 /// No node: the root is never a child nor a sibling.
@@ -85,7 +86,7 @@ impl Game {
     ///
     /// [`xqf::write_preserving`]: crate::formats::xqf::write_preserving
     pub(crate) fn into_record(self) -> Record {
-        let Game { at, tags, warnings, unreadable, start_at, result, moves } = self;
+        let Game { at, tags, warnings, unreadable, start_at, result, moves } = self.bounded();
         let mut tree = MoveTree::with_capacity(moves.nodes.len());
         let mut ids: Vec<NodeId> = Vec::with_capacity(moves.nodes.len());
         ids.push(tree.root());
@@ -112,10 +113,23 @@ impl Game {
     /// that [builds records](Visitor::builds_records), else as events
     /// ([`Game::tell_events`]).
     pub(crate) fn tell<V: Visitor>(self, visitor: &mut V) -> V::Output {
+        let game = self.bounded();
         if visitor.builds_records() {
-            return visitor.record(self.into_record());
+            return visitor.record(game.into_record());
         }
-        self.tell_events(visitor)
+        game.tell_events(visitor)
+    }
+
+    /// The game, or when it holds more than [`MAX_MOVES`] moves the game
+    /// without them, unreadable ([`too_many_moves`]).
+    fn bounded(mut self) -> Game {
+        if self.moves.over {
+            self.moves = Moves::default();
+            if self.unreadable.is_none() {
+                self.unreadable = Some(Warning { at: self.at, message: too_many_moves() });
+            }
+        }
+        self
     }
 
     /// Tells the game to `visitor`, in the order of a PGN text: tags
@@ -156,6 +170,9 @@ pub(crate) struct Moves {
     texts: String,
     /// The annotation glyphs, one after the other.
     nags: Vec<u8>,
+    /// More than [`MAX_MOVES`] moves were added: the rest were not kept,
+    /// and the game is not read ([`Game::tell`]).
+    over: bool,
 }
 
 /// One node of [`Moves`].
@@ -213,7 +230,7 @@ impl Moves {
             text: crate::record::MoveText::Text("".into()),
             at: Span::default(),
         }));
-        Moves { nodes: all, texts: String::new(), nags: Vec::new() }
+        Moves { nodes: all, texts: String::new(), nags: Vec::new(), over: false }
     }
 
     /// Makes room for `nodes` more nodes (a few at most a million at a
@@ -228,8 +245,14 @@ impl Moves {
     }
 
     /// Adds `mv` as the last alternative played from `parent`: the first
-    /// added is the main continuation.
+    /// added is the main continuation. Past [`MAX_MOVES`] moves nothing is
+    /// added (`parent` is given back, and nothing is noted on it any more):
+    /// the game is then not read.
     pub(crate) fn add_child(&mut self, parent: u32, mv: RecordedMove) -> u32 {
+        if self.over || self.nodes.len() > MAX_MOVES {
+            self.over = true;
+            return parent;
+        }
         // Cannot overflow in practice: a node takes a few bytes of its file.
         let id = u32::try_from(self.nodes.len()).unwrap_or(u32::MAX);
         self.nodes.push(Node { parent, ..Node::new(mv) });
@@ -265,6 +288,9 @@ impl Moves {
     /// Sets the comment after the move of `id` (on the root: about the
     /// game).
     pub(crate) fn set_comment(&mut self, id: u32, text: &str) {
+        if self.over {
+            return;
+        }
         let range = self.text(text);
         self.nodes[id as usize].comment = Some(range);
     }
@@ -272,6 +298,9 @@ impl Moves {
     /// Adds `text` to the comment after the move of `id`, on a line of its
     /// own.
     pub(crate) fn append_comment(&mut self, id: u32, text: &str) {
+        if self.over {
+            return;
+        }
         let Some(old) = self.nodes[id as usize].comment.clone() else {
             return self.set_comment(id, text);
         };
@@ -307,6 +336,9 @@ impl Moves {
     /// Sets the comment before the move of `id` (JSON records hold one).
     #[cfg_attr(not(feature = "serde"), allow(dead_code))]
     pub(crate) fn set_comment_before(&mut self, id: u32, text: &str) {
+        if self.over {
+            return;
+        }
         let range = self.text(text);
         self.nodes[id as usize].before = Some(range);
     }
@@ -314,6 +346,9 @@ impl Moves {
     /// Sets the glyphs of the move of `id` (as JSON records hold them, and
     /// a WXF remark mark).
     pub(crate) fn set_nags(&mut self, id: u32, nags: &[u8]) {
+        if self.over {
+            return;
+        }
         let start = to_u32(self.nags.len());
         self.nags.extend_from_slice(nags);
         self.nodes[id as usize].nags = start..to_u32(self.nags.len());
@@ -321,6 +356,9 @@ impl Moves {
 
     /// Adds a glyph to the move of `id`, after those it has.
     pub(crate) fn add_nag(&mut self, id: u32, nag: u8) {
+        if self.over {
+            return;
+        }
         let range = self.nodes[id as usize].nags.clone();
         if range.end as usize != self.nags.len() {
             // Not the last glyphs stored: they are copied to the end first.

@@ -99,9 +99,16 @@ pub fn read_line_with<V: Visitor>(line: &str, number: u32, visitor: &mut V) -> V
                 }
             }
             let mut playing = true;
+            let mut moves = 0usize;
             for (word, _, column) in words {
                 match coordinate_move(word, column) {
+                    Ok(_) if playing && moves == crate::record::MAX_MOVES => {
+                        let at = Span { line: number, column };
+                        visitor.unreadable(Warning { at, message: crate::record::too_many_moves() });
+                        playing = false;
+                    }
                     Ok(m) if playing => {
+                        moves += 1;
                         let at = Span { line: number, column };
                         playing = visitor.mv(&RecordedMove { text: MoveText::Coords(m), at }).is_continue();
                     }
