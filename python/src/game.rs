@@ -175,25 +175,24 @@ impl Game {
 
     /// The start of the move tree: a `Node` with no move.
     #[getter]
-    fn root(slf: &Bound<'_, Self>) -> Node {
-        let root = slf.borrow().record.tree().root();
-        Node::new(slf.clone().unbind(), root)
+    fn root(slf: &Bound<'_, Self>) -> PyResult<Node> {
+        let root = slf.try_borrow()?.record.tree().root();
+        Ok(Node::new(slf.clone().unbind(), root))
     }
 
     /// The nodes of the main line, the first move's first (the root left
     /// out).
-    fn mainline(slf: &Bound<'_, Self>) -> Vec<Node> {
-        let ids: Vec<NodeId> = slf.borrow().main_line().collect();
-        ids.into_iter().map(|id| Node::new(slf.clone().unbind(), id)).collect()
+    fn mainline(slf: &Bound<'_, Self>) -> PyResult<Vec<Node>> {
+        let ids: Vec<NodeId> = slf.try_borrow()?.main_line().collect();
+        Ok(ids.into_iter().map(|id| Node::new(slf.clone().unbind(), id)).collect())
     }
 
     /// The last node of the main line (the root when it has no move).
-    fn end(slf: &Bound<'_, Self>) -> Node {
-        let game = slf.borrow();
-        let tree = game.record.tree();
-        let last = game.main_line().last().unwrap_or(tree.root());
+    fn end(slf: &Bound<'_, Self>) -> PyResult<Node> {
+        let game = slf.try_borrow()?;
+        let last = game.main_line().last().unwrap_or(game.record.tree().root());
         drop(game);
-        Node::new(slf.clone().unbind(), last)
+        Ok(Node::new(slf.clone().unbind(), last))
     }
 
     /// Sets tag `name` (any case: a tag of that name is replaced, else one

@@ -211,3 +211,21 @@ def test_the_replay_follows_each_change(read_game):
         game.mainline()[0].position
     game.set_tag("FEN", None)
     assert game.status == "valid" and game.plies == 6
+
+
+def test_a_change_keeps_the_rules_and_the_nodes_taken(tmp_path):
+    game = qipu.Game(rules="chinese")
+    first = game.root.add_main_variation("h2e2")
+    assert game.rules == "chinese"
+    kept = game.root.variations
+    assert first.add_main_variation("h9g7") == first.next()
+    first.add_main_variation("b9c7")  # made the main continuation, h9g7 kept after it
+    assert [n.move for n in first.variations] == ["b9c7", "h9g7"]
+    assert first.add_main_variation("h9g7") == first.next()  # there already: made main again
+    assert [n.move for n in first.variations] == ["h9g7", "b9c7"]
+    assert game.root.variations == kept and game.rules == "chinese"
+    path = tmp_path / "r.pgn"
+    path.write_text(VARIATIONS, encoding="utf-8")
+    read = list(qipu.read(path, rules="chinese"))[0]
+    read.mainline()[-1].remove()
+    assert read.rules == "chinese" and read.plies == 5

@@ -204,6 +204,12 @@ mod tests {
         assert_eq!(iccs(&back), "1. H2-E2 H7-E7 *");
         let bytes = crate::formats::xqf::write(&record, crate::formats::xqf::Version::V10).unwrap();
         assert_eq!(iccs(&crate::formats::xqf::read(&bytes).unwrap()), "1. H2-E2 H7-E7 *");
+        let dhtmlxq = crate::formats::dhtmlxq::write(&record).unwrap();
+        assert_eq!(iccs(&crate::formats::dhtmlxq::read(&dhtmlxq)[0]), "1. H2-E2 H7-E7 *");
+        // A move added after one taken out is out too.
+        let out = record.tree_mut().add_child(b9c7, RecordedMove::text("h0g2", 1, 1));
+        assert!(!record.tree().contains(out));
+        assert_eq!(record.tree().node_count(), 3);
         // Every move taken out: the tree is empty, the root stays.
         assert!(record.tree_mut().remove(first));
         assert!(record.tree().is_empty());

@@ -441,10 +441,13 @@ impl MoveTree {
     }
 
     /// Adds `mv` as the last alternative played from `parent`; the first
-    /// child added is the main continuation.
+    /// child added is the main continuation. A move added after one taken
+    /// out ([`MoveTree::remove`]) is out of the tree with it.
     pub fn add_child(&mut self, parent: NodeId, mv: RecordedMove) -> NodeId {
         let id = NodeId::at(self.nodes.len());
-        self.nodes.push(Node { mv: Some(mv), parent: Some(parent), ..Node::default() });
+        let removed = self.nodes[parent.index()].removed;
+        self.removed += usize::from(removed);
+        self.nodes.push(Node { mv: Some(mv), parent: Some(parent), removed, ..Node::default() });
         match self.nodes[parent.index()].last_child {
             Some(last) => self.nodes[last.index()].next_sibling = Some(id),
             None => self.nodes[parent.index()].first_child = Some(id),
