@@ -268,6 +268,9 @@ class Game:
         """The game as a DhtmlXQ block."""
     def to_xqf(self, version: int = 10) -> bytes:
         """The game as an XQF file's bytes (version 10 or 18)."""
+    def write(self, path: _Path, format: Optional[str] = None, notation: str = "chinese") -> None:
+        """Writes the game to ``path`` as ``pgn`` (UTF-8, moves in ``notation``), ``xqf``, ``json``
+        or ``dhtmlxq``; by default the format the extension names (``.pgn``, ``.xqf``, ``.json``, ``.dhtml``)."""
     def to_uci(self) -> str:
         """The main line as a UCI position line (``position startpos moves …``)."""
     def svg(self, size: int = 450, flip: bool = False) -> str:

@@ -521,6 +521,28 @@ impl Game {
         Ok(PyBytes::new(py, &bytes))
     }
 
+    /// Writes the game to the file `path` as `format`: `pgn` (UTF-8, moves
+    /// in `notation`), `xqf` (version 10), `json` (one line) or `dhtmlxq`;
+    /// by default the one the path's extension names (`.pgn`, `.xqf`,
+    /// `.json`, `.dhtml`).
+    #[pyo3(signature = (path, format = None, notation = "chinese"))]
+    fn write(&self, path: std::path::PathBuf, format: Option<&str>, notation: &str) -> PyResult<()> {
+        let extension = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+        let format = format.map(str::to_ascii_lowercase).or(extension).unwrap_or_default();
+        let bytes = match format.as_str() {
+            "pgn" => self.to_pgn(notation)?.into_bytes(),
+            "xqf" => xqf::write(&self.record, xqf::Version::V10).map_err(value_error)?,
+            "json" => format!("{}\n", self.to_json()).into_bytes(),
+            "dhtml" | "dhtmlxq" => format!("{}\n", self.to_dhtmlxq()?).into_bytes(),
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "format {other:?}: expected \"pgn\", \"xqf\", \"json\" or \"dhtmlxq\""
+                )));
+            }
+        };
+        Ok(std::fs::write(&path, bytes)?)
+    }
+
     /// The main line as a UCI position line (`position startpos moves …`).
     fn to_uci(&self) -> PyResult<String> {
         uci::write(&self.record).map_err(value_error)

@@ -191,7 +191,8 @@ def test_a_read_game_is_changed_and_written_as_xqf(read_game, tmp_path):
     assert game.plies == 4 and game.status == "valid"
     assert game.comments[0]["text"] == "中炮"
     path = tmp_path / "changed.xqf"
-    path.write_bytes(game.to_xqf())
+    game.write(path)
+    assert path.read_bytes() == game.to_xqf()
     back = read_one(path)
     assert tree_of(back.root) == tree_of(game.root)
     assert back.moves("uci") == game.moves("uci") and back.tags["Red"] == "许银川"
@@ -229,3 +230,14 @@ def test_a_change_keeps_the_rules_and_the_nodes_taken(tmp_path):
     read = list(qipu.read(path, rules="chinese"))[0]
     read.mainline()[-1].remove()
     assert read.rules == "chinese" and read.plies == 5
+
+
+def test_a_game_is_written_to_a_file_in_the_format_asked(read_game, tmp_path):
+    read_game.mainline()[0].comment = "中炮"
+    for name, format in [("g.pgn", None), ("g.json", None), ("g.dhtml", None), ("g.txt", "pgn"), ("g.bin", "xqf")]:
+        path = tmp_path / name
+        read_game.write(str(path) if format else path, format)
+        assert movetext(read_one(path)) == movetext(read_game), name
+    assert (tmp_path / "g.txt").read_text(encoding="utf-8") == read_game.to_pgn()
+    with pytest.raises(ValueError, match="format"):
+        read_game.write(tmp_path / "g.doc")
