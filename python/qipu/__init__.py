@@ -18,7 +18,7 @@ import os
 from typing import IO, Any, Dict, Iterable, List, Optional, Union
 
 from . import _qipu
-from ._qipu import Game, GameError, Position, Reader, read, validate, stats, convert
+from ._qipu import Game, GameError, Node, Position, Reader, read, validate, stats, convert
 from .errors import (
     AmbiguousMoveError,
     FenError,
@@ -33,6 +33,7 @@ __version__: str = _qipu.__version__
 __all__ = [
     "Game",
     "GameError",
+    "Node",
     "Position",
     "Reader",
     "read",

@@ -95,8 +95,94 @@ class GameError:
     def message(self) -> str:
         """Why, in words."""
 
+class Node:
+    """A node of a game's move tree: the start (``Game.root``), or a move with its notes and
+    the moves played after it. It reads its game each time; a node removed raises ``ValueError``.
+    Nodes are equal when they are the same node of the same game."""
+
+    @property
+    def game(self) -> "Game":
+        """The game the node belongs to."""
+    @property
+    def move(self) -> Optional[str]:
+        """The move in coordinates (``h2e2``); None for the root or a move that did not replay."""
+    @property
+    def written(self) -> Optional[str]:
+        """The move as the record holds it (as read; coordinates for a move added); None for the root."""
+    def move_as(self, notation: str) -> Optional[str]:
+        """The move in ``notation`` (``iccs``, ``uci``, ``chinese``, ``chinese-traditional``, ``wxf``); None for the root."""
+    @property
+    def ply(self) -> int:
+        """How many moves lead here from the start (0 for the root)."""
+    @property
+    def parent(self) -> Optional["Node"]:
+        """The node the move is played from; None for the root."""
+    @property
+    def variations(self) -> List["Node"]:
+        """The moves played from here, main continuation first."""
+    def next(self) -> Optional["Node"]:
+        """The main continuation, or None."""
+    def end(self) -> "Node":
+        """The last node of the line that goes on from here by main continuations."""
+    def is_end(self) -> bool:
+        """Whether no move is played from here."""
+    def is_main_line(self) -> bool:
+        """Whether the node is on the main line (the root is)."""
+    def is_main_variation(self) -> bool:
+        """Whether the node is its parent's main continuation (the root is)."""
+    @property
+    def comment(self) -> Optional[str]:
+        """The comment after the move (on the root: about the game); settable, None or "" takes it away."""
+    @comment.setter
+    def comment(self, comment: Optional[str]) -> None: ...
+    @property
+    def comment_before(self) -> Optional[str]:
+        """The comment written before the move (at the start of a variation)."""
+    @property
+    def nags(self) -> List[int]:
+        """The annotation glyphs (``!`` is 1, ``?`` 2, ``!!`` 3, ``??`` 4, ``!?`` 5, ``?!`` 6); settable."""
+    @nags.setter
+    def nags(self, nags: Optional[List[int]]) -> None: ...
+    @property
+    def position(self) -> Position:
+        """The position after the move, its move stack the moves from the start. ``ValueError``
+        when it is not known (the start, or a move on the way, is not legal)."""
+    def fen(self) -> str:
+        """The FEN of the position after the move."""
+    def add_variation(self, move: str) -> "Node":
+        """Plays ``move`` (any notation) from here as the last alternative and returns its node (a
+        move played from here already is not added twice). ``IllegalMoveError``,
+        ``AmbiguousMoveError`` or ``InvalidMoveError`` leave the game unchanged."""
+    def add_main_variation(self, move: str) -> "Node":
+        """As :meth:`add_variation`, the move made the main continuation."""
+    def promote_to_main(self) -> None:
+        """Makes the move its parent's main continuation."""
+    def promote(self) -> None:
+        """Moves the move one place up among its parent's continuations."""
+    def demote(self) -> None:
+        """Moves the move one place down among its parent's continuations."""
+    def remove(self) -> None:
+        """Takes the move, and every move after it, out of the game (``ValueError`` for the root)."""
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
 class Game:
-    """One game as read, and what its replay found."""
+    """One game as read (or made), and what its replay found. A game can be changed through
+    its nodes, ``set_tag`` and ``result``: each change checks it again, so its report, moves
+    and writers tell of it as changed."""
+
+    def __init__(self, fen: Optional[str] = None, tags: Optional[Dict[str, str]] = None, rules: str = "asian") -> None:
+        """An empty game from ``fen`` (the standard start when None) with ``tags``. ``FenError``
+        for a FEN that is no position."""
+    @property
+    def root(self) -> Node:
+        """The start of the move tree."""
+    def mainline(self) -> List[Node]:
+        """The main line's nodes, the first move's first."""
+    def end(self) -> Node:
+        """The last node of the main line (the root when there is no move)."""
+    def set_tag(self, name: str, value: Optional[str]) -> None:
+        """Sets tag ``name`` (any case), or takes it away (None). ``FEN`` sets the start position."""
 
     @property
     def source(self) -> str:
@@ -106,7 +192,7 @@ class Game:
         """The game's number in its file, from 0."""
     @property
     def format(self) -> str:
-        """``pgn``, ``xqf``, ``dhtmlxq``, ``cbr``, ``cbl``, ``cbf``, ``text``, ``json``, ``wxf``, ``epd``, ``uci``."""
+        """``pgn``, ``xqf``, ``dhtmlxq``, ``cbr``, ``cbl``, ``cbf``, ``text``, ``json``, ``wxf``, ``epd``, ``uci``; ``none`` for a game made with ``Game()`` (its source is ``"<new>"``)."""
     @property
     def encoding(self) -> Optional[str]:
         """The text encoding (``utf-8``, ``gbk``, ``big5``, …), for text formats."""
@@ -120,7 +206,9 @@ class Game:
         """The start position's FEN (as written, when it is no legal position)."""
     @property
     def result(self) -> Optional[str]:
-        """``1-0``, ``0-1``, ``1/2-1/2``, ``*``, or None."""
+        """``1-0``, ``0-1``, ``1/2-1/2``, ``*``, or None; settable (after the moves and as the ``Result`` tag)."""
+    @result.setter
+    def result(self, result: Optional[str]) -> None: ...
     @property
     def status(self) -> str:
         """``"valid"``, ``"illegal"`` or ``"unreadable"``."""
@@ -180,6 +268,9 @@ class Game:
         """The game as a DhtmlXQ block."""
     def to_xqf(self, version: int = 10) -> bytes:
         """The game as an XQF file's bytes (version 10 or 18)."""
+    def write(self, path: _Path, format: Optional[str] = None, notation: str = "chinese") -> None:
+        """Writes the game to ``path`` as ``pgn`` (UTF-8, moves in ``notation``), ``xqf``, ``json``
+        or ``dhtmlxq``; by default the format the extension names (``.pgn``, ``.xqf``, ``.json``, ``.dhtml``)."""
     def to_uci(self) -> str:
         """The main line as a UCI position line (``position startpos moves …``)."""
     def svg(self, size: int = 450, flip: bool = False) -> str:

@@ -9,22 +9,29 @@ use pyo3::types::{PyBytes, PyDict, PyList};
 use qipu::analysis::ecco;
 use qipu::batch::{Checked, Checker, ErrorReport, Meta, Report, Status};
 use qipu::formats::{dhtmlxq, json, pgn, uci, xqf};
-use qipu::record::{MoveText, NodeId, Record, Score};
+use qipu::record::{GameResult, MoveText, NodeId, Record, Score};
 use qipu::rules::judge::RuleSet;
 
 use crate::errors::raise;
 use crate::kwargs;
 use crate::names::value_error;
+use crate::tree::Node;
 
 /// One game: its tags, moves, comments and variations as read, and what
-/// its replay found.
-#[pyclass(module = "qipu", frozen)]
+/// its replay found. A game can be changed (its tags, result and move tree,
+/// through its nodes: see [`crate::tree`]); each change checks it again.
+///
+/// Not frozen: a change borrows the game mutably, so pyo3's borrow flag
+/// keeps readers and writers apart (a clash raises, it never races).
+#[pyclass(module = "qipu")]
 pub struct Game {
     record: Record,
     meta: Arc<Meta>,
     index: usize,
     /// The report `qipu validate` gives of it.
     report: Report,
+    /// The rule book it is judged by, again after each change.
+    rules: RuleSet,
 }
 
 impl Game {
@@ -32,13 +39,37 @@ impl Game {
     /// [`check`]).
     pub fn new((record, checked): (Record, Checked), meta: Arc<Meta>, index: usize) -> Game {
         let report = Report::game(&meta, index, &checked);
-        Game { record, meta, index, report }
+        let rules = checked.replayed.rules;
+        Game { record, meta, index, report, rules }
     }
 
     /// The one game an input that cannot be read counts as.
     pub fn unreadable(meta: Arc<Meta>, why: String) -> Game {
         let report = Report::input(&meta, why, Some(Status::Unreadable));
-        Game { record: Record::default(), meta, index: 0, report }
+        Game { record: Record::default(), meta, index: 0, report, rules: RuleSet::default() }
+    }
+
+    /// The record, as read and changed since.
+    pub fn record(&self) -> &Record {
+        &self.record
+    }
+
+    /// Changes the record with `change`, then checks it again, so that the
+    /// report, the moves and every writer tell of the game as changed.
+    /// Raises `ValueError` for a game that could not be read.
+    pub fn change<R>(&mut self, change: impl FnOnce(&mut Record) -> R) -> PyResult<R> {
+        if self.status() == Status::Unreadable || self.report.whole_input {
+            return Err(PyValueError::new_err(format!(
+                "{}: game {}: a game that could not be read cannot be changed",
+                self.meta.source,
+                self.index + 1
+            )));
+        }
+        let out = change(&mut self.record);
+        let (record, checked) = check_by(std::mem::take(&mut self.record), self.rules);
+        self.report = Report::game(&self.meta, self.index, &checked);
+        self.record = record;
+        Ok(out)
     }
 
     /// The report of the game, as `qipu validate --format json` gives it.
@@ -106,8 +137,74 @@ fn error_fields<'py>(py: Python<'py>, e: &ErrorReport, source: &str, index: usiz
     )
 }
 
+/// The name a game made in Python goes by, for its source.
+const MADE: &str = "<new>";
+
 #[pymethods]
 impl Game {
+    /// An empty game: from `fen` (the standard start when `None`), with
+    /// `tags` (a dict, in its order), judged by `rules`. Raises `FenError`
+    /// for a FEN that is no position.
+    #[new]
+    #[pyo3(signature = (fen = None, tags = None, rules = "asian"))]
+    fn create(
+        py: Python<'_>,
+        fen: Option<&str>,
+        tags: Option<&Bound<'_, PyDict>>,
+        rules: &str,
+    ) -> PyResult<Game> {
+        let rules = crate::names::rules(rules)?;
+        let mut record = Record::default();
+        for (name, value) in tags.into_iter().flat_map(|t| t.iter()) {
+            record.set_tag(&name.extract::<String>()?, value.extract::<String>()?);
+        }
+        if let Some(text) = fen {
+            qipu::Position::from_fen(text)
+                .map_err(|e| raise(py, "FenError", &format!("{text:?}: {e}"), kwargs!(py, "fen" => text)))?;
+            record.set_tag("FEN", text.trim());
+        }
+        let meta = Meta {
+            source: MADE.to_string(),
+            json_source: MADE.to_string(),
+            source_escaped: false,
+            format: "none",
+            encoding: None,
+        };
+        Ok(Game::new(check_by(record, rules), Arc::new(meta), 0))
+    }
+
+    /// The start of the move tree: a `Node` with no move.
+    #[getter]
+    fn root(slf: &Bound<'_, Self>) -> PyResult<Node> {
+        let root = slf.try_borrow()?.record.tree().root();
+        Ok(Node::new(slf.clone().unbind(), root))
+    }
+
+    /// The nodes of the main line, the first move's first (the root left
+    /// out).
+    fn mainline(slf: &Bound<'_, Self>) -> PyResult<Vec<Node>> {
+        let ids: Vec<NodeId> = slf.try_borrow()?.main_line().collect();
+        Ok(ids.into_iter().map(|id| Node::new(slf.clone().unbind(), id)).collect())
+    }
+
+    /// The last node of the main line (the root when it has no move).
+    fn end(slf: &Bound<'_, Self>) -> PyResult<Node> {
+        let game = slf.try_borrow()?;
+        let last = game.main_line().last().unwrap_or(game.record.tree().root());
+        drop(game);
+        Ok(Node::new(slf.clone().unbind(), last))
+    }
+
+    /// Sets tag `name` (any case: a tag of that name is replaced, else one
+    /// is added) to `value`; `None` takes the tag away. Setting `FEN`
+    /// changes the start position (the moves are replayed from it).
+    #[pyo3(signature = (name, value))]
+    fn set_tag(&mut self, name: &str, value: Option<String>) -> PyResult<()> {
+        self.change(|record| match value {
+            Some(value) => record.set_tag(name, value),
+            None => record.retain_tags(|n, _| !n.eq_ignore_ascii_case(name)),
+        })
+    }
     /// The file the game was read from (`"<bytes>"` for bytes): its name
     /// exact when it is UTF-8, as JSON reports give it.
     #[getter]
@@ -122,7 +219,8 @@ impl Game {
         self.index
     }
 
-    /// The file's format: `pgn`, `xqf`, `dhtmlxq`, `cbr`, …
+    /// The file's format: `pgn`, `xqf`, `dhtmlxq`, `cbr`, …; `none` for a
+    /// game made with `Game()`.
     #[getter]
     fn format(&self) -> &'static str {
         self.meta.format
@@ -176,6 +274,27 @@ impl Game {
     #[getter]
     fn result(&self) -> Option<&'static str> {
         self.record.result().map(|r| r.as_str())
+    }
+
+    /// Sets the result (`1-0`, `0-1`, `1/2-1/2`, `*`; `None`: none stated),
+    /// after the moves and in the `Result` tag.
+    #[setter]
+    fn set_result(&mut self, result: Option<String>) -> PyResult<()> {
+        let result = match result.as_deref() {
+            None => None,
+            Some(text) => Some(GameResult::parse(text).ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "result {text:?}: expected \"1-0\", \"0-1\", \"1/2-1/2\" or \"*\""
+                ))
+            })?),
+        };
+        self.change(|record| {
+            record.set_written_result(result);
+            match result {
+                Some(r) => record.set_tag("Result", r.as_str()),
+                None => record.retain_tags(|n, _| !n.eq_ignore_ascii_case("Result")),
+            }
+        })
     }
 
     /// `"valid"`, `"illegal"` (a move or the start position is no legal
@@ -400,6 +519,28 @@ impl Game {
         };
         let bytes = xqf::write(&self.record, version).map_err(value_error)?;
         Ok(PyBytes::new(py, &bytes))
+    }
+
+    /// Writes the game to the file `path` as `format`: `pgn` (UTF-8, moves
+    /// in `notation`), `xqf` (version 10), `json` (one line) or `dhtmlxq`;
+    /// by default the one the path's extension names (`.pgn`, `.xqf`,
+    /// `.json`, `.dhtml`).
+    #[pyo3(signature = (path, format = None, notation = "chinese"))]
+    fn write(&self, path: std::path::PathBuf, format: Option<&str>, notation: &str) -> PyResult<()> {
+        let extension = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+        let format = format.map(str::to_ascii_lowercase).or(extension).unwrap_or_default();
+        let bytes = match format.as_str() {
+            "pgn" => self.to_pgn(notation)?.into_bytes(),
+            "xqf" => xqf::write(&self.record, xqf::Version::V10).map_err(value_error)?,
+            "json" => format!("{}\n", self.to_json()).into_bytes(),
+            "dhtml" | "dhtmlxq" => format!("{}\n", self.to_dhtmlxq()?).into_bytes(),
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "format {other:?}: expected \"pgn\", \"xqf\", \"json\" or \"dhtmlxq\""
+                )));
+            }
+        };
+        Ok(std::fs::write(&path, bytes)?)
     }
 
     /// The main line as a UCI position line (`position startpos moves …`).

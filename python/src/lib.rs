@@ -14,6 +14,7 @@ mod names;
 mod position;
 mod reader;
 mod select;
+mod tree;
 
 /// The extension module.
 #[pymodule]
@@ -21,6 +22,7 @@ fn _qipu(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<position::Position>()?;
     m.add_class::<game::Game>()?;
     m.add_class::<game::GameError>()?;
+    m.add_class::<tree::Node>()?;
     m.add_class::<reader::Reader>()?;
     m.add_function(wrap_pyfunction!(reader::read, m)?)?;
     m.add_function(wrap_pyfunction!(batch::validate, m)?)?;

@@ -27,7 +27,27 @@ impl Position {
         Position { pos, stack: Vec::new() }
     }
 
-    fn parse_move(&self, py: Python<'_>, text: &str) -> PyResult<Move> {
+    /// The position `moves` (legal ones) lead to from `start`, with them as
+    /// its move stack.
+    pub fn played(start: qipu::Position, moves: &[Move]) -> Position {
+        let mut position = Position::of(start);
+        for &m in moves {
+            let before = position.pos.clone();
+            position.pos.play_unchecked(m);
+            position.stack.push((before, m));
+        }
+        position
+    }
+
+    /// The qipu position.
+    pub fn inner(&self) -> &qipu::Position {
+        &self.pos
+    }
+
+    /// `text`, a move in any notation, resolved here; else the exception
+    /// `push` raises (`IllegalMoveError`, `AmbiguousMoveError` or
+    /// `InvalidMoveError`).
+    pub fn parse_move(&self, py: Python<'_>, text: &str) -> PyResult<Move> {
         resolve_any(&self.pos, text).map_err(|e| {
             let message = format!("{text}: {e}");
             let fen = self.pos.fen();

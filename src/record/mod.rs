@@ -27,6 +27,7 @@ use crate::{Move, Position, Setup};
 
 mod build;
 pub mod date;
+mod edit;
 pub mod eval;
 pub mod lines;
 #[cfg(test)]
@@ -335,6 +336,8 @@ pub struct Node {
     last_child: Option<NodeId>,
     next_sibling: Option<NodeId>,
     notes: Option<Box<Notes>>,
+    /// Taken out of the tree, with what follows it ([`MoveTree::remove`]).
+    removed: bool,
 }
 
 impl Node {
@@ -404,14 +407,19 @@ impl Node {
 /// assert_eq!(tree.node(alternative).mv.as_ref().unwrap().points().unwrap().to_string(), "b9c7");
 /// assert_eq!((tree.len(), tree.variation_count()), (6, 1)); // the root and five moves
 /// ```
+///
+/// A node taken out of the tree ([`MoveTree::remove`]) stays in the arena,
+/// so that the ids of the others hold, but no walk of the tree meets it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveTree {
     nodes: Vec<Node>,
+    /// How many nodes of the arena were taken out of the tree.
+    removed: usize,
 }
 
 impl Default for MoveTree {
     fn default() -> MoveTree {
-        MoveTree { nodes: vec![Node::default()] }
+        MoveTree { nodes: vec![Node::default()], removed: 0 }
     }
 }
 
@@ -419,7 +427,7 @@ impl MoveTree {
     /// An empty tree with room for `nodes` nodes (the root included)
     /// before it grows.
     pub fn with_capacity(nodes: usize) -> MoveTree {
-        let mut tree = MoveTree { nodes: Vec::with_capacity(nodes.max(1)) };
+        let mut tree = MoveTree { nodes: Vec::with_capacity(nodes.max(1)), removed: 0 };
         tree.nodes.push(Node::default());
         tree
     }
@@ -439,21 +447,32 @@ impl MoveTree {
         &mut self.nodes[id.index()]
     }
 
-    /// Number of nodes, the root included.
+    /// Number of nodes in the arena, the root included: every id is an
+    /// index below it. Nodes taken out ([`MoveTree::remove`]) count too;
+    /// [`MoveTree::node_count`] counts those of the tree.
     pub fn len(&self) -> usize {
         self.nodes.len()
     }
 
+    /// Number of nodes of the tree, the root included: [`MoveTree::len`]
+    /// less the nodes taken out.
+    pub fn node_count(&self) -> usize {
+        self.nodes.len() - self.removed
+    }
+
     /// Whether the tree holds no move.
     pub fn is_empty(&self) -> bool {
-        self.nodes.len() == 1
+        self.nodes[0].first_child.is_none()
     }
 
     /// Adds `mv` as the last alternative played from `parent`; the first
-    /// child added is the main continuation.
+    /// child added is the main continuation. A move added after one taken
+    /// out ([`MoveTree::remove`]) is out of the tree with it.
     pub fn add_child(&mut self, parent: NodeId, mv: RecordedMove) -> NodeId {
         let id = NodeId::at(self.nodes.len());
-        self.nodes.push(Node { mv: Some(mv), parent: Some(parent), ..Node::default() });
+        let removed = self.nodes[parent.index()].removed;
+        self.removed += usize::from(removed);
+        self.nodes.push(Node { mv: Some(mv), parent: Some(parent), removed, ..Node::default() });
         match self.nodes[parent.index()].last_child {
             Some(last) => self.nodes[last.index()].next_sibling = Some(id),
             None => self.nodes[parent.index()].first_child = Some(id),
@@ -487,7 +506,12 @@ impl MoveTree {
     /// How many variations the tree holds (alternatives to a main
     /// continuation).
     pub fn variation_count(&self) -> usize {
-        self.nodes.iter().filter(|n| n.first_child.is_some()).map(|n| self.children_count(n) - 1).sum()
+        let alternatives = |n: &Node| n.first_child.map_or(0, |_| self.children_count(n) - 1);
+        if self.removed == 0 {
+            self.nodes.iter().map(alternatives).sum()
+        } else {
+            self.depth_first().map(|id| alternatives(self.node(id))).sum()
+        }
     }
 
     fn children_count(&self, n: &Node) -> usize {

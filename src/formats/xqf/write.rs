@@ -208,8 +208,8 @@ pub fn write_preserving(record: &Record, preserved: &Preserved) -> Result<Vec<u8
     let version = header[2];
     let keys = Keys::derive(header);
     let tree = record.tree();
-    if preserved.records.len() != tree.len() {
-        return Err(WriteError::Changed { nodes: tree.len(), preserved: preserved.records.len() });
+    if preserved.records.len() != tree.node_count() {
+        return Err(WriteError::Changed { nodes: tree.node_count(), preserved: preserved.records.len() });
     }
     let mut plain = Vec::with_capacity(tree.len() * 8);
     for (k, id) in tree.depth_first().enumerate() {
