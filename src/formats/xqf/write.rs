@@ -295,13 +295,31 @@ fn comment_bytes(text: Option<&str>) -> Vec<u8> {
 /// `text` in GB18030, cut on a character boundary to at most `capacity`
 /// bytes, and the end of the part of `text` kept.
 fn gb18030_within(text: &str, capacity: usize) -> (Vec<u8>, usize) {
-    let mut end = text.len();
-    loop {
-        let bytes = encoding_rs::GB18030.encode(&text[..end]).0;
-        if bytes.len() <= capacity {
-            return (bytes.into_owned(), end);
+    let whole = encoding_rs::GB18030.encode(text).0;
+    if whole.len() <= capacity {
+        return (whole.into_owned(), text.len());
+    }
+    // GB18030 writes each character on its own (1, 2 or 4 bytes): the
+    // bytes of a prefix are the prefix of the bytes. One pass, each
+    // character's length counted.
+    let (mut bytes, mut end) = (0, 0);
+    let mut one = [0u8; 4];
+    for (at, c) in text.char_indices() {
+        let len = gb18030_len(c.encode_utf8(&mut one));
+        if bytes + len > capacity {
+            break;
         }
-        end = text[..end].char_indices().next_back().map_or(0, |(i, _)| i);
+        bytes += len;
+        end = at + c.len_utf8();
+    }
+    (whole[..bytes].to_vec(), end)
+}
+
+/// How many bytes GB18030 writes `c` (one character) in.
+fn gb18030_len(c: &str) -> usize {
+    match c.len() {
+        1 => 1,
+        _ => encoding_rs::GB18030.encode(c).0.len(),
     }
 }
 
@@ -370,6 +388,39 @@ fn key_bytes(record: &Record, resolution: &Resolution, header: &mut [u8; HEADER_
 
 #[cfg(test)]
 mod tests {
+
+    /// The cut, by encoding ever shorter prefixes: the reference.
+    fn gb18030_within_slowly(text: &str, capacity: usize) -> (Vec<u8>, usize) {
+        let mut end = text.len();
+        loop {
+            let bytes = encoding_rs::GB18030.encode(&text[..end]).0;
+            if bytes.len() <= capacity {
+                return (bytes.into_owned(), end);
+            }
+            end = text[..end].char_indices().next_back().map_or(0, |(i, _)| i);
+        }
+    }
+
+    #[test]
+    fn header_text_is_cut_where_encoding_every_prefix_cuts_it() {
+        for text in ["", "abc", "许银川 vs 吕钦", "é€😀中a\u{10FFFF}炮", "全国象棋个人赛第一轮·2001年"]
+        {
+            let encoded = encoding_rs::GB18030.encode(text).0.len();
+            for capacity in 0..=encoded + 1 {
+                assert_eq!(
+                    gb18030_within(text, capacity),
+                    gb18030_within_slowly(text, capacity),
+                    "{text:?} {capacity}"
+                );
+            }
+        }
+        // 40,000 characters cut to a header field: one pass (the reference
+        // took minutes on this).
+        let long = "象".repeat(40_000);
+        let (bytes, end) = gb18030_within(&long, 63);
+        assert_eq!((bytes.len(), end), (62, 31 * 3));
+    }
+
     use super::*;
     use crate::formats::pgn;
 
