@@ -193,3 +193,51 @@ fn engines_spamming_the_handshake_do_not_start_within_64_mb() {
         assert!(!out.exists(), "{cmd}");
     }
 }
+
+#[test]
+fn an_engine_started_again_that_spams_its_handshake_leaves_the_positions_unannotated() {
+    let dir = scratch("restart");
+    let game = dir.join("games.pgn");
+    let crashed = dir.join("crashed");
+    // It crashes at the position after ply 3; started again, it answers `uci` with info lines
+    // without end.
+    let cmd = engine(&format!(
+        "--mode crash --fen-prefix '{}' --once '{c}' --spam-handshake-if '{c}'",
+        after3(),
+        c = crashed.display()
+    ));
+    let out = dir.join("out.pgn");
+    let run = analyse(&[
+        game.to_str().unwrap(),
+        "--engine",
+        &cmd,
+        "--timeout",
+        "500",
+        "--ply-range",
+        "1..4",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    let stderr = &run.stderr;
+    assert_eq!(run.code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains(
+            "the position after ply 3: left without annotation (the engine stopped (exit status: 3); \
+             then: no uciok in its first 10000 lines)"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(
+            "the position after ply 4: left without annotation (no uciok in its first 10000 lines; \
+             then: no uciok in its first 10000 lines)"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("5 position(s): 3 searched, 0 from the cache, 2 failed (4 engine restart(s))"),
+        "{stderr}"
+    );
+    assert!(run.peak_kb < MAX_KB, "{} KB", run.peak_kb);
+    assert_eq!(records(&out).len(), 1);
+}

@@ -6,11 +6,13 @@ not in the table, from a hash of the position. It is deterministic, reads one co
 standard input and flushes every line it writes. Faults (--mode) make it crash, hang, talk
 nonsense, refuse or dawdle on chosen searches, as real engines sometimes do, or never stop
 talking: info lines without end and no best move (spam), a line that never ends (endless), or
-info lines without end in answer to the handshake (--spam-handshake, as `yes` would).
+info lines without end in answer to the handshake (--spam-handshake, as `yes` would; with
+--spam-handshake-if FILE, once FILE exists: an engine started again after a fault).
 
     fake_engine.py [--protocol uci|ucci] [--name NAME] [--variant-option] [--table FILE]
                    [--mode normal|crash|hang|garbage|refuse|slow|spam|endless] [--when K]
                    [--fen-prefix S] [--once FILE] [--sleep MS] [--log FILE] [--spam-handshake]
+                   [--spam-handshake-if FILE]
 
 The table is a JSON object keyed by the first two fields of a FEN ("board side", side w or b):
     {"<board> w": {"score": {"cp": 38} | {"mate": 3}, "depth": 12,
@@ -185,7 +187,7 @@ class Engine:
                 if not self.uci:
                     out("bye")
                 return 0
-            if self.args.spam_handshake and word in ("uci", "ucci"):
+            if word in ("uci", "ucci") and self.spams_handshake():
                 spam(self.uci)
             handler = getattr(self, "cmd_" + word, None)
             wrong_handshake = word == ("ucci" if self.uci else "uci")
@@ -315,6 +317,12 @@ class Engine:
             time.sleep(self.args.sleep / 1000.0)
         self.answer(key, line.split()[1:])
 
+    def spams_handshake(self):
+        """Whether the handshake is answered by info lines without end."""
+        if self.args.spam_handshake_if is not None:
+            return os.path.exists(self.args.spam_handshake_if)
+        return self.args.spam_handshake
+
     def misbehaves(self):
         """Whether this search is one of those the fault applies to (and, with --once, the first)."""
         if self.args.when is not None and self.searches != self.args.when:
@@ -424,6 +432,11 @@ def main():
         "--spam-handshake",
         action="store_true",
         help="answer uci or ucci with info lines without end, never uciok or ucciok",
+    )
+    parser.add_argument(
+        "--spam-handshake-if",
+        metavar="FILE",
+        help="as --spam-handshake, but only when FILE exists (as --once leaves it)",
     )
     args = parser.parse_args()
     if args.protocol == "uci":

@@ -353,6 +353,19 @@ class Faults(Scratch):
             self.assertGreater(sum(line.startswith("info depth 1 ") for line in lines), 10000)
             proc.stdout.close()
             self.assertIsNotNone(proc.wait(timeout=10))
+    def test_spam_handshake_if_a_file_exists(self):
+        flag = self.path("crashed")
+        args = ["--mode", "crash", "--once", flag, "--spam-handshake-if", flag, "--table", self.table]
+        code, lines = run(args, ["uci", "position startpos", "go depth 3"])
+        self.assertEqual(code, 3)
+        self.assertIn("uciok", lines)
+        proc = self.talker(args, ["uci", "isready"])
+        lines = self.read_at_least(proc, 1 << 20).decode().split("\n")[:-1]
+        self.assertNotIn("uciok", lines)
+        self.assertGreater(sum(line.startswith("info depth 1 ") for line in lines), 10000)
+        proc.stdout.close()
+        self.assertIsNotNone(proc.wait(timeout=10))
+
 
 if __name__ == "__main__":
     unittest.main()
