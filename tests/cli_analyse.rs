@@ -1,7 +1,8 @@
 //! `qipu analyse` driven through a scripted engine (tests/engines/fake_engine.py, python3 and
 //! its standard library only): annotations where expected, NAGs by the thresholds, both
 //! protocols and Fairy-Stockfish's coordinates, order kept with several engines, resume, the
-//! cache, and every fault an engine can have.
+//! cache, and every fault an engine can have (tests/cli_analyse_bounded.rs: those that never end,
+//! within 64 MB).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -404,7 +405,7 @@ fn faults_are_retried_then_left_without_annotation_and_no_engine_outlives_qipu()
     let (dir, game, table) = setup("faults", GAME);
     let after3 = formats::pgn::read(GAME)[0].positions().nth(3).unwrap().fen();
     let marker = format!("fault-{}", std::process::id());
-    for mode in ["crash", "hang", "garbage", "refuse"] {
+    for mode in ["crash", "hang", "garbage", "refuse", "spam", "endless"] {
         // Once: the engine started again answers.
         let once = dir.join(format!("{mode}.once"));
         let cmd = engine(&format!(

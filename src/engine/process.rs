@@ -1,25 +1,44 @@
 //! An engine process: its lines in and out, a deadline on every answer,
 //! and no process left behind (killed when dropped, and on Linux when
 //! qipu itself dies).
+//!
+//! What an engine writes never grows qipu's memory: its lines are read one
+//! at a time and handed over through a queue of [`QUEUED`] lines, so that
+//! an engine that talks faster than qipu reads waits on its own pipe; a
+//! line longer than [`MAX_LINE`] is a fault, told at once, and nothing
+//! more of that engine is read.
 
 use std::io::{self, BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::thread;
 use std::time::Instant;
 
 use super::EngineError;
 
-/// The longest line read from an engine; a longer one is cut there (and
-/// cannot be read as anything but garbage).
-const MAX_LINE: usize = 64 * 1024;
+/// The longest line read from an engine; a longer one is a fault of the
+/// engine (no engine writes such lines).
+pub(crate) const MAX_LINE: usize = 64 * 1024;
+
+/// The lines read ahead of the engine's reader: beyond them, the reading
+/// thread waits (and so does the engine, its pipe full).
+const QUEUED: usize = 64;
+
+/// What the reading thread hands over.
+#[derive(Debug, PartialEq, Eq)]
+enum Output {
+    /// A line, without its end.
+    Line(String),
+    /// A line went past [`MAX_LINE`]: the thread stops reading.
+    TooLong,
+}
 
 /// A running engine: lines written to its standard input, lines read from
 /// its standard output by a thread of its own.
 pub(crate) struct Process {
     child: Child,
     stdin: ChildStdin,
-    lines: Receiver<String>,
+    lines: Receiver<Output>,
 }
 
 impl Process {
@@ -57,17 +76,10 @@ impl Process {
             let _ = child.wait();
             return Err(EngineError::Start { command: command.join(" "), reason: "no pipes".into() });
         };
-        let (send, lines) = mpsc::channel();
+        let (send, lines) = mpsc::sync_channel(QUEUED);
         thread::Builder::new()
             .name("qipu-engine-reader".into())
-            .spawn(move || {
-                let mut reader = BufReader::new(stdout);
-                while let Ok(Some(line)) = read_line(&mut reader) {
-                    if send.send(line).is_err() {
-                        break;
-                    }
-                }
-            })
+            .spawn(move || read_lines(stdout, &send))
             .map_err(|e| EngineError::Start { command: command.join(" "), reason: e.to_string() })?;
         Ok(Process { child, stdin, lines })
     }
@@ -80,11 +92,18 @@ impl Process {
         self.stdin.write_all(&bytes).and_then(|()| self.stdin.flush()).map_err(|_| self.died())
     }
 
-    /// The next line, waiting until `deadline` at most.
+    /// The next line, waiting until `deadline` at most: past it, a
+    /// timeout, however many lines the engine has written.
     pub(crate) fn recv(&mut self, deadline: Instant) -> Result<String, EngineError> {
-        let wait = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(wait) {
-            Ok(line) => Ok(line),
+        let now = Instant::now();
+        if now >= deadline {
+            return Err(EngineError::Timeout);
+        }
+        match self.lines.recv_timeout(deadline - now) {
+            Ok(Output::Line(line)) => Ok(line),
+            Ok(Output::TooLong) => {
+                Err(EngineError::Unreadable(format!("a line longer than {} KB", MAX_LINE / 1024)))
+            }
             Err(RecvTimeoutError::Timeout) => Err(EngineError::Timeout),
             Err(RecvTimeoutError::Disconnected) => Err(self.died()),
         }
@@ -121,9 +140,22 @@ impl Drop for Process {
     }
 }
 
-/// Reads a line (without its end), at most [`MAX_LINE`] bytes of it kept;
-/// `None` at the end of the output.
-fn read_line(reader: &mut impl BufRead) -> io::Result<Option<String>> {
+/// The reading thread: the engine's lines, one at a time, into `send`,
+/// until the output ends, a line is too long, or nobody listens.
+fn read_lines(stdout: impl io::Read, send: &SyncSender<Output>) {
+    let mut reader = BufReader::new(stdout);
+    while let Ok(Some(output)) = read_line(&mut reader) {
+        let stop = output == Output::TooLong;
+        if send.send(output).is_err() || stop {
+            break;
+        }
+    }
+}
+
+/// Reads a line (without its end); [`Output::TooLong`] as soon as it
+/// passes [`MAX_LINE`] bytes (the rest of it unread); `None` at the end of
+/// the output.
+fn read_line(reader: &mut impl BufRead) -> io::Result<Option<Output>> {
     let mut line = Vec::new();
     let mut any = false;
     loop {
@@ -133,18 +165,20 @@ fn read_line(reader: &mut impl BufRead) -> io::Result<Option<String>> {
             Err(e) => return Err(e),
         };
         if buf.is_empty() {
-            return Ok(any.then(|| text(line)));
+            return Ok(any.then(|| Output::Line(text(line))));
         }
         any = true;
         let (take, end) = match memchr::memchr(b'\n', buf) {
             Some(i) => (i, true),
             None => (buf.len(), false),
         };
-        let room = MAX_LINE.saturating_sub(line.len());
-        line.extend_from_slice(&buf[..take.min(room)]);
+        if line.len() + take > MAX_LINE {
+            return Ok(Some(Output::TooLong));
+        }
+        line.extend_from_slice(&buf[..take]);
         reader.consume(take + usize::from(end));
         if end {
-            return Ok(Some(text(line)));
+            return Ok(Some(Output::Line(text(line))));
         }
     }
 }
@@ -164,16 +198,98 @@ fn text(mut line: Vec<u8>) -> String {
 mod tests {
     use super::*;
 
+    #[cfg(unix)]
     #[test]
-    fn lines_are_cut_at_the_limit_and_ends_dropped() {
-        let mut long = vec![b'x'; MAX_LINE * 3];
-        long.extend_from_slice(b"\r\nbestmove h2e2\r\nlast");
-        let mut reader = BufReader::with_capacity(1000, &long[..]);
-        assert_eq!(read_line(&mut reader).unwrap().unwrap().len(), MAX_LINE);
-        assert_eq!(read_line(&mut reader).unwrap().unwrap(), "bestmove h2e2");
-        assert_eq!(read_line(&mut reader).unwrap().unwrap(), "last");
+    fn the_deadline_holds_while_lines_keep_coming() {
+        let mut yes = Process::spawn(&["yes".to_string()]).unwrap();
+        let deadline = Instant::now() + std::time::Duration::from_millis(300);
+        let mut lines = 0;
+        let error = loop {
+            match yes.recv(deadline) {
+                Ok(line) => {
+                    assert_eq!(line, "y");
+                    lines += 1;
+                }
+                Err(e) => break e,
+            }
+        };
+        assert_eq!(error, EngineError::Timeout);
+        assert!(lines > 100, "{lines}");
+        assert!(Instant::now() < deadline + std::time::Duration::from_secs(1));
+    }
+
+    fn line(s: &str) -> Option<Output> {
+        Some(Output::Line(s.into()))
+    }
+
+    #[test]
+    fn lines_are_read_without_their_ends_up_to_the_limit() {
+        let mut text = vec![b'x'; MAX_LINE];
+        text.extend_from_slice(b"\nbestmove h2e2\r\nlast");
+        let mut reader = BufReader::with_capacity(1000, &text[..]);
+        assert_eq!(read_line(&mut reader).unwrap(), Some(Output::Line("x".repeat(MAX_LINE))));
+        assert_eq!(read_line(&mut reader).unwrap(), line("bestmove h2e2"));
+        assert_eq!(read_line(&mut reader).unwrap(), line("last"));
         assert_eq!(read_line(&mut reader).unwrap(), None);
         let mut bad = BufReader::new(&b"\xff\xfe ok\n"[..]);
-        assert_eq!(read_line(&mut bad).unwrap().unwrap(), "\u{fffd}\u{fffd} ok");
+        assert_eq!(read_line(&mut bad).unwrap(), line("\u{fffd}\u{fffd} ok"));
+    }
+
+    #[test]
+    fn a_longer_line_is_told_at_once_and_reading_stops() {
+        let mut text = b"uciok\n".to_vec();
+        text.extend_from_slice(&vec![b'x'; MAX_LINE + 1]);
+        text.extend_from_slice(b"\nbestmove h2e2\n");
+        let (send, lines) = mpsc::sync_channel(QUEUED);
+        read_lines(&text[..], &send);
+        drop(send);
+        assert_eq!(lines.iter().collect::<Vec<_>>(), [Output::Line("uciok".into()), Output::TooLong]);
+    }
+
+    /// An endless source of bytes without a newline, counting what is read.
+    struct Endless(std::sync::Arc<std::sync::atomic::AtomicUsize>);
+
+    impl io::Read for Endless {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            buf.fill(b'x');
+            self.0.fetch_add(buf.len(), std::sync::atomic::Ordering::Relaxed);
+            Ok(buf.len())
+        }
+    }
+
+    #[test]
+    fn a_line_without_end_is_read_no_further_than_the_limit() {
+        let read = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let (send, lines) = mpsc::sync_channel(QUEUED);
+        read_lines(Endless(read.clone()), &send);
+        assert_eq!(lines.try_recv(), Ok(Output::TooLong));
+        assert!(read.load(std::sync::atomic::Ordering::Relaxed) <= MAX_LINE + 8192);
+    }
+
+    #[test]
+    fn a_flood_of_lines_waits_for_the_reader() {
+        let read = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        struct Flood(std::sync::Arc<std::sync::atomic::AtomicUsize>);
+        impl io::Read for Flood {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                for (k, b) in buf.iter_mut().enumerate() {
+                    *b = if k % 8 == 7 { b'\n' } else { b'y' };
+                }
+                self.0.fetch_add(buf.len(), std::sync::atomic::Ordering::Relaxed);
+                Ok(buf.len())
+            }
+        }
+        let (send, lines) = mpsc::sync_channel(QUEUED);
+        let counter = read.clone();
+        let reader = thread::spawn(move || read_lines(Flood(counter), &send));
+        thread::sleep(std::time::Duration::from_millis(200));
+        // The queue is full, and the thread waits: no more was read than
+        // the queue and one buffer hold.
+        let before = read.load(std::sync::atomic::Ordering::Relaxed);
+        assert!(before <= 8 * (QUEUED + 1) + 8192, "{before}");
+        assert_eq!(lines.recv(), Ok(Output::Line("yyyyyyy".into())));
+        // Nobody listens: the thread ends.
+        drop(lines);
+        reader.join().unwrap();
     }
 }

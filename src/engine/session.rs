@@ -9,6 +9,11 @@ use super::process::Process;
 use super::protocol::{self, BestMove, Coordinates, Info, Limit, Protocol};
 use crate::{Move, Position};
 
+/// The most lines an engine may write before its `uciok` (`ucciok`): more
+/// is not an engine answering the protocol (real ones write a few hundred
+/// at most).
+const HANDSHAKE_LINES: usize = 10_000;
+
 /// How to start an engine and what to ask of it: one for every engine of
 /// a pool.
 #[derive(Clone, Debug)]
@@ -131,15 +136,27 @@ impl Engine {
         let mut process = Process::spawn(&config.command)?;
         process.send(protocol.name())?;
         let deadline = Instant::now() + config.handshake_timeout;
+        // Only the options qipu sets by itself are kept.
         let (mut name, mut options) = (None, Vec::new());
+        let mut lines = 0;
         loop {
             let line = process.recv(deadline)?;
             if protocol.is_ready_answer(&line) {
                 break;
             }
+            lines += 1;
+            if lines > HANDSHAKE_LINES {
+                return Err(EngineError::Handshake(format!(
+                    "no {}ok in its first {HANDSHAKE_LINES} lines",
+                    protocol.name()
+                )));
+            }
             if let Some(n) = protocol::parse_id_name(&line) {
                 name = Some(n.to_string());
-            } else if let Some(o) = protocol::parse_option_name(&line, protocol) {
+            } else if let Some(o) = protocol::parse_option_name(&line, protocol)
+                && ["UCI_Variant", "usebook"].iter().any(|n| o.eq_ignore_ascii_case(n))
+                && !options.iter().any(|k: &String| k.eq_ignore_ascii_case(o))
+            {
                 options.push(o.to_string());
             }
         }

@@ -4,11 +4,15 @@
 It searches nothing: its answers come from a table of positions (--table), or, for a position
 not in the table, from a hash of the position. It is deterministic, reads one command a line on
 standard input and flushes every line it writes. Faults (--mode) make it crash, hang, talk
-nonsense, refuse or dawdle on chosen searches, as real engines sometimes do.
+nonsense, refuse or dawdle on chosen searches, as real engines sometimes do, or never stop
+talking: info lines without end and no best move (spam), a line that never ends (endless), or
+info lines without end in answer to the handshake (--spam-handshake, as `yes` would; with
+--spam-handshake-if FILE, once FILE exists: an engine started again after a fault).
 
     fake_engine.py [--protocol uci|ucci] [--name NAME] [--variant-option] [--table FILE]
-                   [--mode normal|crash|hang|garbage|refuse|slow] [--when K] [--fen-prefix S]
-                   [--once FILE] [--sleep MS] [--log FILE]
+                   [--mode normal|crash|hang|garbage|refuse|slow|spam|endless] [--when K]
+                   [--fen-prefix S] [--once FILE] [--sleep MS] [--log FILE] [--spam-handshake]
+                   [--spam-handshake-if FILE]
 
 The table is a JSON object keyed by the first two fields of a FEN ("board side", side w or b):
     {"<board> w": {"score": {"cp": 38} | {"mate": 3}, "depth": 12,
@@ -37,6 +41,23 @@ def out(line):
     """Writes one line of text and flushes it."""
     sys.stdout.write(line + "\n")
     sys.stdout.flush()
+
+
+def spam(uci):
+    """Writes info lines as fast as it can, forever (until its output is closed)."""
+    line = "info depth 1 score cp 0 pv h2e2\n" if uci else "info depth 1 score 0 pv h2e2\n"
+    block = (line * 2048).encode("ascii")
+    while True:
+        sys.stdout.buffer.write(block)
+        sys.stdout.buffer.flush()
+
+
+def endless():
+    """Writes a line that never ends: bytes without a newline, forever."""
+    block = b"x" * 65536
+    while True:
+        sys.stdout.buffer.write(block)
+        sys.stdout.buffer.flush()
 
 
 class Position:
@@ -166,6 +187,8 @@ class Engine:
                 if not self.uci:
                     out("bye")
                 return 0
+            if word in ("uci", "ucci") and self.spams_handshake():
+                spam(self.uci)
             handler = getattr(self, "cmd_" + word, None)
             wrong_handshake = word == ("ucci" if self.uci else "uci")
             if handler is None or wrong_handshake:
@@ -284,11 +307,21 @@ class Engine:
                 out("info string illegal position")
                 out("nobestmove" if not self.uci else "bestmove (none)")
                 return
+            if mode == "spam":
+                spam(self.uci)
+            if mode == "endless":
+                endless()
             if mode == "slow":
                 time.sleep(self.args.sleep / 1000.0 if self.args.sleep else 1.0)
         elif self.args.sleep:
             time.sleep(self.args.sleep / 1000.0)
         self.answer(key, line.split()[1:])
+
+    def spams_handshake(self):
+        """Whether the handshake is answered by info lines without end."""
+        if self.args.spam_handshake_if is not None:
+            return os.path.exists(self.args.spam_handshake_if)
+        return self.args.spam_handshake
 
     def misbehaves(self):
         """Whether this search is one of those the fault applies to (and, with --once, the first)."""
@@ -380,7 +413,7 @@ def main():
     parser.add_argument("--table", metavar="FILE", help="JSON answers keyed by the first two FEN fields")
     parser.add_argument(
         "--mode",
-        choices=["normal", "crash", "hang", "garbage", "refuse", "slow"],
+        choices=["normal", "crash", "hang", "garbage", "refuse", "slow", "spam", "endless"],
         default="normal",
         help="how it misbehaves on the searches chosen by --when, --fen-prefix and --once",
     )
@@ -395,6 +428,16 @@ def main():
         help="milliseconds to sleep before answering: each search in mode normal, the chosen ones in mode slow (default 1000 there)",
     )
     parser.add_argument("--log", metavar="FILE", help="append `PID FEN` to this file for each go")
+    parser.add_argument(
+        "--spam-handshake",
+        action="store_true",
+        help="answer uci or ucci with info lines without end, never uciok or ucciok",
+    )
+    parser.add_argument(
+        "--spam-handshake-if",
+        metavar="FILE",
+        help="as --spam-handshake, but only when FILE exists (as --once leaves it)",
+    )
     args = parser.parse_args()
     if args.protocol == "uci":
         out("%s by qipu tests" % args.name)

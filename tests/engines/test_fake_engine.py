@@ -288,5 +288,84 @@ class Faults(Scratch):
         self.assertEqual(entries[1][1], AFTER_H2E2 + " - - 1 1")
 
 
+    def talker(self, args, commands):
+        """Starts the fake with `args` and writes it `commands`; the process."""
+        proc = subprocess.Popen(
+            [sys.executable, FAKE] + args,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+        self.addCleanup(proc.wait, 10)
+        self.addCleanup(proc.kill)
+        proc.stdin.write("".join(c + "\n" for c in commands).encode())
+        proc.stdin.flush()
+        return proc
+
+    def read_at_least(self, proc, n):
+        """The first n bytes or more of the output (the process still writing)."""
+        data = b""
+        while len(data) < n:
+            chunk = proc.stdout.read1(65536)
+            self.assertTrue(chunk, "the output ended")
+            data += chunk
+        self.assertIsNone(proc.poll())
+        return data
+
+    def test_spam_writes_info_lines_without_end_and_no_bestmove(self):
+        for protocol, info in (("uci", "info depth 1 score cp 0 pv h2e2"), ("ucci", "info depth 1 score 0 pv h2e2")):
+            proc = self.talker(
+                ["--mode", "spam", "--protocol", protocol, "--table", self.table],
+                [protocol, "isready", "position startpos", "go depth 3"],
+            )
+            data = self.read_at_least(proc, 4 << 20)
+            lines = data.decode().split("\n")[:-1]
+            self.assertIn("readyok", lines)
+            spammed = lines[lines.index("readyok") + 1:]
+            self.assertGreater(len(spammed), 100000)
+            self.assertEqual(set(spammed), {info})
+            # It ends when its output is closed.
+            proc.stdout.close()
+            self.assertIsNotNone(proc.wait(timeout=10))
+
+    def test_endless_writes_a_line_that_never_ends(self):
+        proc = self.talker(["--mode", "endless", "--table", self.table], ["uci", "isready", "position startpos", "go depth 3"])
+        data = self.read_at_least(proc, 4 << 20)
+        head, _, tail = data.partition(b"readyok\n")
+        self.assertIn(b"uciok", head)
+        self.assertGreater(len(tail), 3 << 20)
+        self.assertEqual(set(tail), {ord("x")})
+        proc.stdout.close()
+        self.assertIsNotNone(proc.wait(timeout=10))
+
+    def test_spam_chooses_its_search_as_the_other_faults(self):
+        _, lines = run(["--mode", "spam", "--when", "2", "--table", self.table], ["uci", "position startpos", "go depth 3"])
+        self.assertEqual(bestmoves(lines), ["bestmove h2e2"])
+
+    def test_spam_handshake_never_says_uciok(self):
+        for protocol in ("uci", "ucci"):
+            proc = self.talker(["--spam-handshake", "--protocol", protocol], [protocol, "isready"])
+            data = self.read_at_least(proc, 1 << 20)
+            lines = data.decode().split("\n")[:-1]
+            self.assertNotIn("uciok", lines)
+            self.assertNotIn("ucciok", lines)
+            self.assertNotIn("readyok", lines)
+            self.assertGreater(sum(line.startswith("info depth 1 ") for line in lines), 10000)
+            proc.stdout.close()
+            self.assertIsNotNone(proc.wait(timeout=10))
+    def test_spam_handshake_if_a_file_exists(self):
+        flag = self.path("crashed")
+        args = ["--mode", "crash", "--once", flag, "--spam-handshake-if", flag, "--table", self.table]
+        code, lines = run(args, ["uci", "position startpos", "go depth 3"])
+        self.assertEqual(code, 3)
+        self.assertIn("uciok", lines)
+        proc = self.talker(args, ["uci", "isready"])
+        lines = self.read_at_least(proc, 1 << 20).decode().split("\n")[:-1]
+        self.assertNotIn("uciok", lines)
+        self.assertGreater(sum(line.startswith("info depth 1 ") for line in lines), 10000)
+        proc.stdout.close()
+        self.assertIsNotNone(proc.wait(timeout=10))
+
+
 if __name__ == "__main__":
     unittest.main()
