@@ -83,3 +83,25 @@ fn a_warning_told_twenty_times_is_shown_five_times_then_counted() {
     let warnings: usize = reports.iter().map(|r| r["warnings"].as_array().unwrap().len()).sum();
     assert_eq!(warnings, 20);
 }
+
+/// Names that would move the cursor, colour the terminal or turn the
+/// text around them right to left, in games a collection may hold.
+const HOSTILE_NAMES: &str = "[Red \"evil\x1b[31mRED\x1b[0m\"]\n[Black \"\u{202e}abc\"]\n[Event \"a\u{2066}b\"]\n\
+    1. h2e2 h9g7 2. h0g2 i9h9 3. i0h0 b9c7 4. h0h6 c6c5 5. h6g6 a9b9 *\n";
+
+#[test]
+fn names_from_records_reach_no_terminal_raw() {
+    let input = format!("{HOSTILE_NAMES}\n{HOSTILE_NAMES}");
+    for args in [&["stats"][..], &["duplicates"], &["classify"], &["validate"]] {
+        let out = qipu().args(args).arg("-").write_stdin(input.clone()).output().unwrap();
+        let text =
+            format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        for raw in ['\x1b', '\u{202e}', '\u{2066}', '\r'] {
+            assert!(!text.contains(raw), "{args:?} prints {raw:?} raw:\n{text}");
+        }
+    }
+    let out = qipu().arg("stats").arg("-").write_stdin(input).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("  evil\\u{1b}[31mRED\\u{1b}[0m"), "{text}");
+    assert!(text.contains("  \\u{202e}abc"), "{text}");
+}

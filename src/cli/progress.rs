@@ -382,15 +382,24 @@ pub fn summary_line(
 }
 
 /// A line of a text report with its control characters escaped (`\n`,
-/// `\u{1}`): text taken from a record (a move, a tag, a name) can neither
-/// break the line nor make one of its own.
+/// `\u{1}`), and the invisible characters that change how a terminal
+/// shows the text around them (bidirectional overrides and isolates,
+/// zero-width marks, the byte-order mark: `\u{202e}`): text taken from a
+/// record (a move, a tag, a name) can neither break the line, nor make one
+/// of its own, nor show itself as something else.
 pub fn escaped(line: &str) -> std::borrow::Cow<'_, str> {
-    if !line.chars().any(char::is_control) {
+    if !line.chars().any(hidden) {
         return line.into();
     }
     let mut out = String::with_capacity(line.len() + 8);
     for c in line.chars() {
-        if c.is_control() { out.extend(c.escape_debug()) } else { out.push(c) }
+        if hidden(c) { out.extend(c.escape_debug()) } else { out.push(c) }
     }
     out.into()
+}
+
+/// A control character, or an invisible one that reorders or hides text.
+fn hidden(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{206F}' | '\u{FEFF}' | '\u{061C}')
 }

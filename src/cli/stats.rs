@@ -84,7 +84,8 @@ fn text(stats: &Stats, top: usize, out: &mut impl Write) -> std::io::Result<()> 
     let section = |out: &mut dyn Write, title: &str, rows: &mut dyn Iterator<Item = (String, String)>| {
         writeln!(out, "\n{title}")?;
         for (k, v) in rows {
-            // Chinese characters take two columns.
+            // Names from records, escaped; Chinese characters take two columns.
+            let k = super::progress::escaped(&k);
             let pad = 32usize.saturating_sub(k.chars().map(|c| if c >= '\u{2E80}' { 2 } else { 1 }).sum());
             writeln!(out, "  {k}{:pad$} {v}", "")?;
         }
@@ -172,6 +173,7 @@ fn analysis(stats: &Stats, top: usize, out: &mut impl Write) -> std::io::Result<
     if !annotators.is_empty() {
         writeln!(out, "\nannotators (engine and limit)")?;
         for (name, games) in annotators {
+            let name = super::progress::escaped(&name);
             let pad = 34usize.saturating_sub(name.chars().map(|c| if c >= '\u{2E80}' { 2 } else { 1 }).sum());
             writeln!(out, "  {name}{:pad$} {games:>8}", "")?;
         }

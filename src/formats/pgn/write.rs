@@ -237,14 +237,14 @@ fn alternatives(tree: &crate::record::MoveTree, parent: NodeId, id: NodeId) -> V
     if tree.main_child(parent) == Some(id) { tree.children(parent).skip(1).collect() } else { Vec::new() }
 }
 
-/// A tag value as written between quotes: one line, `\` and `"` escaped,
-/// a literal `&#` kept from reading as a character reference.
 /// Whether `name` reads back as a tag's name: letters and digits (of any
 /// script), `_` and `-`. A tag of another name is not written.
 pub(crate) fn is_tag_name(name: &str) -> bool {
     !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-')
 }
 
+/// A tag value as written between quotes: one line, `\` and `"` escaped,
+/// a literal `&#` kept from reading as a character reference.
 fn escape(v: &str) -> String {
     crate::formats::encoding::guard_references(&crate::formats::clean::one_line(v))
         .replace('\\', "\\\\")
