@@ -3,7 +3,8 @@
 // points through the frame's geometry, make a FEN placement that must be the
 // one `qipu fen` gives for the ply reached.
 //
-// node html-viewer-check.mjs PAGE.html EXPECTED.json SCREENSHOT.png
+// node html-viewer-check.mjs PAGE.html EXPECTED.json SCREENSHOT.png [DEEP.html N]
+// (DEEP.html: a game whose N variations are nested one in another)
 // EXPECTED.json: {"main": [placement at ply 0, 1, ...], "mainFen": [the whole
 // FEN at ply 0, 1, ...], "variation": placement, "nested": placement,
 // "nestedBefore": placement, "nestedBeforeFen": FEN, "stopped": placement}
@@ -17,7 +18,7 @@ import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import path from "node:path";
 
-const [pagePath, expectedPath, shot] = process.argv.slice(2);
+const [pagePath, expectedPath, shot, deepPath, deepCount] = process.argv.slice(2);
 const require = createRequire(path.join(process.env.PLAYWRIGHT_DIR || process.cwd(), "x.js"));
 const { chromium } = require("playwright-core");
 const expected = JSON.parse(readFileSync(expectedPath, "utf8"));
@@ -198,6 +199,38 @@ try {
   check("game 2 marks where it stops", stop.includes("no Red piece on h4"), true);
   await page.screenshot({ path: shot.replace(/\.png$/, "-stopped.png") });
   check("no script error, nothing fetched", errors.join("; "), "");
+  // A game of variations nested thousands deep is shown whole: every
+  // variation in its brackets, the deepest one's moves clickable.
+  if (deepPath) {
+    const deep = await context.newPage();
+    const deepErrors = [];
+    deep.on("pageerror", (e) => deepErrors.push(String(e)));
+    await deep.goto(pathToFileURL(deepPath).href);
+    const counts = await deep.evaluate(() => {
+      const box = document.getElementById("qp-moves");
+      let deepest = 0;
+      for (const e of box.querySelectorAll("*")) {
+        let d = 0;
+        for (let p = e; p !== box; p = p.parentElement) d++;
+        deepest = Math.max(deepest, d);
+      }
+      return [
+        [...box.querySelectorAll(".qp-bracket")].filter((b) => b.textContent === "(").length,
+        box.querySelectorAll(".qp-move").length,
+        [...box.querySelectorAll(".qp-bracket")].map((b) => b.textContent).join(""),
+        deepest,
+      ];
+    });
+    const n = Number(deepCount);
+    check("deep: every variation shown", counts[0], n);
+    check("deep: every move shown (and the start)", counts[1], 2 * n + 3);
+    check("deep: each bracket closed after those it holds", counts[2], "(".repeat(n) + ")".repeat(n));
+    check("deep: the page's elements nest shallow", counts[3] <= 12, true);
+    await deep.locator("#qp-moves .qp-move").last().click();
+    const badge = await deep.evaluate(() => !document.getElementById("qp-in-var").hidden);
+    check("deep: the deepest move shows, in a variation", badge, true);
+    check("deep: no script error", deepErrors.join("; "), "");
+  }
 } finally {
   await browser.close();
 }

@@ -5,7 +5,7 @@
 # from the <use> elements on the board and compared with `qipu fen`; the FEN
 # shown under the board (all six fields, against `qipu fen`) and its copy
 # button, the variation marker and its way back, autoplay, and the search
-# box over the games.
+# box over the games; and a game of variations nested 20,000 deep shown whole.
 #
 #   scripts/html-viewer-check.sh [WORKDIR]
 #
@@ -45,4 +45,19 @@ $qipu fen --all-lines "$fixture" 2>/dev/null | awk -F'\t' '
         for (i = 0; i <= last; i++) printf "%s\"%s\"", (i ? "," : ""), fen[i]
         printf "], \"variation\": \"%s\", \"nested\": \"%s\", \"nestedBefore\": \"%s\", \"nestedBeforeFen\": \"%s\", \"stopped\": \"%s\"}\n", variation, nested, before, beforeFen, stopped
     }' >"$work/expected.json"
-PLAYWRIGHT_DIR=$work node scripts/html-viewer-check.mjs "$work/viewer.html" "$work/expected.json" "$work/viewer.png"
+# A game of 20,000 variations nested one in another (each the alternative to the move after the
+# one before: the horses out and back, the other horse's move as the alternative).
+deep=20000
+python3 - "$deep" >"$work/deep.pgn" <<'PY'
+import sys
+n = int(sys.argv[1])
+cycle = ["h0g2", "h9g7", "g2h0", "g7h9"]
+words = ['[Event "deep"]\n', cycle[0]]
+for k in range(n):
+    words += ["b0c2" if (k + 1) % 2 == 0 else "b9c7", "(", cycle[(k + 1) % 4]]
+words += ["b0c2" if (n + 1) % 2 == 0 else "b9c7"] + [")"] * n + ["*"]
+print(" ".join(words))
+PY
+$qipu convert "$work/deep.pgn" --to html --force -o "$work/deep.html" 2>/dev/null
+PLAYWRIGHT_DIR=$work node scripts/html-viewer-check.mjs "$work/viewer.html" "$work/expected.json" "$work/viewer.png" \
+    "$work/deep.html" "$deep"

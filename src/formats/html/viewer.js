@@ -158,36 +158,70 @@
     return span;
   }
 
+  // Variations are set in boxes one inside another down to this depth;
+  // deeper ones sit in brackets beside their parent's moves, so that the
+  // page's tree of elements stays shallow (a browser lays out and finds
+  // clicks in it by recursion) however deep the record nests.
+  var NESTED_BOXES = 8;
+
   // A line from `id` on: each move, then its alternatives in brackets, then
-  // the main continuation.
+  // the main continuation. Variations are written from a list of work left
+  // to do, not by calling itself: a record nested thousands of levels deep
+  // shows whole.
   function line(into, id, numbered) {
+    var work = [{ into: into, before: null, id: id, numbered: numbered, depth: 0 }];
+    while (work.length) writeLine(work.pop(), work);
+  }
+
+  // The moves of one line, put into `task.into` before `task.before` (at
+  // its end when null). Each variation's brackets are placed at once and
+  // its moves written later, from `work`, between them.
+  function writeLine(task, work) {
+    var into = task.into, before = task.before, id = task.id, numbered = task.numbered;
+    var later = [];
+    function put(child) {
+      into.insertBefore(child, before);
+    }
     while (id) {
       var n = node(id);
-      if (n.b) into.appendChild(el("span", "qp-note", n.b));
-      into.appendChild(moveSpan(id, numbered));
+      if (n.b) put(el("span", "qp-note", n.b));
+      put(moveSpan(id, numbered));
       numbered = false;
       if (n.x) {
         var stop = "\u2717 " + n.x + (n.k ? " (" + n.k + (n.k === 1 ? " more move" : " more moves") + " not shown)" : "");
-        into.appendChild(el("span", "qp-stop", stop));
+        put(el("span", "qp-stop", stop));
       }
       if (n.c) {
-        into.appendChild(el("span", "qp-note", n.c));
+        put(el("span", "qp-note", n.c));
         numbered = true;
       }
       var siblings = game.kids[n.p];
       if (siblings[0] === id) {
         for (var i = 1; i < siblings.length; i++) {
-          var v = el("span", "qp-var");
-          v.appendChild(el("span", "qp-bracket", "("));
-          line(v, siblings[i], true);
-          v.appendChild(el("span", "qp-bracket", ")"));
-          into.appendChild(v);
+          var box = into;
+          if (task.depth < NESTED_BOXES) {
+            box = el("span", "qp-var");
+            put(box);
+          }
+          var open = el("span", "qp-bracket", "(");
+          var close = el("span", "qp-bracket", ")");
+          if (box === into) {
+            put(open);
+            put(close);
+          } else {
+            box.appendChild(open);
+            box.appendChild(close);
+          }
+          later.push({ into: box, before: close, id: siblings[i], numbered: true, depth: task.depth + 1 });
           numbered = true;
         }
       }
-      if (n.x) return;
+      if (n.x) break;
       id = game.kids[id][0];
     }
+    // The first variation met is written first (the list gives the last
+    // pushed first).
+    for (var k = later.length - 1; k >= 0; k--) work.push(later[k]);
   }
 
   function showTags(data) {
