@@ -290,6 +290,98 @@ fn the_cache_saves_every_search_of_a_second_run() {
     assert_eq!(std::fs::read(dir.join("a.pgn")).unwrap(), std::fs::read(dir.join("b.pgn")).unwrap());
 }
 
+/// A cache another program holds locked, then one broken on disk: the run
+/// searches what it must, gives the cache up after a few failures in a row
+/// (rather than waiting on it for every position) and says so in its summary.
+#[test]
+fn a_locked_or_broken_cache_is_told_in_the_summary() {
+    let (dir, first, table) = setup("cache-trouble", &games(1));
+    let cache = dir.join("cache.db3");
+    let cmd = engine(&format!("--table '{}'", table.display()));
+    let analyse = |game: &Path, out: &str| {
+        run(&[
+            "analyse",
+            game.to_str().unwrap(),
+            "--engine",
+            &cmd,
+            "--engines",
+            "1",
+            "--cache",
+            cache.to_str().unwrap(),
+            "-o",
+            dir.join(out).to_str().unwrap(),
+        ])
+    };
+    let made = analyse(&first, "a.pgn");
+    assert!(made.status.success());
+    assert!(!String::from_utf8_lossy(&made.stderr).contains("the cache failed"));
+
+    // Another program writing to the cache for a long while: the first
+    // game's positions are read (a write lock leaves readers be), the
+    // second game's six new ones cannot be kept.
+    let second = dir.join("second.pgn");
+    std::fs::write(&second, "[Event \"b\"]\n1. b2e2 h9g7 2. h0g2 i9h9 3. i0h0 b9c7 4. b0c2 *\n").unwrap();
+    let table = self::table(&dir, "[Event \"b\"]\n1. b2e2 h9g7 2. h0g2 i9h9 3. i0h0 b9c7 4. b0c2 *\n");
+    let cmd_b = engine(&format!("--table '{}'", table.display()));
+    let ready = dir.join("locked");
+    let mut locker = Command::new("python3")
+        .args([
+            "-c",
+            "import sqlite3, sys, time\n\
+             c = sqlite3.connect(sys.argv[1], isolation_level=None)\n\
+             c.execute('BEGIN EXCLUSIVE')\n\
+             open(sys.argv[2], 'w').close()\n\
+             time.sleep(120)\n",
+            cache.to_str().unwrap(),
+            ready.to_str().unwrap(),
+        ])
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while !ready.exists() && start.elapsed().as_secs() < 30 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let locked = qipu()
+        .args(["analyse", second.to_str().unwrap(), "--engine", &cmd_b, "--engines", "1", "--cache"])
+        .arg(&cache)
+        .arg("-o")
+        .arg(dir.join("b.pgn"))
+        .output()
+        .unwrap();
+    let _ = locker.kill();
+    let _ = locker.wait();
+    let stderr = String::from_utf8_lossy(&locked.stderr);
+    assert!(locked.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "{}: warning: the cache failed 0 lookup(s) and 3 store(s) (database is locked); not used after 3 failures in a row",
+            cache.display()
+        )),
+        "{stderr}"
+    );
+    assert!(stderr.contains("8 position(s): 7 searched, 1 from the cache, 0 failed"), "{stderr}");
+    assert_eq!(records(&dir.join("b.pgn")).len(), 1);
+
+    // The cache broken on disk (its pages past the first overwritten): a
+    // run that cannot read it says so rather than searching again in silence.
+    let mut bytes = std::fs::read(&cache).unwrap();
+    let _ = std::fs::remove_file(dir.join("cache.db3-wal"));
+    let _ = std::fs::remove_file(dir.join("cache.db3-shm"));
+    if bytes.len() < 4096 * 4 {
+        bytes.resize(4096 * 4, 0);
+    }
+    for b in &mut bytes[4096..] {
+        *b = 0xff;
+    }
+    std::fs::write(&cache, &bytes).unwrap();
+    let broken = analyse(&first, "c.pgn");
+    let stderr = String::from_utf8_lossy(&broken.stderr);
+    assert!(broken.status.success(), "{stderr}");
+    assert!(stderr.contains("warning: the cache failed"), "{stderr}");
+    assert!(stderr.contains("malformed"), "{stderr}");
+    assert_eq!(records(&dir.join("c.pgn")).len(), 1);
+}
+
 #[test]
 fn resume_keeps_the_games_done_and_adds_the_others() {
     let text = games(6);

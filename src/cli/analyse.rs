@@ -389,8 +389,9 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         (cores / args.threads.unwrap_or(1).max(1) as usize).max(1)
     });
-    let mut pool = Pool::start(PoolConfig { engine: config, engines, annotate, plies }, store, stop.clone())
-        .map_err(|e| Failure::usage(format!("--engine {}: {e}", args.engine)))?;
+    let mut pool =
+        Pool::start(PoolConfig { engine: config, engines, annotate, plies }, store.clone(), stop.clone())
+            .map_err(|e| Failure::usage(format!("--engine {}: {e}", args.engine)))?;
 
     let mut tally = Tally::new(inputs.len());
     let mut run = Run {
@@ -494,6 +495,13 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     let Counts { searched, cached, failed, restarts } = run.counts;
     let positions = searched + cached + failed;
     run.finish(&mut tally)?;
+    if let (Some(store), Some(path)) = (&store, &args.cache) {
+        let trouble = store.trouble();
+        if trouble.any() {
+            let why = cache_trouble(&trouble);
+            eprintln!("{}", ProblemLine::warning(&path.display().to_string(), None, None, why));
+        }
+    }
     let mut summary = format!("{}{}; {written} analysed and written", tally.summary(), chooser.summary());
     if kept > 0 {
         summary += &format!(", {kept} kept from the previous run");
@@ -515,6 +523,24 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
         return Ok(INTERRUPTED);
     }
     Ok(if failures > 0 { tally.code().max(1) } else { tally.code() })
+}
+
+/// What a cache that failed in a run tells in its summary.
+fn cache_trouble(trouble: &qipu::engine::StoreTrouble) -> String {
+    let mut why = format!(
+        "the cache failed {} lookup(s) and {} store(s)",
+        trouble.failed_lookups, trouble.failed_stores
+    );
+    if let Some(first) = &trouble.first_error {
+        why += &format!(" ({first})");
+    }
+    if trouble.given_up {
+        why += &format!(
+            "; not used after {} failures in a row: the positions were searched and not kept",
+            qipu::engine::cache::GIVE_UP_AFTER
+        );
+    }
+    why
 }
 
 /// Seconds as `1h 02m`, `3m 20s` or `45s`.

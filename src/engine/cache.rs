@@ -8,15 +8,35 @@ use std::sync::Mutex;
 
 use rusqlite::{Connection, OptionalExtension, params};
 
+use super::pool::StoreTrouble;
 use crate::Move;
 use crate::analysis::annotate::{Line, Search};
 use crate::record::eval::Score;
+
+/// How long a lookup or a store waits for a cache that another program
+/// holds locked before it counts as failed: long enough for another qipu
+/// writing a row, short enough that a cache held for minutes costs seconds.
+pub const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Failures in a row after which a run stops using its cache (and says so):
+/// a cache locked or broken for good costs a few waits, not one a position.
+pub const GIVE_UP_AFTER: usize = 3;
 
 /// A cache of searches, keyed by the position (its placement and side to
 /// move), the engine's name and its [setup](super::EngineConfig::setup).
 /// Shared by the engines of a pool.
 pub struct Cache {
     db: Mutex<Connection>,
+    trouble: Mutex<Trouble>,
+}
+
+/// The failures of a run so far.
+#[derive(Default)]
+struct Trouble {
+    seen: StoreTrouble,
+    /// Lookups, then stores, failed in a row (a cache locked for writing
+    /// still reads: its stores fail between lookups that do not).
+    in_a_row: [usize; 2],
 }
 
 /// A cache that cannot be opened or written.
@@ -42,7 +62,7 @@ impl Cache {
     }
 
     fn with(db: Connection) -> Result<Cache, CacheError> {
-        db.busy_timeout(std::time::Duration::from_secs(30))?;
+        db.busy_timeout(BUSY_TIMEOUT)?;
         db.pragma_update(None, "journal_mode", "WAL")?;
         db.pragma_update(None, "synchronous", "NORMAL")?;
         db.execute_batch(
@@ -54,7 +74,54 @@ impl Cache {
                 PRIMARY KEY (position, engine, setup)
             ) WITHOUT ROWID;",
         )?;
-        Ok(Cache { db: Mutex::new(db) })
+        Ok(Cache { db: Mutex::new(db), trouble: Mutex::new(Trouble::default()) })
+    }
+
+    /// The search kept for `position`, as [`get`](Cache::get), with a
+    /// failure counted (and a miss) rather than returned; `None` at once
+    /// once the run has given the cache up.
+    pub fn lookup(&self, position: &str, engine: &str, setup: &str) -> Option<Search> {
+        if self.given_up() {
+            return None;
+        }
+        let found = self.get(position, engine, setup);
+        self.count(0, found.as_ref().err(), |t| t.failed_lookups += 1);
+        found.ok().flatten()
+    }
+
+    /// Keeps `search`, as [`put`](Cache::put), with a failure counted
+    /// rather than returned; whether it was kept.
+    pub fn keep(&self, position: &str, engine: &str, setup: &str, search: &Search) -> bool {
+        if self.given_up() {
+            return false;
+        }
+        let kept = self.put(position, engine, setup, search);
+        self.count(1, kept.as_ref().err(), |t| t.failed_stores += 1);
+        kept.is_ok()
+    }
+
+    /// The lookups and stores of [`lookup`](Cache::lookup) and
+    /// [`keep`](Cache::keep) that failed so far, and why the first did.
+    pub fn trouble(&self) -> StoreTrouble {
+        self.trouble.lock().unwrap_or_else(|e| e.into_inner()).seen.clone()
+    }
+
+    fn given_up(&self) -> bool {
+        self.trouble.lock().unwrap_or_else(|e| e.into_inner()).seen.given_up
+    }
+
+    fn count(&self, kind: usize, error: Option<&CacheError>, add: impl FnOnce(&mut StoreTrouble)) {
+        let mut trouble = self.trouble.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(error) = error else {
+            trouble.in_a_row[kind] = 0;
+            return;
+        };
+        add(&mut trouble.seen);
+        trouble.seen.first_error.get_or_insert_with(|| error.to_string());
+        trouble.in_a_row[kind] += 1;
+        if trouble.in_a_row[kind] >= GIVE_UP_AFTER {
+            trouble.seen.given_up = true;
+        }
     }
 
     /// The search kept for `position` (a FEN's placement and side), if any.

@@ -23,7 +23,7 @@ mod process;
 pub mod protocol;
 mod session;
 
-pub use pool::{Analysed, Counts, Pool, PoolConfig, SearchFailure, SearchStore, position_key};
+pub use pool::{Analysed, Counts, Pool, PoolConfig, SearchFailure, SearchStore, StoreTrouble, position_key};
 pub use session::{Engine, EngineConfig, Line, Search, default_timeout};
 
 /// Why an engine gave no answer.

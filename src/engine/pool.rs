@@ -24,16 +24,47 @@ pub trait SearchStore: Send + Sync {
     fn get(&self, position: &str, engine: &str, setup: &str) -> Option<Search>;
     /// Keeps a search; whether it could.
     fn put(&self, position: &str, engine: &str, setup: &str, search: &Search) -> bool;
+    /// The lookups and stores that failed so far (none for a store that
+    /// cannot fail).
+    fn trouble(&self) -> StoreTrouble {
+        StoreTrouble::default()
+    }
+}
+
+/// The lookups and stores of a [`SearchStore`] that failed in a run, for
+/// its summary: a cache locked by another program or broken on disk costs
+/// searches again, and says so.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StoreTrouble {
+    /// Lookups that failed (each a miss: the position searched).
+    pub failed_lookups: usize,
+    /// Searches that could not be kept.
+    pub failed_stores: usize,
+    /// Why the first failure failed.
+    pub first_error: Option<String>,
+    /// Whether the run stopped using the store after failures in a row.
+    pub given_up: bool,
+}
+
+impl StoreTrouble {
+    /// Whether anything failed.
+    pub fn any(&self) -> bool {
+        self.failed_lookups + self.failed_stores > 0
+    }
 }
 
 #[cfg(feature = "obs")]
 impl SearchStore for super::cache::Cache {
     fn get(&self, position: &str, engine: &str, setup: &str) -> Option<Search> {
-        super::cache::Cache::get(self, position, engine, setup).ok().flatten()
+        self.lookup(position, engine, setup)
     }
 
     fn put(&self, position: &str, engine: &str, setup: &str, search: &Search) -> bool {
-        super::cache::Cache::put(self, position, engine, setup, search).is_ok()
+        self.keep(position, engine, setup, search)
+    }
+
+    fn trouble(&self) -> StoreTrouble {
+        super::cache::Cache::trouble(self)
     }
 }
 
