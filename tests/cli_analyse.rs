@@ -631,6 +631,48 @@ fn engines_die_with_qipu_however_it_ends() {
     assert!(!out.exists());
 }
 
+/// An engine that starts a process of its own (which keeps the engine's
+/// output open) and crashes: qipu sees it die at once rather than waiting
+/// for the timeout, and no process the engine started outlives the run.
+#[test]
+fn an_engine_that_ends_while_its_helper_holds_its_output_is_told_dead_and_its_helpers_killed() {
+    let (dir, game, table) = setup("helpers", GAME);
+    let after3 = formats::pgn::read(GAME)[0].positions().nth(3).unwrap().fen();
+    let marker = format!("helper-{}", std::process::id());
+    let cmd = engine(&format!(
+        "--table '{}' --mode crash --fen-prefix '{}' --child {marker}",
+        table.display(),
+        key(&after3),
+    ));
+    let out = dir.join("out.pgn");
+    let start = std::time::Instant::now();
+    // A timeout of ten minutes: the run ends long before it only if the
+    // crash is seen.
+    let o = run(&[
+        "analyse",
+        game.to_str().unwrap(),
+        "--engine",
+        &cmd,
+        "--engines",
+        "1",
+        "--timeout",
+        "600000",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("the position after ply 3: left without annotation"), "{stderr}");
+    assert!(stderr.contains("exit status: 3"), "{stderr}");
+    assert!(stderr.contains("8 searched, 0 from the cache, 1 failed"), "{stderr}");
+    assert!(start.elapsed().as_secs() < 300, "the run waited for the timeout");
+    let since = std::time::Instant::now();
+    while running(&marker) {
+        assert!(since.elapsed().as_secs() < 5, "a process started by the engine outlived qipu");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
 #[test]
 fn libraries_and_files_take_the_annotations_and_resume() {
     let text = games(3);

@@ -24,6 +24,13 @@ pub(crate) const MAX_LINE: usize = 64 * 1024;
 /// thread waits (and so does the engine, its pipe full).
 const QUEUED: usize = 64;
 
+/// How often a wait for a line looks whether the engine has ended.
+const WATCH: std::time::Duration = std::time::Duration::from_millis(50);
+
+/// How long the lines an engine wrote before it ended are waited for once
+/// it has ended (its output still open, held by a process it started).
+const LAST_WORDS: std::time::Duration = std::time::Duration::from_millis(200);
+
 /// What the reading thread hands over.
 #[derive(Debug, PartialEq, Eq)]
 enum Output {
@@ -99,13 +106,37 @@ impl Process {
         if now >= deadline {
             return Err(EngineError::Timeout);
         }
-        match self.lines.recv_timeout(deadline - now) {
-            Ok(Output::Line(line)) => Ok(line),
-            Ok(Output::TooLong) => {
-                Err(EngineError::Unreadable(format!("a line longer than {} KB", MAX_LINE / 1024)))
+        // Waited on in slices, the engine's life looked at between them: an
+        // engine that has ended while a process it started holds its
+        // output open is told dead at once, not at the deadline.
+        let mut ended: Option<(Instant, std::process::ExitStatus)> = None;
+        loop {
+            let now = Instant::now();
+            if now >= deadline {
+                return Err(EngineError::Timeout);
             }
-            Err(RecvTimeoutError::Timeout) => Err(EngineError::Timeout),
-            Err(RecvTimeoutError::Disconnected) => Err(self.died()),
+            match self.lines.recv_timeout((deadline - now).min(WATCH)) {
+                Ok(Output::Line(line)) => return Ok(line),
+                Ok(Output::TooLong) => {
+                    return Err(EngineError::Unreadable(format!(
+                        "a line longer than {} KB",
+                        MAX_LINE / 1024
+                    )));
+                }
+                Err(RecvTimeoutError::Disconnected) => return Err(self.died()),
+                Err(RecvTimeoutError::Timeout) => match ended {
+                    // What it wrote before it ended has had time to come.
+                    Some((at, status)) if at.elapsed() >= LAST_WORDS => {
+                        return Err(EngineError::Died(Some(status.to_string())));
+                    }
+                    Some(_) => {}
+                    None => {
+                        if let Ok(Some(status)) = self.child.try_wait() {
+                            ended = Some((Instant::now(), status));
+                        }
+                    }
+                },
+            }
         }
     }
 
@@ -131,9 +162,33 @@ impl Drop for Process {
         let until = Instant::now() + std::time::Duration::from_millis(50);
         while Instant::now() < until {
             if let Ok(Some(_)) = self.child.try_wait() {
-                return;
+                break;
             }
             thread::sleep(std::time::Duration::from_millis(1));
+        }
+        self.kill();
+    }
+}
+
+impl Process {
+    /// Kills the engine and every process it started that stayed in its
+    /// process group (helpers that would hold its output open and outlive
+    /// it), then reaps it.
+    fn kill(&mut self) {
+        #[cfg(unix)]
+        {
+            // The engine leads a group of its own (`process_group(0)`), so
+            // its id is the group's. Done before the engine is reaped, while
+            // the id is surely still its own; if it has ended on its own and
+            // been reaped, its group (the processes it started) lives on
+            // under the same id, which nothing else takes while they live.
+            if let Ok(group) = libc::pid_t::try_from(self.child.id()) {
+                // SAFETY: killpg has no memory effects; a group that is gone
+                // is an error (ESRCH), ignored.
+                unsafe {
+                    libc::killpg(group, libc::SIGKILL);
+                }
+            }
         }
         let _ = self.child.kill();
         let _ = self.child.wait();

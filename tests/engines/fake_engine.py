@@ -7,12 +7,13 @@ standard input and flushes every line it writes. Faults (--mode) make it crash, 
 nonsense, refuse or dawdle on chosen searches, as real engines sometimes do, or never stop
 talking: info lines without end and no best move (spam), a line that never ends (endless), or
 info lines without end in answer to the handshake (--spam-handshake, as `yes` would; with
---spam-handshake-if FILE, once FILE exists: an engine started again after a fault).
+--spam-handshake-if FILE, once FILE exists: an engine started again after a fault). With
+--child it starts a process of its own that keeps its standard output open after it ends.
 
     fake_engine.py [--protocol uci|ucci] [--name NAME] [--variant-option] [--table FILE]
                    [--mode normal|crash|hang|garbage|refuse|slow|spam|endless] [--when K]
                    [--fen-prefix S] [--once FILE] [--sleep MS] [--log FILE] [--spam-handshake]
-                   [--spam-handshake-if FILE]
+                   [--spam-handshake-if FILE] [--child MARKER]
 
 The table is a JSON object keyed by the first two fields of a FEN ("board side", side w or b):
     {"<board> w": {"score": {"cp": 38} | {"mate": 3}, "depth": 12,
@@ -438,7 +439,17 @@ def main():
         metavar="FILE",
         help="as --spam-handshake, but only when FILE exists (as --once leaves it)",
     )
+    parser.add_argument(
+        "--child",
+        metavar="MARKER",
+        help="start a process of its own that holds its standard output open and sleeps ten minutes"
+        " (MARKER in its command line), as engines that start helpers do",
+    )
     args = parser.parse_args()
+    if args.child:
+        import subprocess
+
+        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)", args.child])
     if args.protocol == "uci":
         out("%s by qipu tests" % args.name)
     try:
