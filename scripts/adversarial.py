@@ -4,11 +4,17 @@ peak memory of each (/usr/bin/time), so that a reader slower than linear or a
 memory not bounded by its budget shows: every input is made at 1, 2, 4, 8 and
 16 MB, and the time must double with it (the ratio column stays near 2).
 
+Then special files and long games, and the hostile cases of output read back
+as input, quoted blocks, odd tag names, caches, disks and engines, each with its
+time, peak memory, exit code and what it shows (a count of games or of lines).
+
 Usage: python3 scripts/adversarial.py [--sizes 1,2,4,8,16] [--only NAME,...]
+       [--hostile-only]
 (from the repository root; builds the release binary first).
 """
 
 import argparse
+import json
 import os
 import random
 import subprocess
@@ -16,7 +22,8 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-QIPU = os.path.join(ROOT, "target", "release", "qipu")
+# QIPU in the environment: that binary, not built here.
+QIPU = os.environ.get("QIPU") or os.path.join(ROOT, "target", "release", "qipu")
 MB = 1 << 20
 
 LEGAL = "1. h2e2 h9g7 2. h0g2 i9h9 3. i0h0 b9c7 4. b0c2 h7i7 5. h0h6 b7a7 "
@@ -72,11 +79,23 @@ CASES = {
 
 def run(args, stdin=None):
     """(seconds, peak KB, exit code) of qipu run with `args`."""
-    cmd = ["/usr/bin/time", "-f", "%e %M", QIPU] + args
-    p = subprocess.run(cmd, stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    last = p.stderr.decode(errors="replace").strip().splitlines()[-1]
-    seconds, kb = last.split()
-    return float(seconds), int(kb), p.returncode
+    seconds, kb, code, _ = run_told(args, stdin)
+    return seconds, kb, code
+
+
+def run_told(args, stdin=None, shell=None):
+    """(seconds, peak KB, exit code, lines of standard output and error) of
+    qipu run with `args`, or of the shell command `shell` (`QIPU` in it is
+    the binary; the time and peak are those of the whole command)."""
+    with tempfile.NamedTemporaryFile("r", suffix=".time") as timing:
+        if shell:
+            cmd = ["/usr/bin/time", "-o", timing.name, "-f", "%e %M", "bash", "-c", shell.replace("QIPU", QIPU)]
+        else:
+            cmd = ["/usr/bin/time", "-o", timing.name, "-f", "%e %M", QIPU] + args
+        p = subprocess.run(cmd, stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        seconds, kb = timing.read().strip().splitlines()[-1].split()
+    lines = p.stdout.decode(errors="replace").splitlines()
+    return float(seconds), int(kb), p.returncode, lines
 
 
 def main():
@@ -84,11 +103,15 @@ def main():
     parser.add_argument("--sizes", default="1,2,4,8,16")
     parser.add_argument("--only", default="")
     parser.add_argument("--command", default="validate")
+    parser.add_argument("--hostile-only", action="store_true")
     opts = parser.parse_args()
     sizes = [int(s) for s in opts.sizes.split(",")]
     only = [o for o in opts.only.split(",") if o]
-    subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
+    if not os.environ.get("QIPU"):
+        subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
     work = tempfile.mkdtemp(prefix="qipu-adversarial-")
+    if opts.hostile_only:
+        return hostile(work)
     print(f"| input | {' | '.join(f'{s} MB' for s in sizes)} | time ratio per doubling | peak memory |")
     print(f"|---|{'---|' * len(sizes)}---|---|")
     for name, (ext, make) in CASES.items():
@@ -108,6 +131,7 @@ def main():
         cells = " | ".join(f"{t:.2f} s" for t in times)
         print(f"| {name} | {cells} | {ratio} | {max(peaks) / 1024:.0f} MB |", flush=True)
     special(work)
+    hostile(work)
 
 
 def special(work):
@@ -150,6 +174,103 @@ def special(work):
     row("one game of 10,000,000 plies", ["validate", huge])
     row("one game of 10,000,000 plies", ["convert", "--to", "json", huge])
     row("--jobs 18446744073709551615", ["validate", "--jobs", "18446744073709551615", games])
+
+
+def summary(lines):
+    """The summary line among `lines` (the last that counts games)."""
+    told = [l for l in lines if " game(s): " in l]
+    return told[-1] if told else "(no summary)"
+
+
+def hostile(work):
+    """Output read back as input, quoted blocks deciding a format, odd tag
+    names, long header text, names that would drive a terminal, caches,
+    disks and engines: each case once, with what it shows."""
+    print("\n| hostile case | command | time | peak memory | exit | shows |")
+    print("|---|---|---|---|---|---|")
+    fixtures = os.path.join(ROOT, "fixtures", "pgn")
+    engine = "python3 " + os.path.join(ROOT, "tests", "engines", "fake_engine.py")
+
+    def row(what, shell, shows):
+        seconds, kb, code, lines = run_told([], shell=shell)
+        told = shows(lines)
+        shown = shell.replace(QIPU, "qipu").replace("QIPU", "qipu").replace(work + "/", "")
+        print(f"| {what} | `{shown}` | {seconds:.2f} s | {kb / 1024:.0f} MB | {code} | {told} |", flush=True)
+
+    folder = os.path.join(work, "folder")
+    os.makedirs(folder)
+    for name in sorted(os.listdir(fixtures)):
+        if name.endswith(".pgn"):
+            with open(os.path.join(fixtures, name), "rb") as src, open(os.path.join(folder, name), "wb") as dst:
+                dst.write(src.read())
+    row("a folder converted into itself", f"QIPU convert {folder} --to pgn > {folder}/out.pgn", summary)
+    row("the output read back", f"QIPU validate {folder}", summary)
+    first = os.path.join(folder, sorted(os.listdir(folder))[0])
+    row("an input appended to itself", f"QIPU convert {first} --to pgn >> {first}", summary)
+    os.symlink(first, os.path.join(work, "link.pgn"))
+    row("a file named twice, by a link and in its folder",
+        f"QIPU validate {first} {work}/link.pgn {folder}", summary)
+
+    quoted = os.path.join(work, "quoted.pgn")
+    block = "[DhtmlXQ][DhtmlXQ_movelist]7747[/DhtmlXQ_movelist][/DhtmlXQ]"
+    with open(quoted, "w") as f:
+        for i in range(10_000):
+            f.write(f'[Event "{i}"]\n[Annotator "{block}"]\n{{see {block}}} 1. h2e2 h9g7 *\n\n')
+    row("PGN of 10,000 games quoting a DhtmlXQ block (tag, comment)", f"QIPU validate {quoted}", summary)
+    row("the same as JSON, read back", f"QIPU convert {quoted} --to json -q -o {work}/quoted.json && QIPU validate {work}/quoted.json", summary)
+
+    tags = os.path.join(work, "tags.json")
+    with open(tags, "w") as f:
+        odd = [["Event", "x"], ["Who?", "a"], ["A.B", "b"], ["new\nline", "c"], ["nul\u0000", "d"]]
+        f.write(json.dumps({"tags": odd, "nodes": [{"id": 1, "parent": 0, "move": "h2e2"}]}) + "\n")
+    row("tag names holding ?, ., a newline, NUL, written as PGN and read back",
+        f"QIPU convert {tags} --to pgn -q -o {work}/tags.pgn && QIPU validate {work}/tags.pgn", summary)
+    many = os.path.join(work, "many-tags.json")
+    with open(many, "w") as f:
+        f.write(json.dumps({"tags": [[f"t.{i}", "v"] for i in range(600_000)], "nodes": []}) + "\n")
+    row("600,000 tag names PGN cannot hold", f"QIPU convert {many} --to pgn -o {work}/many-tags.pgn",
+        lambda lines: f"{len(lines)} lines told")
+
+    long_event = "象" * 40_000
+    header = os.path.join(work, "long-header.pgn")
+    with open(header, "w", encoding="utf-8") as f:
+        f.write(f'[Event "{long_event}"]\n1. h2e2 h9g7 *\n')
+    row("40,000 Chinese characters in a tag, written as XQF", f"QIPU convert {header} --to xqf -o {work}/long-header.xqf", summary)
+
+    names = os.path.join(work, "names.pgn")
+    with open(names, "w") as f:
+        f.write('[Red "\x1b[31mred\x1b[0m\r\n1391 game(s): forged"]\n[Black "\u202eevil"]\n1. h2e2 *\n')
+    def raw(lines):
+        out = subprocess.run([QIPU, "stats", names], capture_output=True).stdout
+        bad = sum(out.count(c) for c in (b"\x1b", b"\r", "\u202e".encode()))
+        return f"{bad} raw escapes, CRs or bidi overrides in the report"
+    row("names driving the terminal, in stats", f"QIPU stats {names}", raw)
+
+    big = os.path.join(work, "big-comment.pgn")
+    with open(big, "w") as f:
+        f.write("[Event \"x\"]\n1. h2e2 {" + "c" * (17 << 20) + "} h9g7 *\n")
+    row("a JSON line over 16 MB written", f"QIPU convert {big} --to json -o {work}/big.json && QIPU validate {work}/big.json", summary)
+    row("disk full (standard output to /dev/full)", f"QIPU convert {folder} --to pgn > /dev/full",
+        lambda lines: f"{len(lines)} lines told")
+
+    game = os.path.join(work, "game.pgn")
+    with open(game, "w") as f:
+        f.write("[Event \"t\"]\n1. h2e2 h9g7 2. h0g2 i9h9 3. i0h0 b9c7 *\n")
+    cache = os.path.join(work, "cache.db3")
+    run_told([], shell=f"QIPU analyse {game} --engine '{engine}' --cache {cache} -o {work}/a.pgn")
+    locker = subprocess.Popen([sys.executable, "-c", "import sqlite3, sys, time\n"
+                               "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+                               "c.execute('BEGIN EXCLUSIVE')\nprint(flush=True)\ntime.sleep(600)\n", cache],
+                              stdout=subprocess.PIPE)
+    locker.stdout.readline()
+    with open(game, "a") as f:
+        f.write("\n[Event \"u\"]\n1. b2e2 h9g7 2. b0c2 i9h9 3. a0b0 b9c7 4. b0b6 *\n")
+    row("a cache locked by another program", f"QIPU analyse {game} --engine '{engine}' --cache {cache} -o {work}/b.pgn",
+        lambda lines: next((l for l in lines if "the cache failed" in l), "(no warning)"))
+    locker.kill()
+    row("an engine crashing while its helper holds its output (timeout 10 min)",
+        f"QIPU analyse {game} --engine '{engine} --mode crash --when 3 --child adversarial-helper' --timeout 600000 -o {work}/c.pgn",
+        lambda lines: summary(lines) + ("; the helper outlived qipu" if subprocess.run(["pgrep", "-f", "adversarial-helper"], capture_output=True).stdout else "; no helper left"))
 
 
 if __name__ == "__main__":
