@@ -239,7 +239,7 @@ def hostile(work):
 
     names = os.path.join(work, "names.pgn")
     with open(names, "w") as f:
-        f.write('[Red "\x1b[31mred\x1b[0m\r\n1391 game(s): forged"]\n[Black "\u202eevil"]\n1. h2e2 *\n')
+        f.write('[Red "\x1b[31mred\x1b[0m\r1391 game(s): forged"]\n[Black "\u202eevil"]\n1. h2e2 *\n')
     def raw(lines):
         out = subprocess.run([QIPU, "stats", names], capture_output=True).stdout
         bad = sum(out.count(c) for c in (b"\x1b", b"\r", "\u202e".encode()))
