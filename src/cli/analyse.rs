@@ -364,7 +364,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     if args.resume && output.is_none() {
         return Err(Failure::usage("--resume continues the output of -o: give it"));
     }
-    let mut inputs = args.read.inputs();
+    let mut inputs = args.read.inputs(&[args.output.as_deref()]);
     let input_files = InputFiles::of(&inputs);
     let stop = stop_on_interrupt();
     let mut dummy = std::io::sink();

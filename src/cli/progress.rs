@@ -363,7 +363,10 @@ impl Tally {
 
 /// `N game(s): V valid, I illegal, U unreadable (K input(s))`, and when
 /// some inputs found in folders hold no record, `; M input(s) hold no
-/// record`: the summary line every batch command ends with.
+/// record`, and when some files of the inputs were not read (told as
+/// they were met: see [`super::unread`]), `; P input(s) not read (named
+/// twice, or written by this run)`, K counting them: the summary line
+/// every batch command ends with.
 pub fn summary_line(
     games: usize,
     valid: usize,
@@ -372,11 +375,16 @@ pub fn summary_line(
     inputs: usize,
     no_record: usize,
 ) -> String {
+    let unread = super::unread::count();
+    let inputs = inputs + unread;
     let mut line = format!(
         "{games} game(s): {valid} valid, {illegal} illegal, {unreadable} unreadable ({inputs} input(s))"
     );
     if no_record > 0 {
         line.push_str(&format!("; {no_record} input(s) hold no record"));
+    }
+    if unread > 0 {
+        line.push_str(&format!("; {unread} input(s) not read (named twice, or written by this run)"));
     }
     line
 }
