@@ -612,8 +612,12 @@ impl Run<'_, '_> {
             }
             Out::Files { dir, .. } => {
                 let path = dir.join(tag.file.as_deref().expect("named when read"));
+                if tally.writing_stopped() {
+                    tally.skip_write();
+                    return Ok(());
+                }
                 if let Err(e) = write_new(&path, &written.bytes, self.force, &self.input_files) {
-                    tally.not_written(&file_error(&path, &e));
+                    tally.write_failed(&file_error(&path, &e), &e);
                     return Ok(());
                 }
             }

@@ -405,10 +405,14 @@ impl Failure {
 
 impl From<io::Error> for Failure {
     /// A write error on standard output. A closed pipe (`qipu ... | head`)
-    /// is not an error: the reader has all it wanted.
+    /// is not an error: the reader has all it wanted; an output with no
+    /// room left that was told already is not told again.
     fn from(e: io::Error) -> Failure {
         if e.kind() == io::ErrorKind::BrokenPipe {
             Failure { message: String::new(), code: 0 }
+        } else if output::room::no_room(&e) && output::room::told() {
+            // Told once already, where writing stopped.
+            Failure { message: String::new(), code: 2 }
         } else {
             Failure { message: format!("cannot write output: {e}"), code: 2 }
         }
