@@ -5,17 +5,21 @@
 //! A path that cannot be read (missing, a folder that cannot be listed) is
 //! an input of its own that is reported, and the others are still read.
 //! Links are followed, but every folder and file is visited once: a link
-//! back to a folder already walked (a loop) is told once and not followed.
+//! back to a folder already walked (a loop) is told once and not followed,
+//! and a file named twice (by the same name, through a link, or named and
+//! found in a folder named too) is read once. A file the run writes into
+//! (see [`Outputs`]) is not read.
 //! A named pipe or device met while walking a folder is not opened (a pipe
 //! would wait forever for a writer).
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::formats::UnreadableReason;
 
+use super::identity::{Identity, Outputs, Unread, Why, identity};
 use super::unzip;
 pub use super::unzip::Member;
 
@@ -243,13 +247,17 @@ fn escape_into(text: &str, out: &mut String) {
 }
 
 /// The inputs a list of paths expands to, and the links back to folders
-/// already read that were not followed (loops), to tell.
+/// already read that were not followed (loops) and the files not read
+/// (named twice, written by the run), to tell.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Expanded {
     /// The inputs, in order.
     pub inputs: Vec<Input>,
     /// Links to folders already read, not read again.
     pub loops: Vec<PathBuf>,
+    /// Files named or found that are not read, in the order met: the same
+    /// file as an input already (read once), or a file the run writes into.
+    pub unread: Vec<Unread>,
     /// For each input, in the order of `inputs`: its place below the
     /// folder named on the command line it was found in, that folder's
     /// path taken off (`1990/a.pgn` for `archive/1990/a.pgn` found in
@@ -268,9 +276,9 @@ impl Expanded {
     /// let expanded = qipu::batch::expand(&["fixtures".into(), "fixtures/pgn/Hu_Ronghua_1391_UCI_games.pgn".into()]);
     /// let k = expanded.inputs.iter().position(|i| i.name().ends_with("Hu_Ronghua_1391_UCI_games.pgn")).unwrap();
     /// assert_eq!(expanded.within(k), Some(std::path::Path::new("pgn/Hu_Ronghua_1391_UCI_games.pgn")));
-    /// // Named on the command line too: an input of its own, named itself.
-    /// assert_eq!(expanded.inputs.iter().filter(|i| i.name().ends_with("UCI_games.pgn")).count(), 2);
-    /// assert_eq!(expanded.within(expanded.inputs.len() - 1), None);
+    /// // Named on the command line too: read once, where it was found.
+    /// assert_eq!(expanded.inputs.iter().filter(|i| i.name().ends_with("UCI_games.pgn")).count(), 1);
+    /// assert_eq!(expanded.unread.len(), 1);
     /// ```
     pub fn within(&self, k: usize) -> Option<&Path> {
         self.within.get(k)?.as_deref()
@@ -287,7 +295,24 @@ impl Expanded {
 /// assert!(matches!(expanded.inputs.last(), Some(qipu::batch::Input::Problem { .. })));
 /// ```
 pub fn expand(paths: &[PathBuf]) -> Expanded {
-    let mut walk = Walk::default();
+    expand_writing(paths, &Outputs::default())
+}
+
+/// Expands paths as [`expand`] does, leaving out the files the run writes
+/// into (`outputs`): each is an [`Unread`] instead, as is each file named
+/// again (by the same name, through a link, or named and also found in a
+/// folder named).
+///
+/// ```
+/// use qipu::batch::{Outputs, Why, expand_writing};
+/// let pgn = "fixtures/pgn/Hu_Ronghua_1391_UCI_games.pgn";
+/// let expanded = expand_writing(&[pgn.into(), pgn.into()], &Outputs::new());
+/// assert_eq!(expanded.inputs.len(), 1);
+/// assert_eq!(expanded.unread[0].why, Why::Again { first: pgn.into() });
+/// assert_eq!(expanded.unread[0].note().to_string(), format!("{pgn}: note: named again; read once"));
+/// ```
+pub fn expand_writing(paths: &[PathBuf], outputs: &Outputs) -> Expanded {
+    let mut walk = Walk { outputs: outputs.clone(), ..Walk::default() };
     let mut within = Vec::new();
     for path in paths {
         if path.as_os_str() == "-" {
@@ -306,6 +331,7 @@ pub fn expand(paths: &[PathBuf]) -> Expanded {
                 let below = |input: &Input| input.path_of()?.strip_prefix(path).ok().map(Path::to_path_buf);
                 within.extend(walk.out[first..].iter().map(below));
             }
+            Ok(meta) if meta.is_file() && !walk.admit(path, &meta, false) => {}
             Ok(meta)
                 if meta.is_file() && (unzip::has_zip_extension(path) || unzip::starts_like_zip(path)) =>
             {
@@ -319,41 +345,23 @@ pub fn expand(paths: &[PathBuf]) -> Expanded {
         }
         within.resize(walk.out.len(), None);
     }
-    Expanded { inputs: walk.out, loops: walk.loops, within }
+    Expanded { inputs: walk.out, loops: walk.loops, unread: walk.unread, within }
 }
 
 /// What a walk has found, and the folders and files it has visited.
 #[derive(Default)]
 struct Walk {
     out: Vec<Input>,
-    seen: HashSet<Identity>,
+    /// The folders and files visited, each with the path it was first
+    /// visited at.
+    seen: HashMap<Identity, PathBuf>,
     loops: Vec<PathBuf>,
+    /// The files written by the run, not read.
+    outputs: Outputs,
+    /// Files not read: written by the run, or read already.
+    unread: Vec<Unread>,
     /// Archives inside archives held in memory.
     held: unzip::Budget,
-}
-
-/// A file's identity: its device and inode on Unix, its canonical path
-/// elsewhere.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-enum Identity {
-    #[cfg_attr(not(unix), allow(dead_code))]
-    Inode(u64, u64),
-    #[cfg_attr(unix, allow(dead_code))]
-    Path(PathBuf),
-}
-
-fn identity(path: &Path, meta: &std::fs::Metadata) -> Identity {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        let _ = path;
-        Identity::Inode(meta.dev(), meta.ino())
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = meta;
-        Identity::Path(std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()))
-    }
 }
 
 impl Walk {
@@ -371,7 +379,30 @@ impl Walk {
 
     /// Whether `path` is visited for the first time (and marks it visited).
     fn first_visit(&mut self, path: &Path, meta: &std::fs::Metadata) -> bool {
-        self.seen.insert(identity(path, meta))
+        match self.seen.entry(identity(path, meta)) {
+            std::collections::hash_map::Entry::Occupied(_) => false,
+            std::collections::hash_map::Entry::Vacant(v) => {
+                v.insert(path.to_path_buf());
+                true
+            }
+        }
+    }
+
+    /// Whether the regular file at `path` (`found` in a folder, or named)
+    /// is to be read: not when the run writes into it, nor when it was
+    /// visited already (each is an [`Unread`]).
+    fn admit(&mut self, path: &Path, meta: &std::fs::Metadata, found: bool) -> bool {
+        let id = identity(path, meta);
+        let why = if self.outputs.writes(&id, found) {
+            Why::Output
+        } else if let Some(first) = self.seen.get(&id) {
+            Why::Again { first: first.clone() }
+        } else {
+            self.seen.insert(id, path.to_path_buf());
+            return true;
+        };
+        self.unread.push(Unread { path: path.to_path_buf(), why });
+        false
     }
 
     fn problem(&mut self, path: &Path, e: std::io::Error) {
@@ -426,7 +457,11 @@ impl Walk {
                     continue;
                 }
             };
-            if !self.first_visit(&path, &meta) {
+            if meta.is_file() {
+                if !self.admit(&path, &meta, true) {
+                    continue;
+                }
+            } else if !self.first_visit(&path, &meta) {
                 if meta.is_dir() {
                     self.loops.push(path);
                 }

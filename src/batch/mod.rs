@@ -27,6 +27,7 @@
 
 mod check;
 pub mod gunzip;
+mod identity;
 mod input;
 mod problem;
 mod report;
@@ -34,7 +35,8 @@ mod run;
 pub mod unzip;
 
 pub use check::{Checked, Checker, MAX_WARNINGS, Status};
-pub use input::{Expanded, Input, Member, escaped_name, expand};
+pub use identity::{Outputs, Unread, Why};
+pub use input::{Expanded, Input, Member, escaped_name, expand, expand_writing};
 pub use problem::{ProblemLine, Severity};
 pub use report::{ChaseReport, ConductReport, ErrorReport, Report, RulingReport};
 pub use run::{Batch, Event, Meta, cores};

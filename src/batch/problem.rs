@@ -149,6 +149,12 @@ impl ProblemLine {
         ProblemLine::new(source, None, Severity::Note, Some(index), reason.to_string())
     }
 
+    /// A note on a whole input: `SOURCE: note: REASON` (a file named
+    /// twice, read once).
+    pub fn input_note(source: &str, reason: impl fmt::Display) -> ProblemLine {
+        ProblemLine::new(source, None, Severity::Note, None, reason.to_string())
+    }
+
     /// A forbidden repetition game `index` (from 0) passes through:
     /// `SOURCE: note: game N: forbidden repetition: EXPLANATION`.
     pub fn ruling_note(source: &str, index: usize, explanation: &str) -> ProblemLine {

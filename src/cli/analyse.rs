@@ -364,7 +364,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     if args.resume && output.is_none() {
         return Err(Failure::usage("--resume continues the output of -o: give it"));
     }
-    let mut inputs = args.read.inputs();
+    let mut inputs = args.read.inputs(&[args.output.as_deref()]);
     let input_files = InputFiles::of(&inputs);
     let stop = stop_on_interrupt();
     let mut dummy = std::io::sink();
@@ -638,8 +638,12 @@ impl Run<'_, '_> {
             }
             Out::Files { dir, .. } => {
                 let path = dir.join(tag.file.as_deref().expect("named when read"));
+                if tally.writing_stopped() {
+                    tally.skip_write();
+                    return Ok(());
+                }
                 if let Err(e) = write_new(&path, &written.bytes, self.force, &self.input_files) {
-                    tally.not_written(&file_error(&path, &e));
+                    tally.write_failed(&file_error(&path, &e), &e);
                     return Ok(());
                 }
             }

@@ -29,15 +29,20 @@ pub struct ReadArgs {
 }
 
 impl ReadArgs {
-    /// The inputs the paths expand to (see [`super::inputs`]).
-    pub fn inputs(&self) -> Vec<Input> {
-        super::inputs(&self.paths)
+    /// The inputs the paths expand to, but for the files the command
+    /// writes: standard output and those of `written` (`-o FILE`, `None`
+    /// when not given; see [`super::expanded`]).
+    pub fn inputs(&self, written: &[Option<&std::path::Path>]) -> Vec<Input> {
+        self.expanded(written).inputs
     }
 
     /// The inputs the paths expand to, with each one's place below the
-    /// folder it was found in (see [`super::expanded`]).
-    pub fn expanded(&self) -> qipu::batch::Expanded {
-        super::expanded(&self.paths)
+    /// folder it was found in, but for the files the command writes (see
+    /// [`ReadArgs::inputs`]).
+    pub fn expanded(&self, written: &[Option<&std::path::Path>]) -> qipu::batch::Expanded {
+        let written: Vec<&std::path::Path> =
+            written.iter().flatten().copied().filter(|p| p.as_os_str() != "-").collect();
+        super::expanded(&self.paths, &written)
     }
 
     /// The batch `--jobs` and `--encoding` ask for.
@@ -98,7 +103,7 @@ impl BatchArgs {
     /// chooser and plans its copies, in this order (the first error met is
     /// the one told).
     pub fn open<'a>(&self, stdout: &'a mut dyn Write) -> Result<Opened<'a>, Failure> {
-        let mut inputs = self.read.inputs();
+        let mut inputs = self.read.inputs(&[self.output.output.as_deref()]);
         let sink = self.output.open(&inputs, stdout)?;
         let batch = self.read.batch()?;
         let mut chooser = Chooser::new(&self.select)?;

@@ -67,7 +67,7 @@ pub struct Args {
 
 /// Finds and prints the groups of copies.
 pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
-    let mut inputs = args.read.inputs();
+    let mut inputs = args.read.inputs(&[args.output.output.as_deref(), args.duplicates_out.as_deref()]);
     let names: Vec<(String, String, bool)> = inputs
         .iter()
         .map(|i| {

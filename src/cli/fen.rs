@@ -319,7 +319,7 @@ fn csv_header(all_lines: bool) -> &'static str {
 
 /// Writes the FEN trails; problems go to standard error.
 pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
-    let mut inputs = args.batch.read.inputs();
+    let mut inputs = args.batch.read.inputs(&[args.batch.output.output.as_deref()]);
     let mut sink = args.batch.output.open(&inputs, stdout)?;
     let out = &mut sink;
     let batch = args.batch.read.batch()?;

@@ -33,6 +33,7 @@ mod show;
 mod spool;
 mod stats;
 mod suite;
+mod unread;
 mod validate;
 
 /// qipu (棋谱): read, check and convert Xiangqi (Chinese chess) game records.
@@ -325,23 +326,26 @@ pub enum OutputFormat {
 /// At most this many threads per core: more only share the cores.
 const JOBS_PER_CORE: usize = 4;
 
-/// The inputs that `paths` expand to (see [`qipu::batch::expand`]); each
-/// link back to a folder already read is told on standard error.
-pub(crate) fn inputs(paths: &[std::path::PathBuf]) -> Vec<qipu::batch::Input> {
-    expanded(paths).inputs
-}
-
 /// What `paths` expand to, with each input's place below the folder it was
-/// found in (see [`qipu::batch::Expanded`]); each link back to a folder
-/// already read is told on standard error.
-pub(crate) fn expanded(paths: &[std::path::PathBuf]) -> qipu::batch::Expanded {
-    let expanded = qipu::batch::expand(paths);
+/// found in (see [`qipu::batch::Expanded`]), leaving out standard output
+/// and the files of `written` (`-o FILE`: see [`qipu::batch::Outputs`]).
+/// Each link back to a folder already read, and each file not read (named
+/// twice, or written by the command), is told on standard error; the files
+/// not read are counted for the summary line ([`unread`]).
+pub(crate) fn expanded(paths: &[std::path::PathBuf], written: &[&std::path::Path]) -> qipu::batch::Expanded {
+    let outputs = written.iter().fold(qipu::batch::Outputs::new().with_stdout(), |o, p| o.with_file(p));
+    let expanded = qipu::batch::expand_writing(paths, &outputs);
     for path in &expanded.loops {
         let why =
             "a link to a folder already read (a loop, or the same folder under another name): not read again";
         let line = ProblemLine::warning(&qipu::batch::escaped_name(path), None, None, why).to_string();
         eprintln!("{}", color::problem_if(color::stderr(), &line));
     }
+    for unread in &expanded.unread {
+        let line = unread.note().to_string();
+        eprintln!("{}", color::problem_if(color::stderr(), &progress::escaped(&line)));
+    }
+    unread::set(expanded.unread.len());
     expanded
 }
 
@@ -401,10 +405,14 @@ impl Failure {
 
 impl From<io::Error> for Failure {
     /// A write error on standard output. A closed pipe (`qipu ... | head`)
-    /// is not an error: the reader has all it wanted.
+    /// is not an error: the reader has all it wanted; an output with no
+    /// room left that was told already is not told again.
     fn from(e: io::Error) -> Failure {
         if e.kind() == io::ErrorKind::BrokenPipe {
             Failure { message: String::new(), code: 0 }
+        } else if output::room::no_room(&e) && output::room::told() {
+            // Told once already, where writing stopped.
+            Failure { message: String::new(), code: 2 }
         } else {
             Failure { message: format!("cannot write output: {e}"), code: 2 }
         }

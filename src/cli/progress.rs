@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use qipu::batch::{ProblemLine, Status};
 
+use super::output::room;
 use super::repeats::Repeats;
 
 /// Counts inputs and games and redraws one status line now and then.
@@ -126,6 +127,9 @@ pub struct Tally {
     bad_left_out: usize,
     /// Games written (convert).
     written: usize,
+    /// Games not written because the output had no room left (see
+    /// [`Tally::write_failed`]): writing stopped at the first.
+    no_room: usize,
     /// Warnings of what the format written could not keep (convert).
     lost: usize,
     inputs: usize,
@@ -204,6 +208,7 @@ impl Tally {
             no_record: 0,
             bad_left_out: 0,
             written: 0,
+            no_room: 0,
             lost: 0,
             inputs: 0,
             open: false,
@@ -268,6 +273,42 @@ impl Tally {
     pub fn not_written(&mut self, why: &str) {
         self.not_written += 1;
         self.tell(why);
+    }
+
+    /// A game counted already that could not be written, told by `line`
+    /// (the output and why), the error `e`. When the output has no room
+    /// left ([`room::no_room`]), the first is told, with `; no more games
+    /// are written`, and writing stops: every game after is counted as not
+    /// written ([`Tally::skip_write`]), untold.
+    pub fn write_failed(&mut self, line: &str, e: &std::io::Error) {
+        if !room::no_room(e) {
+            self.not_written(line);
+            return;
+        }
+        if self.no_room == 0 {
+            self.tell(&format!("{line}; no more games are written"));
+            room::set_told();
+        }
+        self.skip_write();
+    }
+
+    /// Whether writing stopped: the output had no room left.
+    pub fn writing_stopped(&self) -> bool {
+        self.no_room > 0
+    }
+
+    /// Counts every game written as not written: writing stopped, and the
+    /// output file that held them is removed.
+    pub fn none_kept(&mut self) {
+        let written = std::mem::take(&mut self.written);
+        self.not_written += written;
+        self.no_room += written;
+    }
+
+    /// Counts a game not written because writing stopped, untold.
+    pub fn skip_write(&mut self) {
+        self.not_written += 1;
+        self.no_room += 1;
     }
 
     /// Counts an input that cannot be read at all, `selected` or left out.
@@ -348,22 +389,32 @@ impl Tally {
     /// after `N written`.
     pub fn written_summary_noting(&self, note: &str) -> String {
         let mut line = format!("{} written{note}", self.written);
+        if self.no_room > 0 {
+            line.push_str(&format!("; {} not written (no room left on the output)", self.no_room));
+        }
         if self.lost > 0 {
             line.push_str(&format!("; {} warning(s) of what was not kept", self.lost));
         }
         line
     }
 
-    /// The exit code: 1 when a game selected was illegal, unreadable or
-    /// not written.
+    /// The exit code: 2 when writing stopped (no room left on the
+    /// output), else 1 when a game selected was illegal, unreadable or not
+    /// written.
     pub fn code(&self) -> i32 {
+        if self.no_room > 0 {
+            return 2;
+        }
         if self.illegal + self.unreadable + self.not_written > self.bad_left_out { 1 } else { 0 }
     }
 }
 
 /// `N game(s): V valid, I illegal, U unreadable (K input(s))`, and when
 /// some inputs found in folders hold no record, `; M input(s) hold no
-/// record`: the summary line every batch command ends with.
+/// record`, and when some files of the inputs were not read (told as
+/// they were met: see [`super::unread`]), `; P input(s) not read (named
+/// twice, or written by this run)`, K counting them: the summary line
+/// every batch command ends with.
 pub fn summary_line(
     games: usize,
     valid: usize,
@@ -372,11 +423,16 @@ pub fn summary_line(
     inputs: usize,
     no_record: usize,
 ) -> String {
+    let unread = super::unread::count();
+    let inputs = inputs + unread;
     let mut line = format!(
         "{games} game(s): {valid} valid, {illegal} illegal, {unreadable} unreadable ({inputs} input(s))"
     );
     if no_record > 0 {
         line.push_str(&format!("; {no_record} input(s) hold no record"));
+    }
+    if unread > 0 {
+        line.push_str(&format!("; {unread} input(s) not read (named twice, or written by this run)"));
     }
     line
 }

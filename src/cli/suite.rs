@@ -111,7 +111,7 @@ pub fn run(
     stdout: &mut impl Write,
 ) -> Result<i32, Failure> {
     let options = options(args, given)?;
-    let mut inputs = given.read.inputs();
+    let mut inputs = given.read.inputs(&[given.output.output.as_deref()]);
     let mut sink = given.output.open(&inputs, stdout)?;
     let out = &mut sink;
     let batch = given.read.batch()?;

@@ -154,6 +154,10 @@ fn run(
                        line: Option<&str>,
                        fix: Option<&ResultFix>| {
             tell_fixed(tally, &mut fixed, &meta.source, index, line, fix);
+            if tally.writing_stopped() {
+                tally.skip_write();
+                return false;
+            }
             let bytes = match bytes {
                 Ok(written) => {
                     for w in &written.warnings {
@@ -183,7 +187,7 @@ fn run(
                         Some(folder) => {
                             let at = dir.join(folder);
                             if let Err(e) = std::fs::create_dir_all(&at) {
-                                tally.not_written(&file_error(&at, &e));
+                                tally.write_failed(&file_error(&at, &e), &e);
                                 return false;
                             }
                             at.join(&name)
@@ -196,7 +200,7 @@ fn run(
                             true
                         }
                         Err(e) => {
-                            tally.not_written(&file_error(&path, &e));
+                            tally.write_failed(&file_error(&path, &e), &e);
                             false
                         }
                     }
@@ -262,7 +266,7 @@ pub(super) fn run_library(inputs: &mut [Input], args: &Args, path: &Path) -> Res
         Ok(()) => (0..games.len()).for_each(|_| tally.wrote()),
         Err(e) => {
             let why = file_error(path, &e);
-            (0..games.len()).for_each(|_| tally.not_written(&why));
+            (0..games.len()).for_each(|_| tally.write_failed(&why, &e));
             variations = 0;
         }
     }

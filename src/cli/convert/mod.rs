@@ -97,7 +97,7 @@ fn told(done: &files::Done, args: &Args) -> i32 {
 
 /// Converts every game; problems go to standard error.
 pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
-    let expanded = args.read.expanded();
+    let expanded = args.read.expanded(&[args.output.as_deref(), args.rejected.as_deref()]);
     let (mut inputs, within) = (expanded.inputs, expanded.within);
     if matches!(args.to, Target::Xqf | Target::Cbr | Target::Pfc | Target::Cbl) {
         return binary(&mut inputs, &within, args);

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use super::args::{Args, Prepared, fixed_summary, lines_summary, prepare, tell_fixed, told};
 use super::split::{self, Split};
-use crate::cli::output::Sink;
+use crate::cli::output::{Sink, room};
 use crate::cli::progress::{Outcome, Tally};
 use crate::cli::{ChineseStyle, Failure};
 use qipu::analysis::prepare::ResultFix;
@@ -126,11 +126,18 @@ pub(super) fn run(
                     match &mut rejected {
                         Some(r) if to_rejected => r.write_all(bytes)?,
                         None if to_rejected => return Ok(false),
-                        _ => {
-                            out.write(value, &meta.source, bytes)?;
-                            tally.wrote();
-                            wrote = true;
-                        }
+                        _ if tally.writing_stopped() => tally.skip_write(),
+                        _ => match out.write(value, &meta.source, bytes)? {
+                            Ok(()) => {
+                                tally.wrote();
+                                wrote = true;
+                            }
+                            Err(e) if room::no_room(&e) => {
+                                let line = crate::cli::error_line(format!("cannot write output: {e}"));
+                                tally.write_failed(&line, &e);
+                            }
+                            Err(e) => return Err(e.into()),
+                        },
                     }
                     for w in &written.warnings {
                         tally.lost(&meta.source, Some(index), w);
@@ -175,7 +182,17 @@ pub(super) fn run(
         }
         Ok(())
     })?;
-    let files = out.finish()?;
+    // Writing stopped (no room left): an output file is removed, not
+    // completed, and none of its games is written; standard output is
+    // left as far as it got.
+    let files = if tally.writing_stopped() {
+        if matches!(&out, Dest::One(sink) if sink.is_file()) {
+            tally.none_kept();
+        }
+        None
+    } else {
+        out.finish()?
+    };
     if let Some(r) = rejected {
         r.commit()?;
     }
@@ -199,11 +216,18 @@ enum Dest<'a> {
 }
 
 impl Dest<'_> {
-    /// Writes a game's bytes (its `--split-by` value, from `source`).
-    fn write(&mut self, value: Option<&str>, source: &str, bytes: &[u8]) -> Result<(), Failure> {
+    /// Writes a game's bytes (its `--split-by` value, from `source`). An
+    /// error of the one output is handed back as it is (writing stops
+    /// when the output has no room left).
+    fn write(
+        &mut self,
+        value: Option<&str>,
+        source: &str,
+        bytes: &[u8],
+    ) -> Result<std::io::Result<()>, Failure> {
         match self {
-            Dest::One(sink) => Ok(sink.write_all(bytes)?),
-            Dest::Split(split) => split.write(value, source, bytes),
+            Dest::One(sink) => Ok(sink.write_all(bytes)),
+            Dest::Split(split) => split.write(value, source, bytes).map(Ok),
         }
     }
 

@@ -7,6 +7,7 @@
 use std::io;
 use std::path::Path;
 
+pub mod room;
 mod sink;
 
 pub use qipu::output::names::safe_value;

@@ -80,25 +80,28 @@ impl<'a> Sink<'a> {
 impl Write for Sink<'_> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         match &mut self.to {
-            To::Stdout(out) => out.write(buf),
+            To::Stdout(out) => out.write(buf).map_err(|e| named(e, Path::new(STDOUT))),
             To::File { file, path } => file.write(buf).map_err(|e| named(e, path)),
         }
     }
 
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
         match &mut self.to {
-            To::Stdout(out) => out.write_all(buf),
+            To::Stdout(out) => out.write_all(buf).map_err(|e| named(e, Path::new(STDOUT))),
             To::File { file, path } => file.write_all(buf).map_err(|e| named(e, path)),
         }
     }
 
     fn flush(&mut self) -> io::Result<()> {
         match &mut self.to {
-            To::Stdout(out) => out.flush(),
+            To::Stdout(out) => out.flush().map_err(|e| named(e, Path::new(STDOUT))),
             To::File { file, path } => file.flush().map_err(|e| named(e, path)),
         }
     }
 }
+
+/// How write errors name standard output.
+const STDOUT: &str = "standard output";
 
 /// `e`, its message prefixed with `path` (its kind kept).
 fn named(e: io::Error, path: &Path) -> io::Error {
