@@ -8,7 +8,7 @@ use std::sync::Mutex;
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::pool::StoreTrouble;
+use super::pool::{SearchStore, StoreTrouble};
 use crate::Move;
 use crate::analysis::annotate::{Line, Search};
 use crate::record::eval::Score;
@@ -143,6 +143,20 @@ impl Cache {
         )?
         .execute(params![position, engine, setup, encode(search)])?;
         Ok(())
+    }
+}
+
+impl SearchStore for Cache {
+    fn get(&self, position: &str, engine: &str, setup: &str) -> Option<Search> {
+        self.lookup(position, engine, setup)
+    }
+
+    fn put(&self, position: &str, engine: &str, setup: &str, search: &Search) -> bool {
+        self.keep(position, engine, setup, search)
+    }
+
+    fn trouble(&self) -> StoreTrouble {
+        Cache::trouble(self)
     }
 }
 

@@ -53,21 +53,6 @@ impl StoreTrouble {
     }
 }
 
-#[cfg(feature = "obs")]
-impl SearchStore for super::cache::Cache {
-    fn get(&self, position: &str, engine: &str, setup: &str) -> Option<Search> {
-        self.lookup(position, engine, setup)
-    }
-
-    fn put(&self, position: &str, engine: &str, setup: &str, search: &Search) -> bool {
-        self.keep(position, engine, setup, search)
-    }
-
-    fn trouble(&self) -> StoreTrouble {
-        super::cache::Cache::trouble(self)
-    }
-}
-
 /// What a pool runs.
 #[derive(Clone, Debug)]
 pub struct PoolConfig {
