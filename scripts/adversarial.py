@@ -248,8 +248,9 @@ def hostile(work):
 
     big = os.path.join(work, "big-comment.pgn")
     with open(big, "w") as f:
-        f.write("[Event \"x\"]\n1. h2e2 {" + "c" * (17 << 20) + "} h9g7 *\n")
-    row("a JSON line over 16 MB written", f"QIPU convert {big} --to json -o {work}/big.json && QIPU validate {work}/big.json", summary)
+        f.write("[Event \"x\"]\n1. h2e2 {" + ("c" * 79 + "\n") * 280_000 + "} h9g7 *\n")
+    row("a comment of 22 MB on 280,000 lines, as a JSON line", f"QIPU convert {big} --to json -o {work}/big.json && QIPU validate {work}/big.json", summary)
+    row("the same as PGN", f"QIPU convert {big} --to pgn -o {work}/big.pgn && QIPU validate {work}/big.pgn", summary)
     row("disk full (standard output to /dev/full)", f"QIPU convert {folder} --to pgn > /dev/full",
         lambda lines: f"{len(lines)} lines told")
 
