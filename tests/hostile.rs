@@ -397,3 +397,35 @@ fn pfc_and_dhj_look_alikes_keep_their_games() {
         "{report}"
     );
 }
+
+/// Tag names PGN cannot hold (from JSON records or DhtmlXQ pages: a `?`, a
+/// `.`, a new line, a NUL, a space, a quote, a bracket) are left out of the
+/// PGN written, each told on one line; what is written reads back as the
+/// one valid game it was, with the tags PGN can hold.
+#[test]
+fn tag_names_pgn_cannot_hold_are_left_out_and_told() {
+    let odd = ["Who?", "A.B", "new\nline", "nul\u{0}", "two words", "quo\"te", "br]ack[et", ""];
+    let mut tags = vec![serde_json::json!(["Event", "x"])];
+    tags.extend(odd.iter().map(|name| serde_json::json!([name, "v"])));
+    tags.push(serde_json::json!(["Red_Team2", "kept"]));
+    let record = serde_json::json!({"tags": tags, "nodes": [{"id": 1, "parent": 0, "move": "h2e2"}]});
+    let out =
+        qipu().args(["convert", "--to", "pgn", "-"]).write_stdin(format!("{record}\n")).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let written = stdout(&out);
+    assert!(written.contains("[Red_Team2 \"kept\"]"), "{written}");
+    let report = stderr(&out);
+    let told: Vec<&str> =
+        report.lines().filter(|l| l.contains("PGN cannot write a tag of that name")).collect();
+    assert_eq!(told.len(), odd.len(), "{report}");
+    for line in &told {
+        assert!(!line.contains('\0'), "{line:?}");
+    }
+    let back = qipu().args(["validate", "-"]).write_stdin(written.clone()).output().unwrap();
+    assert_eq!(stdout(&back), "1 game(s): 1 valid, 0 illegal, 0 unreadable (1 input(s))\n", "{written}");
+    let read = qipu::formats::pgn::read(&written);
+    assert_eq!(read.len(), 1);
+    let names: Vec<&str> = read[0].tags().iter().map(|(n, _)| n.as_str()).collect();
+    assert!(names.contains(&"Event") && names.contains(&"Red_Team2"), "{names:?}");
+    assert!(names.iter().all(|n| !odd.contains(n)), "{names:?}");
+}
