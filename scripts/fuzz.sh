@@ -155,6 +155,10 @@ for t in any_format stream pgn; do
 [FEN "4k4/4P4/9/9/9/9/9/9/9/3K5 w"]
 *
 ' > "corpus/$t/padded"
+  # DhtmlXQ and DHJHtmlXQ blocks quoted in a PGN comment and tag value, and in JSON records'
+  # strings: each file is read as its own format (issue 50).
+  [ -f "corpus/$t/quoted-blocks" ] || printf '[Event "x"]\n[Annotator "[DHJHtmlXQ][DHJHtmlXQ_34]7747[/DHJHtmlXQ_34][/DHJHtmlXQ]"]\n{see [DhtmlXQ][DhtmlXQ_movelist]7747[/DhtmlXQ_movelist][/DhtmlXQ]} 1. h2e2 h9g7 *\n\n[Event "y"]\n1. h2e2 *\n' > "corpus/$t/quoted-blocks"
+  [ -f "corpus/$t/quoted-blocks-json" ] || printf '{"tags":[["Event","x"]],"fen":null,"result":"*","comment":"see [DhtmlXQ][DhtmlXQ_movelist]7747[/DhtmlXQ_movelist][/DhtmlXQ]","nodes":[{"id":1,"parent":0,"move":"h2e2","text":"h2e2","comment":null,"comment_before":null,"nags":[]}]}\n{"tags":[["Event","y"]],"fen":null,"result":"*","comment":null,"nodes":[]}\n' > "corpus/$t/quoted-blocks-json"
 done
 # The stream target reads libraries too: the corpus's small CCBridge files, and a plain library
 # of two entries (one deleted) written here around the corpus's CBR record.

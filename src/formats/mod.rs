@@ -24,6 +24,7 @@ pub mod mxq;
 pub mod online;
 pub mod pfc;
 pub mod pgn;
+mod quoted;
 mod read;
 pub mod sg;
 pub(crate) mod sighted;
