@@ -18,6 +18,7 @@ pub mod epd;
 pub mod html;
 #[cfg(feature = "serde")]
 pub mod json;
+pub mod limits;
 pub mod lines;
 pub mod markup;
 pub mod mxq;
