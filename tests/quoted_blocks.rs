@@ -109,3 +109,18 @@ fn qipus_own_json_of_a_pgn_quoting_a_block_reads_back_whole() {
         );
     }
 }
+
+/// Found by the `roundtrip` fuzz target: the PFC document qipu wrote of a
+/// PGN game whose tag quoted a DHJHtmlXQ block read back as DHJHtmlXQ,
+/// without its moves.
+#[test]
+fn an_xml_record_whose_attributes_quote_a_block_is_itself() {
+    for block in [DHJ, BLOCK] {
+        let pfc = format!(
+            "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<n version=\"2\" win=\"*\" m=\"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\" c=\"\" event=\"x\" remark=\"{block}\">\n<n m=\"h2e2\" c=\"\" default=\"true\"><n m=\"h9g7\" c=\"\" default=\"true\" /></n>\n</n>\n"
+        );
+        let parsed = formats::read(pfc.as_bytes(), None).unwrap();
+        assert_eq!((parsed.format, parsed.records.len()), (Format::Pfc, 1), "{pfc}");
+        assert_eq!(parsed.records[0].replayed().plies, 2);
+    }
+}
