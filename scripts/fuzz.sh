@@ -16,7 +16,7 @@ cd "$(dirname "$0")/../fuzz"
 seconds=${1:-900}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(xqf any_format dhtmlxq pfc_dhj ccbridge stream fen notation pgn openings replay shape zip online book)
+[ ${#targets[@]} -gt 0 ] || targets=(xqf any_format dhtmlxq pfc_dhj ccbridge stream fen notation pgn openings replay shape zip online book roundtrip)
 if [ "${FUZZ_NIGHTLY:-0}" = 1 ]; then
   fuzz() { cargo +nightly fuzz "$@"; }
 else
@@ -191,6 +191,11 @@ if [ ! -d corpus/book ]; then
   (cd .. && cargo run --quiet --release -- book build fixtures/pgn --limit 20 -q -o fuzz/corpus/book/twenty.dat &&
     cargo run --quiet --release -- book build fixtures/pgn --limit 2 --depth 4 -q -o fuzz/corpus/book/two.dat) ||
     printf '\x01\x02\x03\x04\x05\x06\x07\x08' > corpus/book/one-record
+fi
+# roundtrip: the any_format seeds, once they are all written (seeded apart: it came later).
+if [ ! -d corpus/roundtrip ]; then
+  mkdir -p corpus/roundtrip
+  cp corpus/any_format/* corpus/roundtrip/
 fi
 
 mkdir -p logs
