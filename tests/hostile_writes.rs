@@ -74,3 +74,24 @@ fn many_tags_a_format_cannot_keep_are_told_in_a_few_lines() {
     // The summary still counts every tag.
     assert!(err.contains("100000 warning(s) of what was not kept"), "{err}");
 }
+
+/// Found by the `roundtrip` fuzz target: a game with a tag given twice
+/// (two `Event` tags on one line) was written as a PFC element with the attribute
+/// twice, which no XML reader reads. The first is written, the second told.
+#[test]
+fn a_tag_given_twice_is_written_once_as_a_pfc_attribute() {
+    use qipu::formats::{
+        self,
+        detect::Format,
+        write::{self, WriteFormat, WriteOptions, WriteWarning},
+    };
+    // Two tags on one line, as the fuzz target's input had them.
+    let pgn = "[Event \"Computer Chess Game\"][Event \"China Team Championship 1998\"]\n1. h2e2 h9g7 *\n";
+    let record = &formats::read(pgn.as_bytes(), None).unwrap().records[0];
+    let written = write::write_with_warnings(record, &WriteOptions::new(WriteFormat::Pfc)).unwrap();
+    assert_eq!(written.warnings, vec![WriteWarning::TagLeftOut { tag: "Event".into(), format: "PFC" }]);
+    let back = formats::read(&written.bytes, None).unwrap();
+    assert_eq!((back.format, back.records.len()), (Format::Pfc, 1));
+    assert_eq!(back.records[0].tag("Event"), Some("Computer Chess Game"));
+    assert_eq!(back.records[0].replayed().plies, 2);
+}
