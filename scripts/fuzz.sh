@@ -16,7 +16,7 @@ cd "$(dirname "$0")/../fuzz"
 seconds=${1:-900}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(xqf any_format dhtmlxq pfc_dhj ccbridge stream fen notation pgn openings replay shape zip online book)
+[ ${#targets[@]} -gt 0 ] || targets=(xqf any_format dhtmlxq pfc_dhj ccbridge stream fen notation pgn openings replay shape zip online book roundtrip)
 if [ "${FUZZ_NIGHTLY:-0}" = 1 ]; then
   fuzz() { cargo +nightly fuzz "$@"; }
 else
@@ -155,6 +155,10 @@ for t in any_format stream pgn; do
 [FEN "4k4/4P4/9/9/9/9/9/9/9/3K5 w"]
 *
 ' > "corpus/$t/padded"
+  # DhtmlXQ and DHJHtmlXQ blocks quoted in a PGN comment and tag value, and in JSON records'
+  # strings: each file is read as its own format (issue 50).
+  [ -f "corpus/$t/quoted-blocks" ] || printf '[Event "x"]\n[Annotator "[DHJHtmlXQ][DHJHtmlXQ_34]7747[/DHJHtmlXQ_34][/DHJHtmlXQ]"]\n{see [DhtmlXQ][DhtmlXQ_movelist]7747[/DhtmlXQ_movelist][/DhtmlXQ]} 1. h2e2 h9g7 *\n\n[Event "y"]\n1. h2e2 *\n' > "corpus/$t/quoted-blocks"
+  [ -f "corpus/$t/quoted-blocks-json" ] || printf '{"tags":[["Event","x"]],"fen":null,"result":"*","comment":"see [DhtmlXQ][DhtmlXQ_movelist]7747[/DhtmlXQ_movelist][/DhtmlXQ]","nodes":[{"id":1,"parent":0,"move":"h2e2","text":"h2e2","comment":null,"comment_before":null,"nags":[]}]}\n{"tags":[["Event","y"]],"fen":null,"result":"*","comment":null,"nodes":[]}\n' > "corpus/$t/quoted-blocks-json"
 done
 # The stream target reads libraries too: the corpus's small CCBridge files, and a plain library
 # of two entries (one deleted) written here around the corpus's CBR record.
@@ -187,6 +191,11 @@ if [ ! -d corpus/book ]; then
   (cd .. && cargo run --quiet --release -- book build fixtures/pgn --limit 20 -q -o fuzz/corpus/book/twenty.dat &&
     cargo run --quiet --release -- book build fixtures/pgn --limit 2 --depth 4 -q -o fuzz/corpus/book/two.dat) ||
     printf '\x01\x02\x03\x04\x05\x06\x07\x08' > corpus/book/one-record
+fi
+# roundtrip: the any_format seeds, once they are all written (seeded apart: it came later).
+if [ ! -d corpus/roundtrip ]; then
+  mkdir -p corpus/roundtrip
+  cp corpus/any_format/* corpus/roundtrip/
 fi
 
 mkdir -p logs

@@ -300,7 +300,7 @@ proptest! {
 
             // Each warning names a tag, or characters replaced.
             let mut warned = HashSet::new();
-            for w in &written.warnings {
+            for w in written.warnings.iter().flat_map(WriteWarning::each) {
                 match w {
                     WriteWarning::Replaced { characters, .. } => {
                         prop_assert_eq!(target.options.unmappable, Unmappable::Replace, "{}: {}", name, w);

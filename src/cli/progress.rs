@@ -379,7 +379,7 @@ impl Tally {
     /// Tells what the format written could not keep of game `index` of
     /// `source` (a tag, a text): a warning, counted.
     pub fn lost(&mut self, source: &str, index: Option<usize>, what: &qipu::formats::write::WriteWarning) {
-        self.lost += 1;
+        self.lost += what.count();
         self.warn(&ProblemLine::warning(source, None, index, what));
     }
 

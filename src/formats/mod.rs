@@ -18,12 +18,14 @@ pub mod epd;
 pub mod html;
 #[cfg(feature = "serde")]
 pub mod json;
+pub mod limits;
 pub mod lines;
 pub mod markup;
 pub mod mxq;
 pub mod online;
 pub mod pfc;
 pub mod pgn;
+mod quoted;
 mod read;
 pub mod sg;
 pub(crate) mod sighted;

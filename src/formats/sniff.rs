@@ -8,13 +8,16 @@
 //! Binary formats are told by their signature ([`super::detect::detect`]);
 //! a text, once decoded, by what it holds:
 //!
-//! 1. DhtmlXQ blocks holding a tag (a text that only mentions `[DhtmlXQ]`
-//!    is something else), unless a PGN reading of it finds more games (a
-//!    PGN whose comments quote DhtmlXQ blocks is a PGN);
-//! 2. DHJHtmlXQ blocks holding a tag (`[DHJHtmlXQ]`, the 广东象棋网
+//! 1. a 象棋桥 XML record (`<ChineseChessRecord>`), or a 鹏飞 PFC record
+//!    (XML whose root is `<n version=… m=…>`), whatever its attributes
+//!    quote;
+//! 2. DhtmlXQ blocks holding a tag (a text that only mentions `[DhtmlXQ]`
+//!    is something else), counted outside the places where the text's
+//!    own format holds free text (JSON records' lines, PGN comments and
+//!    lines of tags: see [`super::quoted`]), unless a PGN reading of it
+//!    finds more games (a PGN followed by a block is a PGN);
+//! 3. DHJHtmlXQ blocks holding a tag (`[DHJHtmlXQ]`, the 广东象棋网
 //!    dialect), on the same terms;
-//! 3. a 象棋桥 XML record (`<ChineseChessRecord>`), or a 鹏飞 PFC record
-//!    (XML whose root is `<n version=… m=…>`);
 //! 4. qipu's JSON records (its first line a JSON object);
 //! 5. a WXF game file (`FORMAT WXF`, or header lines and a `START{` block);
 //! 6. EPD or UCI/UCCI position lines, one game a line: the first line
@@ -50,7 +53,7 @@ use std::ops::ControlFlow;
 use super::detect::{self, Format};
 use super::encoding::{self, Encoding, TextEncoding};
 use super::sighted::Sighted;
-use super::{cbf, dhtmlxq, pfc, pgn, text, wxf};
+use super::{cbf, dhtmlxq, pfc, pgn, quoted, text, wxf};
 use crate::notation;
 use crate::record::{MoveText, RecordedMove, Skip, Visitor};
 
@@ -183,24 +186,27 @@ enum Kind {
 /// What a decoded text holds; of a head (not `whole`), plain text is told
 /// from its complete lines.
 fn text_kind(text: &str, whole: bool) -> Kind {
-    if dhtmlxq::contains_block(text) {
-        // Counted, not read.
-        let blocks = dhtmlxq::count_records(text);
-        if blocks > 0 && !(pgn::has_tags(text) && super::pgn_games(text) > blocks) {
-            return Kind::Told(Format::Dhtmlxq);
-        }
-    }
-    if dhtmlxq::dhj::contains_block(text) {
-        let blocks = dhtmlxq::dhj::count_records(text);
-        if blocks > 0 && !(pgn::has_tags(text) && super::pgn_games(text) > blocks) {
-            return Kind::Told(Format::Dhj);
-        }
-    }
+    // An XML record is one by its root, whatever its attributes quote.
     if starts_with_markup(text) && cbf::is_cbf(text) {
         return Kind::Told(Format::Cbf);
     }
     if starts_with_markup(text) && pfc::is_pfc(text) {
         return Kind::Told(Format::Pfc);
+    }
+    let (dhtml, dhj) = (dhtmlxq::contains_block(text), dhtmlxq::dhj::contains_block(text));
+    if dhtml || dhj {
+        // Blocks quoted in the text's own format (a JSON record's strings,
+        // a PGN comment or tag value) are none of its records.
+        let outside = quoted::unquoted(text);
+        // Counted, not read.
+        let blocks = if dhtml { dhtmlxq::count_records(&outside) } else { 0 };
+        if blocks > 0 && !(pgn::has_tags(text) && super::pgn_games(text) > blocks) {
+            return Kind::Told(Format::Dhtmlxq);
+        }
+        let blocks = if dhj { dhtmlxq::dhj::count_records(&outside) } else { 0 };
+        if blocks > 0 && !(pgn::has_tags(text) && super::pgn_games(text) > blocks) {
+            return Kind::Told(Format::Dhj);
+        }
     }
     if is_json(text) {
         return Kind::Told(Format::Json);

@@ -143,6 +143,17 @@ pub fn write(record: &Record, options: &WriteOptions) -> Result<Vec<u8>, WriteEr
 ///
 /// As [`write()`].
 pub fn write_with_warnings(record: &Record, options: &WriteOptions) -> Result<Written, WriteError> {
+    let mut written = write_unchecked(record, options)?;
+    written.warnings = super::written::summarise(written.warnings);
+    // Written whole all the same: nothing of it is lost in the file.
+    if let Some(warning) = super::limits::read_back(options.format, &written.bytes) {
+        written.warnings.push(warning);
+    }
+    Ok(written)
+}
+
+/// [`write_with_warnings`], without the check that the bytes read back.
+fn write_unchecked(record: &Record, options: &WriteOptions) -> Result<Written, WriteError> {
     let mut warnings = Vec::new();
     // A tag's name with `?` in it would not read as one: with
     // --unmappable replace, a tag named with a character the encoding

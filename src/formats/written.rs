@@ -75,6 +75,27 @@ pub enum WriteWarning {
         /// The encoding written.
         encoding: Encoding,
     },
+    /// A record written past a limit of qipu's readers (see
+    /// [`limits`](super::limits)): written whole, but it will not read back.
+    WontReadBack {
+        /// The format, as users name it.
+        format: &'static str,
+        /// What is too large: `line`, `game` or `file`.
+        what: &'static str,
+        /// Its size in bytes.
+        size: usize,
+        /// The limit in bytes.
+        limit: usize,
+        /// What the limit is of, as the message names it (`lines`).
+        reads: &'static str,
+    },
+    /// More warnings of one kind about the same game, past the first
+    /// [`MAX_TOLD_ALIKE`] of their kind: told as one (a record of 600,000
+    /// tags that PGN cannot name is six lines, not 600,000).
+    More(
+        /// The warnings it stands for, in order, all of one kind.
+        Vec<WriteWarning>,
+    ),
     /// A warning about game `game` (from 1) of a library.
     InGame {
         /// The game, from 1.
@@ -91,7 +112,43 @@ pub enum WriteWarning {
     },
 }
 
+/// How many warnings of one kind (a tag left out, a tag not named, a text
+/// cut) are told one by one about a game; the rest are told as one
+/// [`WriteWarning::More`].
+pub const MAX_TOLD_ALIKE: usize = 5;
+
 impl WriteWarning {
+    /// How many warnings this one stands for: those of a
+    /// [`WriteWarning::More`], else 1.
+    pub fn count(&self) -> usize {
+        match self {
+            WriteWarning::More(all) => all.len(),
+            WriteWarning::InGame { warning, .. } => warning.count(),
+            _ => 1,
+        }
+    }
+
+    /// The warnings this one stands for: those of a [`WriteWarning::More`],
+    /// else itself.
+    pub fn each(&self) -> &[WriteWarning] {
+        match self {
+            WriteWarning::More(all) => all,
+            other => std::slice::from_ref(other),
+        }
+    }
+
+    /// The kind of a warning that may be told many times about one game
+    /// (once a tag or text), for [`summarise`]; `None` for the others.
+    fn alike(&self) -> Option<u8> {
+        match self {
+            WriteWarning::TagLeftOut { .. } => Some(0),
+            WriteWarning::TagNameUnwritable { .. } => Some(1),
+            WriteWarning::TagNameUnmappable { .. } => Some(2),
+            WriteWarning::Cut { .. } => Some(3),
+            _ => None,
+        }
+    }
+
     /// The tag the warning names, if it names one.
     pub fn tag(&self) -> Option<&str> {
         match self {
@@ -132,8 +189,91 @@ impl std::fmt::Display for WriteWarning {
                 }
                 Ok(())
             }
+            WriteWarning::WontReadBack { format, what, size, limit, reads } => {
+                // Whole megabytes, unless that would read as the limit.
+                let (mb, limit) = (1 << 20, limit >> 20);
+                write!(f, "written as a {format} {what} of ")?;
+                if size / mb > limit {
+                    write!(f, "{}", size / mb)?;
+                } else {
+                    write!(f, "{}.{}", size / mb, (size % mb * 10).div_ceil(mb).min(9))?;
+                }
+                write!(f, " MB; qipu reads {reads} up to {limit} MB, so it will not read back")
+            }
+            WriteWarning::More(all) => match (all.len(), all.last()) {
+                (_, None) => Ok(()),
+                (count, Some(like)) => match like {
+                    WriteWarning::TagLeftOut { format, .. } => {
+                        write!(f, "and {count} more tag(s) that {format} has no field for; not written")
+                    }
+                    WriteWarning::TagNameUnwritable { format, .. } => {
+                        write!(f, "and {count} more tag(s) whose names {format} cannot write; not written")
+                    }
+                    WriteWarning::TagNameUnmappable { encoding, .. } => {
+                        write!(
+                            f,
+                            "and {count} more tag(s) whose names cannot be written in {encoding}; not written"
+                        )
+                    }
+                    WriteWarning::Cut { .. } => {
+                        write!(f, "and {count} more text(s) cut to the size of their fields")
+                    }
+                    other => write!(f, "and {count} more like: {other}"),
+                },
+            },
             WriteWarning::InGame { game, warning } => write!(f, "game {game}: {warning}"),
             WriteWarning::GameLeftOut { game, why } => write!(f, "game {game}: not written: {why}"),
         }
     }
+}
+
+/// The warnings about one game with those of a kind past the first
+/// [`MAX_TOLD_ALIKE`] told as one [`WriteWarning::More`], in the place of
+/// the first of them left out; the others as they are, in order.
+///
+/// ```
+/// use qipu::formats::written::{summarise, WriteWarning};
+/// let tag = |k: usize| WriteWarning::TagNameUnwritable { tag: format!("a b{k}"), format: "PGN" };
+/// let told = summarise((0..600_000).map(tag).collect());
+/// assert_eq!(told.len(), 6);
+/// assert_eq!(told[5].to_string(), "and 599995 more tag(s) whose names PGN cannot write; not written");
+/// assert_eq!(told.iter().map(WriteWarning::count).sum::<usize>(), 600_000);
+/// ```
+pub fn summarise(warnings: Vec<WriteWarning>) -> Vec<WriteWarning> {
+    let mut seen = [0usize; 4];
+    if warnings.iter().all(|w| {
+        w.alike().is_none_or(|k| {
+            seen[usize::from(k)] += 1;
+            seen[usize::from(k)] <= MAX_TOLD_ALIKE
+        })
+    }) {
+        return warnings;
+    }
+    let mut told = Vec::new();
+    // Where each kind's summary stands in `told`.
+    let mut more: [Option<usize>; 4] = [None; 4];
+    let mut kept = [0usize; 4];
+    for warning in warnings {
+        let Some(k) = warning.alike().map(usize::from) else {
+            told.push(warning);
+            continue;
+        };
+        if kept[k] < MAX_TOLD_ALIKE {
+            kept[k] += 1;
+            told.push(warning);
+            continue;
+        }
+        match more[k] {
+            Some(at) => {
+                if let WriteWarning::More(all) = &mut told[at] {
+                    all.push(warning);
+                }
+            }
+            None => {
+                more[k] = Some(told.len());
+                told.push(WriteWarning::More(vec![warning]));
+            }
+        }
+    }
+    told
 }

@@ -75,11 +75,20 @@ pub fn write_with_warnings(record: &Record) -> Result<(String, Vec<WriteWarning>
     let about = tag_lines::append(Some(&comment_of(record, tree.root())), &lines);
     out.push_str(&escape(&about.unwrap_or_default()));
     out.push('"');
+    // An element holds an attribute once: a second tag of a field's name
+    // would make the document unreadable.
+    let mut written: Vec<&str> = Vec::new();
     for (key, value) in record.tags() {
         let Some(name) = field(key) else { continue };
-        if !value.trim().is_empty() {
-            let _ = write!(out, " {name}=\"{}\"", escape(value));
+        if value.trim().is_empty() {
+            continue;
         }
+        if written.contains(&name) {
+            warnings.push(WriteWarning::TagLeftOut { tag: key.clone(), format: "PFC" });
+            continue;
+        }
+        written.push(name);
+        let _ = write!(out, " {name}=\"{}\"", escape(value));
     }
     if tree.children(tree.root()).next().is_none() {
         out.push_str(" />\n");

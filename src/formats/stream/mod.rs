@@ -118,25 +118,15 @@ use text::{TextChunk, TextChunks};
 /// How much of the input is read before deciding how to read the rest.
 pub const HEAD: usize = 1 << 20;
 
-/// Lines longer than this are not read: the game they fall in is
-/// unreadable, and memory stays bounded whatever the input. JSON lines
-/// are read whatever their length (see [`JSON_HELD`]).
-pub const MAX_LINE: usize = 16 << 20;
+/// The limits the readers have, kept beside the writers' warnings about
+/// them (see [`super::limits`]).
+pub use super::limits::{MAX_GAME, MAX_LINE, MAX_WHOLE};
 
 /// JSON lines longer than this (the head: [`split_sized`]'s head size when
 /// given) are not held as text: the record is read as the line comes, what
 /// its game needs held, whatever the line's length (see the
 /// [module docs](self)).
 pub const JSON_HELD: usize = HEAD;
-
-/// Inputs that are read whole (records of one game, and web pages: see
-/// the [module docs](self)) are read up to this size.
-pub const MAX_WHOLE: u64 = 256 << 20;
-
-/// A text's lines with no place between them where a game surely starts
-/// are read up to this size; beyond it they are one unreadable game, up
-/// to the next such place, and memory stays bounded whatever the input.
-pub const MAX_GAME: usize = 16 << 20;
 
 /// How much is read at a time after the head, and about how large a chunk
 /// is: what a chunk's games make (a validate report, a FEN trail) is held
