@@ -28,7 +28,6 @@
 use std::borrow::Cow;
 
 use super::pgn;
-use super::sniff::{is_json, starts_with_markup};
 
 /// `text` with the parts where its own format holds free text blanked
 /// (each byte a space, line ends kept), as the [module docs](self) tell;
@@ -130,6 +129,25 @@ fn into_text(bytes: Vec<u8>) -> Cow<'static, str> {
     Cow::Owned(
         String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
     )
+}
+
+/// Whether a text opens with markup (`<`), as web pages and XML records do.
+pub fn starts_with_markup(text: &str) -> bool {
+    text.trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n']).starts_with('<')
+}
+
+/// Whether a text holds qipu's JSON records (read only with the `serde`
+/// feature: without it, no text is).
+pub fn is_json(text: &str) -> bool {
+    #[cfg(feature = "serde")]
+    {
+        super::json::looks_like_json(text)
+    }
+    #[cfg(not(feature = "serde"))]
+    {
+        let _ = text;
+        false
+    }
 }
 
 #[cfg(test)]

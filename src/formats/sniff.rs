@@ -52,6 +52,7 @@ use std::ops::ControlFlow;
 
 use super::detect::{self, Format};
 use super::encoding::{self, Encoding, TextEncoding};
+pub use super::quoted::{is_json, starts_with_markup};
 use super::sighted::Sighted;
 use super::{cbf, dhtmlxq, pfc, pgn, quoted, text, wxf};
 use crate::notation;
@@ -296,24 +297,5 @@ impl Visitor for MovesRead {
 
     fn end_game(&mut self) -> usize {
         std::mem::take(self).moves
-    }
-}
-
-/// Whether a text opens with markup (`<`), as web pages and XML records do.
-pub fn starts_with_markup(text: &str) -> bool {
-    text.trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n']).starts_with('<')
-}
-
-/// Whether a text holds qipu's JSON records (read only with the `serde`
-/// feature: without it, no text is).
-pub fn is_json(text: &str) -> bool {
-    #[cfg(feature = "serde")]
-    {
-        super::json::looks_like_json(text)
-    }
-    #[cfg(not(feature = "serde"))]
-    {
-        let _ = text;
-        false
     }
 }

@@ -3,7 +3,7 @@
 //! [`WriteError`] that keeps the writer's own error.
 
 use super::encoding::Encoding;
-use super::{ccbridge, dhtmlxq, html, pfc, pgn, uci, xqf};
+use super::{ccbridge, dhtmlxq, html, limits, pfc, pgn, uci, xqf};
 use crate::notation::Notation;
 use crate::record::Record;
 
@@ -146,7 +146,7 @@ pub fn write_with_warnings(record: &Record, options: &WriteOptions) -> Result<Wr
     let mut written = write_unchecked(record, options)?;
     written.warnings = super::written::summarise(written.warnings);
     // Written whole all the same: nothing of it is lost in the file.
-    if let Some(warning) = super::limits::read_back(options.format, &written.bytes) {
+    if let Some(warning) = read_back(options.format, &written.bytes) {
         written.warnings.push(warning);
     }
     Ok(written)
@@ -248,6 +248,55 @@ fn encode(
             Ok(encoding.encode_replacing(&text, '?').into_owned())
         }
     }
+}
+
+/// The warning for a record written as `bytes` in `format` that qipu will
+/// not read back, past one of the [limits](super::limits) of its readers; `None` when it reads back
+/// (always for JSON, and for HTML, which qipu does not read).
+///
+/// ```
+/// use qipu::formats::write::read_back;
+/// use qipu::formats::write::WriteFormat;
+/// assert_eq!(read_back(WriteFormat::Pgn, b"[Event \"x\"]\n1. h2e2 *\n"), None);
+/// let long = vec![b'x'; (17 << 20) + 10];
+/// assert_eq!(
+///     read_back(WriteFormat::Pgn, &long).unwrap().to_string(),
+///     "written as a PGN line of 17 MB; qipu reads lines up to 16 MB, so it will not read back"
+/// );
+/// let just = vec![b'x'; (16 << 20) + 1];
+/// assert!(read_back(WriteFormat::Pgn, &just).unwrap().to_string().starts_with("written as a PGN line of 16.1 MB;"));
+/// ```
+pub fn read_back(format: WriteFormat, bytes: &[u8]) -> Option<WriteWarning> {
+    let name = match format {
+        WriteFormat::Pgn => "PGN",
+        WriteFormat::Dhtmlxq => "DhtmlXQ",
+        WriteFormat::Uci => "UCI",
+        WriteFormat::Pfc => "PFC",
+        WriteFormat::Xqf => "XQF",
+        WriteFormat::Cbr => "CBR",
+        #[cfg(feature = "serde")]
+        WriteFormat::Json => return None,
+        WriteFormat::Html => return None,
+    };
+    let whole = matches!(format, WriteFormat::Pfc | WriteFormat::Xqf | WriteFormat::Cbr);
+    let too_long = |size: usize, limit: usize, what: &'static str, reads: &'static str| {
+        Some(WriteWarning::WontReadBack { format: name, what, size, limit, reads })
+    };
+    if whole {
+        let limit = usize::try_from(limits::MAX_WHOLE).unwrap_or(usize::MAX);
+        return if bytes.len() > limit { too_long(bytes.len(), limit, "file", "files") } else { None };
+    }
+    if bytes.len() <= limits::MAX_LINE.min(limits::MAX_GAME) {
+        return None;
+    }
+    let longest = bytes.split(|&b| b == b'\n').map(<[u8]>::len).max().unwrap_or(0);
+    if longest > limits::MAX_LINE {
+        return too_long(longest, limits::MAX_LINE, "line", "lines");
+    }
+    if bytes.len() > limits::MAX_GAME {
+        return too_long(bytes.len(), limits::MAX_GAME, "game", "games");
+    }
+    None
 }
 
 #[cfg(test)]
