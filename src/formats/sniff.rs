@@ -14,7 +14,7 @@
 //! 2. DhtmlXQ blocks holding a tag (a text that only mentions `[DhtmlXQ]`
 //!    is something else), counted outside the places where the text's
 //!    own format holds free text (JSON records' lines, PGN comments and
-//!    lines of tags: see [`super::quoted`]), unless a PGN reading of it
+//!    lines of tags), unless a PGN reading of it
 //!    finds more games (a PGN followed by a block is a PGN);
 //! 3. DHJHtmlXQ blocks holding a tag (`[DHJHtmlXQ]`, the 广东象棋网
 //!    dialect), on the same terms;

@@ -251,7 +251,7 @@ fn encode(
 }
 
 /// The warning for a record written as `bytes` in `format` that qipu will
-/// not read back, past one of the [limits](super::limits) of its readers; `None` when it reads back
+/// not read back, past one of the [`limits`] of its readers; `None` when it reads back
 /// (always for JSON, and for HTML, which qipu does not read).
 ///
 /// ```
