@@ -237,6 +237,17 @@ def hostile(work):
         f.write(f'[Event "{long_event}"]\n1. h2e2 h9g7 *\n')
     row("40,000 Chinese characters in a tag, written as XQF", f"QIPU convert {header} --to xqf -o {work}/long-header.xqf", summary)
 
+    deep = os.path.join(work, "deep.pgn")
+    cycle = ["h0g2", "h9g7", "g2h0", "g7h9"]
+    words = ['[Event "deep"]\n', cycle[0]]
+    for k in range(20_000):
+        words += ["b0c2" if (k + 1) % 2 == 0 else "b9c7", "(", cycle[(k + 1) % 4]]
+    words += ["b0c2" if 20_001 % 2 == 0 else "b9c7"] + [")"] * 20_000 + ["*"]
+    with open(deep, "w") as f:
+        f.write(" ".join(words) + "\n")
+    row("variations nested 20,000 deep, as the HTML viewer (shown in Chromium by scripts/html-viewer-check.sh)",
+        f"QIPU convert {deep} --to html -o {work}/deep.html", summary)
+
     names = os.path.join(work, "names.pgn")
     with open(names, "w") as f:
         f.write('[Red "\x1b[31mred\x1b[0m\r1391 game(s): forged"]\n[Black "\u202eevil"]\n1. h2e2 *\n')
