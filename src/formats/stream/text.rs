@@ -517,7 +517,14 @@ impl<R: std::io::Read> TextChunks<R> {
         } else {
             let decoder = rest.chunks.lines_in.encoding.decoder();
             json::read_line(
-                Decoded { inner: &mut rest, decoder, bytes: Vec::new(), text: Vec::new(), at: 0 },
+                Decoded {
+                    inner: &mut rest,
+                    decoder,
+                    bytes: Vec::new(),
+                    text: Vec::new(),
+                    at: 0,
+                    ended: false,
+                },
                 line,
             )
         };
@@ -768,20 +775,26 @@ struct Decoded<R> {
     /// Decoded text not read yet, from `at`.
     text: Vec<u8>,
     at: usize,
+    /// Whether the input has ended and the decoder been told so (it takes
+    /// nothing more: what it held back is in `text`).
+    ended: bool,
 }
 
 #[cfg(feature = "serde")]
 impl<R: std::io::Read> std::io::Read for Decoded<R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         while self.at == self.text.len() {
+            if self.ended {
+                return Ok(0);
+            }
             self.bytes.resize(16 << 10, 0);
             let n = self.inner.read(&mut self.bytes)?;
             let mut text = String::new();
-            decode(&mut self.decoder, &self.bytes[..n], &mut text, n == 0);
+            // At the end, the decoder gives what it held back (a character
+            // cut short, as U+FFFD) once: it must not be used again.
+            self.ended = n == 0;
+            decode(&mut self.decoder, &self.bytes[..n], &mut text, self.ended);
             (self.text, self.at) = (text.into_bytes(), 0);
-            if n == 0 && self.text.is_empty() {
-                return Ok(0);
-            }
         }
         let n = buf.len().min(self.text.len() - self.at);
         buf[..n].copy_from_slice(&self.text[self.at..self.at + n]);
@@ -978,4 +991,35 @@ fn too_long_game(line: u32, lines: u32, most: usize) -> Game {
         "more than {size} of text with no place where the next game surely starts: lines {line} to {last} not read"
     );
     Game { at, unreadable: Some(Warning { at, message }), ..Game::default() }
+}
+
+#[cfg(all(test, feature = "serde"))]
+mod tests {
+    use std::io::Read;
+
+    use super::Decoded;
+    use crate::formats::encoding::Encoding;
+
+    /// Text that ends inside a character: the decoder gives what it held
+    /// back (U+FFFD) once, at the end, and then nothing more however often
+    /// it is asked (found by the `stream` fuzz target: the decoder was
+    /// used again after it had finished, which panics).
+    #[test]
+    fn decoded_text_ends_once_after_a_character_cut_short() {
+        let bytes: &[u8] = b"{\"a\":\"\xc6\xe5\"}\xb0";
+        let mut decoded = Decoded {
+            inner: bytes,
+            decoder: Encoding::Gb18030.decoder(),
+            bytes: Vec::new(),
+            text: Vec::new(),
+            at: 0,
+            ended: false,
+        };
+        let mut text = String::new();
+        decoded.read_to_string(&mut text).unwrap();
+        assert_eq!(text, "{\"a\":\"棋\"}\u{fffd}");
+        let mut buf = [0u8; 8];
+        assert_eq!(decoded.read(&mut buf).unwrap(), 0);
+        assert_eq!(decoded.read(&mut buf).unwrap(), 0);
+    }
 }
