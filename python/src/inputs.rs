@@ -53,20 +53,33 @@ pub fn inputs(arg: &Bound<'_, PyAny>) -> PyResult<Vec<Input>> {
         }
     };
     let mut out = Vec::new();
-    // Paths next to each other are expanded together: a folder named
-    // twice is read once, as the command reads it.
+    // Paths next to each other are expanded together: a folder or a file
+    // named twice (or through a link) is read once, as the command reads
+    // it, and told in a `UserWarning`.
     let mut paths: Vec<PathBuf> = Vec::new();
+    let py = arg.py();
     for item in items {
         match item {
             Item::Path(path) => paths.push(path),
             Item::Data { name, bytes } => {
-                out.extend(batch::expand(&std::mem::take(&mut paths)).inputs);
+                out.extend(expand(py, &std::mem::take(&mut paths))?);
                 out.push(Input::Bytes { name, bytes: Arc::from(bytes) });
             }
         }
     }
-    out.extend(batch::expand(&paths).inputs);
+    out.extend(expand(py, &paths)?);
     Ok(out)
+}
+
+/// The inputs of `paths`, each file named again told in a `UserWarning`
+/// (`game.pgn: note: named again; read once`).
+fn expand(py: Python<'_>, paths: &[PathBuf]) -> PyResult<Vec<Input>> {
+    let expanded = batch::expand(paths);
+    for unread in &expanded.unread {
+        let note = std::ffi::CString::new(unread.note().to_string().replace('\0', "\\0")).unwrap_or_default();
+        PyErr::warn(py, &py.get_type::<pyo3::exceptions::PyUserWarning>(), &note, 1)?;
+    }
+    Ok(expanded.inputs)
 }
 
 /// `obj` as one input, or `None` when it is no path, bytes nor file

@@ -5,6 +5,7 @@ anything else TypeError."""
 
 import io
 import pathlib
+import warnings
 
 import pytest
 
@@ -68,8 +69,8 @@ def test_every_function_takes_paths_lists_bytes_and_file_objects(function, game_
     given = [
         (name, [name]),
         (game_file, [name]),  # pathlib.Path
-        ([game_file, game_file], [name, name]),  # a list of Paths
-        ((name, game_file), [name, name]),  # a tuple of both
+        ([game_file, game_file], [name]),  # a list of Paths: the same file read once
+        ((name, game_file), [name]),  # a tuple of both
         (game_file.read_bytes(), ["<bytes>"]),
         (bytearray(game_file.read_bytes()), ["<bytes>"]),
         (memoryview(game_file.read_bytes()), ["<bytes>"]),
@@ -77,8 +78,16 @@ def test_every_function_takes_paths_lists_bytes_and_file_objects(function, game_
         (io.StringIO(GAME), ["<stream>"]),
     ]
     for inputs, names in given:
-        got = sources(function, inputs, tmp_path)
+        with warnings.catch_warnings(record=True) as told:
+            warnings.simplefilter("always")
+            got = sources(function, inputs, tmp_path)
         assert got == want(function, names), (type(inputs).__name__, got)
+        # A file named twice is read once, and told.
+        again = [str(w.message) for w in told if "read once" in str(w.message)]
+        if isinstance(inputs, (list, tuple)):
+            assert again == [f"{name}: note: named again; read once"], (type(inputs).__name__, again)
+        else:
+            assert again == [], (type(inputs).__name__, again)
     # A file object opened on a path, binary or text, is named by its path.
     for mode in ("rb", "r"):
         with open(game_file, mode, **({"encoding": "utf-8"} if mode == "r" else {})) as f:

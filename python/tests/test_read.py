@@ -183,7 +183,12 @@ def test_small_inputs_read_at_the_call_give_what_streaming_gives(tmp_path, fixtu
     # Nothing is missed when the small files are many, or one is unreadable.
     junk = tmp_path / "junk.pgn"
     junk.write_bytes(b"\x00\x01")
-    many = list(qipu.read([small] * 50 + [junk]))
+    copies = []
+    for i in range(50):
+        copy = tmp_path / f"small-{i}.pgn"
+        copy.write_bytes(small.read_bytes())
+        copies.append(copy)
+    many = list(qipu.read(copies + [junk]))
     assert len(many) == 4 * 50 + 1 and many[-1].status == "unreadable"
 
 

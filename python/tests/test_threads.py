@@ -9,17 +9,25 @@ import time
 import qipu
 
 
-def _paths(fixture, copies):
-    return [fixture] * copies
+def _paths(fixture, copies, tmp_path):
+    # Copies, not the same file named again (which is read once).
+    data = fixture.read_bytes()
+    paths = []
+    for i in range(copies):
+        path = tmp_path / f"copy-{i}.pgn"
+        path.write_bytes(data)
+        paths.append(path)
+    return paths
 
 
-def test_python_runs_while_a_batch_works(fixture):
+def test_python_runs_while_a_batch_works(fixture, tmp_path):
     # While validate runs in Rust, this thread keeps running Python code.
     done = threading.Event()
     ticks = []
+    paths = _paths(fixture, 30, tmp_path)
 
     def work():
-        qipu.validate(_paths(fixture, 30), jobs=1)
+        qipu.validate(paths, jobs=1)
         done.set()
 
     worker = threading.Thread(target=work)
@@ -31,10 +39,10 @@ def test_python_runs_while_a_batch_works(fixture):
     assert len(ticks) > 20, f"only {len(ticks)} ticks while validating: the GIL was held"
 
 
-def test_two_threads_replay_at_the_same_time(fixture):
+def test_two_threads_replay_at_the_same_time(fixture, tmp_path):
     # Each thread notes when its call starts and ends: with the GIL held
     # through a call, the second could start only after the first ended.
-    paths = _paths(fixture, 25)
+    paths = _paths(fixture, 25, tmp_path)
     spans = []
 
     def one():
