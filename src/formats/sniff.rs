@@ -199,13 +199,14 @@ fn text_kind(text: &str, whole: bool) -> Kind {
         // Blocks quoted in the text's own format (a JSON record's strings,
         // a PGN comment or tag value) are none of its records.
         let outside = quoted::unquoted(text);
-        // Counted, not read.
-        let blocks = if dhtml { dhtmlxq::count_records(&outside) } else { 0 };
-        if blocks > 0 && !(pgn::has_tags(text) && super::pgn_games(text) > blocks) {
+        // Counted, not read; a PGN that reads as more games than there
+        // are blocks is a PGN followed by them.
+        let blocks_win =
+            |blocks: usize| blocks > 0 && !(pgn::has_tags(text) && super::pgn_games(text) > blocks);
+        if dhtml && blocks_win(dhtmlxq::count_records(&outside)) {
             return Kind::Told(Format::Dhtmlxq);
         }
-        let blocks = if dhj { dhtmlxq::dhj::count_records(&outside) } else { 0 };
-        if blocks > 0 && !(pgn::has_tags(text) && super::pgn_games(text) > blocks) {
+        if dhj && blocks_win(dhtmlxq::dhj::count_records(&outside)) {
             return Kind::Told(Format::Dhj);
         }
     }
