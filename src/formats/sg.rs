@@ -198,7 +198,7 @@ fn read_record(bytes: &[u8], base: usize) -> Result<Game, SgError> {
         let message = "the record's last 82 bytes differ from those of every file seen: not read".to_string();
         record.warnings.push(Warning { at: span(TRAILER_AT), message });
     }
-    super::start::settle_start(&mut record, &board, span(PIECES_AT), None, 1);
+    super::start::settle_start(&mut record, &board, span(PIECES_AT), None, (0, 1));
     Ok(record)
 }
 

@@ -14,13 +14,15 @@ use crate::{Board, Color};
 /// warning. From the standard start, a first move of Black's is read so
 /// only when the file says Black moves first (and, when the file says
 /// nothing, with a warning); when it says Red, Red moves first, and the
-/// replay finds the first move out of turn.
+/// replay finds the first move out of turn. `counters`: the half-move
+/// clock and the full-move number the file stores (`(0, 1)` where it
+/// stores none); a clock not 0 is kept in the `FEN` tag too.
 pub(crate) fn settle_start(
     game: &mut Game,
     board: &Board,
     board_at: Span,
     stored: Option<(Color, Span, &str)>,
-    fullmoves: u32,
+    (halfmoves, fullmoves): (u32, u32),
 ) {
     let first_mover = game.moves.first_move().and_then(|mv| match &mv.text {
         MoveText::Coords(m) => board.piece_at(m.from).map(|p| p.color),
@@ -47,9 +49,9 @@ pub(crate) fn settle_start(
     {
         game.warn(at, format!("the {who} says {said} moves first, but the first move is {mover}'s"));
     }
-    if *board != Board::start() || turn != Color::Red {
+    if *board != Board::start() || turn != Color::Red || halfmoves != 0 {
         let mut fen = String::new();
-        crate::rules::fen::write_fen(board, turn, 0, fullmoves.max(1), &mut fen);
+        crate::rules::fen::write_fen(board, turn, halfmoves, fullmoves.max(1), &mut fen);
         game.tag("FEN", fen);
         game.start_at = Some(board_at);
     }

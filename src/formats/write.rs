@@ -337,6 +337,41 @@ mod tests {
         }
     }
 
+    /// The half-move clock of a start position is read back as written,
+    /// or told as left out and read back as 0: the natural move limit
+    /// counts from it.
+    #[test]
+    fn a_start_positions_clock_is_kept_or_told() {
+        let fen = "4k4/9/9/9/9/9/9/9/4A4/3K5 w - - 3 7";
+        let record = pgn::read(&format!("[FEN \"{fen}\"]\n1. d0e0 e9d9 *\n")).remove(0);
+        let mut formats = vec![
+            WriteFormat::Pgn,
+            WriteFormat::Dhtmlxq,
+            WriteFormat::Uci,
+            WriteFormat::Xqf,
+            WriteFormat::Cbr,
+            WriteFormat::Pfc,
+        ];
+        #[cfg(feature = "serde")]
+        formats.push(WriteFormat::Json);
+        let mut left_out = Vec::new();
+        for format in formats {
+            let written = write_with_warnings(&record, &options(format)).unwrap();
+            let told =
+                written.warnings.iter().any(|w| matches!(w, WriteWarning::ClockLeftOut { halfmoves: 3, .. }));
+            let back = &formats::read(&written.bytes, None).unwrap().records[0];
+            let start = back.replayed().resolution.start.as_ref().map(|p| p.fen());
+            let expected = if told { "4k4/9/9/9/9/9/9/9/4A4/3K5 w - - 0 7" } else { fen };
+            assert_eq!(start.as_deref(), Some(expected), "{format:?}");
+            if told {
+                left_out.push(format);
+            }
+        }
+        assert_eq!(left_out, [WriteFormat::Xqf, WriteFormat::Cbr]);
+        let told = write_with_warnings(&record, &options(WriteFormat::Xqf)).unwrap().warnings[0].to_string();
+        assert_eq!(told, "the start position's half-move clock (3): XQF has no field for it; read back as 0");
+    }
+
     #[test]
     fn text_is_written_in_the_encoding_asked_for() {
         let record = record();

@@ -89,6 +89,15 @@ pub enum WriteWarning {
         /// What the limit is of, as the message names it (`lines`).
         reads: &'static str,
     },
+    /// The start position's half-move clock (the plies since the last
+    /// capture, which the natural move limit counts from), which the format
+    /// has no field for: written as if it were 0, and read back so.
+    ClockLeftOut {
+        /// The clock of the record's start position.
+        halfmoves: u32,
+        /// The format, as users name it.
+        format: &'static str,
+    },
     /// More warnings of one kind about the same game, past the first
     /// [`MAX_TOLD_ALIKE`] of their kind: told as one (a record of 600,000
     /// tags that PGN cannot name is six lines, not 600,000).
@@ -200,6 +209,10 @@ impl std::fmt::Display for WriteWarning {
                 }
                 write!(f, " MB; qipu reads {reads} up to {limit} MB, so it will not read back")
             }
+            WriteWarning::ClockLeftOut { halfmoves, format } => write!(
+                f,
+                "the start position's half-move clock ({halfmoves}): {format} has no field for it; read back as 0"
+            ),
             WriteWarning::More(all) => match (all.len(), all.last()) {
                 (_, None) => Ok(()),
                 (count, Some(like)) => match like {

@@ -479,7 +479,13 @@ impl<'a> Document<'a> {
             }
         };
         record.moves = build_tree(&self.moves);
-        settle_start(&mut record, &setup.board, fen_at, Some((setup.turn, fen_at, "file")), setup.fullmoves);
+        settle_start(
+            &mut record,
+            &setup.board,
+            fen_at,
+            Some((setup.turn, fen_at, "file")),
+            (setup.halfmoves, setup.fullmoves),
+        );
         Ok(record)
     }
 }
@@ -599,6 +605,13 @@ mod tests {
         assert_eq!(t.node(main[0]).mv.as_ref().unwrap().at, Span { line: 6, column: 3 });
         assert!(record.warnings().is_empty(), "{:?}", record.warnings());
         assert!(crate::analysis::replay::replay(&record).is_valid());
+    }
+
+    #[test]
+    fn the_fens_clock_is_kept() {
+        let fen = "<FEN>4k4/9/9/9/9/9/9/9/4A4/3K5 w - - 12 30</FEN>";
+        let record = read(&doc(fen, "<Move value=\"00-00\"/>")).unwrap();
+        assert_eq!(record.fen(), Some("4k4/9/9/9/9/9/9/9/4A4/3K5 w - - 12 30"));
     }
 
     #[test]

@@ -303,7 +303,7 @@ pub(super) fn read_compressed_game(bytes: &[u8], base: usize) -> Result<Game, Cc
         record.moves.set_comment(record.moves.root(), c);
     }
     read_comment_lines(&mut cursor, &moves, &mut record);
-    settle_start(&mut record, &board, span(board_at), None, 1);
+    settle_start(&mut record, &board, span(board_at), None, (0, 1));
     Ok(record)
 }
 

@@ -232,7 +232,7 @@ pub(super) fn read_record(bytes: &[u8], start: usize, holder: &'static str) -> R
         record.unreadable = Some(Warning { at: span(start + layout.board), message });
     }
     let (board_at, side_at) = (span(start + layout.board), span(start + layout.side));
-    settle_start(&mut record, &board, board_at, Some((side, side_at, "file")), fullmoves as u32);
+    settle_start(&mut record, &board, board_at, Some((side, side_at, "file")), (0, fullmoves as u32));
     Ok(record)
 }
 

@@ -54,6 +54,9 @@ pub fn write_cbr(record: &Record) -> Result<Written, WriteError> {
     bytes[V2_RESULT..V2_RESULT + 4].copy_from_slice(&code.to_le_bytes());
     let side: u32 = if start.turn == Color::Black { 2 } else { 1 };
     bytes[V2_SIDE..V2_SIDE + 4].copy_from_slice(&side.to_le_bytes());
+    if start.halfmoves != 0 {
+        warnings.push(WriteWarning::ClockLeftOut { halfmoves: start.halfmoves, format: "CBR" });
+    }
     let number = start.fullmoves.max(1);
     bytes[V2_START_NUMBER..V2_START_NUMBER + 4].copy_from_slice(&number.to_le_bytes());
     for (square, piece) in start.board.pieces() {

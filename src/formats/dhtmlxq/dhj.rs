@@ -330,7 +330,7 @@ fn read_block(tags: &[Tag], lines: &LineIndex, game: &mut Game) {
     let black = stored.is_some_and(|(c, ..)| c == Color::Black);
     let fullmoves = if black { step.div_ceil(2) + 1 } else { step / 2 + 1 };
     let board_at = numbered(31).map_or(game.at, |t| lines.span(t.at));
-    crate::formats::start::settle_start(game, &board, board_at, stored, fullmoves);
+    crate::formats::start::settle_start(game, &board, board_at, stored, (0, fullmoves));
 }
 
 /// The board of a `31` tag: 90 points from the top row, `*` empty.

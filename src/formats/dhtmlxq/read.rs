@@ -353,7 +353,7 @@ fn read_block(text: &str, start: usize, end: usize, lines: &LineIndex, record: &
         }
         None => {
             let board_at = binit.map_or(record.at, |t| lines.span(t.at));
-            crate::formats::start::settle_start(record, &board, board_at, None, 1)
+            crate::formats::start::settle_start(record, &board, board_at, None, (0, 1))
         }
     }
     true

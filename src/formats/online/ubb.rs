@@ -87,7 +87,13 @@ pub(crate) fn read_game(bytes: &[u8]) -> Result<Game, OnlineError> {
         let at = Span { line: 0, column: u32::try_from(a1).unwrap_or(u32::MAX) };
         node = game.moves.add_child(node, RecordedMove { text: MoveText::Coords(mv), at });
     }
-    crate::formats::start::settle_start(&mut game, &Board::start(), Span { line: 0, column: 0 }, None, 1);
+    crate::formats::start::settle_start(
+        &mut game,
+        &Board::start(),
+        Span { line: 0, column: 0 },
+        None,
+        (0, 1),
+    );
     Ok(game)
 }
 

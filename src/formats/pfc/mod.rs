@@ -339,7 +339,7 @@ pub(crate) fn read_game(text: &str) -> Result<Game, PfcError> {
     game.take_tag_lines();
     // Without a start FEN the file says nothing of who moves first.
     let stored = fen.map(|_| (setup.turn, root_at, "start FEN"));
-    settle_start(&mut game, &setup.board, root_at, stored, setup.fullmoves);
+    settle_start(&mut game, &setup.board, root_at, stored, (setup.halfmoves, setup.fullmoves));
     Ok(game)
 }
 

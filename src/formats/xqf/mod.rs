@@ -251,7 +251,7 @@ fn read_file(bytes: &[u8], raws: Option<&mut Vec<RawRecord>>) -> Result<Game, Xq
         &board,
         Span { line: 0, column: 0x10 },
         Some((header_turn, Span { line: 0, column: 0x32 }, "header")),
-        fullmoves,
+        (0, fullmoves),
     );
     Ok(record)
 }

@@ -108,6 +108,9 @@ pub fn write_with_warnings(record: &Record, version: Version) -> Result<Written,
         return Err(WriteError::NoStart);
     };
     write_slots(&start.board, &keys, &mut header)?;
+    if start.halfmoves != 0 {
+        warnings.push(WriteWarning::ClockLeftOut { halfmoves: start.halfmoves, format: "XQF" });
+    }
     let fullmoves = start.fullmoves;
     let step = if fullmoves > 1 { (fullmoves * 2).min(u16::MAX as u32) as u16 } else { 0 };
     header[0x30..0x32].copy_from_slice(&step.to_le_bytes());
