@@ -26,6 +26,7 @@
 //! ```
 
 mod check;
+mod games;
 pub mod gunzip;
 mod identity;
 mod input;
@@ -35,6 +36,7 @@ mod run;
 pub mod unzip;
 
 pub use check::{Checked, Checker, MAX_WARNINGS, Status};
+pub use games::{Games, Item};
 pub use identity::{Outputs, Unread, Why};
 pub use input::{Expanded, Input, Member, escaped_name, expand, expand_writing};
 pub use problem::{ProblemLine, Severity};
