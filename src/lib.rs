@@ -257,7 +257,7 @@ pub use rules::{
     PositionError, Rank, Repetition, Role, Setup, Square, divide, fen, perft, zobrist,
 };
 
-/// The README's examples, compiled and run as doc tests.
+/// The library tour's examples (`docs/library.md`), compiled and run as doc tests.
 #[cfg(doctest)]
-#[doc = include_str!("../README.md")]
-struct ReadmeDoctests;
+#[doc = include_str!("../docs/library.md")]
+struct LibraryTourDoctests;

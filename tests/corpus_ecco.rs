@@ -44,7 +44,7 @@ fn ccpd_tags_agree_as_measured() {
     let (tagged, agreeing) = by_letter.values().fold((0, 0), |(t, a), (t2, a2)| (t + t2, a + a2));
     assert_eq!(tagged, 3805, "games from the standard start with an ECCO tag");
     // Measured: 3,700 of 3,805 (97.2 %), as many as xqbase's own
-    // classifier. See the README for the study of the rest.
+    // classifier. See docs/guide.md (Openings) for the study of the rest.
     assert!(agreeing >= 3700, "{agreeing} of {tagged} agree: {by_letter:?}");
     assert_eq!(by_letter[&'A'], (765, 765));
 }

@@ -21,7 +21,7 @@ use qipu::notation::wxf;
 /// Games where qipu and xqbase's classifier are known to differ: the moves,
 /// qipu's code and xqbase's. In each, xqbase's code contradicts the
 /// published table and qipu follows the table; the generator makes each
-/// kind many times (the README gives the counts), the fixture keeps one.
+/// kind many times (docs/guide.md gives the counts), the fixture keeps one.
 const EXCEPTIONS: &[(&str, &str, &str)] = &[
     // A scan of one side's moves reaches the end of the 20 plies (or, in
     // the 屏风马 subgroup, Red's tenth move, which it never reads) without

@@ -12,8 +12,8 @@ use qipu::notation::iccs;
 use qipu::rules::judge::{RuleSet, Verdict, judge};
 use qipu::{Color, Position};
 
-/// Rule-book rulings the judge does not reach, each explained here and in
-/// the README's section on rulings: (example id, rule set).
+/// Rule-book rulings the judge does not reach, each explained here (and
+/// counted in docs/rules.md): (example id, rule set).
 const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
     // The transcription is a third party's, and only its first moves match
     // the book's: here Red's retreat b8-b6 attacks nothing, so Red's cycle

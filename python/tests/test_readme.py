@@ -1,5 +1,5 @@
-"""The README's Python walk-through runs, on the bundled fixtures in place of
-its folder of games."""
+"""The Python walk-through (docs/python.md) runs, on the bundled fixtures in
+place of its folder of games."""
 
 import re
 
@@ -8,10 +8,9 @@ from conftest import ROOT
 
 
 def test_the_readme_walk_through_runs(tmp_path, monkeypatch, formats_dir):
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("\n## Python\n") :]
-    blocks = re.findall(r"```python\n(.*?)```", section, flags=re.S)
-    assert blocks, "the README's Python section has no example"
+    page = (ROOT / "docs" / "python.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", page, flags=re.S)
+    assert blocks, "docs/python.md has no Python example"
     games = tmp_path / "games"
     games.mkdir()
     (games / "fixture.pgn").write_bytes((ROOT / "fixtures" / "pgn" / "Hu_Ronghua_1391_UCI_games.pgn").read_bytes())
@@ -20,7 +19,7 @@ def test_the_readme_walk_through_runs(tmp_path, monkeypatch, formats_dir):
     monkeypatch.chdir(tmp_path)
     scope = {}
     for block in blocks:
-        exec(compile(block, "README.md", "exec"), scope)
+        exec(compile(block, "docs/python.md", "exec"), scope)
     assert (tmp_path / "all.pgn").is_file()
     assert scope["pos"].move_stack == ["h2e2", "h9g7"]
     assert scope["openings"].most_common(1)[0][1] > 10

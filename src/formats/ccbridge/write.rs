@@ -2,7 +2,7 @@
 //!
 //! Text that does not fit its field is cut at a character boundary, with
 //! a warning; tags CBR has no field for are kept as lines of the comment
-//! about the game (the README's "What a conversion keeps").
+//! about the game (docs/formats.md, "What a conversion keeps").
 
 use super::layout::{
     ENTRY_LEN, INDEX_AT, LIBRARY_MAGIC, RECORD_MAGIC, SLOT_LEN, V2_BOARD, V2_RESULT, V2_SIDE,

@@ -57,7 +57,7 @@ pub fn write(record: &Record) -> Result<String, WriteError> {
 
 /// As [`write()`], with what DhtmlXQ could not keep. Tags DhtmlXQ has no
 /// tag for are kept as lines of the comment about the game
-/// (the README's "What a conversion keeps"); a `DhtmlXQ_…` tag is
+/// (docs/formats.md, "What a conversion keeps"); a `DhtmlXQ_…` tag is
 /// written as that tag when it reads back the same (its name in lower
 /// case, not one of a block's own tags), and is left out with a warning
 /// otherwise.

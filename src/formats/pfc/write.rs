@@ -31,7 +31,7 @@ pub enum WriteError {
 ///
 /// Tags with a field (those DhtmlXQ names, the date as `create-time`, and
 /// `PFC_name` as `name`) are written; other tags are kept as lines of the
-/// comment about the game (the README's "What a conversion keeps"). A
+/// comment about the game (docs/formats.md, "What a conversion keeps"). A
 /// comment before a move is put ahead of the comment after it, and
 /// annotation glyphs become the marks `!`, `?`, `!!`, `??`, `!?`, `?!` at
 /// its end. Values are escaped as XML (line breaks as `&#10;`,
@@ -57,7 +57,7 @@ pub fn write(record: &Record) -> Result<String, WriteError> {
 
 /// As [`write()`], with what PFC could not keep: tags PFC has no field
 /// for are kept as lines of the comment about the game
-/// (the README's "What a conversion keeps"), and a tag that cannot be is
+/// (docs/formats.md, "What a conversion keeps"), and a tag that cannot be is
 /// a warning.
 ///
 /// # Errors

@@ -65,7 +65,7 @@ impl Game {
     }
 
     /// Takes the tag lines at the end of the comment about the game
-    /// (the README's "What a conversion keeps") as tags: what qipu
+    /// (docs/formats.md, "What a conversion keeps") as tags: what qipu
     /// writes there for tags the format has no field for.
     pub(crate) fn take_tag_lines(&mut self) {
         let Some(comment) = self.moves.comment(0) else { return };

@@ -85,7 +85,7 @@ pub fn write(record: &Record, version: Version) -> Result<Vec<u8>, WriteError> {
 /// As [`write()`], with what XQF could not keep: a tag cut to its header
 /// field's size, or one that neither a field nor the comment about the
 /// game can hold. Tags XQF has no field for are kept as lines of the
-/// comment about the game (the README's "What a conversion keeps"), as
+/// comment about the game (docs/formats.md, "What a conversion keeps"), as
 /// is a `GameType` that the header's code does not give back.
 ///
 /// # Errors
