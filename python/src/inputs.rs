@@ -63,7 +63,8 @@ pub fn inputs(arg: &Bound<'_, PyAny>) -> PyResult<Vec<Input>> {
             Item::Path(path) => paths.push(path),
             Item::Data { name, bytes } => {
                 out.extend(expand(py, &std::mem::take(&mut paths))?);
-                out.push(Input::Bytes { name, bytes: Arc::from(bytes) });
+                // A zip archive's bytes are its members, as a file's are.
+                out.extend(Input::of_bytes(name, Arc::<[u8]>::from(bytes)));
             }
         }
     }

@@ -187,3 +187,21 @@ def test_large_bytes_and_file_objects_stream_as_a_large_file_does(tmp_path, fixt
         assert [(g.index, g.moves("uci")) for g in qipu.read(text, jobs=2)] == want
     assert [(g.index, g.moves("uci")) for g in qipu.read(memoryview(big.read_bytes()), jobs=2)] == want
     assert len(qipu.validate(io.BytesIO(big.read_bytes()), jobs=2)) == 2 * 1391
+
+
+@pytest.mark.parametrize("function", FUNCTIONS)
+def test_the_bytes_of_a_zip_archive_are_read_as_its_members(function, tmp_path):
+    import zipfile
+
+    archive = io.BytesIO()
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("b.pgn", GAME)
+        z.writestr("a/c.pgn", GAME + "\n" + GAME)
+    data = archive.getvalue()
+    # As a file of the archive is read: the members in name order, each named inside it.
+    names = ["<bytes>:a/c.pgn", "<bytes>:a/c.pgn", "<bytes>:b.pgn"]
+    assert sources(function, data, tmp_path) == want(function, names)
+    path = tmp_path / "games.zip"
+    path.write_bytes(data)
+    in_file = [name.replace("<bytes>", str(path)) for name in names]
+    assert sources(function, str(path), tmp_path) == want(function, in_file)

@@ -124,6 +124,14 @@ impl<R: Send + 'static> Games<R> {
     where
         V: Visitor<Output = R>,
     {
+        // Bytes that hold a zip archive are its members.
+        let inputs: Vec<Input> = inputs
+            .into_iter()
+            .flat_map(|input| match input {
+                Input::Bytes { name, bytes } => Input::of_bytes(name, bytes),
+                other => vec![other],
+            })
+            .collect();
         if small(&inputs) {
             let mut ready = VecDeque::new();
             read(&batch.threads(1), &inputs, make, &mut |run| {
@@ -293,6 +301,28 @@ mod tests {
             assert_eq!(*line, format!("big {k} {k}"));
         }
         assert_eq!(all[60_000..], ["big done", "small 0 0", "small 1 1", "small 2 2", "small done"]);
+    }
+
+    #[test]
+    fn bytes_of_a_zip_archive_are_its_members() {
+        use std::io::Write;
+        let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+        let stored =
+            zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+        for (name, n) in [("b.pgn", 2), ("a/c.pgn", 1)] {
+            zip.start_file(name, stored).unwrap();
+            zip.write_all(&games(n)).unwrap();
+        }
+        let archive = zip.finish().unwrap().into_inner();
+        let mut damaged = archive.clone();
+        damaged.truncate(archive.len() - 30);
+        let inputs = vec![bytes("games.zip", archive), bytes("cut.zip", damaged)];
+        let all = told(Games::new(Batch::new(), inputs, RecordBuilder::default));
+        let members = ["games.zip:a/c.pgn 0 0", "games.zip:a/c.pgn done", "games.zip:b.pgn 0 0"];
+        assert_eq!(all[..3], members);
+        assert_eq!(all[3..5], ["games.zip:b.pgn 1 1", "games.zip:b.pgn done"]);
+        assert_eq!(all.len(), 7, "{all:?}");
+        assert!(all[5].starts_with("cut.zip unreadable: a damaged zip archive"), "{all:?}");
     }
 
     #[test]

@@ -92,6 +92,40 @@ pub enum Input {
 }
 
 impl Input {
+    /// The inputs of bytes held in memory, named `name` in reports: the
+    /// members of a zip archive (each an input of its own, named
+    /// `name:dir/game.xqf`, as a zip archive's are when it is a file), else
+    /// the bytes as one [`Input::Bytes`] (gzip data is inflated as it is
+    /// read, as a file's is). [`Games`](super::Games) sees bytes so itself.
+    ///
+    /// ```
+    /// use std::io::Write;
+    /// use qipu::batch::Input;
+    /// let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    /// let stored = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+    /// zip.start_file("a.pgn", stored).unwrap();
+    /// zip.write_all(b"1. h2e2 h9g7 *").unwrap();
+    /// let bytes = zip.finish().unwrap().into_inner();
+    /// let inputs = Input::of_bytes("games.zip", bytes);
+    /// assert_eq!(inputs.len(), 1);
+    /// assert_eq!(inputs[0].name(), "games.zip:a.pgn");
+    /// assert_eq!(Input::of_bytes("g", b"1. h2e2 *".to_vec())[0].name(), "g");
+    /// ```
+    pub fn of_bytes(name: impl Into<String>, bytes: impl Into<Arc<[u8]>>) -> Vec<Input> {
+        let (name, bytes) = (name.into(), bytes.into());
+        if !unzip::bytes_start_like_zip(&bytes) {
+            return vec![Input::Bytes { name, bytes }];
+        }
+        let mut members = Vec::new();
+        let problem =
+            unzip::expand_held(Path::new(&name), bytes, &mut unzip::Budget::default(), &mut members);
+        let mut inputs: Vec<Input> = members.into_iter().map(Input::Member).collect();
+        if let Err(reason) = problem {
+            inputs.push(Input::Problem { path: name.into(), reason });
+        }
+        inputs
+    }
+
     /// The name used in text reports (`-` for standard input), escaped as
     /// [`escaped_name`] says: a name cannot forge a line of a report.
     pub fn name(&self) -> String {

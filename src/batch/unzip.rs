@@ -220,8 +220,7 @@ pub(crate) fn has_zip_extension(path: &Path) -> bool {
 /// Whether the regular file at `path` starts like a zip archive.
 pub(crate) fn starts_like_zip(path: &Path) -> bool {
     let mut head = [0u8; 4];
-    std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut head)).is_ok()
-        && (head == *b"PK\x03\x04" || head == *b"PK\x05\x06")
+    std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut head)).is_ok() && bytes_start_like_zip(&head)
 }
 
 /// Bytes of archives inside archives held so far.
@@ -246,6 +245,30 @@ pub(crate) fn expand(
     let len = file.metadata().map_or(0, |m| m.len());
     let at = Place { archive: path, names: &[], container: Container::File(path.to_path_buf()), depth: 1 };
     list(io::BufReader::new(file), len, &at, budget, out)
+}
+
+/// The members of the zip archive held in `bytes`, named `name` in
+/// reports, pushed on `out` as [`expand`] pushes those of a file.
+///
+/// # Errors
+///
+/// Why the archive cannot be read as a whole.
+pub(crate) fn expand_held(
+    name: &Path,
+    bytes: Arc<[u8]>,
+    budget: &mut Budget,
+    out: &mut Vec<Member>,
+) -> Result<(), UnreadableReason> {
+    let held = Held(bytes);
+    let len = held.0.len() as u64;
+    let at = Place { archive: name, names: &[], container: Container::Held(held.clone()), depth: 1 };
+    list(Cursor::new(held), len, &at, budget, out)
+}
+
+/// Whether `bytes` start like a zip archive (`PK\3\4`, or `PK\5\6` for
+/// an archive of no member).
+pub(crate) fn bytes_start_like_zip(bytes: &[u8]) -> bool {
+    bytes.starts_with(b"PK\x03\x04") || bytes.starts_with(b"PK\x05\x06")
 }
 
 /// Where an archive is: the file, the names of the archives it is inside,

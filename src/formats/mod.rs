@@ -153,9 +153,10 @@ pub enum UnreadableReason {
     /// An archive or a compressed file that qipu does not open (7z, RAR,
     /// bzip2, xz, Zstandard, tar; gzip when met unread, as inflated data
     /// that is gzip again; a zip archive met where qipu does not open one:
-    /// on standard input, inside a gzip stream, or found in a folder under
-    /// a name other than `*.zip`): it likely holds records, so it is
-    /// unreadable rather than a file of no record.
+    /// on standard input, inside a gzip stream, found in a folder under a
+    /// name other than `*.zip`, or given to [`read`] rather than to a
+    /// batch, which opens it: [`crate::batch::Input::of_bytes`]): it likely
+    /// holds records, so it is unreadable rather than a file of no record.
     #[error("{kind}: {}", archive_advice(kind))]
     Archive {
         /// What it is: `"a zip archive"`, `"a gzip file"`, …
@@ -214,7 +215,9 @@ impl UnreadableReason {
 /// What to do with an archive qipu does not open.
 fn archive_advice(kind: &str) -> &'static str {
     if kind == "a zip archive" {
-        "qipu opens a zip archive that is a file named on the command line or named *.zip; name it so, or unpack it"
+        "qipu opens a zip archive given as an input of its own (a path named, bytes) or found as a file named *.zip; name it so, or unpack it"
+    } else if kind == "a gzip file" {
+        "qipu inflates gzip data once, given as an input (a path, bytes, standard input); unpack it"
     } else {
         "qipu does not open archives or compressed files; unpack it and read the files"
     }
