@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the ElephantEye engine (xqbase/eleeye, LGPL) for the tests that check qipu's
-# ElephantEye books against it: tests/eleeye_book.rs looks for target/eleeye/ELEEYE.EXE
+# ElephantEye books against it: tests/cli/eleeye_book.rs looks for target/eleeye/ELEEYE.EXE
 # (or $QIPU_ELEEYE) and BOOK.DAT beside it.
 #
 #   bash scripts/build-eleeye.sh [SOURCES]

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Writes fixtures/eleeye/keys.txt: ElephantEye's own Zobrist locks (lock0 lock1, hex) of the
 # positions of the first 24 plies of two fixture games, computed by the engine's code, for
-# tests/eleeye_book.rs to check qipu's keys against. Needs the sources scripts/build-eleeye.sh
+# tests/cli/eleeye_book.rs to check qipu's keys against. Needs the sources scripts/build-eleeye.sh
 # fetched (target/eleeye/src) or their path as $1, and a built qipu ($QIPU, default
 # target/debug/qipu). Only the numbers are committed.
 set -euo pipefail

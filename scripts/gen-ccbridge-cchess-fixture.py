@@ -6,7 +6,7 @@ qipu writes the games of tests/data/ccbridge-games.pgn as 象棋桥 files with
 tests/data/ccbridge-written/), then the `cchess` Python package
 (walker8088/cchess, an implementation independent of qipu) reads each written
 file, and what it read is dumped, game by game, so that qipu's own reading of
-the same files can be checked against it (tests/ccbridge_cchess.rs).
+the same files can be checked against it (tests/formats/ccbridge_cchess.rs).
 Generated with cchess 1.25.5 (PyPI) on Python 3.11; to regenerate (from the
 repository root, a few seconds; a virtual environment under target/):
 

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Writes tests/data/ecco-xqbase.txt.gz: games from the standard start with the
-# ECCO code xqbase's classifier gives them, for tests/ecco_xqbase.rs.
+# ECCO code xqbase's classifier gives them, for tests/rules/ecco_xqbase.rs.
 #
 # The games are those of examples/ecco_walk.rs (seed 2004, 400 games a line,
 # 40,000 random games: about 250,000 distinct games). xqbase's classifier is
@@ -24,7 +24,7 @@ COMMIT=766813ac6730b63ccd4f0952a7e9b8d0f21bccf4
 URL=https://raw.githubusercontent.com/FastLight126/vschess/$COMMIT/vschess/develop/module/function.wxfToEcco.js
 OUT=${1:-tests/data/ecco-xqbase.txt.gz}
 # qipu's code:xqbase's code of the differences kept as examples, one of each
-# reason (see tests/ecco_xqbase.rs).
+# reason (see tests/rules/ecco_xqbase.rs).
 KNOWN="C01:C00 D52:D50 B31:B30 B20:B05 C81:C80 C15:C10 C70:C60 C24:C25 B07:B20"
 
 tmp=$(mktemp -d)

@@ -101,3 +101,23 @@ pub fn scratch(name: &str) -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+/// `qipu`, the command this build made (assert_cmd's, for its asserts).
+pub fn qipu() -> assert_cmd::Command {
+    assert_cmd::Command::cargo_bin("qipu").unwrap()
+}
+
+/// `qipu` as a standard process, to give it pipes, files or a wait of its own.
+pub fn qipu_process() -> std::process::Command {
+    std::process::Command::new(env!("CARGO_BIN_EXE_qipu"))
+}
+
+/// Standard output of a finished command, as text (lossy).
+pub fn stdout(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Standard error of a finished command, as text (lossy).
+pub fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
