@@ -175,6 +175,27 @@ fn write_unchecked(record: &Record, options: &WriteOptions) -> Result<Written, W
     } else {
         record
     };
+    // PGN, DhtmlXQ and PFC hold a tag of a name once (in any case): a PGN
+    // tag given again starts another game, a PFC attribute given again
+    // makes the document unreadable. The first is written, the others told.
+    let once = matches!(options.format, WriteFormat::Pgn | WriteFormat::Dhtmlxq | WriteFormat::Pfc);
+    let first_of_each;
+    let record = match once.then(|| repeated_tags(record)).filter(|again| !again.is_empty()) {
+        Some(again) => {
+            let mut kept = record.clone();
+            let mut seen = std::collections::HashSet::new();
+            kept.retain_tags(|name, _| seen.insert(name.to_ascii_lowercase()));
+            let format = match options.format {
+                WriteFormat::Pgn => "PGN",
+                WriteFormat::Dhtmlxq => "DhtmlXQ",
+                _ => "PFC",
+            };
+            warnings.extend(again.into_iter().map(|tag| WriteWarning::TagRepeated { tag, format }));
+            first_of_each = kept;
+            &first_of_each
+        }
+        None => record,
+    };
     let text = match options.format {
         WriteFormat::Pgn => {
             for (name, _) in record.tags().iter().filter(|(name, _)| !pgn::write::is_tag_name(name)) {
@@ -186,7 +207,7 @@ fn write_unchecked(record: &Record, options: &WriteOptions) -> Result<Written, W
         WriteFormat::Json => super::json::write(record) + "\n",
         WriteFormat::Dhtmlxq => {
             let (block, lost) = dhtmlxq::write_with_warnings(record)?;
-            warnings = lost;
+            warnings.extend(lost);
             block + "\n"
         }
         WriteFormat::Uci => uci::write(record)? + "\n",
@@ -194,7 +215,8 @@ fn write_unchecked(record: &Record, options: &WriteOptions) -> Result<Written, W
         WriteFormat::Cbr => return Ok(ccbridge::write_cbr(record)?),
         // The document says it is UTF-8.
         WriteFormat::Pfc => {
-            let (document, warnings) = pfc::write_with_warnings(record)?;
+            let (document, lost) = pfc::write_with_warnings(record)?;
+            warnings.extend(lost);
             return Ok(Written { bytes: document.into_bytes(), warnings });
         }
         // The page says it is UTF-8.
@@ -207,6 +229,27 @@ fn write_unchecked(record: &Record, options: &WriteOptions) -> Result<Written, W
     };
     let bytes = encode(text, options.encoding, options.unmappable, &mut warnings)?;
     Ok(Written { bytes, warnings })
+}
+
+/// The tags of `record` given again under a name (in any case) that an
+/// earlier tag has, in order.
+fn repeated_tags(record: &Record) -> Vec<String> {
+    let tags = record.tags();
+    // Few tags a game: a quadratic look is quicker than hashing them, up to
+    // a point.
+    if tags.len() <= 32 {
+        return tags
+            .iter()
+            .enumerate()
+            .filter(|(k, (name, _))| tags[..*k].iter().any(|(before, _)| before.eq_ignore_ascii_case(name)))
+            .map(|(_, (name, _))| name.clone())
+            .collect();
+    }
+    let mut seen = std::collections::HashSet::new();
+    tags.iter()
+        .filter(|(name, _)| !seen.insert(name.to_ascii_lowercase()))
+        .map(|(name, _)| name.clone())
+        .collect()
 }
 
 /// `text` in `encoding`; with [`Unmappable::Error`], the first character it

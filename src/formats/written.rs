@@ -45,6 +45,14 @@ pub enum WriteWarning {
         /// The format, as users name it.
         format: &'static str,
     },
+    /// A tag given again under the name of an earlier one (in any case),
+    /// which the format holds once: not written (the first is).
+    TagRepeated {
+        /// The tag's name.
+        tag: String,
+        /// The format, as users name it.
+        format: &'static str,
+    },
     /// A tag whose name the output encoding cannot hold (with
     /// [`Unmappable::Replace`](super::write::Unmappable::Replace): a name with `?` would not read as one):
     /// not written.
@@ -154,6 +162,7 @@ impl WriteWarning {
             WriteWarning::TagNameUnwritable { .. } => Some(1),
             WriteWarning::TagNameUnmappable { .. } => Some(2),
             WriteWarning::Cut { .. } => Some(3),
+            WriteWarning::TagRepeated { .. } => Some(4),
             _ => None,
         }
     }
@@ -163,7 +172,8 @@ impl WriteWarning {
         match self {
             WriteWarning::TagLeftOut { tag, .. }
             | WriteWarning::TagNameUnwritable { tag, .. }
-            | WriteWarning::TagNameUnmappable { tag, .. } => Some(tag),
+            | WriteWarning::TagNameUnmappable { tag, .. }
+            | WriteWarning::TagRepeated { tag, .. } => Some(tag),
             WriteWarning::Cut { tag, .. } => tag.as_deref(),
             WriteWarning::InGame { warning, .. } => warning.tag(),
             _ => None,
@@ -182,6 +192,12 @@ impl std::fmt::Display for WriteWarning {
             }
             WriteWarning::TagNameUnmappable { tag, encoding } => {
                 write!(f, "tag {tag}: its name cannot be written in {encoding}; not written")
+            }
+            WriteWarning::TagRepeated { tag, format } => {
+                write!(
+                    f,
+                    "tag {tag}: given again; {format} holds a tag of a name once; the first written, not this one"
+                )
             }
             WriteWarning::Cut { tag, kept, of, field } => {
                 match tag {
@@ -231,6 +247,12 @@ impl std::fmt::Display for WriteWarning {
                     WriteWarning::Cut { .. } => {
                         write!(f, "and {count} more text(s) cut to the size of their fields")
                     }
+                    WriteWarning::TagRepeated { format, .. } => {
+                        write!(
+                            f,
+                            "and {count} more tag(s) given again, which {format} holds once; not written"
+                        )
+                    }
                     other => write!(f, "and {count} more like: {other}"),
                 },
             },
@@ -253,7 +275,7 @@ impl std::fmt::Display for WriteWarning {
 /// assert_eq!(told.iter().map(WriteWarning::count).sum::<usize>(), 600_000);
 /// ```
 pub fn summarise(warnings: Vec<WriteWarning>) -> Vec<WriteWarning> {
-    let mut seen = [0usize; 4];
+    let mut seen = [0usize; 5];
     if warnings.iter().all(|w| {
         w.alike().is_none_or(|k| {
             seen[usize::from(k)] += 1;
@@ -264,8 +286,8 @@ pub fn summarise(warnings: Vec<WriteWarning>) -> Vec<WriteWarning> {
     }
     let mut told = Vec::new();
     // Where each kind's summary stands in `told`.
-    let mut more: [Option<usize>; 4] = [None; 4];
-    let mut kept = [0usize; 4];
+    let mut more: [Option<usize>; 5] = [None; 5];
+    let mut kept = [0usize; 5];
     for warning in warnings {
         let Some(k) = warning.alike().map(usize::from) else {
             told.push(warning);

@@ -83,9 +83,42 @@ fn a_tag_given_twice_is_written_once_as_a_pfc_attribute() {
     let pgn = "[Event \"Computer Chess Game\"][Event \"China Team Championship 1998\"]\n1. h2e2 h9g7 *\n";
     let record = &formats::read(pgn.as_bytes(), None).unwrap().records[0];
     let written = write::write_with_warnings(record, &WriteOptions::new(WriteFormat::Pfc)).unwrap();
-    assert_eq!(written.warnings, vec![WriteWarning::TagLeftOut { tag: "Event".into(), format: "PFC" }]);
+    assert_eq!(written.warnings, vec![WriteWarning::TagRepeated { tag: "Event".into(), format: "PFC" }]);
     let back = formats::read(&written.bytes, None).unwrap();
     assert_eq!((back.format, back.records.len()), (Format::Pfc, 1));
     assert_eq!(back.records[0].tag("Event"), Some("Computer Chess Game"));
     assert_eq!(back.records[0].replayed().plies, 2);
+}
+
+/// Found by the `roundtrip` fuzz target: an EPD line with an opcode given
+/// twice (`bm`) read as a game with two `bm` tags, written as PGN with the
+/// tag twice, which reads back as two games (a tag given again starts a
+/// game). PGN, DhtmlXQ and PFC hold a tag of a name once: the first is
+/// written, the others told.
+#[test]
+fn a_tag_given_again_is_written_once_and_told() {
+    use qipu::formats::{
+        self,
+        write::{self, WriteFormat, WriteOptions, WriteWarning},
+    };
+    let epd = "4k4/9/9/9/9/9/9/9/4A4/3K5 w - - id \"x\"; bm d0e0; Bm \"d0d1\"; bm x;\n";
+    let record = &formats::read(epd.as_bytes(), None).unwrap().records[0];
+    assert_eq!(record.tags().iter().filter(|(n, _)| n.eq_ignore_ascii_case("bm")).count(), 3);
+    for (format, name) in
+        [(WriteFormat::Pgn, "PGN"), (WriteFormat::Dhtmlxq, "DhtmlXQ"), (WriteFormat::Pfc, "PFC")]
+    {
+        let written = write::write_with_warnings(record, &WriteOptions::new(format)).unwrap();
+        let again = |tag: &str| WriteWarning::TagRepeated { tag: tag.into(), format: name };
+        assert_eq!(written.warnings, [again("Bm"), again("bm")], "{format:?}");
+        let back = formats::read(&written.bytes, None).unwrap();
+        assert_eq!(back.records.len(), 1, "{format:?}: {}", String::from_utf8_lossy(&written.bytes));
+        let fen = back.records[0].replayed().resolution.start.as_ref().map(|p| p.fen());
+        assert_eq!(fen.as_deref(), Some("4k4/9/9/9/9/9/9/9/4A4/3K5 w - - 0 1"), "{format:?}");
+    }
+    // JSON keeps every tag.
+    let json = write::write_with_warnings(record, &WriteOptions::new(WriteFormat::Json)).unwrap();
+    assert!(json.warnings.is_empty());
+    assert_eq!(formats::read(&json.bytes, None).unwrap().records[0].tags(), record.tags());
+    let told = WriteWarning::TagRepeated { tag: "bm".into(), format: "PGN" }.to_string();
+    assert_eq!(told, "tag bm: given again; PGN holds a tag of a name once; the first written, not this one");
 }
