@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
+use qipu::Color;
+use qipu::analysis::fen_lines::side_name;
 use qipu::analysis::stats::{ANNOTATION_TAGS, GameFacts, MainLine, Stats};
 use qipu::analysis::trail::{Positions, Trail, TrailSink, start_step};
 use qipu::batch::{Batch, ConductReport, Input, Report, RulingReport, Status};
@@ -187,7 +189,9 @@ impl Columns {
         dict.set_item("move", PyList::new(py, self.mv)?)?;
         dict.set_item("next_move", PyList::new(py, self.next)?)?;
         dict.set_item("fen", PyList::new(py, self.fen)?)?;
-        dict.set_item("side", shared(&["black", "red"], &mut self.red.iter().map(|&red| usize::from(red)))?)?;
+        // Named as `qipu fen` names them.
+        let sides = [side_name(Color::Black), side_name(Color::Red)];
+        dict.set_item("side", shared(&sides, &mut self.red.iter().map(|&red| usize::from(red)))?)?;
         let mut result_of =
             self.result.iter().map(|r| RESULTS.iter().position(|known| known == r).unwrap_or(3));
         dict.set_item("result", shared(&result_names, &mut result_of)?)?;
@@ -234,7 +238,7 @@ pub fn fen_columns<'py>(
                     let next: Vec<Option<String>> =
                         positions.iter().skip(1).map(|p| p.mv.clone()).chain([None]).collect();
                     for (p, next) in positions.into_iter().zip(next) {
-                        columns.push(game_of, p.ply, p.mv, next, p.fen, p.turn == qipu::Color::Red);
+                        columns.push(game_of, p.ply, p.mv, next, p.fen, p.turn == Color::Red);
                     }
                 }
                 Ok(())

@@ -9,7 +9,7 @@ use pyo3::types::{PyBytes, PyDict, PyList};
 use qipu::analysis::ecco;
 use qipu::batch::{Checked, Checker, ErrorReport, Meta, Report, Status};
 use qipu::formats::{dhtmlxq, json, pgn, uci, xqf};
-use qipu::record::{GameResult, MoveText, NodeId, Record, Score};
+use qipu::record::{GameResult, MoveText, NodeId, Record};
 use qipu::rules::judge::RuleSet;
 
 use crate::errors::raise;
@@ -471,12 +471,10 @@ impl Game {
                 list.append(py.None())?;
                 continue;
             };
-            let dict = match eval.score {
-                Score::Centipawns(cp) => kwargs!(py, "cp" => cp),
-                Score::Mate(n) => kwargs!(py, "mate" => n),
-            };
-            if let Some(depth) = eval.depth {
-                dict.set_item("depth", depth)?;
+            // The fields of the JSON object qipu writes for it.
+            let dict = PyDict::new(py);
+            for (key, value) in eval.json_fields() {
+                dict.set_item(key, value)?;
             }
             list.append(dict)?;
         }

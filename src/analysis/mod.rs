@@ -1,10 +1,13 @@
-//! What is done with records: replay, FEN trails, statistics (and their
+//! What is done with records: replay, FEN trails (and their lines as
+//! `qipu fen` writes them), statistics (and their
 //! page of charts), openings, opening suites, and readying records to be
 //! written.
 
 pub mod annotate;
 pub mod chart;
 pub mod ecco;
+#[cfg(feature = "serde")]
+pub mod fen_lines;
 pub mod openings;
 pub mod prepare;
 pub mod replay;

@@ -16,7 +16,7 @@ use qipu::engine::{Analysed, Counts, EngineConfig, Pool, PoolConfig, SearchStore
 use qipu::formats::write::{WriteFormat, WriteOptions};
 use qipu::formats::{self, ccbridge};
 use qipu::output::InputFiles;
-use qipu::record::eval::{EvalStyle, Score};
+use qipu::record::eval::{EvalStyle, Evaluation, Score};
 use qipu::record::visit::Map;
 use qipu::record::{Record, RecordBuilder};
 use qipu::select::{Judged, PassEvent};
@@ -687,12 +687,10 @@ impl Run<'_, '_> {
     }
 }
 
-/// A score as JSON: `{"cp": 38}` or `{"mate": -3}`.
+/// A score as JSON, its depth given apart: `{"cp":38}` or `{"mate":-3}`
+/// (the object of [`Evaluation::json`] without a depth).
 fn score_json(score: Score) -> serde_json::Value {
-    match score {
-        Score::Centipawns(c) => serde_json::json!({ "cp": c }),
-        Score::Mate(n) => serde_json::json!({ "mate": n }),
-    }
+    serde_json::json!(Evaluation { score, depth: None })
 }
 
 /// The JSON report of a game: its players' figures, its moves as judged

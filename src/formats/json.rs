@@ -27,7 +27,7 @@ use std::borrow::Cow;
 
 use super::tree::Game;
 use crate::record::{
-    Evaluation, GameResult, MoveText, NodeId, Record, RecordBuilder, RecordedMove, Score, Span, Visitor,
+    Evaluation, GameResult, MoveText, NodeId, Record, RecordBuilder, RecordedMove, Span, Visitor,
 };
 
 #[derive(Serialize)]
@@ -49,31 +49,10 @@ struct JsonNode<'a> {
     comment: Option<&'a str>,
     comment_before: Option<&'a str>,
     nags: &'a [u8],
-    /// The evaluation the comment holds: derived, left out when none.
+    /// The evaluation the comment holds ([`Evaluation::json`]'s object):
+    /// derived, left out when none.
     #[serde(skip_serializing_if = "Option::is_none")]
-    eval: Option<JsonEval>,
-}
-
-/// An evaluation as JSON records write it: `{"cp":38,"depth":19}`,
-/// `{"mate":-3}` ([`Evaluation::json`] writes the same).
-#[derive(Serialize)]
-struct JsonEval {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    cp: Option<i32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    mate: Option<i32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    depth: Option<u32>,
-}
-
-impl From<Evaluation> for JsonEval {
-    fn from(eval: Evaluation) -> JsonEval {
-        let (cp, mate) = match eval.score {
-            Score::Centipawns(c) => (Some(c), None),
-            Score::Mate(n) => (None, Some(n)),
-        };
-        JsonEval { cp, mate, depth: eval.depth }
-    }
+    eval: Option<Evaluation>,
 }
 
 /// A move in lower-case coordinates (`h2e2`), written without an allocation.
@@ -141,7 +120,7 @@ pub fn write(record: &Record) -> String {
             comment: node.comment(),
             comment_before: node.comment_before(),
             nags: node.nags(),
-            eval: node.evaluation().map(JsonEval::from),
+            eval: node.evaluation(),
         });
     }
     let json = JsonRecord {

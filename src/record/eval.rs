@@ -138,9 +138,29 @@ impl Evaluation {
 }
 
 impl Evaluation {
+    /// The fields of the JSON object qipu writes for the evaluation, in
+    /// order: `("cp", 38)` or `("mate", -3)`, then `("depth", 19)` when the
+    /// depth is known. [`Evaluation::json`], the `serde` form and Python's
+    /// dicts are all written from these.
+    ///
+    /// ```
+    /// use qipu::record::{Evaluation, Score};
+    /// let eval = Evaluation { score: Score::Centipawns(38), depth: Some(19) };
+    /// assert_eq!(eval.json_fields().collect::<Vec<_>>(), [("cp", 38), ("depth", 19)]);
+    /// ```
+    pub fn json_fields(&self) -> impl Iterator<Item = (&'static str, i64)> + use<> {
+        let score = match self.score {
+            Score::Centipawns(c) => ("cp", i64::from(c)),
+            Score::Mate(n) => ("mate", i64::from(n)),
+        };
+        std::iter::once(score).chain(self.depth.map(|depth| ("depth", i64::from(depth))))
+    }
+
     /// The evaluation as the JSON object qipu writes for it (JSON records,
-    /// `qipu fen --format json`): `{"cp":38,"depth":19}`, `{"mate":-3}`,
-    /// from Red's side, the depth left out when unknown.
+    /// `qipu fen --format json`, `qipu analyse --report`'s scores without
+    /// a depth): `{"cp":38,"depth":19}`, `{"mate":-3}`, from Red's side,
+    /// the depth left out when unknown (the fields of
+    /// [`Evaluation::json_fields`]).
     ///
     /// ```
     /// use qipu::record::{Evaluation, Score};
@@ -148,14 +168,28 @@ impl Evaluation {
     /// assert_eq!(Evaluation { score: Score::Mate(-3), depth: None }.json(), r#"{"mate":-3}"#);
     /// ```
     pub fn json(&self) -> String {
-        let (key, value) = match self.score {
-            Score::Centipawns(c) => ("cp", c),
-            Score::Mate(n) => ("mate", n),
-        };
-        match self.depth {
-            Some(depth) => format!("{{\"{key}\":{value},\"depth\":{depth}}}"),
-            None => format!("{{\"{key}\":{value}}}"),
+        let mut out = String::with_capacity(24);
+        out.push('{');
+        for (k, (key, value)) in self.json_fields().enumerate() {
+            if k > 0 {
+                out.push(',');
+            }
+            out.push('"');
+            out.push_str(key);
+            out.push_str("\":");
+            out.push_str(&value.to_string());
         }
+        out.push('}');
+        out
+    }
+}
+
+/// The JSON object of [`Evaluation::json`], as a map of
+/// [`Evaluation::json_fields`].
+#[cfg(feature = "serde")]
+impl serde::Serialize for Evaluation {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.json_fields())
     }
 }
 
