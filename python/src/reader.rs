@@ -35,7 +35,9 @@ impl Reader {
             let at_hand = games.lock().ok()?.next_read();
             match at_hand.or_else(|| py.detach(|| games.lock().ok()?.next())) {
                 Some(Item::Game { meta, index, game }) => return Some(Game::new(game, meta, index)),
-                Some(Item::Unreadable { meta, reason }) => return Some(Game::unreadable(meta, reason.to_string())),
+                Some(Item::Unreadable { meta, reason }) => {
+                    return Some(Game::unreadable(meta, reason.to_string()));
+                }
                 // A file met in a folder that holds no record is no game.
                 Some(Item::NoRecord { .. } | Item::Done(_)) => {}
                 None => self.games = None,
