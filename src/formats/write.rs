@@ -38,6 +38,21 @@ impl WriteFormat {
     pub fn is_text(self) -> bool {
         !matches!(self, WriteFormat::Xqf | WriteFormat::Cbr)
     }
+
+    /// The format as users name it in messages (`PGN`, `DhtmlXQ`).
+    pub fn name(self) -> &'static str {
+        match self {
+            WriteFormat::Pgn => "PGN",
+            #[cfg(feature = "serde")]
+            WriteFormat::Json => "JSON",
+            WriteFormat::Dhtmlxq => "DhtmlXQ",
+            WriteFormat::Uci => "UCI",
+            WriteFormat::Pfc => "PFC",
+            WriteFormat::Xqf => "XQF",
+            WriteFormat::Cbr => "CBR",
+            WriteFormat::Html => "HTML",
+        }
+    }
 }
 
 /// What to do with a character the output encoding cannot hold.
@@ -185,11 +200,7 @@ fn write_unchecked(record: &Record, options: &WriteOptions) -> Result<Written, W
             let mut kept = record.clone();
             let mut seen = std::collections::HashSet::new();
             kept.retain_tags(|name, _| seen.insert(name.to_ascii_lowercase()));
-            let format = match options.format {
-                WriteFormat::Pgn => "PGN",
-                WriteFormat::Dhtmlxq => "DhtmlXQ",
-                _ => "PFC",
-            };
+            let format = options.format.name();
             warnings.extend(again.into_iter().map(|tag| WriteWarning::TagRepeated { tag, format }));
             first_of_each = kept;
             &first_of_each
@@ -310,17 +321,15 @@ fn encode(
 /// assert!(read_back(WriteFormat::Pgn, &just).unwrap().to_string().starts_with("written as a PGN line of 16.1 MB;"));
 /// ```
 pub fn read_back(format: WriteFormat, bytes: &[u8]) -> Option<WriteWarning> {
-    let name = match format {
-        WriteFormat::Pgn => "PGN",
-        WriteFormat::Dhtmlxq => "DhtmlXQ",
-        WriteFormat::Uci => "UCI",
-        WriteFormat::Pfc => "PFC",
-        WriteFormat::Xqf => "XQF",
-        WriteFormat::Cbr => "CBR",
-        #[cfg(feature = "serde")]
-        WriteFormat::Json => return None,
-        WriteFormat::Html => return None,
-    };
+    // JSON lines and HTML pages are not checked here.
+    if matches!(format, WriteFormat::Html) {
+        return None;
+    }
+    #[cfg(feature = "serde")]
+    if matches!(format, WriteFormat::Json) {
+        return None;
+    }
+    let name = format.name();
     let whole = matches!(format, WriteFormat::Pfc | WriteFormat::Xqf | WriteFormat::Cbr);
     let too_long = |size: usize, limit: usize, what: &'static str, reads: &'static str| {
         Some(WriteWarning::WontReadBack { format: name, what, size, limit, reads })
