@@ -6,8 +6,9 @@
 //! Run with `cargo bench --bench ecco`; the throughput is in games/s.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use qipu::analysis::{ecco, replay};
+use qipu::analysis::ecco;
 use qipu::formats::pgn;
+use qipu::record::replay;
 use qipu::{Move, Position};
 
 fn games() -> Vec<Vec<Move>> {

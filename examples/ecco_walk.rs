@@ -23,7 +23,7 @@ mod ecco_common;
 use std::collections::HashSet;
 use std::io::Write;
 
-use qipu::analysis::ecco::{self, grammar, key::Key, matching::Line, table};
+use qipu::analysis::ecco::{self, grammar, key::MoveKey, matching::Line, table};
 use qipu::{Move, Position};
 
 /// A small deterministic random number generator (xorshift64*).
@@ -63,7 +63,7 @@ impl Rng {
 /// side's move it answers (is played right after), if any.
 #[derive(Clone, Debug)]
 struct Wanted {
-    alternatives: Vec<Key>,
+    alternatives: Vec<MoveKey>,
     ply: Option<usize>,
     id: usize,
     answers: Option<usize>,
@@ -73,7 +73,7 @@ struct Wanted {
 /// the moves each side may play before them.
 struct Plan {
     wanted: [Vec<Wanted>; 2],
-    allowed: [Vec<Key>; 2],
+    allowed: [Vec<MoveKey>; 2],
 }
 
 impl Plan {
@@ -169,7 +169,7 @@ impl Style {
 
 /// The keys that the definitions name: moves a player of these openings
 /// plays.
-fn vocabulary(lines: &[(&str, Line)]) -> HashSet<Key> {
+fn vocabulary(lines: &[(&str, Line)]) -> HashSet<MoveKey> {
     let mut keys = HashSet::new();
     for (_, line) in lines {
         let plan = Plan::of(line);
@@ -182,12 +182,12 @@ fn vocabulary(lines: &[(&str, Line)]) -> HashSet<Key> {
 }
 
 /// The legal moves of a position with their keys.
-fn legal_with_keys(pos: &Position) -> Vec<(Move, Key)> {
-    pos.legal_moves().iter().filter_map(|&m| Key::of(pos, m).map(|k| (m, k))).collect()
+fn legal_with_keys(pos: &Position) -> Vec<(Move, MoveKey)> {
+    pos.legal_moves().iter().filter_map(|&m| MoveKey::of(pos, m).map(|k| (m, k))).collect()
 }
 
 /// A random legal move among those whose key is in `keys`, else any.
-fn move_among(legal: &[(Move, Key)], keys: impl Fn(&Key) -> bool, rng: &mut Rng) -> Option<Move> {
+fn move_among(legal: &[(Move, MoveKey)], keys: impl Fn(&MoveKey) -> bool, rng: &mut Rng) -> Option<Move> {
     let among: Vec<Move> = legal.iter().filter(|(_, k)| keys(k)).map(|(m, _)| *m).collect();
     rng.pick(&among).or_else(|| rng.pick(&legal.iter().map(|(m, _)| *m).collect::<Vec<_>>()))
 }
@@ -195,15 +195,15 @@ fn move_among(legal: &[(Move, Key)], keys: impl Fn(&Key) -> bool, rng: &mut Rng)
 /// Where a side's extra moves come from: the moves the definition allows
 /// it before, the style of the game, and the moves the definitions name.
 struct Extras<'a> {
-    allowed: &'a [Key],
+    allowed: &'a [MoveKey],
     style: &'a Style,
-    vocab: &'a HashSet<Key>,
+    vocab: &'a HashSet<MoveKey>,
 }
 
 impl Extras<'_> {
     /// A move off the line: one the definition allows, one a definition
     /// names, or, now and then, any.
-    fn pick(&self, legal: &[(Move, Key)], rng: &mut Rng) -> Option<Move> {
+    fn pick(&self, legal: &[(Move, MoveKey)], rng: &mut Rng) -> Option<Move> {
         if self.style.extra_allowed && !self.allowed.is_empty() {
             return move_among(legal, |k| self.allowed.contains(k), rng);
         }
@@ -222,7 +222,7 @@ fn next_wanted(
     pending: &mut Vec<Wanted>,
     ply: usize,
     answered: Option<usize>,
-    legal: &[(Move, Key)],
+    legal: &[(Move, MoveKey)],
     extras: &Extras,
     rng: &mut Rng,
 ) -> Option<(Move, Option<usize>)> {
@@ -255,7 +255,7 @@ fn next_wanted(
 }
 
 /// Plays a line in a style, up to 20 plies.
-fn play(plan: &Plan, style: &Style, vocab: &HashSet<Key>, rng: &mut Rng) -> Vec<Move> {
+fn play(plan: &Plan, style: &Style, vocab: &HashSet<MoveKey>, rng: &mut Rng) -> Vec<Move> {
     let mut pending = plan.wanted.clone();
     for side in &mut pending {
         if style.shuffled {
@@ -300,7 +300,7 @@ fn play(plan: &Plan, style: &Style, vocab: &HashSet<Key>, rng: &mut Rng) -> Vec<
 
 /// A random game of up to 20 plies: uniform moves, or (`named`) moves
 /// that the definitions name where there are some.
-fn random_game(named: bool, vocab: &HashSet<Key>, rng: &mut Rng) -> Vec<Move> {
+fn random_game(named: bool, vocab: &HashSet<MoveKey>, rng: &mut Rng) -> Vec<Move> {
     let length = if rng.chance(80) { ecco::PLIES } else { 1 + rng.below(ecco::PLIES) };
     let mut pos = Position::start();
     let mut moves = Vec::new();
@@ -343,7 +343,7 @@ impl<W: Write> Output<W> {
 fn walk<W: Write>(
     lines: &[(&str, Line)],
     per_line: usize,
-    vocab: &HashSet<Key>,
+    vocab: &HashSet<MoveKey>,
     rng: &mut Rng,
     out: &mut Output<W>,
 ) {

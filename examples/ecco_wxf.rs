@@ -7,8 +7,9 @@
 
 mod ecco_common;
 
-use qipu::analysis::{ecco, replay};
+use qipu::analysis::ecco;
 use qipu::formats;
+use qipu::record::replay;
 
 fn main() {
     for path in std::env::args().skip(1) {

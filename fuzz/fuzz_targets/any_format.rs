@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use qipu::analysis::replay::replay;
+use qipu::record::replay::replay;
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(parsed) = qipu::formats::read(data, None) {

@@ -5,7 +5,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use qipu::analysis::replay::replay;
+use qipu::record::replay::replay;
 use qipu::formats::{cbf, ccbridge};
 
 fuzz_target!(|data: &[u8]| {

@@ -8,7 +8,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use qipu::analysis::replay::replay;
+use qipu::record::replay::replay;
 use qipu::formats::online::{OnlineError, ccm, che, chn, ubb};
 use qipu::record::Record;
 

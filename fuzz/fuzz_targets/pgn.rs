@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use qipu::analysis::replay::replay;
+use qipu::record::replay::replay;
 use qipu::formats::{pgn, text};
 use qipu::notation::Notation;
 use qipu::notation::chinese::Style;

@@ -12,7 +12,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use qipu::analysis::replay::replay;
+use qipu::record::replay::replay;
 use qipu::formats::pgn;
 use qipu::rules::zobrist;
 use qipu::{Move, Position, Square};

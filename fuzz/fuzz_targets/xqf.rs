@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use qipu::analysis::replay::replay;
+use qipu::record::replay::replay;
 use qipu::formats::xqf;
 
 fn check(bytes: &[u8]) {

@@ -1,4 +1,4 @@
-//! What is done with records: replay, FEN trails (and their lines as
+//! What is done with records: FEN trails (and their lines as
 //! `qipu fen` writes them), statistics (and their
 //! page of charts), openings, opening suites, and readying records to be
 //! written.
@@ -10,7 +10,6 @@ pub mod ecco;
 pub mod fen_lines;
 pub mod openings;
 pub mod prepare;
-pub mod replay;
 pub mod stats;
 pub mod stats_html;
 pub mod suite;

@@ -5,7 +5,7 @@
 //!
 //! ```
 //! use qipu::analysis::openings::OpeningTree;
-//! use qipu::analysis::replay::opening;
+//! use qipu::record::replay::opening;
 //! use qipu::formats::pgn;
 //! let mut tree = OpeningTree::new(4);
 //! let text = "[Event \"a\"]\n1. h2e2 h9g7 2. g3g4 1-0\n[Event \"b\"]\n1. g3g4 h9g7 2. h2e2 0-1\n[Event \"c\"]\n1. h2e2 b9c7 1/2-1/2";
@@ -300,7 +300,7 @@ impl OpeningTree {
     ///
     /// ```
     /// use qipu::analysis::openings::OpeningTree;
-    /// use qipu::analysis::replay::opening;
+    /// use qipu::record::replay::opening;
     /// let mut tree = OpeningTree::new(2);
     /// for record in qipu::formats::pgn::read("1. h2e2 h9g7 *\n\n1. h2e2 b9c7 *\n\n1. b2e2 *") {
     ///     let (start, moves) = opening(&record, 2).unwrap();
@@ -423,8 +423,8 @@ impl OpeningTree {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::replay::opening;
     use crate::formats::pgn;
+    use crate::record::replay::opening;
 
     #[test]
     fn counts_each_game_once_per_position_and_keeps_other_starts_out() {

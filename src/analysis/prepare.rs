@@ -98,7 +98,7 @@ mod tests {
     use crate::formats::write::{WriteFormat, WriteOptions};
     use crate::record::replay::counting::replays;
     use crate::record::shape::TagFilter;
-    use crate::select::{Looks, Selection, Span, Target};
+    use crate::select::{CountRange, Looks, Selection, Target};
 
     #[test]
     fn a_game_read_selected_shaped_and_written_is_replayed_once() {
@@ -113,7 +113,7 @@ mod tests {
             Target::from_fen("r1bakabnr/9/1cn4c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR", false).unwrap();
         let looks = Arc::new(Looks { position: Some(target), in_variations: true, ..Looks::default() });
         let selection = Arc::new(Selection {
-            plies: Some(Span { min: 2, max: u64::MAX }),
+            plies: Some(CountRange { min: 2, max: u64::MAX }),
             looks,
             ..Selection::default()
         });

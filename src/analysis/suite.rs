@@ -550,7 +550,7 @@ mod tests {
             assert_eq!(record.tag("Games"), Some(p.games.to_string().as_str()));
             let written = crate::formats::pgn::write(&record, crate::notation::Notation::Iccs);
             let back = pgn::read(&written).remove(0);
-            let replayed = crate::analysis::replay::opening(&back, 20).unwrap();
+            let replayed = crate::record::replay::opening(&back, 20).unwrap();
             let mut pos = replayed.0;
             for &m in &replayed.1 {
                 let _ = pos.play_unchecked(m);

@@ -23,7 +23,7 @@
 
 use std::collections::HashMap;
 
-use super::eleeye::{self, Key, Record};
+use super::eleeye::{self, Locks, Record};
 use crate::record::GameResult;
 use crate::record::replay::Follow;
 use crate::{Color, Move, Position};
@@ -41,7 +41,7 @@ pub enum Keying {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum PositionKey {
     /// ElephantEye's locks (of the position or of its mirror).
-    Eleeye(Key),
+    Eleeye(Locks),
     /// The EPD text of the position.
     Epd(String),
 }
@@ -230,7 +230,7 @@ impl BookBuilder {
     /// whose weight by `points` is at least 1, sorted as the engine
     /// searches them (by `lock1`, then `lock0`, then move).
     pub fn eleeye_records(&self, points: Points, min_games: u32) -> Vec<Record> {
-        let mut keyed: Vec<(Key, u16, u16)> = self
+        let mut keyed: Vec<(Locks, u16, u16)> = self
             .moves(min_games)
             .into_iter()
             .filter_map(|(p, m, g)| match p {

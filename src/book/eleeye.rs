@@ -3,7 +3,7 @@
 //! The file is a sequence of 8-byte records, little-endian: a 32-bit
 //! position lock, a 16-bit move and a 16-bit weight, sorted by lock. The
 //! lock is the second of the two 32-bit Zobrist locks ElephantEye keeps
-//! for a position ([`Key::lock1`]); its keys come from the RC4 stream
+//! for a position ([`Locks::lock1`]); its keys come from the RC4 stream
 //! cipher keyed with four zero bytes (the first three words for the side
 //! to move, then three words for each of 14 piece kinds on each of the
 //! engine's 256 board cells). A move is the engine's cell of the origin
@@ -36,7 +36,7 @@ pub const RECORD_SIZE: u64 = 8;
 
 /// ElephantEye's two Zobrist locks of a position.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Key {
+pub struct Locks {
     /// The lock the book's records hold (ElephantEye's `dwLock1`).
     pub lock1: u32,
     /// The other lock (`dwLock0`), which orders positions of equal
@@ -47,7 +47,7 @@ pub struct Key {
 /// One record of the file.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Record {
-    /// The position's [`Key::lock1`].
+    /// The position's [`Locks::lock1`].
     pub lock: u32,
     /// The move, as [`encode_move`] writes it.
     pub mv: u16,
@@ -82,9 +82,9 @@ pub enum EleeyeError {
 /// The keys of the side to move and of each piece kind on each of qipu's
 /// points, from ElephantEye's generator.
 struct Tables {
-    turn: Key,
+    turn: Locks,
     /// By [`piece_kind`], then by qipu's point index.
-    pieces: [[Key; 90]; 14],
+    pieces: [[Locks; 90]; 14],
 }
 
 /// The RC4 stream cipher, the generator of ElephantEye's keys.
@@ -123,11 +123,11 @@ impl Rc4 {
 
     /// The three words of a key: the hash-table index word (unused
     /// here), then the two locks.
-    fn key(&mut self) -> Key {
+    fn key(&mut self) -> Locks {
         let _index = self.word();
         let lock0 = self.word();
         let lock1 = self.word();
-        Key { lock1, lock0 }
+        Locks { lock1, lock0 }
     }
 }
 
@@ -136,9 +136,9 @@ fn tables() -> &'static Tables {
     TABLES.get_or_init(|| {
         let mut rc4 = Rc4::new(&[0; 4]);
         let turn = rc4.key();
-        let mut pieces = [[Key { lock1: 0, lock0: 0 }; 90]; 14];
+        let mut pieces = [[Locks { lock1: 0, lock0: 0 }; 90]; 14];
         for kind in &mut pieces {
-            let mut by_cell = [Key { lock1: 0, lock0: 0 }; 256];
+            let mut by_cell = [Locks { lock1: 0, lock0: 0 }; 256];
             for key in &mut by_cell {
                 *key = rc4.key();
             }
@@ -193,18 +193,18 @@ pub fn decode_move(mv: u16) -> Option<Move> {
 }
 
 /// ElephantEye's locks of the placement `board` with `turn` to move.
-pub fn key(board: &Board, turn: Color) -> Key {
+pub fn key(board: &Board, turn: Color) -> Locks {
     keyed(board, turn, |sq| sq)
 }
 
 /// The locks of the mirror image of `board` (files `a`…`i` read `i`…`a`).
-pub fn mirror_key(board: &Board, turn: Color) -> Key {
+pub fn mirror_key(board: &Board, turn: Color) -> Locks {
     keyed(board, turn, Square::flip_horizontal)
 }
 
-fn keyed(board: &Board, turn: Color, at: impl Fn(Square) -> Square) -> Key {
+fn keyed(board: &Board, turn: Color, at: impl Fn(Square) -> Square) -> Locks {
     let tables = tables();
-    let mut key = if turn == Color::Black { tables.turn } else { Key { lock1: 0, lock0: 0 } };
+    let mut key = if turn == Color::Black { tables.turn } else { Locks { lock1: 0, lock0: 0 } };
     for (sq, piece) in board.pieces() {
         let k = tables.pieces[piece_kind(piece.color, piece.role)][at(sq).index()];
         key.lock1 ^= k.lock1;
@@ -217,7 +217,7 @@ fn keyed(board: &Board, turn: Color, at: impl Fn(Square) -> Square) -> Key {
 /// its mirror, whichever has the smaller locks (`lock1`, then `lock0`),
 /// with the move as seen there; both when the position is its own mirror
 /// image (the move and its mirror, once when they are the same move).
-pub fn entries(board: &Board, turn: Color, m: Move) -> impl Iterator<Item = (Key, Move)> {
+pub fn entries(board: &Board, turn: Color, m: Move) -> impl Iterator<Item = (Locks, Move)> {
     let (key, mirror) = (key(board, turn), mirror_key(board, turn));
     let mut out = [None, None];
     if key <= mirror {

@@ -11,8 +11,8 @@ use qipu::record::Visitor;
 use qipu::record::replay::Termination;
 use qipu::rules::judge::RuleSet;
 use qipu::select::{
-    CriterionError, DateRange, EccoSet, GameNumbers, Judged, MaterialAt, MaterialPattern, OptionError,
-    OptionErrorKind, Options, PassEvent, Reading, ResultChoice, Selection, Span,
+    CountRange, CriterionError, DateRange, EccoSet, GameNumbers, Judged, MaterialAt, MaterialPattern,
+    OptionError, OptionErrorKind, Options, PassEvent, Reading, ResultChoice, Selection,
 };
 
 use super::Failure;
@@ -138,7 +138,7 @@ pub struct SelectArgs {
     pub opening: Option<String>,
     /// Games whose main line has MIN..MAX plies (`40..`, `..20`, `30`); plies that replay.
     #[arg(long, value_name = "MIN..MAX")]
-    pub plies: Option<Span>,
+    pub plies: Option<CountRange>,
     /// Games with at least one comment.
     #[arg(long)]
     pub has_comments: bool,

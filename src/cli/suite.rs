@@ -26,7 +26,7 @@ pub struct SuiteArgs {
     /// With --suite: the ply of the positions (`8`), or a band (`8..12`: each game gives at most
     /// one position).
     #[arg(long, value_name = "N|MIN..MAX", requires = "suite", help_heading = "Opening suite")]
-    pub at_ply: Option<qipu::select::Span>,
+    pub at_ply: Option<qipu::select::CountRange>,
     /// With --suite: only positions where Red's score (a win 1, a draw ½, over the games with a
     /// result) is in this band, for balanced suites.
     #[arg(long, value_name = "LO..HI", requires = "suite", help_heading = "Opening suite")]
@@ -88,7 +88,7 @@ const MOST_PLIES: u64 = 300;
 
 /// The suite's options from the command's arguments.
 fn options(args: &SuiteArgs, inputs: &Inputs<'_>) -> Result<SuiteOptions, Failure> {
-    let plies = args.at_ply.unwrap_or(select::Span { min: 8, max: 8 });
+    let plies = args.at_ply.unwrap_or(select::CountRange { min: 8, max: 8 });
     if plies.max > MOST_PLIES {
         return Err(Failure::usage(format!("--at-ply: at most {MOST_PLIES} plies")));
     }

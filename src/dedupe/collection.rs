@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use super::by_hash::ByHash;
 use super::column::Column;
 use super::group::{Entry, Groups, Keep, Kinds, Link, Why, assemble};
-use super::key::Key;
+use super::key::GameKey;
 use super::prefix::{Lines, Prefix};
 
 /// The entries of a collection, pushed in input order; then the groups.
@@ -22,8 +22,8 @@ use super::prefix::{Lines, Prefix};
 /// `line` and `mirror`, the final positions with `end`.
 ///
 /// ```
-/// use qipu::dedupe::{Collection, Entry, Keep, Key, Kinds, Verdict};
-/// let key = |line, plies| Entry { key: Key { line, plies, ..Key::default() }, annotation: 0 };
+/// use qipu::dedupe::{Collection, Entry, Keep, GameKey, Kinds, Verdict};
+/// let key = |line, plies| Entry { key: GameKey { line, plies, ..GameKey::default() }, annotation: 0 };
 /// let mut c = Collection::new(Kinds::default());
 /// for e in [key(1, 20), key(2, 20), key(1, 20), key(3, 5), key(3, 5)] {
 ///     c.push(e);
@@ -102,7 +102,7 @@ impl Collection {
     pub fn entry(&self, game: u32) -> Option<Entry> {
         let g = game as usize;
         (g < self.len()).then(|| Entry {
-            key: Key {
+            key: GameKey {
                 line: self.lines.get(g),
                 mirrored_line: self.mirrored_lines.get(g),
                 end: self.ends.get(g),

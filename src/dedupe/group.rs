@@ -8,14 +8,14 @@
 //! groups joins them. Each member is linked to one other member it matches
 //! ([`Link`]), along the shortest chain of matches from the kept one.
 
-use super::key::Key;
+use super::key::GameKey;
 
 /// A game of the collection: its key and how annotated it is.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Entry {
     /// Its key; a game without one (unreadable, a bad start) has a default
     /// key of 0 plies, too short to match.
-    pub key: Key,
+    pub key: GameKey,
     /// Its comments, variations and tags, counted (for `Keep::MostAnnotated`).
     pub annotation: u32,
 }

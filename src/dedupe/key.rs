@@ -26,7 +26,7 @@ use crate::{Color, Move, Position};
 /// A game whose start position is not a legal one has no key. A game whose
 /// main line stops at a wrong move is keyed on the moves before it.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Key {
+pub struct GameKey {
     /// The hash of the start position and every main-line move.
     pub line: u64,
     /// The same of the mirrored game.
@@ -78,7 +78,7 @@ pub fn mirrored_hash(pos: &Position) -> u64 {
     if pos.turn() == Color::Black { h ^ zobrist::BLACK_TO_MOVE } else { h }
 }
 
-/// Follows a main line for its [`Key`]: `None` when the start is no legal
+/// Follows a main line for its [`GameKey`]: `None` when the start is no legal
 /// position (it is never told).
 ///
 /// ```
@@ -95,15 +95,15 @@ pub fn mirrored_hash(pos: &Position) -> u64 {
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct Keyer {
-    key: Option<Key>,
+    key: Option<GameKey>,
 }
 
 impl Follow for Keyer {
-    type Output = Option<Key>;
+    type Output = Option<GameKey>;
 
     fn start(&mut self, start: &Position) {
         let mirrored = mirrored_hash(start);
-        self.key = Some(Key {
+        self.key = Some(GameKey {
             line: line_start(start.hash()),
             mirrored_line: line_start(mirrored),
             end: start.hash(),
@@ -135,7 +135,7 @@ impl Follow for Keyer {
         }
     }
 
-    fn end(&mut self) -> Option<Key> {
+    fn end(&mut self) -> Option<GameKey> {
         self.key.take()
     }
 }
@@ -146,7 +146,7 @@ mod tests {
     use crate::batch::Checker;
     use crate::formats::pgn;
 
-    fn key(text: &str) -> Option<Key> {
+    fn key(text: &str) -> Option<GameKey> {
         pgn::read_with(text, &mut Checker::following(Keyer::default())).remove(0).followed
     }
 

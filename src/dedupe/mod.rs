@@ -5,7 +5,7 @@
 //!
 //! - [`Keyer`] follows a game's main line as it is replayed (with
 //!   [`Checker::following`](crate::batch::Checker::following)) and gives
-//!   its [`Key`]: a few 64-bit hashes and the length, fixed in size
+//!   its [`GameKey`]: a few 64-bit hashes and the length, fixed in size
 //!   whatever the game. A game whose start is no legal position has none;
 //!   one whose main line stops at a wrong move is keyed on the moves
 //!   before it.
@@ -59,7 +59,7 @@ mod truncation;
 pub use annotation::Annotations;
 pub use collection::Collection;
 pub use group::{Entry, Group, Groups, Keep, Kinds, Link, Member, Verdict, Why};
-pub use key::{Key, Keyer};
+pub use key::{GameKey, Keyer};
 pub use prefix::{Lead, Leads, Lines, Prefix, PrefixScan, Prefixes, lead_of};
 pub use stream::Dedupe;
 pub use truncation::Truncation;

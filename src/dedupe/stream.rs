@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use super::group::{Kinds, Link, Why};
-use super::key::Key;
+use super::key::GameKey;
 
 /// Decides each game as it comes: a copy of an earlier game, or kept.
 ///
@@ -15,9 +15,9 @@ use super::key::Key;
 /// need a second pass, are not looked for (`kinds.truncated` is ignored).
 ///
 /// ```
-/// use qipu::dedupe::{Dedupe, Key, Kinds};
+/// use qipu::dedupe::{Dedupe, GameKey, Kinds};
 /// let mut dedupe = Dedupe::new(Kinds::default());
-/// let key = |line| Key { line, plies: 20, ..Key::default() };
+/// let key = |line| GameKey { line, plies: 20, ..GameKey::default() };
 /// assert_eq!(dedupe.next(Some(&key(7))), None);
 /// assert_eq!(dedupe.next(None), None);
 /// assert_eq!(dedupe.next(Some(&key(7))).map(|l| l.with), Some(0)); // a copy of game 0
@@ -40,7 +40,7 @@ impl Dedupe {
     /// The next game (numbered from 0 in the order they come), by its key
     /// (`None` for a game without one): `None` to keep it, or the kept
     /// game it is a copy of, and how it matches.
-    pub fn next(&mut self, key: Option<&Key>) -> Option<Link> {
+    pub fn next(&mut self, key: Option<&GameKey>) -> Option<Link> {
         let game = self.games;
         self.games = self.games.saturating_add(1);
         let found = self.find(key);
@@ -57,15 +57,15 @@ impl Dedupe {
     /// the game in: a lookup in the games taken so far.
     ///
     /// ```
-    /// use qipu::dedupe::{Dedupe, Key, Kinds};
+    /// use qipu::dedupe::{Dedupe, GameKey, Kinds};
     /// let mut known = Dedupe::new(Kinds::default());
-    /// let key = |line| Key { line, plies: 20, ..Key::default() };
+    /// let key = |line| GameKey { line, plies: 20, ..GameKey::default() };
     /// assert_eq!(known.next(Some(&key(7))), None);
     /// assert_eq!(known.find(Some(&key(7))).map(|l| l.with), Some(0));
     /// assert_eq!(known.find(Some(&key(8))), None);
     /// assert_eq!(known.find(Some(&key(8))), None); // not taken in
     /// ```
-    pub fn find(&self, key: Option<&Key>) -> Option<Link> {
+    pub fn find(&self, key: Option<&GameKey>) -> Option<Link> {
         let key = key.filter(|k| k.plies >= self.kinds.min_plies)?;
         let Kinds { line, end, mirror, .. } = self.kinds;
         let in_lines = |h: u64| self.lines.get(&h).filter(|&&(_, p)| p == key.plies).map(|&(g, _)| g);
@@ -79,7 +79,7 @@ impl Dedupe {
     }
 
     /// Takes in game `game` with `key` (long enough), found to be no copy.
-    fn insert(&mut self, game: u32, key: &Key) {
+    fn insert(&mut self, game: u32, key: &GameKey) {
         if key.plies < self.kinds.min_plies {
             return;
         }

@@ -150,7 +150,7 @@ fn one_pass_dedupe_agrees_on_plain_copies() {
 
 #[test]
 fn made_up_keys_with_the_same_hash_and_another_length_do_not_match() {
-    let entry = |line, plies| Entry { key: Key { line, plies, ..Key::default() }, annotation: 0 };
+    let entry = |line, plies| Entry { key: GameKey { line, plies, ..GameKey::default() }, annotation: 0 };
     let mut c = Collection::new(Kinds { min_plies: 0, ..Kinds::default() });
     for e in [entry(5, 10), entry(5, 11), entry(9, 0), entry(9, 0)] {
         c.push(e);
@@ -161,7 +161,7 @@ fn made_up_keys_with_the_same_hash_and_another_length_do_not_match() {
 
 #[test]
 fn only_the_hashes_the_kinds_need_are_kept() {
-    let key = Key { line: 1, mirrored_line: 2, end: 3, mirrored_end: 4, plies: 20 };
+    let key = GameKey { line: 1, mirrored_line: 2, end: 3, mirrored_end: 4, plies: 20 };
     let kept = |kinds: Kinds| {
         let mut c = Collection::new(kinds);
         c.push(Entry { key, annotation: 7 });
@@ -180,7 +180,7 @@ fn only_the_hashes_the_kinds_need_are_kept() {
 
 #[test]
 fn lines_sharing_their_high_bits_are_told_apart() {
-    let entry = |line, plies| Entry { key: Key { line, plies, ..Key::default() }, annotation: 0 };
+    let entry = |line, plies| Entry { key: GameKey { line, plies, ..GameKey::default() }, annotation: 0 };
     let (a, b) = (7u64 << 32 | 1, 7u64 << 32 | 2);
     let mut c = Collection::new(Kinds::default());
     for e in [entry(b, 20), entry(a, 20), entry(b, 20), entry(a, 20), entry(a, 21), entry(b, 20)] {
@@ -197,7 +197,8 @@ fn lines_sharing_their_high_bits_are_told_apart() {
 
 #[test]
 fn a_thousand_copies_of_one_game_make_one_group() {
-    let entry = |line| Entry { key: Key { line, plies: 30, end: 5, ..Key::default() }, annotation: 0 };
+    let entry =
+        |line| Entry { key: GameKey { line, plies: 30, end: 5, ..GameKey::default() }, annotation: 0 };
     let mut c = Collection::new(Kinds { end: true, mirror: true, ..Kinds::default() });
     for g in 0..1000u64 {
         c.push(entry(if g % 2 == 0 { 11 } else { 12 }));

@@ -24,7 +24,7 @@ pub use fen::ParseFenError;
 pub use history::{COUNTED_CHECKS, History, Repetition};
 pub use illegality::Illegality;
 pub use judge::{RuleSet, Ruling, Verdict, Violation};
-pub use moves::{Move, MoveList, ParseMoveError};
+pub use moves::{Move, MoveList, ParseIccsError};
 pub use perft::{divide, perft};
 pub use piece::{Color, Piece, Role};
 pub use position::{

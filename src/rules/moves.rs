@@ -46,20 +46,20 @@ impl fmt::Display for Move {
 /// The text is not a coordinate move such as `h2e2`.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("not a coordinate move: expected two point names such as h2e2")]
-pub struct ParseMoveError;
+pub struct ParseIccsError;
 
 impl std::str::FromStr for Move {
-    type Err = ParseMoveError;
+    type Err = ParseIccsError;
 
     /// Reads `h2e2`, in either case; the notation module reads the other
     /// coordinate forms.
-    fn from_str(s: &str) -> Result<Move, ParseMoveError> {
+    fn from_str(s: &str) -> Result<Move, ParseIccsError> {
         let b = s.as_bytes();
         if b.len() != 4 {
-            return Err(ParseMoveError);
+            return Err(ParseIccsError);
         }
-        let from = Square::from_ascii(&b[..2]).map_err(|_| ParseMoveError)?;
-        let to = Square::from_ascii(&b[2..]).map_err(|_| ParseMoveError)?;
+        let from = Square::from_ascii(&b[..2]).map_err(|_| ParseIccsError)?;
+        let to = Square::from_ascii(&b[2..]).map_err(|_| ParseIccsError)?;
         Ok(Move { from, to })
     }
 }

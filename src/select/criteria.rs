@@ -29,32 +29,32 @@ impl CriterionError {
 /// An inclusive range of counts, `MIN..MAX`, `MIN..`, `..MAX` or `N`.
 ///
 /// ```
-/// use qipu::select::Span;
-/// let span: Span = "10..".parse().unwrap();
+/// use qipu::select::CountRange;
+/// let span: CountRange = "10..".parse().unwrap();
 /// assert!(span.contains(10) && span.contains(500) && !span.contains(9));
-/// let exact: Span = "40".parse().unwrap();
+/// let exact: CountRange = "40".parse().unwrap();
 /// assert!(exact.contains(40) && !exact.contains(41));
-/// assert!("9..3".parse::<Span>().is_err());
+/// assert!("9..3".parse::<CountRange>().is_err());
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Span {
+pub struct CountRange {
     /// The least count, inclusive.
     pub min: u64,
     /// The greatest count, inclusive.
     pub max: u64,
 }
 
-impl Span {
+impl CountRange {
     /// Whether `n` is in the range.
     pub fn contains(&self, n: u64) -> bool {
         (self.min..=self.max).contains(&n)
     }
 }
 
-impl FromStr for Span {
+impl FromStr for CountRange {
     type Err = CriterionError;
 
-    fn from_str(text: &str) -> Result<Span, CriterionError> {
+    fn from_str(text: &str) -> Result<CountRange, CriterionError> {
         let number = |s: &str, empty: u64| -> Result<u64, CriterionError> {
             let s = s.trim();
             if s.is_empty() {
@@ -65,7 +65,7 @@ impl FromStr for Span {
             })
         };
         let span = match text.split_once("..") {
-            Some((lo, hi)) => Span { min: number(lo, 0)?, max: number(hi, u64::MAX)? },
+            Some((lo, hi)) => CountRange { min: number(lo, 0)?, max: number(hi, u64::MAX)? },
             None => {
                 let n = number(text, u64::MAX).and_then(|n| {
                     if text.trim().is_empty() {
@@ -74,7 +74,7 @@ impl FromStr for Span {
                         Ok(n)
                     }
                 })?;
-                Span { min: n, max: n }
+                CountRange { min: n, max: n }
             }
         };
         if span.min > span.max {
@@ -93,7 +93,7 @@ impl FromStr for Span {
 /// assert!(numbers.contains(1) && numbers.contains(15) && !numbers.contains(2) && !numbers.contains(21));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameNumbers(Vec<Span>);
+pub struct GameNumbers(Vec<CountRange>);
 
 impl GameNumbers {
     /// Whether game `n` (1-based) is named.
@@ -112,7 +112,7 @@ impl FromStr for GameNumbers {
             .split(',')
             .map(|part| {
                 let part = part.trim();
-                let span: Span = match part.split_once('-') {
+                let span: CountRange = match part.split_once('-') {
                     Some((lo, hi)) => format!("{lo}..{hi}").parse().map_err(|_| bad())?,
                     None => part.parse().map_err(|_| bad())?,
                 };
@@ -450,9 +450,9 @@ mod tests {
 
     #[test]
     fn spans_and_numbers() {
-        assert_eq!("3..7".parse::<Span>().unwrap(), Span { min: 3, max: 7 });
-        assert_eq!("..7".parse::<Span>().unwrap(), Span { min: 0, max: 7 });
-        assert!("".parse::<Span>().is_err() && "x".parse::<Span>().is_err());
+        assert_eq!("3..7".parse::<CountRange>().unwrap(), CountRange { min: 3, max: 7 });
+        assert_eq!("..7".parse::<CountRange>().unwrap(), CountRange { min: 0, max: 7 });
+        assert!("".parse::<CountRange>().is_err() && "x".parse::<CountRange>().is_err());
         let n: GameNumbers = "2, 30-".parse().unwrap();
         assert!(n.contains(2) && n.contains(1000) && !n.contains(29));
         assert!("0".parse::<GameNumbers>().is_err() && "1,,2".parse::<GameNumbers>().is_err());

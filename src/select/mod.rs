@@ -38,7 +38,7 @@ use std::sync::Arc;
 
 pub use copies::{Known, Reading, copies, known};
 pub use criteria::{
-    CriterionError, DateRange, EccoSet, GameNumbers, Material, MaterialPattern, PartialDate, Span,
+    CountRange, CriterionError, DateRange, EccoSet, GameNumbers, Material, MaterialPattern, PartialDate,
 };
 pub use options::{Chooser, OptionError, OptionErrorKind, Options};
 pub use order::Selector;
@@ -189,7 +189,7 @@ pub struct Selection {
     /// either ([`fold`]: `中砲` is `中炮`).
     pub opening: Option<String>,
     /// The main line has this many plies (those that replayed).
-    pub plies: Option<Span>,
+    pub plies: Option<CountRange>,
     /// The game has a comment.
     pub has_comments: bool,
     /// The game has a variation.
@@ -208,7 +208,7 @@ pub struct Judged<T> {
     /// The game matches the selection's criteria.
     pub matches: bool,
     /// Its main line's key, when the selection looks for copies.
-    pub key: Option<crate::dedupe::Key>,
+    pub key: Option<crate::dedupe::GameKey>,
     /// What was made of the game.
     pub game: T,
 }
@@ -316,8 +316,8 @@ impl Selection {
     ///
     /// ```
     /// use std::sync::Arc;
-    /// use qipu::select::{Selection, Span};
-    /// let selection = Arc::new(Selection { plies: Some(Span { min: 2, max: u64::MAX }), ..Selection::default() });
+    /// use qipu::select::{Selection, CountRange};
+    /// let selection = Arc::new(Selection { plies: Some(CountRange { min: 2, max: u64::MAX }), ..Selection::default() });
     /// let games = qipu::formats::pgn::read("1. h2e2 h9g7 *\n\n1. h2e2 *\n");
     /// let judged: Vec<bool> = games.iter().map(|g| selection.judge_record(g).matches).collect();
     /// assert_eq!(judged, [true, false]);
@@ -470,7 +470,7 @@ mod tests {
                     key: true,
                 };
                 let selection = Arc::new(Selection {
-                    plies: Some(Span { min: 10, max: u64::MAX }),
+                    plies: Some(CountRange { min: 10, max: u64::MAX }),
                     has_comments: in_variations,
                     looks: Arc::new(looks),
                     ..Selection::default()

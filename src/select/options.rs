@@ -5,12 +5,12 @@
 use std::sync::Arc;
 
 use super::{
-    CriterionError, DateRange, EccoSet, GameNumbers, Looks, MaterialAt, MaterialPattern, Reading,
-    ResultChoice, Selection, Selector, Span, TagRule, Target,
+    CountRange, CriterionError, DateRange, EccoSet, GameNumbers, Looks, MaterialAt, MaterialPattern, Reading,
+    ResultChoice, Selection, Selector, TagRule, Target,
 };
 use crate::FromFenError;
 use crate::batch::{Batch, Input, Status};
-use crate::dedupe::{Dedupe, Keep, Key, Kinds};
+use crate::dedupe::{Dedupe, GameKey, Keep, Kinds};
 use crate::record::replay::Termination;
 use crate::rules::judge::RuleSet;
 
@@ -76,7 +76,7 @@ pub struct Options {
     /// The opening is called so (see [`Selection::opening`]).
     pub opening: Option<String>,
     /// The main line has this many plies (those that replay).
-    pub plies: Option<Span>,
+    pub plies: Option<CountRange>,
     /// The game has a comment.
     pub has_comments: bool,
     /// The game has a variation.
@@ -397,7 +397,7 @@ impl Chooser {
     /// Whether game `index` of its input (0-based), which `matches` the
     /// criteria or not, with its main line's `key` (the judged game's), is
     /// selected. Games are told in input order.
-    pub fn take(&mut self, index: usize, matches: bool, key: Option<&Key>) -> bool {
+    pub fn take(&mut self, index: usize, matches: bool, key: Option<&GameKey>) -> bool {
         !self.active || self.selector.take_keyed(index, matches, key)
     }
 

@@ -2,7 +2,7 @@
 //! within an input, `--invert`, and `--skip` / `--limit` over the stream.
 
 use super::GameNumbers;
-use crate::dedupe::{Dedupe, Groups, Key, Verdict};
+use crate::dedupe::{Dedupe, GameKey, Groups, Verdict};
 
 /// How a selector finds the copies it leaves out.
 #[derive(Clone, Debug)]
@@ -57,9 +57,9 @@ impl Selector {
     /// before the copies among the games told and `skip` and `limit`.
     ///
     /// ```
-    /// use qipu::dedupe::{Dedupe, Key, Kinds};
+    /// use qipu::dedupe::{Dedupe, GameKey, Kinds};
     /// use qipu::select::Selector;
-    /// let key = |line| Key { line, plies: 20, ..Key::default() };
+    /// let key = |line| GameKey { line, plies: 20, ..GameKey::default() };
     /// let mut known = Dedupe::new(Kinds::default());
     /// known.next(Some(&key(7)));
     /// let mut selector = Selector::default().known(known);
@@ -98,7 +98,7 @@ impl Selector {
 
     /// [`Selector::take`] for a game with its main line's `key` (for
     /// [`Selector::dedupe`]; a game without one is never a copy).
-    pub fn take_keyed(&mut self, index: usize, matches: bool, key: Option<&Key>) -> bool {
+    pub fn take_keyed(&mut self, index: usize, matches: bool, key: Option<&GameKey>) -> bool {
         let game = self.read;
         self.read += 1;
         if !self.is_candidate(index, matches) {
@@ -201,7 +201,7 @@ mod tests {
     #[test]
     fn a_planned_selector_leaves_out_the_copies_by_the_number_of_the_game_told() {
         use crate::dedupe::{Collection, Entry, Keep, Kinds};
-        let entry = |line, plies| Entry { key: Key { line, plies, ..Key::default() }, annotation: 0 };
+        let entry = |line, plies| Entry { key: GameKey { line, plies, ..GameKey::default() }, annotation: 0 };
         let mut collection = Collection::new(Kinds::default());
         // Game 1 is no candidate (it gets no key); 2 and 4 are copies of 0, 5 of 3.
         for e in [entry(7, 20), Entry::default(), entry(7, 20), entry(8, 30), entry(7, 20), entry(8, 30)] {

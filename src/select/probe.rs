@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use super::criteria::{Material, MaterialPattern};
 use crate::analysis::ecco::{OpeningName, OpeningReader};
-use crate::dedupe::{Key, Keyer};
+use crate::dedupe::{GameKey, Keyer};
 use crate::record::replay::Follow;
 use crate::record::{MoveTree, Record, Resolution};
 use crate::rules::zobrist;
@@ -198,9 +198,9 @@ pub struct Probed {
     pub material: bool,
     /// The opening by its moves (games from the standard start only).
     pub opening: Option<OpeningName>,
-    /// The main line's key (see [`crate::dedupe::Key`]), when asked and
+    /// The main line's key (see [`crate::dedupe::GameKey`]), when asked and
     /// the start is a legal position.
-    pub key: Option<Key>,
+    pub key: Option<GameKey>,
 }
 
 /// A main-line [`Follow`]er that finds what a selection asks of a game's

@@ -9,8 +9,8 @@
 use crate::common::{self, qipu};
 
 use crate::common::scratch;
-use qipu::analysis::replay::{Termination, replay};
 use qipu::formats::{self, detect::Format, encoding::Encoding};
+use qipu::record::replay::{Termination, replay};
 use qipu::record::{GameResult, Record};
 
 /// A PlayOK export: 54 plies, the last six on the line of `}END`, Black

@@ -11,9 +11,9 @@
 
 use crate::common;
 
-use qipu::analysis::replay::replay;
 use qipu::formats::{cbf, ccbridge};
 use qipu::record::Record;
+use qipu::record::replay::replay;
 
 /// What one file gave.
 #[derive(Debug, Default, PartialEq, Eq)]

@@ -5,8 +5,8 @@
 
 use crate::common;
 
-use qipu::analysis::replay::replay;
 use qipu::formats;
+use qipu::record::replay::replay;
 
 #[test]
 fn pgn_and_text_corpus() {

@@ -12,8 +12,8 @@ use crate::common;
 
 use std::collections::BTreeMap;
 
-use qipu::analysis::replay::replay;
 use qipu::formats;
+use qipu::record::replay::replay;
 
 #[test]
 fn xqf_corpus() {

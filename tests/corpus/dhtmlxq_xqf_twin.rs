@@ -10,9 +10,9 @@
 
 use crate::common;
 
-use qipu::analysis::replay::replay;
 use qipu::formats;
 use qipu::record::Record;
+use qipu::record::replay::replay;
 
 /// A comment without its white space.
 fn text(comment: &str) -> String {

@@ -10,9 +10,9 @@
 
 use crate::common;
 
-use qipu::analysis::replay::replay;
 use qipu::formats;
 use qipu::record::MoveText;
+use qipu::record::replay::replay;
 
 #[test]
 fn start_positions_and_main_lines_agree_with_cchess() {

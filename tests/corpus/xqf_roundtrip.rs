@@ -12,10 +12,10 @@
 
 use crate::common;
 
-use qipu::analysis::replay::replay;
 use qipu::formats::{self, clean, dhtmlxq, json, pgn, xqf};
 use qipu::notation::{Notation, chinese};
 use qipu::record::Record;
+use qipu::record::replay::replay;
 
 /// The header fields an XQF file holds.
 const FIELDS: [&str; 14] = [

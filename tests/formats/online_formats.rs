@@ -10,8 +10,8 @@ use crate::common::{self, qipu};
 use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
-use qipu::analysis::replay::replay;
 use qipu::formats::{self, UnreadableReason, detect::Format};
+use qipu::record::replay::replay;
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/online")

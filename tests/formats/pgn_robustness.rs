@@ -3,9 +3,9 @@
 //! reported unreadable.
 
 use crate::common::Rng;
-use qipu::analysis::replay::replay;
 use qipu::formats::{self, json, pgn};
 use qipu::notation::{Notation, chinese};
+use qipu::record::replay::replay;
 
 const SEED_TEXT: &str = "[Game \"Chinese Chess\"]\n[Event \"测试\"]\n[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\"]\n{开局}\n1. 炮二平五 {中炮} 马８进７ (1... 象３进５ {x} (1... h9g7)) 2. 马二进三 $1 车９平８!? 3. C2.5 h7e7\n3... 车一平二 1-0\n\n吉林洪智  红先和  上海林宏敏\n  1. 兵七进一  炮２平３\n";
 

@@ -7,10 +7,10 @@ use crate::common;
 
 use std::path::Path;
 
-use qipu::analysis::replay::{Replayed, replay};
 use qipu::formats::{self, pgn};
 use qipu::notation::{Notation, chinese};
 use qipu::record::Record;
+use qipu::record::replay::{Replayed, replay};
 
 /// Everything that must survive a round trip, node by node in depth-first order.
 fn essence(record: &Record, replayed: &Replayed) -> Vec<String> {

@@ -10,10 +10,10 @@
 //!   panic, and never more games than the original.
 
 use proptest::prelude::*;
-use qipu::analysis::replay::replay;
 use qipu::formats::{self, dhtmlxq, json, pgn, xqf};
 use qipu::notation::Notation;
 use qipu::notation::chinese::Style;
+use qipu::record::replay::replay;
 use qipu::{Move, Position};
 
 /// A legal game from the start: each choice picks one of the legal moves.

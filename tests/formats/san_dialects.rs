@@ -6,8 +6,8 @@
 //!   `H`/`E` or `N`/`B`), each read back to the moves written.
 
 use crate::common::Rng;
-use qipu::analysis::replay::replay;
 use qipu::formats::pgn;
+use qipu::record::replay::replay;
 use qipu::{Move, Position, Role};
 
 /// A game of 38 plies as Fairy-Stockfish writes its SAN (what pychess

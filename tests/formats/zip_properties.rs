@@ -10,10 +10,10 @@ use crate::common;
 use std::io::Write;
 
 use proptest::prelude::*;
-use qipu::analysis::replay::replay;
 use qipu::batch::{self, Batch, Event};
 use qipu::formats::{pgn, xqf};
 use qipu::record::RecordBuilder;
+use qipu::record::replay::replay;
 use qipu::{Move, Position};
 
 /// A legal game from the start as PGN: each choice picks a legal move.

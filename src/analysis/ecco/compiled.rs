@@ -5,7 +5,7 @@
 //! exactly as [`Line::matches`] does, the cheap tests first.
 
 use super::PLIES;
-use super::key::Key;
+use super::key::MoveKey;
 use super::matching::{Line, MAX_LATER, OWN};
 
 /// A set of table keys: bit `n` for the key numbered `n`.
@@ -26,7 +26,7 @@ fn bit(n: u8) -> Set {
 /// The keys the table writes, numbered from 0 in the order first met.
 #[derive(Clone, Debug)]
 pub(super) struct KeyNumbers {
-    /// The number of each key, by [`Key::index`]; [`UNKNOWN`] for keys not
+    /// The number of each key, by [`MoveKey::index`]; [`UNKNOWN`] for keys not
     /// numbered.
     by_index: Vec<u8>,
     count: u8,
@@ -35,7 +35,7 @@ pub(super) struct KeyNumbers {
 impl KeyNumbers {
     /// No key numbered yet.
     pub(super) fn new() -> KeyNumbers {
-        KeyNumbers { by_index: vec![UNKNOWN; Key::INDICES], count: 0 }
+        KeyNumbers { by_index: vec![UNKNOWN; MoveKey::INDICES], count: 0 }
     }
 
     /// The number of `key`, numbering it if it has none yet.
@@ -44,7 +44,7 @@ impl KeyNumbers {
     ///
     /// When the table writes more keys than a [`Set`] holds (it writes
     /// 54): a change of the table that the tests show at once.
-    fn add(&mut self, key: Key) -> u8 {
+    fn add(&mut self, key: MoveKey) -> u8 {
         let slot = &mut self.by_index[key.index()];
         if *slot == UNKNOWN {
             assert!(self.count < UNKNOWN, "the table writes more than {UNKNOWN} move keys");
@@ -55,12 +55,12 @@ impl KeyNumbers {
     }
 
     /// The set of `keys`, numbering those that have no number yet.
-    fn set(&mut self, keys: &[Key]) -> Set {
+    fn set(&mut self, keys: &[MoveKey]) -> Set {
         keys.iter().fold(0, |set, &k| set | bit(self.add(k)))
     }
 
     /// The number of `key`: [`UNKNOWN`] when the table does not write it.
-    pub(super) fn number(&self, key: Key) -> u8 {
+    pub(super) fn number(&self, key: MoveKey) -> u8 {
         self.by_index.get(key.index()).copied().unwrap_or(UNKNOWN)
     }
 }
@@ -80,7 +80,7 @@ pub(super) struct Plies {
 impl Plies {
     /// The plies `keys`, at most [`PLIES`] of them (those after are not
     /// read).
-    pub(super) fn of(numbers: &KeyNumbers, keys: &[Key]) -> Plies {
+    pub(super) fn of(numbers: &KeyNumbers, keys: &[MoveKey]) -> Plies {
         let mut plies = Plies { numbers: [UNKNOWN; PLIES], bits: [0; PLIES], len: 0, played: [0; 2] };
         for (ply, &key) in keys.iter().take(PLIES).enumerate() {
             let n = numbers.number(key);
@@ -318,7 +318,7 @@ pub(super) mod tests {
                     let written: Vec<Move> = legal
                         .iter()
                         .copied()
-                        .filter(|&m| Key::of(&pos, m).is_some_and(|k| numbers.number(k) != UNKNOWN))
+                        .filter(|&m| MoveKey::of(&pos, m).is_some_and(|k| numbers.number(k) != UNKNOWN))
                         .collect();
                     let pool = if !written.is_empty() && next() % 4 != 0 { &written[..] } else { &legal[..] };
                     let Some(&m) = pool.get((next() % pool.len().max(1) as u64) as usize) else { break };

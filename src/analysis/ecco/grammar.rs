@@ -38,7 +38,7 @@
 //! follows one of them.
 
 use super::errata::{corrected, subgroup_opening};
-use super::key::{Key, keys_in, moves_in};
+use super::key::{MoveKey, keys_in, moves_in};
 use super::matching::{Later, Line, MAX_LATER, OPENING, OWN};
 
 /// The codes a definition's `(不包括 …)` clauses set aside: when the game
@@ -195,7 +195,7 @@ fn read_lines(text: &str) -> Vec<Line> {
 }
 
 /// A clause's lists: the moves each side may play before a lettered step.
-type Lists = [Option<Vec<Key>>; 2];
+type Lists = [Option<Vec<MoveKey>>; 2];
 
 /// The text without its clauses in brackets, each marked where it stood by
 /// its number (and `(不分先后)` by [`ANY_ORDER`]), and the clauses' lists.
@@ -231,7 +231,7 @@ fn take_clauses(text: &str) -> (String, Vec<Lists>) {
 }
 
 /// The position a text starts from (`从C30局面开始：`), and the text after it.
-fn take_position(body: &str) -> (Option<[Vec<Key>; 2]>, &str) {
+fn take_position(body: &str) -> (Option<[Vec<MoveKey>; 2]>, &str) {
     let Some(at) = body.find("局面开始") else { return (None, body) };
     let name = body[..at].trim().trim_start_matches('从');
     let position = POSITIONS
@@ -263,7 +263,7 @@ fn written_lines(body: &str) -> Vec<Vec<Step<'_>>> {
 }
 
 /// The line of a written line's steps, with the clauses' `lists`.
-fn line_of(all: &[&Step], lists: &[Lists], position: Option<[Vec<Key>; 2]>) -> Line {
+fn line_of(all: &[&Step], lists: &[Lists], position: Option<[Vec<MoveKey>; 2]>) -> Line {
     let mut l = Line { position, ..Line::default() };
     // The later moves that no clause has given a list to yet.
     let mut unlisted: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
@@ -304,7 +304,7 @@ fn line_of(all: &[&Step], lists: &[Lists], position: Option<[Vec<Key>; 2]>) -> L
     // Moves after the last clause of their side take the lists of all the
     // clauses that name it.
     for side in 0..2 {
-        let all: Vec<Key> = lists.iter().filter_map(|l| l[side].as_ref()).flatten().copied().collect();
+        let all: Vec<MoveKey> = lists.iter().filter_map(|l| l[side].as_ref()).flatten().copied().collect();
         let any_clause = lists.iter().any(|l| l[side].is_some());
         for i in std::mem::take(&mut unlisted[side]) {
             l.later[side][i].allowed = any_clause.then(|| all.clone());
@@ -367,7 +367,7 @@ fn clauses_in(text: &str) -> Vec<usize> {
 /// The numbered moves read so far, taken out as the first moves of each
 /// side in any order (`5. 炮八平六(不分先后)`: Red's first five moves are
 /// these five, in some order).
-fn numbered_in_any_order(fixed: &mut Vec<(usize, Vec<Key>)>) -> [Vec<Key>; 2] {
+fn numbered_in_any_order(fixed: &mut Vec<(usize, Vec<MoveKey>)>) -> [Vec<MoveKey>; 2] {
     let mut sets = [Vec::new(), Vec::new()];
     fixed.sort_by_key(|(ply, _)| *ply);
     for (ply, moves) in fixed.drain(..) {

@@ -1,6 +1,6 @@
 //! The move key: a move reduced to what the ECCO definitions write of it.
 //!
-//! Moves are compared by [`Key`]: piece, file, direction and number, as the
+//! Moves are compared by [`MoveKey`]: piece, file, direction and number, as the
 //! Chinese text writes them (`炮二平五`, `马８进７`), its characters read as
 //! the Chinese notation reads them ([`crate::notation::chinese`]). A piece
 //! that shares its file with another of its kind is written by its place
@@ -14,32 +14,32 @@ use crate::{Color, Move, Position, Role};
 /// an opening: the piece kind, the file it leaves (numbered for its side),
 /// the direction, and the number after it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Key {
+pub struct MoveKey {
     role: Role,
     file: u8,
     direction: Direction,
     to: u8,
 }
 
-impl Key {
+impl MoveKey {
     /// The key of the legal move `m` of `pos`. A piece that shares its file
     /// with another of its kind is written by its place on the file (前车,
     /// `R+`), not by the file: its key has file 0, and matches no move of a
     /// definition.
-    pub fn of(pos: &Position, m: Move) -> Option<Key> {
+    pub fn of(pos: &Position, m: Move) -> Option<MoveKey> {
         let color = pos.board().piece_at(m.from)?.color;
         let file = match distinction(pos, m.from) {
             Distinction::File => m.from.file().number_for(color),
             _ => 0,
         };
         let (role, direction, to) = motion(pos, m).ok()?;
-        Some(Key { role, file, direction, to })
+        Some(MoveKey { role, file, direction, to })
     }
 
-    /// How many values [`Key::index`] takes.
+    /// How many values [`MoveKey::index`] takes.
     pub(super) const INDICES: usize = 7 * 10 * 3 * 10;
 
-    /// A number below [`Key::INDICES`] for each key, different for
+    /// A number below [`MoveKey::INDICES`] for each key, different for
     /// different keys: the piece kind, the file (0 to 9), the direction and
     /// the number after it (1 to 9).
     pub(super) fn index(self) -> usize {
@@ -54,20 +54,20 @@ impl Key {
     /// The key of the left–right mirror of the move, in the mirrored
     /// position: files counted from the other wing; a piece told by its
     /// place (file 0) stays so, and a distance stays a distance.
-    pub(super) fn mirrored(self) -> Key {
+    pub(super) fn mirrored(self) -> MoveKey {
         let flip = |n: u8| if n == 0 { 0 } else { 10 - n };
         let line = matches!(self.role, Role::King | Role::Rook | Role::Cannon | Role::Pawn);
         let to = if self.direction == Direction::Sideways || !line { flip(self.to) } else { self.to };
-        Key { file: flip(self.file), to, ..self }
+        MoveKey { file: flip(self.file), to, ..self }
     }
 
     /// Reads four characters such as `马８进７` or `炮二平五`, pieces and
     /// directions as the Chinese notation reads them; the side is told by
     /// the digits (Chinese numerals for Red, Arabic for Black).
-    const fn parse([piece, file, direction, to]: [char; 4]) -> Option<(Key, Color)> {
+    const fn parse([piece, file, direction, to]: [char; 4]) -> Option<(MoveKey, Color)> {
         match (piece_of(piece), direction_of(direction), digit(file), digit(to)) {
             (Some(role), Some(direction), Some((file, color)), Some((to, _))) => {
-                Some((Key { role, file, direction, to }, color))
+                Some((MoveKey { role, file, direction, to }, color))
             }
             _ => None,
         }
@@ -77,7 +77,7 @@ impl Key {
 /// The key of a move written as four characters (`炮二平五`, `马８进７`),
 /// for texts fixed in the code: computed in a constant, a text that is not
 /// such a move fails the build.
-pub(crate) const fn key(text: &str) -> Key {
+pub(crate) const fn key(text: &str) -> MoveKey {
     let b = text.as_bytes();
     let mut chars = ['\0'; 4];
     let (mut i, mut n) = (0, 0);
@@ -97,7 +97,7 @@ pub(crate) const fn key(text: &str) -> Key {
         i += len;
         n += 1;
     }
-    match Key::parse(chars) {
+    match MoveKey::parse(chars) {
         Some((key, _)) if i == b.len() && n == 4 => key,
         _ => panic!("not a move"),
     }
@@ -121,12 +121,12 @@ const fn digit(c: char) -> Option<(u8, Color)> {
 }
 
 /// Every move written in `text`, with its side.
-pub(super) fn moves_in(text: &str) -> Vec<(Key, Color)> {
+pub(super) fn moves_in(text: &str) -> Vec<(MoveKey, Color)> {
     let chars: Vec<char> = text.chars().collect();
     let mut out = Vec::new();
     let mut i = 0;
     while i + 4 <= chars.len() {
-        match Key::parse([chars[i], chars[i + 1], chars[i + 2], chars[i + 3]]) {
+        match MoveKey::parse([chars[i], chars[i + 1], chars[i + 2], chars[i + 3]]) {
             Some(found) => {
                 out.push(found);
                 i += 4;
@@ -138,7 +138,7 @@ pub(super) fn moves_in(text: &str) -> Vec<(Key, Color)> {
 }
 
 /// Every move written in `text`, without its side.
-pub(super) fn keys_in(text: &str) -> Vec<Key> {
+pub(super) fn keys_in(text: &str) -> Vec<MoveKey> {
     moves_in(text).into_iter().map(|(key, _)| key).collect()
 }
 

@@ -3,14 +3,14 @@
 //! each only the moves its list allows ([`super::grammar`] reads the
 //! definitions into lines).
 
-use super::key::Key;
+use super::key::MoveKey;
 
 /// A move a line asks of one side at some later ply (a lettered step,
 /// `n. 炮八平六`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Later {
     /// The moves that play it (`马八进七／马八进九`: either).
-    pub moves: Vec<Key>,
+    pub moves: Vec<MoveKey>,
     /// The written sequence it belongs to: [`OPENING`] for a subgroup's
     /// opening, or for the code's own steps when it continues none;
     /// [`OWN`] for the code's own steps after a subgroup's opening.
@@ -24,7 +24,7 @@ pub struct Later {
     pub answers: Option<usize>,
     /// The moves the side may play before this one (`None`: any): the
     /// list of the `(此前可走 …)` clause written after it.
-    pub allowed: Option<Vec<Key>>,
+    pub allowed: Option<Vec<MoveKey>>,
 }
 
 /// The most later moves a line asks of one side (the table asks at most
@@ -40,7 +40,7 @@ pub const OWN: usize = 1;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Line {
     /// The moves at fixed plies: the ply, and the moves allowed there.
-    pub fixed: Vec<(usize, Vec<Key>)>,
+    pub fixed: Vec<(usize, Vec<MoveKey>)>,
     /// For each side (Red, Black), the moves it plays at some later ply.
     pub later: [Vec<Later>; 2],
     /// For each sequence and side, the first ply at which its later moves
@@ -50,7 +50,7 @@ pub struct Line {
     /// they are moves of the opening, not moves before its own.
     pub opening_plies: Vec<usize>,
     /// The first Red and Black moves, in any order.
-    pub position: Option<[Vec<Key>; 2]>,
+    pub position: Option<[Vec<MoveKey>; 2]>,
     /// Whether each of those first moves is only one of the position's,
     /// as often as it comes (numbered moves `(不分先后)`, as xqbase's
     /// classifier reads them), rather than the position's moves each once
@@ -72,12 +72,12 @@ impl Line {
     }
 
     /// Whether the game whose first plies have `keys` follows this line.
-    pub fn matches(&self, keys: &[Key]) -> bool {
+    pub fn matches(&self, keys: &[MoveKey]) -> bool {
         self.start_matches(keys) && self.later_moves_match(keys)
     }
 
     /// Whether the fixed plies and the position match.
-    fn start_matches(&self, keys: &[Key]) -> bool {
+    fn start_matches(&self, keys: &[MoveKey]) -> bool {
         if !self.fixed.iter().all(|(ply, allowed)| keys.get(*ply).is_some_and(|k| allowed.contains(k))) {
             return false;
         }
@@ -100,7 +100,7 @@ impl Line {
 
     /// Whether the later moves are all played, each side playing before
     /// each only the moves its list allows.
-    fn later_moves_match(&self, keys: &[Key]) -> bool {
+    fn later_moves_match(&self, keys: &[MoveKey]) -> bool {
         let mut progress = Progress { line: self, found: [[None; MAX_LATER]; 2] };
         let mut left = self.later[0].len() + self.later[1].len();
         for (ply, key) in keys.iter().enumerate() {
@@ -160,7 +160,7 @@ impl Progress<'_> {
 
     /// For each sequence, the later move of `side` that `key` plays at
     /// `ply`, if any.
-    fn hits(&self, side: usize, ply: usize, key: &Key) -> [Option<usize>; 2] {
+    fn hits(&self, side: usize, ply: usize, key: &MoveKey) -> [Option<usize>; 2] {
         let steps = &self.line.later[side];
         [OPENING, OWN].map(|sequence| {
             (0..steps.len()).find(|&i| {
@@ -180,7 +180,7 @@ impl Progress<'_> {
     /// it: its list names it, or it plays a later move of its sequence
     /// (`hit`), or one played already (a pawn's next step), or, for the
     /// code's own moves, a move the subgroup's opening names.
-    fn allows(&self, side: usize, ply: usize, key: &Key, hit: [Option<usize>; 2]) -> bool {
+    fn allows(&self, side: usize, ply: usize, key: &MoveKey, hit: [Option<usize>; 2]) -> bool {
         let steps = &self.line.later[side];
         let opening_move = || self.line.opening_plies.contains(&ply) || hit[OPENING].is_some();
         let again =
@@ -198,7 +198,7 @@ impl Progress<'_> {
 
 /// Whether `played` holds the moves of `set` (at most [`MAX_LATER`] * 2),
 /// as many times each.
-fn same_multiset<'a>(mut played: impl Iterator<Item = &'a Key>, set: &[Key]) -> bool {
+fn same_multiset<'a>(mut played: impl Iterator<Item = &'a MoveKey>, set: &[MoveKey]) -> bool {
     let mut used = [false; 2 * MAX_LATER];
     played.all(|k| match (0..set.len()).find(|&i| !used[i] && set[i] == *k) {
         Some(i) => {

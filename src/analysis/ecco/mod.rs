@@ -46,14 +46,14 @@ pub mod terms;
 /// ```
 pub mod pattern {
     pub use super::grammar::{exclusions, lines};
-    pub use super::key::Key;
+    pub use super::key::MoveKey;
     pub use super::matching::{Later, Line, MAX_LATER, OPENING, OWN};
 }
 
 use std::sync::OnceLock;
 
 use compiled::{KeyNumbers, Matcher, Plies};
-use key::Key;
+use key::MoveKey;
 use matching::Line;
 
 use crate::record::replay::Follow;
@@ -202,7 +202,7 @@ impl Codes {
 
 /// The first Red move and the first Black move a line asks for (`None`:
 /// none, or one of several).
-fn start_of(line: &Line) -> (Option<Key>, Option<Key>) {
+fn start_of(line: &Line) -> (Option<MoveKey>, Option<MoveKey>) {
     let fixed = |ply: usize| match line.fixed.iter().find(|(p, _)| *p == ply) {
         Some((_, moves)) if moves.len() == 1 => Some(moves[0]),
         _ => None,
@@ -226,11 +226,11 @@ pub fn as_read(moves: &[Move]) -> impl Iterator<Item = Move> + '_ {
 
 /// The keys of the first [`PLIES`] plies of `moves` from `start`, read as
 /// [`as_read`] says.
-pub fn opening_keys(start: &Position, moves: &[Move]) -> Vec<Key> {
+pub fn opening_keys(start: &Position, moves: &[Move]) -> Vec<MoveKey> {
     let mut pos = start.clone();
     let mut keys = Vec::with_capacity(PLIES);
     for m in as_read(moves) {
-        let Some(key) = Key::of(&pos, m) else { break };
+        let Some(key) = MoveKey::of(&pos, m) else { break };
         keys.push(key);
         pos.play_unchecked(m);
     }
@@ -252,7 +252,7 @@ pub fn opening_keys(start: &Position, moves: &[Move]) -> Vec<Key> {
 #[derive(Clone, Debug, Default)]
 pub struct OpeningReader {
     /// The keys read so far (kept from game to game for their room).
-    keys: Vec<Key>,
+    keys: Vec<MoveKey>,
     /// The game starts from the standard position.
     standard: bool,
     /// Red opened on the left wing: the keys are mirrored.
@@ -282,7 +282,7 @@ impl Follow for OpeningReader {
         if self.keys.is_empty() {
             self.mirror = m.from.file().number_for(Color::Red) >= 6;
         }
-        match Key::of(before, m) {
+        match MoveKey::of(before, m) {
             Some(key) => self.keys.push(if self.mirror { key.mirrored() } else { key }),
             None => self.done = true,
         }
@@ -309,7 +309,7 @@ pub fn classify(start: &Position, moves: &[Move]) -> Option<Ecco> {
 /// The ECCO code of a record's main line; `None` when it does not start
 /// from the standard position or cannot be read.
 pub fn classify_record(record: &crate::record::Record) -> Option<Ecco> {
-    let (start, moves) = super::replay::opening(record, PLIES)?;
+    let (start, moves) = crate::record::replay::opening(record, PLIES)?;
     classify(&start, &moves)
 }
 
@@ -326,7 +326,7 @@ pub struct OpeningName {
 /// The ECCO code and traditional names of a record's main line; `None`
 /// when it does not start from the standard position or cannot be read.
 pub fn name_record(record: &crate::record::Record) -> Option<OpeningName> {
-    let (start, moves) = super::replay::opening(record, PLIES)?;
+    let (start, moves) = crate::record::replay::opening(record, PLIES)?;
     name_opening(&start, &moves)
 }
 
@@ -366,7 +366,7 @@ pub fn set_tags(record: &mut crate::record::Record, ecco: Ecco) {
 /// The ECCO code of the opening plies `keys` (see [`opening_keys`]): of
 /// the codes whose lines the game follows, those that no other matching
 /// code's `(不包括 …)` clause claims, and of these the most specific.
-pub fn classify_keys(keys: &[Key]) -> Ecco {
+pub fn classify_keys(keys: &[MoveKey]) -> Ecco {
     let codes = codes();
     let plies = (keys.len() <= PLIES).then(|| Plies::of(&codes.numbers, keys));
     let number = |ply: usize| keys.get(ply).map(|&k| codes.numbers.number(k));
@@ -535,11 +535,11 @@ mod defining_lines {
     /// line leaves a ply open, such an allowed move (an edge pawn's when
     /// nothing is asked). `None` when the line cannot be played so.
     fn play_line(line: &Line, lead: usize, last: bool) -> Option<Vec<Move>> {
-        let mut position: [Vec<Key>; 2] = line.position.clone().unwrap_or_default();
+        let mut position: [Vec<MoveKey>; 2] = line.position.clone().unwrap_or_default();
         let position_plies = [0, 1].map(|side| side + 2 * position[side].len());
         let mut done: [Vec<Option<usize>>; 2] = [0, 1].map(|side| vec![None; line.later[side].len()]);
         let mut leads = [lead, lead];
-        let mut keys_played: [Vec<Key>; 2] = [Vec::new(), Vec::new()];
+        let mut keys_played: [Vec<MoveKey>; 2] = [Vec::new(), Vec::new()];
         let mut pos = Position::start();
         let mut moves = Vec::new();
         for ply in 0..PLIES {
@@ -549,8 +549,8 @@ mod defining_lines {
             {
                 break;
             }
-            let legal: Vec<(Move, Key)> =
-                pos.legal_moves().iter().filter_map(|&m| Key::of(&pos, m).map(|k| (m, k))).collect();
+            let legal: Vec<(Move, MoveKey)> =
+                pos.legal_moves().iter().filter_map(|&m| MoveKey::of(&pos, m).map(|k| (m, k))).collect();
             let steps = &line.later[side];
             let ready = |i: usize| {
                 done[side][i].is_none()
@@ -562,7 +562,7 @@ mod defining_lines {
                     })
                     && steps[i].answers.is_none_or(|j| done[1 - side][j].is_some_and(|p| p + 1 == ply))
             };
-            let allowed_by_all = |k: &Key| {
+            let allowed_by_all = |k: &MoveKey| {
                 (0..steps.len())
                     .filter(|&i| done[side][i].is_none())
                     .all(|i| steps[i].allowed.as_ref().is_none_or(|a| a.contains(k)))

@@ -3,12 +3,12 @@
 //! plies, read after mirroring as for ECCO (Red's opening on the right
 //! wing); Black's formations are recognised on either wing.
 
-use super::key::{Key, key};
+use super::key::{MoveKey, key};
 
 /// The key of a fixed move text, computed when the program is built.
 macro_rules! k {
     ($text:literal) => {{
-        const KEY: Key = key($text);
+        const KEY: MoveKey = key($text);
         KEY
     }};
 }
@@ -30,11 +30,11 @@ macro_rules! k {
 /// let terms = opening_terms(&opening_keys(&Position::start(), &moves));
 /// assert_eq!(terms, ["中炮", "屏风马", "过河车"]);
 /// ```
-pub fn opening_terms(keys: &[Key]) -> Vec<&'static str> {
+pub fn opening_terms(keys: &[MoveKey]) -> Vec<&'static str> {
     let red = || keys.iter().step_by(2);
     let black = || keys.iter().skip(1).step_by(2);
-    let red_has = |key: Key| red().any(|&k| k == key);
-    let black_has = |key: Key| black().any(|&k| k == key);
+    let red_has = |key: MoveKey| red().any(|&k| k == key);
+    let black_has = |key: MoveKey| black().any(|&k| k == key);
     let first_red = keys.first().copied();
     let first_black = keys.get(1).copied();
     let mut terms = Vec::new();
@@ -74,7 +74,7 @@ pub fn opening_terms(keys: &[Key]) -> Vec<&'static str> {
     if edge_horse && !both_horses {
         terms.push("单提马");
     }
-    let tiger = |moves: [Key; 3]| moves.iter().all(|m| black().take(3).any(|k| k == m));
+    let tiger = |moves: [MoveKey; 3]| moves.iter().all(|m| black().take(3).any(|k| k == m));
     if tiger([k!("马８进７"), k!("炮８平９"), k!("车９平８")])
         || tiger([k!("马２进３"), k!("炮２平１"), k!("车１平２")])
     {

@@ -604,7 +604,7 @@ mod tests {
         assert_eq!(t.node(main[1]).comment(), Some("马跳"));
         assert_eq!(t.node(main[0]).mv.as_ref().unwrap().at, Span { line: 6, column: 3 });
         assert!(record.warnings().is_empty(), "{:?}", record.warnings());
-        assert!(crate::analysis::replay::replay(&record).is_valid());
+        assert!(crate::record::replay::replay(&record).is_valid());
     }
 
     #[test]

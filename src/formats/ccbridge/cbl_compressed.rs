@@ -425,7 +425,7 @@ mod tests {
         assert_eq!(coords(record, reply), "b9c7");
         assert_eq!(t.node(reply).comment(), Some("也\n可"));
         assert!(record.warnings().is_empty(), "{:?}", record.warnings());
-        assert!(crate::analysis::replay::replay(record).is_valid());
+        assert!(crate::record::replay::replay(record).is_valid());
     }
 
     #[test]

@@ -345,7 +345,7 @@ mod tests {
         let alts: Vec<_> = t.children(t.root()).collect();
         assert_eq!(coords(&record, alts[1]), "b2e2");
         assert!(record.warnings().is_empty(), "{:?}", record.warnings());
-        assert!(crate::analysis::replay::replay(&record).is_valid());
+        assert!(crate::record::replay::replay(&record).is_valid());
     }
 
     #[test]

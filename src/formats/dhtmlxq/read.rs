@@ -670,7 +670,7 @@ impl<'a> LineIndex<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::replay::replay;
+    use crate::record::replay::replay;
 
     #[test]
     fn records_are_counted_as_many_as_are_read() {

@@ -43,7 +43,7 @@ pub enum WriteError {
 /// text.
 ///
 /// ```
-/// use qipu::analysis::replay::replay;
+/// use qipu::record::replay::replay;
 /// use qipu::formats::{dhtmlxq, pgn};
 /// let record = &pgn::read("[Red \"许银川\"]\n1. 炮二平五 {中炮} 马８进７ (1... 象３进５) *")[0];
 /// let block = dhtmlxq::write(record).unwrap();
@@ -264,8 +264,8 @@ fn binit(board: &Board) -> Result<String, WriteError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::replay::replay;
     use crate::formats::dhtmlxq::read;
+    use crate::record::replay::replay;
 
     #[test]
     fn what_cannot_be_written_is_an_error() {

@@ -69,7 +69,7 @@ pub enum WriteError {
 /// fit the 32 piece slots, or when a move did not replay.
 ///
 /// ```
-/// use qipu::analysis::replay::replay;
+/// use qipu::record::replay::replay;
 /// use qipu::formats::{pgn, xqf};
 /// let record = &pgn::read("[Red \"许银川\"]\n1. 炮二平五 {中炮} 马８进７ *")[0];
 /// let replayed = replay(record);
