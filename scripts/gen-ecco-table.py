@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Writes src/analysis/ecco/table.rs from ../shared/ecco/ecco2004_definitions.tsv.
+"""Writes crates/qipu/src/analysis/ecco/table.rs from ../shared/ecco/ecco2004_definitions.tsv.
 
 The table is compiled into the binary, so no file is needed at run time. The rows are
 copied as published (code, name, defining moves); errata are applied by the Rust reader
-of the definitions, where each is named (src/analysis/ecco/errata.rs).
+of the definitions, where each is named (crates/qipu/src/analysis/ecco/errata.rs).
 
-Usage: python3 scripts/gen-ecco-table.py [TSV] > src/analysis/ecco/table.rs
+Usage: python3 scripts/gen-ecco-table.py [TSV] > crates/qipu/src/analysis/ecco/table.rs
 """
 import sys
 

@@ -18,7 +18,7 @@ and the debug build of qipu (`cargo build`; $QIPU overrides target/debug/qipu).
 The games: games 1, 2, 3 and 45 of fixtures/pgn/Hu_Ronghua_1391_UCI_games.pgn (main lines
 from the standard start, as `qipu convert --to uci` writes them), written to
 fixtures/online/games.uci, one line per game in the order of the files gameN.*.
-The layouts (see src/formats/online/mod.rs for the byte-level spec):
+The layouts (see crates/qipu/src/formats/online/mod.rs for the byte-level spec):
 
   .che  "1 N " then ten numbers a move: piece, 32, side (1 Red, 0 Black), from rank,
         from column, to rank, to column, 0, the move's number, 0. The piece numbers and

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Writes src/text/script_table.rs: traditional Chinese characters and the
-simplified character each folds to, for qipu's name matching (src/text/fold.rs).
+"""Writes crates/qipu/src/text/script_table.rs: traditional Chinese characters and the
+simplified character each folds to, for qipu's name matching (crates/qipu/src/text/fold.rs).
 
 The data is OpenCC's data/dictionary/TSCharacters.txt (Apache-2.0, the OpenCC
 authors, https://github.com/BYVoid/OpenCC): one traditional character a line and
@@ -12,7 +12,7 @@ and 傌 to 伡 and 㐷, where Xiangqi text means 车 and 马. Chains (A to B, B 
 are followed to their end, so folding once is enough.
 
 Usage: git --git-dir=<OpenCC> show HEAD:data/dictionary/TSCharacters.txt > TSCharacters.txt
-       python3 scripts/gen-script-fold.py TSCharacters.txt > src/text/script_table.rs
+       python3 scripts/gen-script-fold.py TSCharacters.txt > crates/qipu/src/text/script_table.rs
 """
 import sys
 
@@ -56,7 +56,7 @@ print("//! Made again by:")
 print("//!")
 print("//! ```text")
 print("//! git --git-dir=<OpenCC> show HEAD:data/dictionary/TSCharacters.txt > TSCharacters.txt")
-print("//! python3 scripts/gen-script-fold.py TSCharacters.txt > src/text/script_table.rs")
+print("//! python3 scripts/gen-script-fold.py TSCharacters.txt > crates/qipu/src/text/script_table.rs")
 print("//! ```")
 print()
 print(f"/// The {len(folded)} pairs (traditional, simplified), sorted by the first.")

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Counts the library's public items from its API documentation: one page per item
 # (`struct.X.html`, `fn.x.html`, ...; modules are `index.html`), by kind, and the items at the
-# crate's root. Builds the documentation of the library alone (no default features: the
-# command's items are not the library's) unless QIPU_DOC_BUILT=1.
+# crate's root. Builds the documentation of the library crate (crates/qipu) with
+# FEATURES unless QIPU_DOC_BUILT=1.
 #
 # Usage: bash scripts/public-items.sh [FEATURES]   (default: parallel,serde,obs)
 set -euo pipefail
@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 features=${1:-parallel,serde,obs}
 target=${CARGO_TARGET_DIR:-target}
 if [ "${QIPU_DOC_BUILT:-0}" != 1 ]; then
-  cargo doc --no-deps --lib --no-default-features --features "$features" --quiet
+  cargo doc --no-deps -p qipu --lib --no-default-features --features "$features" --quiet
 fi
 doc=$target/doc/qipu
 find "$doc" -name '*.html' ! -name 'all.html' ! -name 'sidebar-items*' |

@@ -1,4 +1,4 @@
-//! The modules of `src/` form no circle, and the library's layers point
+//! The modules of the command (`src/`) and the library (`crates/qipu/src/`) form no circle, and the library's layers point
 //! down only: a module names (with `use` or a path) another of its own
 //! directory level or a sibling's part only if that one does not name it
 //! back through any chain, and a top-level module of the library names
@@ -19,11 +19,20 @@ const LAYERS: [&str; 13] = [
     "engine", "output", "select",
 ];
 
-/// Every module of `src/` (its path, `a::b`) and its source file.
+/// Every module of the command's `src/` and the library's `crates/qipu/src/` (its path,
+/// `a::b`) and its source file.
 fn modules() -> BTreeMap<String, String> {
     let mut found = BTreeMap::new();
-    let mut dirs = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("src")];
-    let root = dirs[0].clone();
+    for root in ["src", "crates/qipu/src"] {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join(root);
+        modules_below(&root, &mut found);
+    }
+    found
+}
+
+/// The modules below `root` (a crate's `src/`), into `found`.
+fn modules_below(root: &Path, found: &mut BTreeMap<String, String>) {
+    let mut dirs = vec![root.to_path_buf()];
     while let Some(dir) = dirs.pop() {
         for entry in std::fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();
@@ -34,7 +43,7 @@ fn modules() -> BTreeMap<String, String> {
             if path.extension().is_none_or(|e| e != "rs") {
                 continue;
             }
-            let rel = path.strip_prefix(&root).unwrap().with_extension("");
+            let rel = path.strip_prefix(root).unwrap().with_extension("");
             let mut parts: Vec<String> = rel.iter().map(|p| p.to_string_lossy().into_owned()).collect();
             if matches!(parts.last().map(String::as_str), Some("mod" | "lib" | "main")) {
                 parts.pop();
@@ -43,7 +52,6 @@ fn modules() -> BTreeMap<String, String> {
             found.insert(parts.join("::"), std::fs::read_to_string(&path).unwrap());
         }
     }
-    found
 }
 
 /// The source outside comments and the `#[cfg(test)] mod tests` part.

@@ -64,7 +64,6 @@ fn a_stream_that_cannot_be_read_keeps_the_io_error_kind() {
 }
 
 /// A line of JSON that is no record is an unreadable game, its reason told.
-#[cfg(feature = "serde")]
 #[test]
 fn a_damaged_json_record_is_an_unreadable_game_with_its_reason() {
     let line = |nodes: &str, result: &str| {

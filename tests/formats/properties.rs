@@ -130,7 +130,7 @@ proptest! {
 }
 
 /// A QQ象棋 `.che` file of `moves` (qipu writes none: made here for the
-/// test, as `src/formats/online/mod.rs` describes the layout).
+/// test, as `crates/qipu/src/formats/online/mod.rs` describes the layout).
 fn che_bytes(moves: &[Move]) -> Vec<u8> {
     let mut text = format!("1 {} ", moves.len());
     for (k, m) in moves.iter().enumerate() {
@@ -175,7 +175,7 @@ fn chn_bytes(moves: &[Move], turned: bool) -> Vec<u8> {
 }
 
 /// A 象棋世家 `.mxq` file of `moves` (qipu writes none: made here for the
-/// test, as `src/formats/mxq.rs` describes the layout).
+/// test, as `crates/qipu/src/formats/mxq.rs` describes the layout).
 fn mxq_bytes(moves: &[Move]) -> Vec<u8> {
     let mut strings: Vec<String> =
         ["room", "2003", "a-胜-b", "1", "2", "3", "4", "5", "6", "7", "end", "Moves"]
@@ -197,7 +197,7 @@ fn mxq_bytes(moves: &[Move]) -> Vec<u8> {
 }
 
 /// An `.SG` record of `moves` (at most 450; qipu writes none: made here
-/// for the test, as `src/formats/sg.rs` describes the layout).
+/// for the test, as `crates/qipu/src/formats/sg.rs` describes the layout).
 fn sg_bytes(moves: &[Move]) -> Vec<u8> {
     let mut r = vec![b' '; 1192];
     r[0..3].copy_from_slice(b"red");

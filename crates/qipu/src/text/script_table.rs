@@ -10,7 +10,7 @@
 //!
 //! ```text
 //! git --git-dir=<OpenCC> show HEAD:data/dictionary/TSCharacters.txt > TSCharacters.txt
-//! python3 scripts/gen-script-fold.py TSCharacters.txt > src/text/script_table.rs
+//! python3 scripts/gen-script-fold.py TSCharacters.txt > crates/qipu/src/text/script_table.rs
 //! ```
 
 /// The 3223 pairs (traditional, simplified), sorted by the first.

@@ -47,7 +47,7 @@ fn game_positions(games: usize, rng: &mut Rng) -> Vec<Position> {
 /// The positions of the WXF notation fixture: many tandem pieces, pawns
 /// on several files.
 fn fixture_positions() -> Vec<Position> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/notation-pyffish-wxf.txt.gz");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/notation-pyffish-wxf.txt.gz");
     let bytes = std::fs::read(path).expect("fixture");
     let mut text = String::new();
     flate2::read::GzDecoder::new(&bytes[..]).read_to_string(&mut text).expect("gzip text");

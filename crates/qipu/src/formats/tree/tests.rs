@@ -221,7 +221,7 @@ fn files(root: &Path) -> Vec<PathBuf> {
 
 #[test]
 fn the_corpus_tells_what_its_records_told() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
     for set in ["xqf", "ccbridge", "mxq", "sg", "dhtmlxq"] {
         let dir = root.join(set);
         if !dir.is_dir() {

@@ -259,5 +259,5 @@ pub use rules::{
 
 /// The library tour's examples (`docs/library.md`), compiled and run as doc tests.
 #[cfg(doctest)]
-#[doc = include_str!("../docs/library.md")]
+#[doc = include_str!("../../../docs/library.md")]
 struct LibraryTourDoctests;
