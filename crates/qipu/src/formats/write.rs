@@ -420,6 +420,16 @@ mod tests {
             }
         }
         assert_eq!(left_out, [WriteFormat::Xqf, WriteFormat::Cbr]);
+        // The standard placement with clocks of its own (roundtrip's third finding: DhtmlXQ
+        // wrote no FEN for it, so the clocks were lost untold).
+        let fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 5 3";
+        let standard = pgn::read(&format!("[FEN \"{fen}\"]\n3. h2e2 h9g7 *\n")).remove(0);
+        for format in [WriteFormat::Pgn, WriteFormat::Dhtmlxq, WriteFormat::Uci, WriteFormat::Pfc] {
+            let written = write_with_warnings(&standard, &options(format)).unwrap();
+            let back = &formats::read(&written.bytes, None).unwrap().records[0];
+            let start = back.replayed().resolution.start.as_ref().map(|p| p.fen());
+            assert_eq!(start.as_deref(), Some(fen), "{format:?}");
+        }
         let told = write_with_warnings(&record, &options(WriteFormat::Xqf)).unwrap().warnings[0].to_string();
         assert_eq!(told, "the start position's half-move clock (3): XQF has no field for it; read back as 0");
     }

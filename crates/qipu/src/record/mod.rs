@@ -559,9 +559,16 @@ impl Resolution {
         self.moves.get(id.index()).copied().flatten()
     }
 
-    /// Whether the start placement is the standard one with Red to move.
+    /// Whether the game starts from the standard start as its FEN gives it: the standard
+    /// placement, Red to move, the half-move clock 0 and move 1. A start that differs in any
+    /// of these is written out by the writers that can hold it.
     pub fn is_standard_start(&self) -> bool {
-        self.setup.as_ref().is_some_and(|s| s.board == crate::Board::start() && s.turn == crate::Color::Red)
+        self.setup.as_ref().is_some_and(|s| {
+            s.board == crate::Board::start()
+                && s.turn == crate::Color::Red
+                && s.halfmoves == 0
+                && s.fullmoves == 1
+        })
     }
 }
 

@@ -3,7 +3,7 @@
 use crate::formats::tag_lines;
 use crate::formats::written::WriteWarning;
 use crate::record::{GameResult, MoveText, NodeId, Record};
-use crate::{Board, Color, Piece, Square};
+use crate::{Board, Piece, Square};
 
 use super::{TAGS, find_ci, starts_with_ci};
 
@@ -120,8 +120,8 @@ pub fn write_with_warnings(record: &Record) -> Result<(String, Vec<WriteWarning>
     if start.board != Board::start() {
         tag(&mut out, "binit", &binit(&start.board)?);
     }
-    if start.turn == Color::Black || start.board != Board::start() {
-        // vschess's tag: it also says who moves first when no move does.
+    if !resolution.is_standard_start() {
+        // vschess's tag: it also says who moves first when no move does, and the clocks.
         tag(&mut out, "fen", &start.to_fen());
     }
     let tree = record.tree();
