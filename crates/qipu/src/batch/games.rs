@@ -149,6 +149,56 @@ impl<R: Send + 'static> Games<R> {
     }
 }
 
+impl<R: Send> Games<R> {
+    /// Runs `body` on the games of `inputs` (as given: see
+    /// [`Input::of_bytes`] for bytes of a zip archive) read by `batch` with
+    /// visitors from `make`, which, unlike those of [`Games::new`], may
+    /// borrow what the caller holds: the reading thread ends before this
+    /// returns. Dropping the iterator stops the reading; a panic of a
+    /// visitor is raised again here once `body` has returned.
+    ///
+    /// ```
+    /// use qipu::batch::{self, Batch, Games, Item};
+    /// use qipu::record::RecordBuilder;
+    /// let inputs = batch::expand(&["fixtures/pgn".into()]).inputs;
+    /// let plies = 60; // borrowed by the visitors
+    /// let long = Games::scoped(&Batch::new(), &inputs, RecordBuilder::default, |games| {
+    ///     games.filter(|item| matches!(item, Item::Game { game, .. } if game.replayed().plies >= plies)).count()
+    /// });
+    /// assert_eq!(long, 1081); // of the 1,391 games, as `qipu validate --format json` counts them
+    /// ```
+    pub fn scoped<V, T>(
+        batch: &Batch,
+        inputs: &[Input],
+        make: impl Fn() -> V + Sync,
+        body: impl FnOnce(Games<R>) -> T,
+    ) -> T
+    where
+        V: Visitor<Output = R>,
+    {
+        if small(inputs) {
+            let mut ready = VecDeque::new();
+            read(&batch.clone().threads(1), inputs, make, &mut |run| {
+                ready.extend(run);
+                Ok(())
+            });
+            return body(Games { ready, source: Source::Ended });
+        }
+        std::thread::scope(|scope| {
+            let (send, runs) = sync_channel::<Vec<Item<R>>>(AHEAD);
+            let make = &make;
+            let thread = scope.spawn(move || {
+                read(batch, inputs, make, &mut |run| send.send(run).map_err(|_| ()));
+            });
+            let out = body(Games { ready: VecDeque::new(), source: Source::Thread { runs, thread: None } });
+            match thread.join() {
+                Ok(()) => out,
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        })
+    }
+}
+
 impl<R> Games<R> {
     /// The next item if it is read already, without waiting for the
     /// reading threads (`None` then does not mean the end: see
@@ -337,6 +387,53 @@ mod tests {
         drop(games);
         // The reader sees the loop gone at its next run and ends.
         thread.join().unwrap();
+    }
+
+    #[test]
+    fn a_scoped_loop_borrows_and_stops_early() {
+        let dir = std::env::temp_dir().join(format!("qipu-games-scoped-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("many.pgn");
+        std::fs::write(&path, games(60_000)).unwrap();
+        let inputs = crate::batch::expand(&[path]).inputs;
+        let made = std::sync::atomic::AtomicUsize::new(0);
+        let make = || {
+            made.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            RecordBuilder::default()
+        };
+        let first = Games::scoped(&Batch::new().threads(2), &inputs, make, |games| {
+            games
+                .filter_map(|item| if let Item::Game { index, .. } = item { Some(index) } else { None })
+                .take(3)
+                .collect::<Vec<_>>()
+        });
+        assert_eq!(first, [0, 1, 2]);
+        assert!(made.load(std::sync::atomic::Ordering::Relaxed) > 0);
+        let all = Games::scoped(&Batch::new().threads(2), &inputs, make, |games| games.count());
+        assert_eq!(all, 60_001); // and the end of the input
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_scoped_visitors_panic_is_raised_with_its_message() {
+        for n in [20, 60_000] {
+            let panics_at_13 = || {
+                crate::record::visit::Map::new(RecordBuilder::default(), |record: Record| {
+                    assert!(record.tag("Event") != Some("13"), "the visitor's own panic");
+                    record
+                })
+            };
+            let inputs = [bytes("a", games(n))];
+            let caught = std::panic::catch_unwind(|| {
+                Games::scoped(&Batch::new().threads(2), &inputs, panics_at_13, |games| games.count())
+            });
+            let panic = caught.expect_err("the panic reaches the caller");
+            let message = match panic.downcast_ref::<&str>() {
+                Some(text) => text.to_string(),
+                None => panic.downcast_ref::<String>().cloned().unwrap_or_default(),
+            };
+            assert!(message.contains("the visitor's own panic"), "{n}: {message:?}");
+        }
     }
 
     #[test]

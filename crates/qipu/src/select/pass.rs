@@ -2,7 +2,7 @@
 //! each with whether the [`Chooser`] selects it, the inputs that cannot
 //! be read or hold no record, and a stop of its own at the limit.
 
-use crate::batch::{Batch, Event, Input, Meta};
+use crate::batch::{Batch, Games, Input, Item, Meta};
 use crate::formats::UnreadableReason;
 use crate::record::Visitor;
 
@@ -132,21 +132,23 @@ impl Chooser {
             summary.selected += u64::from(selected);
             if chooser.is_full() { Err(Stop::Full) } else { Ok(()) }
         };
-        let run = batch.run(inputs, make, |meta, event| match event {
-            Event::Games { first, games } => {
-                games.into_iter().zip(first..).try_for_each(|(judged, index)| {
+        // A loop over the games as they are read: stopping it (the limit,
+        // the caller's error) drops the iterator, which stops the reading.
+        let run = Games::scoped(batch, inputs, make, |games| {
+            games.into_iter().try_for_each(|item| match item {
+                Item::Game { meta, index, game: judged } => {
                     let selected = self.take(index, judged.matches, judged.key.as_ref());
-                    tell(self, meta, PassEvent::Game { index, game: judged.game, selected })
-                })
-            }
-            Event::Unreadable(reason) => {
-                let selected = self.take_unreadable();
-                tell(self, meta, PassEvent::Unreadable { reason, selected })
-            }
-            Event::NoRecord(reason) => {
-                tell(self, meta, PassEvent::NoRecord { reason, selected: !self.is_active() })
-            }
-            Event::Done => tell(self, meta, PassEvent::Done),
+                    tell(self, &meta, PassEvent::Game { index, game: judged.game, selected })
+                }
+                Item::Unreadable { meta, reason } => {
+                    let selected = self.take_unreadable();
+                    tell(self, &meta, PassEvent::Unreadable { reason, selected })
+                }
+                Item::NoRecord { meta, reason } => {
+                    tell(self, &meta, PassEvent::NoRecord { reason, selected: !self.is_active() })
+                }
+                Item::Done(meta) => tell(self, &meta, PassEvent::Done),
+            })
         });
         summary.at_limit = match run {
             Ok(()) => false,
