@@ -35,4 +35,20 @@ run classify-json classify --format json "$input"
 run openings openings --depth 8 "$input"
 run openings-json openings --depth 8 --format json "$input"
 run openings-book openings --depth 6 --to pgn "$input"
+# duplicates: text and JSON, every kind, each --keep, the truncated pass,
+# the copies written out, and standard input kept in a file for the passes.
+run duplicates duplicates "$input"
+run duplicates-json duplicates --format json "$input"
+run duplicates-all duplicates --by line,final,truncated --mirror --keep longest "$input"
+run duplicates-truncated-json duplicates --by truncated --keep most-annotated --format json "$input"
+run duplicates-final duplicates --by final --mirror --min-plies 20 --keep most-annotated "$input"
+rm -f "$out/duplicates-copies.pgn"
+run duplicates-out duplicates --by line,truncated --duplicates-out "$out/duplicates-copies.pgn" "$input"
+mapfile -d '' pgns < <(find "$input" -type f -name '*.pgn' -print0 | sort -z)
+if [ "${#pgns[@]}" -gt 0 ]; then
+  cat "${pgns[@]:0:300}" | run duplicates-stdin duplicates --by line,truncated --mirror --format json - || true
+fi
+# The copies other commands leave out, found over the whole batch first.
+run stats-dedupe stats --dedupe=line,truncated,mirror --keep most-annotated "$input"
+run stats-dedupe-final stats --dedupe=line,final --keep longest --format json "$input"
 echo "$(ls "$out" | wc -l) outputs in $out"

@@ -17,12 +17,10 @@ use super::duplicates_tags::{TAGS, TagTable, Tags};
 use super::progress::{Outcome, Tally};
 use super::select::KeepArg;
 use super::{ChineseStyle, Failure, MoveNotation, OutputFormat};
-use qipu::batch::{Event, Input, Status};
-use qipu::dedupe::{Annotations, Collection, Entry, Group, Keyer, Kinds, Lead, Link, Truncation, Why};
+use qipu::dedupe::{Group, Kinds, Link, Why};
 use qipu::formats::pgn;
-use qipu::record::visit::Map;
 use qipu::record::{GameResult, Record, RecordBuilder, RecordedMove, Skip, Span, Visitor, Warning};
-use qipu::select::{Judged, PassEvent, Selection};
+use qipu::select::{CopyFinder, PassEvent, Selection};
 
 /// A kind of sameness.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -95,133 +93,58 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     let batch = args.read.batch()?;
 
     // Pass 1: every game keyed, and told as every batch command tells it.
-    let mut collection = Collection::new(kinds);
+    let mut finder = CopyFinder::new(kinds);
     let mut tally = Tally::new(inputs.len());
-    let mut ends: Vec<u32> = Vec::with_capacity(inputs.len());
     let mut formats: Vec<&'static str> = Vec::with_capacity(inputs.len());
-    let mut keyed = 0usize;
-    // With truncated: each game's lead and mirrored lead (see `Leads`).
-    let mut leads: Vec<(u32, u32)> = Vec::new();
     // Nothing is selected: every game is told, and each input's end.
     let selection = Arc::new(Selection::default());
-    let make = || {
-        let keyed = Annotations::new(selection.checker((Keyer::default(), Lead::new(kinds.min_plies))));
-        Map::new(keyed, |(judged, annotation): (Judged<_>, u32)| Judged {
-            matches: judged.matches,
-            key: judged.key,
-            game: (judged.game, annotation),
-        })
-    };
+    let make = || CopyFinder::visitor(&selection, kinds);
     super::select::Chooser::every().pass(&batch, &inputs, &mut tally, make, |meta, event, tally| {
         match event {
-            PassEvent::Game { index, game: (checked, annotation), .. } => {
+            PassEvent::Game { index, game, .. } => {
                 let note = " (keyed on the moves before it)";
-                tally.game(Outcome::checked(&meta.source, index, &checked, note));
-                let readable = checked.status != Status::Unreadable;
-                let (key, lead) = checked.followed;
-                let key = key.filter(|_| readable);
-                keyed += usize::from(key.is_some_and(|k| k.plies >= kinds.min_plies));
-                collection.push(Entry { key: key.unwrap_or_default(), annotation });
-                if kinds.truncated {
-                    leads.push(lead.unwrap_or_default());
-                }
+                tally.game(Outcome::checked(&meta.source, index, &game.0, note));
+                finder.game(&game, true);
             }
+            PassEvent::Unreadable { .. } => finder.unreadable(),
             PassEvent::Done => {
-                ends.push(collection.len() as u32);
+                finder.input_done();
                 formats.push(meta.format);
             }
-            PassEvent::Unreadable { .. } | PassEvent::NoRecord { .. } => {}
+            PassEvent::NoRecord { .. } => {}
         }
         Ok(())
     })?;
-
-    // Pass 2: prefixes of the lines looked up among the whole lines, in
-    // the inputs that hold a game whose lead another game shares (or its
-    // mirrored lead), and in a game only as long as that may find one.
-    let input_of = |game: u32| ends.partition_point(|&end| end <= game);
-    if kinds.truncated {
-        let plan = Truncation::plan(&collection, &leads, kinds);
-        drop(leads);
-        let mut scanned: Vec<usize> = Vec::new();
-        for &g in plan.holders() {
-            let input = input_of(g);
-            if scanned.last() != Some(&input) {
-                scanned.push(input);
-            }
-        }
-        let subset: Vec<Input> = scanned.iter().map(|&i| inputs[i].clone()).collect();
-        let mut done = 0;
-        batch.run(
-            &subset,
-            || plan.scan(),
-            |_, event| {
-                let input = scanned[done.min(scanned.len() - 1)];
-                let base = if input == 0 { 0 } else { ends[input - 1] };
-                match event {
-                    Event::Games { first, games } => {
-                        for (k, found) in games.into_iter().enumerate() {
-                            collection.prefixes(base.saturating_add((first + k) as u32), &found);
-                        }
-                    }
-                    Event::Done => done += 1,
-                    _ => {}
-                }
-                Ok::<(), Failure>(())
-            },
-        )?;
-    }
-    let groups = collection.groups(args.keep.policy());
+    // Pass 2, with --by truncated: prefixes of the lines looked up among
+    // the whole lines.
+    finder.find_truncated(&batch, &inputs, |_| ());
+    let groups = finder.groups(args.keep.policy());
+    let keyed = finder.keyed();
 
     // Pass 3: the tags of the members, and the copies, from the inputs
     // that hold them.
-    let mut needed: Vec<usize> =
-        groups.groups().iter().flat_map(|g| g.members.iter().map(|m| input_of(m.game))).collect();
-    needed.sort_unstable();
-    needed.dedup();
     let mut members: Vec<u32> =
         groups.groups().iter().flat_map(|g| g.members.iter().map(|m| m.game)).collect();
     members.sort_unstable();
-    let mut tags = TagTable::new(members, |g| collection.plies(g));
+    let mut tags = TagTable::new(members.clone(), |g| finder.plies(g));
     // What is left to tell of the games is in `groups` and `tags`.
-    drop(collection);
-    if !needed.is_empty() {
-        let subset: Vec<Input> = needed.iter().map(|&i| inputs[i].clone()).collect();
-        let build = out_file.is_some();
-        let notation = MoveNotation::Chinese.with(ChineseStyle::Simplified);
-        let mut done = 0;
-        batch.run(
-            &subset,
-            || Gather::new(build),
-            |_, event| {
-                let input = needed[done.min(needed.len() - 1)];
-                let base = if input == 0 { 0 } else { ends[input - 1] };
-                match event {
-                    Event::Games { first, games } => {
-                        for (k, (game_tags, record)) in games.into_iter().enumerate() {
-                            let game = base.saturating_add((first + k) as u32);
-                            if !tags.has(game) {
-                                continue;
-                            }
-                            if let (Some(file), Some(record)) = (out_file.as_mut(), record)
-                                && groups.verdict(game) != qipu::dedupe::Verdict::Keep
-                            {
-                                file.write_all((pgn::write(&record, notation) + "\n").as_bytes())?;
-                            }
-                            tags.set(game, &game_tags);
-                        }
-                    }
-                    Event::Done => done += 1,
-                    _ => {}
-                }
-                Ok::<(), Failure>(())
-            },
-        )?;
-    }
-    let place = |game: u32| {
-        let input = input_of(game).min(names.len().saturating_sub(1));
-        let base = if input == 0 { 0 } else { ends[input - 1] };
-        (input, (game - base) as usize)
+    let numbering = finder.into_numbering();
+    let build = out_file.is_some();
+    let notation = MoveNotation::Chinese.with(ChineseStyle::Simplified);
+    let gathered = |game: u32, (game_tags, record): (Tags, Option<Record>)| {
+        if !tags.has(game) {
+            return Ok(());
+        }
+        if let (Some(file), Some(record)) = (out_file.as_mut(), record)
+            && groups.verdict(game) != qipu::dedupe::Verdict::Keep
+        {
+            file.write_all((pgn::write(&record, notation) + "\n").as_bytes())?;
+        }
+        tags.set(game, &game_tags);
+        Ok::<(), Failure>(())
     };
+    numbering.reread(&batch, &inputs, members, || Gather::new(build), gathered, |_| ())?;
+    let place = |game: u32| numbering.place(game);
     for (k, group) in groups.groups().iter().enumerate() {
         match args.format {
             OutputFormat::Text => write_text(&mut sink, k, group, &names, &place, &tags)?,

@@ -435,9 +435,9 @@ impl Chooser {
         self.chooser.plan(batch, inputs, |read| match read {
             Reading::Games(n) => progress.games(n),
             Reading::InputDone => progress.input_done(),
-            Reading::SecondPass => {
+            Reading::SecondPass(inputs) => {
                 progress.finish();
-                progress = Progress::labelled(total, "finding truncated copies: ");
+                progress = Progress::labelled(inputs, "finding truncated copies: ");
             }
         });
         progress.finish();
@@ -461,7 +461,7 @@ impl Chooser {
         self.chooser.read_known(batch, |read| match read {
             Reading::Games(n) => progress.games(n),
             Reading::InputDone => progress.input_done(),
-            Reading::SecondPass => {}
+            Reading::SecondPass(_) => {}
         });
         progress.finish();
         Ok(())

@@ -334,32 +334,7 @@ fn line_tail(meta: &Meta, index: usize, format: FenFormat, result: &str, ecco: O
 
 /// Appends the decimal digits of `n`.
 fn push_number(out: &mut Vec<u8>, n: usize) {
-    // Plies and game numbers are mostly under a thousand: without the loop.
-    let digit = |d: usize| b'0' + (d % 10) as u8;
-    if n < 10 {
-        out.push(digit(n));
-        return;
-    }
-    if n < 100 {
-        out.extend_from_slice(&[digit(n / 10), digit(n)]);
-        return;
-    }
-    if n < 1000 {
-        out.extend_from_slice(&[digit(n / 100), digit(n / 10), digit(n)]);
-        return;
-    }
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut n = n;
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[at..]);
+    out.extend_from_slice(crate::text::decimal(n as u64, &mut [0; 20]));
 }
 
 /// Appends `s` as a JSON string, as serde_json writes it.

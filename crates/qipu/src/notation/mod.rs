@@ -259,22 +259,6 @@ impl Candidates {
     }
 }
 
-/// The points of a set of points, in index order.
-struct BitSquares(u128);
-
-impl Iterator for BitSquares {
-    type Item = Square;
-    #[inline]
-    fn next(&mut self) -> Option<Square> {
-        if self.0 == 0 {
-            return None;
-        }
-        let i = self.0.trailing_zeros() as usize;
-        self.0 &= self.0 - 1;
-        Square::from_index(i)
-    }
-}
-
 /// The points of `color`'s `role` pieces on one file, front first.
 fn on_file(pos: &Position, color: Color, role: Role, file: File) -> ([Square; 10], usize) {
     let mut out = [Square::A0; 10];
@@ -402,7 +386,7 @@ impl Descriptive {
         } else if !matches!(role, Role::Advisor | Role::Elephant | Role::King) {
             return None; // several pawns, rooks, cannons or horses on the file
         }
-        self.unique_legal(pos, color, role, BitSquares(bits))
+        self.unique_legal(pos, color, role, crate::rules::SquareSet(bits))
     }
 
     /// The one legal move from `candidates` under this description, if

@@ -16,6 +16,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::{Board, Color, Piece, Setup, Square};
+use crate::text::decimal;
 
 /// The FEN of the standard starting position.
 pub const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
@@ -279,9 +280,13 @@ impl RankTexts {
         for &b in b" - - " {
             put(b);
         }
-        put_number(halfmoves, &mut put);
+        for &b in decimal(halfmoves.into(), &mut [0; 20]) {
+            put(b);
+        }
         put(b' ');
-        put_number(fullmoves, &mut put);
+        for &b in decimal(fullmoves.into(), &mut [0; 20]) {
+            put(b);
+        }
         n
     }
 }
@@ -289,34 +294,6 @@ impl RankTexts {
 /// Room for any FEN: at most 90 pieces, 9 slashes, ` w - - ` and two
 /// 10-digit numbers.
 const FEN_ROOM: usize = 128;
-
-/// Hands the decimal digits of `n` to `put`, most significant first.
-fn put_number(n: u32, put: &mut impl FnMut(u8)) {
-    // Clocks are small: one or two digits, without the loop.
-    if n < 10 {
-        put(b'0' + n as u8);
-        return;
-    }
-    if n < 100 {
-        put(b'0' + (n / 10) as u8);
-        put(b'0' + (n % 10) as u8);
-        return;
-    }
-    let mut digits = [0u8; 10];
-    let mut len = 0;
-    let mut n = n;
-    loop {
-        digits[len] = b'0' + (n % 10) as u8;
-        len += 1;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    for &d in digits[..len].iter().rev() {
-        put(d);
-    }
-}
 
 impl FromStr for Setup {
     type Err = ParseFenError;

@@ -6,9 +6,13 @@
 use std::convert::Infallible;
 use std::sync::Arc;
 
-use super::{Selection, Selector};
-use crate::batch::{Batch, Event, Input, Status};
-use crate::dedupe::{Annotations, Collection, Dedupe, Entry, Groups, Keep, Keyer, Kinds, Lead, Truncation};
+use super::{Judged, Selection, Selector};
+use crate::batch::{Batch, Checked, Event, Input, Status};
+use crate::dedupe::{
+    Annotations, Collection, Dedupe, Entry, GameKey, Groups, Keep, Keyer, Kinds, Lead, Prefix, Truncation,
+};
+use crate::record::Visitor;
+use crate::record::visit::Map;
 
 /// What [`copies`] tells as it reads, for a progress line.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -17,8 +21,9 @@ pub enum Reading {
     Games(usize),
     /// One more input read to its end.
     InputDone,
-    /// The second pass, for truncated copies, begins.
-    SecondPass,
+    /// The second pass, for truncated copies, begins: it reads again so
+    /// many of the inputs (those that may hold one).
+    SecondPass(usize),
 }
 
 /// The groups of copies among the games of `inputs` that `selection` and
@@ -61,70 +66,275 @@ pub fn copies(
     keep: Keep,
     mut progress: impl FnMut(Reading),
 ) -> Groups {
-    let mut collection = Collection::new(kinds);
-    // With truncated: each game's lead and mirrored lead (see `Truncation`).
-    let mut leads: Vec<(u32, u32)> = Vec::new();
+    let mut finder = CopyFinder::new(kinds);
     let read = batch.run(
         inputs,
-        || Annotations::new(selection.checker((Keyer::default(), Lead::new(kinds.min_plies)))),
+        || CopyFinder::visitor(selection, kinds),
         |_, event| {
             match event {
                 Event::Games { first, games } => {
                     progress(Reading::Games(games.len()));
-                    for (k, (judged, annotation)) in games.into_iter().enumerate() {
-                        let checked = judged.game;
-                        let keyed = selector.is_candidate(first + k, judged.matches)
-                            && checked.status != Status::Unreadable;
-                        let (key, lead) = checked.followed;
-                        collection.push(Entry { key: key.filter(|_| keyed).unwrap_or_default(), annotation });
-                        if kinds.truncated {
-                            leads.push(lead.unwrap_or_default());
-                        }
+                    for (k, judged) in games.into_iter().enumerate() {
+                        finder.game(&judged.game, selector.is_candidate(first + k, judged.matches));
                     }
                 }
-                Event::Unreadable(_) => {
-                    collection.push(Entry::default());
-                    if kinds.truncated {
-                        leads.push((0, 0));
-                    }
+                Event::Unreadable(_) => finder.unreadable(),
+                Event::Done => {
+                    finder.input_done();
+                    progress(Reading::InputDone);
                 }
-                Event::Done => progress(Reading::InputDone),
                 Event::NoRecord(_) => {}
             }
             Ok::<(), Infallible>(())
         },
     );
     let Ok(()) = read;
-    if kinds.truncated {
-        let plan = Truncation::plan(&collection, &leads, kinds);
-        drop(leads);
-        let mut game = 0u32;
-        progress(Reading::SecondPass);
-        let read = batch.run(
-            inputs,
-            || plan.scan(),
-            |_, event| {
-                match event {
-                    Event::Games { games, .. } => {
-                        progress(Reading::Games(games.len()));
-                        for found in games {
-                            // A game that is no candidate, or unreadable,
-                            // has no key: its entry is too short to
-                            // contain another.
-                            collection.prefixes(game, &found);
-                            game = game.saturating_add(1);
-                        }
+    finder.find_truncated(batch, inputs, progress);
+    finder.groups(keep)
+}
+
+/// What the first pass of a [`CopyFinder`] makes of a game
+/// ([`CopyFinder::visitor`]): its check, following its main line's key
+/// and its lead and mirrored lead (see [`Lead`]), and how annotated it is
+/// (see [`Annotations`]).
+pub type Keyed = (Checked<(Option<GameKey>, Option<(u32, u32)>)>, u32);
+
+/// Where each input's games stand in a batch's numbering of its games:
+/// every game read, and each input that cannot be read (further) as one
+/// more, in input order, from 0.
+#[derive(Clone, Debug, Default)]
+pub struct Numbering {
+    /// For each input done: the number of games before the next input.
+    ends: Vec<u32>,
+}
+
+impl Numbering {
+    /// The input that holds game `game` (the number of inputs told if
+    /// none does).
+    pub fn input_of(&self, game: u32) -> usize {
+        self.ends.partition_point(|&end| end <= game)
+    }
+
+    /// The number of the first game of input `input`.
+    pub fn first(&self, input: usize) -> u32 {
+        match input.checked_sub(1) {
+            Some(before) => self.ends.get(before).copied().unwrap_or_else(|| self.games()),
+            None => 0,
+        }
+    }
+
+    /// Game `game` as its input (the last told, for a game past the end)
+    /// and its index there, from 0.
+    pub fn place(&self, game: u32) -> (usize, usize) {
+        let input = self.input_of(game).min(self.ends.len().saturating_sub(1));
+        (input, game.saturating_sub(self.first(input)) as usize)
+    }
+
+    /// How many games the inputs told hold.
+    pub fn games(&self) -> u32 {
+        self.ends.last().copied().unwrap_or(0)
+    }
+
+    /// The inputs that hold any of `games`, in input order.
+    pub fn holding(&self, games: impl IntoIterator<Item = u32>) -> Vec<usize> {
+        let mut inputs: Vec<usize> =
+            games.into_iter().map(|g| self.input_of(g)).filter(|&i| i < self.ends.len()).collect();
+        inputs.sort_unstable();
+        inputs.dedup();
+        inputs
+    }
+
+    /// Reads again, with visitors from `make`, the inputs that hold any of
+    /// `games` (in input order), and tells `each` every game of them with
+    /// its number, and `progress` what is read; the inputs must be those
+    /// numbered, read the same way. It stops at the first error `each`
+    /// returns.
+    ///
+    /// # Errors
+    ///
+    /// The first error `each` returns.
+    pub fn reread<V, E>(
+        &self,
+        batch: &Batch,
+        inputs: &[Input],
+        games: impl IntoIterator<Item = u32>,
+        make: impl Fn() -> V + Sync,
+        mut each: impl FnMut(u32, V::Output) -> Result<(), E>,
+        mut progress: impl FnMut(Reading),
+    ) -> Result<(), E>
+    where
+        V: Visitor,
+        V::Output: Send,
+    {
+        let read: Vec<usize> = self.holding(games).into_iter().filter(|&i| i < inputs.len()).collect();
+        let Some(&last) = read.last() else { return Ok(()) };
+        let subset: Vec<Input> = read.iter().map(|&i| inputs[i].clone()).collect();
+        let mut done = 0;
+        batch.run(&subset, make, |_, event| {
+            let first_game = self.first(read.get(done).copied().unwrap_or(last));
+            match event {
+                Event::Games { first, games } => {
+                    progress(Reading::Games(games.len()));
+                    for (k, game) in games.into_iter().enumerate() {
+                        each(first_game.saturating_add((first + k) as u32), game)?;
                     }
-                    Event::Unreadable(_) => game = game.saturating_add(1),
-                    Event::Done => progress(Reading::InputDone),
-                    Event::NoRecord(_) => {}
                 }
-                Ok::<(), Infallible>(())
-            },
+                Event::Done => {
+                    done += 1;
+                    progress(Reading::InputDone);
+                }
+                Event::Unreadable(_) | Event::NoRecord(_) => {}
+            }
+            Ok(())
+        })
+    }
+}
+
+/// The groups of copies of a batch in the making: the first pass over
+/// the batch tells each game's [`Keyed`] (read with
+/// [`visitor`](CopyFinder::visitor)) to [`game`](CopyFinder::game), and
+/// each input that cannot be read and each input's end; then
+/// [`find_truncated`](CopyFinder::find_truncated) reads again what
+/// truncated copies need, and [`groups`](CopyFinder::groups) gives the
+/// groups. [`copies`] is the whole; a command that tells each game as it
+/// is read runs the first pass itself.
+///
+/// ```
+/// use std::sync::Arc;
+/// use qipu::batch::Batch;
+/// use qipu::dedupe::{Keep, Kinds, Verdict};
+/// use qipu::select::{CopyFinder, Selection};
+/// let line = "1. h2e2 h9g7 2. h0g2 i9h9 3. i0h0 b9c7 4. h0h6 c6c5 5. h6g6 a9b9";
+/// let text = format!("{line} *\n\n1. h2e2 *\n\n{line} *\n");
+/// let (kinds, selection) = (Kinds::default(), Arc::new(Selection::default()));
+/// let mut finder = CopyFinder::new(kinds);
+/// for judged in qipu::formats::pgn::read_with(&text, &mut CopyFinder::visitor(&selection, kinds)) {
+///     finder.game(&judged.game, true);
+/// }
+/// finder.input_done();
+/// finder.find_truncated(&Batch::new(), &[], |_| ()); // not looked for: nothing read
+/// let groups = finder.groups(Keep::First);
+/// assert_eq!(groups.verdict(2), Verdict::Copy { group: 0, kept: 0 });
+/// assert_eq!((finder.keyed(), finder.numbering().place(2)), (2, (0, 2)));
+/// ```
+#[derive(Debug)]
+pub struct CopyFinder {
+    kinds: Kinds,
+    collection: Collection,
+    /// With truncated: each game's lead and mirrored lead (see [`Truncation`]).
+    leads: Vec<(u32, u32)>,
+    numbering: Numbering,
+    keyed: u64,
+}
+
+impl CopyFinder {
+    /// A finder of copies by `kinds`, before the first pass.
+    pub fn new(kinds: Kinds) -> CopyFinder {
+        let kinds = Kinds { min_plies: kinds.min_plies.max(1), ..kinds };
+        CopyFinder {
+            kinds,
+            collection: Collection::new(kinds),
+            leads: Vec::new(),
+            numbering: Numbering::default(),
+            keyed: 0,
+        }
+    }
+
+    /// The visitor the first pass reads each game with: the game judged
+    /// by `selection`, its main line keyed and its lead followed (of
+    /// `kinds.min_plies` plies), its annotations counted.
+    pub fn visitor(selection: &Arc<Selection>, kinds: Kinds) -> impl Visitor<Output = Judged<Keyed>> + use<> {
+        let follow = (Keyer::default(), Lead::new(kinds.min_plies.max(1)));
+        let keyed = Annotations::new(selection.checker_keeping(follow, &[]));
+        Map::new(keyed, |(judged, annotation): (Judged<_>, u32)| Judged {
+            matches: judged.matches,
+            key: judged.key,
+            game: (judged.game, annotation),
+        })
+    }
+
+    /// Takes in the first pass's next game: a copy or the copied only if
+    /// it is a `candidate` (and readable), else numbered only.
+    pub fn game(&mut self, (checked, annotation): &Keyed, candidate: bool) {
+        let (key, lead) = checked.followed;
+        let key = key.filter(|_| candidate && checked.status != Status::Unreadable);
+        self.keyed += u64::from(key.is_some_and(|k| k.plies >= self.kinds.min_plies));
+        self.collection.push(Entry { key: key.unwrap_or_default(), annotation: *annotation });
+        if self.kinds.truncated {
+            self.leads.push(lead.unwrap_or_default());
+        }
+    }
+
+    /// Takes in an input that cannot be read (further): one more game,
+    /// never a copy.
+    pub fn unreadable(&mut self) {
+        self.collection.push(Entry::default());
+        if self.kinds.truncated {
+            self.leads.push((0, 0));
+        }
+    }
+
+    /// The first pass is done with an input.
+    pub fn input_done(&mut self) {
+        self.numbering.ends.push(self.collection.len() as u32);
+    }
+
+    /// The pass for truncated copies, once the first is done (nothing if
+    /// they are not looked for): the inputs that hold a game whose lead
+    /// another game shares (or its mirrored lead) are read again with
+    /// `batch`, and each game's prefixes looked up among the whole lines
+    /// (only as long as that may find one). `inputs` are the first
+    /// pass's; `progress` is told [`Reading::SecondPass`] first, then what
+    /// is read.
+    pub fn find_truncated(&mut self, batch: &Batch, inputs: &[Input], mut progress: impl FnMut(Reading)) {
+        if !self.kinds.truncated {
+            return;
+        }
+        let plan = Truncation::plan(&self.collection, &self.leads, self.kinds);
+        self.leads = Vec::new();
+        progress(Reading::SecondPass(self.numbering.holding(plan.holders().iter().copied()).len()));
+        let collection = &mut self.collection;
+        let found = |game: u32, prefixes: Vec<Prefix>| {
+            collection.prefixes(game, &prefixes);
+            Ok::<(), Infallible>(())
+        };
+        let read = self.numbering.reread(
+            batch,
+            inputs,
+            plan.holders().iter().copied(),
+            || plan.scan(),
+            found,
+            progress,
         );
         let Ok(()) = read;
     }
-    collection.groups(keep)
+
+    /// The groups found, each keeping the game `keep` says.
+    pub fn groups(&self, keep: Keep) -> Groups {
+        self.collection.groups(keep)
+    }
+
+    /// The main line's plies of `game` as keyed (0 for a game without a
+    /// key, or not a candidate).
+    pub fn plies(&self, game: u32) -> u32 {
+        self.collection.plies(game)
+    }
+
+    /// How many games taken in are candidates with a key long enough
+    /// to match (`kinds.min_plies` plies or more).
+    pub fn keyed(&self) -> u64 {
+        self.keyed
+    }
+
+    /// Where each input's games stand.
+    pub fn numbering(&self) -> &Numbering {
+        &self.numbering
+    }
+
+    /// The numbering, the games' entries let go.
+    pub fn into_numbering(self) -> Numbering {
+        self.numbering
+    }
 }
 
 /// A reference collection's games, taken in to find copies of them
@@ -189,4 +399,44 @@ pub fn known(batch: &Batch, inputs: &[Input], kinds: Kinds, mut progress: impl F
     );
     let Ok(()) = read;
     known
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dedupe::{Verdict, Why};
+
+    #[test]
+    fn truncated_copies_are_found_in_the_inputs_that_hold_them_only() {
+        let dir = std::env::temp_dir().join(format!("qipu-copies-truncated-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let line = "1. h2e2 h9g7 2. h0g2 i9h9 3. i0h0 b9c7 4. h0h6 c6c5 5. h6g6 a9b9";
+        let longer = format!("{line} 6. g6g7 b9b5 *");
+        // a: a short game and a line; b: unreadable; c: nothing alike;
+        // d: the line made longer, behind another game.
+        std::fs::write(dir.join("a.pgn"), format!("1. h2e2 *\n\n{line} *\n")).unwrap();
+        std::fs::write(dir.join("b.xqf"), "not a record").unwrap();
+        std::fs::write(dir.join("c.pgn"), "1. b2e2 b9c7 2. b0c2 *\n").unwrap();
+        std::fs::write(dir.join("d.pgn"), format!("1. c3c4 *\n\n{longer}\n")).unwrap();
+        let inputs = crate::batch::expand(std::slice::from_ref(&dir)).inputs;
+        let kinds = Kinds { line: true, truncated: true, ..Kinds::default() };
+        let mut told = Vec::new();
+        let groups = copies(
+            &Batch::new(),
+            &inputs,
+            &Arc::new(Selection::default()),
+            &Selector::default(),
+            kinds,
+            Keep::First,
+            |r| told.push(r),
+        );
+        // Games: a 0, a 1, b (one), c 0, d 0, d 1; a and d only, which
+        // hold the two games of the same lead, are read again.
+        assert_eq!(groups.verdict(1), Verdict::Copy { group: 0, kept: 5 });
+        assert_eq!(groups.groups()[0].members.iter().map(|m| m.game).collect::<Vec<_>>(), [1, 5]);
+        assert_eq!(groups.groups()[0].members[0].link.map(|l| l.why), Some(Why::Truncated));
+        let second = told.iter().position(|r| *r == Reading::SecondPass(2)).unwrap();
+        assert_eq!(told[second + 1..].iter().filter(|&&r| r == Reading::InputDone).count(), 2);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -36,7 +36,7 @@ mod probe;
 use std::borrow::Cow;
 use std::sync::Arc;
 
-pub use copies::{Known, Reading, copies, known};
+pub use copies::{CopyFinder, Keyed, Known, Numbering, Reading, copies, known};
 pub use criteria::{
     CountRange, CriterionError, DateRange, EccoSet, GameNumbers, Material, MaterialPattern, PartialDate,
 };

@@ -76,7 +76,9 @@ pub fn push_opcode(out: &mut String, name: &str, operands: &[Operand<'_>]) {
     for operand in operands {
         out.push(' ');
         match *operand {
-            Operand::Number(n) => push_number(out, n),
+            Operand::Number(n) => {
+                out.extend(crate::text::decimal(n, &mut [0; 20]).iter().map(|&d| char::from(d)))
+            }
             Operand::Word(word) if is_word(word) => out.push_str(word),
             Operand::Word(text) | Operand::Text(text) => push_quoted(out, text),
         }
@@ -90,24 +92,6 @@ fn is_opcode_name(name: &str) -> bool {
     let bytes = name.as_bytes();
     bytes.first().is_some_and(u8::is_ascii_alphabetic)
         && bytes.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_')
-}
-
-/// Appends the decimal digits of `n`.
-fn push_number(out: &mut String, n: u64) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut n = n;
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    for &d in &digits[at..] {
-        out.push(char::from(d));
-    }
 }
 
 /// Whether `word` can be written unquoted.
