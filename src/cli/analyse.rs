@@ -15,7 +15,7 @@ use qipu::engine::protocol::{Limit, Protocol};
 use qipu::engine::{Analysed, Counts, EngineConfig, Pool, PoolConfig, SearchStore};
 use qipu::formats::write::{WriteFormat, WriteOptions};
 use qipu::formats::{self, ccbridge};
-use qipu::output::{Destination, DestinationError, Game, InputFiles, Refused};
+use qipu::output::{Destination, DestinationError, InputFiles, Refused, WrittenGame};
 use qipu::record::eval::{EvalStyle, Evaluation, Score};
 use qipu::record::visit::Map;
 use qipu::record::{Record, RecordBuilder};
@@ -431,7 +431,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
             return Ok(());
         }
         let mut file = None;
-        let named = Game { title: record.tag("Title"), ..Game::new(&[], &meta.source, index) };
+        let named = WrittenGame { title: record.tag("Title"), ..WrittenGame::new(&[], &meta.source, index) };
         if let Some(path) = run.out.name_file(&named) {
             // With --resume, a game whose file is there is kept.
             if args.resume && path.exists() {
@@ -618,8 +618,11 @@ impl Run<'_, '_> {
             return Ok(());
         }
         let title = record.tag("Title");
-        let game =
-            Game { title, file: tag.file.as_deref(), ..Game::new(&written.bytes, &tag.source, tag.index) };
+        let game = WrittenGame {
+            title,
+            file: tag.file.as_deref(),
+            ..WrittenGame::new(&written.bytes, &tag.source, tag.index)
+        };
         match self.out.write(game).and_then(|()| self.out.flush()) {
             Ok(()) => {}
             Err(DestinationError::File { path, source }) => {

@@ -127,26 +127,25 @@ fn named(e: io::Error, path: &Path) -> io::Error {
 
 /// How the games of a split are shared out among its files.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Split {
+pub enum SplitRule {
     /// This many games a file (at least 1): `NAME-0001.EXT`,
     /// `NAME-0002.EXT`, … (four digits, or as many as the last number
     /// needs, so that the names sort in order).
     Every(usize),
-    /// A file per value ([`Game::value`]; none: `unknown`):
+    /// A file per value ([`WrittenGame::value`]; none: `unknown`):
     /// `NAME-VALUE.EXT`, the value made safe for every file system.
     /// Values that give the same name (the same but for case, cut alike)
     /// share a file, named after the first seen.
     ByValue,
     /// A file per input, named after the stem of the game's source, as
-    /// [`Split::ByValue`] names them.
+    /// [`SplitRule::ByValue`] names them.
     BySource,
 }
 
 /// What a split by value makes one file per value of ([`SplitKey::value`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum SplitKey {
-    /// The ECCO tag (with --set-ecco, the code computed from the moves).
+    /// The ECCO tag.
     Ecco,
     /// The Event tag.
     Event,
@@ -185,10 +184,10 @@ impl SplitKey {
     }
 
     /// The split that makes a file per value of the key.
-    pub fn split(self) -> Split {
+    pub fn split(self) -> SplitRule {
         match self {
-            SplitKey::Source => Split::BySource,
-            _ => Split::ByValue,
+            SplitKey::Source => SplitRule::BySource,
+            _ => SplitRule::ByValue,
         }
     }
 }
@@ -207,9 +206,9 @@ const DIGITS: usize = 4;
 
 /// One game to write, and what names its place: its bytes, its `Title`
 /// (a folder's file name, its name in a library or page), where it was
-/// read, which line of it it is, and its value for [`Split::ByValue`].
+/// read, which line of it it is, and its value for [`SplitRule::ByValue`].
 #[derive(Copy, Clone, Debug, Default)]
-pub struct Game<'g> {
+pub struct WrittenGame<'g> {
     /// The game as written.
     pub bytes: &'g [u8],
     /// Its `Title` tag (or its name in a viewer page).
@@ -220,16 +219,16 @@ pub struct Game<'g> {
     pub index: usize,
     /// The id of the line it is, for a variation written as a game.
     pub line: Option<&'g str>,
-    /// Its value for [`Split::ByValue`].
+    /// Its value for [`SplitRule::ByValue`].
     pub value: Option<&'g str>,
     /// The file named for it earlier by [`Destination::name_file`].
     pub file: Option<&'g Path>,
 }
 
-impl<'g> Game<'g> {
+impl<'g> WrittenGame<'g> {
     /// Game `index` of `source`, written as `bytes`.
-    pub fn new(bytes: &'g [u8], source: &'g str, index: usize) -> Game<'g> {
-        Game { bytes, source, index, ..Game::default() }
+    pub fn new(bytes: &'g [u8], source: &'g str, index: usize) -> WrittenGame<'g> {
+        WrittenGame { bytes, source, index, ..WrittenGame::default() }
     }
 }
 
@@ -271,11 +270,11 @@ impl DestinationError {
 /// library, a viewer page).
 ///
 /// ```
-/// use qipu::output::{Destination, Game, InputFiles};
+/// use qipu::output::{Destination, WrittenGame, InputFiles};
 /// let dir = std::env::temp_dir().join(format!("qipu-destination-doc-{}", std::process::id()));
 /// let mut folder = Destination::folder(&dir, "pgn", false, InputFiles::default()).unwrap();
-/// folder.write(Game { title: Some("决赛"), ..Game::new(b"1. h2e2 *\n", "games.pgn", 0) }).unwrap();
-/// folder.write(Game::new(b"1. c3c4 *\n", "games.pgn", 1)).unwrap();
+/// folder.write(WrittenGame { title: Some("决赛"), ..WrittenGame::new(b"1. h2e2 *\n", "games.pgn", 0) }).unwrap();
+/// folder.write(WrittenGame::new(b"1. c3c4 *\n", "games.pgn", 1)).unwrap();
 /// folder.finish().unwrap();
 /// assert_eq!(std::fs::read(dir.join("决赛.pgn")).unwrap(), b"1. h2e2 *\n");
 /// assert!(dir.join("games-2.pgn").exists());
@@ -283,7 +282,7 @@ impl DestinationError {
 ///
 /// let mut text = Vec::new();
 /// let mut one = Destination::stream(&mut text);
-/// one.write(Game::new(b"1. h2e2 *\n", "games.pgn", 0)).unwrap();
+/// one.write(WrittenGame::new(b"1. h2e2 *\n", "games.pgn", 0)).unwrap();
 /// one.finish().unwrap();
 /// assert_eq!(text, b"1. h2e2 *\n");
 /// ```
@@ -339,8 +338,8 @@ struct Folder {
 /// The files of a split, being written.
 struct SplitFiles {
     parts: Parts,
-    how: Split,
-    /// How many games the last file holds ([`Split::Every`]).
+    how: SplitRule,
+    /// How many games the last file holds ([`SplitRule::Every`]).
     in_last: usize,
     /// The part of each name folded to lower case (by value).
     by_name: HashMap<String, usize>,
@@ -380,7 +379,7 @@ impl<'a> Destination<'a> {
     /// [`OutputError::TooLong`] (no room in the name for a value).
     pub fn split(
         base: &Path,
-        how: Split,
+        how: SplitRule,
         force: bool,
         inputs: InputFiles,
     ) -> Result<Destination<'a>, OutputError> {
@@ -446,7 +445,7 @@ impl<'a> Destination<'a> {
     }
 
     /// The split's rule, for a split.
-    pub fn split_rule(&self) -> Option<Split> {
+    pub fn split_rule(&self) -> Option<SplitRule> {
         match &self.to {
             To::Split(split) => Some(split.how),
             _ => None,
@@ -475,8 +474,8 @@ impl<'a> Destination<'a> {
 
     /// For a folder, the file `game` goes into, its name given now (a
     /// program that checks a file before writing it); write the game with
-    /// it in [`Game::file`]. `None` for other destinations.
-    pub fn name_file(&mut self, game: &Game) -> Option<PathBuf> {
+    /// it in [`WrittenGame::file`]. `None` for other destinations.
+    pub fn name_file(&mut self, game: &WrittenGame) -> Option<PathBuf> {
         match &mut self.to {
             To::Folder(folder) => Some(folder.name(game)),
             _ => None,
@@ -492,7 +491,7 @@ impl<'a> Destination<'a> {
     /// [`DestinationError::File`] when a folder's file or its folder
     /// cannot be written (the others may be), [`DestinationError::Parts`]
     /// for a split.
-    pub fn write(&mut self, game: Game) -> Result<(), DestinationError> {
+    pub fn write(&mut self, game: WrittenGame) -> Result<(), DestinationError> {
         match &mut self.to {
             To::One(stream) => stream.write_all(game.bytes).map_err(DestinationError::Output),
             To::Split(split) => Ok(split.write(&game)?),
@@ -611,7 +610,7 @@ fn write_new(path: &Path, bytes: &[u8], force: bool, inputs: &InputFiles) -> Res
 
 impl Folder {
     /// The file of `game`, its name given now.
-    fn name(&mut self, game: &Game) -> PathBuf {
+    fn name(&mut self, game: &WrittenGame) -> PathBuf {
         let below = self.folder_of.get(game.source);
         let key = below.map_or_else(String::new, |f| f.to_string_lossy().to_lowercase());
         let names = self.names.entry(key).or_default();
@@ -622,7 +621,7 @@ impl Folder {
         }
     }
 
-    fn write(&mut self, game: &Game) -> Result<(), DestinationError> {
+    fn write(&mut self, game: &WrittenGame) -> Result<(), DestinationError> {
         let path = match game.file {
             Some(file) => file.to_path_buf(),
             None => self.name(game),
@@ -638,11 +637,11 @@ impl Folder {
 }
 
 impl SplitFiles {
-    /// Writes a game into its file: the next of [`Split::Every`], or that
+    /// Writes a game into its file: the next of [`SplitRule::Every`], or that
     /// of its value.
-    fn write(&mut self, game: &Game) -> Result<(), OutputError> {
+    fn write(&mut self, game: &WrittenGame) -> Result<(), OutputError> {
         let k = match self.how {
-            Split::Every(n) => {
+            SplitRule::Every(n) => {
                 if self.parts.is_empty() || self.in_last >= n.max(1) {
                     self.in_last = 0;
                     let label = format!("{:0DIGITS$}", self.parts.len() + 1);
@@ -651,10 +650,10 @@ impl SplitFiles {
                 self.in_last += 1;
                 self.parts.len() - 1
             }
-            Split::ByValue | Split::BySource => {
+            SplitRule::ByValue | SplitRule::BySource => {
                 let stem;
                 let value = match self.how {
-                    Split::BySource => {
+                    SplitRule::BySource => {
                         stem = source_stem(game.source);
                         Some(stem.as_str())
                     }
@@ -677,7 +676,7 @@ impl SplitFiles {
 
     /// Completes the files and names them; returns them in order.
     fn finish(mut self) -> Result<Vec<PathBuf>, OutputError> {
-        if let Split::Every(_) = self.how {
+        if let SplitRule::Every(_) = self.how {
             let width = self.parts.len().to_string().len().max(DIGITS);
             if width > DIGITS {
                 for k in 0..self.parts.len() {
@@ -735,9 +734,10 @@ mod tests {
     fn a_split_by_count_numbers_its_files() {
         let dir = dir("split");
         let mut out =
-            Destination::split(&dir.join("all.pgn"), Split::Every(2), false, InputFiles::default()).unwrap();
+            Destination::split(&dir.join("all.pgn"), SplitRule::Every(2), false, InputFiles::default())
+                .unwrap();
         for k in 0..3 {
-            out.write(Game::new(format!("{k}\n").as_bytes(), "a.pgn", k)).unwrap();
+            out.write(WrittenGame::new(format!("{k}\n").as_bytes(), "a.pgn", k)).unwrap();
         }
         let files = out.finish().unwrap().files;
         assert_eq!(files, [dir.join("all-0001.pgn"), dir.join("all-0002.pgn")]);
@@ -748,9 +748,10 @@ mod tests {
     fn a_split_by_value_shares_files_among_values_alike() {
         let dir = dir("split-by");
         let mut out =
-            Destination::split(&dir.join("all.pgn"), Split::ByValue, false, InputFiles::default()).unwrap();
+            Destination::split(&dir.join("all.pgn"), SplitRule::ByValue, false, InputFiles::default())
+                .unwrap();
         for (k, value) in [Some("Xu"), None, Some("xu")].into_iter().enumerate() {
-            out.write(Game { value, ..Game::new(b"g\n", "a.pgn", k) }).unwrap();
+            out.write(WrittenGame { value, ..WrittenGame::new(b"g\n", "a.pgn", k) }).unwrap();
         }
         let files = out.finish().unwrap().files;
         assert_eq!(files, [dir.join("all-Xu.pgn"), dir.join("all-unknown.pgn")]);
@@ -762,12 +763,13 @@ mod tests {
         let dir = dir("folder");
         std::fs::write(dir.join("a.xqf"), b"theirs").unwrap();
         let mut out = Destination::folder(&dir, "xqf", false, InputFiles::default()).unwrap();
-        let e = out.write(Game { title: Some("a"), ..Game::new(b"ours", "g.pgn", 0) }).unwrap_err();
+        let e =
+            out.write(WrittenGame { title: Some("a"), ..WrittenGame::new(b"ours", "g.pgn", 0) }).unwrap_err();
         assert!(matches!(&e, DestinationError::File { path, .. } if *path == dir.join("a.xqf")));
         assert_eq!(e.io().and_then(Refused::of), Some(Refused::Exists));
-        let named = out.name_file(&Game::new(b"", "g.pgn", 1)).unwrap();
+        let named = out.name_file(&WrittenGame::new(b"", "g.pgn", 1)).unwrap();
         assert_eq!(named, dir.join("g-2.xqf"));
-        out.write(Game { file: Some(&named), ..Game::new(b"ours", "g.pgn", 1) }).unwrap();
+        out.write(WrittenGame { file: Some(&named), ..WrittenGame::new(b"ours", "g.pgn", 1) }).unwrap();
         assert_eq!(std::fs::read(&named).unwrap(), b"ours");
     }
 
@@ -778,7 +780,7 @@ mod tests {
         let mut out = Destination::library(&path, false, InputFiles::default()).unwrap();
         let record = crate::formats::pgn::read("[Title \"决赛\"]\n1. h2e2 h9g7 *\n").remove(0);
         let cbr = crate::formats::ccbridge::write_cbr(&record).unwrap().bytes;
-        out.write(Game { title: Some("决赛"), ..Game::new(&cbr, "g.pgn", 0) }).unwrap();
+        out.write(WrittenGame { title: Some("决赛"), ..WrittenGame::new(&cbr, "g.pgn", 0) }).unwrap();
         assert!(!path.exists());
         assert_eq!(out.collected(), 1);
         out.finish().unwrap();
@@ -801,7 +803,9 @@ mod tests {
         }
         let mut full = Full;
         let mut out = Destination::stream(&mut full);
-        let Err(DestinationError::Output(e)) = out.write(Game::new(b"x", "a.pgn", 0)) else { panic!() };
+        let Err(DestinationError::Output(e)) = out.write(WrittenGame::new(b"x", "a.pgn", 0)) else {
+            panic!()
+        };
         assert_eq!(e.kind(), io::ErrorKind::StorageFull);
         assert!(e.to_string().starts_with("standard output: "), "{e}");
     }

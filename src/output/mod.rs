@@ -33,7 +33,7 @@ mod inputs;
 pub mod names;
 mod parts;
 
-pub use destination::{Destination, DestinationError, Finished, Game, Split, SplitKey, Stream};
+pub use destination::{Destination, DestinationError, Finished, SplitKey, SplitRule, Stream, WrittenGame};
 pub use inputs::InputFiles;
 pub use parts::{OutputError, Parts};
 

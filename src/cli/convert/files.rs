@@ -15,7 +15,7 @@ use qipu::analysis::prepare::ResultFix;
 use qipu::batch::{Input, ProblemLine};
 use qipu::formats::write::{WriteError, WriteFormat, WriteOptions, Written};
 use qipu::formats::{self, html};
-use qipu::output::{Destination, DestinationError, Game, Refused};
+use qipu::output::{Destination, DestinationError, Refused, WrittenGame};
 use qipu::record::replay::ReplayError;
 use qipu::record::visit::Map;
 use qipu::record::{Record, RecordBuilder, Warning};
@@ -135,7 +135,11 @@ fn run(
                     return false;
                 }
             };
-            let game = Game { title: title.as_deref(), line, ..Game::new(&bytes, &meta.source, index) };
+            let game = WrittenGame {
+                title: title.as_deref(),
+                line,
+                ..WrittenGame::new(&bytes, &meta.source, index)
+            };
             match dest.write(game) {
                 Ok(()) => {
                     // A collection's games are written with it, at the end.

@@ -8,9 +8,43 @@ use std::path::{Path, PathBuf};
 
 use crate::cli::Failure;
 use crate::cli::output::{InputFiles, OutputError, told_parts};
-use qipu::output::{Destination, Split};
+use qipu::output::{Destination, SplitRule};
 
-pub use qipu::output::SplitKey;
+/// What `--split-by` makes one file per value of.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SplitKey {
+    /// The ECCO tag (with --set-ecco, the code computed from the moves).
+    Ecco,
+    /// The Event tag.
+    Event,
+    /// The result: 1-0, 0-1, draw or unknown.
+    Result,
+    /// The Red tag (Red's player).
+    Red,
+    /// The Black tag (Black's player).
+    Black,
+    /// The first four-digit year of the Date tag.
+    Year,
+    /// The input file's name without its extension.
+    Source,
+}
+
+impl SplitKey {
+    /// The library's key ([`qipu::output::SplitKey::value`] gives a game's
+    /// value).
+    pub fn key(self) -> qipu::output::SplitKey {
+        use qipu::output::SplitKey as Key;
+        match self {
+            SplitKey::Ecco => Key::Ecco,
+            SplitKey::Event => Key::Event,
+            SplitKey::Result => Key::Result,
+            SplitKey::Red => Key::Red,
+            SplitKey::Black => Key::Black,
+            SplitKey::Year => Key::Year,
+            SplitKey::Source => Key::Source,
+        }
+    }
+}
 
 /// The split asked for, if any, into files named after `output`.
 pub fn destination<'a>(
@@ -23,8 +57,8 @@ pub fn destination<'a>(
     let how = match (every, by) {
         (None, None) => return Ok(None),
         (Some(0), _) => return Err(Failure::usage("--split must be at least 1")),
-        (Some(n), _) => Split::Every(n),
-        (None, Some(key)) => key.split(),
+        (Some(n), _) => SplitRule::Every(n),
+        (None, Some(key)) => key.key().split(),
     };
     let Some(output) = output else {
         return Err(Failure::usage("--split and --split-by write files: give -o NAME.EXT"));

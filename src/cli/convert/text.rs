@@ -12,7 +12,7 @@ use qipu::analysis::prepare::ResultFix;
 use qipu::batch::ProblemLine;
 use qipu::formats::write::WriteError;
 use qipu::formats::{self, encoding::Encoding};
-use qipu::output::{Destination, DestinationError, Game};
+use qipu::output::{Destination, DestinationError, WrittenGame};
 use qipu::record::replay::ReplayError;
 use qipu::record::shape;
 use qipu::record::visit::Map;
@@ -45,7 +45,7 @@ pub(super) fn run(
         Some(split) => split,
         None => Destination::one(Sink::open(output, args.force, inputs, stdout)?.into_stream()),
     };
-    let split_by = args.split_by.filter(|_| out.split_rule().is_some());
+    let split_by = args.split_by.map(split::SplitKey::key).filter(|_| out.split_rule().is_some());
     let mut chooser = crate::cli::select::Chooser::new(&args.select)?;
     let selection = chooser.selection().clone();
     let batch = args.read.batch()?;
@@ -123,7 +123,7 @@ pub(super) fn run(
             match bytes {
                 Ok(written) => {
                     let bytes = &written.bytes;
-                    let game = Game { value, ..Game::new(bytes, &meta.source, index) };
+                    let game = WrittenGame { value, ..WrittenGame::new(bytes, &meta.source, index) };
                     match &mut rejected {
                         Some(r) if to_rejected => r.write(game).map_err(failed)?,
                         None if to_rejected => return Ok(false),
