@@ -15,7 +15,9 @@ use qipu::batch::{Batch, ConductReport, Input, Report, RulingReport, Status};
 use qipu::formats::encoding::Encoding;
 use qipu::formats::write::{Unmappable, WriteFormat, WriteOptions};
 use qipu::formats::{self, xqf};
-use qipu::output::{Destination, DestinationError, Game, InputFiles, Refused, Split, SplitKey, Stream};
+use qipu::output::{
+    Destination, DestinationError, InputFiles, Refused, SplitKey, SplitRule, Stream, WrittenGame,
+};
 use qipu::record::GameResult;
 use qipu::select::Judged;
 
@@ -315,7 +317,7 @@ pub fn convert<'py>(
     let split = match (split, split_by) {
         (Some(_), Some(_)) => return Err(PyValueError::new_err("give split or split_by, not both")),
         (Some(0), _) => return Err(PyValueError::new_err("split must be at least 1")),
-        (Some(n), None) => Some((Split::Every(n), None)),
+        (Some(n), None) => Some((SplitRule::Every(n), None)),
         (None, Some(key)) => {
             let key = split_key(key)?;
             Some((key.split(), Some(key)))
@@ -444,10 +446,10 @@ pub fn convert<'py>(
             for w in &written.warnings {
                 counts.warnings.push(format!("{}: game {}: {w}", meta.source, index + 1));
             }
-            let game = Game {
+            let game = WrittenGame {
                 title: title.as_deref(),
                 value: value.as_deref(),
-                ..Game::new(&written.bytes, &meta.source, index)
+                ..WrittenGame::new(&written.bytes, &meta.source, index)
             };
             let into = match &mut rejected {
                 Some(r) if to_rejected => r,
