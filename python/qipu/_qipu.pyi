@@ -320,6 +320,9 @@ def convert(
     set_ecco: bool = False,
     xqf_version: int = 10,
     force: bool = False,
+    split: Optional[int] = None,
+    split_by: Optional[str] = None,
+    rejected: Optional[_Path] = None,
     jobs: Optional[int] = None,
     encoding: Optional[str] = None,
     **select: Any,
@@ -327,9 +330,15 @@ def convert(
     """Writes the selected games as ``qipu convert --to TO -o OUTPUT`` does; returns the counts.
 
     ``to`` is ``pgn``, ``json``, ``dhtmlxq`` or ``uci`` (one file, written whole, never over an
-    input, over another file only with ``force``), or ``xqf`` (a file per game into the folder
-    ``output``). The counts: ``games``, ``valid``, ``illegal``, ``unreadable``, ``written``,
-    ``not_written`` (why each game that could not be written was not) and ``warnings`` (what the
-    format could not keep of a game written, as ``convert`` tells it: a tag without a field, a
-    name cut to its field).
+    input, over another file only with ``force``), ``cbl`` (one library) or ``html`` (one viewer
+    page), or ``xqf``, ``cbr`` or ``pfc`` (a file per game into the folder ``output``, in the
+    folders that mirror where the inputs were found). A text target is split into files named
+    after ``output`` with ``split`` (that many games a file: ``NAME-0001.EXT``, ...) or
+    ``split_by`` (``ecco``, ``event``, ``result``, ``red``, ``black``, ``year`` or ``source``:
+    ``NAME-VALUE.EXT``); with ``rejected``, the games left out by the selection and the illegal
+    games go into that file instead. The counts: ``games``, ``valid``, ``illegal``,
+    ``unreadable``, ``written``, ``rejected`` (games written into ``rejected``), ``not_written``
+    (why each game that could not be written was not), ``warnings`` (what the format could not
+    keep of a game written, as ``convert`` tells it: a tag without a field, a name cut to its
+    field) and ``files`` (the files of a split, in the order started).
     """

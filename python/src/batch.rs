@@ -15,8 +15,9 @@ use qipu::batch::{Batch, ConductReport, Input, Report, RulingReport, Status};
 use qipu::formats::encoding::Encoding;
 use qipu::formats::write::{Unmappable, WriteFormat, WriteOptions};
 use qipu::formats::{self, xqf};
-use qipu::output::names::FileNames;
-use qipu::output::{InputFiles, OutputFile, Refused};
+use qipu::output::{
+    Destination, DestinationError, InputFiles, Refused, SplitKey, SplitRule, Stream, WrittenGame,
+};
 use qipu::record::GameResult;
 use qipu::select::Judged;
 
@@ -249,19 +250,27 @@ pub fn fen_columns<'py>(
     columns.into_dict(py)
 }
 
-/// Writes every selected game of `paths` into the file `output`, as
-/// `qipu convert --to TO -o OUTPUT` does: `pgn` (moves in `notation`),
-/// `json`, `dhtmlxq` or `uci`, in `output_encoding` (`utf-8`, `gbk` or
-/// `big5`); or `xqf`: a file per game (version `xqf_version`, 10 or 18)
-/// into the folder `output`, named as the command names them. Games that
-/// cannot be read are not written; a game with a wrong move is, its moves
-/// from there on as written. Each file is written whole or not at all,
-/// never over one of the inputs, and over another file only with `force`. Returns the counts: `games`, `valid`, `illegal`,
-/// `unreadable`, `written`, `not_written` (why each game that could
-/// not be written was not) and `warnings` (what the format could not keep
-/// of a game written: a tag without a field, a name cut).
+/// Writes every selected game of `paths` as `qipu convert --to TO -o
+/// OUTPUT` does: into the file `output` (`pgn` with moves in `notation`,
+/// `json`, `dhtmlxq` or `uci`, in `output_encoding`: `utf-8`, `gbk` or
+/// `big5`; `cbl`: one library; `html`: one viewer page), or a file per
+/// game into the folder `output` (`xqf`, version `xqf_version` 10 or 18;
+/// `cbr`; `pfc`), named as the command names them, in the folders that
+/// mirror where the inputs were found. A text target can be split: every
+/// `split` games (`OUTPUT-0001.EXT`, …) or by `split_by` (`ecco`,
+/// `event`, `result`, `red`, `black`, `year`, `source`: `OUTPUT-VALUE.EXT`);
+/// and with `rejected`, the games left out and the illegal games go into
+/// that file instead. Games that cannot be read are not written; a game
+/// with a wrong move is, its moves from there on as written. Each file is
+/// written whole or not at all, never over one of the inputs, and over
+/// another file only with `force`. Returns the counts: `games`, `valid`,
+/// `illegal`, `unreadable`, `written`, `rejected` (games written into
+/// `rejected`), `not_written` (why each game that could not be written
+/// was not), `warnings` (what the format could not keep of a game
+/// written: a tag without a field, a name cut) and `files` (the files of
+/// a split, in the order started).
 #[pyfunction]
-#[pyo3(signature = (paths, *, to, output, notation = "chinese", output_encoding = "utf-8", set_ecco = false, xqf_version = 10, force = false, jobs = None, encoding = None, **select))]
+#[pyo3(signature = (paths, *, to, output, notation = "chinese", output_encoding = "utf-8", set_ecco = false, xqf_version = 10, force = false, split = None, split_by = None, rejected = None, jobs = None, encoding = None, **select))]
 #[allow(clippy::too_many_arguments)]
 pub fn convert<'py>(
     py: Python<'py>,
@@ -273,6 +282,9 @@ pub fn convert<'py>(
     set_ecco: bool,
     xqf_version: u8,
     force: bool,
+    split: Option<usize>,
+    split_by: Option<&str>,
+    rejected: Option<PathBuf>,
     jobs: Option<usize>,
     encoding: Option<&str>,
     select: Option<&Bound<'py, PyDict>>,
@@ -283,9 +295,34 @@ pub fn convert<'py>(
         "dhtmlxq" => WriteFormat::Dhtmlxq,
         "uci" => WriteFormat::Uci,
         "xqf" => WriteFormat::Xqf,
+        "cbr" | "cbl" => WriteFormat::Cbr,
+        "pfc" => WriteFormat::Pfc,
+        "html" => WriteFormat::Html,
         _ => {
-            return Err(PyValueError::new_err(format!("to={to:?}: expected pgn, json, dhtmlxq, uci or xqf")));
+            return Err(PyValueError::new_err(format!(
+                "to={to:?}: expected pgn, json, dhtmlxq, uci, xqf, cbr, pfc, cbl or html"
+            )));
         }
+    };
+    let text =
+        matches!(format, WriteFormat::Pgn | WriteFormat::Json | WriteFormat::Dhtmlxq | WriteFormat::Uci);
+    if !text && (split.is_some() || split_by.is_some()) {
+        return Err(PyValueError::new_err(format!(
+            "to={to:?}: split and split_by are for pgn, json, dhtmlxq and uci"
+        )));
+    }
+    if !text && rejected.is_some() {
+        return Err(PyValueError::new_err(format!("to={to:?}: rejected is for pgn, json, dhtmlxq and uci")));
+    }
+    let split = match (split, split_by) {
+        (Some(_), Some(_)) => return Err(PyValueError::new_err("give split or split_by, not both")),
+        (Some(0), _) => return Err(PyValueError::new_err("split must be at least 1")),
+        (Some(n), None) => Some((SplitRule::Every(n), None)),
+        (None, Some(key)) => {
+            let key = split_key(key)?;
+            Some((key.split(), Some(key)))
+        }
+        (None, None) => None,
     };
     let xqf_version = match xqf_version {
         10 => xqf::Version::V10,
@@ -297,33 +334,63 @@ pub fn convert<'py>(
         Some(e @ (Encoding::Utf8 | Encoding::Gb18030 | Encoding::Big5)) => e,
         _ => return Err(PyValueError::new_err("output_encoding must be utf-8, gbk or big5")),
     };
-    let options = WriteOptions {
-        format,
-        notation: names::notation(notation)?,
-        xqf_version,
-        encoding: encoding_out,
-        unmappable: Unmappable::Error,
+    if matches!(format, WriteFormat::Pfc | WriteFormat::Html) && encoding_out != Encoding::Utf8 {
+        return Err(PyValueError::new_err(format!("to={to:?} writes utf-8 only: leave out output_encoding")));
+    }
+    let notation = names::notation(notation)?;
+    let options = match to {
+        // As the command: a library's games are CBR records of the defaults.
+        "cbl" => WriteOptions::new(WriteFormat::Cbr),
+        _ => WriteOptions {
+            format,
+            // The command writes the files of a game in simplified Chinese.
+            notation: if text { notation } else { WriteOptions::new(format).notation },
+            xqf_version,
+            encoding: encoding_out,
+            unmappable: Unmappable::Error,
+        },
     };
-    let Run { inputs, batch, mut chooser } = Run::new(paths, jobs, encoding, select)?;
+    let (inputs, within) = crate::inputs::inputs_within(paths)?;
+    let batch = Batch::new().threads(names::jobs(jobs)?).encoding(names::encoding(encoding)?);
+    let mut chooser = Chooser::new(select)?;
     let input_files = InputFiles::of(&inputs);
-    let mut dest = match format {
-        WriteFormat::Xqf => {
-            if std::fs::metadata(&output).is_ok_and(|m| !m.is_dir()) {
-                return Err(PyOSError::new_err(format!(
-                    "{}: to=\"xqf\" writes a file per game into a folder: this is no folder",
-                    output.display()
-                )));
-            }
-            Dest::Folder { dir: output.clone(), names: FileNames::default() }
-        }
-        _ => Dest::One(create(&output, &input_files, force).map_err(PyOSError::new_err)?),
-    };
+    if rejected.as_deref().is_some_and(|r| r == output) {
+        return Err(PyValueError::new_err("rejected needs a file of its own"));
+    }
+    let folder = matches!(to, "xqf" | "cbr" | "pfc");
+    if folder && std::fs::metadata(&output).is_ok_and(|m| !m.is_dir()) {
+        return Err(PyOSError::new_err(format!(
+            "{}: to={to:?} writes a file per game into a folder: this is no folder",
+            output.display()
+        )));
+    }
+    let ext = to.to_string();
+    let key = split.and_then(|(_, key)| key);
+    let html = format == WriteFormat::Html;
     let counts = py.detach(move || -> std::io::Result<Counts> {
+        // Made here: a destination that writes into a stream is not sent
+        // between threads.
+        let refused = |path: &Path, e: std::io::Error| std::io::Error::new(e.kind(), told(path, &e));
+        let mut rejected = match &rejected {
+            Some(path) => Some(Destination::file(path, force, &input_files).map_err(|e| refused(path, e))?),
+            None => None,
+        };
+        let mut dest = match (ext.as_str(), split) {
+            ("xqf" | "cbr" | "pfc", _) => Destination::folder(&output, &ext, force, input_files.clone())
+                .map_err(|e| refused(&output, e))?
+                .mirroring(&inputs, &within),
+            ("cbl", _) => {
+                Destination::library(&output, force, input_files.clone()).map_err(|e| refused(&output, e))?
+            }
+            ("html", _) => Destination::page(
+                Stream::create(&output, force, &input_files).map_err(|e| refused(&output, e))?,
+            ),
+            (_, Some((how, _))) => Destination::split(&output, how, force, input_files.clone())
+                .map_err(|e| std::io::Error::other(e.to_string()))?,
+            _ => Destination::file(&output, force, &input_files).map_err(|e| refused(&output, e))?,
+        };
         let selection = chooser.selection();
         let mut counts = Counts::default();
-        if let Dest::Folder { dir, .. } = &dest {
-            std::fs::create_dir_all(dir)?;
-        }
         let make = || {
             qipu::record::visit::Map::new(
                 qipu::record::RecordBuilder::default(),
@@ -332,15 +399,23 @@ pub fn convert<'py>(
                     let status = Status::of(record.unreadable().is_some(), record.replayed());
                     let shape = qipu::record::shape::Shape::default();
                     qipu::analysis::prepare::prepare(&mut record, &shape, set_ecco);
-                    let bytes = (status != Status::Unreadable)
-                        .then(|| formats::write::write_with_warnings(&record, &options));
-                    let title = record.tag("Title").map(str::to_string);
-                    Judged { matches: judged.matches, key: judged.key, game: (status, bytes, title) }
+                    let made = (status != Status::Unreadable).then(|| {
+                        if html {
+                            let game = formats::html::game(&record, notation);
+                            let bytes = game.data.into_bytes();
+                            (Ok(formats::write::Written { bytes, warnings: Vec::new() }), Some(game.label))
+                        } else {
+                            let title = record.tag("Title").map(str::to_string);
+                            (formats::write::write_with_warnings(&record, &options), title)
+                        }
+                    });
+                    let value = key.and_then(|k| k.value(&record));
+                    Judged { matches: judged.matches, key: judged.key, game: (status, made, value) }
                 },
             )
         };
-        chooser.pass(&batch, &inputs, make, |meta, taken| {
-            let (index, (status, bytes, title)) = match taken {
+        chooser.pass_all(&batch, &inputs, make, |meta, taken, selected| {
+            let (index, (status, made, value)) = match taken {
                 Taken::Game { index, game } => (index, game),
                 Taken::Unreadable(_) => {
                     counts.count(Status::Unreadable);
@@ -348,38 +423,58 @@ pub fn convert<'py>(
                 }
                 Taken::NoRecord(_) => return Ok(()),
             };
-            counts.count(status);
-            if let Some(Ok(written)) = &bytes {
-                for w in &written.warnings {
-                    counts.warnings.push(format!("{}: game {}: {w}", meta.source, index + 1));
-                }
+            if selected {
+                counts.count(status);
             }
-            match bytes.map(|b| b.map(|w| w.bytes)) {
-                Some(Ok(bytes)) => match &mut dest {
-                    Dest::One(file) => {
-                        std::io::Write::write_all(file, &bytes)?;
-                        counts.written += 1;
+            // An unreadable record is never written as a game.
+            let Some((bytes, title)) = made else { return Ok(()) };
+            // With `rejected`, the games left out and the illegal ones go there.
+            let to_rejected = !selected || (rejected.is_some() && status == Status::Illegal);
+            if to_rejected && rejected.is_none() {
+                return Ok(());
+            }
+            let written = match bytes {
+                Ok(written) => written,
+                Err(why) => {
+                    if selected {
+                        let why = format!("{}: game {}: not written: {why}", meta.source, index + 1);
+                        counts.not_written.push(why);
                     }
-                    Dest::Folder { dir, names } => {
-                        let path = dir.join(names.name(title.as_deref(), &meta.source, index, "xqf"));
-                        match write_file(&path, &bytes, &input_files, force) {
-                            Ok(()) => counts.written += 1,
-                            Err(why) => counts.not_written.push(why),
-                        }
-                    }
-                },
-                Some(Err(why)) => counts.not_written.push(format!(
-                    "{}: game {}: not written: {why}",
-                    meta.source,
-                    index + 1
-                )),
-                // An unreadable record is never written as a game.
-                None => {}
+                    return Ok(());
+                }
+            };
+            for w in &written.warnings {
+                counts.warnings.push(format!("{}: game {}: {w}", meta.source, index + 1));
+            }
+            let game = WrittenGame {
+                title: title.as_deref(),
+                value: value.as_deref(),
+                ..WrittenGame::new(&written.bytes, &meta.source, index)
+            };
+            let into = match &mut rejected {
+                Some(r) if to_rejected => r,
+                _ => &mut dest,
+            };
+            match into.write(game) {
+                Ok(()) if to_rejected => counts.rejected += 1,
+                // A library's or a page's games are written with it, at the end.
+                Ok(()) if into.collects() => {}
+                Ok(()) => counts.written += 1,
+                Err(DestinationError::File { path, source }) => counts.not_written.push(told(&path, &source)),
+                Err(e) => return Err(io_error(e)),
             }
             Ok(())
         })?;
-        if let Dest::One(file) = dest {
-            file.commit().map_err(|e| std::io::Error::new(e.kind(), told(&output, &e)))?;
+        let collected = dest.collected();
+        let mut warnings = Vec::new();
+        let finished = dest
+            .finish_telling(|path, w| warnings.push(format!("{}: {w}", path.display())))
+            .map_err(io_error)?;
+        counts.warnings.extend(warnings);
+        counts.written += collected;
+        counts.files = finished.files;
+        if let Some(r) = rejected {
+            r.finish().map_err(io_error)?;
         }
         Ok(counts)
     });
@@ -390,9 +485,40 @@ pub fn convert<'py>(
     dict.set_item("illegal", counts.illegal)?;
     dict.set_item("unreadable", counts.unreadable)?;
     dict.set_item("written", counts.written)?;
+    dict.set_item("rejected", counts.rejected)?;
     dict.set_item("not_written", counts.not_written)?;
     dict.set_item("warnings", counts.warnings)?;
+    let files: Vec<String> = counts.files.iter().map(|f| f.display().to_string()).collect();
+    dict.set_item("files", files)?;
     Ok(dict)
+}
+
+/// A `split_by` key by its name, as `--split-by` names them.
+fn split_key(name: &str) -> PyResult<SplitKey> {
+    Ok(match name {
+        "ecco" => SplitKey::Ecco,
+        "event" => SplitKey::Event,
+        "result" => SplitKey::Result,
+        "red" => SplitKey::Red,
+        "black" => SplitKey::Black,
+        "year" => SplitKey::Year,
+        "source" => SplitKey::Source,
+        _ => {
+            return Err(PyValueError::new_err(format!(
+                "split_by={name:?}: expected ecco, event, result, red, black, year or source"
+            )));
+        }
+    })
+}
+
+/// An error of a destination as an I/O error, in the binding's words
+/// (see [`told`]).
+fn io_error(e: DestinationError) -> std::io::Error {
+    match e {
+        DestinationError::Output(e) => e,
+        DestinationError::File { path, source } => std::io::Error::new(source.kind(), told(&path, &source)),
+        e => std::io::Error::other(e.to_string()),
+    }
 }
 
 /// What `convert` did.
@@ -402,9 +528,13 @@ struct Counts {
     illegal: usize,
     unreadable: usize,
     written: usize,
+    /// Games written into the file of `rejected`.
+    rejected: usize,
     not_written: Vec<String>,
     /// What the format could not keep of each game written, told.
     warnings: Vec<String>,
+    /// The files of a split.
+    files: Vec<PathBuf>,
 }
 
 impl Counts {
@@ -425,25 +555,6 @@ fn told(path: &Path, e: &std::io::Error) -> String {
         Some(Refused::Input) => format!("{}: is one of the inputs: not written over", path.display()),
         _ => format!("{}: {e}", path.display()),
     }
-}
-
-/// Starts writing `path` as a safe output file ([`OutputFile`]): never one
-/// of `inputs`, an existing file only with `force`.
-fn create(path: &Path, inputs: &InputFiles, force: bool) -> Result<OutputFile, String> {
-    inputs.refuse(path).and_then(|()| OutputFile::create(path, force)).map_err(|e| told(path, &e))
-}
-
-/// Writes one game's file, whole or not at all; why not.
-fn write_file(path: &Path, bytes: &[u8], inputs: &InputFiles, force: bool) -> Result<(), String> {
-    use std::io::Write;
-    let mut file = create(path, inputs, force)?;
-    file.write_all(bytes).and_then(|()| file.commit()).map_err(|e| told(path, &e))
-}
-
-/// Where `convert` writes: one file, or a folder of one file per game.
-enum Dest {
-    One(OutputFile),
-    Folder { dir: PathBuf, names: FileNames },
 }
 
 /// A report as the dict `qipu validate --format json` writes for it (the

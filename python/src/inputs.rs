@@ -38,6 +38,13 @@ enum Item {
 /// an object that is none of the accepted ones (see [`ACCEPTED`]); the
 /// error a file object's `.read()` raises.
 pub fn inputs(arg: &Bound<'_, PyAny>) -> PyResult<Vec<Input>> {
+    inputs_within(arg).map(|(inputs, _)| inputs)
+}
+
+/// The inputs of `arg` as [`inputs`] gives them, with each one's place
+/// below the folder it was found in ([`batch::Expanded::within`]; `None`
+/// for a path named itself and for bytes), in the same order.
+pub fn inputs_within(arg: &Bound<'_, PyAny>) -> PyResult<(Vec<Input>, Vec<Option<PathBuf>>)> {
     let items = match item(arg)? {
         Some(one) => vec![one],
         None => {
@@ -53,6 +60,7 @@ pub fn inputs(arg: &Bound<'_, PyAny>) -> PyResult<Vec<Input>> {
         }
     };
     let mut out = Vec::new();
+    let mut within = Vec::new();
     // Paths next to each other are expanded together: a folder or a file
     // named twice (or through a link) is read once, as the command reads
     // it, and told in a `UserWarning`.
@@ -62,25 +70,33 @@ pub fn inputs(arg: &Bound<'_, PyAny>) -> PyResult<Vec<Input>> {
         match item {
             Item::Path(path) => paths.push(path),
             Item::Data { name, bytes } => {
-                out.extend(expand(py, &std::mem::take(&mut paths))?);
+                let (inputs, places) = expand(py, &std::mem::take(&mut paths))?;
+                out.extend(inputs);
+                within.extend(places);
                 // A zip archive's bytes are its members, as a file's are.
-                out.extend(Input::of_bytes(name, Arc::<[u8]>::from(bytes)));
+                let members = Input::of_bytes(name, Arc::<[u8]>::from(bytes));
+                within.extend(members.iter().map(|_| None));
+                out.extend(members);
             }
         }
     }
-    out.extend(expand(py, &paths)?);
-    Ok(out)
+    let (inputs, places) = expand(py, &paths)?;
+    out.extend(inputs);
+    within.extend(places);
+    Ok((out, within))
 }
 
 /// The inputs of `paths`, each file named again told in a `UserWarning`
 /// (`game.pgn: note: named again; read once`).
-fn expand(py: Python<'_>, paths: &[PathBuf]) -> PyResult<Vec<Input>> {
+fn expand(py: Python<'_>, paths: &[PathBuf]) -> PyResult<(Vec<Input>, Vec<Option<PathBuf>>)> {
     let expanded = batch::expand(paths);
     for unread in &expanded.unread {
         let note = std::ffi::CString::new(unread.note().to_string().replace('\0', "\\0")).unwrap_or_default();
         PyErr::warn(py, &py.get_type::<pyo3::exceptions::PyUserWarning>(), &note, 1)?;
     }
-    Ok(expanded.inputs)
+    let mut within = expanded.within;
+    within.resize(expanded.inputs.len(), None);
+    Ok((expanded.inputs, within))
 }
 
 /// `obj` as one input, or `None` when it is no path, bytes nor file

@@ -285,10 +285,31 @@ impl Chooser {
         V: Visitor<Output = Judged<T>>,
         T: Send,
     {
+        self.pass_all(
+            batch,
+            inputs,
+            make,
+            |meta, taken, selected| if selected { each(meta, taken) } else { Ok(()) },
+        )
+    }
+
+    /// As [`Chooser::pass`], handing on the games left out too, each with
+    /// whether it is selected (inputs left out are not handed on).
+    pub fn pass_all<T, V>(
+        &mut self,
+        batch: &Batch,
+        inputs: &[Input],
+        make: impl Fn() -> V + Sync,
+        mut each: impl FnMut(&Meta, Taken<'_, T>, bool) -> std::io::Result<()>,
+    ) -> std::io::Result<()>
+    where
+        V: Visitor<Output = Judged<T>>,
+        T: Send,
+    {
         self.0.pass(batch, inputs, make, |meta, event| match event {
-            PassEvent::Game { index, game, selected: true } => each(meta, Taken::Game { index, game }),
-            PassEvent::Unreadable { reason, selected: true } => each(meta, Taken::Unreadable(&reason)),
-            PassEvent::NoRecord { reason, selected: true } => each(meta, Taken::NoRecord(&reason)),
+            PassEvent::Game { index, game, selected } => each(meta, Taken::Game { index, game }, selected),
+            PassEvent::Unreadable { reason, selected: true } => each(meta, Taken::Unreadable(&reason), true),
+            PassEvent::NoRecord { reason, selected: true } => each(meta, Taken::NoRecord(&reason), true),
             _ => Ok(()),
         })?;
         Ok(())

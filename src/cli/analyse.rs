@@ -15,13 +15,13 @@ use qipu::engine::protocol::{Limit, Protocol};
 use qipu::engine::{Analysed, Counts, EngineConfig, Pool, PoolConfig, SearchStore};
 use qipu::formats::write::{WriteFormat, WriteOptions};
 use qipu::formats::{self, ccbridge};
-use qipu::output::InputFiles;
+use qipu::output::{Destination, DestinationError, InputFiles, Refused, WrittenGame};
 use qipu::record::eval::{EvalStyle, Evaluation, Score};
 use qipu::record::visit::Map;
 use qipu::record::{Record, RecordBuilder};
 use qipu::select::{Judged, PassEvent};
 
-use crate::cli::output::{file_error, told, write_new};
+use crate::cli::output::{file_error, told};
 use crate::cli::progress::{Outcome, Tally};
 use crate::cli::{ChineseStyle, Failure, MoveNotation};
 
@@ -308,16 +308,6 @@ fn stop_on_interrupt() -> Arc<AtomicBool> {
     stop
 }
 
-/// Where the annotated games go.
-enum Out<'a> {
-    /// Text formats: standard output or a file.
-    Text(crate::cli::output::Sink<'a>),
-    /// A CBL library, written at the end: each game's CBR record and title.
-    Library { path: PathBuf, games: Vec<(Vec<u8>, String)> },
-    /// A file per game in a directory.
-    Files { dir: PathBuf, names: qipu::output::names::FileNames },
-}
-
 /// The main lines of the games a previous run wrote, kept by --resume (to
 /// check that the inputs are the same).
 type Resumed = Vec<Vec<qipu::Move>>;
@@ -338,12 +328,12 @@ fn resume_text(path: &Path, sink: &mut crate::cli::output::Sink) -> Result<Resum
     Ok(parsed.records.iter().map(|r| r.replayed().moves.clone()).collect())
 }
 
-/// A game on its way: where it is from, and with --to xqf the name of its
-/// file (given in input order, as the games are read).
+/// A game on its way: where it is from, and with --to xqf its file (named
+/// in input order, as the games are read).
 struct Tag {
     source: Arc<str>,
     index: usize,
-    file: Option<String>,
+    file: Option<PathBuf>,
 }
 
 /// Runs `qipu analyse`.
@@ -372,7 +362,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
         Some(_) => (&mut dummy, (args.format == ReportFormat::Json).then_some(stdout as &mut dyn Write)),
         None => (stdout, None),
     };
-    let (out, resumed) = open_output(args, output, &inputs, &input_files, games_stdout)?;
+    let (out, resumed) = open_output(args, output, &inputs, input_files, games_stdout)?;
     let batch = args.read.batch()?;
     let mut chooser = crate::cli::select::Chooser::new(&args.select)?;
     chooser.plan(&mut inputs, &batch)?;
@@ -403,8 +393,6 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
         games_done: 0,
         interrupted: false,
         write: args.write_options(),
-        input_files,
-        force: args.force,
         started: Instant::now(),
         failures: 0,
     };
@@ -443,10 +431,9 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
             return Ok(());
         }
         let mut file = None;
-        if let Out::Files { dir, names } = &mut run.out {
-            let name = names.name(record.tag("Title"), &meta.source, index, "xqf");
+        let named = WrittenGame { title: record.tag("Title"), ..WrittenGame::new(&[], &meta.source, index) };
+        if let Some(path) = run.out.name_file(&named) {
             // With --resume, a game whose file is there is kept.
-            let path = dir.join(&name);
             if args.resume && path.exists() {
                 let same = std::fs::read(&path)
                     .ok()
@@ -463,7 +450,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
                 run.kept += 1;
                 return Ok(());
             }
-            file = Some(name);
+            file = Some(path);
         }
         let tag = Tag { source: Arc::from(meta.source.as_str()), index, file };
         pool.submit(tag, record, |t, a| finished.push((t, a)));
@@ -558,7 +545,7 @@ const INTERRUPTED: i32 = 130;
 
 /// A run under way: where games go, what was counted.
 struct Run<'a, 'r> {
-    out: Out<'a>,
+    out: Destination<'a>,
     reports: Option<&'r mut dyn Write>,
     resumed: Option<std::vec::IntoIter<Vec<qipu::Move>>>,
     /// Games kept from the previous run.
@@ -569,8 +556,6 @@ struct Run<'a, 'r> {
     /// A game came back unfinished: nothing after it is written.
     interrupted: bool,
     write: WriteOptions,
-    input_files: InputFiles,
-    force: bool,
     started: Instant,
     /// Positions left unannotated.
     failures: u64,
@@ -628,25 +613,23 @@ impl Run<'_, '_> {
         for w in &written.warnings {
             tally.lost(&tag.source, Some(tag.index), w);
         }
-        match &mut self.out {
-            Out::Text(sink) => {
-                sink.write_all(&written.bytes)?;
-                sink.flush()?;
+        if tag.file.is_some() && tally.writing_stopped() {
+            tally.skip_write();
+            return Ok(());
+        }
+        let title = record.tag("Title");
+        let game = WrittenGame {
+            title,
+            file: tag.file.as_deref(),
+            ..WrittenGame::new(&written.bytes, &tag.source, tag.index)
+        };
+        match self.out.write(game).and_then(|()| self.out.flush()) {
+            Ok(()) => {}
+            Err(DestinationError::File { path, source }) => {
+                tally.write_failed(&file_error(&path, &source), &source);
+                return Ok(());
             }
-            Out::Library { games, .. } => {
-                games.push((written.bytes, record.tag("Title").unwrap_or_default().to_string()))
-            }
-            Out::Files { dir, .. } => {
-                let path = dir.join(tag.file.as_deref().expect("named when read"));
-                if tally.writing_stopped() {
-                    tally.skip_write();
-                    return Ok(());
-                }
-                if let Err(e) = write_new(&path, &written.bytes, self.force, &self.input_files) {
-                    tally.write_failed(&file_error(&path, &e), &e);
-                    return Ok(());
-                }
-            }
+            Err(e) => return Err(failed(e)),
         }
         self.games_done += 1;
         tally.wrote();
@@ -670,20 +653,22 @@ impl Run<'_, '_> {
 
     /// Completes the output: a file given its name, a library written.
     fn finish(self, tally: &mut Tally) -> Result<(), Failure> {
-        match self.out {
-            Out::Text(sink) => sink.commit(),
-            Out::Library { path, games } => {
-                let title = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-                let library = ccbridge::write_library(&games, &title);
-                for w in &library.warnings {
-                    tally.lost(&path.display().to_string(), None, w);
-                }
-                // Refused at the start when it exists without --force or --resume.
-                write_new(&path, &library.bytes, true, &self.input_files)
-                    .map_err(|e| Failure::usage(format!("{}: {}", path.display(), told(&e))))
-            }
-            Out::Files { .. } => Ok(()),
+        let lost = |path: &Path, w: &qipu::formats::write::WriteWarning| {
+            tally.lost(&path.display().to_string(), None, w)
+        };
+        self.out.finish_telling(lost).map(|_| ()).map_err(failed)
+    }
+}
+
+/// An output that could not be written, as the command tells it: a write
+/// error as [`Failure::from`] tells it, a file's naming the file.
+fn failed(e: DestinationError) -> Failure {
+    match e {
+        DestinationError::Output(e) => e.into(),
+        DestinationError::File { path, source } => {
+            Failure::usage(format!("{}: {}", path.display(), told(&source)))
         }
+        e => Failure::usage(e.to_string()),
     }
 }
 
@@ -764,9 +749,9 @@ fn open_output<'a>(
     args: &Args,
     output: Option<&Path>,
     inputs: &[qipu::batch::Input],
-    input_files: &InputFiles,
+    input_files: InputFiles,
     stdout: &'a mut dyn Write,
-) -> Result<(Out<'a>, Option<Resumed>), Failure> {
+) -> Result<(Destination<'a>, Option<Resumed>), Failure> {
     Ok(match args.to {
         Target::Pgn | Target::Json | Target::Dhtmlxq => {
             let existing = output.filter(|p| args.resume && p.exists());
@@ -776,51 +761,49 @@ fn open_output<'a>(
                 Some(path) => Some(resume_text(path, &mut sink)?),
                 None => None,
             };
-            (Out::Text(sink), resumed)
+            (Destination::one(sink.into_stream()), resumed)
         }
         Target::Cbl => {
-            let path = output.expect("checked by run").to_path_buf();
-            input_files
-                .refuse(&path)
-                .map_err(|e| Failure::usage(format!("{}: {}", path.display(), told(&e))))?;
-            let mut games = Vec::new();
-            let resumed = if args.resume && path.exists() {
-                let bytes = std::fs::read(&path)
-                    .map_err(|e| Failure::usage(format!("--resume: {}: {e}", path.display())))?;
-                if bytes.is_empty() {
-                    // Stopped before the library was written: nothing to keep.
-                    return Ok((Out::Library { path, games }, Some(Vec::new())));
-                }
-                let library = ccbridge::read_cbl(&bytes).map_err(|e| {
-                    Failure::usage(format!("--resume: {}: cannot read it: {e}", path.display()))
-                })?;
-                let mut lines = Vec::new();
-                for record in library.records {
-                    let record = record.map_err(|e| {
-                        Failure::usage(format!("--resume: {}: a game cannot be read: {e}", path.display()))
-                    })?;
-                    let written = ccbridge::write_cbr(&record).map_err(|e| {
-                        Failure::usage(format!("--resume: {}: cannot keep a game: {e}", path.display()))
-                    })?;
-                    lines.push(record.replayed().moves.clone());
-                    games.push((written.bytes, record.tag("Title").unwrap_or_default().to_string()));
-                }
-                Some(lines)
-            } else {
-                if !args.force && path.exists() {
-                    return Err(Failure::usage(format!(
+            let path = output.expect("checked by run");
+            let resuming = args.resume && path.exists();
+            let mut library = Destination::library(path, args.force || resuming, input_files).map_err(
+                |e| match Refused::of(&e) {
+                    Some(Refused::Exists) => Failure::usage(format!(
                         "{}: exists (write over it with --force, or continue it with --resume)",
                         path.display()
-                    )));
-                }
-                None
-            };
-            (Out::Library { path, games }, resumed)
+                    )),
+                    _ => Failure::usage(format!("{}: {}", path.display(), told(&e))),
+                },
+            )?;
+            if !resuming {
+                return Ok((library, None));
+            }
+            let bytes = std::fs::read(path)
+                .map_err(|e| Failure::usage(format!("--resume: {}: {e}", path.display())))?;
+            if bytes.is_empty() {
+                // Stopped before the library was written: nothing to keep.
+                return Ok((library, Some(Vec::new())));
+            }
+            let read = ccbridge::read_cbl(&bytes)
+                .map_err(|e| Failure::usage(format!("--resume: {}: cannot read it: {e}", path.display())))?;
+            let mut lines = Vec::new();
+            for record in read.records {
+                let record = record.map_err(|e| {
+                    Failure::usage(format!("--resume: {}: a game cannot be read: {e}", path.display()))
+                })?;
+                let written = ccbridge::write_cbr(&record).map_err(|e| {
+                    Failure::usage(format!("--resume: {}: cannot keep a game: {e}", path.display()))
+                })?;
+                lines.push(record.replayed().moves.clone());
+                library.keep(&written.bytes, record.tag("Title").unwrap_or_default()).map_err(failed)?;
+            }
+            (library, Some(lines))
         }
         Target::Xqf => {
-            let dir = output.expect("checked by run").to_path_buf();
-            std::fs::create_dir_all(&dir).map_err(|e| Failure::usage(format!("{}: {e}", dir.display())))?;
-            (Out::Files { dir, names: qipu::output::names::FileNames::default() }, None)
+            let dir = output.expect("checked by run");
+            let files = Destination::folder(dir, "xqf", args.force, input_files)
+                .map_err(|e| Failure::usage(format!("{}: {e}", dir.display())))?;
+            (files, None)
         }
     })
 }

@@ -5,38 +5,21 @@
 //! library; and `--to html [-o FILE]`: every game in one viewer page. A
 //! library and a page are written when the batch is done.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::args::{Args, Prepared, fixed_summary, prepare, tell_fixed, told as told_why};
-use crate::cli::output::{InputFiles, file_error, told, write_new};
+use crate::cli::output::{InputFiles, Sink, file_error, told};
 use crate::cli::progress::{Outcome, Tally};
 use crate::cli::{ChineseStyle, Failure};
 use qipu::analysis::prepare::ResultFix;
 use qipu::batch::{Input, ProblemLine};
 use qipu::formats::write::{WriteError, WriteFormat, WriteOptions, Written};
-use qipu::formats::{self, ccbridge, html};
+use qipu::formats::{self, html};
+use qipu::output::{Destination, DestinationError, Refused, WrittenGame};
 use qipu::record::replay::ReplayError;
 use qipu::record::visit::Map;
 use qipu::record::{Record, RecordBuilder, Warning};
 use qipu::select::{Judged, PassEvent};
-
-/// Where the games go.
-pub(super) enum Dest<'a> {
-    /// One file per game in the directory, with this extension, in the
-    /// folders of the inputs' places below the folders they were found in.
-    Files {
-        /// The directory (created if missing).
-        dir: &'a Path,
-        /// The extension, no dot.
-        ext: &'a str,
-        /// Each input's place below the folder it was found in
-        /// ([`qipu::batch::Expanded::within`]), in the order of the inputs.
-        within: &'a [Option<PathBuf>],
-    },
-    /// Every game's bytes, with its name, collected for one output.
-    Collect(&'a mut Vec<(Vec<u8>, String)>),
-}
 
 /// What the report of an illegal game written as a file adds.
 const STORED: &str = " (written with the moves as stored)";
@@ -75,14 +58,6 @@ enum Made {
     Lines(Box<Record>),
 }
 
-/// The files written into each folder of `-o DIR`: the names given, by
-/// the folder's path in lower case (one folder on Windows and macOS), and
-/// the folders made.
-#[derive(Default)]
-struct Folders {
-    names: HashMap<String, qipu::output::names::FileNames>,
-}
-
 /// Writes every game of `inputs` made into bytes by `render` into `dest`;
 /// the writer's warnings go to standard error, naming the game, and an
 /// illegal game's report ends with `note`. Returns the
@@ -91,26 +66,11 @@ struct Folders {
 fn run(
     inputs: &mut [Input],
     args: &Args,
-    mut dest: Dest,
+    dest: &mut Destination,
     render: &Render,
     note: &str,
 ) -> Result<Done, Failure> {
-    if let Dest::Files { dir, .. } = dest {
-        std::fs::create_dir_all(dir).map_err(|e| Failure::usage(format!("{}: {e}", dir.display())))?;
-    }
-    // The folder of -o DIR each input's files go into, by the input's name.
-    let mut folder_of: HashMap<String, PathBuf> = HashMap::new();
-    if let Dest::Files { within, .. } = dest {
-        for (k, input) in inputs.iter().enumerate() {
-            let folder = qipu::output::names::folder_of(input, within.get(k).and_then(Option::as_deref));
-            if !folder.as_os_str().is_empty() {
-                folder_of.entry(input.name()).or_insert(folder);
-            }
-        }
-    }
-    let input_files = InputFiles::of(inputs);
     let batch = args.read.batch()?;
-    let mut folders = Folders::default();
     let mut tally = Tally::new(inputs.len());
     let mut chooser = crate::cli::select::Chooser::new(&args.select)?;
     chooser.plan(inputs, &batch)?;
@@ -175,44 +135,28 @@ fn run(
                     return false;
                 }
             };
-            match &mut dest {
-                Dest::Files { dir, ext, .. } => {
-                    let folder = folder_of.get(&meta.source);
-                    let names = folders
-                        .names
-                        .entry(folder.map_or_else(String::new, |f| f.to_string_lossy().to_lowercase()))
-                        .or_default();
-                    let name = names.name_line(title.as_deref(), &meta.source, index, line, ext);
-                    let path = match folder {
-                        Some(folder) => {
-                            let at = dir.join(folder);
-                            if let Err(e) = std::fs::create_dir_all(&at) {
-                                tally.write_failed(&file_error(&at, &e), &e);
-                                return false;
-                            }
-                            at.join(&name)
-                        }
-                        None => dir.join(&name),
-                    };
-                    match write_new(&path, &bytes, args.force, &input_files) {
-                        Ok(()) => {
-                            tally.wrote();
-                            true
-                        }
-                        Err(e) => {
-                            tally.write_failed(&file_error(&path, &e), &e);
-                            false
-                        }
+            let game = WrittenGame {
+                title: title.as_deref(),
+                line,
+                ..WrittenGame::new(&bytes, &meta.source, index)
+            };
+            match dest.write(game) {
+                Ok(()) => {
+                    // A collection's games are written with it, at the end.
+                    if !dest.collects() {
+                        tally.wrote();
                     }
-                }
-                Dest::Collect(games) => {
-                    let title = title.unwrap_or_default();
-                    let title = match line {
-                        Some(id) if !title.is_empty() => format!("{title} (line {id})"),
-                        _ => title,
-                    };
-                    games.push((bytes, title));
                     true
+                }
+                Err(DestinationError::File { path, source }) => {
+                    tally.write_failed(&file_error(&path, &source), &source);
+                    false
+                }
+                Err(e) => {
+                    // A folder's or a collection's writes fail with a file's
+                    // error only.
+                    tally.not_written(&e.to_string());
+                    false
                 }
             }
         };
@@ -248,25 +192,26 @@ pub(super) struct Done {
 /// Writes every game of `inputs` as one CBL library `path`, named after
 /// the file's stem; the library is written whole when the batch is done.
 pub(super) fn run_library(inputs: &mut [Input], args: &Args, path: &Path) -> Result<Done, Failure> {
-    let input_files = InputFiles::of(inputs);
-    input_files.refuse(path).map_err(|e| Failure::usage(format!("{}: {}", path.display(), told(&e))))?;
-    if !args.force && path.exists() {
-        return Err(Failure::usage(format!("{}: exists (write over it with --force)", path.display())));
-    }
-    let mut games = Vec::new();
+    let mut dest = Destination::library(path, args.force, InputFiles::of(inputs)).map_err(|e| {
+        match Refused::of(&e) {
+            Some(Refused::Exists) => {
+                Failure::usage(format!("{}: exists (write over it with --force)", path.display()))
+            }
+            _ => Failure::usage(format!("{}: {}", path.display(), told(&e))),
+        }
+    })?;
     let cbr = WriteOptions::new(WriteFormat::Cbr);
-    let Done { mut tally, selected, mut variations } =
-        run(inputs, args, Dest::Collect(&mut games), &as_file(&cbr), STORED)?;
-    let title = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    let library = ccbridge::write_library(&games, &title);
-    for w in &library.warnings {
-        tally.lost(&path.display().to_string(), None, w);
-    }
-    match write_new(path, &library.bytes, args.force, &input_files) {
-        Ok(()) => (0..games.len()).for_each(|_| tally.wrote()),
+    let Done { mut tally, selected, mut variations } = run(inputs, args, &mut dest, &as_file(&cbr), STORED)?;
+    let games = dest.collected();
+    let finished = dest.finish_telling(|path, w| tally.lost(&path.display().to_string(), None, w));
+    match finished {
+        Ok(_) => (0..games).for_each(|_| tally.wrote()),
         Err(e) => {
-            let why = file_error(path, &e);
-            (0..games.len()).for_each(|_| tally.write_failed(&why, &e));
+            let (why, e) = match e {
+                DestinationError::File { path, source } => (file_error(&path, &source), source),
+                e => (e.to_string(), std::io::Error::other(e.to_string())),
+            };
+            (0..games).for_each(|_| tally.write_failed(&why, &e));
             variations = 0;
         }
     }
@@ -274,7 +219,8 @@ pub(super) fn run_library(inputs: &mut [Input], args: &Args, path: &Path) -> Res
 }
 
 /// Writes a file per game of `inputs` into `dir`, in `options`' format,
-/// with the extension `ext`.
+/// with the extension `ext`, in the folders of `dir` that mirror where the
+/// inputs were found (`within`).
 pub(super) fn run_files(
     inputs: &mut [Input],
     within: &[Option<PathBuf>],
@@ -283,40 +229,32 @@ pub(super) fn run_files(
     ext: &str,
     options: &WriteOptions,
 ) -> Result<Done, Failure> {
-    run(inputs, args, Dest::Files { dir, ext, within }, &as_file(options), STORED)
+    let mut dest = Destination::folder(dir, ext, args.force, InputFiles::of(inputs))
+        .map_err(|e| Failure::usage(format!("{}: {e}", dir.display())))?
+        .mirroring(inputs, within);
+    run(inputs, args, &mut dest, &as_file(options), STORED)
 }
 
 /// Writes every game of `inputs` as one viewer page, its moves in
 /// the notation of --notation and --chinese, into `out` (standard output or `-o FILE`, opened before the
 /// batch so that a refused file is told first); the page is written when
 /// the batch is done.
-pub(super) fn run_page(
-    inputs: &mut [Input],
-    args: &Args,
-    out: &mut crate::cli::output::Sink,
-) -> Result<Done, Failure> {
-    let mut parts = Vec::new();
+pub(super) fn run_page(inputs: &mut [Input], args: &Args, out: Sink) -> Result<Done, Failure> {
     let render = |record: &Record| {
         let game = html::game(record, args.notation_for(record, ChineseStyle::Simplified));
         (Ok(Written { bytes: game.data.into_bytes(), warnings: Vec::new() }), Some(game.label))
     };
+    let mut dest = Destination::page(out.into_stream());
     let Done { mut tally, selected, variations } =
-        run(inputs, args, Dest::Collect(&mut parts), &render, " (shown up to there)")?;
-    let games: Vec<html::Game> = parts
-        .into_iter()
-        .map(|(data, label)| {
-            // Always UTF-8: the bytes are a string's.
-            let data = String::from_utf8(data)
-                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
-            html::Game { data, label }
-        })
-        .collect();
-    let title = match args.output.as_deref().filter(|p| p.as_os_str() != "-") {
-        Some(path) => path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(),
-        None => String::new(),
-    };
-    let title = if games.len() == 1 { String::new() } else { title };
-    std::io::Write::write_all(out, html::page(&games, &title).as_bytes())?;
-    (0..games.len()).for_each(|_| tally.wrote());
+        run(inputs, args, &mut dest, &render, " (shown up to there)")?;
+    let games = dest.collected();
+    dest.finish().map_err(|e| match e {
+        DestinationError::Output(e) => Failure::from(e),
+        DestinationError::File { path, source } => {
+            Failure::usage(format!("{}: {}", path.display(), told(&source)))
+        }
+        e => Failure::usage(e.to_string()),
+    })?;
+    (0..games).for_each(|_| tally.wrote());
     Ok(Done { tally, selected, variations })
 }

@@ -80,9 +80,8 @@ fn page(inputs: &mut [qipu::batch::Input], args: &Args, stdout: &mut impl Write)
     if args.output_encoding != qipu::formats::encoding::Encoding::Utf8 {
         return Err(Failure::usage("--to html writes pages in utf-8 only: leave out --output-encoding"));
     }
-    let mut out = crate::cli::output::Sink::open(args.output.as_deref(), args.force, inputs, stdout)?;
-    let done = files::run_page(inputs, args, &mut out)?;
-    out.commit()?;
+    let out = crate::cli::output::Sink::open(args.output.as_deref(), args.force, inputs, stdout)?;
+    let done = files::run_page(inputs, args, out)?;
     Ok(told(&done, args))
 }
 

@@ -2,10 +2,9 @@
 //! output or the files of a split.
 
 use std::io::Write;
-use std::path::PathBuf;
 
 use super::args::{Args, Prepared, fixed_summary, lines_summary, prepare, tell_fixed, told};
-use super::split::{self, Split};
+use super::split;
 use crate::cli::output::{Sink, room};
 use crate::cli::progress::{Outcome, Tally};
 use crate::cli::{ChineseStyle, Failure};
@@ -13,6 +12,7 @@ use qipu::analysis::prepare::ResultFix;
 use qipu::batch::ProblemLine;
 use qipu::formats::write::WriteError;
 use qipu::formats::{self, encoding::Encoding};
+use qipu::output::{Destination, DestinationError, WrittenGame};
 use qipu::record::replay::ReplayError;
 use qipu::record::shape;
 use qipu::record::visit::Map;
@@ -35,17 +35,17 @@ pub(super) fn run(
         Some(p) if p.as_os_str() == "-" || Some(p) == output => {
             return Err(Failure::usage("--rejected needs a file of its own"));
         }
-        Some(p) => Some(Sink::open(Some(p), args.force, inputs, &mut rejected_stdout)?),
+        Some(p) => {
+            let sink = Sink::open(Some(p), args.force, inputs, &mut rejected_stdout)?;
+            Some(Destination::one(sink.into_stream()))
+        }
         None => None,
     };
-    let mut out = match Split::new(args.split, args.split_by, output, args.force, inputs)? {
-        Some(split) => Dest::Split(split),
-        None => Dest::One(Sink::open(output, args.force, inputs, stdout)?),
+    let mut out = match split::destination(args.split, args.split_by, output, args.force, inputs)? {
+        Some(split) => split,
+        None => Destination::one(Sink::open(output, args.force, inputs, stdout)?.into_stream()),
     };
-    let split_by = match &out {
-        Dest::Split(split) => split.by(),
-        Dest::One(_) => None,
-    };
+    let split_by = args.split_by.map(split::SplitKey::key).filter(|_| out.split_rule().is_some());
     let mut chooser = crate::cli::select::Chooser::new(&args.select)?;
     let selection = chooser.selection().clone();
     let batch = args.read.batch()?;
@@ -77,7 +77,7 @@ pub(super) fn run(
         }
         let Prepared { record, error, fixed } = prepare(record, &shape, args);
         let unreadable = record.unreadable().cloned();
-        let value = split_by.and_then(|key| split::value(key, &record));
+        let value = split_by.and_then(|key| key.value(&record));
         let written = if args.shape.source_tag {
             Written::Later(Box::new(record))
         } else {
@@ -123,20 +123,21 @@ pub(super) fn run(
             match bytes {
                 Ok(written) => {
                     let bytes = &written.bytes;
+                    let game = WrittenGame { value, ..WrittenGame::new(bytes, &meta.source, index) };
                     match &mut rejected {
-                        Some(r) if to_rejected => r.write_all(bytes)?,
+                        Some(r) if to_rejected => r.write(game).map_err(failed)?,
                         None if to_rejected => return Ok(false),
                         _ if tally.writing_stopped() => tally.skip_write(),
-                        _ => match out.write(value, &meta.source, bytes)? {
+                        _ => match out.write(game) {
                             Ok(()) => {
                                 tally.wrote();
                                 wrote = true;
                             }
-                            Err(e) if room::no_room(&e) => {
+                            Err(DestinationError::Output(e)) if room::no_room(&e) => {
                                 let line = crate::cli::error_line(format!("cannot write output: {e}"));
                                 tally.write_failed(&line, &e);
                             }
-                            Err(e) => return Err(e.into()),
+                            Err(e) => return Err(failed(e)),
                         },
                     }
                     for w in &written.warnings {
@@ -171,7 +172,7 @@ pub(super) fn run(
                     if args.shape.source_tag {
                         shape::add_source(&mut record, &meta.source, index);
                     }
-                    let value = split_by.and_then(|key| split::value(key, &record));
+                    let value = split_by.and_then(|key| key.value(&record));
                     let to_rejected = !selected || (rejecting && error.is_some());
                     let bytes = render(&record);
                     let wrote =
@@ -186,15 +187,17 @@ pub(super) fn run(
     // completed, and none of its games is written; standard output is
     // left as far as it got.
     let files = if tally.writing_stopped() {
-        if matches!(&out, Dest::One(sink) if sink.is_file()) {
+        if out.is_file() {
             tally.none_kept();
         }
         None
     } else {
-        out.finish()?
+        let split = out.split_rule().is_some();
+        let finished = out.finish().map_err(failed)?;
+        split.then_some(finished.files)
     };
     if let Some(r) = rejected {
-        r.commit()?;
+        r.finish().map_err(failed)?;
     }
     eprintln!(
         "{}{}{}; {}",
@@ -209,34 +212,16 @@ pub(super) fn run(
     Ok(tally.code())
 }
 
-/// Where converted games go: one output, or the files of a split.
-enum Dest<'a> {
-    One(Sink<'a>),
-    Split(Split),
-}
-
-impl Dest<'_> {
-    /// Writes a game's bytes (its `--split-by` value, from `source`). An
-    /// error of the one output is handed back as it is (writing stops
-    /// when the output has no room left).
-    fn write(
-        &mut self,
-        value: Option<&str>,
-        source: &str,
-        bytes: &[u8],
-    ) -> Result<std::io::Result<()>, Failure> {
-        match self {
-            Dest::One(sink) => Ok(sink.write_all(bytes)),
-            Dest::Split(split) => split.write(value, source, bytes).map(Ok),
+/// A failure to write a game or complete the output, as the command tells
+/// it: a write error of the one output as [`Failure::from`] tells it, a
+/// file's as a usage error naming the file, a split's as [`split::failed`].
+fn failed(e: DestinationError) -> Failure {
+    match e {
+        DestinationError::Output(e) => e.into(),
+        DestinationError::File { path, source } => {
+            Failure::usage(format!("{}: {}", path.display(), crate::cli::output::told(&source)))
         }
-    }
-
-    /// Completes the output; returns the files of a split.
-    fn finish(self) -> Result<Option<Vec<PathBuf>>, Failure> {
-        match self {
-            Dest::One(sink) => sink.commit().map(|()| None),
-            Dest::Split(split) => split.finish().map(Some),
-        }
+        DestinationError::Parts(e) => split::failed(&e),
     }
 }
 

@@ -10,8 +10,7 @@ use std::path::Path;
 pub mod room;
 mod sink;
 
-pub use qipu::output::names::safe_value;
-pub use qipu::output::{InputFiles, OutputError, OutputFile, Parts};
+pub use qipu::output::{InputFiles, OutputError};
 pub use sink::{OutputArgs, Sink};
 
 use qipu::output::Refused;
@@ -48,22 +47,12 @@ pub fn told(e: &io::Error) -> String {
     }
 }
 
-/// Writes `bytes` to `path`: a new file, or with `force` over an existing
-/// one that is not an input; complete or not at all.
-pub fn write_new(path: &Path, bytes: &[u8], force: bool, inputs: &InputFiles) -> io::Result<()> {
-    use std::io::Write;
-    inputs.refuse(path)?;
-    let mut file = OutputFile::create(path, force)?;
-    file.write_all(bytes)?;
-    file.commit()
-}
-
 /// An output file that could not be written, told as a problem line.
 pub fn file_error(path: &Path, e: &io::Error) -> String {
     qipu::batch::ProblemLine::input_error(&path.display().to_string(), told(e)).to_string()
 }
 
-/// An error of [`Parts`] as the command tells it (see [`told`]).
+/// An error of [`qipu::output::Parts`] as the command tells it (see [`told`]).
 pub fn told_parts(e: &OutputError) -> String {
     match e {
         OutputError::Refused { path, source } => format!("{}: {}", path.display(), told(source)),

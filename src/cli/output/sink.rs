@@ -1,14 +1,15 @@
 //! Where a printing command writes: standard output, or the file of
 //! `-o FILE` (`-` is standard output), checked once for every command: never
 //! one of the inputs, an existing file only with `--force`, written whole or
-//! not at all ([`OutputFile`]).
+//! not at all ([`qipu::output::OutputFile`]).
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use super::{InputFiles, OutputFile, told};
+use super::{InputFiles, told};
 use crate::cli::Failure;
 use qipu::batch::Input;
+use qipu::output::Stream;
 
 /// `-o FILE` and `--force`, as every printing command takes them.
 #[derive(Debug, clap::Args)]
@@ -31,14 +32,10 @@ impl OutputArgs {
 
 /// What a printing command writes into: standard output, or a file that
 /// appears under its name only on [`Sink::commit`] (dropped without it, the
-/// file is removed). Write errors on a file name the file.
+/// file is removed). Write errors on a file name the file (see
+/// [`Stream`]).
 pub struct Sink<'a> {
-    to: To<'a>,
-}
-
-enum To<'a> {
-    Stdout(&'a mut dyn Write),
-    File { file: OutputFile, path: PathBuf },
+    stream: Stream<'a>,
 }
 
 impl<'a> Sink<'a> {
@@ -52,58 +49,44 @@ impl<'a> Sink<'a> {
         stdout: &'a mut dyn Write,
     ) -> Result<Sink<'a>, Failure> {
         let Some(path) = output.filter(|p| p.as_os_str() != "-") else {
-            return Ok(Sink { to: To::Stdout(stdout) });
+            return Ok(Sink { stream: Stream::writer(stdout) });
         };
-        let named = |e: io::Error| Failure::usage(format!("{}: {}", path.display(), told(&e)));
-        InputFiles::of(inputs).refuse(path).map_err(named)?;
-        let file = OutputFile::create(path, force).map_err(named)?;
-        Ok(Sink { to: To::File { file, path: path.to_path_buf() } })
+        let stream = Stream::create(path, force, &InputFiles::of(inputs))
+            .map_err(|e| Failure::usage(format!("{}: {}", path.display(), told(&e))))?;
+        Ok(Sink { stream })
     }
 
     /// Whether the output is a file rather than standard output.
     pub fn is_file(&self) -> bool {
-        matches!(self.to, To::File { .. })
+        self.stream.is_file()
+    }
+
+    /// The output, for a [`qipu::output::Destination`].
+    pub fn into_stream(self) -> Stream<'a> {
+        self.stream
     }
 
     /// Ends the output: standard output is flushed, a file is given its
-    /// name (see [`OutputFile::commit`]).
+    /// name (see [`OutputFile::commit`](qipu::output::OutputFile::commit)).
     pub fn commit(self) -> Result<(), Failure> {
-        match self.to {
-            To::Stdout(out) => Ok(out.flush()?),
-            To::File { file, path } => {
-                file.commit().map_err(|e| Failure::usage(format!("{}: {}", path.display(), told(&e))))
-            }
-        }
+        let path = self.stream.path().map(Path::to_path_buf);
+        self.stream.commit().map_err(|e| match path {
+            Some(path) => Failure::usage(format!("{}: {}", path.display(), told(&e))),
+            None => Failure::from(e),
+        })
     }
 }
 
 impl Write for Sink<'_> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        match &mut self.to {
-            To::Stdout(out) => out.write(buf).map_err(|e| named(e, Path::new(STDOUT))),
-            To::File { file, path } => file.write(buf).map_err(|e| named(e, path)),
-        }
+        self.stream.write(buf)
     }
 
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        match &mut self.to {
-            To::Stdout(out) => out.write_all(buf).map_err(|e| named(e, Path::new(STDOUT))),
-            To::File { file, path } => file.write_all(buf).map_err(|e| named(e, path)),
-        }
+        self.stream.write_all(buf)
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        match &mut self.to {
-            To::Stdout(out) => out.flush().map_err(|e| named(e, Path::new(STDOUT))),
-            To::File { file, path } => file.flush().map_err(|e| named(e, path)),
-        }
+        self.stream.flush()
     }
-}
-
-/// How write errors name standard output.
-const STDOUT: &str = "standard output";
-
-/// `e`, its message prefixed with `path` (its kind kept).
-fn named(e: io::Error, path: &Path) -> io::Error {
-    io::Error::new(e.kind(), format!("{}: {e}", path.display()))
 }

@@ -15,8 +15,10 @@
 //! device (a disk) and a directory are refused. A link to a regular file is
 //! followed: the file it names is replaced, and the link stays.
 //!
-//! [`Parts`] writes many files named after one (`convert --split`), and
-//! [`names`] makes game values (titles, players) into safe file names.
+//! [`Parts`] writes many files named after one (`convert --split`),
+//! [`names`] makes game values (titles, players) into safe file names, and
+//! [`Destination`] is where a program's written games go: one output, the
+//! files of a split, a folder of a file per game, or a library.
 //!
 //! Temporary files are listed while they are written: a program that
 //! handles interruption (Ctrl-C, SIGTERM) calls [`remove_partial_files`]
@@ -26,10 +28,12 @@ use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
+mod destination;
 mod inputs;
 pub mod names;
 mod parts;
 
+pub use destination::{Destination, DestinationError, Finished, SplitKey, SplitRule, Stream, WrittenGame};
 pub use inputs::InputFiles;
 pub use parts::{OutputError, Parts};
 

@@ -30,6 +30,13 @@ pub enum OutputError {
         /// The base name.
         path: PathBuf,
     },
+    /// The base name leaves too little room in a file name for the labels
+    /// of the parts.
+    #[error("{}: too long a name to add values to", .path.display())]
+    TooLong {
+        /// The base name.
+        path: PathBuf,
+    },
     /// A file is refused ([`Refused`], in `source`) or cannot be named.
     #[error("{}: {source}", .path.display())]
     Refused {
