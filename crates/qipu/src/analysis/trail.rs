@@ -93,7 +93,7 @@ pub trait TrailSink {
 pub struct Traced<T> {
     /// What the sink made of the game's positions.
     pub positions: T,
-    /// With [`Trail::with_ecco`], the ECCO code of the game's opening
+    /// With `Trail::with_ecco`, the ECCO code of the game's opening
     /// (`None` for a game from another start).
     pub ecco: Option<&'static str>,
     /// Variations nested deeper than [`MAX_LINE_DEPTH`] were left out.
@@ -153,7 +153,8 @@ impl<S: TrailSink> Trail<S> {
     }
 
     /// Names each game's opening by ECCO when `ecco` ([`Traced::ecco`]).
-    pub fn with_ecco(mut self, ecco: bool) -> Trail<S> {
+    #[cfg(any(test, feature = "serde"))]
+    pub(crate) fn with_ecco(mut self, ecco: bool) -> Trail<S> {
         self.opening = ecco.then(OpeningReader::default);
         self
     }

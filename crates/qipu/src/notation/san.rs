@@ -28,7 +28,7 @@ pub struct SanMove {
     /// The origin file, when written.
     pub from_file: Option<File>,
     /// The origin rank number as written, when written.
-    pub from_rank: Option<u8>,
+    pub(crate) from_rank: Option<u8>,
     /// The destination file.
     pub to_file: File,
     /// The destination rank number as written (0…10).
@@ -114,7 +114,7 @@ impl SanMove {
     /// # Errors
     ///
     /// As [`SanMove::resolve`].
-    pub fn resolve_ranked(
+    pub(crate) fn resolve_ranked(
         &self,
         pos: &Position,
         base: Option<u8>,

@@ -6,4 +6,5 @@
 mod fold;
 mod script_table;
 
-pub use fold::{fold, fold_char};
+pub use fold::fold;
+pub(crate) use fold::fold_char;

@@ -44,7 +44,7 @@ use super::matching::{Later, Line, MAX_LATER, OPENING, OWN};
 /// The codes a definition's `(不包括 …)` clauses set aside: when the game
 /// also follows one of them, that one is its code. Ranges (`B02~C99`) are
 /// given by their ends.
-pub fn exclusions(code: &str, definition: &str) -> Vec<(String, String)> {
+pub(crate) fn exclusions(code: &str, definition: &str) -> Vec<(String, String)> {
     let definition = corrected(code, definition);
     let mut out = Vec::new();
     for (at, _) in definition.match_indices("不包括") {
