@@ -1,6 +1,6 @@
 //! Reading the published ECCO definitions into lines ([`Line`]), patterns
 //! over the first 20 plies of a game. The text read is the definition with
-//! the errata and xqbase's readings applied ([`super::errata`]).
+//! the errata and xqbase's readings applied (`super::errata`).
 //!
 //! A definition is read as one or more alternatives (`／` between whole
 //! lines), each made of:

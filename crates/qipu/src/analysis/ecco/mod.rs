@@ -4,7 +4,7 @@
 //!
 //! - A game whose first Red move leaves the left wing (files 6 to 9, as
 //!   `炮八平五`) is mirrored first: the codes are written for the right wing.
-//! - Each code's published definition, with its errata ([`errata`]), is
+//! - Each code's published definition, with its errata (`errata`), is
 //!   read into lines of moves ([`grammar`]), moves being compared by their
 //!   [`key`]; of the codes whose lines the game follows ([`matching`]), the
 //!   most specific wins, so that a `(其他)` code is what is left when none
@@ -27,28 +27,12 @@
 //! ```
 
 mod compiled;
-pub mod errata;
+pub(crate) mod errata;
 pub mod grammar;
 pub mod key;
 pub mod matching;
 pub mod table;
 pub mod terms;
-
-/// The items of [`key`], [`grammar`] and [`matching`] under the path they
-/// had when one module held them.
-///
-/// ```
-/// use qipu::analysis::ecco::{pattern, table};
-/// let row = &table::ROWS[1];
-/// assert_eq!(row.definition, "1. 仕四进五");
-/// let lines: Vec<pattern::Line> = pattern::lines(row.code, row.definition);
-/// assert_eq!(lines[0].fixed.len(), 1);
-/// ```
-pub mod pattern {
-    pub use super::grammar::lines;
-    pub use super::key::MoveKey;
-    pub use super::matching::{Later, Line};
-}
 
 use std::sync::OnceLock;
 
@@ -446,6 +430,14 @@ mod tests {
                 m
             })
             .collect()
+    }
+
+    #[test]
+    fn a_table_row_reads_as_lines() {
+        let row = &table::ROWS[1];
+        assert_eq!(row.definition, "1. 仕四进五");
+        let lines: Vec<matching::Line> = grammar::lines(row.code, row.definition);
+        assert_eq!(lines[0].fixed.len(), 1);
     }
 
     #[test]
