@@ -79,7 +79,7 @@ pub enum Judgement {
 
 impl Judgement {
     /// Its annotation glyph.
-    pub fn nag(self) -> u8 {
+    pub(crate) fn nag(self) -> u8 {
         match self {
             Judgement::Inaccuracy => 6,
             Judgement::Mistake => 2,

@@ -74,7 +74,7 @@ pub(crate) struct Series {
 /// One column: a value per series, stacked from the bottom in the order of
 /// the series.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Column {
+pub(crate) struct Column {
     /// What the column stands for, in its `data-key` attribute.
     pub key: String,
     /// The label under the column.
@@ -98,7 +98,7 @@ pub(crate) struct ColumnChart {
     /// What the vertical axis counts (beside it).
     pub(crate) y_label: String,
     /// The series; a legend is drawn when there are several.
-    pub series: Vec<Series>,
+    pub(crate) series: Vec<Series>,
     /// The columns, left to right.
     pub columns: Vec<Column>,
     /// What is said in place of the columns when there are none.

@@ -471,7 +471,7 @@ impl MoveScore {
 /// unknown (`*`, or none stated).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(Serialize))]
-pub struct ResultCounts {
+pub(crate) struct ResultCounts {
     /// Games Red won (`1-0`).
     pub red_wins: usize,
     /// Games drawn (`1/2-1/2`).
@@ -546,7 +546,7 @@ pub struct Stats {
     /// The games whose `Date` tag gives no year (or that have none), with
     /// their results.
     #[cfg_attr(feature = "serde", serde(skip))]
-    pub undated: ResultCounts,
+    pub(crate) undated: ResultCounts,
     /// Games by ECCO code (games from the standard start position).
     #[cfg_attr(feature = "serde", serde(skip))]
     pub by_ecco: BTreeMap<&'static str, usize>,

@@ -100,7 +100,7 @@ pub struct Traced<T> {
     pub too_deep: bool,
 }
 
-/// Follows a game's main line (and with [`Trail::all_lines`] its
+/// Follows a game's main line (and with `Trail::all_lines` its
 /// variations), handing each position after a move to its sink. See the
 /// [module](self).
 #[derive(Clone, Debug)]
@@ -147,7 +147,8 @@ impl<S: TrailSink> Trail<S> {
 
     /// Follows every line when `all` (each step then names its line), not
     /// only the main line.
-    pub fn all_lines(mut self, all: bool) -> Trail<S> {
+    #[cfg(any(test, feature = "serde"))]
+    pub(crate) fn all_lines(mut self, all: bool) -> Trail<S> {
         self.all_lines = all;
         self
     }

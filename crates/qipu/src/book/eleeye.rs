@@ -166,7 +166,7 @@ fn piece_kind(color: Color, role: Role) -> usize {
 }
 
 /// The engine's cell of a point: `x + 16 y`, `x` = 3 + file, `y` = 12 − rank.
-pub fn cell(sq: Square) -> u8 {
+pub(crate) fn cell(sq: Square) -> u8 {
     let x = sq.file().index() as u8 + 3;
     let y = 12 - sq.rank().index() as u8;
     x + 16 * y

@@ -103,7 +103,7 @@ impl Cache {
 
     /// The lookups and stores of [`lookup`](Cache::lookup) and
     /// [`keep`](Cache::keep) that failed so far, and why the first did.
-    pub fn trouble(&self) -> StoreTrouble {
+    pub(crate) fn trouble(&self) -> StoreTrouble {
         self.trouble.lock().unwrap_or_else(|e| e.into_inner()).seen.clone()
     }
 

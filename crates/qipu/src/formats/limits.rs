@@ -1,7 +1,7 @@
 //! The sizes qipu reads up to, in one place for its readers (the streaming
 //! path, [`super::stream`]) and its writers ([`super::write()`]), so that a
 //! record written past one of them is told, as it is written, that it will
-//! not read back ([`write::read_back`](super::write::read_back)).
+//! not read back (`write::read_back`).
 //!
 //! The limits bound the memory a hostile input can take, a few games for
 //! each thread, whatever its size; they are not raised to the largest

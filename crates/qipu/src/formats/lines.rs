@@ -2,7 +2,7 @@
 //! text line by line into a visitor, and telling such a text from others.
 //!
 //! Every line that is not blank is one game, read by the format's line
-//! reader (`epd::read::read_line_with`, [`uci::read::read_line_with`]);
+//! reader (`epd::read::read_line_with`, `uci::read::read_line_with`);
 //! a line that cannot be read is an unreadable game with its line and
 //! column, and the lines after it are still read.
 //!

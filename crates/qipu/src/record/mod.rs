@@ -162,7 +162,7 @@ fn pack(src: &[u8]) -> [u8; 22] {
 
 impl Word {
     /// The bytes of the text (UTF-8), without the check that `&str` needs.
-    pub fn as_bytes(&self) -> &[u8] {
+    pub(crate) fn as_bytes(&self) -> &[u8] {
         match &self.0 {
             WordRepr::Inline { len, bytes } => &bytes[..*len as usize],
             WordRepr::Heap(s) => s.as_bytes(),
@@ -303,7 +303,7 @@ pub struct Notes {
 /// a game is read, some hundreds while its positions are written). No game
 /// played comes near: the longest hold some hundreds of moves, the largest
 /// opening trees some tens of thousands.
-pub const MAX_MOVES: usize = 1_000_000;
+pub(crate) const MAX_MOVES: usize = 1_000_000;
 
 /// Why a game of more than [`MAX_MOVES`] moves is not read.
 pub(crate) fn too_many_moves() -> String {

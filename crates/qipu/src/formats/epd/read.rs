@@ -32,7 +32,7 @@ pub(crate) struct Opcode {
 
 /// One operand of an opcode, as read.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Value {
+pub(crate) enum Value {
     /// A word (a move, a code, a number), as written.
     Word(String),
     /// A string that was in double quotes, its `\"` and `\\` unescaped.
