@@ -79,7 +79,7 @@ pub enum Judgement {
 
 impl Judgement {
     /// Its annotation glyph.
-    pub fn nag(self) -> u8 {
+    pub(crate) fn nag(self) -> u8 {
         match self {
             Judgement::Inaccuracy => 6,
             Judgement::Mistake => 2,
@@ -130,7 +130,7 @@ pub struct SideReport {
     /// Sum of centipawn losses.
     pub cp_loss: u64,
     /// Sum of move accuracies (percent).
-    pub accuracy_sum: f64,
+    pub(crate) accuracy_sum: f64,
     /// Inaccuracies.
     pub inaccuracies: u32,
     /// Mistakes.
@@ -207,7 +207,7 @@ fn clamped_cp(score: Score) -> i32 {
 }
 
 /// Winning chances, -1 to 1, of a score.
-pub fn winning_chances(score: Score) -> f64 {
+pub(crate) fn winning_chances(score: Score) -> f64 {
     match score {
         Score::Centipawns(c) => 2.0 / (1.0 + (-0.003_682_08 * f64::from(c)).exp()) - 1.0,
         Score::Mate(n) if n > 0 => 1.0,

@@ -3,25 +3,11 @@
 //! Each chart has a title, axes with labels and ticks, and every value
 //! readable: written beside its bar, or in the bar's `<title>` (a tooltip).
 //! The SVG is well-formed XML: every text is escaped ([`escape`]).
-//!
-//! ```
-//! use qipu::analysis::chart::{Bar, BarChart};
-//! let chart = BarChart {
-//!     id: "moves".into(),
-//!     title: "First moves".into(),
-//!     x_label: "games".into(),
-//!     color: "#8c5a2b",
-//!     bars: vec![Bar { key: "炮二平五".into(), label: "炮二平五".into(), value: 12, note: "12".into(), title: "炮二平五: 12 games".into() }],
-//!     empty: "no game from the standard start".into(),
-//! };
-//! let svg = chart.svg();
-//! assert!(svg.starts_with("<svg") && svg.contains("炮二平五: 12 games"));
-//! ```
 
 use std::fmt::Write;
 
 /// The width of every chart, in pixels.
-pub const WIDTH: f64 = 1000.0;
+pub(crate) const WIDTH: f64 = 1000.0;
 
 /// `text` made safe inside XML and HTML (the one rule of
 /// [`formats::markup::escape`](crate::formats::markup::escape)).
@@ -29,7 +15,7 @@ pub use crate::formats::markup::escape;
 
 /// About how wide `text` is drawn at `size` pixels: Chinese characters a
 /// full square, others a little over half.
-pub fn text_width(text: &str, size: f64) -> f64 {
+pub(crate) fn text_width(text: &str, size: f64) -> f64 {
     text.chars().map(|c| if c >= '\u{2E80}' { size } else { 0.6 * size }).sum()
 }
 
@@ -54,12 +40,7 @@ fn fit(text: &str, size: f64, width: f64) -> String {
 
 /// Ticks for an axis from 0 to at least `max`: a round step (1, 2 or 5
 /// times a power of ten) giving at most nine ticks, and the axis's top.
-///
-/// ```
-/// assert_eq!(qipu::analysis::chart::ticks(545), (100, 600));
-/// assert_eq!(qipu::analysis::chart::ticks(0), (1, 1));
-/// ```
-pub fn ticks(max: usize) -> (usize, usize) {
+pub(crate) fn ticks(max: usize) -> (usize, usize) {
     if max == 0 {
         return (1, 1);
     }
@@ -68,7 +49,7 @@ pub fn ticks(max: usize) -> (usize, usize) {
 }
 
 /// The least of 1, 2, 5, 10, 20, 50, … that is at least `n`.
-pub fn round_step(n: usize) -> usize {
+pub(crate) fn round_step(n: usize) -> usize {
     let mut power = 1usize;
     loop {
         for m in [1, 2, 5] {
@@ -83,7 +64,7 @@ pub fn round_step(n: usize) -> usize {
 
 /// One series of a column chart: its name (in the legend) and colour.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Series {
+pub(crate) struct Series {
     /// The name, in the legend and in each column's tooltip.
     pub name: String,
     /// A CSS colour.
@@ -93,7 +74,7 @@ pub struct Series {
 /// One column: a value per series, stacked from the bottom in the order of
 /// the series.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Column {
+pub(crate) struct Column {
     /// What the column stands for, in its `data-key` attribute.
     pub key: String,
     /// The label under the column.
@@ -107,17 +88,17 @@ pub struct Column {
 /// Columns over a horizontal axis: a histogram (one series) or stacked
 /// columns (several, with a legend).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ColumnChart {
+pub(crate) struct ColumnChart {
     /// The `id` of the `<svg>` element.
     pub id: String,
     /// The title, above the chart.
     pub title: String,
     /// What the horizontal axis counts (under it).
-    pub x_label: String,
+    pub(crate) x_label: String,
     /// What the vertical axis counts (beside it).
-    pub y_label: String,
+    pub(crate) y_label: String,
     /// The series; a legend is drawn when there are several.
-    pub series: Vec<Series>,
+    pub(crate) series: Vec<Series>,
     /// The columns, left to right.
     pub columns: Vec<Column>,
     /// What is said in place of the columns when there are none.
@@ -218,7 +199,7 @@ impl ColumnChart {
 
 /// One horizontal bar: a label on the left, the bar, a note after it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Bar {
+pub(crate) struct Bar {
     /// What the bar stands for, in its `data-key` attribute.
     pub key: String,
     /// The label left of the bar (cut with `…` when too long).
@@ -233,13 +214,13 @@ pub struct Bar {
 
 /// Horizontal bars, one under the other, over an axis of values.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BarChart {
+pub(crate) struct BarChart {
     /// The `id` of the `<svg>` element.
     pub id: String,
     /// The title, above the chart.
     pub title: String,
     /// What the bars count (under the axis).
-    pub x_label: String,
+    pub(crate) x_label: String,
     /// A CSS colour for the bars.
     pub color: &'static str,
     /// The bars, top to bottom.
@@ -353,6 +334,33 @@ fn centred_text(svg: &mut String, class: &str, x: f64, y: f64, text: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn chart_module_as_its_docs_showed() {
+        use crate::analysis::chart::{Bar, BarChart};
+        let chart = BarChart {
+            id: "moves".into(),
+            title: "First moves".into(),
+            x_label: "games".into(),
+            color: "#8c5a2b",
+            bars: vec![Bar {
+                key: "炮二平五".into(),
+                label: "炮二平五".into(),
+                value: 12,
+                note: "12".into(),
+                title: "炮二平五: 12 games".into(),
+            }],
+            empty: "no game from the standard start".into(),
+        };
+        let svg = chart.svg();
+        assert!(svg.starts_with("<svg") && svg.contains("炮二平五: 12 games"));
+    }
+
+    #[test]
+    fn ticks_as_its_docs_showed() {
+        assert_eq!(crate::analysis::chart::ticks(545), (100, 600));
+        assert_eq!(crate::analysis::chart::ticks(0), (1, 1));
+    }
 
     #[test]
     fn round_steps_and_ticks() {

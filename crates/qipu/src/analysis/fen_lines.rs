@@ -350,13 +350,7 @@ fn push_json_str(out: &mut Vec<u8>, s: &str) {
 
 /// Appends `s` as a CSV field, quoted (its quotes doubled) when it holds a
 /// comma, a quote or a line break, as RFC 4180 says.
-///
-/// ```
-/// let mut out = Vec::new();
-/// qipu::analysis::fen_lines::push_csv_field(&mut out, "say \"hi\", twice");
-/// assert_eq!(out, b"\"say \"\"hi\"\", twice\"");
-/// ```
-pub fn push_csv_field(out: &mut Vec<u8>, s: &str) {
+pub(crate) fn push_csv_field(out: &mut Vec<u8>, s: &str) {
     if !s.contains([',', '"', '\n', '\r']) {
         out.extend_from_slice(s.as_bytes());
         return;
@@ -398,6 +392,13 @@ mod tests {
             format: "pgn",
             encoding: None,
         }
+    }
+
+    #[test]
+    fn push_csv_field_as_its_docs_showed() {
+        let mut out = Vec::new();
+        crate::analysis::fen_lines::push_csv_field(&mut out, "say \"hi\", twice");
+        assert_eq!(out, b"\"say \"\"hi\"\", twice\"");
     }
 
     #[test]

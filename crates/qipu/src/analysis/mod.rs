@@ -4,7 +4,7 @@
 //! written.
 
 pub mod annotate;
-pub mod chart;
+pub(crate) mod chart;
 pub mod ecco;
 #[cfg(feature = "serde")]
 pub mod fen_lines;

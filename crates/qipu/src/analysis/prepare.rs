@@ -57,7 +57,7 @@ impl std::fmt::Display for ResultFix {
 
 /// Sets the result of `record` (written after the moves, and its `Result`
 /// tag) to the one the end of its main line gives
-/// ([`Replayed::decided_result`](crate::record::replay::Replayed::decided_result)),
+/// (`Replayed::decided_result`),
 /// where the record states none (or `*`) or states one the end
 /// contradicts (a win for the side checkmated, a draw after a checkmate,
 /// a win for the side that checked perpetually). A result the end leaves

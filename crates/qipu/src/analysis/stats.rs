@@ -73,12 +73,12 @@ pub struct GameFacts {
     /// [`RulingCounts::by_kind`] (`perpetual-check by Red`, `draw`).
     pub rulings: Vec<String>,
     /// The game ends in the last of its rulings.
-    pub ends_in_ruling: bool,
+    pub(crate) ends_in_ruling: bool,
     /// The natural move limit was reached in the main line.
-    pub move_limit: bool,
+    pub(crate) move_limit: bool,
     /// The main line reached a position neither side can win (or started
     /// in one).
-    pub dead_draw: bool,
+    pub(crate) dead_draw: bool,
 }
 
 /// The key a ruling is counted by: its kind and the side that loses
@@ -273,7 +273,7 @@ impl Annotation {
 
 /// Between a record's own `Annotator` (a person) and the engine and limit
 /// that `analyse` adds after it: `王嘉良; Pikafish (1 s)`.
-pub const ANNOTATOR_SEPARATOR: &str = "; ";
+pub(crate) const ANNOTATOR_SEPARATOR: &str = "; ";
 
 /// `text` without `prefix` (ASCII letters, in any case), if it starts with it.
 fn strip_prefix_ignore_case<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {
@@ -286,13 +286,13 @@ fn strip_prefix_ignore_case<'a>(text: &'a str, prefix: &str) -> Option<&'a str> 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SideTotals {
     /// Sum of the average centipawn losses given, and the games that give one.
-    pub acpl_sum: u64,
+    pub(crate) acpl_sum: u64,
     /// Games that give the average centipawn loss.
-    pub acpl_games: usize,
+    pub(crate) acpl_games: usize,
     /// Sum of the accuracies given.
-    pub accuracy_sum: f64,
+    pub(crate) accuracy_sum: f64,
     /// Games that give the accuracy.
-    pub accuracy_games: usize,
+    pub(crate) accuracy_games: usize,
     /// Inaccuracies, in all.
     pub inaccuracies: u64,
     /// Mistakes, in all.
@@ -410,7 +410,7 @@ impl Follow for MainLine {
 /// The value of a piece on `square` by the rules text: rook 9, cannon 4.5,
 /// horse 4, elephant and advisor 2, pawn 1 before the river, 2 across it,
 /// 1 on the last rank; the king is not counted.
-pub fn piece_value(role: Role, color: Color, square: Square) -> f64 {
+pub(crate) fn piece_value(role: Role, color: Color, square: Square) -> f64 {
     match role {
         Role::Rook => 9.0,
         Role::Cannon => 4.5,
@@ -471,7 +471,7 @@ impl MoveScore {
 /// unknown (`*`, or none stated).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(Serialize))]
-pub struct ResultCounts {
+pub(crate) struct ResultCounts {
     /// Games Red won (`1-0`).
     pub red_wins: usize,
     /// Games drawn (`1/2-1/2`).
@@ -527,7 +527,7 @@ pub struct Stats {
     pub captures: BTreeMap<String, u64>,
     /// Sum of the end-of-main-line material balances (Red minus Black).
     #[cfg_attr(feature = "serde", serde(skip))]
-    pub material_sum: f64,
+    pub(crate) material_sum: f64,
     /// End-of-main-line material balance, by range.
     pub material_balance: BTreeMap<String, usize>,
     /// Games per player.
@@ -542,11 +542,11 @@ pub struct Stats {
     pub with_variations: usize,
     /// Games by the year of their `Date` tag, with their results.
     #[cfg_attr(feature = "serde", serde(skip))]
-    pub by_year: BTreeMap<u16, ResultCounts>,
+    pub(crate) by_year: BTreeMap<u16, ResultCounts>,
     /// The games whose `Date` tag gives no year (or that have none), with
     /// their results.
     #[cfg_attr(feature = "serde", serde(skip))]
-    pub undated: ResultCounts,
+    pub(crate) undated: ResultCounts,
     /// Games by ECCO code (games from the standard start position).
     #[cfg_attr(feature = "serde", serde(skip))]
     pub by_ecco: BTreeMap<&'static str, usize>,
@@ -860,7 +860,7 @@ impl Stats {
         top(&self.events, n)
     }
 
-    /// The games of each ECCO family ([`FAMILIES`](super::ecco::FAMILIES)):
+    /// The games of each ECCO family (`FAMILIES`):
     /// its letter, its name and the games whose code opens with it.
     pub fn ecco_families(&self) -> Vec<(char, &'static str, usize)> {
         super::ecco::FAMILIES

@@ -1,5 +1,5 @@
 //! A collection's statistics as one self-contained HTML page: the summary
-//! as tables and the charts as inline SVG ([`chart`](super::chart)), with
+//! as tables and the charts as inline SVG (`chart`), with
 //! inline CSS, no script and nothing fetched. The page is XHTML too (it
 //! reads as XML), and every text taken from records is escaped.
 //!
@@ -263,7 +263,7 @@ fn summary(html: &mut String, stats: &Stats) {
 
 /// A range of main-line lengths and its games.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct LengthBin {
+pub(crate) struct LengthBin {
     /// The fewest plies in the range.
     pub from: u32,
     /// The most plies in it; `None` for the last range, of the longest
@@ -277,14 +277,7 @@ pub struct LengthBin {
 /// times a power of ten) from 0, about 25 ranges up to the length that
 /// 99% of the games do not pass; the longest games, past the last range,
 /// in one more.
-///
-/// ```
-/// use qipu::analysis::stats_html::{length_bins, LengthBin};
-/// let bins = length_bins(&[0, 3, 9, 10, 25]);
-/// assert_eq!(bins[0], LengthBin { from: 0, to: Some(0), games: 1 });
-/// assert_eq!(bins.iter().map(|b| b.games).sum::<usize>(), 5);
-/// ```
-pub fn length_bins(plies: &[u32]) -> Vec<LengthBin> {
+pub(crate) fn length_bins(plies: &[u32]) -> Vec<LengthBin> {
     if plies.is_empty() {
         return Vec::new();
     }
@@ -488,6 +481,14 @@ fn codes_chart(stats: &Stats, top: usize) -> BarChart {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn length_bins_as_its_docs_showed() {
+        use crate::analysis::stats_html::{LengthBin, length_bins};
+        let bins = length_bins(&[0, 3, 9, 10, 25]);
+        assert_eq!(bins[0], LengthBin { from: 0, to: Some(0), games: 1 });
+        assert_eq!(bins.iter().map(|b| b.games).sum::<usize>(), 5);
+    }
 
     #[test]
     fn length_bins_cover_every_game() {

@@ -93,14 +93,14 @@ pub trait TrailSink {
 pub struct Traced<T> {
     /// What the sink made of the game's positions.
     pub positions: T,
-    /// With [`Trail::with_ecco`], the ECCO code of the game's opening
+    /// With `Trail::with_ecco`, the ECCO code of the game's opening
     /// (`None` for a game from another start).
     pub ecco: Option<&'static str>,
     /// Variations nested deeper than [`MAX_LINE_DEPTH`] were left out.
     pub too_deep: bool,
 }
 
-/// Follows a game's main line (and with [`Trail::all_lines`] its
+/// Follows a game's main line (and with `Trail::all_lines` its
 /// variations), handing each position after a move to its sink. See the
 /// [module](self).
 #[derive(Clone, Debug)]
@@ -147,13 +147,15 @@ impl<S: TrailSink> Trail<S> {
 
     /// Follows every line when `all` (each step then names its line), not
     /// only the main line.
-    pub fn all_lines(mut self, all: bool) -> Trail<S> {
+    #[cfg(any(test, feature = "serde"))]
+    pub(crate) fn all_lines(mut self, all: bool) -> Trail<S> {
         self.all_lines = all;
         self
     }
 
     /// Names each game's opening by ECCO when `ecco` ([`Traced::ecco`]).
-    pub fn with_ecco(mut self, ecco: bool) -> Trail<S> {
+    #[cfg(any(test, feature = "serde"))]
+    pub(crate) fn with_ecco(mut self, ecco: bool) -> Trail<S> {
         self.opening = ecco.then(OpeningReader::default);
         self
     }

@@ -85,7 +85,7 @@ pub struct Checked<T = ()> {
     /// small to hand on.
     pub replayed: Box<Replayed>,
     /// The problems the reader met and worked around, then those the replay
-    /// met (at most [`MAX_WARNINGS`]).
+    /// met (at most `MAX_WARNINGS`).
     pub warnings: Vec<Warning>,
     /// Why the game could not be read, when it could not.
     pub unreadable: Option<Warning>,
@@ -120,7 +120,7 @@ pub struct Checked<T = ()> {
 impl<T> Checked<T> {
     /// The same check, what the follower made of it made into something
     /// else (like [`Option::map`]).
-    pub fn map_followed<U>(self, f: impl FnOnce(T) -> U) -> Checked<U> {
+    pub(crate) fn map_followed<U>(self, f: impl FnOnce(T) -> U) -> Checked<U> {
         let Checked {
             status,
             replayed,
@@ -238,7 +238,7 @@ impl<T> Checked<T> {
 
 /// Warnings a [`Checker`] keeps of a game: readers list at most 20 and
 /// count the rest, and a game can hold no more than this.
-pub const MAX_WARNINGS: usize = 1000;
+pub(crate) const MAX_WARNINGS: usize = 1000;
 
 /// The visitor that checks each game without building it: its replay, the
 /// problems met, and what a [`Follow`]er of the main line gathers (a FEN

@@ -23,10 +23,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The most bytes a gzip stream may inflate to for each compressed byte.
-pub const MAX_RATIO: u64 = 1_000;
+pub(crate) const MAX_RATIO: u64 = 1_000;
 
 /// Inflated bytes allowed whatever the ratio.
-pub const FREE_BYTES: u64 = 64 << 20;
+pub(crate) const FREE_BYTES: u64 = 64 << 20;
 
 /// `source` as it reads: inflated when it starts like a gzip stream
 /// (every member of a multi-member stream), else unchanged.

@@ -37,7 +37,7 @@ pub enum Input {
         /// [`Batch::run`](super::Batch::run)).
         len: Option<u64>,
     },
-    /// A member of a zip archive (see [`unzip`](super::unzip)), named
+    /// A member of a zip archive (see `unzip`), named
     /// `archive.zip:dir/game.xqf` in reports; counted as found in a folder.
     Member(Member),
     /// Standard input.
@@ -198,7 +198,7 @@ impl Input {
 
     /// Whether it is named like a record (`.pgn`, `.xqf`, …: see
     /// [`detect::has_record_extension`](crate::formats::detect::has_record_extension)).
-    pub fn named_like_record(&self) -> bool {
+    pub(crate) fn named_like_record(&self) -> bool {
         match self {
             Input::Member(member) => crate::formats::detect::has_record_extension(Path::new(member.name())),
             _ => self.path().is_some_and(crate::formats::detect::has_record_extension),
@@ -206,7 +206,7 @@ impl Input {
     }
 
     /// The content, to read a piece at a time: inflated when it is gzip
-    /// data (see [`gunzip`](super::gunzip)).
+    /// data (see `gunzip`).
     ///
     /// # Errors
     ///

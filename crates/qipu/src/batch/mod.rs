@@ -27,20 +27,21 @@
 
 mod check;
 mod games;
-pub mod gunzip;
+pub(crate) mod gunzip;
 mod identity;
 mod input;
 mod problem;
 mod report;
 mod run;
-pub mod unzip;
+pub(crate) mod unzip;
 
-pub use check::{Checked, Checker, MAX_WARNINGS, Status};
+pub use check::{Checked, Checker, Status};
 pub use games::{Games, Item};
 pub use identity::{Outputs, Unread, Why};
 pub use input::{Expanded, Input, Member, escaped_name, expand, expand_writing};
 pub use problem::{ProblemLine, Severity};
-pub use report::{ChaseReport, ConductReport, ErrorReport, Report, RulingReport};
+pub use report::ChaseReport;
+pub use report::{ConductReport, ErrorReport, Report, RulingReport};
 pub use run::{Batch, Event, Meta, cores};
 
 #[allow(unused_imports)]

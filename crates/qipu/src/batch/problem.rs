@@ -151,13 +151,13 @@ impl ProblemLine {
 
     /// A note on a whole input: `SOURCE: note: REASON` (a file named
     /// twice, read once).
-    pub fn input_note(source: &str, reason: impl fmt::Display) -> ProblemLine {
+    pub(crate) fn input_note(source: &str, reason: impl fmt::Display) -> ProblemLine {
         ProblemLine::new(source, None, Severity::Note, None, reason.to_string())
     }
 
     /// A forbidden repetition game `index` (from 0) passes through:
     /// `SOURCE: note: game N: forbidden repetition: EXPLANATION`.
-    pub fn ruling_note(source: &str, index: usize, explanation: &str) -> ProblemLine {
+    pub(crate) fn ruling_note(source: &str, index: usize, explanation: &str) -> ProblemLine {
         let reason = format!("forbidden repetition: {explanation}");
         ProblemLine::new(source, None, Severity::Note, Some(index), reason)
     }

@@ -78,7 +78,7 @@ pub struct Report {
     /// The same problems as `warnings`, each with its place apart (for
     /// text reports: see [`super::ProblemLine`]).
     #[cfg_attr(feature = "serde", serde(skip))]
-    pub warnings_read: Vec<Warning>,
+    pub(crate) warnings_read: Vec<Warning>,
     /// The whole input is unreadable (not one record of it).
     #[cfg_attr(feature = "serde", serde(skip))]
     pub whole_input: bool,
@@ -203,7 +203,7 @@ impl Report {
     /// The rulings the game passes through that a side loses by (a
     /// forbidden repetition: the verdict is no draw), but the one a result
     /// conflict tells of already: what a text report notes.
-    pub fn forbidden_rulings(&self) -> impl Iterator<Item = &RulingReport> {
+    pub(crate) fn forbidden_rulings(&self) -> impl Iterator<Item = &RulingReport> {
         let told = self.final_ruling.filter(|_| self.result_conflict.is_some());
         self.rulings
             .iter()
@@ -307,7 +307,7 @@ impl RulingReport {
     }
 
     /// The rulings of a replay, and the index of the one it ends in.
-    pub fn of_replayed(replayed: &Replayed) -> (Vec<RulingReport>, Option<usize>) {
+    pub(crate) fn of_replayed(replayed: &Replayed) -> (Vec<RulingReport>, Option<usize>) {
         let rulings = replayed.rulings.iter().map(RulingReport::of).collect();
         (rulings, replayed.final_ruling().map(|_| replayed.rulings.len() - 1))
     }

@@ -40,21 +40,21 @@ use crate::formats::stream::CutShort;
 
 /// How deep archives inside archives are opened: an archive named on the
 /// command line or found in a folder is at depth 1.
-pub const MAX_DEPTH: usize = 4;
+pub(crate) const MAX_DEPTH: usize = 4;
 
 /// The largest archive inside an archive that is opened (it is held in
 /// memory while its members are read).
-pub const MAX_NESTED: u64 = 256 << 20;
+pub(crate) const MAX_NESTED: u64 = 256 << 20;
 
 /// The most bytes of archives inside archives held at once.
-pub const MAX_HELD: u64 = 1 << 30;
+pub(crate) const MAX_HELD: u64 = 1 << 30;
 
 /// The most bytes the members of an archive may declare for each byte of
 /// the archive...
-pub const MAX_RATIO: u64 = super::gunzip::MAX_RATIO;
+pub(crate) const MAX_RATIO: u64 = super::gunzip::MAX_RATIO;
 
 /// ...beyond these.
-pub const FREE_BYTES: u64 = super::gunzip::FREE_BYTES;
+pub(crate) const FREE_BYTES: u64 = super::gunzip::FREE_BYTES;
 
 /// A member of a zip archive, to read as a file.
 #[derive(Clone, Debug, PartialEq, Eq)]

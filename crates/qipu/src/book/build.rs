@@ -135,7 +135,7 @@ impl MoveGames {
     }
 
     /// Games won and lost by the side that played the move.
-    pub fn won_lost(&self) -> (u32, u32) {
+    pub(crate) fn won_lost(&self) -> (u32, u32) {
         match self.turn {
             Some(Color::Black) => (self.black_wins, self.red_wins),
             _ => (self.red_wins, self.black_wins),

@@ -32,7 +32,7 @@ use std::sync::OnceLock;
 use crate::{Board, Color, Move, Position, Role, Square};
 
 /// The size of one record of the file.
-pub const RECORD_SIZE: u64 = 8;
+pub(crate) const RECORD_SIZE: u64 = 8;
 
 /// ElephantEye's two Zobrist locks of a position.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -166,7 +166,7 @@ fn piece_kind(color: Color, role: Role) -> usize {
 }
 
 /// The engine's cell of a point: `x + 16 y`, `x` = 3 + file, `y` = 12 − rank.
-pub fn cell(sq: Square) -> u8 {
+pub(crate) fn cell(sq: Square) -> u8 {
     let x = sq.file().index() as u8 + 3;
     let y = 12 - sq.rank().index() as u8;
     x + 16 * y
@@ -187,7 +187,7 @@ pub fn encode_move(m: Move) -> u16 {
 }
 
 /// The move of a book's 16-bit move, if both its cells are on the board.
-pub fn decode_move(mv: u16) -> Option<Move> {
+pub(crate) fn decode_move(mv: u16) -> Option<Move> {
     let [from, to] = mv.to_le_bytes();
     Some(Move::new(point(from)?, point(to)?))
 }
@@ -198,7 +198,7 @@ pub fn key(board: &Board, turn: Color) -> Locks {
 }
 
 /// The locks of the mirror image of `board` (files `a`…`i` read `i`…`a`).
-pub fn mirror_key(board: &Board, turn: Color) -> Locks {
+pub(crate) fn mirror_key(board: &Board, turn: Color) -> Locks {
     keyed(board, turn, Square::flip_horizontal)
 }
 

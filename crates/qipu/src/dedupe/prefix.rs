@@ -173,7 +173,7 @@ impl Prefixes {
 
     /// Stops looking at a game's prefixes once they can hold no other
     /// game's line by `leads` (those of the games of [`Lines`]).
-    pub fn with_leads(self, leads: Arc<Leads>) -> Prefixes {
+    pub(crate) fn with_leads(self, leads: Arc<Leads>) -> Prefixes {
         Prefixes { leads: Some(leads), ..self }
     }
 
@@ -254,7 +254,7 @@ impl Leads {
     /// Whether a game of `lead` (and of the mirrored lead `mirrored`, when
     /// mirrors are looked for) may hold another game's whole line: another
     /// game shares its lead, or one has its mirrored lead.
-    pub fn may_hold(&self, lead: u32, mirrored: Option<u32>) -> bool {
+    pub(crate) fn may_hold(&self, lead: u32, mirrored: Option<u32>) -> bool {
         self.count(lead) >= 2 || mirrored.is_some_and(|m| m != lead && self.count(m) >= 1)
     }
 }

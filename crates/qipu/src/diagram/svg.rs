@@ -72,13 +72,7 @@ fn ink(color: Color) -> &'static str {
 
 /// The id of the `<symbol>` that draws `piece`: `qp-` and its FEN letter
 /// (`qp-R` a red rook, `qp-r` a black one).
-///
-/// ```
-/// use qipu::{Piece, diagram::svg::symbol_id};
-/// assert_eq!(symbol_id(Piece::from_char('R').unwrap()), "qp-R");
-/// assert_eq!(symbol_id(Piece::from_char('p').unwrap()), "qp-p");
-/// ```
-pub fn symbol_id(piece: Piece) -> String {
+pub(crate) fn symbol_id(piece: Piece) -> String {
     format!("qp-{}", piece.char())
 }
 
@@ -379,6 +373,13 @@ mod tests {
 
     fn attribute<'a>(element: &'a (String, Vec<(String, String)>), name: &str) -> Option<&'a str> {
         element.1.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+    }
+
+    #[test]
+    fn symbol_id_as_its_docs_showed() {
+        use crate::{Piece, diagram::svg::symbol_id};
+        assert_eq!(symbol_id(Piece::from_char('R').unwrap()), "qp-R");
+        assert_eq!(symbol_id(Piece::from_char('p').unwrap()), "qp-p");
     }
 
     #[test]

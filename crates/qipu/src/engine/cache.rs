@@ -16,7 +16,7 @@ use crate::record::eval::Score;
 /// How long a lookup or a store waits for a cache that another program
 /// holds locked before it counts as failed: long enough for another qipu
 /// writing a row, short enough that a cache held for minutes costs seconds.
-pub const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
+pub(crate) const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// Failures in a row after which a run stops using its cache (and says so):
 /// a cache locked or broken for good costs a few waits, not one a position.
@@ -57,7 +57,8 @@ impl Cache {
     }
 
     /// A cache in memory, gone at the end of the run.
-    pub fn in_memory() -> Result<Cache, CacheError> {
+    #[cfg(test)]
+    pub(crate) fn in_memory() -> Result<Cache, CacheError> {
         Cache::with(Connection::open_in_memory()?)
     }
 
@@ -102,7 +103,7 @@ impl Cache {
 
     /// The lookups and stores of [`lookup`](Cache::lookup) and
     /// [`keep`](Cache::keep) that failed so far, and why the first did.
-    pub fn trouble(&self) -> StoreTrouble {
+    pub(crate) fn trouble(&self) -> StoreTrouble {
         self.trouble.lock().unwrap_or_else(|e| e.into_inner()).seen.clone()
     }
 
@@ -214,7 +215,7 @@ mod tests {
                 Line { score: Score::Mate(-3), depth: 9, pv: vec![] },
             ],
         };
-        let key = super::super::position_key(&crate::Position::start().fen());
+        let key = super::super::pool::position_key(&crate::Position::start().fen());
         assert_eq!(key, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w");
         assert_eq!(cache.get(&key, "e", "depth 12").unwrap(), None);
         cache.put(&key, "e", "depth 12", &search).unwrap();

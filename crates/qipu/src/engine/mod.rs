@@ -23,8 +23,9 @@ mod process;
 pub mod protocol;
 mod session;
 
-pub use pool::{Analysed, Counts, Pool, PoolConfig, SearchFailure, SearchStore, StoreTrouble, position_key};
-pub use session::{Engine, EngineConfig, Line, Search, default_timeout};
+pub use pool::SearchFailure;
+pub use pool::{Analysed, Counts, Pool, PoolConfig, SearchStore, StoreTrouble};
+pub use session::{Engine, EngineConfig, Line, Search};
 
 /// Why an engine gave no answer.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -121,7 +121,7 @@ pub struct Analysed {
 
 /// The key of a position in a [`SearchStore`]: its FEN's placement and
 /// side to move.
-pub fn position_key(fen: &str) -> String {
+pub(crate) fn position_key(fen: &str) -> String {
     fen.split_ascii_whitespace().take(2).collect::<Vec<_>>().join(" ")
 }
 
@@ -242,11 +242,6 @@ impl<T: Send + 'static> Pool<T> {
         })
     }
 
-    /// The engine's name (its `id name`).
-    pub fn engine_name(&self) -> &str {
-        &self.name
-    }
-
     /// The protocol the engines speak.
     pub fn protocol(&self) -> Protocol {
         self.protocol
@@ -268,13 +263,6 @@ impl<T: Send + 'static> Pool<T> {
         self.next_in += 1;
         if let Some(jobs) = &self.jobs {
             let _ = jobs.send(Job { seq, tag, record });
-        }
-    }
-
-    /// Hands the games that are done, in order, to `done`, without waiting.
-    pub fn poll(&mut self, mut done: impl FnMut(T, Analysed)) {
-        while let Ok(r) = self.results.try_recv() {
-            self.take(r, &mut done);
         }
     }
 

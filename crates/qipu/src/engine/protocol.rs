@@ -29,13 +29,13 @@ impl Protocol {
 
     /// Whether `line` ends the engine's answer to [`name`](Protocol::name)
     /// (`uciok`, `ucciok`).
-    pub fn is_ready_answer(self, line: &str) -> bool {
+    pub(crate) fn is_ready_answer(self, line: &str) -> bool {
         line.trim() == if self == Protocol::Uci { "uciok" } else { "ucciok" }
     }
 
     /// The `setoption` line for an option `name` set to `value`: UCI's
     /// `setoption name N value V`, UCCI's `setoption N V`.
-    pub fn set_option(self, name: &str, value: &str) -> String {
+    pub(crate) fn set_option(self, name: &str, value: &str) -> String {
         match self {
             Protocol::Uci => format!("setoption name {name} value {value}"),
             Protocol::Ucci => format!("setoption {name} {value}"),
@@ -167,16 +167,7 @@ const UCCI_MATE_BOUND: i32 = 9_900;
 
 /// A UCCI score as a [`Score`]: ElephantEye writes a mate in `d` plies as
 /// `10000 - d` (negative when the side to move is mated).
-///
-/// ```
-/// use qipu::engine::protocol::ucci_score;
-/// use qipu::record::eval::Score;
-/// assert_eq!(ucci_score(35), Score::Centipawns(35));
-/// assert_eq!(ucci_score(9999), Score::Mate(1)); // mates with its next move
-/// assert_eq!(ucci_score(-9998), Score::Mate(-1)); // mated after one move
-/// assert_eq!(ucci_score(9995), Score::Mate(3));
-/// ```
-pub fn ucci_score(value: i32) -> Score {
+pub(crate) fn ucci_score(value: i32) -> Score {
     if value.abs() > UCCI_MATE_BOUND {
         let plies = UCCI_MATE - value.abs();
         let moves = (plies + 1) / 2;
@@ -189,18 +180,7 @@ pub fn ucci_score(value: i32) -> Score {
 /// Reads an `info` line that carries a score; `None` for any other line
 /// (`info currmove …`, `info string …`, an info line whose score cannot be
 /// read).
-///
-/// ```
-/// use qipu::engine::protocol::{Protocol, parse_info};
-/// use qipu::record::eval::Score;
-/// let info = parse_info("info depth 12 seldepth 20 multipv 2 score cp -38 nodes 9000 pv h2e2 h9g7", Protocol::Uci).unwrap();
-/// assert_eq!((info.depth, info.multipv, info.score), (Some(12), 2, Score::Centipawns(-38)));
-/// assert_eq!(info.pv, ["h2e2", "h9g7"]);
-/// let info = parse_info("info depth 9 score 9995 pv h2e2", Protocol::Ucci).unwrap();
-/// assert_eq!(info.score, Score::Mate(3));
-/// assert!(parse_info("info currmove h2e2 currmovenumber 1", Protocol::Uci).is_none());
-/// ```
-pub fn parse_info(line: &str, protocol: Protocol) -> Option<Info> {
+pub(crate) fn parse_info(line: &str, protocol: Protocol) -> Option<Info> {
     let mut words = line.split_ascii_whitespace();
     if words.next()? != "info" {
         return None;
@@ -239,11 +219,11 @@ pub fn parse_info(line: &str, protocol: Protocol) -> Option<Info> {
 }
 
 /// The most moves of a principal variation kept.
-pub const MAX_PV: usize = 64;
+pub(crate) const MAX_PV: usize = 64;
 
 /// The end of a search, as the engine says it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum BestMove {
+pub(crate) enum BestMove {
     /// `bestmove M`: the move as written.
     Move(String),
     /// `bestmove (none)`, `bestmove 0000` or UCCI's `nobestmove`: no move.
@@ -251,15 +231,7 @@ pub enum BestMove {
 }
 
 /// Reads a `bestmove` (or `nobestmove`) line; `None` for any other line.
-///
-/// ```
-/// use qipu::engine::protocol::{BestMove, parse_bestmove};
-/// assert_eq!(parse_bestmove("bestmove h2e2 ponder h9g7"), Some(BestMove::Move("h2e2".into())));
-/// assert_eq!(parse_bestmove("nobestmove"), Some(BestMove::None));
-/// assert_eq!(parse_bestmove("bestmove (none)"), Some(BestMove::None));
-/// assert_eq!(parse_bestmove("info depth 1"), None);
-/// ```
-pub fn parse_bestmove(line: &str) -> Option<BestMove> {
+pub(crate) fn parse_bestmove(line: &str) -> Option<BestMove> {
     let mut words = line.split_ascii_whitespace();
     match words.next()? {
         "nobestmove" => Some(BestMove::None),
@@ -272,14 +244,14 @@ pub fn parse_bestmove(line: &str) -> Option<BestMove> {
 }
 
 /// An engine's `id name …` line: the name.
-pub fn parse_id_name(line: &str) -> Option<&str> {
+pub(crate) fn parse_id_name(line: &str) -> Option<&str> {
     let rest = line.trim().strip_prefix("id")?.trim_start().strip_prefix("name")?;
     Some(rest.trim()).filter(|n| !n.is_empty())
 }
 
 /// The name of an option an engine offers (`option name Hash type spin …`
 /// in UCI, `option hashsize type spin …` in UCCI).
-pub fn parse_option_name(line: &str, protocol: Protocol) -> Option<&str> {
+pub(crate) fn parse_option_name(line: &str, protocol: Protocol) -> Option<&str> {
     let rest = line.trim().strip_prefix("option ")?.trim_start();
     match protocol {
         Protocol::Uci => {
@@ -294,6 +266,41 @@ pub fn parse_option_name(line: &str, protocol: Protocol) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ucci_score_as_its_docs_showed() {
+        use crate::engine::protocol::ucci_score;
+        use crate::record::eval::Score;
+        assert_eq!(ucci_score(35), Score::Centipawns(35));
+        assert_eq!(ucci_score(9999), Score::Mate(1)); // mates with its next move
+        assert_eq!(ucci_score(-9998), Score::Mate(-1)); // mated after one move
+        assert_eq!(ucci_score(9995), Score::Mate(3));
+    }
+
+    #[test]
+    fn parse_info_as_its_docs_showed() {
+        use crate::engine::protocol::{Protocol, parse_info};
+        use crate::record::eval::Score;
+        let info = parse_info(
+            "info depth 12 seldepth 20 multipv 2 score cp -38 nodes 9000 pv h2e2 h9g7",
+            Protocol::Uci,
+        )
+        .unwrap();
+        assert_eq!((info.depth, info.multipv, info.score), (Some(12), 2, Score::Centipawns(-38)));
+        assert_eq!(info.pv, ["h2e2", "h9g7"]);
+        let info = parse_info("info depth 9 score 9995 pv h2e2", Protocol::Ucci).unwrap();
+        assert_eq!(info.score, Score::Mate(3));
+        assert!(parse_info("info currmove h2e2 currmovenumber 1", Protocol::Uci).is_none());
+    }
+
+    #[test]
+    fn parse_bestmove_as_its_docs_showed() {
+        use crate::engine::protocol::{BestMove, parse_bestmove};
+        assert_eq!(parse_bestmove("bestmove h2e2 ponder h9g7"), Some(BestMove::Move("h2e2".into())));
+        assert_eq!(parse_bestmove("nobestmove"), Some(BestMove::None));
+        assert_eq!(parse_bestmove("bestmove (none)"), Some(BestMove::None));
+        assert_eq!(parse_bestmove("info depth 1"), None);
+    }
 
     #[test]
     fn coordinates_round_trip_on_every_move_shape() {

@@ -35,12 +35,12 @@ pub struct EngineConfig {
     /// The longest a search may take before the engine is deemed hung.
     pub timeout: Duration,
     /// The longest the handshake (and `isready`) may take.
-    pub handshake_timeout: Duration,
+    pub(crate) handshake_timeout: Duration,
 }
 
 impl EngineConfig {
     /// A configuration for `command` searching to `limit`, everything
-    /// else as the engine has it; the timeout as [`default_timeout`].
+    /// else as the engine has it; the timeout as `default_timeout`.
     pub fn new(command: Vec<String>, limit: Limit) -> EngineConfig {
         EngineConfig {
             command,
@@ -78,7 +78,7 @@ impl EngineConfig {
 
 /// The time a search may take before the engine is deemed hung: ten times
 /// a move time plus a second; two minutes for a depth or node limit.
-pub fn default_timeout(limit: Limit) -> Duration {
+pub(crate) fn default_timeout(limit: Limit) -> Duration {
     match limit {
         Limit::MoveTime(ms) => Duration::from_millis(ms.saturating_mul(10).saturating_add(1000)),
         Limit::Depth(_) | Limit::Nodes(_) => Duration::from_secs(120),
@@ -231,7 +231,7 @@ impl Engine {
 
     /// Tells the engine a new game starts (UCI `ucinewgame`) and waits
     /// until it is ready.
-    pub fn new_game(&mut self) -> Result<(), EngineError> {
+    pub(crate) fn new_game(&mut self) -> Result<(), EngineError> {
         if self.protocol == Protocol::Uci {
             self.process.send("ucinewgame")?;
         }

@@ -80,19 +80,13 @@ impl Format {
 /// The file-name extensions of Xiangqi record formats, read or not (in
 /// lower case): a file named so that holds nothing readable is a damaged
 /// record, not prose that happens to sit among records.
-pub const RECORD_EXTENSIONS: [&str; 17] = [
+pub(crate) const RECORD_EXTENSIONS: [&str; 17] = [
     "pgn", "xqf", "cbr", "cbl", "cbf", "dhtml", "xqn", "mxq", "sg", "che", "ccm", "chn", "ucc", "wxf", "epd",
     "pfc", "ubb",
 ];
 
 /// Whether a file's name has the extension of a record format.
-///
-/// ```
-/// use qipu::formats::detect::has_record_extension;
-/// assert!(has_record_extension(std::path::Path::new("games/对局.PGN")));
-/// assert!(!has_record_extension(std::path::Path::new("README.txt")));
-/// ```
-pub fn has_record_extension(path: &std::path::Path) -> bool {
+pub(crate) fn has_record_extension(path: &std::path::Path) -> bool {
     path.extension()
         .and_then(|e| e.to_str())
         .is_some_and(|e| RECORD_EXTENSIONS.iter().any(|r| e.eq_ignore_ascii_case(r)))
@@ -150,14 +144,7 @@ pub fn detect(bytes: &[u8]) -> Format {
 
 /// The kind of archive or compressed file `bytes` start like, told by
 /// its signature: zip, gzip, 7z, RAR, bzip2, xz, Zstandard or tar.
-///
-/// ```
-/// use qipu::formats::detect::archive_kind;
-/// assert_eq!(archive_kind(b"PK\x03\x04\x14\0"), Some("a zip archive"));
-/// assert_eq!(archive_kind(b"\x1f\x8b\x08\0"), Some("a gzip file"));
-/// assert_eq!(archive_kind(b"XQ\x0a"), None);
-/// ```
-pub fn archive_kind(bytes: &[u8]) -> Option<&'static str> {
+pub(crate) fn archive_kind(bytes: &[u8]) -> Option<&'static str> {
     const SIGNATURES: [(&[u8], &str); 9] = [
         (b"PK\x03\x04", "a zip archive"),
         (b"PK\x05\x06", "a zip archive"),
@@ -182,4 +169,22 @@ pub fn archive_kind(bytes: &[u8]) -> Option<&'static str> {
 fn is_binary(head: &[u8]) -> bool {
     let controls = head.iter().filter(|&&b| b < 0x09 || (0x0E..0x20).contains(&b) && b != 0x1B).count();
     controls >= 8 && controls * 100 > head.len()
+}
+
+#[cfg(test)]
+mod examples {
+    #[test]
+    fn has_record_extension_as_its_docs_showed() {
+        use crate::formats::detect::has_record_extension;
+        assert!(has_record_extension(std::path::Path::new("games/对局.PGN")));
+        assert!(!has_record_extension(std::path::Path::new("README.txt")));
+    }
+
+    #[test]
+    fn archive_kind_as_its_docs_showed() {
+        use crate::formats::detect::archive_kind;
+        assert_eq!(archive_kind(b"PK\x03\x04\x14\0"), Some("a zip archive"));
+        assert_eq!(archive_kind(b"\x1f\x8b\x08\0"), Some("a gzip file"));
+        assert_eq!(archive_kind(b"XQ\x0a"), None);
+    }
 }

@@ -150,7 +150,7 @@ struct OwnedNode {
 /// Whether a text holds qipu's JSON records: its first line that is not
 /// blank is a JSON object (a PGN text that opens with a `{comment}` is not),
 /// or opens like one of qipu's records (`{"tags":`) though it is damaged.
-pub fn looks_like_json(text: &str) -> bool {
+pub(crate) fn looks_like_json(text: &str) -> bool {
     let Some(first) = text.lines().map(|l| l.trim_start_matches('\u{feff}').trim()).find(|l| !l.is_empty())
     else {
         return false;
@@ -192,20 +192,20 @@ pub fn read_with<V: Visitor>(text: &str, visitor: &mut V) -> Vec<V::Output> {
 /// A reader of JSON records fed a line at a time, for texts too large to
 /// hold at once.
 #[derive(Debug, Default)]
-pub struct LineReader {
+pub(crate) struct LineReader {
     lines: u32,
     pub(crate) games: Vec<Game>,
 }
 
 impl LineReader {
     /// A reader whose first line is line `line` of its source (1-based).
-    pub fn starting_at_line(mut self, line: u32) -> LineReader {
+    pub(crate) fn starting_at_line(mut self, line: u32) -> LineReader {
         self.lines = line.saturating_sub(1);
         self
     }
 
     /// Reads one line (without its line end).
-    pub fn push_line(&mut self, line: &str) {
+    pub(crate) fn push_line(&mut self, line: &str) {
         self.lines = self.lines.saturating_add(1);
         let line = line.strip_suffix('\r').unwrap_or(line);
         let line = if self.lines == 1 { line.trim_start_matches('\u{feff}') } else { line };
@@ -223,7 +223,7 @@ impl LineReader {
     }
 
     /// Skips a line too long to read: an unreadable record at its line.
-    pub fn skip_overlong_line(&mut self, limit: usize) {
+    pub(crate) fn skip_overlong_line(&mut self, limit: usize) {
         self.lines = self.lines.saturating_add(1);
         let at = Span { line: self.lines, column: 1 };
         let message = format!("line longer than {} MB: not read", limit >> 20);
@@ -234,29 +234,12 @@ impl LineReader {
         });
     }
 
-    /// How many records are complete and waiting.
-    pub fn ready(&self) -> usize {
-        self.games.len()
-    }
-
-    /// The records read so far.
-    pub fn take_games(&mut self) -> Vec<Record> {
-        let mut records = Vec::with_capacity(self.games.len());
-        self.tell_games(&mut RecordBuilder::default(), |record| records.push(record));
-        records
-    }
-
     /// Tells the games read so far to `visitor`, handing what it makes of
-    /// each to `each`: [`LineReader::take_games`] without the records.
-    pub fn tell_games<V: Visitor>(&mut self, visitor: &mut V, mut each: impl FnMut(V::Output)) {
+    /// each to `each`.
+    pub(crate) fn tell_games<V: Visitor>(&mut self, visitor: &mut V, mut each: impl FnMut(V::Output)) {
         for game in self.games.drain(..) {
             each(game.tell(visitor));
         }
-    }
-
-    /// Ends the text: the records not taken yet.
-    pub fn finish(mut self) -> Vec<Record> {
-        self.take_games()
     }
 }
 

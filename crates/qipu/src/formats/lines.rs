@@ -2,7 +2,7 @@
 //! text line by line into a visitor, and telling such a text from others.
 //!
 //! Every line that is not blank is one game, read by the format's line
-//! reader ([`epd::read::read_line_with`], [`uci::read::read_line_with`]);
+//! reader (`epd::read::read_line_with`, `uci::read::read_line_with`);
 //! a line that cannot be read is an unreadable game with its line and
 //! column, and the lines after it are still read.
 //!
@@ -14,14 +14,6 @@
 //! lines are UCI lines (`position`, `startpos`, `fen` or `moves`) than
 //! EPD lines that only EPD reads (opcodes); else EPD (a file of full FENs
 //! is EPD).
-//!
-//! ```
-//! use qipu::formats::detect::Format;
-//! use qipu::formats::lines::text_format;
-//! assert_eq!(text_format("position startpos moves h2e2 h9g7\n"), Some(Format::Uci));
-//! assert_eq!(text_format("4k4/9/9/9/9/9/9/9/9/4K4 w - - id \"x\";\n"), Some(Format::Epd));
-//! assert_eq!(text_format("1. 炮二平五 马８进７\n"), None);
-//! ```
 
 use super::detect::Format;
 use super::tree::Game;
@@ -33,7 +25,7 @@ const SAMPLE: usize = 64;
 
 /// Whether `text` holds EPD or UCI lines, and which (see the [module
 /// docs](self)); `None` for any other text.
-pub fn text_format(text: &str) -> Option<Format> {
+pub(crate) fn text_format(text: &str) -> Option<Format> {
     let mut lines = text.lines().map(|l| l.trim_start_matches('\u{feff}')).filter(|l| !l.trim().is_empty());
     let (mut sampled, mut good, mut uci_lines, mut epd_only) = (0usize, 0usize, 0usize, 0usize);
     for line in lines.by_ref().take(SAMPLE) {
@@ -94,6 +86,15 @@ pub(crate) fn overlong_line(line: u32, limit: usize) -> Game {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lines_module_as_its_docs_showed() {
+        use crate::formats::detect::Format;
+        use crate::formats::lines::text_format;
+        assert_eq!(text_format("position startpos moves h2e2 h9g7\n"), Some(Format::Uci));
+        assert_eq!(text_format("4k4/9/9/9/9/9/9/9/9/4K4 w - - id \"x\";\n"), Some(Format::Epd));
+        assert_eq!(text_format("1. 炮二平五 马８进７\n"), None);
+    }
 
     #[test]
     fn a_text_record_opening_with_a_fen_is_not_epd() {

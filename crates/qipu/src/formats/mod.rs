@@ -30,7 +30,7 @@ mod read;
 pub mod sg;
 pub(crate) mod sighted;
 pub(crate) mod slots;
-pub mod sniff;
+pub(crate) mod sniff;
 pub(crate) mod start;
 pub mod stream;
 pub(crate) mod tag_lines;
@@ -207,7 +207,7 @@ pub enum UnreadableReason {
 
 impl UnreadableReason {
     /// The reason of an error of reading a file.
-    pub fn cannot_read(e: &std::io::Error) -> UnreadableReason {
+    pub(crate) fn cannot_read(e: &std::io::Error) -> UnreadableReason {
         UnreadableReason::CannotRead { kind: e.kind(), message: e.to_string() }
     }
 }

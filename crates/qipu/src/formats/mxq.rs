@@ -80,12 +80,7 @@ fn strings(bytes: &[u8]) -> impl Iterator<Item = Result<(usize, &[u8]), MxqError
 
 /// Whether `bytes` look like an `.mxq` file: length-prefixed strings from
 /// the first byte, one of the first 32 being `Moves`.
-///
-/// ```
-/// assert!(qipu::formats::mxq::is_mxq(b"\x03abc\x05Moves\x04Ends\x0bCommentsEnd"));
-/// assert!(!qipu::formats::mxq::is_mxq(b"[Event \"Moves\"]"));
-/// ```
-pub fn is_mxq(bytes: &[u8]) -> bool {
+pub(crate) fn is_mxq(bytes: &[u8]) -> bool {
     strings(bytes).take(MAX_HEADER + 1).map_while(Result::ok).any(|(_, s)| s == b"Moves")
 }
 
@@ -235,6 +230,12 @@ mod tests {
             out.extend_from_slice(&gbk);
         }
         out
+    }
+
+    #[test]
+    fn is_mxq_as_its_docs_showed() {
+        assert!(crate::formats::mxq::is_mxq(b"\x03abc\x05Moves\x04Ends\x0bCommentsEnd"));
+        assert!(!crate::formats::mxq::is_mxq(b"[Event \"Moves\"]"));
     }
 
     #[test]

@@ -15,15 +15,6 @@
 //! A block met outside a comment is passed over whole, to its closing tag
 //! (or the end): a brace or a `;` in a genuine block's comments opens
 //! nothing.
-//!
-//! ```
-//! use qipu::formats::detect::Format;
-//! use qipu::formats::sniff::text_format;
-//! let block = "[DhtmlXQ][DhtmlXQ_movelist]7747[/DhtmlXQ_movelist][/DhtmlXQ]";
-//! assert_eq!(text_format(&format!("[Event \"x\"]\n{{see {block}}} 1. h2e2 *\n")), Format::Pgn);
-//! assert_eq!(text_format(&format!("{{\"tags\":[[\"Event\",\"{block}\"]]}}\n")), Format::Json);
-//! assert_eq!(text_format(&format!("{{intro}}\n{block}\n")), Format::Dhtmlxq);
-//! ```
 
 use std::borrow::Cow;
 
@@ -132,13 +123,13 @@ fn into_text(bytes: Vec<u8>) -> Cow<'static, str> {
 }
 
 /// Whether a text opens with markup (`<`), as web pages and XML records do.
-pub fn starts_with_markup(text: &str) -> bool {
+pub(crate) fn starts_with_markup(text: &str) -> bool {
     text.trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n']).starts_with('<')
 }
 
 /// Whether a text holds qipu's JSON records (read only with the `serde`
 /// feature: without it, no text is).
-pub fn is_json(text: &str) -> bool {
+pub(crate) fn is_json(text: &str) -> bool {
     #[cfg(feature = "serde")]
     {
         super::json::looks_like_json(text)
@@ -155,6 +146,16 @@ mod tests {
     use super::unquoted;
 
     const BLOCK: &str = "[DhtmlXQ][DhtmlXQ_movelist]7747[/DhtmlXQ_movelist][/DhtmlXQ]";
+
+    #[test]
+    fn a_quoted_block_does_not_make_a_text_dhtmlxq() {
+        use crate::formats::detect::Format;
+        use crate::formats::sniff::text_format;
+        let block = "[DhtmlXQ][DhtmlXQ_movelist]7747[/DhtmlXQ_movelist][/DhtmlXQ]";
+        assert_eq!(text_format(&format!("[Event \"x\"]\n{{see {block}}} 1. h2e2 *\n")), Format::Pgn);
+        assert_eq!(text_format(&format!("{{\"tags\":[[\"Event\",\"{block}\"]]}}\n")), Format::Json);
+        assert_eq!(text_format(&format!("{{intro}}\n{block}\n")), Format::Dhtmlxq);
+    }
 
     #[test]
     fn quoted_blocks_are_blanked_and_genuine_ones_kept() {

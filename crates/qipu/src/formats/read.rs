@@ -23,7 +23,7 @@ pub struct Read {
 
 /// Reads the games of a file of any format with `visitor`, handing what it
 /// makes of each game to `each`, in order; `encoding` overrides text-encoding
-/// detection. The file is told once ([`sniff::sniff`]). A file that holds no
+/// detection. The file is told once (`sniff::sniff`). A file that holds no
 /// game is [`Unreadable`], and `each` is not called.
 ///
 /// # Errors

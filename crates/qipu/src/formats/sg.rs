@@ -37,7 +37,7 @@ use crate::{Board, Color, Move, Piece, Role, Square};
 use super::ByteError;
 
 /// The size of a record.
-pub const RECORD_LEN: usize = 1192;
+pub(crate) const RECORD_LEN: usize = 1192;
 
 /// Where the moves start in a record.
 const MOVES_AT: usize = 0xD2;
@@ -77,14 +77,7 @@ pub enum SgErrorKind {
 /// Whether `bytes` start like an `.SG` file: printable text where the
 /// result and date stand, and 32 three-digit points each followed by a
 /// space at `0x52`.
-///
-/// ```
-/// let mut record = vec![b' '; 1192];
-/// record[0x52..0xD2].copy_from_slice(b"000 ".repeat(32).as_slice());
-/// assert!(qipu::formats::sg::is_sg(&record));
-/// assert!(!qipu::formats::sg::is_sg(b"[Event \"x\"]"));
-/// ```
-pub fn is_sg(bytes: &[u8]) -> bool {
+pub(crate) fn is_sg(bytes: &[u8]) -> bool {
     let (Some(head), Some(pieces)) = (bytes.get(0x40..PIECES_AT), bytes.get(PIECES_AT..MOVES_AT)) else {
         return false;
     };
@@ -290,6 +283,14 @@ mod tests {
         r[TRAILER_AT..TRAILER_AT + 6].copy_from_slice(TRAILER);
         r[TRAILER_AT + 6..].fill(0);
         r
+    }
+
+    #[test]
+    fn is_sg_as_its_docs_showed() {
+        let mut record = vec![b' '; 1192];
+        record[0x52..0xD2].copy_from_slice(b"000 ".repeat(32).as_slice());
+        assert!(crate::formats::sg::is_sg(&record));
+        assert!(!crate::formats::sg::is_sg(b"[Event \"x\"]"));
     }
 
     #[test]

@@ -47,9 +47,9 @@ pub struct SharedPoint {
     /// The point.
     pub square: Square,
     /// The piece of an earlier slot, on the point first.
-    pub standing: Piece,
+    pub(crate) standing: Piece,
     /// The piece of the slot put there after it.
-    pub placed: Piece,
+    pub(crate) placed: Piece,
 }
 
 /// Puts the piece of slot `i` on `square`; when another piece stands

@@ -35,24 +35,13 @@
 //! no place to cut it, and a text may hold its first line of moves further
 //! on. Such an input is read whole, and told again from all of it
 //! ([`Reading::Undecided`]).
-//!
-//! ```
-//! use qipu::formats::detect::Format;
-//! use qipu::formats::sniff::text_format;
-//! assert_eq!(text_format("[Event \"x\"]\n1. h2e2 *"), Format::Pgn);
-//! assert_eq!(text_format("[DhtmlXQ][DhtmlXQ_movelist]7747[/DhtmlXQ_movelist][/DhtmlXQ]"), Format::Dhtmlxq);
-//! assert_eq!(text_format("position startpos moves h2e2 h9g7\n"), Format::Uci);
-//! assert_eq!(text_format("4k4/9/9/9/9/9/9/9/9/4K4 w - - bm e0e1;\n"), Format::Epd);
-//! assert_eq!(text_format("吉林洪智  红先和  上海林宏敏\n1. 兵七进一 炮２平３"), Format::Text);
-//! assert_eq!(text_format("{开局} 1. 炮二平五 {中炮} 马８进７ *"), Format::Pgn);
-//! ```
 
 use std::borrow::Cow;
 use std::ops::ControlFlow;
 
 use super::detect::{self, Format};
 use super::encoding::{self, Encoding, TextEncoding};
-pub use super::quoted::{is_json, starts_with_markup};
+pub(crate) use super::quoted::{is_json, starts_with_markup};
 use super::sighted::Sighted;
 use super::{cbf, dhtmlxq, pfc, pgn, quoted, text, wxf};
 use crate::notation;
@@ -60,7 +49,7 @@ use crate::record::{MoveText, RecordedMove, Skip, Visitor};
 
 /// What an input is, as its first bytes tell ([`sniff`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Sniff {
+pub(crate) struct Sniff {
     /// The format.
     pub format: Format,
     /// How its text is decoded, for a text format.
@@ -71,7 +60,8 @@ pub struct Sniff {
 
 impl Sniff {
     /// The encoding of a text.
-    pub fn encoding(&self) -> Option<Encoding> {
+    #[cfg(test)]
+    pub(crate) fn encoding(&self) -> Option<Encoding> {
         self.text.map(|t| t.encoding)
     }
 }
@@ -94,18 +84,8 @@ pub enum Reading {
 /// `whole`; else a line may be cut at its end, and plain text is told from
 /// its complete lines), with `forced` as the
 /// encoding of a text.
-///
-/// ```
-/// use qipu::formats::detect::Format;
-/// use qipu::formats::encoding::Encoding;
-/// use qipu::formats::sniff::{Reading, sniff};
-/// let told = sniff("[Event \"国标\"]\n1. 炮二平五 *\n".as_bytes(), true, None);
-/// assert_eq!((told.format, told.encoding(), told.reading), (Format::Pgn, Some(Encoding::Utf8), Reading::Whole));
-/// let head = "[Event \"x\"]\n1. h2e2 h9g7 *\n\n".repeat(100);
-/// assert_eq!(sniff(head.as_bytes(), false, None).reading, Reading::Pieces);
-/// assert_eq!(sniff(b"XQ\x0a\0", true, None).format, Format::Xqf);
-/// ```
-pub fn sniff(head: &[u8], whole: bool, forced: Option<Encoding>) -> Sniff {
+#[cfg(test)]
+pub(crate) fn sniff(head: &[u8], whole: bool, forced: Option<Encoding>) -> Sniff {
     sniff_decoded(head, whole, forced).0
 }
 
@@ -166,7 +146,8 @@ fn head_text(head: &[u8], told: TextEncoding) -> String {
 
 /// The format of a decoded text (see the [module docs](self) for the
 /// order in which they are told apart).
-pub fn text_format(text: &str) -> Format {
+#[cfg(test)]
+pub(crate) fn text_format(text: &str) -> Format {
     match text_kind(text, true) {
         Kind::Told(format) => format,
         Kind::Plain { .. } => Format::Text,
@@ -298,5 +279,33 @@ impl Visitor for MovesRead {
 
     fn end_game(&mut self) -> usize {
         std::mem::take(self).moves
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_text_format_is_told_from_what_it_holds() {
+        assert_eq!(text_format("[Event \"x\"]\n1. h2e2 *"), Format::Pgn);
+        let block = "[DhtmlXQ][DhtmlXQ_movelist]7747[/DhtmlXQ_movelist][/DhtmlXQ]";
+        assert_eq!(text_format(block), Format::Dhtmlxq);
+        assert_eq!(text_format("position startpos moves h2e2 h9g7\n"), Format::Uci);
+        assert_eq!(text_format("4k4/9/9/9/9/9/9/9/9/4K4 w - - bm e0e1;\n"), Format::Epd);
+        assert_eq!(text_format("吉林洪智  红先和  上海林宏敏\n1. 兵七进一 炮２平３"), Format::Text);
+        assert_eq!(text_format("{开局} 1. 炮二平五 {中炮} 马８进７ *"), Format::Pgn);
+    }
+
+    #[test]
+    fn a_head_tells_the_format_the_encoding_and_the_reading() {
+        let told = sniff("[Event \"国标\"]\n1. 炮二平五 *\n".as_bytes(), true, None);
+        assert_eq!(
+            (told.format, told.encoding(), told.reading),
+            (Format::Pgn, Some(Encoding::Utf8), Reading::Whole)
+        );
+        let head = "[Event \"x\"]\n1. h2e2 h9g7 *\n\n".repeat(100);
+        assert_eq!(sniff(head.as_bytes(), false, None).reading, Reading::Pieces);
+        assert_eq!(sniff(b"XQ\x0a\0", true, None).format, Format::Xqf);
     }
 }

@@ -32,7 +32,7 @@ pub fn read(text: &str) -> Vec<Record> {
 
 /// [`read`] for a text whose first line is line `first_line` of its input
 /// (a piece of a larger text, cut where `GameStarts` says a game starts).
-pub fn read_from(text: &str, first_line: u32) -> Vec<Record> {
+pub(crate) fn read_from(text: &str, first_line: u32) -> Vec<Record> {
     let mut games = Vec::new();
     read_each(text, first_line, &mut RecordBuilder::default(), |game| games.push(game));
     games
@@ -409,7 +409,7 @@ impl<P: Copy> GameStarts<P> {
 /// bare number has no leading zero, and a number runs into its move without
 /// a dot only before a Chinese one (`1炮二平五`). So the offsets and bytes
 /// of a hex dump (`000002a0: 0000 …`) are not move lines.
-pub fn is_move_line(line: &str) -> bool {
+pub(crate) fn is_move_line(line: &str) -> bool {
     let mut any = false;
     for word in line.split_whitespace() {
         if GameResult::parse(word).is_some() {

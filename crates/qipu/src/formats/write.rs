@@ -307,20 +307,7 @@ fn encode(
 /// The warning for a record written as `bytes` in `format` that qipu will
 /// not read back, past one of the [`limits`] of its readers; `None` when it reads back
 /// (always for JSON, and for HTML, which qipu does not read).
-///
-/// ```
-/// use qipu::formats::write::read_back;
-/// use qipu::formats::write::WriteFormat;
-/// assert_eq!(read_back(WriteFormat::Pgn, b"[Event \"x\"]\n1. h2e2 *\n"), None);
-/// let long = vec![b'x'; (17 << 20) + 10];
-/// assert_eq!(
-///     read_back(WriteFormat::Pgn, &long).unwrap().to_string(),
-///     "written as a PGN line of 17 MB; qipu reads lines up to 16 MB, so it will not read back"
-/// );
-/// let just = vec![b'x'; (16 << 20) + 1];
-/// assert!(read_back(WriteFormat::Pgn, &just).unwrap().to_string().starts_with("written as a PGN line of 16.1 MB;"));
-/// ```
-pub fn read_back(format: WriteFormat, bytes: &[u8]) -> Option<WriteWarning> {
+pub(crate) fn read_back(format: WriteFormat, bytes: &[u8]) -> Option<WriteWarning> {
     // JSON lines and HTML pages are not checked here.
     if matches!(format, WriteFormat::Html) {
         return None;
@@ -362,6 +349,25 @@ mod tests {
 
     fn options(format: WriteFormat) -> WriteOptions {
         WriteOptions::new(format)
+    }
+
+    #[test]
+    fn read_back_as_its_docs_showed() {
+        use crate::formats::write::WriteFormat;
+        use crate::formats::write::read_back;
+        assert_eq!(read_back(WriteFormat::Pgn, b"[Event \"x\"]\n1. h2e2 *\n"), None);
+        let long = vec![b'x'; (17 << 20) + 10];
+        assert_eq!(
+            read_back(WriteFormat::Pgn, &long).unwrap().to_string(),
+            "written as a PGN line of 17 MB; qipu reads lines up to 16 MB, so it will not read back"
+        );
+        let just = vec![b'x'; (16 << 20) + 1];
+        assert!(
+            read_back(WriteFormat::Pgn, &just)
+                .unwrap()
+                .to_string()
+                .starts_with("written as a PGN line of 16.1 MB;")
+        );
     }
 
     #[test]

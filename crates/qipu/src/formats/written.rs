@@ -107,7 +107,7 @@ pub enum WriteWarning {
         format: &'static str,
     },
     /// More warnings of one kind about the same game, past the first
-    /// [`MAX_TOLD_ALIKE`] of their kind: told as one (a record of 600,000
+    /// `MAX_TOLD_ALIKE` of their kind: told as one (a record of 600,000
     /// tags that PGN cannot name is six lines, not 600,000).
     More(
         /// The warnings it stands for, in order, all of one kind.
@@ -132,7 +132,7 @@ pub enum WriteWarning {
 /// How many warnings of one kind (a tag left out, a tag not named, a text
 /// cut) are told one by one about a game; the rest are told as one
 /// [`WriteWarning::More`].
-pub const MAX_TOLD_ALIKE: usize = 5;
+pub(crate) const MAX_TOLD_ALIKE: usize = 5;
 
 impl WriteWarning {
     /// How many warnings this one stands for: those of a
@@ -265,16 +265,7 @@ impl std::fmt::Display for WriteWarning {
 /// The warnings about one game with those of a kind past the first
 /// [`MAX_TOLD_ALIKE`] told as one [`WriteWarning::More`], in the place of
 /// the first of them left out; the others as they are, in order.
-///
-/// ```
-/// use qipu::formats::written::{summarise, WriteWarning};
-/// let tag = |k: usize| WriteWarning::TagNameUnwritable { tag: format!("a b{k}"), format: "PGN" };
-/// let told = summarise((0..600_000).map(tag).collect());
-/// assert_eq!(told.len(), 6);
-/// assert_eq!(told[5].to_string(), "and 599995 more tag(s) whose names PGN cannot write; not written");
-/// assert_eq!(told.iter().map(WriteWarning::count).sum::<usize>(), 600_000);
-/// ```
-pub fn summarise(warnings: Vec<WriteWarning>) -> Vec<WriteWarning> {
+pub(crate) fn summarise(warnings: Vec<WriteWarning>) -> Vec<WriteWarning> {
     let mut seen = [0usize; 5];
     if warnings.iter().all(|w| {
         w.alike().is_none_or(|k| {
@@ -311,4 +302,17 @@ pub fn summarise(warnings: Vec<WriteWarning>) -> Vec<WriteWarning> {
         }
     }
     told
+}
+
+#[cfg(test)]
+mod examples {
+    #[test]
+    fn summarise_as_its_docs_showed() {
+        use crate::formats::written::{WriteWarning, summarise};
+        let tag = |k: usize| WriteWarning::TagNameUnwritable { tag: format!("a b{k}"), format: "PGN" };
+        let told = summarise((0..600_000).map(tag).collect());
+        assert_eq!(told.len(), 6);
+        assert_eq!(told[5].to_string(), "and 599995 more tag(s) whose names PGN cannot write; not written");
+        assert_eq!(told.iter().map(WriteWarning::count).sum::<usize>(), 600_000);
+    }
 }

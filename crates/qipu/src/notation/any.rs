@@ -49,7 +49,7 @@ pub fn resolve_any(pos: &Position, text: &str) -> Result<Move, MoveError> {
 }
 
 /// What the moves of one game have shown of how they are written, kept from
-/// move to move by [`resolve_any_in_game`]: a game keeps one dialect.
+/// move to move by `resolve_any_in_game`: a game keeps one dialect.
 ///
 /// - SAN ranks counted 0…9 (WinBoard, XBoard) or 1…10 (pychess,
 ///   Fairy-Stockfish), settled by the first move that is legal under one
@@ -60,15 +60,6 @@ pub fn resolve_any(pos: &Position, text: &str) -> Result<Move, MoveError> {
 ///   also a file letter, then a lower-case destination) is read as SAN
 ///   first. Before that, such a move is read both ways: the legal reading
 ///   wins, two different legal readings are an ambiguity, never a guess.
-///
-/// ```
-/// use qipu::Position;
-/// use qipu::notation::{Dialect, resolve_any_in_game};
-/// let mut dialect = Dialect::default();
-/// let pos = Position::start();
-/// assert_eq!(resolve_any_in_game(&pos, "Che3", &mut dialect).unwrap().to_string(), "h2e2");
-/// assert_eq!((dialect.san_base(), dialect.is_san()), (Some(1), true));
-/// ```
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Dialect {
     san_base: Option<u8>,
@@ -78,17 +69,18 @@ pub struct Dialect {
 impl Dialect {
     /// The number of SAN's first rank, once a move settled it: `Some(0)`
     /// (ranks 0…9) or `Some(1)` (ranks 1…10).
-    pub fn san_base(&self) -> Option<u8> {
+    pub(crate) fn san_base(&self) -> Option<u8> {
         self.san_base
     }
 
     /// A game known to write SAN with ranks counted from `base` (0 or 1).
-    pub fn with_san_base(base: u8) -> Dialect {
+    pub(crate) fn with_san_base(base: u8) -> Dialect {
         Dialect { san_base: Some(base.min(1)), san: true }
     }
 
     /// Whether a move of the game has read as SAN.
-    pub fn is_san(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_san(&self) -> bool {
         self.san
     }
 
@@ -108,7 +100,11 @@ impl Dialect {
 /// # Errors
 ///
 /// As [`resolve_any`].
-pub fn resolve_any_in_game(pos: &Position, text: &str, dialect: &mut Dialect) -> Result<Move, MoveError> {
+pub(crate) fn resolve_any_in_game(
+    pos: &Position,
+    text: &str,
+    dialect: &mut Dialect,
+) -> Result<Move, MoveError> {
     // Text that opens with a Chinese character can only be Chinese notation:
     // try it first, sparing the other readers' failures.
     if opens_chinese(text) {
@@ -209,6 +205,14 @@ fn is_cjk(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_san_move_settles_the_dialect() {
+        let mut dialect = Dialect::default();
+        let pos = Position::start();
+        assert_eq!(resolve_any_in_game(&pos, "Che3", &mut dialect).unwrap().to_string(), "h2e2");
+        assert_eq!((dialect.san_base(), dialect.is_san()), (Some(1), true));
+    }
 
     #[test]
     fn every_notation_reads_the_same_move_and_bad_text_is_told_apart() {

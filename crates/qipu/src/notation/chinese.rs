@@ -47,15 +47,7 @@ pub enum Style {
 /// 炮, 仕, 相, 兵, 退, 平 … are written in both): the one more of the moves
 /// show, simplified when as many do; `None` when no move shows either
 /// (moves in coordinates, WXF, or only characters both write).
-///
-/// ```
-/// use qipu::notation::chinese::{Style, style_of};
-/// assert_eq!(style_of(["砲二平五", "馬８進７"]), Some(Style::Traditional));
-/// assert_eq!(style_of(["炮二平五", "马８进７"]), Some(Style::Simplified));
-/// assert_eq!(style_of(["炮二平五", "兵七平六"]), None);
-/// assert_eq!(style_of(["h2e2", "C2.5"]), None);
-/// ```
-pub fn style_of<'a>(moves: impl IntoIterator<Item = &'a str>) -> Option<Style> {
+pub(crate) fn style_of<'a>(moves: impl IntoIterator<Item = &'a str>) -> Option<Style> {
     let (mut traditional, mut simplified) = (0usize, 0usize);
     for text in moves {
         for c in text.chars() {
@@ -279,7 +271,7 @@ pub fn parse(text: &str) -> Result<Descriptive, ParseMoveError> {
 /// # Errors
 ///
 /// As [`parse`].
-pub fn parse_with_remark(text: &str) -> Result<(Descriptive, &str), ParseMoveError> {
+pub(crate) fn parse_with_remark(text: &str) -> Result<(Descriptive, &str), ParseMoveError> {
     match parse_plain(text) {
         Some(d) => Ok((d, "")),
         None => parse_general(text),
@@ -437,14 +429,7 @@ const PIECES: [[[char; 7]; 2]; 2] = [
 ];
 /// The Chinese character of `piece` in `style`: 帅仕相马车炮兵 for Red,
 /// 将士象马车炮卒 for Black (帥…砲 and 將…砲 traditional).
-///
-/// ```
-/// use qipu::{Piece, notation::chinese::{Style, piece_char}};
-/// assert_eq!(piece_char(Piece::from_char('K').unwrap(), Style::Simplified), '帅');
-/// assert_eq!(piece_char(Piece::from_char('p').unwrap(), Style::Simplified), '卒');
-/// assert_eq!(piece_char(Piece::from_char('c').unwrap(), Style::Traditional), '砲');
-/// ```
-pub const fn piece_char(piece: Piece, style: Style) -> char {
+pub(crate) const fn piece_char(piece: Piece, style: Style) -> char {
     let traditional = matches!(style, Style::Traditional);
     PIECES[traditional as usize][piece.color.index()][piece.role.index()]
 }
@@ -510,6 +495,26 @@ pub fn write_to(pos: &Position, m: Move, style: Style, out: &mut String) -> Resu
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn style_of_as_its_docs_showed() {
+        use crate::notation::chinese::{Style, style_of};
+        assert_eq!(style_of(["砲二平五", "馬８進７"]), Some(Style::Traditional));
+        assert_eq!(style_of(["炮二平五", "马８进７"]), Some(Style::Simplified));
+        assert_eq!(style_of(["炮二平五", "兵七平六"]), None);
+        assert_eq!(style_of(["h2e2", "C2.5"]), None);
+    }
+
+    #[test]
+    fn piece_char_as_its_docs_showed() {
+        use crate::{
+            Piece,
+            notation::chinese::{Style, piece_char},
+        };
+        assert_eq!(piece_char(Piece::from_char('K').unwrap(), Style::Simplified), '帅');
+        assert_eq!(piece_char(Piece::from_char('p').unwrap(), Style::Simplified), '卒');
+        assert_eq!(piece_char(Piece::from_char('c').unwrap(), Style::Traditional), '砲');
+    }
 
     #[test]
     fn remark_marks_are_kept_apart() {

@@ -73,15 +73,8 @@ pub fn parse(text: &str) -> Result<IccsMove, ParseMoveError> {
 
 /// Reads the common plain forms, `h2e2` and `H2-E2` (either case), byte by
 /// byte; `None` for anything else, which [`parse`] may still read.
-///
-/// ```
-/// use qipu::notation::iccs;
-/// assert!(iccs::parse_plain(b"H2-E2").is_some());
-/// assert!(iccs::parse_plain(b"h2e2").is_some());
-/// assert!(iccs::parse_plain(b"h2e2+").is_none());
-/// ```
 #[inline]
-pub fn parse_plain(text: &[u8]) -> Option<IccsMove> {
+pub(crate) fn parse_plain(text: &[u8]) -> Option<IccsMove> {
     let square = |f: u8, r: u8| Some(Square::new(File::from_char(f as char)?, Rank::from_char(r as char)?));
     match *text {
         [a, b, c, d] | [a, b, b'-', c, d] => Some(IccsMove(Move::new(square(a, b)?, square(c, d)?))),
@@ -142,4 +135,15 @@ pub fn write_to(m: Move, style: Style, out: &mut String) {
     }
     out.push(c);
     out.push(d);
+}
+
+#[cfg(test)]
+mod examples {
+    #[test]
+    fn parse_plain_as_its_docs_showed() {
+        use crate::notation::iccs;
+        assert!(iccs::parse_plain(b"H2-E2").is_some());
+        assert!(iccs::parse_plain(b"h2e2").is_some());
+        assert!(iccs::parse_plain(b"h2e2+").is_none());
+    }
 }

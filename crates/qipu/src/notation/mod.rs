@@ -38,7 +38,8 @@ pub mod iccs;
 pub mod san;
 pub mod wxf;
 
-pub use any::{Dialect, MoveError, resolve_any, resolve_any_in_game};
+pub(crate) use any::resolve_any_in_game;
+pub use any::{Dialect, MoveError, resolve_any};
 
 /// Which way a piece moves, as its own side sees it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -815,7 +816,7 @@ pub(crate) fn narrow(c: char) -> char {
 /// Whether `text` reads as a move in some notation (ICCS, WXF, Chinese or
 /// WinBoard SAN), without looking at a position: how readers tell move
 /// text from other text.
-pub fn is_move_text(text: &str) -> bool {
+pub(crate) fn is_move_text(text: &str) -> bool {
     // Chinese text is tried as Chinese first (the common shape, then the
     // whole notation), sparing the other readers' failures, each of which
     // copies the text into its error; the answer is the same.

@@ -26,13 +26,13 @@ pub struct SanMove {
     /// The kind of piece (pawn when no letter is written).
     pub role: Role,
     /// The origin file, when written.
-    pub from_file: Option<File>,
+    pub(crate) from_file: Option<File>,
     /// The origin rank number as written, when written.
-    pub from_rank: Option<u8>,
+    pub(crate) from_rank: Option<u8>,
     /// The destination file.
-    pub to_file: File,
+    pub(crate) to_file: File,
     /// The destination rank number as written (0…10).
-    pub to_rank: u8,
+    pub(crate) to_rank: u8,
 }
 
 /// Reads a SAN move.
@@ -114,7 +114,7 @@ impl SanMove {
     /// # Errors
     ///
     /// As [`SanMove::resolve`].
-    pub fn resolve_ranked(
+    pub(crate) fn resolve_ranked(
         &self,
         pos: &Position,
         base: Option<u8>,

@@ -81,7 +81,7 @@ pub fn parse(text: &str) -> Result<Descriptive, ParseMoveError> {
 /// # Errors
 ///
 /// As [`parse`].
-pub fn parse_with_remark(text: &str) -> Result<(Descriptive, &str), ParseMoveError> {
+pub(crate) fn parse_with_remark(text: &str) -> Result<(Descriptive, &str), ParseMoveError> {
     let text = text.trim();
     let mut c = ['\0'; 5];
     let mut ends = [0usize; 5];

@@ -19,7 +19,7 @@ impl InputFiles {
     }
 
     /// The files of `paths` (those that do not exist are left out).
-    pub fn of_paths<'a>(paths: impl IntoIterator<Item = &'a Path>) -> InputFiles {
+    pub(crate) fn of_paths<'a>(paths: impl IntoIterator<Item = &'a Path>) -> InputFiles {
         InputFiles { paths: paths.into_iter().filter_map(|p| std::fs::canonicalize(p).ok()).collect() }
     }
 

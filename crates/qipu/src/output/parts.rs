@@ -57,7 +57,7 @@ pub enum OutputError {
 }
 
 /// The most part files open at once.
-pub const MAX_OPEN: usize = 64;
+pub(crate) const MAX_OPEN: usize = 64;
 
 /// The parts of a split output.
 #[derive(Debug)]

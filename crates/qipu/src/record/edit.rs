@@ -51,7 +51,7 @@ impl MoveTree {
 
     /// Takes `id` and every move after it out of the tree: its parent's
     /// next alternative takes its place. The nodes stay in the arena
-    /// ([`MoveTree::len`] counts them, [`MoveTree::node_count`] does not)
+    /// ([`MoveTree::len`] counts them, `MoveTree::node_count` does not)
     /// and [`MoveTree::contains`] no longer holds for them. Returns whether
     /// the tree changed (not for the root or a node taken out already).
     pub fn remove(&mut self, id: NodeId) -> bool {

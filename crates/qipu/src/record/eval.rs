@@ -63,13 +63,7 @@ pub enum Score {
 
 impl Score {
     /// The same score for the other side (Centipawns(-c), Mate(-n)).
-    ///
-    /// ```
-    /// use qipu::record::Score;
-    /// assert_eq!(Score::Centipawns(38).negated(), Score::Centipawns(-38));
-    /// assert_eq!(Score::Mate(-3).negated(), Score::Mate(3));
-    /// ```
-    pub fn negated(self) -> Score {
+    pub(crate) fn negated(self) -> Score {
         match self {
             Score::Centipawns(c) => Score::Centipawns(c.saturating_neg()),
             Score::Mate(n) => Score::Mate(n.saturating_neg()),
@@ -347,6 +341,13 @@ mod tests {
 
     fn mate(n: i32, depth: Option<u32>) -> Option<Evaluation> {
         Some(Evaluation { score: Score::Mate(n), depth })
+    }
+
+    #[test]
+    fn negated_as_its_docs_showed() {
+        use crate::record::Score;
+        assert_eq!(Score::Centipawns(38).negated(), Score::Centipawns(-38));
+        assert_eq!(Score::Mate(-3).negated(), Score::Mate(3));
     }
 
     #[test]

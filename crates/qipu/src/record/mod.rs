@@ -162,7 +162,7 @@ fn pack(src: &[u8]) -> [u8; 22] {
 
 impl Word {
     /// The bytes of the text (UTF-8), without the check that `&str` needs.
-    pub fn as_bytes(&self) -> &[u8] {
+    pub(crate) fn as_bytes(&self) -> &[u8] {
         match &self.0 {
             WordRepr::Inline { len, bytes } => &bytes[..*len as usize],
             WordRepr::Heap(s) => s.as_bytes(),
@@ -303,14 +303,10 @@ pub struct Notes {
 /// a game is read, some hundreds while its positions are written). No game
 /// played comes near: the longest hold some hundreds of moves, the largest
 /// opening trees some tens of thousands.
-pub const MAX_MOVES: usize = 1_000_000;
+pub(crate) const MAX_MOVES: usize = 1_000_000;
 
 /// Why a game of more than [`MAX_MOVES`] moves is not read.
-///
-/// ```
-/// assert!(qipu::record::too_many_moves().starts_with("the game holds more than 1,000,000 moves"));
-/// ```
-pub fn too_many_moves() -> String {
+pub(crate) fn too_many_moves() -> String {
     let mut count = MAX_MOVES.to_string();
     let digits = count.len();
     for at in (1..digits).rev().filter(|k| (digits - k).is_multiple_of(3)) {
@@ -323,7 +319,7 @@ pub fn too_many_moves() -> String {
 
 /// The remark marks of NAGs 1 to 6, by NAG: `!` good, `?` poor, `!!` very
 /// good, `??` very poor, `!?` interesting, `?!` dubious.
-pub const REMARK_MARKS: [&str; 7] = ["", "!", "?", "!!", "??", "!?", "?!"];
+pub(crate) const REMARK_MARKS: [&str; 7] = ["", "!", "?", "!!", "??", "!?", "?!"];
 
 /// One node of the move tree: the root (the start position) or a move.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -372,7 +368,7 @@ impl Node {
 
     /// Everything said about this move as one text, for formats with one
     /// comment per move: the comment before it, the comment after it and
-    /// its remark marks ([`REMARK_MARKS`]), one per line; `None` when there
+    /// its remark marks (`REMARK_MARKS`), one per line; `None` when there
     /// is nothing.
     pub fn merged_comment(&self) -> Option<String> {
         let marks: String = self
@@ -449,14 +445,14 @@ impl MoveTree {
 
     /// Number of nodes in the arena, the root included: every id is an
     /// index below it. Nodes taken out ([`MoveTree::remove`]) count too;
-    /// [`MoveTree::node_count`] counts those of the tree.
+    /// `MoveTree::node_count` counts those of the tree.
     pub fn len(&self) -> usize {
         self.nodes.len()
     }
 
     /// Number of nodes of the tree, the root included: [`MoveTree::len`]
     /// less the nodes taken out.
-    pub fn node_count(&self) -> usize {
+    pub(crate) fn node_count(&self) -> usize {
         self.nodes.len() - self.removed
     }
 
@@ -562,7 +558,7 @@ impl Resolution {
     /// Whether the game starts from the standard start as its FEN gives it: the standard
     /// placement, Red to move, the half-move clock 0 and move 1. A start that differs in any
     /// of these is written out by the writers that can hold it.
-    pub fn is_standard_start(&self) -> bool {
+    pub(crate) fn is_standard_start(&self) -> bool {
         self.setup.as_ref().is_some_and(|s| {
             s.board == crate::Board::start()
                 && s.turn == crate::Color::Red
@@ -613,19 +609,9 @@ pub struct Record {
 }
 
 /// What a [`Record`] says, as plain fields: to make a record whole
-/// ([`Record::from`]) or take one apart ([`Record::into_parts`]).
-///
-/// ```
-/// use qipu::record::{GameResult, Record, RecordParts, RecordedMove};
-/// let mut parts = RecordParts { result: Some(GameResult::Draw), ..RecordParts::default() };
-/// let root = parts.tree.root();
-/// parts.tree.add_child(root, RecordedMove::text("h2e2", 1, 1));
-/// let record = Record::from(parts);
-/// assert_eq!(record.replayed().plies, 1);
-/// assert_eq!(record.into_parts().result, Some(GameResult::Draw));
-/// ```
+/// ([`Record::from`]) or take one apart (`Record::into_parts`, in tests).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct RecordParts {
+pub(crate) struct RecordParts {
     /// Tags in the order read; names as written.
     pub tags: Vec<(String, String)>,
     /// The moves.
@@ -679,7 +665,8 @@ fn tag_bears_on_replay(name: &str) -> bool {
 
 impl Record {
     /// The record's parts, the replay dropped.
-    pub fn into_parts(self) -> RecordParts {
+    #[cfg(test)]
+    pub(crate) fn into_parts(self) -> RecordParts {
         let Record { tags, tree, result, at, start_at, warnings, unreadable, replay: _ } = self;
         RecordParts { tags, tree, result, at, start_at, warnings, unreadable }
     }
@@ -695,7 +682,7 @@ impl Record {
     }
 
     /// The Chinese script the moves were written in, as written (the main
-    /// line and the variations), by [`chinese::style_of`](crate::notation::chinese::style_of):
+    /// line and the variations), by `chinese::style_of`:
     /// `None` when no move tells (coordinates, WXF, or only characters both
     /// scripts write).
     ///
@@ -799,34 +786,6 @@ impl Record {
         }
     }
 
-    /// Sets where the record starts in its source; drops the replay (its
-    /// errors name places).
-    pub fn set_at(&mut self, at: Span) {
-        self.forget_replay();
-        self.at = at;
-    }
-
-    /// Sets where the record gives its start position; drops the replay.
-    pub fn set_start_at(&mut self, start_at: Option<Span>) {
-        self.forget_replay();
-        self.start_at = start_at;
-    }
-
-    /// The problems met while reading, to add to them (the replay does not
-    /// depend on them).
-    pub fn warnings_mut(&mut self) -> &mut Vec<Warning> {
-        &mut self.warnings
-    }
-
-    /// Says the record could not be read, and why (a record that says so
-    /// already keeps its first reason); drops the replay.
-    pub fn set_unreadable(&mut self, why: Warning) {
-        if self.unreadable.is_none() {
-            self.forget_replay();
-            self.unreadable = Some(why);
-        }
-    }
-
     /// The start position's FEN, from the `FEN` tag, when it is not empty.
     pub fn fen(&self) -> Option<&str> {
         self.tag("FEN").map(str::trim).filter(|f| !f.is_empty())
@@ -918,6 +877,21 @@ pub struct Ply {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn too_many_moves_as_its_docs_showed() {
+        assert!(crate::record::too_many_moves().starts_with("the game holds more than 1,000,000 moves"));
+    }
+
+    #[test]
+    fn parts_make_a_record_and_come_back() {
+        let mut parts = RecordParts { result: Some(GameResult::Draw), ..RecordParts::default() };
+        let root = parts.tree.root();
+        parts.tree.add_child(root, RecordedMove::text("h2e2", 1, 1));
+        let record = Record::from(parts);
+        assert_eq!(record.replayed().plies, 1);
+        assert_eq!(record.into_parts().result, Some(GameResult::Draw));
+    }
 
     #[test]
     fn words_of_every_length_keep_their_bytes() {

@@ -83,7 +83,7 @@ impl Termination {
     }
 
     /// The termination of a game that ends in a repetition ruled so.
-    pub fn of_ruling(ruling: &Ruling) -> Termination {
+    pub(crate) fn of_ruling(ruling: &Ruling) -> Termination {
         match ruling.kind() {
             None => Termination::Repetition,
             Some(Violation::PerpetualCheck) => Termination::PerpetualCheck,
@@ -249,7 +249,7 @@ pub struct Replayed {
     pub rulings: Vec<Ruling>,
     /// Whether the game ends in the last of `rulings`: its final position
     /// stands within that repetition ([`Replayed::final_ruling`]).
-    pub ends_in_ruling: bool,
+    pub(crate) ends_in_ruling: bool,
     /// The first ply at which the natural move limit was reached, as the
     /// rule set counts.
     pub move_limit_at: Option<usize>,
@@ -296,18 +296,7 @@ impl Replayed {
     /// for a repetition that neither side, or both, broke, the natural move
     /// limit, or no material left that can win. `None` when the main line
     /// did not replay to its end or its end decides nothing.
-    ///
-    /// ```
-    /// use qipu::record::GameResult;
-    /// let records = qipu::formats::pgn::read("1. h2e2 h9g7 *");
-    /// assert_eq!(records[0].replayed().decided_result(), None); // not over
-    /// // The rook mates: the general's neighbours are his own horses, and
-    /// // the horse on c7 guards e8.
-    /// let mate = "[FEN \"3nkn3/R8/2N6/9/9/9/9/9/9/3K5 w - - 0 1\"]\n1. a8e8 0-1";
-    /// let records = qipu::formats::pgn::read(mate);
-    /// assert_eq!(records[0].replayed().decided_result(), Some(GameResult::RedWins));
-    /// ```
-    pub fn decided_result(&self) -> Option<GameResult> {
+    pub(crate) fn decided_result(&self) -> Option<GameResult> {
         let win_for = |c: Color| match c {
             Color::Red => GameResult::RedWins,
             Color::Black => GameResult::BlackWins,
@@ -809,7 +798,7 @@ impl<F: Follow> Replayer<F> {
     }
 
     /// Sets the rule set, for the games to come.
-    pub fn set_rules(&mut self, rules: RuleSet) {
+    pub(crate) fn set_rules(&mut self, rules: RuleSet) {
         self.arbiter.set_rules(rules);
     }
 
@@ -826,7 +815,7 @@ impl<F: Follow> Replayer<F> {
     }
 
     /// The follower, to change it.
-    pub fn follower_mut(&mut self) -> &mut F {
+    pub(crate) fn follower_mut(&mut self) -> &mut F {
         &mut self.follow
     }
 
@@ -1750,6 +1739,18 @@ mod tests {
         fn end(&mut self) -> Vec<String> {
             std::mem::take(&mut self.0)
         }
+    }
+
+    #[test]
+    fn decided_result_as_its_docs_showed() {
+        use crate::record::GameResult;
+        let records = crate::formats::pgn::read("1. h2e2 h9g7 *");
+        assert_eq!(records[0].replayed().decided_result(), None); // not over
+        // The rook mates: the general's neighbours are his own horses, and
+        // the horse on c7 guards e8.
+        let mate = "[FEN \"3nkn3/R8/2N6/9/9/9/9/9/9/3K5 w - - 0 1\"]\n1. a8e8 0-1";
+        let records = crate::formats::pgn::read(mate);
+        assert_eq!(records[0].replayed().decided_result(), Some(GameResult::RedWins));
     }
 
     #[test]

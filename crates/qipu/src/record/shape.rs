@@ -35,13 +35,14 @@ use crate::Move;
 
 /// The tags `--tags standard` keeps: PGN's seven-tag roster, with Red and
 /// Black for White and Black, and the start position (`FEN`).
-pub const STANDARD_TAGS: [&str; 8] = ["Event", "Site", "Date", "Round", "Red", "Black", "Result", "FEN"];
+pub(crate) const STANDARD_TAGS: [&str; 8] =
+    ["Event", "Site", "Date", "Round", "Red", "Black", "Result", "FEN"];
 
 /// The tag [`add_source`] names the input with.
-pub const SOURCE_FILE_TAG: &str = "SourceFile";
+pub(crate) const SOURCE_FILE_TAG: &str = "SourceFile";
 
 /// The tag [`add_source`] numbers the game with (from 1).
-pub const SOURCE_GAME_TAG: &str = "SourceGame";
+pub(crate) const SOURCE_GAME_TAG: &str = "SourceGame";
 
 /// Which tags a shaped record keeps. The `FEN` tag, which gives the start
 /// position, is always kept.
@@ -50,7 +51,7 @@ pub enum TagFilter {
     /// Every tag.
     #[default]
     All,
-    /// The tags of [`STANDARD_TAGS`].
+    /// The tags of `STANDARD_TAGS`.
     Standard,
     /// The tags of these names (compared without regard to ASCII case).
     Only(Vec<String>),
@@ -131,7 +132,7 @@ pub struct Shape {
 
 impl Shape {
     /// Whether the shape leaves every record as it is.
-    pub fn is_identity(&self) -> bool {
+    pub(crate) fn is_identity(&self) -> bool {
         *self == Shape::default()
     }
 

@@ -51,7 +51,7 @@ impl Arbiter {
     }
 
     /// Starts again at `start` (keeping the room made so far).
-    pub fn reset(&mut self, start: &Position) {
+    pub(crate) fn reset(&mut self, start: &Position) {
         self.history.reset(start);
         self.rulings.clear();
         self.move_limit_at = None;
@@ -64,7 +64,7 @@ impl Arbiter {
     }
 
     /// Sets the rule set, for the next game.
-    pub fn set_rules(&mut self, rules: RuleSet) {
+    pub(crate) fn set_rules(&mut self, rules: RuleSet) {
         self.rules = rules;
     }
 
@@ -139,7 +139,7 @@ impl Arbiter {
     /// capture): under the Asian rules each side's checks after its tenth
     /// and the replies to them do not count; under the Chinese rules every
     /// ply counts.
-    pub fn limit_count(&self) -> u32 {
+    pub(crate) fn limit_count(&self) -> u32 {
         match self.rules {
             RuleSet::Asian => self.history.counted_plies(),
             RuleSet::Chinese => self.history.plies_since_capture(),
@@ -152,7 +152,7 @@ impl Arbiter {
     }
 
     /// Takes the rulings made (for the next game, [`Arbiter::reset`]).
-    pub fn take_rulings(&mut self) -> Vec<Ruling> {
+    pub(crate) fn take_rulings(&mut self) -> Vec<Ruling> {
         std::mem::take(&mut self.rulings)
     }
 
@@ -174,7 +174,7 @@ impl Arbiter {
     }
 
     /// The first ply at which neither side had material left that can win
-    /// ([`Position::is_dead_draw`]); 0 for a start position so.
+    /// (`Position::is_dead_draw`); 0 for a start position so.
     pub fn dead_draw_at(&self) -> Option<usize> {
         self.dead_draw_at
     }

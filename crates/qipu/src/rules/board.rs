@@ -186,13 +186,13 @@ impl Board {
 
     /// The set of points occupied by `color`, bit `n` for point index `n`.
     #[inline]
-    pub fn occupied_by(&self, color: Color) -> u128 {
+    pub(crate) fn occupied_by(&self, color: Color) -> u128 {
         self.occupied[color.index()]
     }
 
     /// The set of points holding a piece of kind `role`, either side.
     #[inline]
-    pub fn occupied_by_role(&self, role: Role) -> u128 {
+    pub(crate) fn occupied_by_role(&self, role: Role) -> u128 {
         self.by_role[role.index()]
     }
 
@@ -207,7 +207,8 @@ impl Board {
     }
 
     /// How many pieces equal to `piece` stand on the board.
-    pub fn count_piece(&self, piece: Piece) -> usize {
+    #[cfg(test)]
+    pub(crate) fn count_piece(&self, piece: Piece) -> usize {
         self.squares_of(piece.color).filter(|&s| self.piece_at(s) == Some(piece)).count()
     }
 

@@ -16,7 +16,7 @@ use super::{Color, Move, Position, Square};
 /// Checks a side may give after the last capture before its further checks,
 /// and the replies to them, stop counting toward the natural move limit
 /// under the Asian rules.
-pub const COUNTED_CHECKS: u32 = 10;
+pub(crate) const COUNTED_CHECKS: u32 = 10;
 
 /// Past this many positions since the count began, repeated positions are
 /// found through a hash map rather than by looking back.
@@ -46,7 +46,7 @@ pub struct Repetition {
     pub plies: Vec<usize>,
     /// For Red and Black (index by [`Color::index`]): whether each of that
     /// side's moves from the first to the last occurrence gave check.
-    pub checked_throughout: [bool; 2],
+    pub(crate) checked_throughout: [bool; 2],
 }
 
 impl Repetition {
@@ -65,7 +65,7 @@ impl Repetition {
 /// natural move limit.
 ///
 /// Each position pushed is looked up among those since the count began
-/// (the last capture, or [`History::restart_count`]) in constant time
+/// (the last capture, or `History::restart_count`) in constant time
 /// (amortised): [`History::third_occurrence`] tells when one stands for
 /// the third time, the moment the repetition rules judge.
 ///
@@ -156,7 +156,7 @@ impl History {
 
     /// Starts again at `start`, keeping the room made so far (no
     /// allocation for the next game of about the same length).
-    pub fn reset(&mut self, start: &Position) {
+    pub(crate) fn reset(&mut self, start: &Position) {
         self.entries.clear();
         self.entries.push(Entry {
             hash: start.hash(),
@@ -264,7 +264,7 @@ impl History {
 
     /// When the last position pushed stands for exactly the third time
     /// since the count began (the last capture, or the last
-    /// [`History::restart_count`]): the plies of its three occurrences,
+    /// `History::restart_count`): the plies of its three occurrences,
     /// oldest first.
     #[inline]
     pub fn third_occurrence(&self) -> Option<[usize; 3]> {
@@ -273,7 +273,7 @@ impl History {
 
     /// Begins the count of occurrences again at the current position: a
     /// repetition judged is not judged again as it goes on.
-    pub fn restart_count(&mut self) {
+    pub(crate) fn restart_count(&mut self) {
         let last = self.entries.len() - 1;
         self.window = last;
         self.short_until = last + LONG_WINDOW;
@@ -291,7 +291,7 @@ impl History {
     }
 
     /// The hash of the position at `ply` (0 = the start).
-    pub fn hash_at(&self, ply: usize) -> Option<u64> {
+    pub(crate) fn hash_at(&self, ply: usize) -> Option<u64> {
         self.entries.get(ply).map(|e| e.hash)
     }
 
@@ -299,7 +299,7 @@ impl History {
     /// limit under the Asian rules: every ply but each side's checks after
     /// its tenth ([`COUNTED_CHECKS`]) and the replies to them (before the
     /// first capture, with the start position's clock).
-    pub fn counted_plies(&self) -> u32 {
+    pub(crate) fn counted_plies(&self) -> u32 {
         let mut limit = self.limit;
         limit.count(&self.entries);
         limit.counted
@@ -307,14 +307,14 @@ impl History {
 
     /// Brings the count of [`History::counted_plies`] up to the current
     /// ply, so that asking again costs only the plies pushed since.
-    pub fn count_plies(&mut self) -> u32 {
+    pub(crate) fn count_plies(&mut self) -> u32 {
         self.limit.count(&self.entries);
         self.limit.counted
     }
 
     /// Plies since the last capture, every ply counted (the start
     /// position's own count included).
-    pub fn plies_since_capture(&self) -> u32 {
+    pub(crate) fn plies_since_capture(&self) -> u32 {
         self.entries.last().map_or(0, |e| e.halfmoves)
     }
 

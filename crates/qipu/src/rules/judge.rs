@@ -286,7 +286,7 @@ impl Ruling {
     }
 
     /// The first ply of the cycle judged (its first move).
-    pub fn first_move(&self) -> usize {
+    pub(crate) fn first_move(&self) -> usize {
         self.plies[0] + 1
     }
 }

@@ -16,12 +16,7 @@ use super::{Board, Color, Position, Role};
 impl Board {
     /// Whether `color` has material that can ever win: a rook, a horse, a
     /// cannon or a pawn.
-    ///
-    /// ```
-    /// use qipu::{Board, Color};
-    /// assert!(Board::start().can_win(Color::Red));
-    /// ```
-    pub fn can_win(&self, color: Color) -> bool {
+    pub(crate) fn can_win(&self, color: Color) -> bool {
         let attackers = self.occupied_by(color)
             & (self.occupied_by_role(Role::Rook)
                 | self.occupied_by_role(Role::Horse)
@@ -34,13 +29,7 @@ impl Board {
 impl Position {
     /// Whether neither side has material that can ever win (only kings,
     /// advisors and elephants are left): a dead draw.
-    ///
-    /// ```
-    /// use qipu::Position;
-    /// assert!(Position::from_fen("2bak4/4a4/4b4/9/9/9/9/4B4/4A4/3AK4 w").unwrap().is_dead_draw());
-    /// assert!(!Position::from_fen("3ak4/9/9/9/9/4P4/9/9/9/4K4 w").unwrap().is_dead_draw());
-    /// ```
-    pub fn is_dead_draw(&self) -> bool {
+    pub(crate) fn is_dead_draw(&self) -> bool {
         !self.board.can_win(Color::Red) && !self.board.can_win(Color::Black)
     }
 }
@@ -48,6 +37,19 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use crate::{Color, Position};
+
+    #[test]
+    fn can_win_as_its_docs_showed() {
+        use crate::{Board, Color};
+        assert!(Board::start().can_win(Color::Red));
+    }
+
+    #[test]
+    fn is_dead_draw_as_its_docs_showed() {
+        use crate::Position;
+        assert!(Position::from_fen("2bak4/4a4/4b4/9/9/9/9/4B4/4A4/3AK4 w").unwrap().is_dead_draw());
+        assert!(!Position::from_fen("3ak4/9/9/9/9/4P4/9/9/9/4K4 w").unwrap().is_dead_draw());
+    }
 
     #[test]
     fn each_attacking_piece_can_win() {

@@ -19,16 +19,19 @@ pub(crate) mod tables;
 pub mod zobrist;
 
 pub use arbiter::Arbiter;
-pub use board::{Board, SquareSet};
+pub use board::Board;
+pub use board::SquareSet;
 pub use fen::ParseFenError;
-pub use history::{COUNTED_CHECKS, History, Repetition};
+pub use history::{History, Repetition};
 pub use illegality::Illegality;
 pub use judge::{RuleSet, Ruling, Verdict, Violation};
-pub use moves::{Move, MoveList, ParseIccsError};
+pub use moves::ParseIccsError;
+pub use moves::{Move, MoveList};
 pub use perft::{divide, perft};
 pub use piece::{Color, Piece, Role};
-pub use position::{
-    FromFenError, IllegalMoveError, NATURAL_MOVE_LIMIT, Outcome, Position, PositionError, Undo,
-};
+pub(crate) use position::NATURAL_MOVE_LIMIT;
+pub use position::Undo;
+pub use position::{FromFenError, IllegalMoveError, Outcome, Position, PositionError};
 pub use setup::Setup;
-pub use square::{File, ParseSquareError, Rank, Square};
+pub use square::ParseSquareError;
+pub use square::{File, Rank, Square};

@@ -36,7 +36,7 @@ impl Position {
 
     /// How many legal moves the side to move has (faster than
     /// `legal_moves().len()`).
-    pub fn count_legal_moves(&self) -> usize {
+    pub(crate) fn count_legal_moves(&self) -> usize {
         let mut list = MoveList::new();
         self.pseudo_moves(&mut list);
         let filter = self.legality_filter();
@@ -44,7 +44,7 @@ impl Position {
     }
 
     /// Whether the side to move has any legal move.
-    pub fn has_legal_move(&self) -> bool {
+    pub(crate) fn has_legal_move(&self) -> bool {
         // Piece by piece: most positions have a legal move among the first
         // piece's moves, so the rest are never generated.
         let filter = self.legality_filter();
@@ -169,7 +169,7 @@ impl Position {
 
     /// How many pieces stand strictly between two points on one file or
     /// rank; `None` when they are not on one line (or are the same point).
-    pub fn pieces_between(&self, a: Square, b: Square) -> Option<usize> {
+    pub(crate) fn pieces_between(&self, a: Square, b: Square) -> Option<usize> {
         let dir = direction(a.index(), b.index())?;
         let between = RAYS[a.index()][dir].mask & RAYS[b.index()][dir ^ 1].mask & self.board.occupied();
         Some(between.count_ones() as usize)

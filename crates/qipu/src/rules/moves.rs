@@ -111,7 +111,7 @@ impl MoveList {
 
     /// Keeps only the moves for which `keep` returns true, in order.
     #[inline]
-    pub fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {
+    pub(crate) fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {
         let mut n = 0;
         for i in 0..self.len {
             let m = self.moves[i];

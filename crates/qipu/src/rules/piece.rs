@@ -30,7 +30,7 @@ impl Color {
     }
 
     /// The FEN letter of the side to move: `w` for Red, `b` for Black.
-    pub const fn fen_char(self) -> char {
+    pub(crate) const fn fen_char(self) -> char {
         match self {
             Color::Red => 'w',
             Color::Black => 'b',
@@ -117,7 +117,7 @@ impl Role {
     }
 
     /// How many pieces of this kind each side has at the start.
-    pub const fn max_count(self) -> usize {
+    pub(crate) const fn max_count(self) -> usize {
         match self {
             Role::King => 1,
             Role::Pawn => 5,

@@ -9,7 +9,7 @@ use super::{Board, Color, Move, Piece, Role, Setup, Square};
 
 /// Plies without a capture after which the natural move limit (自然限着,
 /// 60 moves per side) is reached.
-pub const NATURAL_MOVE_LIMIT: u32 = 120;
+pub(crate) const NATURAL_MOVE_LIMIT: u32 = 120;
 
 /// Why a [`Setup`] is not a valid position.
 ///
@@ -107,7 +107,7 @@ pub struct Undo {
     /// The move played.
     pub m: Move,
     /// The piece captured, if any.
-    pub captured: Option<Piece>,
+    pub(crate) captured: Option<Piece>,
     halfmoves: u32,
     fullmoves: u32,
     in_check: bool,

@@ -68,13 +68,7 @@ impl File {
 
     /// The file number as `color` counts it in Chinese and WXF notation:
     /// each side numbers the files 1…9 from its own right to its own left.
-    ///
-    /// ```
-    /// use qipu::{Color, File};
-    /// assert_eq!(File::H.number_for(Color::Red), 2); // 炮二平五 starts on h
-    /// assert_eq!(File::H.number_for(Color::Black), 8); // 马８进７ starts on h
-    /// ```
-    pub const fn number_for(self, color: Color) -> u8 {
+    pub(crate) const fn number_for(self, color: Color) -> u8 {
         match color {
             Color::Red => 9 - self.0,
             Color::Black => self.0 + 1,
@@ -157,7 +151,7 @@ impl Rank {
     }
 
     /// The rank as `color` counts it from its own back rank (0…9).
-    pub const fn relative_to(self, color: Color) -> u8 {
+    pub(crate) const fn relative_to(self, color: Color) -> u8 {
         match color {
             Color::Red => self.0,
             Color::Black => 9 - self.0,
@@ -211,7 +205,7 @@ square_consts! {
 
 impl Square {
     /// Number of points on the board.
-    pub const COUNT: usize = 90;
+    pub(crate) const COUNT: usize = 90;
 
     /// The point at `file` and `rank`.
     pub const fn new(file: File, rank: Rank) -> Square {
@@ -274,7 +268,8 @@ impl Square {
     }
 
     /// Whether the point lies on `color`'s own side of the river.
-    pub const fn on_own_side(self, color: Color) -> bool {
+    #[cfg(test)]
+    pub(crate) const fn on_own_side(self, color: Color) -> bool {
         !self.rank().is_across_river(color)
     }
 
@@ -284,7 +279,7 @@ impl Square {
     ///
     /// A [`ParseSquareError`] for anything but a file letter `a`-`i` (in
     /// either case) followed by a rank digit `0`-`9`.
-    pub fn from_ascii(s: &[u8]) -> Result<Square, ParseSquareError> {
+    pub(crate) fn from_ascii(s: &[u8]) -> Result<Square, ParseSquareError> {
         match s {
             [f, r] => match (File::from_char(*f as char), Rank::from_char(*r as char)) {
                 (Some(file), Some(rank)) => Ok(Square::new(file, rank)),
@@ -317,6 +312,13 @@ impl FromStr for Square {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn number_for_as_its_docs_showed() {
+        use crate::{Color, File};
+        assert_eq!(File::H.number_for(Color::Red), 2); // 炮二平五 starts on h
+        assert_eq!(File::H.number_for(Color::Black), 8); // 马８进７ starts on h
+    }
 
     #[test]
     fn names_round_trip() {

@@ -29,7 +29,7 @@ pub(crate) struct Ray {
     pub len: u8,
     pub squares: [u8; 9],
     /// The same points as a set.
-    pub mask: u128,
+    pub(crate) mask: u128,
 }
 
 const fn at(sq: usize, df: i32, dr: i32) -> Option<u8> {

@@ -340,7 +340,7 @@ impl Selection {
 
     /// Whether an input that cannot be read at all, and so counts as one
     /// unreadable game without tags or moves, matches.
-    pub fn matches_unreadable(&self) -> bool {
+    pub(crate) fn matches_unreadable(&self) -> bool {
         let mut checker = Checker::following(self.probe()).keep_tags(&self.tag_names()).rules(self.rules);
         checker.begin_game(Place::default());
         checker.unreadable(Warning { at: Place::default(), message: String::new() });

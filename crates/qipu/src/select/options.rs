@@ -353,7 +353,7 @@ impl Chooser {
 
     /// Whether any option selects: if not, every game is taken and
     /// [`summary`](Chooser::summary) says nothing.
-    pub fn is_active(&self) -> bool {
+    pub(crate) fn is_active(&self) -> bool {
         self.active
     }
 
@@ -403,7 +403,7 @@ impl Chooser {
 
     /// Whether a whole input that cannot be read (counted as one
     /// unreadable game) is selected.
-    pub fn take_unreadable(&mut self) -> bool {
+    pub(crate) fn take_unreadable(&mut self) -> bool {
         !self.active || self.selector.take(0, self.selection.matches_unreadable())
     }
 

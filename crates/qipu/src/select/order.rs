@@ -85,7 +85,7 @@ impl Selector {
     /// Whether the game numbered `index` (0-based) in its input, which
     /// `matches` the criteria or not, is a candidate: selected unless it
     /// is a copy or `skip` and `limit` leave it out.
-    pub fn is_candidate(&self, index: usize, matches: bool) -> bool {
+    pub(crate) fn is_candidate(&self, index: usize, matches: bool) -> bool {
         let named = self.games.as_ref().is_none_or(|g| g.contains(index as u64 + 1));
         (matches && named) != self.invert
     }

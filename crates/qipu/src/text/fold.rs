@@ -14,16 +14,7 @@ const FIRST_TRADITIONAL: char = '\u{3400}';
 /// a traditional character's simplified one (`許` → `许`, `砲` → `炮`), a
 /// full-width ASCII character's ASCII one (`Ｈ` → `H`), a space for the
 /// ideographic space.
-///
-/// ```
-/// use qipu::text::fold_char;
-/// assert_eq!(fold_char('車'), Some('车'));
-/// assert_eq!(fold_char('１'), Some('1'));
-/// assert_eq!(fold_char('\u{3000}'), Some(' '));
-/// assert_eq!(fold_char('车'), None);
-/// assert_eq!(fold_char('a'), None);
-/// ```
-pub fn fold_char(c: char) -> Option<char> {
+pub(crate) fn fold_char(c: char) -> Option<char> {
     match c {
         '\u{3000}' => Some(' '),
         '\u{FF01}'..='\u{FF5E}' => char::from_u32(u32::from(c) - 0xFEE0),
@@ -62,6 +53,16 @@ pub fn fold(text: &str) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fold_char_as_its_docs_showed() {
+        use crate::text::fold_char;
+        assert_eq!(fold_char('車'), Some('车'));
+        assert_eq!(fold_char('１'), Some('1'));
+        assert_eq!(fold_char('\u{3000}'), Some(' '));
+        assert_eq!(fold_char('车'), None);
+        assert_eq!(fold_char('a'), None);
+    }
 
     #[test]
     fn the_table_is_sorted_above_its_bound_and_folds_once() {

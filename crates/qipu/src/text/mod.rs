@@ -8,4 +8,5 @@ mod fold;
 mod script_table;
 
 pub(crate) use digits::decimal;
-pub use fold::{fold, fold_char};
+pub use fold::fold;
+pub(crate) use fold::fold_char;

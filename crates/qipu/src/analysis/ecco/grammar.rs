@@ -1,6 +1,6 @@
 //! Reading the published ECCO definitions into lines ([`Line`]), patterns
 //! over the first 20 plies of a game. The text read is the definition with
-//! the errata and xqbase's readings applied ([`super::errata`]).
+//! the errata and xqbase's readings applied (`super::errata`).
 //!
 //! A definition is read as one or more alternatives (`／` between whole
 //! lines), each made of:
@@ -44,7 +44,7 @@ use super::matching::{Later, Line, MAX_LATER, OPENING, OWN};
 /// The codes a definition's `(不包括 …)` clauses set aside: when the game
 /// also follows one of them, that one is its code. Ranges (`B02~C99`) are
 /// given by their ends.
-pub fn exclusions(code: &str, definition: &str) -> Vec<(String, String)> {
+pub(crate) fn exclusions(code: &str, definition: &str) -> Vec<(String, String)> {
     let definition = corrected(code, definition);
     let mut out = Vec::new();
     for (at, _) in definition.match_indices("不包括") {

@@ -11,9 +11,9 @@ use super::key::MoveKey;
 pub struct Later {
     /// The moves that play it (`马八进七／马八进九`: either).
     pub moves: Vec<MoveKey>,
-    /// The written sequence it belongs to: [`OPENING`] for a subgroup's
+    /// The written sequence it belongs to: `OPENING` for a subgroup's
     /// opening, or for the code's own steps when it continues none;
-    /// [`OWN`] for the code's own steps after a subgroup's opening.
+    /// `OWN` for the code's own steps after a subgroup's opening.
     pub sequence: usize,
     /// Its place in its sequence: it comes after the moves of its sequence
     /// with a lower place; moves of one place (those written before a
@@ -29,12 +29,12 @@ pub struct Later {
 
 /// The most later moves a line asks of one side (the table asks at most
 /// four; [`lines`](super::grammar::lines) checks it).
-pub const MAX_LATER: usize = 8;
+pub(crate) const MAX_LATER: usize = 8;
 
 /// The sequence of a subgroup's opening (or of a code that continues none).
-pub const OPENING: usize = 0;
+pub(crate) const OPENING: usize = 0;
 /// The sequence of a code's own steps after its subgroup's opening.
-pub const OWN: usize = 1;
+pub(crate) const OWN: usize = 1;
 
 /// One way a game can match a code.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -48,14 +48,14 @@ pub struct Line {
     pub from: [[usize; 2]; 2],
     /// The plies the subgroup's opening fixes: to the code's own sequence
     /// they are moves of the opening, not moves before its own.
-    pub opening_plies: Vec<usize>,
+    pub(crate) opening_plies: Vec<usize>,
     /// The first Red and Black moves, in any order.
     pub position: Option<[Vec<MoveKey>; 2]>,
     /// Whether each of those first moves is only one of the position's,
     /// as often as it comes (numbered moves `(不分先后)`, as xqbase's
     /// classifier reads them), rather than the position's moves each once
     /// (`从C20局面开始`).
-    pub loose_position: bool,
+    pub(crate) loose_position: bool,
 }
 
 impl Line {

@@ -4,7 +4,7 @@
 //!
 //! - A game whose first Red move leaves the left wing (files 6 to 9, as
 //!   `炮八平五`) is mirrored first: the codes are written for the right wing.
-//! - Each code's published definition, with its errata ([`errata`]), is
+//! - Each code's published definition, with its errata (`errata`), is
 //!   read into lines of moves ([`grammar`]), moves being compared by their
 //!   [`key`]; of the codes whose lines the game follows ([`matching`]), the
 //!   most specific wins, so that a `(其他)` code is what is left when none
@@ -27,28 +27,12 @@
 //! ```
 
 mod compiled;
-pub mod errata;
+pub(crate) mod errata;
 pub mod grammar;
 pub mod key;
 pub mod matching;
 pub mod table;
 pub mod terms;
-
-/// The items of [`key`], [`grammar`] and [`matching`] under the path they
-/// had when one module held them.
-///
-/// ```
-/// use qipu::analysis::ecco::{pattern, table};
-/// let row = &table::ROWS[1];
-/// assert_eq!(row.definition, "1. 仕四进五");
-/// let lines: Vec<pattern::Line> = pattern::lines(row.code, row.definition);
-/// assert_eq!(lines[0].fixed.len(), 1);
-/// ```
-pub mod pattern {
-    pub use super::grammar::{exclusions, lines};
-    pub use super::key::MoveKey;
-    pub use super::matching::{Later, Line, MAX_LATER, OPENING, OWN};
-}
 
 use std::sync::OnceLock;
 
@@ -64,12 +48,7 @@ pub const PLIES: usize = 20;
 
 /// The five families of codes, by the letter a code opens with: the
 /// letter, the family's name in ECCO 2004 and in English.
-///
-/// ```
-/// use qipu::analysis::ecco::FAMILIES;
-/// assert_eq!(FAMILIES[2], ('C', "中炮对屏风马", "central cannon against two horses (screen horses)"));
-/// ```
-pub const FAMILIES: [(char, &str, &str); 5] = [
+pub(crate) const FAMILIES: [(char, &str, &str); 5] = [
     ('A', "非中炮类开局", "openings other than the central cannon (but the pawn opening)"),
     ('B', "中炮对反宫马及其他", "central cannon against the reverse palace-corner horse and others"),
     ('C', "中炮对屏风马", "central cannon against two horses (screen horses)"),
@@ -79,12 +58,7 @@ pub const FAMILIES: [(char, &str, &str); 5] = [
 
 /// The published name of the code `code` (`B05` → `中炮对进左马(其他)`), if
 /// ECCO has it.
-///
-/// ```
-/// assert_eq!(qipu::analysis::ecco::name_of("B05"), Some("中炮对进左马(其他)"));
-/// assert_eq!(qipu::analysis::ecco::name_of("Z99"), None);
-/// ```
-pub fn name_of(code: &str) -> Option<&'static str> {
+pub(crate) fn name_of(code: &str) -> Option<&'static str> {
     table::ROWS.iter().find(|row| row.code == code).map(|row| row.name)
 }
 
@@ -240,7 +214,7 @@ pub fn opening_keys(start: &Position, moves: &[Move]) -> Vec<MoveKey> {
 /// A main-line [`Follow`]er that names the opening as the game is
 /// replayed: the keys of the first [`PLIES`] plies read from the positions
 /// the replay goes through, as [`opening_keys`] reads them, without a
-/// second replay; at the end, the name ([`name_opening`]).
+/// second replay; at the end, the name (`name_opening`).
 ///
 /// ```
 /// use qipu::analysis::ecco::OpeningReader;
@@ -323,17 +297,11 @@ pub struct OpeningName {
     pub terms: Vec<&'static str>,
 }
 
-/// The ECCO code and traditional names of a record's main line; `None`
-/// when it does not start from the standard position or cannot be read.
-pub fn name_record(record: &crate::record::Record) -> Option<OpeningName> {
-    let (start, moves) = crate::record::replay::opening(record, PLIES)?;
-    name_opening(&start, &moves)
-}
-
 /// The ECCO code and traditional names of a game from `start` whose main
 /// line begins with the legal `moves` (only the first [`PLIES`] matter);
 /// `None` when `start` is not the standard start position.
-pub fn name_opening(start: &Position, moves: &[Move]) -> Option<OpeningName> {
+#[cfg(test)]
+pub(crate) fn name_opening(start: &Position, moves: &[Move]) -> Option<OpeningName> {
     if *start != Position::start() {
         return None;
     }
@@ -345,7 +313,7 @@ pub fn name_opening(start: &Position, moves: &[Move]) -> Option<OpeningName> {
 /// the standard start to what its moves say (the variation tag is removed
 /// when the code has none); returns false, changing nothing, for other
 /// records.
-pub fn tag_record(record: &mut crate::record::Record) -> bool {
+pub(crate) fn tag_record(record: &mut crate::record::Record) -> bool {
     let Some(ecco) = classify_record(record) else { return false };
     set_tags(record, ecco);
     true
@@ -353,7 +321,7 @@ pub fn tag_record(record: &mut crate::record::Record) -> bool {
 
 /// Sets the `[ECCO]`, `[Opening]` and `[Variation]` tags of a record to
 /// `ecco` (the variation tag is removed when the code has none).
-pub fn set_tags(record: &mut crate::record::Record, ecco: Ecco) {
+pub(crate) fn set_tags(record: &mut crate::record::Record, ecco: Ecco) {
     record.set_tag("ECCO", ecco.code);
     record.set_tag("Opening", ecco.opening);
     if ecco.variation.is_empty() {
@@ -462,6 +430,26 @@ mod tests {
                 m
             })
             .collect()
+    }
+
+    #[test]
+    fn a_table_row_reads_as_lines() {
+        let row = &table::ROWS[1];
+        assert_eq!(row.definition, "1. 仕四进五");
+        let lines: Vec<matching::Line> = grammar::lines(row.code, row.definition);
+        assert_eq!(lines[0].fixed.len(), 1);
+    }
+
+    #[test]
+    fn families_as_its_docs_showed() {
+        use crate::analysis::ecco::FAMILIES;
+        assert_eq!(FAMILIES[2], ('C', "中炮对屏风马", "central cannon against two horses (screen horses)"));
+    }
+
+    #[test]
+    fn name_of_as_its_docs_showed() {
+        assert_eq!(crate::analysis::ecco::name_of("B05"), Some("中炮对进左马(其他)"));
+        assert_eq!(crate::analysis::ecco::name_of("Z99"), None);
     }
 
     #[test]

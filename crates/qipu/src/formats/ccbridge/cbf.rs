@@ -46,7 +46,7 @@ use crate::rules::Setup;
 use crate::{Board, Color, File, Move, Rank, Square};
 
 /// The root element of a CBF document.
-pub const ROOT: &str = "ChineseChessRecord";
+pub(crate) const ROOT: &str = "ChineseChessRecord";
 
 /// Why a CBF document cannot be read, and where.
 ///

@@ -46,7 +46,7 @@ pub fn read_cbl(bytes: &[u8]) -> Result<Library, CcbridgeError> {
 /// # Errors
 ///
 /// As [`read_cbl`].
-pub fn read_cbl_with<V: Visitor>(
+pub(crate) fn read_cbl_with<V: Visitor>(
     bytes: &[u8],
     visitor: &mut V,
     mut each: impl FnMut(Result<V::Output, CcbridgeError>),

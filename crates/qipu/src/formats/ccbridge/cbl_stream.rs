@@ -41,7 +41,7 @@ use super::{CcbridgeError, CcbridgeErrorKind, Inflate, error};
 
 /// Records of a plain library longer than this are not read (as lines of
 /// text longer than [`crate::formats::stream::MAX_LINE`]).
-pub const MAX_RECORD: usize = 16 << 20;
+pub(crate) const MAX_RECORD: usize = 16 << 20;
 
 /// How many index entries are read at a time.
 const ENTRIES_AT_ONCE: usize = 256;

@@ -43,7 +43,7 @@ pub fn read_cbr(bytes: &[u8]) -> Result<Record, CcbridgeError> {
 /// # Errors
 ///
 /// As [`read_cbr`].
-pub fn read_cbr_with<V: Visitor>(bytes: &[u8], visitor: &mut V) -> Result<V::Output, CcbridgeError> {
+pub(crate) fn read_cbr_with<V: Visitor>(bytes: &[u8], visitor: &mut V) -> Result<V::Output, CcbridgeError> {
     Ok(read_game(bytes)?.tell(visitor))
 }
 

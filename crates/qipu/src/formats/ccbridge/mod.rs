@@ -47,9 +47,11 @@ pub(crate) mod testing;
 mod write;
 
 pub(crate) use cbl::each_game;
-pub use cbl::{read_cbl, read_cbl_with};
-pub use cbr::{read_cbr, read_cbr_with};
-pub use error::{BadByte, BadMove, CcbridgeErrorKind, FileKind, Inflate, Overrun, Truncated};
+pub use cbl::read_cbl;
+pub use cbr::read_cbr;
+pub(crate) use cbr::read_cbr_with;
+pub use error::{BadByte, BadMove, FileKind, Inflate, Overrun};
+pub use error::{CcbridgeErrorKind, Truncated};
 pub use layout::{COMPRESSED_FORMAT, COMPRESSED_MAGIC, LIBRARY_MAGIC, RECORD_MAGIC, is_cbl, is_cbr};
 pub use write::{WriteError, Written, write_cbl, write_cbr, write_library};
 

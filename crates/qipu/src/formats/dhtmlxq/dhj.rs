@@ -108,7 +108,7 @@ const FIELDS: [(u32, &str); 22] = [
 ];
 
 /// Whether `text` holds a DHJHtmlXQ block's opening tag.
-pub fn contains_block(text: &str) -> bool {
+pub(crate) fn contains_block(text: &str) -> bool {
     find_block_open(text, 0).is_some()
 }
 

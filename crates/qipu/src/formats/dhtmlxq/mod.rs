@@ -69,7 +69,7 @@ pub(crate) const TAGS: [(&str, &str); 32] = [
 ];
 
 /// Whether `text` holds a DhtmlXQ block.
-pub fn contains_block(text: &str) -> bool {
+pub(crate) fn contains_block(text: &str) -> bool {
     find_ci(text, "[dhtmlxq", 0).is_some()
 }
 

@@ -95,12 +95,12 @@ pub struct Decoded<'a> {
     pub encoding: Encoding,
     /// Whether some bytes were not valid in that encoding (they became
     /// U+FFFD REPLACEMENT CHARACTER).
-    pub had_errors: bool,
+    pub(crate) had_errors: bool,
 }
 
 /// Decodes `bytes`: with `forced` in that encoding, otherwise as detected
-/// ([`TextEncoding::detect`] on the whole text). A text whose encoding was
-/// detected is decoded by [`decode_lines`], so that a file put together
+/// (`TextEncoding::detect` on the whole text). A text whose encoding was
+/// detected is decoded by `decode_lines`, so that a file put together
 /// from sources in several encodings reads whole.
 pub fn decode(bytes: &[u8], forced: Option<Encoding>) -> Decoded<'_> {
     TextEncoding::detect(bytes, true, forced).decode(bytes)
@@ -108,26 +108,15 @@ pub fn decode(bytes: &[u8], forced: Option<Encoding>) -> Decoded<'_> {
 
 /// How the bytes of a text are read: the one rule for texts read whole and
 /// texts read a piece at a time, told from a text's first bytes.
-///
-/// ```
-/// use qipu::formats::encoding::{Encoding, TextEncoding};
-/// let text = "\u{feff}[Event \"国标\"]\n".as_bytes();
-/// let told = TextEncoding::detect(text, true, None);
-/// assert_eq!((told.encoding, told.bom), (Encoding::Utf8, 3));
-/// assert_eq!(told.decode(text).text, "[Event \"国标\"]\n");
-/// // Forced, the byte-order mark is still skipped, and no line is read otherwise.
-/// let forced = TextEncoding::detect(text, true, Some(Encoding::Gb18030));
-/// assert_eq!((forced.encoding, forced.bom, forced.line_by_line), (Encoding::Gb18030, 3, false));
-/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct TextEncoding {
+pub(crate) struct TextEncoding {
     /// The encoding of the text.
     pub encoding: Encoding,
     /// How many bytes its byte-order mark takes at its start (0 without one).
-    pub bom: usize,
+    pub(crate) bom: usize,
     /// Whether a line in another encoding is read in its own (see
     /// [`decode_lines`]): when the encoding was detected, not forced.
-    pub line_by_line: bool,
+    pub(crate) line_by_line: bool,
 }
 
 impl TextEncoding {
@@ -187,7 +176,7 @@ impl TextEncoding {
     /// onto the end of `text`, line by line when [`Self::line_by_line`]
     /// (see [`decode_lines`]). Returns whether some bytes were not text in
     /// their encoding.
-    pub fn decode_onto(&self, bytes: &[u8], text: &mut String) -> bool {
+    pub(crate) fn decode_onto(&self, bytes: &[u8], text: &mut String) -> bool {
         if self.line_by_line {
             return decode_lines(bytes, self.encoding, text);
         }
@@ -244,7 +233,7 @@ fn lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
 /// UTF-8, such as 全, stays GBK) is read as UTF-8. `bytes` must end at a
 /// line end or at the end of the text. Returns whether some bytes were
 /// not text in their encoding (read as U+FFFD).
-pub fn decode_lines(bytes: &[u8], primary: Encoding, text: &mut String) -> bool {
+pub(crate) fn decode_lines(bytes: &[u8], primary: Encoding, text: &mut String) -> bool {
     let with_ends = || bytes.split_inclusive(|&b| b == b'\n');
     let mut had_errors = false;
     let mut legacy = |line: &[u8], e: Encoding, text: &mut String| {
@@ -306,7 +295,7 @@ impl Encoding {
 
     /// `text` in this encoding, a character it cannot hold written as
     /// `replacement` (which it must hold, as `?` in every encoding does).
-    pub fn encode_replacing(self, text: &str, replacement: char) -> Cow<'_, [u8]> {
+    pub(crate) fn encode_replacing(self, text: &str, replacement: char) -> Cow<'_, [u8]> {
         self.encode_with(text, Some(replacement)).unwrap_or_else(|_| Cow::Owned(Vec::new()))
     }
 
@@ -345,7 +334,7 @@ impl Encoding {
 
     /// A decoder for text in this encoding, fed a piece at a time (no
     /// byte-order mark handling: skip it first).
-    pub fn decoder(self) -> encoding_rs::Decoder {
+    pub(crate) fn decoder(self) -> encoding_rs::Decoder {
         self.codec().new_decoder_without_bom_handling()
     }
 }
@@ -354,13 +343,7 @@ impl Encoding {
 /// characters their output encoding lacks (`&#39532;`, `&#x9A6C;`: 马)
 /// read as those characters. A reference to no character, to a control
 /// character, or not closed by `;` is left as written.
-///
-/// ```
-/// use qipu::formats::encoding::unescape_references;
-/// assert_eq!(unescape_references("&#39532;８&#36827;７"), "马８进７");
-/// assert_eq!(unescape_references("&#x70AE;二平五 &#0; &#12"), "炮二平五 &#0; &#12");
-/// ```
-pub fn unescape_references(text: &str) -> Cow<'_, str> {
+pub(crate) fn unescape_references(text: &str) -> Cow<'_, str> {
     let bytes = text.as_bytes();
     let mut found = memchr::memchr_iter(b'&', bytes).filter(|&k| bytes.get(k + 1) == Some(&b'#')).peekable();
     if found.peek().is_none() {
@@ -384,13 +367,7 @@ pub fn unescape_references(text: &str) -> Cow<'_, str> {
 
 /// `text` written so that [`unescape_references`] reads it back as it is:
 /// a literal `&#` is written `&#38;#` (`&#38;` is `&`).
-///
-/// ```
-/// use qipu::formats::encoding::{guard_references, unescape_references};
-/// let text = "&#39532; means 马";
-/// assert_eq!(unescape_references(&guard_references(text)), text);
-/// ```
-pub fn guard_references(text: &str) -> Cow<'_, str> {
+pub(crate) fn guard_references(text: &str) -> Cow<'_, str> {
     if text.contains("&#") { Cow::Owned(text.replace("&#", "&#38;#")) } else { Cow::Borrowed(text) }
 }
 
@@ -414,6 +391,32 @@ fn reference_at(text: &str) -> Option<(char, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn text_encoding_as_its_docs_showed() {
+        use crate::formats::encoding::{Encoding, TextEncoding};
+        let text = "\u{feff}[Event \"国标\"]\n".as_bytes();
+        let told = TextEncoding::detect(text, true, None);
+        assert_eq!((told.encoding, told.bom), (Encoding::Utf8, 3));
+        assert_eq!(told.decode(text).text, "[Event \"国标\"]\n");
+        // Forced, the byte-order mark is still skipped, and no line is read otherwise.
+        let forced = TextEncoding::detect(text, true, Some(Encoding::Gb18030));
+        assert_eq!((forced.encoding, forced.bom, forced.line_by_line), (Encoding::Gb18030, 3, false));
+    }
+
+    #[test]
+    fn unescape_references_as_its_docs_showed() {
+        use crate::formats::encoding::unescape_references;
+        assert_eq!(unescape_references("&#39532;８&#36827;７"), "马８进７");
+        assert_eq!(unescape_references("&#x70AE;二平五 &#0; &#12"), "炮二平五 &#0; &#12");
+    }
+
+    #[test]
+    fn guard_references_as_its_docs_showed() {
+        use crate::formats::encoding::{guard_references, unescape_references};
+        let text = "&#39532; means 马";
+        assert_eq!(unescape_references(&guard_references(text)), text);
+    }
 
     #[test]
     fn a_legacy_text_with_utf8_lines_decodes_each_line_in_its_own_encoding() {

@@ -9,16 +9,8 @@ use crate::record::{Span, Visitor, Warning};
 use super::write::{Operand, push_opcode};
 
 /// An EPD line, read: the position, and the opcodes in line order.
-///
-/// ```
-/// use qipu::formats::epd::read::{Value, parse_line};
-/// let line = parse_line(r#"4k4/9/9/9/9/9/9/9/9/4K4 w - - id "a \"b\""; bm e0e1 e0d0; hmvc 3;"#).unwrap();
-/// assert_eq!(line.setup.halfmoves, 3);
-/// assert_eq!(line.opcodes[0].operands, [Value::Text("a \"b\"".into())]);
-/// assert_eq!(line.opcodes[1].tag_value(), "e0e1 e0d0");
-/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EpdLine {
+pub(crate) struct EpdLine {
     /// The position: placement and side from the first fields, the clocks
     /// from the two numbers of a full FEN, else from the `hmvc` and `fmvn`
     /// opcodes, else `0 1`.
@@ -29,7 +21,7 @@ pub struct EpdLine {
 
 /// One opcode of an EPD line: its name, operands, and column.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Opcode {
+pub(crate) struct Opcode {
     /// The name, as written (`id`, `bm`, `c0`).
     pub name: String,
     /// The operands, in order.
@@ -40,7 +32,7 @@ pub struct Opcode {
 
 /// One operand of an opcode, as read.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Value {
+pub(crate) enum Value {
     /// A word (a move, a code, a number), as written.
     Word(String),
     /// A string that was in double quotes, its `\"` and `\\` unescaped.
@@ -52,7 +44,7 @@ impl Opcode {
     /// reads (a string without its quotes); several operands joined by
     /// spaces, strings among them in quotes and escaped as EPD writes them
     /// (so that the list reads back); nothing for an opcode without one.
-    pub fn tag_value(&self) -> String {
+    pub(crate) fn tag_value(&self) -> String {
         match self.operands.as_slice() {
             [] => String::new(),
             [Value::Word(text) | Value::Text(text)] => text.clone(),
@@ -77,7 +69,7 @@ impl Opcode {
 /// and the [kind](EpdErrorKind)'s.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("column {column}: {kind}")]
-pub struct EpdError {
+pub(crate) struct EpdError {
     /// The 1-based column, in characters, of the problem.
     pub column: u32,
     /// What is wrong.
@@ -86,7 +78,7 @@ pub struct EpdError {
 
 /// What is wrong with an EPD line.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum EpdErrorKind {
+pub(crate) enum EpdErrorKind {
     /// Fewer than the four position fields.
     #[error("{found} field(s): an EPD line starts with 4 (placement, side to move, - -)")]
     Fields {
@@ -114,7 +106,7 @@ pub enum EpdErrorKind {
 ///
 /// An [`EpdError`] for a line with too few fields, a position that is not
 /// a FEN, or an opcode that does not read.
-pub fn parse_line(line: &str) -> Result<EpdLine, EpdError> {
+pub(crate) fn parse_line(line: &str) -> Result<EpdLine, EpdError> {
     let error = |column, kind| Err(EpdError { column, kind });
     let mut words = Words::new(line);
     let mut fields = 0;
@@ -252,7 +244,7 @@ fn opcodes(words: &mut Words<'_>) -> Result<Vec<Opcode>, EpdError> {
 /// it with its [`Opcode::tag_value`]. An opcode named `FEN` (in any case)
 /// is not kept, with a warning. A line that does not read is an
 /// unreadable game.
-pub fn read_line_with<V: Visitor>(line: &str, number: u32, visitor: &mut V) -> V::Output {
+pub(crate) fn read_line_with<V: Visitor>(line: &str, number: u32, visitor: &mut V) -> V::Output {
     visitor.begin_game(Span { line: number, column: 1 });
     match parse_line(line) {
         Err(e) => {
@@ -288,6 +280,16 @@ mod tests {
     fn fails(line: &str) -> (u32, String) {
         let e = parse_line(line).unwrap_err();
         (e.column, e.kind.to_string())
+    }
+
+    #[test]
+    fn epd_line_as_its_docs_showed() {
+        use crate::formats::epd::read::{Value, parse_line};
+        let line =
+            parse_line(r#"4k4/9/9/9/9/9/9/9/9/4K4 w - - id "a \"b\""; bm e0e1 e0d0; hmvc 3;"#).unwrap();
+        assert_eq!(line.setup.halfmoves, 3);
+        assert_eq!(line.opcodes[0].operands, [Value::Text("a \"b\"".into())]);
+        assert_eq!(line.opcodes[1].tag_value(), "e0e1 e0d0");
     }
 
     #[test]

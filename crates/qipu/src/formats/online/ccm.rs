@@ -5,7 +5,7 @@ use crate::formats::tree::Game;
 use crate::record::{Record, RecordBuilder, Visitor};
 
 /// The size of a move record.
-pub const RECORD_LEN: usize = 7;
+pub(crate) const RECORD_LEN: usize = 7;
 
 /// The layout: records from byte 0; from column, to column, from row, to
 /// row at bytes 3 to 6.
@@ -14,14 +14,7 @@ const LAYOUT: Records = Records { start: 0, size: RECORD_LEN, fields: [3, 5, 4, 
 /// Whether `bytes` look like a `.ccm` file: its first byte `01`, and its
 /// whole 7-byte records (at least one) two different squares on the board:
 /// the first, and at least three in four.
-///
-/// ```
-/// use qipu::formats::online::ccm::is_ccm;
-/// assert!(is_ccm(&[1, 0, 0, 1, 4, 2, 2])); // h2-e2, the board turned round
-/// assert!(!is_ccm(&[1, 0, 0, 1, 1, 2, 2])); // from and to the same square
-/// assert!(!is_ccm(b"\x01abcdef"));
-/// ```
-pub fn is_ccm(bytes: &[u8]) -> bool {
+pub(crate) fn is_ccm(bytes: &[u8]) -> bool {
     bytes.first() == Some(&1) && LAYOUT.mostly_on_board(bytes)
 }
 
@@ -77,6 +70,14 @@ mod tests {
             out.extend([1, 0, 0, c1, c2, r1, r2]);
         }
         out
+    }
+
+    #[test]
+    fn is_ccm_as_its_docs_showed() {
+        use crate::formats::online::ccm::is_ccm;
+        assert!(is_ccm(&[1, 0, 0, 1, 4, 2, 2])); // h2-e2, the board turned round
+        assert!(!is_ccm(&[1, 0, 0, 1, 1, 2, 2])); // from and to the same square
+        assert!(!is_ccm(b"\x01abcdef"));
     }
 
     #[test]

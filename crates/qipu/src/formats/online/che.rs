@@ -49,16 +49,7 @@ fn numbers(bytes: &[u8]) -> impl Iterator<Item = Result<(u32, usize), OnlineErro
 /// vschess writes one (`32` second, `1` third for Red, its number `1`
 /// ninth), so that a damaged file is still told, and a table of numbers
 /// is not.
-///
-/// ```
-/// use qipu::formats::online::che::is_che;
-/// assert!(is_che(b"1 1 26 32 1 2 7 2 4 0 1 0 "));
-/// assert!(is_che(b"1 2 26 32 1 2 7 2 4 0 1 0 ")); // a move missing, told (and reported)
-/// assert!(!is_che(b"1 2 26 30 1 2 7 2 4 0 1 0 ")); // nor the count nor vschess's layout
-/// assert!(!is_che(b"1 1 26 32 1 2 7 2 9 0 1 0 ")); // column 9
-/// assert!(!is_che(b"[Event \"1 2 3\"]"));
-/// ```
-pub fn is_che(bytes: &[u8]) -> bool {
+pub(crate) fn is_che(bytes: &[u8]) -> bool {
     if !bytes.iter().all(|b| b.is_ascii_digit() || b.is_ascii_whitespace()) {
         return false;
     }
@@ -227,6 +218,16 @@ mod tests {
             );
         }
         text.into_bytes()
+    }
+
+    #[test]
+    fn is_che_as_its_docs_showed() {
+        use crate::formats::online::che::is_che;
+        assert!(is_che(b"1 1 26 32 1 2 7 2 4 0 1 0 "));
+        assert!(is_che(b"1 2 26 32 1 2 7 2 4 0 1 0 ")); // a move missing, told (and reported)
+        assert!(!is_che(b"1 2 26 30 1 2 7 2 4 0 1 0 ")); // nor the count nor vschess's layout
+        assert!(!is_che(b"1 1 26 32 1 2 7 2 9 0 1 0 ")); // column 9
+        assert!(!is_che(b"[Event \"1 2 3\"]"));
     }
 
     #[test]

@@ -8,7 +8,7 @@ use crate::record::{Record, RecordBuilder, Visitor};
 /// The size of the header.
 pub const HEADER_LEN: usize = 188;
 /// The size of a move record.
-pub const RECORD_LEN: usize = 32;
+pub(crate) const RECORD_LEN: usize = 32;
 
 /// The layout: records after the header; from column, from row, to column
 /// and to row the words at bytes 4, 6, 8 and 10.
@@ -17,16 +17,7 @@ const LAYOUT: Records = Records { start: HEADER_LEN, size: RECORD_LEN, fields: [
 /// Whether `bytes` look like a `.chn` file: after the 188-byte header, its
 /// whole 32-byte records (at least one) two different squares on the
 /// board: the first, and at least three in four.
-///
-/// ```
-/// use qipu::formats::online::chn::is_chn;
-/// let mut file = vec![0u8; 188 + 32];
-/// file[188 + 4..188 + 12].copy_from_slice(&[1, 0, 2, 0, 4, 0, 2, 0]); // h2-e2, turned round
-/// assert!(is_chn(&file));
-/// file[188 + 5] = 1; // a column of 257
-/// assert!(!is_chn(&file));
-/// ```
-pub fn is_chn(bytes: &[u8]) -> bool {
+pub(crate) fn is_chn(bytes: &[u8]) -> bool {
     LAYOUT.mostly_on_board(bytes)
 }
 
@@ -89,6 +80,16 @@ mod tests {
             out.extend(words.iter().flat_map(|w| w.to_le_bytes()));
         }
         out
+    }
+
+    #[test]
+    fn is_chn_as_its_docs_showed() {
+        use crate::formats::online::chn::is_chn;
+        let mut file = vec![0u8; 188 + 32];
+        file[188 + 4..188 + 12].copy_from_slice(&[1, 0, 2, 0, 4, 0, 2, 0]); // h2-e2, turned round
+        assert!(is_chn(&file));
+        file[188 + 5] = 1; // a column of 257
+        assert!(!is_chn(&file));
     }
 
     #[test]

@@ -16,8 +16,6 @@
 //!
 //! ```
 //! use qipu::formats::online::ubb;
-//! assert!(ubb::is_ubb(b"77477062\n"));
-//! assert!(!ubb::is_ubb(b"1 2 26 32 1 2 7 2 4 0 1 0"));
 //! let record = ubb::read(b"7747 7062\r\n")?;
 //! let moves: Vec<String> = record.replayed().moves.iter().map(|m| m.to_string()).collect();
 //! assert_eq!(moves, ["h2e2", "h9g7"]);
@@ -35,7 +33,7 @@ fn digits(bytes: &[u8]) -> impl Iterator<Item = (u32, usize)> + '_ {
 }
 
 /// Whether `bytes` is a bare move list (see the [module docs](self)).
-pub fn is_ubb(bytes: &[u8]) -> bool {
+pub(crate) fn is_ubb(bytes: &[u8]) -> bool {
     if bytes.is_empty() || !bytes.iter().all(|b| b.is_ascii_digit() || b.is_ascii_whitespace()) {
         return false;
     }
@@ -100,6 +98,12 @@ pub(crate) fn read_game(bytes: &[u8]) -> Result<Game, OnlineError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ubb_moves_are_told_from_a_che_file() {
+        assert!(is_ubb(b"77477062\n"));
+        assert!(!is_ubb(b"1 2 26 32 1 2 7 2 4 0 1 0"));
+    }
 
     #[test]
     fn a_move_list_reads_and_bad_ones_are_told() {

@@ -50,7 +50,6 @@
 //! ```
 //! use qipu::formats::pfc;
 //! let text = r#"<?xml version="1.0" encoding="utf-8"?><n version="2" win="1-0" m="rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1" c="" red="胡荣华"><n m="h2e2" c="中炮" default="true"><n m="h9g7" c="" default="true" /><n m="b9c7" c="" /></n></n>"#;
-//! assert!(pfc::is_pfc(text));
 //! let record = pfc::read(text).unwrap();
 //! assert_eq!((record.tag("Red"), record.tag("Result")), (Some("胡荣华"), Some("1-0")));
 //! assert_eq!(record.tree().main_line().count(), 2); // h2e2 h9g7
@@ -75,7 +74,7 @@ use crate::rules::Setup;
 use crate::{File, Move, Rank, Square};
 
 /// The name of every element of a PFC document.
-pub const ELEMENT: &str = "n";
+pub(crate) const ELEMENT: &str = "n";
 
 /// Why a PFC document cannot be read, and where.
 ///
@@ -151,7 +150,7 @@ pub enum PfcErrorKind {
 /// Whether `text` is an XML document whose root element is `<n>` with a
 /// `version` or an `m` attribute (a PFC record). Only the prologue and the
 /// root's start tag are looked at.
-pub fn is_pfc(text: &str) -> bool {
+pub(crate) fn is_pfc(text: &str) -> bool {
     let mut reader = Reader::from_str(text.strip_prefix('\u{feff}').unwrap_or(text));
     loop {
         match reader.read_event() {
@@ -509,6 +508,12 @@ mod tests {
         format!(
             "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<n version=\"2\" win=\"*\" m=\"{START}\" c=\"\">{children}</n>"
         )
+    }
+
+    #[test]
+    fn a_pfc_record_is_told_by_its_root() {
+        let text = r#"<?xml version="1.0" encoding="utf-8"?><n version="2" win="1-0" m="rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1" c="" red="胡荣华"><n m="h2e2" c="中炮" default="true"><n m="h9g7" c="" default="true" /><n m="b9c7" c="" /></n></n>"#;
+        assert!(is_pfc(text));
     }
 
     #[test]

@@ -33,6 +33,7 @@ pub(crate) mod write;
 #[cfg(test)]
 mod tests;
 
-pub use read::{LineReader, has_tags, is_tag_line, read, read_in_batches, read_with};
+pub(crate) use read::{LineReader, has_tags, is_tag_line};
+pub use read::{read, read_with};
 pub(crate) use read::{remark_nag, strip_move_number};
 pub use write::{write, write_to};

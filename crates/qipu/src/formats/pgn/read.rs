@@ -20,37 +20,11 @@ pub fn read_with<V: Visitor>(text: &str, visitor: &mut V) -> Vec<V::Output> {
     reader.finish()
 }
 
-/// Reads the games of a PGN text and hands them to `f` in batches of at
-/// most `batch` games, in order, so that a large file is never held as
-/// records all at once.
-pub fn read_in_batches(text: &str, batch: usize, mut f: impl FnMut(Vec<Record>)) {
-    let mut reader = LineReader::default();
-    for line in text.lines() {
-        reader.push_line(line);
-        if reader.ready() >= batch {
-            f(reader.take_games());
-        }
-    }
-    let rest = reader.finish();
-    if !rest.is_empty() {
-        f(rest);
-    }
-}
-
 /// A PGN reader fed text a line at a time, for texts too large to hold at
 /// once; it hands each game to its visitor (a [`RecordBuilder`] unless told
 /// otherwise) as it is read.
-///
-/// ```
-/// use qipu::formats::pgn::LineReader;
-/// let mut reader = LineReader::default();
-/// reader.push("[Event \"a\"]\n1. h2e2 *\n");
-/// reader.push("[Event \"b\"]\n1. h2e2 *\n");
-/// assert_eq!(reader.take_games().len(), 1); // the second may go on
-/// assert_eq!(reader.finish().len(), 1);
-/// ```
 #[derive(Debug)]
-pub struct LineReader<V: Visitor = RecordBuilder> {
+pub(crate) struct LineReader<V: Visitor = RecordBuilder> {
     visitor: V,
     state: State,
     games: Vec<V::Output>,
@@ -74,7 +48,7 @@ impl<V: Visitor> LineReader<V> {
 
     /// A reader whose first line is line `line` of its source (1-based):
     /// for move text cut out of a larger text.
-    pub fn starting_at_line(mut self, line: u32) -> LineReader<V> {
+    pub(crate) fn starting_at_line(mut self, line: u32) -> LineReader<V> {
         self.lines = line.saturating_sub(1);
         self
     }
@@ -88,14 +62,15 @@ impl<V: Visitor> LineReader<V> {
     }
 
     /// Reads the lines of `text`.
-    pub fn push(&mut self, text: &str) {
+    #[cfg(test)]
+    pub(crate) fn push(&mut self, text: &str) {
         for line in text.lines() {
             self.push_line(line);
         }
     }
 
     /// Reads one line (without its line end; a final `\r` is dropped).
-    pub fn push_line(&mut self, line: &str) {
+    pub(crate) fn push_line(&mut self, line: &str) {
         self.lines = self.lines.saturating_add(1);
         let line = line.strip_suffix('\r').unwrap_or(line);
         let mut reader = Reader {
@@ -107,18 +82,13 @@ impl<V: Visitor> LineReader<V> {
         reader.line(self.lines, line);
     }
 
-    /// How many games are complete and waiting.
-    pub fn ready(&self) -> usize {
-        self.games.len()
-    }
-
     /// The visitor, to change what it will do with the games to come.
     pub(crate) fn visitor_mut(&mut self) -> &mut V {
         &mut self.visitor
     }
 
     /// The games completed so far.
-    pub fn take_games(&mut self) -> Vec<V::Output> {
+    pub(crate) fn take_games(&mut self) -> Vec<V::Output> {
         std::mem::take(&mut self.games)
     }
 
@@ -136,7 +106,7 @@ impl<V: Visitor> LineReader<V> {
 
     /// Skips a line too long to read (see [`crate::formats::stream`]): the
     /// game it falls in is unreadable, with the line's number.
-    pub fn skip_overlong_line(&mut self, limit: usize) {
+    pub(crate) fn skip_overlong_line(&mut self, limit: usize) {
         self.lines = self.lines.saturating_add(1);
         let at = Span { line: self.lines, column: 1 };
         let message = format!("line longer than {} MB: not read", limit >> 20);
@@ -152,7 +122,7 @@ impl<V: Visitor> LineReader<V> {
 }
 
 /// Whether the text has a line of PGN tags.
-pub fn has_tags(text: &str) -> bool {
+pub(crate) fn has_tags(text: &str) -> bool {
     text.lines().any(is_tag_line)
 }
 
@@ -241,7 +211,7 @@ pub(crate) fn scan_tags<'a>(line: &'a str, out: &mut Vec<TagRef<'a>>) -> bool {
 }
 
 /// Whether a line is made of PGN tags only (`[Event "x"] [Date "2020"]`).
-pub fn is_tag_line(line: &str) -> bool {
+pub(crate) fn is_tag_line(line: &str) -> bool {
     line.trim_start().starts_with('[') && scan_tags(line, &mut Vec::new())
 }
 

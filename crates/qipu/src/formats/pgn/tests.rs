@@ -6,6 +6,15 @@ use crate::record::{GameResult, Record, Span};
 const MAX_WARNINGS: usize = 20;
 
 #[test]
+fn a_line_reader_holds_the_last_game_until_the_end() {
+    let mut reader = LineReader::default();
+    reader.push("[Event \"a\"]\n1. h2e2 *\n");
+    reader.push("[Event \"b\"]\n1. h2e2 *\n");
+    assert_eq!(reader.take_games().len(), 1); // the second may go on
+    assert_eq!(reader.finish().len(), 1);
+}
+
+#[test]
 fn a_huge_comment_is_kept_up_to_a_megabyte() {
     let line = "中".repeat(100_000); // 300 KB a line
     let text = format!("[Event \"x\"]\n1. h2e2 {{{}}} h9g7 *\n", [line.as_str(); 8].join("\n"));

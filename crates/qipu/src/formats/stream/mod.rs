@@ -1,8 +1,8 @@
 //! Reading a large input a piece at a time, in bounded memory.
 //!
-//! The first megabyte decides how ([`super::sniff::sniff`], called once
+//! The first megabyte decides how (`super::sniff::sniff`, called once
 //! per input): an input read whole is not told again ([`Whole`]), but for
-//! one whose head cannot tell ([`super::sniff::Reading::Undecided`]),
+//! one whose head cannot tell (`super::sniff::Reading::Undecided`),
 //! told from all of it once read. PGN, JSON, EPD, UCI,
 //! DhtmlXQ, WXF and plain text is cut, as it arrives, into [`Chunk`]s of
 //! whole games (about 256 KB each) that are read one after the other, or
@@ -14,12 +14,12 @@
 //! whose kind cannot be told from their first megabyte (a web page without
 //! a DhtmlXQ block there, PGN move text without tags, a text without a line
 //! of moves there), are read whole, up
-//! to [`MAX_WHOLE`]. The kind of a text is told from its first megabyte
+//! to `MAX_WHOLE`. The kind of a text is told from its first megabyte
 //! only: a PGN file whose first megabyte holds more DhtmlXQ blocks than
 //! games, or a DhtmlXQ one whose rest holds more PGN games than it has
 //! blocks, is read as what its first megabyte says; so is a plain text
 //! whose first megabyte reads better as plain text than as PGN move text
-//! without tags (see [`super::sniff`]), whatever its rest.
+//! without tags (see `super::sniff`), whatever its rest.
 //!
 //! A text is cut only at line ends, and only where any reading of it
 //! starts a new game:
@@ -40,7 +40,7 @@
 //!   move line follows it (so header lines at the end, which the last game
 //!   tells of, stay with it).
 //!
-//! Lines with no such place between them are held up to [`MAX_GAME`]
+//! Lines with no such place between them are held up to `MAX_GAME`
 //! (16 MB); beyond that they are one unreadable game, which names its
 //! first and last line, and the games after the next place read as in the
 //! whole text. A game of a text is never longer (a DhtmlXQ block never
@@ -52,7 +52,7 @@
 //! are never the second byte of one; braces and `[` (which can be, in GBK
 //! and Big5) are looked for in the decoded line. The bytes are cut before
 //! they are decoded, and each chunk decodes its own, line by line (see
-//! [`super::encoding::decode_lines`]). UTF-16 is decoded as it comes, to UTF-8.
+//! `super::encoding::decode_lines`). UTF-16 is decoded as it comes, to UTF-8.
 //! A line longer than [`MAX_LINE`] is not read, so that memory stays
 //! bounded: its PGN game or EPD or UCI line is unreadable; in
 //! a WXF or plain text it is an unreadable game of its own between the
@@ -61,7 +61,7 @@
 //! opening tag is in it, is an unreadable game of its own.
 //!
 //! A JSON record is read whatever its line's length, so that qipu reads
-//! back its own JSON: a line longer than its first megabyte ([`JSON_HELD`],
+//! back its own JSON: a line longer than its first megabyte (`JSON_HELD`,
 //! the head's size) is not held as text, but read as it comes (a piece at a time, decoded when its text is
 //! not UTF-8), its moves added to the game as they are read; what is held
 //! is what the game needs. A line that is not a record is read up to
@@ -116,17 +116,19 @@ use library::{LibraryChunk, LibraryChunks};
 use text::{TextChunk, TextChunks};
 
 /// How much of the input is read before deciding how to read the rest.
-pub const HEAD: usize = 1 << 20;
+pub(crate) const HEAD: usize = 1 << 20;
 
 /// The limits the readers have, kept beside the writers' warnings about
 /// them (see [`super::limits`]).
-pub use super::limits::{MAX_GAME, MAX_LINE, MAX_WHOLE};
+pub use super::limits::MAX_LINE;
+pub(crate) use super::limits::{MAX_GAME, MAX_WHOLE};
 
 /// JSON lines longer than this (the head: [`split_sized`]'s head size when
 /// given) are not held as text: the record is read as the line comes, what
 /// its game needs held, whatever the line's length (see the
 /// [module docs](self)).
-pub const JSON_HELD: usize = HEAD;
+#[cfg(test)]
+pub(crate) const JSON_HELD: usize = HEAD;
 
 /// How much is read at a time after the head, and about how large a chunk
 /// is: what a chunk's games make (a validate report, a FEN trail) is held
@@ -158,16 +160,6 @@ pub struct Whole {
 }
 
 impl Whole {
-    /// The input's bytes.
-    pub fn bytes(&self) -> &[u8] {
-        &self.bytes
-    }
-
-    /// What it is ([`sniff::sniff`]).
-    pub fn told(&self) -> Sniff {
-        self.told
-    }
-
     /// Reads its games with `visitor` like [`super::read_with`], without
     /// telling its format or decoding its text again.
     ///

@@ -82,7 +82,7 @@ pub fn parse_line(line: &str) -> Result<UciLine, UciError> {
 /// its FEN as the `FEN` tag (unless it is the standard start with its
 /// clocks at `0 1`), then its moves. A line that does not read is an
 /// unreadable game, its moves up to the word at fault given.
-pub fn read_line_with<V: Visitor>(line: &str, number: u32, visitor: &mut V) -> V::Output {
+pub(crate) fn read_line_with<V: Visitor>(line: &str, number: u32, visitor: &mut V) -> V::Output {
     visitor.begin_game(Span { line: number, column: 1 });
     let unreadable = |visitor: &mut V, e: UciError| {
         let at = Span { line: number, column: e.column };

@@ -74,7 +74,6 @@
 //! ```
 //! use qipu::formats::wxf;
 //! let text = "FORMAT  WXF\nRED     jugador rojo ; 1200 ;;\nRESULT  1-0\nSTART{\n 1. C2.5 h8+7   2. H2+3 }END\n";
-//! assert!(wxf::is_wxf(text));
 //! let games = wxf::read(text);
 //! assert_eq!(games.len(), 1);
 //! assert_eq!(games[0].tag("Red"), Some("jugador rojo"));
@@ -88,7 +87,7 @@ mod read;
 mod tests;
 
 pub(crate) use read::read_each;
-pub use read::{read, read_from, read_with};
+pub use read::{read, read_with};
 
 /// Where games start in a WXF text read line by line: the lines before
 /// which a text may be cut so that each piece, read alone with
@@ -185,7 +184,7 @@ const MOVE_FORMATS: [&str; 3] = ["WXF", "AXF", "ICCS"];
 /// is `FORMAT WXF` (any case and spacing; `AXF` and `ICCS` too), or its
 /// lines up to a `START{` line are all header lines of the keys real files
 /// use (`RED`, `BLACK`, `FEN`, ...), at least one of them.
-pub fn is_wxf(text: &str) -> bool {
+pub(crate) fn is_wxf(text: &str) -> bool {
     let mut headers = 0;
     for line in text.lines() {
         let line = line.trim_start_matches('\u{feff}');

@@ -17,7 +17,7 @@ pub fn read(text: &str) -> Vec<Record> {
 /// [`read`] for a text whose first line is line `first_line` of its input
 /// (a piece of a larger text, cut where `GameStarts` says a game
 /// starts).
-pub fn read_from(text: &str, first_line: u32) -> Vec<Record> {
+pub(crate) fn read_from(text: &str, first_line: u32) -> Vec<Record> {
     let mut builder = RecordBuilder::default();
     let mut games = Vec::new();
     read_each(text, first_line, |game| games.push(game.tell(&mut builder)));

@@ -399,3 +399,10 @@ fn random_games_with_glyphs_anywhere_read_back() {
         assert!(g.warnings().is_empty(), "{:?}\n{block}", g.warnings());
     }
 }
+
+#[test]
+fn a_wxf_file_is_told_by_its_lines() {
+    let text =
+        "FORMAT  WXF\nRED     jugador rojo ; 1200 ;;\nRESULT  1-0\nSTART{\n 1. C2.5 h8+7   2. H2+3 }END\n";
+    assert!(is_wxf(text));
+}

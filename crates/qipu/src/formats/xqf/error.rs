@@ -47,7 +47,7 @@ pub enum XqfErrorKind {
     CommentBelowKey {
         /// The length as stored.
         stored: u32,
-        /// The key ([`Keys::remark_size`](super::Keys::remark_size)).
+        /// The key (`Keys::remark_size`).
         key: u32,
     },
     /// A comment longer than the bytes left in the file.

@@ -41,22 +41,22 @@ use crate::{Board, Color, Move, Square};
 pub const HEADER_LEN: usize = 0x400;
 
 /// The newest version XQStudio writes and opens.
-pub const NEWEST_VERSION: u8 = 18;
+pub(crate) const NEWEST_VERSION: u8 = 18;
 
 /// Why an XQF file cannot be read, and at which byte of the file.
 pub type XqfError = super::ByteError<XqfErrorKind>;
 
 /// The keys derived from the header (all zero up to version 10).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Keys {
+pub(crate) struct Keys {
     /// Offset of the piece positions.
-    pub xy: u8,
+    pub(crate) xy: u8,
     /// Offset of the moves' from-squares.
-    pub xy_from: u8,
+    pub(crate) xy_from: u8,
     /// Offset of the moves' to-squares.
-    pub xy_to: u8,
+    pub(crate) xy_to: u8,
     /// Offset of the comment lengths.
-    pub remark_size: u32,
+    pub(crate) remark_size: u32,
     /// The stream cipher on the tree, by absolute offset mod 32.
     pub stream: [u8; 32],
 }
