@@ -49,7 +49,9 @@ pub(crate) fn settle_start(
     {
         game.warn(at, format!("the {who} says {said} moves first, but the first move is {mover}'s"));
     }
-    if *board != Board::start() || turn != Color::Red || halfmoves != 0 {
+    // A start that differs from the standard one in anything its FEN says, the move number
+    // included, is kept as a FEN tag.
+    if *board != Board::start() || turn != Color::Red || halfmoves != 0 || fullmoves > 1 {
         let mut fen = String::new();
         crate::rules::fen::write_fen(board, turn, halfmoves, fullmoves.max(1), &mut fen);
         game.tag("FEN", fen);

@@ -436,6 +436,19 @@ mod tests {
             let start = back.replayed().resolution.start.as_ref().map(|p| p.fen());
             assert_eq!(start.as_deref(), Some(fen), "{format:?}");
         }
+        // The standard placement from a later move: XQF and CBR hold the move number, and it
+        // reads back (roundtrip's fourth finding: the readers dropped it).
+        let fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 9";
+        let later = pgn::read(&format!("[FEN \"{fen}\"]\n9. h2e2 h9g7 *\n")).remove(0);
+        let all =
+            [WriteFormat::Pgn, WriteFormat::Dhtmlxq, WriteFormat::Uci, WriteFormat::Xqf, WriteFormat::Cbr];
+        for format in all.into_iter().chain([WriteFormat::Pfc]) {
+            let written = write_with_warnings(&later, &options(format)).unwrap();
+            assert!(written.warnings.is_empty(), "{format:?}: {:?}", written.warnings);
+            let back = &formats::read(&written.bytes, None).unwrap().records[0];
+            let start = back.replayed().resolution.start.as_ref().map(|p| p.fen());
+            assert_eq!(start.as_deref(), Some(fen), "{format:?}");
+        }
         let told = write_with_warnings(&record, &options(WriteFormat::Xqf)).unwrap().warnings[0].to_string();
         assert_eq!(told, "the start position's half-move clock (3): XQF has no field for it; read back as 0");
     }
