@@ -133,12 +133,7 @@ impl<R: Send + 'static> Games<R> {
             })
             .collect();
         if small(&inputs) {
-            let mut ready = VecDeque::new();
-            read(&batch.threads(1), &inputs, make, &mut |run| {
-                ready.extend(run);
-                Ok(())
-            });
-            return Games { ready, source: Source::Ended };
+            return read_at_once(&batch, &inputs, make);
         }
         let (send, runs) = sync_channel::<Vec<Item<R>>>(AHEAD);
         let thread = std::thread::spawn(move || {
@@ -177,12 +172,7 @@ impl<R: Send> Games<R> {
         V: Visitor<Output = R>,
     {
         if small(inputs) {
-            let mut ready = VecDeque::new();
-            read(&batch.clone().threads(1), inputs, make, &mut |run| {
-                ready.extend(run);
-                Ok(())
-            });
-            return body(Games { ready, source: Source::Ended });
+            return body(read_at_once(batch, inputs, make));
         }
         std::thread::scope(|scope| {
             let (send, runs) = sync_channel::<Vec<Item<R>>>(AHEAD);
@@ -264,6 +254,20 @@ fn small(inputs: &[Input]) -> bool {
         }
     }
     total <= AT_ONCE
+}
+
+/// The games of `inputs` read whole, on the calling thread (inputs that
+/// are [`small`]).
+fn read_at_once<V: Visitor>(batch: &Batch, inputs: &[Input], make: impl Fn() -> V + Sync) -> Games<V::Output>
+where
+    V::Output: Send,
+{
+    let mut ready = VecDeque::new();
+    read(&batch.clone().threads(1), inputs, make, &mut |run| {
+        ready.extend(run);
+        Ok(())
+    });
+    Games { ready, source: Source::Ended }
 }
 
 /// Reads `inputs` with `batch`, handing each run of items to `send`;
