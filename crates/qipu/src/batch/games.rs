@@ -282,23 +282,37 @@ fn read<V: Visitor>(
 {
     // One `Meta` shared by the items of an input.
     let mut shared: Option<Arc<Meta>> = None;
-    let _ = batch.run(inputs, make, |meta, event| {
-        let meta = match &shared {
-            Some(known) if **known == *meta => known.clone(),
-            _ => shared.insert(Arc::new(meta.clone())).clone(),
-        };
-        let run = match event {
-            Event::Games { first, games } => games
-                .into_iter()
-                .zip(first..)
-                .map(|(game, index)| Item::Game { meta: meta.clone(), index, game })
-                .collect(),
-            Event::Unreadable(reason) => vec![Item::Unreadable { meta, reason }],
-            Event::NoRecord(reason) => vec![Item::NoRecord { meta, reason }],
-            Event::Done => vec![Item::Done(meta)],
-        };
-        send(run)
-    });
+    // The items of the piece of work under way, handed on together at its
+    // end: one hand-over for a group of small files, not two a file.
+    let run = std::cell::RefCell::new(Vec::new());
+    let _ = batch.run_in_pieces(
+        inputs,
+        make,
+        |meta, event| {
+            let meta = match &shared {
+                Some(known) if **known == *meta => known.clone(),
+                _ => shared.insert(Arc::new(meta.clone())).clone(),
+            };
+            let mut run = run.borrow_mut();
+            match event {
+                Event::Games { first, games } => {
+                    run.extend(games.into_iter().zip(first..).map(|(game, index)| Item::Game {
+                        meta: meta.clone(),
+                        index,
+                        game,
+                    }))
+                }
+                Event::Unreadable(reason) => run.push(Item::Unreadable { meta, reason }),
+                Event::NoRecord(reason) => run.push(Item::NoRecord { meta, reason }),
+                Event::Done => run.push(Item::Done(meta)),
+            }
+            Ok(())
+        },
+        || {
+            let items = std::mem::take(&mut *run.borrow_mut());
+            if items.is_empty() { Ok(()) } else { send(items) }
+        },
+    );
 }
 
 #[cfg(test)]
@@ -355,6 +369,29 @@ mod tests {
             assert_eq!(*line, format!("big {k} {k}"));
         }
         assert_eq!(all[60_000..], ["big done", "small 0 0", "small 1 1", "small 2 2", "small done"]);
+    }
+
+    #[test]
+    fn a_group_of_small_files_is_handed_over_at_once() {
+        // Items cross threads a piece of work at a time (a group of small
+        // files), not an input's games and its end apart.
+        let dir = std::env::temp_dir().join(format!("qipu-games-group-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for k in 0..300 {
+            std::fs::write(dir.join(format!("{k:03}.pgn")), games(1)).unwrap();
+        }
+        let inputs = crate::batch::expand(&[dir.clone()]).inputs;
+        let (mut runs, mut items) = (0, Vec::new());
+        read(&Batch::new().threads(2), &inputs, RecordBuilder::default, &mut |run| {
+            runs += 1;
+            items.extend(run);
+            Ok(())
+        });
+        std::fs::remove_dir_all(&dir).unwrap();
+        let all = told(items.into_iter());
+        assert_eq!(all.len(), 600);
+        assert!(all[598].ends_with("299.pgn 0 0") && all[599].ends_with("299.pgn done"), "{:?}", &all[598..]);
+        assert!(runs <= 10, "{runs} hand-overs for 300 small files");
     }
 
     #[test]

@@ -185,23 +185,41 @@ impl Batch {
         &self,
         inputs: &[Input],
         make: impl Fn() -> V + Sync,
+        sink: impl FnMut(&Meta, Event<V::Output>) -> Result<(), E>,
+    ) -> Result<(), E>
+    where
+        V: Visitor,
+        V::Output: Send,
+    {
+        self.run_in_pieces(inputs, make, sink, || Ok(()))
+    }
+
+    /// [`run`](Batch::run), calling `piece_end` after the events of each
+    /// piece of work (a group of small whole inputs, or a chunk of a large
+    /// one): where a consumer hands events on, it hands a piece's events
+    /// together, and never holds one back waiting for the next piece.
+    pub(crate) fn run_in_pieces<V, E>(
+        &self,
+        inputs: &[Input],
+        make: impl Fn() -> V + Sync,
         mut sink: impl FnMut(&Meta, Event<V::Output>) -> Result<(), E>,
+        mut piece_end: impl FnMut() -> Result<(), E>,
     ) -> Result<(), E>
     where
         V: Visitor,
         V::Output: Send,
     {
         let mut order = Order { sink: &mut sink, stream: None };
+        let mut take = |piece| {
+            order.take(piece)?;
+            piece_end()
+        };
         let encoding = self.encoding;
         #[cfg(feature = "parallel")]
         if self.threads > 1 {
-            return in_parallel(
-                self.threads,
-                |submit| produce(inputs, encoding, &make, submit),
-                |piece| order.take(piece),
-            );
+            return in_parallel(self.threads, |submit| produce(inputs, encoding, &make, submit), take);
         }
-        produce(inputs, encoding, &make, &mut |task| order.take(task.run()))
+        produce(inputs, encoding, &make, &mut |task| take(task.run()))
     }
 }
 
