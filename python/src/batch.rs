@@ -38,7 +38,12 @@ impl Run {
         encoding: Option<&str>,
         select: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Run> {
+        let shard = crate::inputs::take_shard(select)?;
         let inputs = crate::inputs::inputs(paths)?;
+        let inputs = match shard {
+            Some(shard) => shard.of(inputs),
+            None => inputs,
+        };
         let batch = Batch::new().threads(names::jobs(jobs)?).encoding(names::encoding(encoding)?);
         let chooser = Chooser::new(select)?;
         Ok(Run { inputs, batch, chooser })
@@ -350,7 +355,8 @@ pub fn convert<'py>(
             unmappable: Unmappable::Error,
         },
     };
-    let (inputs, within) = crate::inputs::inputs_within(paths)?;
+    let shard = crate::inputs::take_shard(select)?;
+    let (inputs, within) = crate::inputs::sharded(crate::inputs::inputs_within(paths)?, shard);
     let batch = Batch::new().threads(names::jobs(jobs)?).encoding(names::encoding(encoding)?);
     let mut chooser = Chooser::new(select)?;
     let input_files = InputFiles::of(&inputs);

@@ -177,3 +177,43 @@ fn not_accepted(obj: &Bound<'_, PyAny>, place: &str) -> PyErr {
 fn type_name(obj: &Bound<'_, PyAny>) -> String {
     obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "an object".into())
 }
+
+/// The part of the inputs a batch function's `shard` keyword asks for, taken
+/// out of its keyword arguments: `(k, n)` or `"k/n"`, part `k` (from 0) of
+/// `n` (see [`batch::Shard`]); `None` when not given.
+///
+/// # Errors
+///
+/// `TypeError` for another kind of value, `ValueError` for a part that is
+/// not one of `n`.
+pub fn take_shard(select: Option<&Bound<'_, pyo3::types::PyDict>>) -> PyResult<Option<batch::Shard>> {
+    let Some(value) = select.map(|s| s.get_item("shard")).transpose()?.flatten() else { return Ok(None) };
+    select.expect("given").del_item("shard")?;
+    if value.is_none() {
+        return Ok(None);
+    }
+    let invalid = |e: batch::ShardError| pyo3::exceptions::PyValueError::new_err(format!("shard: {e}"));
+    if let Ok(text) = value.extract::<String>() {
+        return text.parse().map(Some).map_err(invalid);
+    }
+    let (k, n) = value.extract::<(usize, usize)>().map_err(|_| {
+        PyTypeError::new_err("shard: expected (k, n), part k (from 0) of n, or the text \"k/n\"")
+    })?;
+    batch::Shard::new(k, n).map(Some).map_err(invalid)
+}
+
+/// `inputs` and their places within their folders, only those of `shard`
+/// when one is given.
+pub fn sharded(
+    (inputs, within): (Vec<Input>, Vec<Option<PathBuf>>),
+    shard: Option<batch::Shard>,
+) -> (Vec<Input>, Vec<Option<PathBuf>>) {
+    match shard {
+        None => (inputs, within),
+        Some(shard) => {
+            let expanded = batch::Expanded { inputs, loops: Vec::new(), unread: Vec::new(), within };
+            let part = shard.of_expanded(expanded);
+            (part.inputs, part.within)
+        }
+    }
+}

@@ -26,6 +26,11 @@ pub struct ReadArgs {
     /// Worker threads (default: all cores).
     #[arg(short, long)]
     pub jobs: Option<usize>,
+    /// Read only part K of N parts of the inputs (K from 0): whole files shared out by size, the
+    /// same way by every process given the same paths, so N processes or machines given 0/N to
+    /// N-1/N read every game once between them.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<qipu::batch::Shard>,
 }
 
 impl ReadArgs {
@@ -42,7 +47,11 @@ impl ReadArgs {
     pub fn expanded(&self, written: &[Option<&std::path::Path>]) -> qipu::batch::Expanded {
         let written: Vec<&std::path::Path> =
             written.iter().flatten().copied().filter(|p| p.as_os_str() != "-").collect();
-        super::expanded(&self.paths, &written)
+        let expanded = super::expanded(&self.paths, &written);
+        match self.shard {
+            Some(shard) => shard.of_expanded(expanded),
+            None => expanded,
+        }
     }
 
     /// The batch `--jobs` and `--encoding` ask for.

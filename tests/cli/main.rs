@@ -27,6 +27,7 @@ mod cli_output_full;
 mod cli_rulings;
 mod cli_select;
 mod cli_shape;
+mod cli_shard;
 mod cli_show;
 mod cli_stats_html;
 mod cli_stream_text;

@@ -380,7 +380,7 @@ mod tests {
         for k in 0..300 {
             std::fs::write(dir.join(format!("{k:03}.pgn")), games(1)).unwrap();
         }
-        let inputs = crate::batch::expand(&[dir.clone()]).inputs;
+        let inputs = crate::batch::expand(std::slice::from_ref(&dir)).inputs;
         let (mut runs, mut items) = (0, Vec::new());
         read(&Batch::new().threads(2), &inputs, RecordBuilder::default, &mut |run| {
             runs += 1;

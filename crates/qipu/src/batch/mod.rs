@@ -33,6 +33,7 @@ mod input;
 mod problem;
 mod report;
 mod run;
+mod shard;
 pub(crate) mod unzip;
 
 pub use check::{Checked, Checker, Status};
@@ -43,6 +44,7 @@ pub use problem::{ProblemLine, Severity};
 pub use report::ChaseReport;
 pub use report::{ConductReport, ErrorReport, Report, RulingReport};
 pub use run::{Batch, Event, Meta, cores};
+pub use shard::{Shard, ShardError};
 
 #[allow(unused_imports)]
 use crate::record::{RecordBuilder, Visitor};

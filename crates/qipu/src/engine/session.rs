@@ -57,7 +57,7 @@ impl EngineConfig {
 
     /// What, besides the engine's name, makes its answers what they are:
     /// the protocol, the options, the lines and the limit (the key of the
-    /// [cache](super::cache)).
+    /// cache of analyses, with the `obs` feature).
     pub fn setup(&self) -> String {
         let mut s = format!("{}", self.limit);
         if let Some(h) = self.hash_mb {
