@@ -52,6 +52,11 @@ pub struct Step<'a> {
     pub halfmoves: u32,
     /// The fullmove number.
     pub fullmoves: u32,
+    /// Whether the side to move is in check: `None` when not known (the
+    /// setup as read, which [`start_step`] gives).
+    pub check: Option<bool>,
+    /// The move that led here took a piece (false at ply 0).
+    pub capture: bool,
 }
 
 impl Step<'_> {
@@ -72,6 +77,14 @@ impl Step<'_> {
 pub trait TrailSink {
     /// What the sink makes of a game.
     type Output;
+
+    /// The game starts, legal, at `step` (ply 0, no move): told before
+    /// its positions. Only sinks that need the start of a replayed game
+    /// see it here ([`start_step`] gives the setup as read, legal or
+    /// not, outside the trail).
+    fn start(&mut self, step: &Step<'_>) {
+        let _ = step;
+    }
 
     /// One more position of the game, in the order of the game's lines.
     fn position(&mut self, step: &Step<'_>);
@@ -115,6 +128,8 @@ pub struct Trail<S> {
     line: String,
     ply: usize,
     mv: String,
+    /// The move written in `mv` takes a piece.
+    capture: bool,
     /// Names the opening, for [`Traced::ecco`].
     opening: Option<OpeningReader>,
     /// The line followed is nested deeper than [`MAX_LINE_DEPTH`]: its
@@ -138,6 +153,7 @@ impl<S: TrailSink> Trail<S> {
             line: String::with_capacity(16),
             ply: 0,
             mv: String::with_capacity(16),
+            capture: false,
             opening: None,
             deep: false,
             too_deep: false,
@@ -162,6 +178,7 @@ impl<S: TrailSink> Trail<S> {
 
     /// The move `m` about to be played in `before`, in the notation asked for.
     fn write_move(&mut self, before: &Position, m: Move) {
+        self.capture = before.board().piece_at(m.to).is_some();
         self.mv.clear();
         if self.notation.write_to(before, m, &mut self.mv).is_err() {
             // Never: a move replayed is legal, so a piece stands on its origin.
@@ -186,6 +203,8 @@ impl<S: TrailSink> Trail<S> {
             turn: pos.turn(),
             halfmoves: pos.halfmoves(),
             fullmoves: pos.fullmoves(),
+            check: Some(pos.is_check()),
+            capture: self.capture,
         };
         self.sink.position(&step);
         self.given = true;
@@ -212,10 +231,22 @@ impl<S: TrailSink> Follow for Trail<S> {
     type Output = Traced<S::Output>;
 
     fn start(&mut self, start: &Position) {
-        self.ranks = Some(RankTexts::new(start.board()));
         self.ply = 0;
         self.line.clear();
         self.line.push('0');
+        let ranks = RankTexts::new(start.board());
+        self.sink.start(&Step {
+            line: self.all_lines.then_some(self.line.as_str()),
+            ply: 0,
+            mv: None,
+            ranks: &ranks,
+            turn: start.turn(),
+            halfmoves: start.halfmoves(),
+            fullmoves: start.fullmoves(),
+            check: Some(start.is_check()),
+            capture: false,
+        });
+        self.ranks = Some(ranks);
         if let Some(opening) = &mut self.opening {
             opening.start(start);
         }
@@ -294,6 +325,8 @@ pub fn start_step<S: TrailSink>(setup: &Setup, all_lines: bool, sink: &mut S) {
         turn: setup.turn,
         halfmoves: setup.halfmoves,
         fullmoves: setup.fullmoves,
+        check: None,
+        capture: false,
     });
 }
 
