@@ -466,6 +466,53 @@ mod tests {
         }
     }
 
+    /// Keeps `(ply, move, check, capture)` of each step, the start's too.
+    #[derive(Default)]
+    struct Flags(Vec<(usize, Option<String>, Option<bool>, bool)>);
+
+    impl TrailSink for Flags {
+        type Output = Vec<(usize, Option<String>, Option<bool>, bool)>;
+
+        fn start(&mut self, step: &Step<'_>) {
+            self.position(step);
+        }
+
+        fn position(&mut self, step: &Step<'_>) {
+            self.0.push((step.ply, step.mv.map(str::to_string), step.check, step.capture));
+        }
+
+        fn end(&mut self) -> Self::Output {
+            std::mem::take(&mut self.0)
+        }
+    }
+
+    #[test]
+    fn steps_tell_the_start_check_and_capture() {
+        // 2. e1e6 takes the pawn, 3. e6f6 checks.
+        let text = "[FEN \"4k4/9/9/4p4/9/9/9/9/4R4/3K5 b - - 0 1\"]\n\n1... e9f9 2. e1e6 f9f8 3. e6f6 *";
+        let trail = Trail::new(Notation::Uci, Flags::default());
+        let games = pgn::read_with(text, &mut Checker::following(trail));
+        let mv = |m: &str| Some(m.to_string());
+        assert_eq!(
+            games[0].followed.positions,
+            [
+                (0, None, Some(false), false),
+                (1, mv("e9f9"), Some(false), false),
+                (2, mv("e1e6"), Some(false), true),
+                (3, mv("f9f8"), Some(false), false),
+                (4, mv("e6f6"), Some(true), false),
+            ]
+        );
+        // In check at the start.
+        let text = "[FEN \"5k3/9/9/9/9/9/9/9/5R3/3K5 b - - 0 1\"]\n\n1... f9e9 *";
+        let trail = Trail::new(Notation::Uci, Flags::default());
+        let games = pgn::read_with(text, &mut Checker::following(trail));
+        assert_eq!(
+            games[0].followed.positions,
+            [(0, None, Some(true), false), (1, mv("f9e9"), Some(false), false)]
+        );
+    }
+
     #[test]
     fn positions_carry_the_evaluations_of_the_comments_of_their_moves() {
         let text = "{+9.99} 1. h2e2 {+0.38/19} (1. b2e2 {#-3}) h9g7 {好棋} {[%eval -0.20,18]} \
