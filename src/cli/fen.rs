@@ -17,6 +17,13 @@
 //! | `game` | the game's number in its input, from 1 |
 //! | `result` | the game's result: `1-0`, `0-1`, `1/2-1/2`, `*` for none |
 //! | `ecco` | the ECCO code of the game's opening; none for a game from another start |
+//!
+//! `--format sf-plain` writes Stockfish's "plain" training text (see
+//! [`qipu::analysis::fen_lines`]): main line only (`--all-lines` is a
+//! usage error), moves as UCI coordinates, games without a result skipped
+//! and counted on standard error; `--skip-check`, `--skip-capture`,
+//! `--min-ply` and `--require-eval` choose its positions (usage errors
+//! with the other formats, which write every position).
 
 use std::io::Write;
 
@@ -43,6 +50,11 @@ pub enum FenFormat {
     /// One EPD line per position: the position, then the opcodes hmvc, fmvn, ply, move,
     /// source, game, result and ecco.
     Epd,
+    /// Stockfish's "plain" training text, six lines per position a move was played from:
+    /// `fen`, `move` (the move played from it, UCI coordinates: h2e2), `score` (centipawns,
+    /// side to move's view; 32002 when the record gives none), `ply` (0 = start), `result`
+    /// (side to move's view: 1, 0, -1), `e`. Main line only; games without a result skipped.
+    SfPlain,
 }
 
 impl From<FenFormat> for fen_lines::FenFormat {
@@ -52,6 +64,7 @@ impl From<FenFormat> for fen_lines::FenFormat {
             FenFormat::Json => fen_lines::FenFormat::Json,
             FenFormat::Csv => fen_lines::FenFormat::Csv,
             FenFormat::Epd => fen_lines::FenFormat::Epd,
+            FenFormat::SfPlain => fen_lines::FenFormat::SfPlain,
         }
     }
 }
@@ -68,14 +81,68 @@ pub struct Args {
     /// variation within that one), in a `line` field before the ply.
     #[arg(long)]
     pub all_lines: bool,
+    /// With --format sf-plain: leave out the positions whose side to move is in check.
+    #[arg(long, help_heading = "Training data (--format sf-plain)")]
+    pub skip_check: bool,
+    /// With --format sf-plain: leave out the positions whose move (the one played from them)
+    /// takes a piece, as Stockfish's trainers filter.
+    #[arg(long, help_heading = "Training data (--format sf-plain)")]
+    pub skip_capture: bool,
+    /// With --format sf-plain: leave out the positions before ply N (ply 0 is the start).
+    #[arg(long, value_name = "N", default_value_t = 0, help_heading = "Training data (--format sf-plain)")]
+    pub min_ply: usize,
+    /// With --format sf-plain: leave out the positions the record gives no evaluation of
+    /// (those whose score would be 32002).
+    #[arg(long, help_heading = "Training data (--format sf-plain)")]
+    pub require_eval: bool,
     #[command(flatten)]
     pub notation: super::args::NotationArgs,
     #[command(flatten)]
     pub batch: super::args::BatchArgs,
 }
 
+impl Args {
+    /// The positions sf-plain keeps; a usage error when the flags do not
+    /// go with the format asked for.
+    fn training_filter(&self) -> Result<fen_lines::TrainingFilter, Failure> {
+        let filter = fen_lines::TrainingFilter {
+            skip_check: self.skip_check,
+            skip_capture: self.skip_capture,
+            min_ply: self.min_ply,
+            require_eval: self.require_eval,
+        };
+        if self.format != FenFormat::SfPlain {
+            let given = [
+                (self.skip_check, "--skip-check"),
+                (self.skip_capture, "--skip-capture"),
+                (self.min_ply > 0, "--min-ply"),
+                (self.require_eval, "--require-eval"),
+            ];
+            if let Some((_, flag)) = given.iter().find(|(on, _)| *on) {
+                return Err(Failure::usage(format!(
+                    "{flag} is for --format sf-plain (training data): the other formats write every position"
+                )));
+            }
+            return Ok(filter);
+        }
+        if self.all_lines {
+            return Err(Failure::usage(
+                "--all-lines cannot be given with --format sf-plain: a training position is followed by \
+                 the move played from it, on the main line",
+            ));
+        }
+        if matches!(self.notation.notation, super::MoveNotation::Chinese | super::MoveNotation::Wxf) {
+            return Err(Failure::usage(
+                "--format sf-plain writes moves as UCI coordinates (h2e2): leave out --notation",
+            ));
+        }
+        Ok(filter)
+    }
+}
+
 /// Writes the FEN trails; problems go to standard error.
 pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
+    let filter = args.training_filter()?;
     let mut inputs = args.batch.read.inputs(&[args.batch.output.output.as_deref()]);
     let mut sink = args.batch.output.open(&inputs, stdout)?;
     let out = &mut sink;
@@ -89,7 +156,10 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     let mut chooser = super::select::Chooser::new(&args.batch.select)?;
     chooser.plan(&mut inputs, &batch)?;
     let selection = chooser.selection().clone();
-    let follower = || selection.checker(format.trail(notation, args.all_lines));
+    let follower = || selection.checker(format.training_trail(notation, args.all_lines, filter));
+    let training = format == fen_lines::FenFormat::SfPlain;
+    // sf-plain: games whose result is not known give no training positions.
+    let mut without_result = 0usize;
     chooser.pass(&batch, &inputs, &mut tally, follower, |meta, event, tally| {
         let PassEvent::Game { index, game, selected } = event else { return Ok(()) };
         if !selected {
@@ -98,8 +168,11 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
         }
         // Ply 0 is the placement as read, legal or not; the moves follow
         // from the position when it is a legal one.
-        if let Some(setup) = &game.replayed.resolution.setup {
-            let result = game.result.unwrap_or(GameResult::Unknown).as_str();
+        let result = game.result.unwrap_or(GameResult::Unknown);
+        if training && result == GameResult::Unknown {
+            without_result += 1;
+        } else if let Some(setup) = &game.replayed.resolution.setup {
+            let result = result.as_str();
             let ends = fen_lines::LineEnds::new(format, meta, index, result, game.followed.ecco);
             ends.write(out, &fen_lines::start_lines(setup, format, args.all_lines))?;
             ends.write(out, &game.followed.positions)?;
@@ -116,5 +189,9 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     })?;
     sink.commit()?;
     eprintln!("{}{}", tally.summary(), chooser.summary());
+    if without_result > 0 {
+        let s = if without_result == 1 { "" } else { "s" };
+        eprintln!("{without_result} game{s} without a result skipped (sf-plain needs the result)");
+    }
     Ok(tally.code())
 }

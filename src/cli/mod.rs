@@ -116,11 +116,23 @@ pub enum Command {
     /// the first variation within it). The ply counts from the start of the game. Variations
     /// nested more than 64 deep are left out, and said so on standard error.
     ///
+    /// With --format sf-plain, engine training data as Stockfish's and Pikafish's tools write
+    /// their "plain" text: for each main-line position a move was played from, the lines
+    /// `fen`, `move` (that move, UCI coordinates: h2e2), `score`, `ply`, `result` and `e`. The
+    /// score is the evaluation the comment of the move that led there holds (comments give
+    /// Red's view), in centipawns from the side to move's view; a mate in n for the side to
+    /// move is 32000 - (2n - 1), mated in n -(32000 - 2n); 32002 (Stockfish's VALUE_NONE) when
+    /// the record gives none. The result is the game's from the side to move's view (1 win,
+    /// 0 draw, -1 loss): games without one are skipped, and counted on standard error.
+    /// --skip-check, --skip-capture (the move played from the position takes a piece),
+    /// --min-ply and --require-eval leave positions out; they go with sf-plain only, and
+    /// --all-lines does not.
+    ///
     /// A game whose main line stops at a wrong move gives its trail up to that move and a
     /// message on standard error; the exit code is then 1 (as it is for a wrong move in a
     /// variation, whose line stops there).
     #[command(
-        after_help = "Examples:\n  qipu fen game.pgn\n  qipu fen collection/ --format json --notation chinese\n  qipu fen games.pgn --format csv > positions.csv\n  qipu fen games.pgn --format epd -o positions.epd\n  qipu fen annotated.pgn --all-lines --format json"
+        after_help = "Examples:\n  qipu fen game.pgn\n  qipu fen collection/ --format json --notation chinese\n  qipu fen games.pgn --format csv > positions.csv\n  qipu fen games.pgn --format epd -o positions.epd\n  qipu fen annotated.pgn --all-lines --format json\n  qipu fen analysed.pgn --format sf-plain --skip-check --skip-capture --min-ply 8 -o train.plain"
     )]
     Fen(fen::Args),
     /// Statistics of a collection: formats, validity, results against the computed end, game

@@ -17,6 +17,7 @@ mod cli_evals;
 mod cli_face;
 mod cli_fen_convert;
 mod cli_fen_epd;
+mod cli_fen_sfplain;
 mod cli_html;
 mod cli_inputs_once;
 mod cli_lines;

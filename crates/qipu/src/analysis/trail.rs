@@ -52,6 +52,11 @@ pub struct Step<'a> {
     pub halfmoves: u32,
     /// The fullmove number.
     pub fullmoves: u32,
+    /// Whether the side to move is in check: `None` when not known (the
+    /// setup as read, which [`start_step`] gives).
+    pub check: Option<bool>,
+    /// The move that led here took a piece (false at ply 0).
+    pub capture: bool,
 }
 
 impl Step<'_> {
@@ -72,6 +77,14 @@ impl Step<'_> {
 pub trait TrailSink {
     /// What the sink makes of a game.
     type Output;
+
+    /// The game starts, legal, at `step` (ply 0, no move): told before
+    /// its positions. Only sinks that need the start of a replayed game
+    /// see it here ([`start_step`] gives the setup as read, legal or
+    /// not, outside the trail).
+    fn start(&mut self, step: &Step<'_>) {
+        let _ = step;
+    }
 
     /// One more position of the game, in the order of the game's lines.
     fn position(&mut self, step: &Step<'_>);
@@ -115,6 +128,8 @@ pub struct Trail<S> {
     line: String,
     ply: usize,
     mv: String,
+    /// The move written in `mv` takes a piece.
+    capture: bool,
     /// Names the opening, for [`Traced::ecco`].
     opening: Option<OpeningReader>,
     /// The line followed is nested deeper than [`MAX_LINE_DEPTH`]: its
@@ -138,6 +153,7 @@ impl<S: TrailSink> Trail<S> {
             line: String::with_capacity(16),
             ply: 0,
             mv: String::with_capacity(16),
+            capture: false,
             opening: None,
             deep: false,
             too_deep: false,
@@ -162,6 +178,7 @@ impl<S: TrailSink> Trail<S> {
 
     /// The move `m` about to be played in `before`, in the notation asked for.
     fn write_move(&mut self, before: &Position, m: Move) {
+        self.capture = before.board().piece_at(m.to).is_some();
         self.mv.clear();
         if self.notation.write_to(before, m, &mut self.mv).is_err() {
             // Never: a move replayed is legal, so a piece stands on its origin.
@@ -186,6 +203,8 @@ impl<S: TrailSink> Trail<S> {
             turn: pos.turn(),
             halfmoves: pos.halfmoves(),
             fullmoves: pos.fullmoves(),
+            check: Some(pos.is_check()),
+            capture: self.capture,
         };
         self.sink.position(&step);
         self.given = true;
@@ -212,10 +231,22 @@ impl<S: TrailSink> Follow for Trail<S> {
     type Output = Traced<S::Output>;
 
     fn start(&mut self, start: &Position) {
-        self.ranks = Some(RankTexts::new(start.board()));
         self.ply = 0;
         self.line.clear();
         self.line.push('0');
+        let ranks = RankTexts::new(start.board());
+        self.sink.start(&Step {
+            line: self.all_lines.then_some(self.line.as_str()),
+            ply: 0,
+            mv: None,
+            ranks: &ranks,
+            turn: start.turn(),
+            halfmoves: start.halfmoves(),
+            fullmoves: start.fullmoves(),
+            check: Some(start.is_check()),
+            capture: false,
+        });
+        self.ranks = Some(ranks);
         if let Some(opening) = &mut self.opening {
             opening.start(start);
         }
@@ -294,6 +325,8 @@ pub fn start_step<S: TrailSink>(setup: &Setup, all_lines: bool, sink: &mut S) {
         turn: setup.turn,
         halfmoves: setup.halfmoves,
         fullmoves: setup.fullmoves,
+        check: None,
+        capture: false,
     });
 }
 
@@ -431,6 +464,53 @@ mod tests {
             }
             assert!(traced.ecco.is_some());
         }
+    }
+
+    /// Keeps `(ply, move, check, capture)` of each step, the start's too.
+    #[derive(Default)]
+    struct Flags(Vec<(usize, Option<String>, Option<bool>, bool)>);
+
+    impl TrailSink for Flags {
+        type Output = Vec<(usize, Option<String>, Option<bool>, bool)>;
+
+        fn start(&mut self, step: &Step<'_>) {
+            self.position(step);
+        }
+
+        fn position(&mut self, step: &Step<'_>) {
+            self.0.push((step.ply, step.mv.map(str::to_string), step.check, step.capture));
+        }
+
+        fn end(&mut self) -> Self::Output {
+            std::mem::take(&mut self.0)
+        }
+    }
+
+    #[test]
+    fn steps_tell_the_start_check_and_capture() {
+        // 2. e1e6 takes the pawn, 3. e6f6 checks.
+        let text = "[FEN \"4k4/9/9/4p4/9/9/9/9/4R4/3K5 b - - 0 1\"]\n\n1... e9f9 2. e1e6 f9f8 3. e6f6 *";
+        let trail = Trail::new(Notation::Uci, Flags::default());
+        let games = pgn::read_with(text, &mut Checker::following(trail));
+        let mv = |m: &str| Some(m.to_string());
+        assert_eq!(
+            games[0].followed.positions,
+            [
+                (0, None, Some(false), false),
+                (1, mv("e9f9"), Some(false), false),
+                (2, mv("e1e6"), Some(false), true),
+                (3, mv("f9f8"), Some(false), false),
+                (4, mv("e6f6"), Some(true), false),
+            ]
+        );
+        // In check at the start.
+        let text = "[FEN \"5k3/9/9/9/9/9/9/9/5R3/3K5 b - - 0 1\"]\n\n1... f9e9 *";
+        let trail = Trail::new(Notation::Uci, Flags::default());
+        let games = pgn::read_with(text, &mut Checker::following(trail));
+        assert_eq!(
+            games[0].followed.positions,
+            [(0, None, Some(true), false), (1, mv("f9e9"), Some(false), false)]
+        );
     }
 
     #[test]
