@@ -250,6 +250,8 @@ pub mod output;
 pub mod record;
 pub mod rules;
 pub mod select;
+#[cfg(feature = "arrow")]
+pub mod table;
 pub mod text;
 
 pub use rules::{

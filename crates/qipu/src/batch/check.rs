@@ -261,8 +261,10 @@ pub struct Checker<F: Follow = ()> {
     has_variations: bool,
     tags: [Option<String>; 5],
     start_at: Option<Span>,
-    /// The names of the tags to keep (none when empty), and those kept.
+    /// The names of the tags to keep (none when empty, unless `keep_all`),
+    /// and those kept.
     keep: Vec<String>,
+    keep_all: bool,
     kept: Vec<(String, String)>,
 }
 
@@ -286,6 +288,7 @@ impl<F: Follow> Checker<F> {
             tags: Default::default(),
             start_at: None,
             keep: Vec::new(),
+            keep_all: false,
             kept: Vec::new(),
         }
     }
@@ -302,6 +305,20 @@ impl<F: Follow> Checker<F> {
     /// ```
     pub fn keep_tags(mut self, names: &[&str]) -> Checker<F> {
         self.keep = names.iter().map(|n| n.to_string()).collect();
+        self
+    }
+
+    /// Keeps every tag of each game in [`Checked::tags`], in the order
+    /// read, as a table of games needs.
+    ///
+    /// ```
+    /// use qipu::batch::Checker;
+    /// let text = "[Site \"北京\"]\n[Round \"3\"]\n*\n";
+    /// let checked = qipu::formats::pgn::read_with(text, &mut Checker::default().keep_all_tags());
+    /// assert_eq!(checked[0].tags.len(), 2);
+    /// ```
+    pub fn keep_all_tags(mut self) -> Checker<F> {
+        self.keep_all = true;
         self
     }
 
@@ -347,7 +364,7 @@ impl<F: Follow> Visitor for Checker<F> {
         if name.eq_ignore_ascii_case("FEN") && at != Span::default() && self.start_at.is_none() {
             self.start_at = Some(at);
         }
-        if self.keep.iter().any(|k| k.eq_ignore_ascii_case(name)) {
+        if self.keep_all || self.keep.iter().any(|k| k.eq_ignore_ascii_case(name)) {
             self.kept.push((name.to_string(), value.to_string()));
         }
         self.replayer.tag(name, value, at);

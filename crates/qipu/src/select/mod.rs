@@ -310,6 +310,21 @@ impl Selection {
         })
     }
 
+    /// [`Selection::checker`], every tag of each game kept (in
+    /// [`Checked::tags`], in the order read: see [`Checker::keep_all_tags`]).
+    pub fn checker_keeping_all<F: Follow>(
+        self: &Arc<Self>,
+        follow: F,
+    ) -> impl Visitor<Output = Judged<Checked<F::Output>>> + use<F> {
+        let selection = self.clone();
+        let checker = Checker::following((self.probe(), follow)).keep_all_tags().rules(self.rules);
+        Map::new(checker, move |checked: Checked<(Probed, F::Output)>| {
+            let matches = selection.is_empty() || selection.matches(&checked, &checked.followed.0);
+            let key = checked.followed.0.key;
+            Judged { matches, key, game: checked.map_followed(|(_, followed)| followed) }
+        })
+    }
+
     /// A record built whole, judged by the replay it keeps
     /// ([`Record::replayed`]): no move is resolved again. The same verdict
     /// as [`Selection::checker`] gives of the record's events.

@@ -1,0 +1,182 @@
+//! What a worker thread gathers of a game's main line for the tables, as
+//! it is replayed: its moves, its key, its ECCO code and, when positions
+//! are wanted, the FEN of every position ([`TableFollower`], a [`Follow`]er).
+
+use crate::analysis::ecco::OpeningReader;
+use crate::analysis::trail::{Step, Trail, TrailSink};
+use crate::dedupe::{GameKey, Keyer};
+use crate::notation::Notation;
+use crate::record::replay::{Follow, LineId};
+use crate::record::{Evaluation, Skip};
+use crate::{Color, Move, Position};
+
+/// What [`TableFollower`] makes of a game's main line: a small value, handed from
+/// the worker thread that replayed the game to the one that builds the
+/// tables.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MainLine {
+    /// The main line's moves that replayed, in order.
+    pub moves: Vec<Move>,
+    /// The game's key ([`GameKey`]): `None` when its start is no legal
+    /// position.
+    pub key: Option<GameKey>,
+    /// The ECCO code of the opening (`None` for a game from another start).
+    pub ecco: Option<&'static str>,
+    /// The positions after each move (not the start), when asked for.
+    pub positions: Option<Fens>,
+}
+
+/// The positions after each main-line move of a game: their FENs one after
+/// another in one text, and the evaluation each move's comment gives.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Fens {
+    /// The FENs, one after another.
+    pub(crate) text: String,
+    /// Where each FEN ends in `text`.
+    pub(crate) ends: Vec<u32>,
+    /// The side to move in each position.
+    pub(crate) turns: Vec<Color>,
+    /// The evaluation the comment of the move that led to each position
+    /// gives ([`Evaluation::find`]).
+    pub(crate) evals: Vec<Option<Evaluation>>,
+}
+
+impl Fens {
+    /// How many positions.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// The FEN of position `k` (from 0: the position after the first move).
+    pub fn fen(&self, k: usize) -> &str {
+        let start = if k == 0 { 0 } else { self.ends[k - 1] as usize };
+        &self.text[start..self.ends[k] as usize]
+    }
+}
+
+impl TrailSink for Fens {
+    type Output = Fens;
+
+    fn position(&mut self, step: &Step<'_>) {
+        // A FEN is ASCII: written as bytes, it is text.
+        let mut bytes = std::mem::take(&mut self.text).into_bytes();
+        step.write_fen(&mut bytes);
+        self.text = String::from_utf8(bytes).unwrap_or_default();
+        self.ends.push(self.text.len() as u32);
+        self.turns.push(step.turn);
+        self.evals.push(None);
+    }
+
+    fn evaluation(&mut self, eval: Evaluation) {
+        if let Some(last) = self.evals.last_mut() {
+            *last = Some(eval);
+        }
+    }
+
+    fn end(&mut self) -> Fens {
+        std::mem::take(self)
+    }
+}
+
+/// Follows a game's main line for the tables (see [`MainLine`]); one is
+/// made for each job of a batch ([`TableFollower::new`]).
+///
+/// ```
+/// use qipu::batch::Checker;
+/// use qipu::table::TableFollower;
+/// let games = qipu::formats::pgn::read_with("1. h2e2 h9g7 *", &mut Checker::following(TableFollower::new(true)));
+/// let line = &games[0].followed;
+/// assert_eq!(line.moves.len(), 2);
+/// assert_eq!(line.ecco, Some("B05")); // as `qipu classify` names it
+/// assert_eq!(line.positions.as_ref().unwrap().len(), 2);
+/// ```
+#[derive(Clone, Debug)]
+pub struct TableFollower {
+    moves: Vec<Move>,
+    keyer: Keyer,
+    opening: OpeningReader,
+    trail: Option<Trail<Fens>>,
+}
+
+impl TableFollower {
+    /// A follower of the main line, gathering the FEN of every position
+    /// when `positions`.
+    pub fn new(positions: bool) -> TableFollower {
+        TableFollower {
+            moves: Vec::new(),
+            keyer: Keyer::default(),
+            opening: OpeningReader::default(),
+            trail: positions.then(|| Trail::new(Notation::Uci, Fens::default())),
+        }
+    }
+}
+
+impl Follow for TableFollower {
+    type Output = MainLine;
+
+    fn start(&mut self, start: &Position) {
+        self.keyer.start(start);
+        self.opening.start(start);
+        if let Some(trail) = &mut self.trail {
+            trail.start(start);
+        }
+    }
+
+    fn before_move(&mut self, before: &Position, m: Move) {
+        self.keyer.before_move(before, m);
+        self.opening.before_move(before, m);
+        if let Some(trail) = &mut self.trail {
+            trail.before_move(before, m);
+        }
+    }
+
+    fn after_move(&mut self, after: &Position, m: Move) {
+        self.moves.push(m);
+        self.keyer.after_move(after, m);
+        self.opening.after_move(after, m);
+        if let Some(trail) = &mut self.trail {
+            trail.after_move(after, m);
+        }
+    }
+
+    fn begin_variation(&mut self, from: &Position, ply: usize, line: LineId<'_>) -> Skip {
+        // Variations are replayed all the same (a wrong move in one makes
+        // the game illegal), though only the main line is gathered.
+        match &mut self.trail {
+            Some(trail) => trail.begin_variation(from, ply, line),
+            None => Skip(false),
+        }
+    }
+
+    fn variation_move(&mut self, after: &Position, m: Move) {
+        if let Some(trail) = &mut self.trail {
+            trail.variation_move(after, m);
+        }
+    }
+
+    fn end_variation(&mut self, back: &Position, ply: usize, line: LineId<'_>) {
+        if let Some(trail) = &mut self.trail {
+            trail.end_variation(back, ply, line);
+        }
+    }
+
+    fn comment(&mut self, comment: &str) {
+        if let Some(trail) = &mut self.trail {
+            trail.comment(comment);
+        }
+    }
+
+    fn end(&mut self) -> MainLine {
+        MainLine {
+            moves: std::mem::take(&mut self.moves),
+            key: self.keyer.end(),
+            ecco: self.opening.end().map(|name| name.ecco.code),
+            positions: self.trail.as_mut().map(|trail| trail.end().positions),
+        }
+    }
+}
