@@ -18,7 +18,7 @@ import os
 from typing import IO, Any, Dict, Iterable, List, Optional, Union
 
 from . import _qipu
-from ._qipu import Game, GameError, Node, Position, Reader, read, validate, stats, convert
+from ._qipu import ArrowStream, Game, GameError, Node, Position, Reader, read, read_arrow, validate, stats, convert
 from .errors import (
     AmbiguousMoveError,
     FenError,
@@ -40,6 +40,8 @@ __all__ = [
     "validate",
     "stats",
     "convert",
+    "read_arrow",
+    "ArrowStream",
     "fen_trail",
     "fen_columns",
     "Inputs",

@@ -310,6 +310,20 @@ def fen_columns(paths: _Inputs, *, notation: str = "iccs", jobs: Optional[int] =
     (the move played from the position, in ``notation``; None at a game's last position),
     ``fen``, ``side``, ``result`` (see :func:`qipu.fen_columns`)."""
 
+class ArrowStream:
+    """A table of games or of positions as an Arrow stream (the Arrow PyCapsule
+    interface): ``pyarrow.table(s)``, ``polars.DataFrame(s)``, ``duckdb.sql("… FROM s")``.
+    Read once."""
+
+    @property
+    def table(self) -> str:
+        """``"games"`` or ``"positions"``."""
+    def __arrow_c_stream__(self, requested_schema: Optional[object] = None) -> object: ...
+
+def read_arrow(paths: _Inputs, *, positions: bool = False, jobs: Optional[int] = None, encoding: Optional[str] = None, **select: Any) -> ArrowStream:
+    """The table of games (one row a game, unreadable ones included, as ``validate`` counts
+    them), or with ``positions`` of main-line positions, as ``qipu export`` writes it."""
+
 def convert(
     paths: _Inputs,
     *,

@@ -25,14 +25,14 @@ use crate::names;
 use crate::select::{Chooser, Taken};
 
 /// The inputs, batch and selection of a batch function's arguments.
-struct Run {
-    inputs: Vec<Input>,
-    batch: Batch,
-    chooser: Chooser,
+pub(crate) struct Run {
+    pub(crate) inputs: Vec<Input>,
+    pub(crate) batch: Batch,
+    pub(crate) chooser: Chooser,
 }
 
 impl Run {
-    fn new(
+    pub(crate) fn new(
         paths: &Bound<'_, PyAny>,
         jobs: Option<usize>,
         encoding: Option<&str>,

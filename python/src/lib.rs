@@ -6,6 +6,7 @@
 
 use pyo3::prelude::*;
 
+mod arrow;
 mod batch;
 mod errors;
 mod game;
@@ -29,6 +30,8 @@ fn _qipu(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(batch::stats, m)?)?;
     m.add_function(wrap_pyfunction!(batch::fen_columns, m)?)?;
     m.add_function(wrap_pyfunction!(batch::convert, m)?)?;
+    m.add_function(wrap_pyfunction!(arrow::read_arrow, m)?)?;
+    m.add_class::<arrow::ArrowStream>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

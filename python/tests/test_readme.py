@@ -1,5 +1,7 @@
 """The Python walk-through (docs/python.md) runs, on the bundled fixtures in
-place of its folder of games."""
+place of its folder of games. Blocks fenced ``py`` rather than ``python`` (the
+cluster recipes, which need a scheduler or Spark) are not run here; the Dask
+recipe is run on a local cluster by test_dask.py."""
 
 import re
 
