@@ -10,11 +10,13 @@
 //! closing the least recently used (its partition goes on in a new part).
 
 use std::io::Write;
+#[cfg(feature = "parquet")]
 use std::path::{Path, PathBuf};
 
 use super::Failure;
 
 /// What `export` writes.
+#[cfg_attr(not(feature = "parquet"), allow(dead_code))]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum ExportFormat {
     /// Parquet files (zstd): `-o DIR` (games.parquet, positions.parquet) or `-o FILE.parquet`.
@@ -24,6 +26,7 @@ pub enum ExportFormat {
 }
 
 /// The column a partitioned folder is split by.
+#[cfg_attr(not(feature = "parquet"), allow(dead_code))]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum PartitionBy {
     /// The input's name.
@@ -35,6 +38,7 @@ pub enum PartitionBy {
 }
 
 /// Arguments of `qipu export`.
+#[cfg_attr(not(feature = "parquet"), allow(dead_code))]
 #[derive(Debug, clap::Args)]
 #[command(mut_arg("output", |a| a.help(
     "Write here: a folder (one that exists, or a path ending in `/`) for games.parquet and with \
@@ -60,6 +64,7 @@ pub struct Args {
 }
 
 /// The most files of a table a partitioned export keeps open at once.
+#[cfg(feature = "parquet")]
 pub const OPEN_PARTS: usize = 32;
 
 /// Exports the games of the inputs.
@@ -108,6 +113,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
 }
 
 /// Where the tables go, as the arguments ask.
+#[cfg(feature = "parquet")]
 #[derive(Debug)]
 enum Plan {
     /// Parquet files, each of one table.
@@ -181,6 +187,7 @@ impl Plan {
 }
 
 /// Whether `path` names a folder: one that exists, or a path ending in `/`.
+#[cfg(feature = "parquet")]
 fn is_folder(path: &Path) -> bool {
     path.is_dir()
         || path.as_os_str().to_string_lossy().ends_with(std::path::MAIN_SEPARATOR)
