@@ -18,6 +18,7 @@ mod completions;
 mod convert;
 mod duplicates;
 mod duplicates_tags;
+mod export;
 mod fen;
 mod man;
 mod moves;
@@ -135,6 +136,31 @@ pub enum Command {
         after_help = "Examples:\n  qipu fen game.pgn\n  qipu fen collection/ --format json --notation chinese\n  qipu fen games.pgn --format csv > positions.csv\n  qipu fen games.pgn --format epd -o positions.epd\n  qipu fen annotated.pgn --all-lines --format json\n  qipu fen analysed.pgn --format sf-plain --skip-check --skip-capture --min-ply 8 -o train.plain"
     )]
     Fen(fen::Args),
+    /// Write the games of a collection as tables for data tools: Parquet files (DuckDB, Polars,
+    /// pandas) or an Arrow IPC stream.
+    ///
+    /// The table of games has a row for each game, as `qipu validate` counts them (valid,
+    /// illegal, and unreadable inputs, each with its status and error as validate's JSON gives
+    /// them): source, index, format, status, result, plies, the computed ECCO code, a key that
+    /// copies share (line_key), the start FEN (null for the standard start), the main line's
+    /// moves (a list, ICCS like h2e2), the tags with columns of their own (event, site, date,
+    /// year, round, red, black, red_team, black_team, red_elo, black_elo, opening, variation)
+    /// and every other tag in a map (tags). With --positions, the table of positions has a row
+    /// for each position of each game's main line: source, index (they join the games), ply,
+    /// fen, the move played from there (null at the last), the side to move, the game's result,
+    /// and the evaluation a move's comment gives (eval in centipawns, or mate, from Red's side).
+    /// docs/guide.md lists every column.
+    ///
+    /// Parquet files are compressed with zstd and written as games come, in bounded memory;
+    /// --partition-by writes a Hive-partitioned folder. --to arrow writes one table as an Arrow
+    /// IPC stream, never onto a terminal. Problems and the summary go to standard error as
+    /// validate tells them; the exit code is validate's (1 when some game is illegal or
+    /// unreadable). Output is never written over an input, nor over an existing file without
+    /// --force.
+    #[command(
+        after_help = "Examples:\n  qipu export collection/ -o out/                  # out/games.parquet\n  qipu export collection/ -o out/ --positions      # and out/positions.parquet\n  qipu export games.pgn -o games.parquet --red 胡荣华\n  qipu export collection/ -o out/ --partition-by year   # out/games/year=1990/part-0.parquet\n  qipu export games.pgn --to arrow --positions > positions.arrows\n  duckdb -c \"SELECT red, count(*) FROM 'out/games.parquet' GROUP BY red\""
+    )]
+    Export(export::Args),
     /// Statistics of a collection: formats, validity, results against the computed end, game
     /// lengths, first moves with scores, captures, material at the end, players and events.
     ///
@@ -456,6 +482,7 @@ pub fn run(cli: Cli) -> Result<i32, Failure> {
         Command::Perft(args) => perft::run(&args, &mut out).map(|_| 0),
         Command::Validate(args) => validate::run(&args, &mut out),
         Command::Fen(args) => fen::run(&args, &mut out),
+        Command::Export(args) => export::run(&args, &mut out),
         Command::Convert(args) => convert::run(&args, &mut out),
         Command::Stats(args) => stats::run(&args, &mut out),
         Command::Classify(args) => classify::run(&args, &mut out),

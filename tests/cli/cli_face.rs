@@ -13,10 +13,11 @@ fn run(args: &[&str]) -> (String, String, i32) {
     (text(out.stdout), text(out.stderr), out.status.code().unwrap_or(-1))
 }
 
-const COMMANDS: [&str; 13] = [
+const COMMANDS: [&str; 14] = [
     "validate",
     "convert",
     "fen",
+    "export",
     "stats",
     "classify",
     "openings",
@@ -44,7 +45,7 @@ fn help_lists_the_commands_in_the_order_people_use_them() {
     // Another command may stand between perft and completions; the order of these holds.
     let ours: Vec<&str> = listed.iter().copied().filter(|n| COMMANDS.contains(n)).collect();
     assert_eq!(ours, COMMANDS);
-    assert_eq!(listed[..11], COMMANDS[..11]);
+    assert_eq!(listed[..12], COMMANDS[..12]);
     assert_eq!(listed[listed.len() - 2..], ["completions", "man"]);
     assert!(help.contains("Examples:\n  qipu validate fixtures/pgn"), "{help}");
 }

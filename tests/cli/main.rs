@@ -14,6 +14,8 @@ mod cli_convert_lines;
 mod cli_damaged;
 mod cli_duplicates;
 mod cli_evals;
+#[cfg(feature = "parquet")]
+mod cli_export;
 mod cli_face;
 mod cli_fen_convert;
 mod cli_fen_epd;
