@@ -100,3 +100,14 @@ def test_no_inputs_give_an_empty_table_with_the_columns():
     assert games.num_rows == positions.num_rows == 0
     assert {"source", "index", "status", "moves", "red", "tags"} <= set(games.schema.names)
     assert {"source", "index", "ply", "fen", "move", "side", "result", "eval"} <= set(positions.schema.names)
+
+
+def test_fen_columns_and_the_positions_table_agree():
+    # fen_columns gives the moves in any notation; in UCI its trail is the table's, row for row.
+    fixture = str(ROOT / "fixtures" / "pgn")
+    columns = qipu.fen_columns(fixture, notation="uci", plies="..30")
+    table = pa.table(qipu.read_arrow(fixture, positions=True, plies="..30")).to_pydict()
+    assert len(table["fen"]) == len(columns["fen"]) > 200
+    for name in ("source", "index", "ply", "fen", "side", "result"):
+        assert list(columns[name]) == table[name], name
+    assert list(columns["next_move"]) == table["move"]

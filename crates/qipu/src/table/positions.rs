@@ -9,10 +9,10 @@ use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 
 use super::follow::{Fens, MainLine};
-use crate::analysis::fen_lines::side_name;
 use crate::analysis::trail::start_step;
 use crate::batch::{Checked, Meta, Status};
 use crate::record::{GameResult, Score};
+use crate::rules::Color;
 
 /// The schema of the table of positions (see the [module docs](super)).
 ///
@@ -171,5 +171,14 @@ impl PositionsTable {
         ];
         self.rows = 0;
         RecordBatch::try_new(positions_schema(), columns).expect("the builders make the schema's columns")
+    }
+}
+
+/// The side to move as `qipu fen` names it (`analysis::fen_lines::side_name`,
+/// which needs the `serde` feature): `red` or `black`.
+fn side_name(turn: Color) -> &'static str {
+    match turn {
+        Color::Red => "red",
+        Color::Black => "black",
     }
 }
