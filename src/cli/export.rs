@@ -80,6 +80,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     use qipu::select::PassEvent;
     use qipu::table::TableFollower;
 
+    return_freed_memory();
     let output = args.batch.output.output.as_deref().filter(|p| p.as_os_str() != "-");
     let plan = Plan::of(args, output)?;
     let written: Vec<Option<&Path>> = plan.written().into_iter().map(Some).collect();
@@ -110,6 +111,24 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     out.finish()?;
     eprintln!("{}{}", tally.summary(), chooser.summary());
     Ok(tally.code())
+}
+
+/// Has glibc's allocator give memory back as it is freed. A row group's
+/// buffers are freed together when it is written, on this thread, while
+/// the replaying threads allocate: by default glibc raises its threshold
+/// for mapping blocks of their own after such frees, and keeps what it
+/// freed, which took the peak of an export of 1 GB of PGN from about
+/// 135 MB to 200 MB. Fixed thresholds of 128 KB keep it near the memory in
+/// use, for a few per cent more time.
+#[cfg(feature = "parquet")]
+fn return_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: `mallopt` only sets two parameters of the allocator, which
+    // takes them at any time (it locks its own state).
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 128 << 10);
+        libc::mallopt(libc::M_TRIM_THRESHOLD, 128 << 10);
+    }
 }
 
 /// Where the tables go, as the arguments ask.

@@ -1,7 +1,7 @@
 //! `qipu analyse` driven through a scripted engine (tests/engines/fake_engine.py, python3 and
 //! its standard library only): annotations where expected, NAGs by the thresholds, both
 //! protocols and Fairy-Stockfish's coordinates, order kept with several engines, resume, the
-//! cache, and every fault an engine can have (tests/cli/cli_analyse_bounded.rs: those that never end,
+//! cache, and every fault an engine can have (tests/cli_analyse_bounded.rs: those that never end,
 //! within 64 MB).
 
 use crate::common::{self, qipu_process as qipu};

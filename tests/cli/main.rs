@@ -6,8 +6,6 @@ mod common;
 
 mod cli;
 mod cli_analyse;
-#[cfg(target_os = "linux")]
-mod cli_analyse_bounded;
 mod cli_ccbridge_write;
 mod cli_convert_files;
 mod cli_convert_lines;

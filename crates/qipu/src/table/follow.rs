@@ -30,10 +30,11 @@ pub struct MainLine {
 /// another in one text, and the evaluation each move's comment gives.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Fens {
-    /// The FENs, one after another.
-    pub(crate) text: String,
+    /// The FENs, one after another (ASCII: written as bytes, each one
+    /// appended, never the whole checked again).
+    pub(crate) text: Vec<u8>,
     /// Where each FEN ends in `text`.
-    pub(crate) ends: Vec<u32>,
+    pub(crate) ends: Vec<usize>,
     /// The side to move in each position.
     pub(crate) turns: Vec<Color>,
     /// The evaluation the comment of the move that led to each position
@@ -54,8 +55,8 @@ impl Fens {
 
     /// The FEN of position `k` (from 0: the position after the first move).
     pub fn fen(&self, k: usize) -> &str {
-        let start = if k == 0 { 0 } else { self.ends[k - 1] as usize };
-        &self.text[start..self.ends[k] as usize]
+        let start = if k == 0 { 0 } else { self.ends[k - 1] };
+        std::str::from_utf8(&self.text[start..self.ends[k]]).unwrap_or_default()
     }
 }
 
@@ -63,11 +64,8 @@ impl TrailSink for Fens {
     type Output = Fens;
 
     fn position(&mut self, step: &Step<'_>) {
-        // A FEN is ASCII: written as bytes, it is text.
-        let mut bytes = std::mem::take(&mut self.text).into_bytes();
-        step.write_fen(&mut bytes);
-        self.text = String::from_utf8(bytes).unwrap_or_default();
-        self.ends.push(self.text.len() as u32);
+        step.write_fen(&mut self.text);
+        self.ends.push(self.text.len());
         self.turns.push(step.turn);
         self.evals.push(None);
     }
