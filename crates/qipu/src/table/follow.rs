@@ -37,9 +37,10 @@ pub struct Fens {
     pub(crate) ends: Vec<usize>,
     /// The side to move in each position.
     pub(crate) turns: Vec<Color>,
-    /// The evaluation the comment of the move that led to each position
-    /// gives ([`Evaluation::find`]).
-    pub(crate) evals: Vec<Option<Evaluation>>,
+    /// The evaluations the comments of the moves give
+    /// ([`Evaluation::find`]), by the position each move led to: few
+    /// positions have one, so only those are held.
+    pub(crate) evals: Vec<(usize, Evaluation)>,
 }
 
 impl Fens {
@@ -58,6 +59,18 @@ impl Fens {
         let start = if k == 0 { 0 } else { self.ends[k - 1] };
         std::str::from_utf8(&self.text[start..self.ends[k]]).unwrap_or_default()
     }
+
+    /// The side to move in position `k`.
+    pub fn turn(&self, k: usize) -> Color {
+        self.turns[k]
+    }
+
+    /// The evaluation the comment of the move that led to position `k`
+    /// gives, if any.
+    pub fn evaluation(&self, k: usize) -> Option<Evaluation> {
+        let at = self.evals.binary_search_by_key(&k, |&(at, _)| at).ok()?;
+        Some(self.evals[at].1)
+    }
 }
 
 impl TrailSink for Fens {
@@ -67,17 +80,24 @@ impl TrailSink for Fens {
         step.write_fen(&mut self.text);
         self.ends.push(self.text.len());
         self.turns.push(step.turn);
-        self.evals.push(None);
     }
 
     fn evaluation(&mut self, eval: Evaluation) {
-        if let Some(last) = self.evals.last_mut() {
-            *last = Some(eval);
+        let Some(at) = self.ends.len().checked_sub(1) else { return };
+        match self.evals.last_mut() {
+            Some(last) if last.0 == at => last.1 = eval,
+            _ => self.evals.push((at, eval)),
         }
     }
 
     fn end(&mut self) -> Fens {
-        std::mem::take(self)
+        // Held until the table takes the game: no room to spare.
+        let mut fens = std::mem::take(self);
+        fens.text.shrink_to_fit();
+        fens.ends.shrink_to_fit();
+        fens.turns.shrink_to_fit();
+        fens.evals.shrink_to_fit();
+        fens
     }
 }
 
@@ -170,8 +190,11 @@ impl Follow for TableFollower {
     }
 
     fn end(&mut self) -> MainLine {
+        // Held until the table takes the game: no room to spare.
+        let mut moves = std::mem::take(&mut self.moves);
+        moves.shrink_to_fit();
         MainLine {
-            moves: std::mem::take(&mut self.moves),
+            moves,
             key: self.keyer.end(),
             ecco: self.opening.end().map(|name| name.ecco.code),
             positions: self.trail.as_mut().map(|trail| trail.end().positions),

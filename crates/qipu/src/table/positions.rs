@@ -124,8 +124,8 @@ impl PositionsTable {
         start_step(setup, false, &mut start);
         let empty = Fens::default();
         let after = line.positions.as_ref().unwrap_or(&empty);
-        let positions = std::iter::once((start.fen(0), start.turns[0], None))
-            .chain((0..after.len()).map(|k| (after.fen(k), after.turns[k], after.evals[k])));
+        let positions = std::iter::once((start.fen(0), start.turn(0), None))
+            .chain((0..after.len()).map(|k| (after.fen(k), after.turn(k), after.evaluation(k))));
         for (ply, (fen, turn, eval)) in positions.enumerate() {
             self.source.append_value(&meta.json_source);
             self.index.append_value(u32::try_from(index).unwrap_or(u32::MAX));
