@@ -220,6 +220,8 @@ mod writing {
     use std::collections::HashMap;
     use std::io::{IsTerminal, Write};
     use std::path::{Path, PathBuf};
+    use std::sync::mpsc::{SyncSender, sync_channel};
+    use std::thread::JoinHandle;
 
     use qipu::batch::{Checked, Input, Meta};
     use qipu::output::{InputFiles, OutputFile};
@@ -273,10 +275,86 @@ mod writing {
         }
     }
 
+    /// What the thread of a [`Background`] file is sent.
+    enum ToWriter {
+        /// A record batch to write.
+        Batch(RecordBatch),
+        /// The end: the file is complete and takes its name.
+        Commit,
+    }
+
+    /// A Parquet file written on a thread of its own: encoding and
+    /// compressing the rows takes about as long as replaying the games,
+    /// and goes on beside it. A file left without [`Background::commit`]
+    /// (the export stopped) is never given its name.
+    pub(super) struct Background {
+        path: PathBuf,
+        batches: Option<SyncSender<ToWriter>>,
+        thread: Option<JoinHandle<Result<(), Failure>>>,
+    }
+
+    impl Background {
+        fn start(mut file: ParquetFile) -> Result<Background, Failure> {
+            let path = file.path.clone();
+            // One batch waiting beside the one being written: memory stays bounded.
+            let (send, batches) = sync_channel::<ToWriter>(1);
+            let thread = std::thread::Builder::new()
+                .name("qipu-parquet".into())
+                .spawn(move || {
+                    for message in batches {
+                        match message {
+                            ToWriter::Batch(batch) => file.write(&batch)?,
+                            ToWriter::Commit => return file.commit(),
+                        }
+                    }
+                    // Stopped before the end: the file is dropped, unnamed.
+                    Ok(())
+                })
+                .map_err(|e| Failure::usage(format!("{}: cannot start writing: {e}", path.display())))?;
+            Ok(Background { path, batches: Some(send), thread: Some(thread) })
+        }
+
+        fn write(&mut self, batch: RecordBatch) -> Result<(), Failure> {
+            self.send(ToWriter::Batch(batch))
+        }
+
+        fn send(&mut self, message: ToWriter) -> Result<(), Failure> {
+            let sent = self.batches.as_ref().is_some_and(|s| s.send(message).is_ok());
+            if sent { Ok(()) } else { Err(self.end().err().unwrap_or_else(|| self.stopped())) }
+        }
+
+        fn stopped(&self) -> Failure {
+            Failure::usage(format!("{}: writing stopped", self.path.display()))
+        }
+
+        /// Waits for the thread: what it ended in.
+        fn end(&mut self) -> Result<(), Failure> {
+            self.batches = None;
+            match self.thread.take().map(JoinHandle::join) {
+                Some(Ok(ended)) => ended,
+                Some(Err(_)) => Err(self.stopped()),
+                None => Ok(()),
+            }
+        }
+
+        /// Ends the file and gives it its name.
+        fn commit(mut self) -> Result<(), Failure> {
+            self.send(ToWriter::Commit)?;
+            self.end()
+        }
+    }
+
+    impl Drop for Background {
+        fn drop(&mut self) {
+            // Without a commit the thread drops the file; wait for it.
+            let _ = self.end();
+        }
+    }
+
     /// Where the rows go.
     pub(super) enum Out<'a> {
         /// Parquet files of whole tables.
-        Files { tables: Tables, files: Vec<(Table, ParquetFile)> },
+        Files { tables: Tables, files: Vec<(Table, Background)> },
         /// A partitioned folder.
         Partitioned(Box<Partitioned>),
         /// An Arrow IPC stream.
@@ -301,10 +379,8 @@ mod writing {
                             make_folder(dir)?;
                         }
                         let props = parquet::properties(*table, None);
-                        opened.push((
-                            *table,
-                            ParquetFile::create(path, table.schema(), props, force, &input_files)?,
-                        ));
+                        let file = ParquetFile::create(path, table.schema(), props, force, &input_files)?;
+                        opened.push((*table, Background::start(file)?));
                     }
                     Ok(Out::Files { tables: Tables::new(), files: opened })
                 }
@@ -346,7 +422,7 @@ mod writing {
                             Table::Positions => tables.positions.push(meta, index, game),
                         }
                         if tables.len(*table) >= table.batch_rows() {
-                            file.write(&tables.finish(*table))?;
+                            file.write(tables.finish(*table))?;
                         }
                     }
                     Ok(())
@@ -382,7 +458,7 @@ mod writing {
                 Out::Files { mut tables, files } => {
                     for (table, mut file) in files {
                         if tables.len(table) > 0 {
-                            file.write(&tables.finish(table))?;
+                            file.write(tables.finish(table))?;
                         }
                         file.commit()?;
                     }

@@ -187,8 +187,6 @@ pub struct GamesTable {
     black_elo: Int32Builder,
     tags: MapBuilder<StringBuilder, StringBuilder>,
     rows: usize,
-    /// Room to write a move in.
-    room: String,
 }
 
 impl Default for GamesTable {
@@ -241,7 +239,6 @@ impl GamesTable {
                 .with_keys_field(key)
                 .with_values_field(value),
             rows: 0,
-            room: String::with_capacity(8),
         }
     }
 
@@ -286,11 +283,8 @@ impl GamesTable {
         self.line_key.append_option(line.key.map(|k| k.line));
         let setup = replayed.resolution.setup.as_ref();
         self.start_fen.append_option(setup.filter(|s| **s != Setup::start()).map(Setup::to_fen));
-        for m in &line.moves {
-            use std::fmt::Write as _;
-            self.room.clear();
-            let _ = write!(self.room, "{m}");
-            self.moves.values().append_value(&self.room);
+        for &m in &line.moves {
+            self.moves.values().append_value(std::str::from_utf8(&super::iccs(m)).unwrap_or_default());
         }
         self.moves.append(true);
         self.push_tags(&game.tags);

@@ -132,7 +132,7 @@ impl Table {
     pub fn batch_rows(self) -> usize {
         match self {
             Table::Games => 8192,
-            Table::Positions => 65_536,
+            Table::Positions => 32_768,
         }
     }
 }
@@ -256,3 +256,12 @@ impl RecordBatchReader for Batches {
 
 #[cfg(test)]
 mod tests;
+
+/// A move as the tables write it, lower-case ICCS (`h2e2`), without going
+/// through a formatter: the tables write one for every ply.
+pub(crate) fn iccs(m: crate::Move) -> [u8; 4] {
+    let point = |sq: crate::Square| [sq.file().char() as u8, sq.rank().char() as u8];
+    let [a, b] = point(m.from);
+    let [c, d] = point(m.to);
+    [a, b, c, d]
+}

@@ -67,8 +67,6 @@ pub struct PositionsTable {
     eval: Int32Builder,
     mate: Int32Builder,
     rows: usize,
-    /// Room to write a move in.
-    room: String,
 }
 
 impl Default for PositionsTable {
@@ -91,7 +89,6 @@ impl PositionsTable {
             eval: Int32Builder::new(),
             mate: Int32Builder::new(),
             rows: 0,
-            room: String::with_capacity(8),
         }
     }
 
@@ -132,12 +129,7 @@ impl PositionsTable {
             self.ply.append_value(u32::try_from(ply).unwrap_or(u32::MAX));
             self.fen.append_value(fen);
             match line.moves.get(ply) {
-                Some(m) => {
-                    use std::fmt::Write as _;
-                    self.room.clear();
-                    let _ = write!(self.room, "{m}");
-                    self.mv.append_value(&self.room);
-                }
+                Some(&m) => self.mv.append_value(std::str::from_utf8(&super::iccs(m)).unwrap_or_default()),
                 None => self.mv.append_null(),
             }
             self.side.append_value(side_name(turn));
