@@ -532,14 +532,7 @@ fn push_training_lines(out: &mut Vec<u8>, at: &Waiting, mv: &str) {
     });
 }
 
-/// The side to move as the JSON and CSV lines (and Python's columns)
-/// name it: `red` or `black`.
-pub fn side_name(turn: Color) -> &'static str {
-    match turn {
-        Color::Red => "red",
-        Color::Black => "black",
-    }
-}
+pub use super::trail::side_name;
 
 /// The start of each line of a game's trail: its source and game.
 fn line_head(meta: &Meta, index: usize, format: FenFormat) -> Vec<u8> {

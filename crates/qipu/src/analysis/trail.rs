@@ -380,6 +380,15 @@ impl TrailSink for Positions {
     }
 }
 
+/// The side to move as the FEN trail's JSON and CSV lines, the tables and
+/// Python's columns name it: `red` or `black`.
+pub fn side_name(turn: Color) -> &'static str {
+    match turn {
+        Color::Red => "red",
+        Color::Black => "black",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

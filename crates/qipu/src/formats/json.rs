@@ -60,14 +60,8 @@ struct Coords(crate::Move);
 
 impl Serialize for Coords {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let m = self.0;
-        let mut buf = [0u8; 4];
-        for (i, sq) in [m.from, m.to].into_iter().enumerate() {
-            buf[2 * i] = sq.file().char() as u8;
-            buf[2 * i + 1] = sq.rank().char() as u8;
-        }
         // Cannot fail: files and ranks are ASCII letters and digits.
-        s.serialize_str(std::str::from_utf8(&buf).expect("ASCII coordinates"))
+        s.serialize_str(std::str::from_utf8(&self.0.iccs_bytes()).expect("ASCII coordinates"))
     }
 }
 

@@ -31,6 +31,15 @@ impl Move {
         Move { from, to }
     }
 
+    /// The move in lower-case ICCS (`h2e2`) as ASCII bytes, made without a
+    /// formatter or an allocation (for writers that give one a ply).
+    #[cfg(any(feature = "serde", feature = "arrow"))]
+    pub(crate) fn iccs_bytes(self) -> [u8; 4] {
+        let point = |sq: Square| [sq.file().char() as u8, sq.rank().char() as u8];
+        let ([a, b], [c, d]) = (point(self.from), point(self.to));
+        [a, b, c, d]
+    }
+
     /// The same move seen in a mirror: files a…i become i…a.
     pub const fn flip_horizontal(self) -> Move {
         Move { from: self.from.flip_horizontal(), to: self.to.flip_horizontal() }

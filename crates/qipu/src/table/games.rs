@@ -284,7 +284,7 @@ impl GamesTable {
         let setup = replayed.resolution.setup.as_ref();
         self.start_fen.append_option(setup.filter(|s| **s != Setup::start()).map(Setup::to_fen));
         for &m in &line.moves {
-            self.moves.values().append_value(std::str::from_utf8(&super::iccs(m)).unwrap_or_default());
+            super::append_move(self.moves.values(), m);
         }
         self.moves.append(true);
         self.push_tags(&game.tags);

@@ -257,11 +257,8 @@ impl RecordBatchReader for Batches {
 #[cfg(test)]
 mod tests;
 
-/// A move as the tables write it, lower-case ICCS (`h2e2`), without going
-/// through a formatter: the tables write one for every ply.
-pub(crate) fn iccs(m: crate::Move) -> [u8; 4] {
-    let point = |sq: crate::Square| [sq.file().char() as u8, sq.rank().char() as u8];
-    let [a, b] = point(m.from);
-    let [c, d] = point(m.to);
-    [a, b, c, d]
+/// A move's cell, lower-case ICCS (`h2e2`): one for every ply, so made
+/// without a formatter.
+pub(crate) fn append_move(column: &mut arrow_array::builder::StringBuilder, m: crate::Move) {
+    column.append_value(std::str::from_utf8(&m.iccs_bytes()).unwrap_or_default());
 }

@@ -9,10 +9,9 @@ use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 
 use super::follow::{Fens, MainLine};
-use crate::analysis::trail::start_step;
+use crate::analysis::trail::{side_name, start_step};
 use crate::batch::{Checked, Meta, Status};
 use crate::record::{GameResult, Score};
-use crate::rules::Color;
 
 /// The schema of the table of positions (see the [module docs](super)).
 ///
@@ -129,7 +128,7 @@ impl PositionsTable {
             self.ply.append_value(u32::try_from(ply).unwrap_or(u32::MAX));
             self.fen.append_value(fen);
             match line.moves.get(ply) {
-                Some(&m) => self.mv.append_value(std::str::from_utf8(&super::iccs(m)).unwrap_or_default()),
+                Some(&m) => super::append_move(&mut self.mv, m),
                 None => self.mv.append_null(),
             }
             self.side.append_value(side_name(turn));
@@ -163,14 +162,5 @@ impl PositionsTable {
         ];
         self.rows = 0;
         RecordBatch::try_new(positions_schema(), columns).expect("the builders make the schema's columns")
-    }
-}
-
-/// The side to move as `qipu fen` names it (`analysis::fen_lines::side_name`,
-/// which needs the `serde` feature): `red` or `black`.
-fn side_name(turn: Color) -> &'static str {
-    match turn {
-        Color::Red => "red",
-        Color::Black => "black",
     }
 }
