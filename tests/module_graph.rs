@@ -14,9 +14,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// The library's layers, lowest first: each may name only those before it.
-const LAYERS: [&str; 14] = [
+const LAYERS: [&str; 15] = [
     "text", "rules", "notation", "diagram", "record", "formats", "batch", "dedupe", "analysis", "book",
-    "engine", "output", "select", "table",
+    "engine", "output", "select", "table", "index",
 ];
 
 /// Every module of the command's `src/` and the library's `crates/qipu/src/` (its path,

@@ -30,6 +30,7 @@
 //! | [`dedupe`] | copies of games: fixed-size keys of main lines ([`dedupe::Keyer`]), groups of copies and which one is kept ([`dedupe::Collection`]), copies left out in one pass ([`dedupe::Dedupe`]) |
 //! | [`engine`] | engines as processes: UCI and UCCI ([`engine::protocol`]), one engine ([`engine::Engine`]), several searching games in parallel with restarts and games back in order ([`engine::Pool`]), and with the `obs` feature a cache of searches in SQLite |
 //! | [`select`] | which games a pass takes: criteria judged where each game is read ([`select::Selection`]), the in-order part (numbers, skip, limit, copies: [`select::Selector`]), every selection flag of the command as one struct ([`select::Options`] making a [`select::Chooser`]), and the pass every command runs ([`select::Chooser::pass`]) |
+//! | [`index`] | a position index of a collection on disk: every main-line position under its Zobrist key (mirrors merged on request), built in one pass in bounded memory and updated by input ([`index::Builder`]), asked which games reach a position, a sub-position, a material balance or a run of moves ([`index::Index`]) |
 //!
 //! The `qipu` command is the binary's own (`src/cli`, not part of the
 //! library). Features:
@@ -245,6 +246,7 @@ pub mod dedupe;
 pub mod diagram;
 pub mod engine;
 pub mod formats;
+pub mod index;
 pub mod notation;
 pub mod output;
 pub mod record;

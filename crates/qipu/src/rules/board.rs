@@ -201,6 +201,12 @@ impl Board {
         SquareSet(self.occupied[color.index()])
     }
 
+    /// The points where `piece` stands, one bit each (bit `k` for the
+    /// point of index `k`).
+    pub fn bits_of(&self, piece: Piece) -> u128 {
+        self.occupied[piece.color.index()] & self.by_role[piece.role.index()]
+    }
+
     /// How many pieces `color` has.
     pub fn count(&self, color: Color) -> usize {
         self.occupied[color.index()].count_ones() as usize

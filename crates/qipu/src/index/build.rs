@@ -1,0 +1,353 @@
+//! Building and updating an index ([`Builder`]): games are added as a
+//! batch reads them, in input order; inputs unchanged since the last
+//! build are not read again, and a changed one replaces what the index
+//! held of it.
+
+use std::collections::HashMap;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use super::follow::Line;
+use super::manifest::{self, Manifest, SourceEntry, Stamp};
+use super::segment::{GameData, GameRecord, Segment, SegmentWriter, file_name};
+use crate::batch::{Checked, Status};
+use crate::record::GameResult;
+use crate::record::date::PartialDate;
+
+/// What a build did: its counts.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BuildSummary {
+    /// Games added.
+    pub games: u64,
+    /// Their positions.
+    pub positions: u64,
+    /// Games read that hold no position (their start is no legal
+    /// position, or they could not be read): not in the index.
+    pub without_positions: u64,
+    /// Inputs read (new or changed).
+    pub inputs_read: u64,
+    /// Inputs left as they were (unchanged since the last build).
+    pub inputs_unchanged: u64,
+    /// Inputs that replaced what the index held of them (changed).
+    pub inputs_replaced: u64,
+    /// Inputs dropped: their files are gone.
+    pub inputs_dropped: Vec<String>,
+    /// The games and positions the index holds now.
+    pub total_games: u64,
+    /// See `total_games`.
+    pub total_positions: u64,
+}
+
+/// Whether an input is to be read.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Plan {
+    /// The index holds it as it is now: not read.
+    Unchanged,
+    /// New or changed: read it.
+    Read,
+}
+
+/// Adds games to an index, creating it when it is not there.
+///
+/// ```
+/// use qipu::batch::Checker;
+/// use qipu::index::{Builder, Index, IndexFollower};
+/// let dir = std::env::temp_dir().join(format!("qipu-doc-index-{}", std::process::id()));
+/// # let _ = std::fs::remove_dir_all(&dir);
+/// let mut builder = Builder::open(&dir, false).unwrap();
+/// let games = qipu::formats::pgn::read_with("1. h2e2 h9g7 2. h0g2 *\n\n1. b0c2 h9g7 2. h2e2 *\n", &mut Checker::following(IndexFollower::new(false)));
+/// builder.start_source("games.pgn", None).unwrap();
+/// for (k, game) in games.iter().enumerate() {
+///     builder.add(k, game).unwrap();
+/// }
+/// builder.finish().unwrap();
+/// let index = Index::open(&dir).unwrap();
+/// assert_eq!((index.games(), index.positions()), (2, 8));
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+#[derive(Debug)]
+pub struct Builder {
+    dir: PathBuf,
+    manifest: Manifest,
+    writer: Option<SegmentWriter>,
+    /// The source games are being added to.
+    current: Option<SourceEntry>,
+    /// The stamps of the inputs planned to be read, by name.
+    stamps: HashMap<String, Stamp>,
+    /// The sources added by this build.
+    added: Vec<SourceEntry>,
+    summary: BuildSummary,
+    /// A reused buffer for a game's tags.
+    tags: String,
+}
+
+impl Builder {
+    /// Opens the index `dir` to add games, or creates it (an empty folder
+    /// or none); a new index merges each position with its left–right
+    /// mirror when `mirror`. An index keeps what it was made with: an
+    /// existing one asked for another `mirror` is an error.
+    pub fn open(dir: &Path, mirror: bool) -> io::Result<Builder> {
+        let manifest = if Manifest::path(dir).exists() {
+            let manifest = Manifest::read(dir)?;
+            if manifest.mirror != mirror {
+                let (has, asked) = if manifest.mirror { ("merges", "without") } else { ("keeps", "with") };
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    format!(
+                        "{}: the index {has} mirrored positions apart; it cannot be updated {asked} --mirror (build a new one)",
+                        dir.display()
+                    ),
+                ));
+            }
+            manifest
+        } else {
+            if dir.exists() && std::fs::read_dir(dir)?.next().is_some() {
+                return Err(io::Error::new(
+                    io::ErrorKind::AlreadyExists,
+                    format!("{}: not an index, and not an empty folder", dir.display()),
+                ));
+            }
+            std::fs::create_dir_all(dir)?;
+            Manifest { mirror, ..Manifest::default() }
+        };
+        Ok(Builder {
+            dir: dir.to_path_buf(),
+            manifest,
+            writer: None,
+            current: None,
+            stamps: HashMap::new(),
+            added: Vec::new(),
+            summary: BuildSummary::default(),
+            tags: String::new(),
+        })
+    }
+
+    /// Whether positions and their mirrors share keys in this index.
+    pub fn mirror(&self) -> bool {
+        self.manifest.mirror
+    }
+
+    /// Whether the input `name`, read from the file `path`, is to be read:
+    /// not when the index holds it with the same size and modification
+    /// time, or the same size and bytes.
+    pub fn plan(&mut self, name: &str, path: &Path) -> io::Result<Plan> {
+        let meta = std::fs::metadata(path)?;
+        let held = self.manifest.sources.iter().find(|s| s.name == name).map(|s| s.stamp);
+        if let Some(held) = held
+            && held.size == meta.len()
+            && held.modified == manifest::modified(&meta)
+        {
+            self.summary.inputs_unchanged += 1;
+            return Ok(Plan::Unchanged);
+        }
+        let stamp = manifest::stamp(path)?;
+        if let Some(held) = held
+            && held.size == stamp.size
+            && held.hash == stamp.hash
+        {
+            // Touched, not changed: keep it, with its new time.
+            if let Some(s) = self.manifest.sources.iter_mut().find(|s| s.name == name) {
+                s.stamp = stamp;
+            }
+            self.summary.inputs_unchanged += 1;
+            return Ok(Plan::Unchanged);
+        }
+        self.stamps.insert(name.to_string(), stamp);
+        Ok(Plan::Read)
+    }
+
+    /// Drops the sources whose files are gone (`exists` tells, by name):
+    /// their names.
+    pub fn drop_missing(&mut self, exists: impl Fn(&str) -> bool) -> Vec<String> {
+        let (kept, gone): (Vec<_>, Vec<_>) =
+            std::mem::take(&mut self.manifest.sources).into_iter().partition(|s| exists(&s.name));
+        self.manifest.sources = kept;
+        let names: Vec<String> = gone.into_iter().map(|s| s.name).collect();
+        self.summary.inputs_dropped.extend(names.iter().cloned());
+        names
+    }
+
+    /// Starts the games of the input `name` (its stamp from
+    /// [`plan`](Self::plan), or the one given; an input of bytes has
+    /// none): games added next are its own.
+    pub fn start_source(&mut self, name: &str, stamp: Option<Stamp>) -> io::Result<()> {
+        if self.current.as_ref().is_some_and(|s| s.name == name) {
+            return Ok(());
+        }
+        self.end_source();
+        let stamp = stamp.or_else(|| self.stamps.get(name).copied()).unwrap_or(Stamp {
+            size: 0,
+            modified: 0,
+            hash: 0,
+        });
+        let id = self.manifest.next_source;
+        self.manifest.next_source += 1;
+        let segment = self.segment_number()?;
+        self.current = Some(SourceEntry { id, segment, games: 0, stamp, name: name.to_string() });
+        self.summary.inputs_read += 1;
+        Ok(())
+    }
+
+    fn end_source(&mut self) {
+        if let Some(source) = self.current.take() {
+            self.added.push(source);
+        }
+    }
+
+    /// The number of the segment being written, started when none is.
+    fn segment_number(&mut self) -> io::Result<u32> {
+        if self.writer.is_none() {
+            let number = self.manifest.segments.iter().map(|s| s.number + 1).max().unwrap_or(0);
+            self.writer = Some(SegmentWriter::create(&self.dir, number)?);
+            self.manifest.segments.push(super::manifest::SegmentEntry { number, games: 0, positions: 0 });
+        }
+        Ok(self.manifest.segments.last().expect("a segment").number)
+    }
+
+    /// Adds game `index` (from 0) of the current source, as a checker
+    /// following an [`IndexFollower`](super::IndexFollower) made it;
+    /// whether it holds positions (one whose start is no legal position,
+    /// or that could not be read, is counted, not held).
+    pub fn add(&mut self, index: usize, game: &Checked<Line>) -> io::Result<bool> {
+        let line = &game.followed;
+        if line.keys.is_empty() || game.status == Status::Unreadable {
+            self.summary.without_positions += 1;
+            return Ok(false);
+        }
+        let Some(source) = &mut self.current else {
+            return Err(io::Error::other("a game added before its source"));
+        };
+        source.games += 1;
+        let record = GameRecord {
+            source: source.id,
+            index: u32::try_from(index).unwrap_or(u32::MAX),
+            result: match game.result {
+                Some(GameResult::RedWins) => 1,
+                Some(GameResult::BlackWins) => 2,
+                Some(GameResult::Draw) => 3,
+                _ => 0,
+            },
+            status: u8::from(game.status == Status::Illegal),
+            flags: u8::from(line.start.is_some()),
+            year: game.date.as_deref().and_then(PartialDate::read).map_or(0, |d| d.year),
+            elo: [elo(game, "RedElo"), elo(game, "BlackElo")],
+            ..GameRecord::default()
+        };
+        self.tags.clear();
+        self.tags.push_str(line.start.as_deref().unwrap_or(""));
+        self.tags.push('\n');
+        for (name, value) in &game.tags {
+            escape_into(name, &mut self.tags);
+            self.tags.push('\t');
+            escape_into(value, &mut self.tags);
+            self.tags.push('\n');
+        }
+        let writer = self.writer.as_mut().expect("a source has a segment");
+        if !writer.fits(line.keys.len()) {
+            return Err(io::Error::other(
+                "a segment holds at most 4,294,967,295 positions: index the inputs in several builds",
+            ));
+        }
+        writer.add(GameData { record, tags: &self.tags, line })?;
+        self.summary.games += 1;
+        self.summary.positions += line.keys.len() as u64;
+        Ok(true)
+    }
+
+    /// Ends the build: writes the segment, and the manifest with the
+    /// sources read (replacing those of the same names); removes the
+    /// segments that no source uses any more.
+    pub fn finish(mut self) -> io::Result<BuildSummary> {
+        self.end_source();
+        if let Some(writer) = self.writer.take() {
+            let entry = writer.finish()?;
+            *self.manifest.segments.last_mut().expect("the segment") = entry;
+        }
+        for source in std::mem::take(&mut self.added) {
+            if let Some(old) = self.manifest.sources.iter_mut().find(|s| s.name == source.name) {
+                *old = source;
+                self.summary.inputs_replaced += 1;
+            } else {
+                self.manifest.sources.push(source);
+            }
+        }
+        let used: std::collections::HashSet<u32> = self.manifest.sources.iter().map(|s| s.segment).collect();
+        let (kept, unused): (Vec<_>, Vec<_>) =
+            std::mem::take(&mut self.manifest.segments).into_iter().partition(|s| used.contains(&s.number));
+        self.manifest.segments = kept;
+        self.manifest.write(&self.dir)?;
+        for segment in unused {
+            for kind in ["games", "moves", "keys", "tags"] {
+                let _ = std::fs::remove_file(file_name(&self.dir, segment.number, kind));
+            }
+        }
+        let live: std::collections::HashSet<u32> = self.manifest.sources.iter().map(|s| s.id).collect();
+        let (mut games, mut positions) = (0, 0);
+        for entry in &self.manifest.segments {
+            let segment = Segment::open(&self.dir, entry)?;
+            for g in 0..segment.games.len() {
+                if live.contains(&segment.games[g].source) {
+                    games += 1;
+                    positions += segment.positions_of(g);
+                }
+            }
+        }
+        self.summary.total_games = games;
+        self.summary.total_positions = positions;
+        Ok(self.summary)
+    }
+}
+
+/// The Elo the tag `name` gives, 0 when none.
+fn elo(game: &Checked<Line>, name: &str) -> u16 {
+    game.tags
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        .and_then(|(_, v)| v.trim().parse::<u16>().ok())
+        .unwrap_or(0)
+}
+
+/// `text` with `\`, tab and line ends escaped.
+fn escape_into(text: &str, out: &mut String) {
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            c => out.push(c),
+        }
+    }
+}
+
+/// The tags held as `escape_into` wrote them: the start FEN (`None` for
+/// the standard start) and the tags.
+pub(crate) fn read_tags(text: &str) -> (Option<String>, Vec<(String, String)>) {
+    let mut lines = text.split('\n');
+    let start = lines.next().filter(|s| !s.is_empty()).map(str::to_string);
+    let tags = lines
+        .filter(|l| !l.is_empty())
+        .filter_map(|l| l.split_once('\t'))
+        .map(|(n, v)| (unescape(n), unescape(v)))
+        .collect();
+    (start, tags)
+}
+
+fn unescape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('t') => out.push('\t'),
+            Some('n') => out.push('\n'),
+            Some('r') => out.push('\r'),
+            Some(other) => out.push(other),
+            None => out.push('\\'),
+        }
+    }
+    out
+}

@@ -1,0 +1,248 @@
+//! The index's manifest (`NAME.qidx/manifest`): a text file listing its
+//! segments and the inputs whose games it holds, each with what it was
+//! when read (size, modification time, a hash of its bytes), so that a
+//! later build reads only the inputs added or changed since. Written
+//! whole under a temporary name, then renamed.
+//!
+//! ```text
+//! qipu-index 1
+//! mirror 0
+//! segment 0 14551 1087852
+//! source 0 0 14551 1029384 1733510000123456789 5b1f0c9e2d7a4e11 fixtures/pgn/a.pgn
+//! next-source 1
+//! ```
+//!
+//! A `source` line: its number, its segment, its games, its size in
+//! bytes, its modification time (nanoseconds since 1970), the hash, then
+//! its name (the rest of the line, `\` escapes for `\`, tab and newline).
+
+use std::io;
+use std::path::Path;
+
+/// The first line of a manifest: the format and its version.
+const MAGIC: &str = "qipu-index 1";
+
+/// A segment: the games of one build.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct SegmentEntry {
+    /// Its number (its files are `seg-N.*`).
+    pub(crate) number: u32,
+    /// Its games.
+    pub(crate) games: u64,
+    /// Its positions.
+    pub(crate) positions: u64,
+}
+
+/// What an input was when it was read.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Stamp {
+    /// Its size in bytes.
+    pub size: u64,
+    /// Its modification time, in nanoseconds since 1970 (0 when unknown).
+    pub modified: u128,
+    /// A hash of its bytes ([`content_hash`]).
+    pub hash: u64,
+}
+
+/// An input whose games the index holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct SourceEntry {
+    /// Its number, never given to another.
+    pub(crate) id: u32,
+    /// The segment holding its games.
+    pub(crate) segment: u32,
+    /// Its games.
+    pub(crate) games: u64,
+    /// What it was when read.
+    pub(crate) stamp: Stamp,
+    /// Its name, as the commands report it.
+    pub(crate) name: String,
+}
+
+/// The manifest: segments, sources and options.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Manifest {
+    /// Whether a position and its mirror share a key.
+    pub(crate) mirror: bool,
+    pub(crate) segments: Vec<SegmentEntry>,
+    pub(crate) sources: Vec<SourceEntry>,
+    /// The number the next source takes.
+    pub(crate) next_source: u32,
+}
+
+impl Manifest {
+    /// The manifest file of the index `dir`.
+    pub(crate) fn path(dir: &Path) -> std::path::PathBuf {
+        dir.join("manifest")
+    }
+
+    /// Reads the manifest of `dir`.
+    pub(crate) fn read(dir: &Path) -> io::Result<Manifest> {
+        let text = std::fs::read_to_string(Manifest::path(dir))?;
+        Manifest::parse(&text).map_err(|why| {
+            io::Error::new(io::ErrorKind::InvalidData, format!("{}: {why}", Manifest::path(dir).display()))
+        })
+    }
+
+    fn parse(text: &str) -> Result<Manifest, String> {
+        let mut lines = text.lines().enumerate();
+        match lines.next() {
+            Some((_, MAGIC)) => {}
+            _ => return Err(format!("not a qipu index (its first line is not `{MAGIC}`)")),
+        }
+        let mut manifest = Manifest::default();
+        for (n, line) in lines {
+            let bad = |what: &str| format!("line {}: {what}", n + 1);
+            let mut words = line.splitn(2, ' ');
+            let (word, rest) = (words.next().unwrap_or(""), words.next().unwrap_or(""));
+            let number =
+                |s: Option<&str>| s.and_then(|s| s.parse::<u64>().ok()).ok_or_else(|| bad("a number"));
+            match word {
+                "mirror" => manifest.mirror = rest == "1",
+                "next-source" => manifest.next_source = number(Some(rest))? as u32,
+                "segment" => {
+                    let mut f = rest.split(' ');
+                    manifest.segments.push(SegmentEntry {
+                        number: number(f.next())? as u32,
+                        games: number(f.next())?,
+                        positions: number(f.next())?,
+                    });
+                }
+                "source" => {
+                    let mut f = rest.splitn(7, ' ');
+                    let id = number(f.next())? as u32;
+                    let segment = number(f.next())? as u32;
+                    let games = number(f.next())?;
+                    let size = number(f.next())?;
+                    let modified =
+                        f.next().and_then(|s| s.parse::<u128>().ok()).ok_or_else(|| bad("a time"))?;
+                    let hash = f
+                        .next()
+                        .and_then(|s| u64::from_str_radix(s, 16).ok())
+                        .ok_or_else(|| bad("a hash"))?;
+                    let name = unescape(f.next().ok_or_else(|| bad("a name"))?);
+                    let stamp = Stamp { size, modified, hash };
+                    manifest.sources.push(SourceEntry { id, segment, games, stamp, name });
+                }
+                "" => {}
+                _ => return Err(bad(&format!("unknown entry `{word}`"))),
+            }
+        }
+        Ok(manifest)
+    }
+
+    /// The manifest as text.
+    pub(crate) fn text(&self) -> String {
+        let mut text = format!("{MAGIC}\nmirror {}\n", u8::from(self.mirror));
+        for s in &self.segments {
+            text += &format!("segment {} {} {}\n", s.number, s.games, s.positions);
+        }
+        for s in &self.sources {
+            let Stamp { size, modified, hash } = s.stamp;
+            text += &format!(
+                "source {} {} {} {size} {modified} {hash:016x} {}\n",
+                s.id,
+                s.segment,
+                s.games,
+                escape(&s.name)
+            );
+        }
+        text += &format!("next-source {}\n", self.next_source);
+        text
+    }
+
+    /// Writes the manifest into `dir`, whole or not at all.
+    pub(crate) fn write(&self, dir: &Path) -> io::Result<()> {
+        let path = Manifest::path(dir);
+        let partial = dir.join("manifest.partial");
+        std::fs::write(&partial, self.text())?;
+        std::fs::rename(&partial, &path)
+    }
+}
+
+fn escape(name: &str) -> String {
+    name.replace('\\', "\\\\").replace('\t', "\\t").replace('\n', "\\n").replace('\r', "\\r")
+}
+
+fn unescape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('t') => out.push('\t'),
+            Some('n') => out.push('\n'),
+            Some('r') => out.push('\r'),
+            Some(other) => out.push(other),
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
+/// A hash of `bytes` (64 bits, fixed: the same in every run and build),
+/// which tells a changed input from one only touched.
+pub fn content_hash(bytes: &[u8]) -> u64 {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut h = (bytes.len() as u64).wrapping_mul(K);
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
+        let w = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+        h = (h ^ w).wrapping_mul(K).rotate_left(29);
+    }
+    let mut last = [0u8; 8];
+    last[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+    h = (h ^ u64::from_le_bytes(last)).wrapping_mul(K);
+    crate::rules::zobrist::splitmix64(h).1
+}
+
+/// What the file at `path` is now: its size, modification time and the
+/// hash of its bytes.
+pub fn stamp(path: &Path) -> io::Result<Stamp> {
+    let bytes = std::fs::read(path)?;
+    let meta = std::fs::metadata(path)?;
+    Ok(Stamp { size: bytes.len() as u64, modified: modified(&meta), hash: content_hash(&bytes) })
+}
+
+/// The modification time of a file, in nanoseconds since 1970 (0 when
+/// the system does not tell).
+pub(crate) fn modified(meta: &std::fs::Metadata) -> u128 {
+    meta.modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn manifest_reads_back() {
+        let manifest = Manifest {
+            mirror: true,
+            segments: vec![SegmentEntry { number: 0, games: 2, positions: 9 }],
+            sources: vec![SourceEntry {
+                id: 3,
+                segment: 0,
+                games: 2,
+                stamp: Stamp { size: 10, modified: 1_733_510_000_123_456_789, hash: 0xfeed },
+                name: "a b\\c\td.pgn".into(),
+            }],
+            next_source: 4,
+        };
+        assert_eq!(Manifest::parse(&manifest.text()), Ok(manifest));
+        assert!(Manifest::parse("hello\n").is_err());
+    }
+
+    #[test]
+    fn hash_sees_every_byte() {
+        let a = content_hash(b"1. h2e2 h9g7 *\n");
+        assert_eq!(a, content_hash(b"1. h2e2 h9g7 *\n"));
+        assert_ne!(a, content_hash(b"1. h2e2 h9g7 *\r"));
+        assert_ne!(content_hash(b""), content_hash(b"\0"));
+    }
+}

@@ -1,0 +1,334 @@
+//! An index open for questions ([`Index`]): which games reach a position
+//! (looked up by key, each answer checked by replaying its game), and
+//! which reach a sub-position, a material balance or a run of moves (every
+//! game replayed from its moves, on several threads).
+
+use std::collections::HashMap;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use super::build::read_tags;
+use super::key::key_of;
+use super::manifest::Manifest;
+use super::pattern::Pieces;
+use super::segment::{Segment, unpack};
+use crate::record::GameResult;
+use crate::select::{Material, MaterialPattern};
+use crate::{Board, Color, Move, Position};
+
+/// An index open for questions (see the [module docs](super)).
+#[derive(Debug)]
+pub struct Index {
+    dir: PathBuf,
+    manifest: Manifest,
+    segments: Vec<Segment>,
+    /// The sources the index holds, by number: their place in the manifest.
+    live: HashMap<u32, usize>,
+}
+
+/// A position of a game that answers a question.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Hit {
+    /// The segment holding the game (in the index's order).
+    pub segment: usize,
+    /// The game in its segment.
+    pub game: usize,
+    /// The position's ply: 0 for the start.
+    pub ply: u32,
+}
+
+/// What the index holds of a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameInfo {
+    /// The input it was read from, named as the commands name it.
+    pub source: String,
+    /// Its number in the input, from 0.
+    pub index: u32,
+    /// Its result.
+    pub result: GameResult,
+    /// Whether every move replayed (else its positions stop before the
+    /// wrong move).
+    pub valid: bool,
+    /// The year of its date, if known.
+    pub year: Option<u16>,
+    /// Red's and Black's Elo, if known.
+    pub elo: [Option<u16>; 2],
+    /// The plies of its main line the index holds.
+    pub plies: u32,
+}
+
+/// A question answered by replaying every game: positions where all the
+/// criteria given hold.
+#[derive(Clone, Debug, Default)]
+pub struct Scan {
+    /// Pieces on points ([`Pieces`]).
+    pub pieces: Option<Pieces>,
+    /// The material on the board.
+    pub material: Option<MaterialPattern>,
+    /// The side to move.
+    pub turn: Option<Color>,
+    /// Moves played from the position, in order (a run of the main line).
+    pub sequence: Vec<Move>,
+    /// The left–right mirror of `pieces` and `sequence` matches too.
+    pub mirror: bool,
+}
+
+impl Scan {
+    fn is_empty(&self) -> bool {
+        self.pieces.is_none() && self.material.is_none() && self.turn.is_none() && self.sequence.is_empty()
+    }
+}
+
+/// The hits of chunks, by the chunks' numbers.
+type ChunkHits = Vec<(usize, Vec<Hit>)>;
+
+/// The games of `from..to` of one segment, replayed.
+struct Chunk {
+    segment: usize,
+    from: usize,
+    to: usize,
+}
+
+impl Index {
+    /// Opens the index `dir` (made by [`Builder`](super::Builder)).
+    pub fn open(dir: &Path) -> io::Result<Index> {
+        let manifest = Manifest::read(dir)?;
+        let segments = manifest
+            .segments
+            .iter()
+            .map(|entry| Segment::open(dir, entry))
+            .collect::<io::Result<Vec<_>>>()?;
+        let live = manifest.sources.iter().enumerate().map(|(k, s)| (s.id, k)).collect();
+        Ok(Index { dir: dir.to_path_buf(), manifest, segments, live })
+    }
+
+    /// The folder of the index.
+    pub fn path(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Whether a position and its left–right mirror share a key.
+    pub fn mirror(&self) -> bool {
+        self.manifest.mirror
+    }
+
+    /// The games the index holds.
+    pub fn games(&self) -> u64 {
+        self.live_games().count() as u64
+    }
+
+    /// The positions the index holds.
+    pub fn positions(&self) -> u64 {
+        self.live_games().map(|(s, g)| self.segments[s].positions_of(g)).sum()
+    }
+
+    /// The names of the inputs the index holds, with their games.
+    pub fn sources(&self) -> impl Iterator<Item = (&str, u64)> + '_ {
+        self.manifest.sources.iter().map(|s| (s.name.as_str(), s.games))
+    }
+
+    fn live_games(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.segments.iter().enumerate().flat_map(move |(s, seg)| {
+            (0..seg.games.len())
+                .filter(move |&g| self.live.contains_key(&seg.games[g].source))
+                .map(move |g| (s, g))
+        })
+    }
+
+    /// What the index holds of the game of `hit`.
+    pub fn game(&self, hit: &Hit) -> GameInfo {
+        let segment = &self.segments[hit.segment];
+        let record = &segment.games[hit.game];
+        let source = self
+            .live
+            .get(&record.source)
+            .map_or_else(String::new, |&k| self.manifest.sources[k].name.clone());
+        let known = |n: u16| (n != 0).then_some(n);
+        GameInfo {
+            source,
+            index: record.index,
+            result: match record.result {
+                1 => GameResult::RedWins,
+                2 => GameResult::BlackWins,
+                3 => GameResult::Draw,
+                _ => GameResult::Unknown,
+            },
+            valid: record.status == 0,
+            year: known(record.year),
+            elo: [known(record.elo[0]), known(record.elo[1])],
+            plies: (segment.positions_of(hit.game) - 1) as u32,
+        }
+    }
+
+    /// The tags of the game of `hit`, as read.
+    pub fn tags(&self, hit: &Hit) -> io::Result<Vec<(String, String)>> {
+        Ok(read_tags(&self.segments[hit.segment].tags_of(hit.game)?).1)
+    }
+
+    /// The main-line moves of the game of `hit` that the index holds.
+    pub fn moves(&self, hit: &Hit) -> io::Result<Vec<Move>> {
+        let codes = self.segments[hit.segment].move_codes(hit.game, hit.game + 1)?;
+        codes.into_iter().map(|c| unpack(c).ok_or_else(corrupt)).collect()
+    }
+
+    /// The start position of game `g` of segment `s`.
+    fn start(&self, s: usize, g: usize) -> io::Result<Position> {
+        if self.segments[s].games[g].flags & 1 == 0 {
+            return Ok(Position::start());
+        }
+        let (fen, _) = read_tags(&self.segments[s].tags_of(g)?);
+        fen.and_then(|f| Position::from_fen(&f).ok()).ok_or_else(corrupt)
+    }
+
+    /// The positions of the games that reach `board` (with `turn` to move,
+    /// or either side when `None`; with `mirror`, its left–right mirror
+    /// too), every time they reach it, in the index's order. Each is
+    /// checked by replaying its game: no key's collision is an answer.
+    pub fn find(&self, board: &Board, turn: Option<Color>, mirror: bool) -> io::Result<Vec<Hit>> {
+        let mut boards = vec![board.clone()];
+        if mirror || self.manifest.mirror {
+            let mut mirrored = Board::empty();
+            for (square, piece) in board.pieces() {
+                mirrored.put(square.flip_horizontal(), piece);
+            }
+            if &mirrored != board {
+                boards.push(mirrored);
+            }
+        }
+        let turns: Vec<Color> = match turn {
+            Some(t) => vec![t],
+            None => Color::ALL.to_vec(),
+        };
+        let mut keys: Vec<u64> = boards
+            .iter()
+            .flat_map(|b| turns.iter().map(move |&t| key_of(b, t, self.manifest.mirror)))
+            .collect();
+        keys.sort_unstable();
+        keys.dedup();
+        let mut hits = Vec::new();
+        for (s, segment) in self.segments.iter().enumerate() {
+            let mut candidates: Vec<(usize, u32)> = Vec::new();
+            for &key in &keys {
+                for reference in segment.lookup(key)? {
+                    let (g, ply) = segment.game_of(reference);
+                    if self.live.contains_key(&segment.games[g].source) {
+                        candidates.push((g, ply));
+                    }
+                }
+            }
+            candidates.sort_unstable();
+            candidates.dedup();
+            for (g, ply) in candidates {
+                let pos = self.position_at(s, g, ply)?;
+                if boards.iter().any(|b| b == pos.board()) && turns.contains(&pos.turn()) {
+                    hits.push(Hit { segment: s, game: g, ply });
+                }
+            }
+        }
+        Ok(hits)
+    }
+
+    /// The position at `ply` of game `g` of segment `s`.
+    fn position_at(&self, s: usize, g: usize, ply: u32) -> io::Result<Position> {
+        let mut pos = self.start(s, g)?;
+        let codes = self.segments[s].move_codes(g, g + 1)?;
+        for &code in codes.iter().take(ply as usize) {
+            let _ = pos.play_unchecked(unpack(code).ok_or_else(corrupt)?);
+        }
+        Ok(pos)
+    }
+
+    /// The first position of each game where every criterion of `scan`
+    /// holds, in the index's order; the games replayed on `jobs` threads.
+    pub fn scan(&self, scan: &Scan, jobs: usize) -> io::Result<Vec<Hit>> {
+        if scan.is_empty() {
+            return Ok(self.live_games().map(|(segment, game)| Hit { segment, game, ply: 0 }).collect());
+        }
+        let mirrored = scan.mirror.then(|| Scan {
+            pieces: scan.pieces.as_ref().map(Pieces::mirrored),
+            sequence: scan.sequence.iter().map(|m| m.flip_horizontal()).collect(),
+            ..scan.clone()
+        });
+        // Chunks of about 1,000 games, shared among the threads.
+        let mut chunks = Vec::new();
+        for (s, segment) in self.segments.iter().enumerate() {
+            let mut from = 0;
+            while from < segment.games.len() {
+                let to = (from + 1024).min(segment.games.len());
+                chunks.push(Chunk { segment: s, from, to });
+                from = to;
+            }
+        }
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let results: Vec<io::Result<ChunkHits>> = std::thread::scope(|threads| {
+            let workers: Vec<_> = (0..jobs.max(1))
+                .map(|_| {
+                    threads.spawn(|| {
+                        let mut found = Vec::new();
+                        loop {
+                            let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            let Some(chunk) = chunks.get(k) else { break };
+                            found.push((k, self.scan_chunk(chunk, scan, mirrored.as_ref())?));
+                        }
+                        Ok(found)
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .map(|w| w.join().unwrap_or_else(|_| Err(io::Error::other("a search thread failed"))))
+                .collect()
+        });
+        let mut found: Vec<(usize, Vec<Hit>)> = Vec::new();
+        for result in results {
+            found.extend(result?);
+        }
+        found.sort_unstable_by_key(|(k, _)| *k);
+        Ok(found.into_iter().flat_map(|(_, hits)| hits).collect())
+    }
+
+    fn scan_chunk(&self, chunk: &Chunk, scan: &Scan, mirrored: Option<&Scan>) -> io::Result<Vec<Hit>> {
+        let segment = &self.segments[chunk.segment];
+        let codes = segment.move_codes(chunk.from, chunk.to)?;
+        let mut hits = Vec::new();
+        let mut at = 0usize;
+        let mut moves: Vec<Move> = Vec::new();
+        for g in chunk.from..chunk.to {
+            let plies = (segment.positions_of(g) - 1) as usize;
+            let game_codes = &codes[at..at + plies];
+            at += plies;
+            if !self.live.contains_key(&segment.games[g].source) {
+                continue;
+            }
+            moves.clear();
+            for &code in game_codes {
+                moves.push(unpack(code).ok_or_else(corrupt)?);
+            }
+            let mut pos = self.start(chunk.segment, g)?;
+            let mut material = scan.material.map(|_| Material::of(pos.board()));
+            for ply in 0..=plies {
+                let holds = |scan: &Scan, pos: &Position, material: &Option<Material>| {
+                    scan.turn.is_none_or(|t| t == pos.turn())
+                        && scan.pieces.as_ref().is_none_or(|p| p.matches(pos.board()))
+                        && scan.material.is_none_or(|m| material.as_ref().is_some_and(|have| m.matches(have)))
+                        && moves[ply..].starts_with(&scan.sequence)
+                };
+                if holds(scan, &pos, &material) || mirrored.is_some_and(|m| holds(m, &pos, &material)) {
+                    hits.push(Hit { segment: chunk.segment, game: g, ply: ply as u32 });
+                    break;
+                }
+                if let Some(&m) = moves.get(ply) {
+                    if let (Some(have), Some(taken)) = (material.as_mut(), pos.board().piece_at(m.to)) {
+                        have.take(taken.color, taken.role);
+                    }
+                    let _ = pos.play_unchecked(m);
+                }
+            }
+        }
+        Ok(hits)
+    }
+}
+
+fn corrupt() -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, "the index is damaged: a move or a start does not read")
+}
