@@ -43,7 +43,7 @@ pub struct IndexFollower {
 
 impl IndexFollower {
     /// A follower making the keys of positions, a position and its
-    /// left–right mirror one key when `mirror` (see [`super::key`]).
+    /// left–right mirror one key when `mirror` (see [`key_of`](super::key_of)).
     pub fn new(mirror: bool) -> IndexFollower {
         IndexFollower { mirror, keys: Keys::default(), line: Line::default() }
     }

@@ -49,7 +49,9 @@ pub(crate) fn mirror_hash(board: &Board, turn: Color) -> u64 {
     h
 }
 
-/// The key of `board` with `turn` to move (see the [module docs](self)).
+/// The key of `board` with `turn` to move: its Zobrist hash, or with
+/// `mirror` the smaller of its hash and its left–right mirror's (an index
+/// that merges mirrors finds a position and its mirror together).
 ///
 /// ```
 /// use qipu::index::key_of;
