@@ -20,6 +20,7 @@ mod duplicates;
 mod duplicates_tags;
 mod export;
 mod fen;
+mod index;
 mod man;
 mod moves;
 mod openings;
@@ -28,6 +29,7 @@ mod perft;
 mod progress;
 pub(crate) mod quiet;
 pub(crate) mod repeats;
+mod search;
 mod select;
 mod shape;
 mod show;
@@ -161,6 +163,23 @@ pub enum Command {
         after_help = "Examples:\n  qipu export collection/ -o out/                  # out/games.parquet\n  qipu export collection/ -o out/ --positions      # and out/positions.parquet\n  qipu export games.pgn -o games.parquet --red 胡荣华\n  qipu export collection/ -o out/ --partition-by year   # out/games/year=1990/part-0.parquet\n  qipu export games.pgn --to arrow --positions > positions.arrows\n  duckdb -c \"SELECT red, count(*) FROM 'out/games.parquet' GROUP BY red\""
     )]
     Export(export::Args),
+    /// A position index of a collection: `qipu index build PATH... -o NAME.qidx` makes one (or
+    /// brings it up to date), `qipu index info NAME.qidx` tells what it holds; `qipu search`
+    /// asks it.
+    #[command(subcommand)]
+    Index(index::IndexCommand),
+    /// The games of an index (`qipu index build`) that reach a position (--fen, --moves: looked
+    /// up by key), a sub-position (--pieces), a material balance (--material) or a run of moves
+    /// (--sequence): every game replayed from the index, on every core.
+    ///
+    /// Each answer is a position of a game: its source, the game's number, the ply, the move
+    /// played from there and the result (--format json adds the year, Elo and tags). --fen and
+    /// --moves give every time a game reaches the position; the other questions the first
+    /// position of each game where all of them hold. A summary goes to standard error.
+    #[command(
+        after_help = "Examples:\n  qipu search games.qidx --fen 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b'\n  qipu search games.qidx --moves '炮二平五 马8进7' --count\n  qipu search games.qidx --pieces 'R@?7 k@e9 !a@??' --side red --format json\n  qipu search games.qidx --material 'RP* vs R' --result 1-0\n  qipu search games.qidx --sequence 'h2e2 h9g7 h0g2' --mirror"
+    )]
+    Search(search::Args),
     /// Statistics of a collection: formats, validity, results against the computed end, game
     /// lengths, first moves with scores, captures, material at the end, players and events.
     ///
@@ -483,6 +502,8 @@ pub fn run(cli: Cli) -> Result<i32, Failure> {
         Command::Validate(args) => validate::run(&args, &mut out),
         Command::Fen(args) => fen::run(&args, &mut out),
         Command::Export(args) => export::run(&args, &mut out),
+        Command::Index(command) => index::run(&command, &mut out),
+        Command::Search(args) => search::run(&args, &mut out),
         Command::Convert(args) => convert::run(&args, &mut out),
         Command::Stats(args) => stats::run(&args, &mut out),
         Command::Classify(args) => classify::run(&args, &mut out),

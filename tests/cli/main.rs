@@ -19,6 +19,7 @@ mod cli_fen_convert;
 mod cli_fen_epd;
 mod cli_fen_sfplain;
 mod cli_html;
+mod cli_index;
 mod cli_inputs_once;
 mod cli_lines;
 mod cli_messages;

@@ -1,0 +1,236 @@
+//! `qipu index build` and `qipu search`: the games found in an index
+//! against those `qipu validate --position` finds by reading every input,
+//! on the fixtures and on generated games with their mirrors and their
+//! colour-flipped copies; an index brought up to date input by input.
+
+use std::path::{Path, PathBuf};
+
+use crate::common::{qipu, stderr, stdout};
+
+fn tempdir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cli_index-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A xorshift generator with a fixed seed.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+/// Random legal games from the standard start after one of a few
+/// openings, as ICCS moves.
+fn random_games(n: usize) -> Vec<Vec<qipu::Move>> {
+    let mut rng = Rng(0x5eed);
+    let openings: [&[&str]; 3] = [&["h2e2", "h9g7"], &["b0c2", "h9g7", "h2e2"], &["h2e2", "h9g7", "b0c2"]];
+    (0..n)
+        .map(|_| {
+            let mut pos = qipu::Position::start();
+            let mut moves = Vec::new();
+            for m in openings[(rng.next() % 3) as usize] {
+                let m: qipu::Move = m.parse().unwrap();
+                moves.push(m);
+                let _ = pos.play_unchecked(m);
+            }
+            for _ in 0..(rng.next() % 30) {
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                let m = legal[(rng.next() % legal.len() as u64) as usize];
+                moves.push(m);
+                let _ = pos.play_unchecked(m);
+            }
+            moves
+        })
+        .collect()
+}
+
+/// The colour-flipped copy of a square: Red's side becomes Black's.
+fn flip_colour(square: qipu::Square) -> qipu::Square {
+    square.flip_vertical()
+}
+
+/// Generated games, their mirrors, and their colour-flipped copies (the
+/// standard start with Black to move, every move turned upside down).
+fn generated(dir: &Path) -> PathBuf {
+    let games = random_games(60);
+    let mut text = String::new();
+    let line = |moves: &[qipu::Move]| moves.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" ");
+    for moves in &games {
+        text += &format!("[Event \"plain\"]\n{} *\n\n", line(moves));
+        let mirrored: Vec<qipu::Move> = moves.iter().map(|m| m.flip_horizontal()).collect();
+        text += &format!("[Event \"mirror\"]\n{} *\n\n", line(&mirrored));
+        let flipped: Vec<qipu::Move> =
+            moves.iter().map(|m| qipu::Move::new(flip_colour(m.from), flip_colour(m.to))).collect();
+        text += &format!(
+            "[Event \"colours\"]\n[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b\"]\n1... {} *\n\n",
+            line(&flipped)
+        );
+    }
+    let path = dir.join("generated.pgn");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// How many games `validate --position` selects.
+fn validate_count(inputs: &[&str], fen: &str, mirror: bool) -> usize {
+    let mut cmd = qipu();
+    cmd.arg("validate").args(inputs).args(["--position", fen, "-q"]);
+    if mirror {
+        cmd.arg("--mirror");
+    }
+    let out = cmd.output().unwrap();
+    // The summary is the last line of standard output: `...; N selected, M left out`.
+    let text = stdout(&out);
+    let summary = text.lines().last().unwrap_or_default();
+    let selected = summary.rsplit("; ").next().and_then(|part| part.split(" selected").next());
+    selected.and_then(|n| n.trim().parse().ok()).unwrap_or_else(|| panic!("no selected count in {summary:?}"))
+}
+
+/// How many games `search --fen` finds.
+fn search_count(index: &Path, fen: &str, mirror: bool) -> usize {
+    let mut cmd = qipu();
+    cmd.arg("search").arg(index).args(["--fen", fen, "--count"]);
+    if mirror {
+        cmd.arg("--mirror");
+    }
+    let out = cmd.output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    text.split(" game(s)").next().unwrap().trim().parse().unwrap_or_else(|_| panic!("{text}"))
+}
+
+/// Positions the games reach: some plies of the first games, their
+/// mirrors, and the colour-flipped standard start.
+fn targets() -> Vec<String> {
+    let mut fens = vec![
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w".to_string(),
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b".to_string(),
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b".to_string(),
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/4C2C1/9/RNBAKABNR b".to_string(),
+        "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN1C4/9/R1BAKABNR b".to_string(),
+        "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN1C4/9/R1BAKABNR".to_string(),
+    ];
+    for moves in random_games(6) {
+        let mut pos = qipu::Position::start();
+        for (ply, &m) in moves.iter().enumerate() {
+            let _ = pos.play_unchecked(m);
+            if ply % 5 == 4 {
+                fens.push(pos.fen());
+            }
+        }
+    }
+    fens
+}
+
+#[test]
+fn search_finds_what_validate_finds() {
+    let dir = tempdir("agree");
+    let generated = generated(&dir);
+    let inputs = ["fixtures", generated.to_str().unwrap()];
+    for merge in [false, true] {
+        let index = dir.join(if merge { "merged.qidx" } else { "plain.qidx" });
+        let mut cmd = qipu();
+        cmd.args(["index", "build"]).args(inputs).arg("-o").arg(&index);
+        if merge {
+            cmd.arg("--merge-mirrors");
+        }
+        let out = cmd.output().unwrap();
+        assert!(out.status.code() == Some(0) || out.status.code() == Some(1), "{}", stderr(&out));
+        assert!(stderr(&out).contains("the index holds"), "{}", stderr(&out));
+        let mut compared = 0;
+        for fen in targets() {
+            for mirror in [false, true] {
+                let expected = validate_count(&inputs, &fen, mirror || merge);
+                assert_eq!(
+                    search_count(&index, &fen, mirror),
+                    expected,
+                    "{fen} mirror {mirror} merged {merge}"
+                );
+                compared += usize::from(expected > 0);
+            }
+        }
+        assert!(compared >= 10, "{compared}");
+    }
+}
+
+#[test]
+fn search_answers_in_text_and_json() {
+    let dir = tempdir("formats");
+    let generated = generated(&dir);
+    let index = dir.join("games.qidx");
+    let out = qipu().args(["index", "build"]).arg(&generated).arg("-o").arg(&index).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = qipu()
+        .arg("search")
+        .arg(&index)
+        .args(["--moves", "炮二平五 马8进7", "--limit", "3"])
+        .output()
+        .unwrap();
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    for line in &lines {
+        let fields: Vec<&str> = line.split('\t').collect();
+        assert_eq!(fields.len(), 5, "{line}");
+        assert!(fields[0].ends_with("generated.pgn"));
+        assert_eq!(fields[2], "2");
+    }
+    let out = qipu()
+        .arg("search")
+        .arg(&index)
+        .args(["--pieces", "C@e2 n@g7", "--side", "black", "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.lines().count() >= 10, "{text}");
+    for line in text.lines() {
+        let value: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert!(["plain", "mirror"].contains(&value["tags"]["Event"].as_str().unwrap()), "{line}");
+        assert!(value["ply"].as_u64().unwrap() >= 1);
+    }
+    // A question is needed, and a pattern that does not read is told.
+    let out = qipu().arg("search").arg(&index).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("needs a question"), "{}", stderr(&out));
+    let out = qipu().arg("search").arg(&index).args(["--pieces", "X@e4"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("not a piece letter"), "{}", stderr(&out));
+}
+
+#[test]
+fn a_build_reads_only_new_and_changed_inputs() {
+    let dir = tempdir("update");
+    let files = dir.join("games");
+    std::fs::create_dir_all(&files).unwrap();
+    std::fs::write(files.join("a.pgn"), "1. h2e2 h9g7 *\n\n1. b0c2 *\n").unwrap();
+    let index = dir.join("games.qidx");
+    let build = || {
+        let out = qipu().args(["index", "build"]).arg(&files).arg("-o").arg(&index).output().unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        stderr(&out)
+    };
+    assert!(build().contains("2 game(s) and 5 position(s) added from 1 input(s); 0 input(s) unchanged"));
+    std::fs::write(files.join("b.pgn"), "1. c3c4 *\n").unwrap();
+    assert!(build().contains("1 game(s) and 2 position(s) added from 1 input(s); 1 input(s) unchanged"));
+    std::fs::write(files.join("a.pgn"), "1. h2e2 *\n").unwrap();
+    let told = build();
+    assert!(told.contains("added from 1 input(s); 1 input(s) unchanged, 1 replaced"), "{told}");
+    assert!(told.contains("the index holds 2 game(s), 4 position(s)"), "{told}");
+    let out = qipu().args(["index", "info"]).arg(&index).output().unwrap();
+    assert!(stdout(&out).contains("games: 2\npositions: 4\ninputs: 2\n"), "{}", stdout(&out));
+    // Not an index, nor an empty folder: refused, nothing written there.
+    let out = qipu().args(["index", "build"]).arg(&files).arg("-o").arg(&files).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("not an index"), "{}", stderr(&out));
+}
