@@ -194,11 +194,11 @@ mod openings {
     /// A xorshift64* generator; each game has its own, seeded from its
     /// number, so that games can be made on several threads and come out
     /// the same.
-    pub struct Rng(u64);
+    struct Rng(u64);
 
     impl Rng {
         /// The generator of game `g` (or of any other numbered thing).
-        pub fn of(g: u64, salt: u64) -> Rng {
+        fn of(g: u64, salt: u64) -> Rng {
             // splitmix64 of the number: well-mixed, never 0 after `| 1`.
             let mut z = g.wrapping_add(salt).wrapping_mul(0x9e37_79b9_7f4a_7c15);
             z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
