@@ -186,25 +186,65 @@ fn unescape(text: &str) -> String {
 /// A hash of `bytes` (64 bits, fixed: the same in every run and build),
 /// which tells a changed input from one only touched.
 pub fn content_hash(bytes: &[u8]) -> u64 {
-    const K: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut h = (bytes.len() as u64).wrapping_mul(K);
-    let mut chunks = bytes.chunks_exact(8);
-    for chunk in &mut chunks {
-        let w = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
-        h = (h ^ w).wrapping_mul(K).rotate_left(29);
+    let mut hasher = ContentHasher::new(bytes.len() as u64);
+    hasher.words(bytes);
+    hasher.end(bytes.len() - bytes.len() % 8, bytes)
+}
+
+/// [`content_hash`] a piece at a time: 8-byte words, then the last bytes.
+struct ContentHasher(u64);
+
+const K: u64 = 0x9E37_79B9_7F4A_7C15;
+
+impl ContentHasher {
+    fn new(len: u64) -> ContentHasher {
+        ContentHasher(len.wrapping_mul(K))
     }
-    let mut last = [0u8; 8];
-    last[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
-    h = (h ^ u64::from_le_bytes(last)).wrapping_mul(K);
-    crate::rules::zobrist::splitmix64(h).1
+
+    /// Mixes in the whole words of `bytes` (a multiple of 8 long, but for
+    /// the last piece).
+    fn words(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks_exact(8) {
+            let w = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+            self.0 = (self.0 ^ w).wrapping_mul(K).rotate_left(29);
+        }
+    }
+
+    /// Mixes in the bytes of `last` from `at` (fewer than 8) and ends.
+    fn end(self, at: usize, last: &[u8]) -> u64 {
+        let mut tail = [0u8; 8];
+        tail[..last.len() - at].copy_from_slice(&last[at..]);
+        let h = (self.0 ^ u64::from_le_bytes(tail)).wrapping_mul(K);
+        crate::rules::zobrist::splitmix64(h).1
+    }
 }
 
 /// What the file at `path` is now: its size, modification time and the
-/// hash of its bytes.
+/// hash of its bytes (read a piece at a time).
 pub fn stamp(path: &Path) -> io::Result<Stamp> {
-    let bytes = std::fs::read(path)?;
+    use std::io::Read;
     let meta = std::fs::metadata(path)?;
-    Ok(Stamp { size: bytes.len() as u64, modified: modified(&meta), hash: content_hash(&bytes) })
+    let mut file = std::fs::File::open(path)?;
+    let mut hasher = ContentHasher::new(meta.len());
+    let mut buf = vec![0u8; 1 << 20];
+    let (mut filled, mut size) = (0usize, 0u64);
+    loop {
+        let n = file.read(&mut buf[filled..])?;
+        if n == 0 {
+            break;
+        }
+        filled += n;
+        size += n as u64;
+        if filled == buf.len() {
+            hasher.words(&buf);
+            filled = 0;
+        }
+    }
+    // A file written to while it was read keeps a hash of what was read:
+    // a later build finds it changed and reads it again.
+    let whole = filled - filled % 8;
+    hasher.words(&buf[..whole]);
+    Ok(Stamp { size, modified: modified(&meta), hash: hasher.end(whole, &buf[..filled]) })
 }
 
 /// The modification time of a file, in nanoseconds since 1970 (0 when
@@ -244,5 +284,11 @@ mod tests {
         assert_eq!(a, content_hash(b"1. h2e2 h9g7 *\n"));
         assert_ne!(a, content_hash(b"1. h2e2 h9g7 *\r"));
         assert_ne!(content_hash(b""), content_hash(b"\0"));
+        // A file is hashed a piece at a time, as the same bytes whole.
+        let bytes: Vec<u8> = (0..3_000_005u32).map(|k| (k * 7 % 251) as u8).collect();
+        let path = std::env::temp_dir().join(format!("qipu-hash-{}", std::process::id()));
+        std::fs::write(&path, &bytes).unwrap();
+        assert_eq!(stamp(&path).unwrap().hash, content_hash(&bytes));
+        std::fs::remove_file(&path).unwrap();
     }
 }

@@ -11,9 +11,9 @@
 //!   buckets by the key's top `bits` bits: a header (`bits`, the count),
 //!   the table of bucket starts (`2^bits + 1` numbers of 4 bytes), then
 //!   the low 32 bits of each key, then each reference (4 bytes each). A
-//!   lookup reads two numbers of the table and one bucket (about 16
+//!   lookup reads two numbers of the table and one bucket (16 to 32
 //!   entries): 8 bytes a position, and `bits` is chosen so that the table
-//!   costs a quarter of a byte more.
+//!   costs at most a quarter of a byte more.
 //! - `tags`: each game's start FEN (an empty line for the standard start)
 //!   and tags, `name<TAB>value` lines, after its length (4 bytes).
 //!
@@ -284,10 +284,12 @@ fn spill_name(dir: &Path, number: u32, k: usize) -> PathBuf {
     dir.join(format!("seg-{number}.spill-{k:02x}"))
 }
 
-/// The bits of the bucket table for `count` positions: about 16 a bucket.
+/// The bits of the bucket table for `count` positions: 16 to 32 a bucket
+/// (a table of 0.13 to 0.25 bytes a position; a lookup reads 64 to 128
+/// bytes of keys).
 fn bucket_bits(count: u64) -> u32 {
     let mut bits = 0;
-    while bits < 26 && (count >> bits) > 16 {
+    while bits < 26 && (count >> bits) > 32 {
         bits += 1;
     }
     bits
