@@ -18,6 +18,7 @@ mod completions;
 mod convert;
 mod duplicates;
 mod duplicates_tags;
+mod explore;
 mod export;
 mod fen;
 mod index;
@@ -180,6 +181,18 @@ pub enum Command {
         after_help = "Examples:\n  qipu search games.qidx --fen 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b'\n  qipu search games.qidx --moves '炮二平五 马8进7' --count\n  qipu search games.qidx --pieces 'R@?7 k@e9 !a@??' --side red --format json\n  qipu search games.qidx --material 'RP* vs R' --result 1-0\n  qipu search games.qidx --sequence 'h2e2 h9g7 h0g2' --mirror"
     )]
     Search(search::Args),
+    /// The moves played from a position in the games of an index (`qipu index build`): for each,
+    /// its games, Red's wins, draws and losses, Red's score, the mean year and the best-known
+    /// game (the players' highest mean Elo, then the latest).
+    ///
+    /// The position is a FEN (its words, or quoted), `startpos` (the default) or --moves. A game
+    /// counts each time it reaches the position. Moves are written in Chinese unless --notation
+    /// says otherwise; --format json gives every figure and the best game's players, event and
+    /// date.
+    #[command(
+        after_help = "Examples:\n  qipu explore games.qidx\n  qipu explore games.qidx --moves '炮二平五 马8进7'\n  qipu explore games.qidx 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b' --format json\n  qipu explore games.qidx --mirror --notation wxf"
+    )]
+    Explore(explore::Args),
     /// Statistics of a collection: formats, validity, results against the computed end, game
     /// lengths, first moves with scores, captures, material at the end, players and events.
     ///
@@ -504,6 +517,7 @@ pub fn run(cli: Cli) -> Result<i32, Failure> {
         Command::Export(args) => export::run(&args, &mut out),
         Command::Index(command) => index::run(&command, &mut out),
         Command::Search(args) => search::run(&args, &mut out),
+        Command::Explore(args) => explore::run(&args, &mut out),
         Command::Convert(args) => convert::run(&args, &mut out),
         Command::Stats(args) => stats::run(&args, &mut out),
         Command::Classify(args) => classify::run(&args, &mut out),

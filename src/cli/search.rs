@@ -87,7 +87,7 @@ fn failed(path: &std::path::Path, e: std::io::Error) -> Failure {
 }
 
 /// The position after `text`'s moves from the standard start.
-fn after_moves(text: &str) -> Result<Position, Failure> {
+pub(super) fn after_moves(text: &str) -> Result<Position, Failure> {
     let mut pos = Position::start();
     for (k, word) in text.split_whitespace().filter(|w| !w.ends_with('.')).enumerate() {
         let m = qipu::notation::resolve_any(&pos, word)

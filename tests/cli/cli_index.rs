@@ -234,3 +234,48 @@ fn a_build_reads_only_new_and_changed_inputs() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("not an index"), "{}", stderr(&out));
 }
+
+#[test]
+fn explore_counts_what_search_finds() {
+    let dir = tempdir("explore");
+    let generated = generated(&dir);
+    let index = dir.join("games.qidx");
+    let out =
+        qipu().args(["index", "build", "fixtures"]).arg(&generated).arg("-o").arg(&index).output().unwrap();
+    assert!(out.status.code().is_some_and(|c| c < 2), "{}", stderr(&out));
+    for (moves, mirror) in
+        [("", false), ("炮二平五", false), ("炮二平五 马8进7", true), ("h2e2 h9g7 b0c2", false)]
+    {
+        let mut cmd = qipu();
+        cmd.arg("explore").arg(&index).args(["--format", "json", "--notation", "iccs"]);
+        if !moves.is_empty() {
+            cmd.args(["--moves", moves]);
+        }
+        if mirror {
+            cmd.arg("--mirror");
+        }
+        let out = cmd.output().unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let fen = value["fen"].as_str().unwrap().to_string();
+        // Every time a game reaches it: as many as search finds.
+        assert_eq!(value["games"].as_u64().unwrap() as usize, search_count(&index, &fen, mirror), "{moves}");
+        let moves_games: u64 =
+            value["moves"].as_array().unwrap().iter().map(|m| m["games"].as_u64().unwrap()).sum();
+        assert_eq!(moves_games + value["ended"].as_u64().unwrap(), value["games"].as_u64().unwrap());
+        for m in value["moves"].as_array().unwrap() {
+            // The best game plays the move from there (or, with --mirror, its mirror).
+            let best = &m["best"];
+            assert!(best["source"].as_str().is_some() && best["ply"].as_u64().is_some(), "{m}");
+            assert_eq!(
+                m["move"].as_str().unwrap().replace('-', "").to_lowercase(),
+                m["iccs"].as_str().unwrap()
+            );
+        }
+    }
+    let out = qipu().arg("explore").arg(&index).output().unwrap();
+    let text = stdout(&out);
+    let start = search_count(&index, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w", false);
+    assert!(text.starts_with(&format!("{start} game(s): ")), "{text}");
+    assert!(text.lines().nth(2).unwrap().starts_with("炮二平五"), "{text}");
+}

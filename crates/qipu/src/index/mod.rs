@@ -45,6 +45,7 @@
 //! ```
 
 mod build;
+mod explore;
 mod follow;
 mod key;
 mod manifest;
@@ -53,6 +54,7 @@ mod search;
 mod segment;
 
 pub use build::{BuildSummary, Builder, Plan};
+pub use explore::{Continuation, Explored, Tally};
 pub use follow::{IndexFollower, Line};
 pub use key::key_of;
 pub use manifest::{Stamp, content_hash, stamp};

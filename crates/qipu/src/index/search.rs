@@ -228,6 +228,11 @@ impl Index {
         Ok(hits)
     }
 
+    /// The position of `hit`: its game replayed to its ply.
+    pub fn position(&self, hit: &Hit) -> io::Result<Position> {
+        self.position_at(hit.segment, hit.game, hit.ply)
+    }
+
     /// The position at `ply` of game `g` of segment `s`.
     fn position_at(&self, s: usize, g: usize, ply: u32) -> io::Result<Position> {
         let mut pos = self.start(s, g)?;

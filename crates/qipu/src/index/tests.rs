@@ -300,3 +300,70 @@ fn a_build_reads_only_what_changed() {
     // An index with mirrors apart is not updated with them merged.
     assert!(Builder::open(&dir.0, true).is_err());
 }
+
+#[test]
+fn the_explorer_counts_what_replaying_counts() {
+    use std::collections::BTreeMap;
+    let games = collection(13, 200);
+    let dir = TempDir::new("explore");
+    // Results and years from the games' numbers.
+    let mut text = String::new();
+    for (k, (fen, moves)) in games.iter().enumerate() {
+        let result = ["1-0", "0-1", "1/2-1/2", "*"][k % 4];
+        text += &format!("[Date \"{}\"]\n[Result \"{result}\"]\n", 1980 + k % 40);
+        if let Some(fen) = fen {
+            text += &format!("[FEN \"{fen}\"]\n");
+        }
+        text += &moves.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" ");
+        text += &format!(" {result}\n\n");
+    }
+    build(&dir.0, "games.pgn", &text, false);
+    let index = Index::open(&dir.0).unwrap();
+    let mut pos = Position::start();
+    for step in ["h2e2", "h9g7", "b0c2"] {
+        for mirror in [false, true] {
+            // Every time a game reaches the position: the move played next,
+            // mirrored back when the game reached the mirror.
+            let mirrored = mirror_board(pos.board());
+            let mut expected: BTreeMap<String, (u64, u64)> = BTreeMap::new();
+            let mut total = 0;
+            for (k, (fen, moves)) in games.iter().enumerate() {
+                let mut at = fen.as_deref().map_or_else(Position::start, |f| Position::from_fen(f).unwrap());
+                for ply in 0..=moves.len() {
+                    let plain = at.board() == pos.board();
+                    if at.turn() == pos.turn() && (plain || (mirror && at.board() == &mirrored)) {
+                        total += 1;
+                        if let Some(&m) = moves.get(ply) {
+                            let m = if plain { m } else { m.flip_horizontal() };
+                            let entry = expected.entry(m.to_string()).or_default();
+                            entry.0 += 1;
+                            entry.1 += u64::from(k % 4 == 0);
+                        }
+                    }
+                    if let Some(&m) = moves.get(ply) {
+                        let _ = at.play_unchecked(m);
+                    }
+                }
+            }
+            let explored = index.explore(pos.board(), pos.turn(), mirror).unwrap();
+            assert_eq!(explored.total.games, total);
+            let found: BTreeMap<String, (u64, u64)> = explored
+                .moves
+                .iter()
+                .map(|c| (c.mv.to_string(), (c.tally.games, c.tally.red_wins)))
+                .collect();
+            assert_eq!(found, expected, "{} mirror {mirror}", pos.fen());
+            assert!(explored.moves.windows(2).all(|w| w[0].tally.games >= w[1].tally.games));
+            for c in &explored.moves {
+                // The best-known game plays the move (or its mirror).
+                let best = index.position(&c.best).unwrap();
+                let next = index.moves(&c.best).unwrap()[c.best.ply as usize];
+                assert!(
+                    next == c.mv || (mirror && next == c.mv.flip_horizontal() && best.board() == &mirrored)
+                );
+            }
+        }
+        let m: Move = step.parse().unwrap();
+        let _ = pos.play_unchecked(m);
+    }
+}
