@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use super::follow::Line;
 use super::manifest::{self, Manifest, SourceEntry, Stamp};
-use super::segment::{GameData, GameRecord, Segment, SegmentWriter, file_name};
+use super::segment::{GameData, GameRecord, KINDS, SegmentWriter, file_name};
 use crate::batch::{Checked, Status};
 use crate::record::GameResult;
 use crate::record::date::PartialDate;
@@ -183,7 +183,8 @@ impl Builder {
         let id = self.manifest.next_source;
         self.manifest.next_source += 1;
         let segment = self.segment_number()?;
-        self.current = Some(SourceEntry { id, segment, games: 0, stamp, name: name.to_string() });
+        self.current =
+            Some(SourceEntry { id, segment, games: 0, positions: 0, stamp, name: name.to_string() });
         self.summary.inputs_read += 1;
         Ok(())
     }
@@ -218,6 +219,7 @@ impl Builder {
             return Err(io::Error::other("a game added before its source"));
         };
         source.games += 1;
+        source.positions += line.keys.len() as u64;
         let record = GameRecord {
             source: source.id,
             index: u32::try_from(index).unwrap_or(u32::MAX),
@@ -277,21 +279,12 @@ impl Builder {
         self.manifest.segments = kept;
         self.manifest.write(&self.dir)?;
         for segment in unused {
-            for kind in ["games", "moves", "keys", "tags"] {
+            for kind in KINDS {
                 let _ = std::fs::remove_file(file_name(&self.dir, segment.number, kind));
             }
         }
-        let live: std::collections::HashSet<u32> = self.manifest.sources.iter().map(|s| s.id).collect();
-        let (mut games, mut positions) = (0, 0);
-        for entry in &self.manifest.segments {
-            let segment = Segment::open(&self.dir, entry)?;
-            for g in 0..segment.games.len() {
-                if live.contains(&segment.games[g].source) {
-                    games += 1;
-                    positions += segment.positions_of(g);
-                }
-            }
-        }
+        let games = self.manifest.sources.iter().map(|s| s.games).sum();
+        let positions = self.manifest.sources.iter().map(|s| s.positions).sum();
         self.summary.total_games = games;
         self.summary.total_positions = positions;
         Ok(self.summary)

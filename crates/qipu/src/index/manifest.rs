@@ -8,12 +8,12 @@
 //! qipu-index 1
 //! mirror 0
 //! segment 0 14551 1087852
-//! source 0 0 14551 1029384 1733510000123456789 5b1f0c9e2d7a4e11 fixtures/pgn/a.pgn
+//! source 0 0 14551 1087852 1029384 1733510000123456789 5b1f0c9e2d7a4e11 fixtures/pgn/a.pgn
 //! next-source 1
 //! ```
 //!
-//! A `source` line: its number, its segment, its games, its size in
-//! bytes, its modification time (nanoseconds since 1970), the hash, then
+//! A `source` line: its number, its segment, its games and positions,
+//! its size in bytes, its modification time (nanoseconds since 1970), the hash, then
 //! its name (the rest of the line, `\` escapes for `\`, tab and newline).
 
 use std::io;
@@ -53,6 +53,8 @@ pub(crate) struct SourceEntry {
     pub(crate) segment: u32,
     /// Its games.
     pub(crate) games: u64,
+    /// Their positions.
+    pub(crate) positions: u64,
     /// What it was when read.
     pub(crate) stamp: Stamp,
     /// Its name, as the commands report it.
@@ -109,10 +111,11 @@ impl Manifest {
                     });
                 }
                 "source" => {
-                    let mut f = rest.splitn(7, ' ');
+                    let mut f = rest.splitn(8, ' ');
                     let id = number(f.next())? as u32;
                     let segment = number(f.next())? as u32;
                     let games = number(f.next())?;
+                    let positions = number(f.next())?;
                     let size = number(f.next())?;
                     let modified =
                         f.next().and_then(|s| s.parse::<u128>().ok()).ok_or_else(|| bad("a time"))?;
@@ -122,7 +125,7 @@ impl Manifest {
                         .ok_or_else(|| bad("a hash"))?;
                     let name = unescape(f.next().ok_or_else(|| bad("a name"))?);
                     let stamp = Stamp { size, modified, hash };
-                    manifest.sources.push(SourceEntry { id, segment, games, stamp, name });
+                    manifest.sources.push(SourceEntry { id, segment, games, positions, stamp, name });
                 }
                 "" => {}
                 _ => return Err(bad(&format!("unknown entry `{word}`"))),
@@ -140,10 +143,11 @@ impl Manifest {
         for s in &self.sources {
             let Stamp { size, modified, hash } = s.stamp;
             text += &format!(
-                "source {} {} {} {size} {modified} {hash:016x} {}\n",
+                "source {} {} {} {} {size} {modified} {hash:016x} {}\n",
                 s.id,
                 s.segment,
                 s.games,
+                s.positions,
                 escape(&s.name)
             );
         }
@@ -269,6 +273,7 @@ mod tests {
                 id: 3,
                 segment: 0,
                 games: 2,
+                positions: 9,
                 stamp: Stamp { size: 10, modified: 1_733_510_000_123_456_789, hash: 0xfeed },
                 name: "a b\\c\td.pgn".into(),
             }],

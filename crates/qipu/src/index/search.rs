@@ -11,7 +11,7 @@ use super::build::read_tags;
 use super::key::key_of;
 use super::manifest::Manifest;
 use super::pattern::Pieces;
-use super::segment::{Segment, unpack};
+use super::segment::{GameRecord, Segment, unpack};
 use crate::record::GameResult;
 use crate::select::{Material, MaterialPattern};
 use crate::{Board, Color, Move, Position};
@@ -35,6 +35,8 @@ pub struct Hit {
     pub game: usize,
     /// The position's ply: 0 for the start.
     pub ply: u32,
+    /// What the index holds of the game.
+    pub(crate) record: GameRecord,
 }
 
 /// What the index holds of a game.
@@ -73,12 +75,6 @@ pub struct Scan {
     pub mirror: bool,
 }
 
-impl Scan {
-    fn is_empty(&self) -> bool {
-        self.pieces.is_none() && self.material.is_none() && self.turn.is_none() && self.sequence.is_empty()
-    }
-}
-
 /// The hits of chunks, by the chunks' numbers.
 type ChunkHits = Vec<(usize, Vec<Hit>)>;
 
@@ -114,12 +110,12 @@ impl Index {
 
     /// The games the index holds.
     pub fn games(&self) -> u64 {
-        self.live_games().count() as u64
+        self.manifest.sources.iter().map(|s| s.games).sum()
     }
 
     /// The positions the index holds.
     pub fn positions(&self) -> u64 {
-        self.live_games().map(|(s, g)| self.segments[s].positions_of(g)).sum()
+        self.manifest.sources.iter().map(|s| s.positions).sum()
     }
 
     /// The names of the inputs the index holds, with their games.
@@ -127,18 +123,10 @@ impl Index {
         self.manifest.sources.iter().map(|s| (s.name.as_str(), s.games))
     }
 
-    fn live_games(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
-        self.segments.iter().enumerate().flat_map(move |(s, seg)| {
-            (0..seg.games.len())
-                .filter(move |&g| self.live.contains_key(&seg.games[g].source))
-                .map(move |g| (s, g))
-        })
-    }
-
     /// What the index holds of the game of `hit`.
     pub fn game(&self, hit: &Hit) -> GameInfo {
         let segment = &self.segments[hit.segment];
-        let record = &segment.games[hit.game];
+        let record = &hit.record;
         let source = self
             .live
             .get(&record.source)
@@ -162,7 +150,7 @@ impl Index {
 
     /// The tags of the game of `hit`, as read.
     pub fn tags(&self, hit: &Hit) -> io::Result<Vec<(String, String)>> {
-        Ok(read_tags(&self.segments[hit.segment].tags_of(hit.game)?).1)
+        Ok(read_tags(&self.segments[hit.segment].tags_of(&hit.record)?).1)
     }
 
     /// The main-line moves of the game of `hit` that the index holds.
@@ -171,12 +159,12 @@ impl Index {
         codes.into_iter().map(|c| unpack(c).ok_or_else(corrupt)).collect()
     }
 
-    /// The start position of game `g` of segment `s`.
-    fn start(&self, s: usize, g: usize) -> io::Result<Position> {
-        if self.segments[s].games[g].flags & 1 == 0 {
+    /// The start position of a game of segment `s`.
+    fn start(&self, s: usize, record: &GameRecord) -> io::Result<Position> {
+        if record.flags & 1 == 0 {
             return Ok(Position::start());
         }
-        let (fen, _) = read_tags(&self.segments[s].tags_of(g)?);
+        let (fen, _) = read_tags(&self.segments[s].tags_of(record)?);
         fen.and_then(|f| Position::from_fen(&f).ok()).ok_or_else(corrupt)
     }
 
@@ -209,19 +197,28 @@ impl Index {
         for (s, segment) in self.segments.iter().enumerate() {
             let mut candidates: Vec<(usize, u32)> = Vec::new();
             for &key in &keys {
-                for reference in segment.lookup(key)? {
-                    let (g, ply) = segment.game_of(reference);
-                    if self.live.contains_key(&segment.games[g].source) {
-                        candidates.push((g, ply));
-                    }
-                }
+                candidates
+                    .extend(segment.lookup(key)?.into_iter().map(|reference| segment.game_of(reference)));
             }
             candidates.sort_unstable();
             candidates.dedup();
+            let mut record: Option<(usize, GameRecord)> = None;
             for (g, ply) in candidates {
-                let pos = self.position_at(s, g, ply)?;
+                let record = match record {
+                    Some((at, r)) if at == g => r,
+                    _ => {
+                        let r = segment.record(g)?;
+                        record = Some((g, r));
+                        r
+                    }
+                };
+                if !self.live.contains_key(&record.source) {
+                    continue;
+                }
+                let hit = Hit { segment: s, game: g, ply, record };
+                let pos = self.position(&hit)?;
                 if boards.iter().any(|b| b == pos.board()) && turns.contains(&pos.turn()) {
-                    hits.push(Hit { segment: s, game: g, ply });
+                    hits.push(hit);
                 }
             }
         }
@@ -230,14 +227,9 @@ impl Index {
 
     /// The position of `hit`: its game replayed to its ply.
     pub fn position(&self, hit: &Hit) -> io::Result<Position> {
-        self.position_at(hit.segment, hit.game, hit.ply)
-    }
-
-    /// The position at `ply` of game `g` of segment `s`.
-    fn position_at(&self, s: usize, g: usize, ply: u32) -> io::Result<Position> {
-        let mut pos = self.start(s, g)?;
-        let codes = self.segments[s].move_codes(g, g + 1)?;
-        for &code in codes.iter().take(ply as usize) {
+        let mut pos = self.start(hit.segment, &hit.record)?;
+        let codes = self.segments[hit.segment].move_codes(hit.game, hit.game + 1)?;
+        for &code in codes.iter().take(hit.ply as usize) {
             let _ = pos.play_unchecked(unpack(code).ok_or_else(corrupt)?);
         }
         Ok(pos)
@@ -246,9 +238,6 @@ impl Index {
     /// The first position of each game where every criterion of `scan`
     /// holds, in the index's order; the games replayed on `jobs` threads.
     pub fn scan(&self, scan: &Scan, jobs: usize) -> io::Result<Vec<Hit>> {
-        if scan.is_empty() {
-            return Ok(self.live_games().map(|(segment, game)| Hit { segment, game, ply: 0 }).collect());
-        }
         let mirrored = scan.mirror.then(|| Scan {
             pieces: scan.pieces.as_ref().map(Pieces::mirrored),
             sequence: scan.sequence.iter().map(|m| m.flip_horizontal()).collect(),
@@ -258,8 +247,8 @@ impl Index {
         let mut chunks = Vec::new();
         for (s, segment) in self.segments.iter().enumerate() {
             let mut from = 0;
-            while from < segment.games.len() {
-                let to = (from + 1024).min(segment.games.len());
+            while from < segment.len() {
+                let to = (from + 1024).min(segment.len());
                 chunks.push(Chunk { segment: s, from, to });
                 from = to;
             }
@@ -295,6 +284,7 @@ impl Index {
     fn scan_chunk(&self, chunk: &Chunk, scan: &Scan, mirrored: Option<&Scan>) -> io::Result<Vec<Hit>> {
         let segment = &self.segments[chunk.segment];
         let codes = segment.move_codes(chunk.from, chunk.to)?;
+        let records = segment.records(chunk.from, chunk.to)?;
         let mut hits = Vec::new();
         let mut at = 0usize;
         let mut moves: Vec<Move> = Vec::new();
@@ -302,14 +292,15 @@ impl Index {
             let plies = (segment.positions_of(g) - 1) as usize;
             let game_codes = &codes[at..at + plies];
             at += plies;
-            if !self.live.contains_key(&segment.games[g].source) {
+            let record = records[g - chunk.from];
+            if !self.live.contains_key(&record.source) {
                 continue;
             }
             moves.clear();
             for &code in game_codes {
                 moves.push(unpack(code).ok_or_else(corrupt)?);
             }
-            let mut pos = self.start(chunk.segment, g)?;
+            let mut pos = self.start(chunk.segment, &record)?;
             let mut material = scan.material.map(|_| Material::of(pos.board()));
             for ply in 0..=plies {
                 let holds = |scan: &Scan, pos: &Position, material: &Option<Material>| {
@@ -319,7 +310,7 @@ impl Index {
                         && moves[ply..].starts_with(&scan.sequence)
                 };
                 if holds(scan, &pos, &material) || mirrored.is_some_and(|m| holds(m, &pos, &material)) {
-                    hits.push(Hit { segment: chunk.segment, game: g, ply: ply as u32 });
+                    hits.push(Hit { segment: chunk.segment, game: g, ply: ply as u32, record });
                     break;
                 }
                 if let Some(&m) = moves.get(ply) {

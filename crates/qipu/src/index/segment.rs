@@ -1,8 +1,11 @@
-//! A segment of an index: the games of one build, in four files
-//! (`seg-N.games`, `.moves`, `.keys`, `.tags`), each starting with an
-//! 8-byte tag naming it; numbers are little-endian.
+//! A segment of an index: the games of one build, in five files
+//! (`seg-N.games`, `.firsts`, `.moves`, `.keys`, `.tags`), each starting
+//! with an 8-byte tag naming it; numbers are little-endian.
 //!
-//! - `games`: a record of [`GAME_BYTES`] bytes a game ([`GameRecord`]).
+//! - `games`: a record of [`GAME_BYTES`] bytes a game ([`GameRecord`]),
+//!   read when a game is asked for.
+//! - `firsts`: the reference of each game's start (4 bytes a game), the
+//!   only part read when the segment opens.
 //! - `moves`: every game's main-line moves one after another, two bytes
 //!   a move (`from * 128 + to`, point indexes): game `g`'s start at
 //!   `first(g) - g`, since each game has one position more than moves.
@@ -36,6 +39,7 @@ const GAMES_TAG: &[u8; 8] = b"QIDXGAM1";
 const MOVES_TAG: &[u8; 8] = b"QIDXMOV1";
 const KEYS_TAG: &[u8; 8] = b"QIDXKEY1";
 const TAGS_TAG: &[u8; 8] = b"QIDXTAG1";
+const FIRSTS_TAG: &[u8; 8] = b"QIDXFST1";
 /// The bytes of the header of `seg-N.keys`: tag, bits, spare, count.
 const KEYS_HEADER: u64 = 24;
 
@@ -43,7 +47,7 @@ const KEYS_HEADER: u64 = 24;
 pub(crate) const MAX_POSITIONS: u64 = u32::MAX as u64;
 
 /// How a game is held in a segment (see the [module docs](self)).
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub(crate) struct GameRecord {
     /// The reference of its start position.
     pub(crate) first: u32,
@@ -110,6 +114,9 @@ pub(crate) fn unpack(code: u16) -> Option<Move> {
     Some(Move::new(from, to))
 }
 
+/// The files of a segment, by their kinds.
+pub(crate) const KINDS: [&str; 5] = ["games", "firsts", "moves", "keys", "tags"];
+
 /// The file `seg-N.KIND` of the index `dir`.
 pub(crate) fn file_name(dir: &Path, number: u32, kind: &str) -> PathBuf {
     dir.join(format!("seg-{number}.{kind}"))
@@ -129,6 +136,7 @@ pub(crate) struct SegmentWriter {
     dir: PathBuf,
     number: u32,
     games: BufWriter<File>,
+    firsts: BufWriter<File>,
     moves: BufWriter<File>,
     tags: BufWriter<File>,
     tags_len: u64,
@@ -161,6 +169,7 @@ impl SegmentWriter {
             dir: dir.to_path_buf(),
             number,
             games: create(&name("games"), GAMES_TAG)?,
+            firsts: create(&name("firsts"), FIRSTS_TAG)?,
             moves: create(&name("moves"), MOVES_TAG)?,
             tags: create(&name("tags"), TAGS_TAG)?,
             tags_len: TAGS_TAG.len() as u64,
@@ -181,6 +190,7 @@ impl SegmentWriter {
         record.first = u32::try_from(self.positions).map_err(|_| too_many())?;
         record.tags_at = self.tags_len;
         self.games.write_all(&record.bytes())?;
+        self.firsts.write_all(&record.first.to_le_bytes())?;
         let tags = game.tags.as_bytes();
         let len = u32::try_from(tags.len()).map_err(|_| io::Error::other("a game's tags over 4 GB"))?;
         self.tags.write_all(&len.to_le_bytes())?;
@@ -205,7 +215,7 @@ impl SegmentWriter {
     /// Sorts the keys, writes the last files and names them: the
     /// segment's entry in the manifest.
     pub(crate) fn finish(mut self) -> io::Result<SegmentEntry> {
-        for w in [&mut self.games, &mut self.moves, &mut self.tags] {
+        for w in [&mut self.games, &mut self.firsts, &mut self.moves, &mut self.tags] {
             w.flush()?;
         }
         for spill in &mut self.spills {
@@ -213,7 +223,7 @@ impl SegmentWriter {
         }
         drop(std::mem::take(&mut self.spills));
         self.write_keys()?;
-        for kind in ["games", "moves", "tags", "keys"] {
+        for kind in KINDS {
             let path = file_name(&self.dir, self.number, kind);
             std::fs::rename(partial(&path), &path)?;
         }
@@ -323,10 +333,11 @@ fn read_at(file: &File, offset: u64, buf: &mut [u8]) -> io::Result<()> {
 /// A segment open for reading.
 #[derive(Debug)]
 pub(crate) struct Segment {
-    /// Its games, in order.
-    pub(crate) games: Vec<GameRecord>,
+    /// The reference of each game's start, in order.
+    firsts: Vec<u32>,
     /// Its positions.
     pub(crate) positions: u64,
+    games: File,
     keys: File,
     bits: u32,
     moves: File,
@@ -334,11 +345,13 @@ pub(crate) struct Segment {
 }
 
 impl Segment {
-    /// Opens segment `entry` of the index `dir`: reads its games' records.
+    /// Opens segment `entry` of the index `dir`: reads where its games
+    /// start (4 bytes a game), nothing else.
     pub(crate) fn open(dir: &Path, entry: &SegmentEntry) -> io::Result<Segment> {
         let open = |kind: &str, tag: &[u8; 8]| -> io::Result<File> {
             let path = file_name(dir, entry.number, kind);
-            let file = File::open(&path)?;
+            let file = File::open(&path)
+                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
             let mut head = [0u8; 8];
             read_at(&file, 0, &mut head)
                 .and_then(|()| {
@@ -351,25 +364,43 @@ impl Segment {
                 .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
             Ok(file)
         };
-        let games_file = open("games", GAMES_TAG)?;
+        let games = open("games", GAMES_TAG)?;
+        let firsts_file = open("firsts", FIRSTS_TAG)?;
         let keys = open("keys", KEYS_TAG)?;
         let moves = open("moves", MOVES_TAG)?;
         let tags = open("tags", TAGS_TAG)?;
         let mut bytes = Vec::new();
-        BufReader::new(games_file).read_to_end(&mut bytes)?;
-        let games: Vec<GameRecord> =
-            bytes[8..].chunks_exact(GAME_BYTES).map(GameRecord::from_bytes).collect();
+        BufReader::new(firsts_file).read_to_end(&mut bytes)?;
+        let firsts: Vec<u32> =
+            bytes[8..].chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes"))).collect();
         let mut head = [0u8; 16];
         read_at(&keys, 8, &mut head)?;
         let bits = u32::from_le_bytes(head[..4].try_into().expect("4 bytes"));
         let count = u64::from_le_bytes(head[8..].try_into().expect("8 bytes"));
-        if games.len() as u64 != entry.games || count != entry.positions || bits > 32 {
+        if firsts.len() as u64 != entry.games || count != entry.positions || bits > 32 {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidData,
                 format!("segment {}: its files do not agree with the manifest", entry.number),
             ));
         }
-        Ok(Segment { games, positions: count, keys, bits, moves, tags })
+        Ok(Segment { firsts, positions: count, games, keys, bits, moves, tags })
+    }
+
+    /// Its games.
+    pub(crate) fn len(&self) -> usize {
+        self.firsts.len()
+    }
+
+    /// The record of game `g`.
+    pub(crate) fn record(&self, g: usize) -> io::Result<GameRecord> {
+        Ok(self.records(g, g + 1)?[0])
+    }
+
+    /// The records of games `from..to`.
+    pub(crate) fn records(&self, from: usize, to: usize) -> io::Result<Vec<GameRecord>> {
+        let mut bytes = vec![0u8; (to - from) * GAME_BYTES];
+        read_at(&self.games, 8 + (from * GAME_BYTES) as u64, &mut bytes)?;
+        Ok(bytes.chunks_exact(GAME_BYTES).map(GameRecord::from_bytes).collect())
     }
 
     fn table_len(&self) -> u64 {
@@ -405,14 +436,14 @@ impl Segment {
 
     /// The game holding position `reference`, and the position's ply in it.
     pub(crate) fn game_of(&self, reference: u32) -> (usize, u32) {
-        let g = self.games.partition_point(|g| g.first <= reference).saturating_sub(1);
-        (g, reference - self.games[g].first)
+        let g = self.firsts.partition_point(|&first| first <= reference).saturating_sub(1);
+        (g, reference - self.firsts[g])
     }
 
     /// The positions of game `g`.
     pub(crate) fn positions_of(&self, g: usize) -> u64 {
-        let end = self.games.get(g + 1).map_or(self.positions, |n| u64::from(n.first));
-        end - u64::from(self.games[g].first)
+        let end = self.firsts.get(g + 1).map_or(self.positions, |&n| u64::from(n));
+        end - u64::from(self.firsts[g])
     }
 
     /// The moves of games `from..to`, two bytes each, one game after
@@ -421,16 +452,17 @@ impl Segment {
         if from >= to {
             return Ok(Vec::new());
         }
-        let start = u64::from(self.games[from].first) - from as u64;
-        let end = self.games.get(to).map_or(self.positions, |n| u64::from(n.first)) - to as u64;
+        let start = u64::from(self.firsts[from]) - from as u64;
+        let end = self.firsts.get(to).map_or(self.positions, |&n| u64::from(n)) - to as u64;
         let mut bytes = vec![0u8; ((end - start) * 2) as usize];
         read_at(&self.moves, 8 + 2 * start, &mut bytes)?;
         Ok(bytes.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect())
     }
 
-    /// The start FEN (empty for the standard start) and tags of game `g`.
-    pub(crate) fn tags_of(&self, g: usize) -> io::Result<String> {
-        let at = self.games[g].tags_at;
+    /// The start FEN (empty for the standard start) and tags of the game
+    /// of `record`.
+    pub(crate) fn tags_of(&self, record: &GameRecord) -> io::Result<String> {
+        let at = record.tags_at;
         let mut len = [0u8; 4];
         read_at(&self.tags, at, &mut len)?;
         let mut text = vec![0u8; u32::from_le_bytes(len) as usize];
