@@ -77,8 +77,6 @@ pub struct Builder {
     /// The sources added by this build.
     added: Vec<SourceEntry>,
     summary: BuildSummary,
-    /// A reused buffer for a game's tags.
-    tags: String,
 }
 
 impl Builder {
@@ -118,7 +116,6 @@ impl Builder {
             stamps: HashMap::new(),
             added: Vec::new(),
             summary: BuildSummary::default(),
-            tags: String::new(),
         })
     }
 
@@ -235,22 +232,13 @@ impl Builder {
             elo: [elo(game, "RedElo"), elo(game, "BlackElo")],
             ..GameRecord::default()
         };
-        self.tags.clear();
-        self.tags.push_str(line.start.as_deref().unwrap_or(""));
-        self.tags.push('\n');
-        for (name, value) in &game.tags {
-            escape_into(name, &mut self.tags);
-            self.tags.push('\t');
-            escape_into(value, &mut self.tags);
-            self.tags.push('\n');
-        }
         let writer = self.writer.as_mut().expect("a source has a segment");
         if !writer.fits(line.keys.len()) {
             return Err(io::Error::other(
                 "a segment holds at most 4,294,967,295 positions: index the inputs in several builds",
             ));
         }
-        writer.add(GameData { record, tags: &self.tags, line })?;
+        writer.add(GameData { record, start: line.start.as_deref(), tags: &game.tags, line })?;
         self.summary.games += 1;
         self.summary.positions += line.keys.len() as u64;
         Ok(true)
@@ -298,49 +286,4 @@ fn elo(game: &Checked<Line>, name: &str) -> u16 {
         .find(|(n, _)| n.eq_ignore_ascii_case(name))
         .and_then(|(_, v)| v.trim().parse::<u16>().ok())
         .unwrap_or(0)
-}
-
-/// `text` with `\`, tab and line ends escaped.
-fn escape_into(text: &str, out: &mut String) {
-    for c in text.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\t' => out.push_str("\\t"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            c => out.push(c),
-        }
-    }
-}
-
-/// The tags held as `escape_into` wrote them: the start FEN (`None` for
-/// the standard start) and the tags.
-pub(crate) fn read_tags(text: &str) -> (Option<String>, Vec<(String, String)>) {
-    let mut lines = text.split('\n');
-    let start = lines.next().filter(|s| !s.is_empty()).map(str::to_string);
-    let tags = lines
-        .filter(|l| !l.is_empty())
-        .filter_map(|l| l.split_once('\t'))
-        .map(|(n, v)| (unescape(n), unescape(v)))
-        .collect();
-    (start, tags)
-}
-
-fn unescape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
-        match chars.next() {
-            Some('t') => out.push('\t'),
-            Some('n') => out.push('\n'),
-            Some('r') => out.push('\r'),
-            Some(other) => out.push(other),
-            None => out.push('\\'),
-        }
-    }
-    out
 }

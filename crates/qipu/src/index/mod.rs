@@ -52,6 +52,7 @@ mod manifest;
 mod pattern;
 mod search;
 mod segment;
+mod tags;
 
 pub use build::{BuildSummary, Builder, Plan};
 pub use explore::{Continuation, Explored, Tally};

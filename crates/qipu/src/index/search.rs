@@ -7,7 +7,6 @@ use std::collections::HashMap;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::build::read_tags;
 use super::key::key_of;
 use super::manifest::Manifest;
 use super::pattern::Pieces;
@@ -150,7 +149,7 @@ impl Index {
 
     /// The tags of the game of `hit`, as read.
     pub fn tags(&self, hit: &Hit) -> io::Result<Vec<(String, String)>> {
-        Ok(read_tags(&self.segments[hit.segment].tags_of(&hit.record)?).1)
+        Ok(self.segments[hit.segment].tags_of(&hit.record)?.1)
     }
 
     /// The main-line moves of the game of `hit` that the index holds.
@@ -164,7 +163,7 @@ impl Index {
         if record.flags & 1 == 0 {
             return Ok(Position::start());
         }
-        let (fen, _) = read_tags(&self.segments[s].tags_of(record)?);
+        let (fen, _) = self.segments[s].tags_of(record)?;
         fen.and_then(|f| Position::from_fen(&f).ok()).ok_or_else(corrupt)
     }
 

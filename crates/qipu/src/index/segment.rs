@@ -1,5 +1,5 @@
-//! A segment of an index: the games of one build, in five files
-//! (`seg-N.games`, `.firsts`, `.moves`, `.keys`, `.tags`), each starting
+//! A segment of an index: the games of one build, in six files
+//! (`seg-N.games`, `.firsts`, `.moves`, `.keys`, `.tags`, `.dict`), each starting
 //! with an 8-byte tag naming it; numbers are little-endian.
 //!
 //! - `games`: a record of [`GAME_BYTES`] bytes a game ([`GameRecord`]),
@@ -17,8 +17,9 @@
 //!   lookup reads two numbers of the table and one bucket (16 to 32
 //!   entries): 8 bytes a position, and `bits` is chosen so that the table
 //!   costs at most a quarter of a byte more.
-//! - `tags`: each game's start FEN (an empty line for the standard start)
-//!   and tags, `name<TAB>value` lines, after its length (4 bytes).
+//! - `tags` and `dict`: each game's start FEN and tags, after their
+//!   length (4 bytes), tags met before written as their number in the
+//!   dictionary (see [`super::tags`]).
 //!
 //! Built in one pass, in bounded memory: the (key, reference) pairs go to
 //! 256 spill files by their key's top byte, each sorted alone at the end.
@@ -29,6 +30,7 @@ use std::path::{Path, PathBuf};
 
 use super::follow::Line;
 use super::manifest::SegmentEntry;
+use super::tags::{Dictionary, StartAndTags, TagWriter};
 use crate::{Move, Square};
 
 /// The bytes of a game's record in `seg-N.games`.
@@ -115,7 +117,7 @@ pub(crate) fn unpack(code: u16) -> Option<Move> {
 }
 
 /// The files of a segment, by their kinds.
-pub(crate) const KINDS: [&str; 5] = ["games", "firsts", "moves", "keys", "tags"];
+pub(crate) const KINDS: [&str; 6] = ["games", "firsts", "moves", "keys", "tags", "dict"];
 
 /// The file `seg-N.KIND` of the index `dir`.
 pub(crate) fn file_name(dir: &Path, number: u32, kind: &str) -> PathBuf {
@@ -125,8 +127,10 @@ pub(crate) fn file_name(dir: &Path, number: u32, kind: &str) -> PathBuf {
 /// What the builder hands a segment of each game.
 pub(crate) struct GameData<'a> {
     pub(crate) record: GameRecord,
-    /// Its start FEN (empty for the standard start) and tags, as held.
-    pub(crate) tags: &'a str,
+    /// Its start FEN, when it is not the standard start.
+    pub(crate) start: Option<&'a str>,
+    /// Its tags.
+    pub(crate) tags: &'a [(String, String)],
     pub(crate) line: &'a Line,
 }
 
@@ -140,6 +144,10 @@ pub(crate) struct SegmentWriter {
     moves: BufWriter<File>,
     tags: BufWriter<File>,
     tags_len: u64,
+    /// The tags' dictionary (until the segment is finished).
+    dict: Option<TagWriter>,
+    /// A game's tags, encoded.
+    blob: Vec<u8>,
     spills: Vec<BufWriter<File>>,
     game_count: u64,
     positions: u64,
@@ -173,6 +181,8 @@ impl SegmentWriter {
             moves: create(&name("moves"), MOVES_TAG)?,
             tags: create(&name("tags"), TAGS_TAG)?,
             tags_len: TAGS_TAG.len() as u64,
+            dict: Some(TagWriter::new(File::create(name("dict"))?)?),
+            blob: Vec::new(),
             spills,
             game_count: 0,
             positions: 0,
@@ -191,11 +201,13 @@ impl SegmentWriter {
         record.tags_at = self.tags_len;
         self.games.write_all(&record.bytes())?;
         self.firsts.write_all(&record.first.to_le_bytes())?;
-        let tags = game.tags.as_bytes();
-        let len = u32::try_from(tags.len()).map_err(|_| io::Error::other("a game's tags over 4 GB"))?;
+        self.blob.clear();
+        let dict = self.dict.as_mut().ok_or_else(|| io::Error::other("the segment is finished"))?;
+        dict.encode(game.start, game.tags, &mut self.blob)?;
+        let len = u32::try_from(self.blob.len()).map_err(|_| io::Error::other("a game's tags over 4 GB"))?;
         self.tags.write_all(&len.to_le_bytes())?;
-        self.tags.write_all(tags)?;
-        self.tags_len += 4 + tags.len() as u64;
+        self.tags.write_all(&self.blob)?;
+        self.tags_len += 4 + self.blob.len() as u64;
         for &m in &game.line.moves {
             self.moves.write_all(&pack(m).to_le_bytes())?;
         }
@@ -221,6 +233,7 @@ impl SegmentWriter {
         for spill in &mut self.spills {
             spill.flush()?;
         }
+        self.dict.take().map(TagWriter::finish).transpose()?;
         drop(std::mem::take(&mut self.spills));
         self.write_keys()?;
         for kind in KINDS {
@@ -342,6 +355,10 @@ pub(crate) struct Segment {
     bits: u32,
     moves: File,
     tags: File,
+    /// The tags' dictionary, read when tags are first asked for.
+    dict: std::sync::OnceLock<Result<Dictionary, String>>,
+    /// Its file's path.
+    dict_path: PathBuf,
 }
 
 impl Segment {
@@ -383,7 +400,9 @@ impl Segment {
                 format!("segment {}: its files do not agree with the manifest", entry.number),
             ));
         }
-        Ok(Segment { firsts, positions: count, games, keys, bits, moves, tags })
+        let dict_path = file_name(dir, entry.number, "dict");
+        let dict = std::sync::OnceLock::new();
+        Ok(Segment { firsts, positions: count, games, keys, bits, moves, tags, dict, dict_path })
     }
 
     /// Its games.
@@ -459,14 +478,22 @@ impl Segment {
         Ok(bytes.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect())
     }
 
-    /// The start FEN (empty for the standard start) and tags of the game
+    /// The start FEN (`None` for the standard start) and tags of the game
     /// of `record`.
-    pub(crate) fn tags_of(&self, record: &GameRecord) -> io::Result<String> {
+    pub(crate) fn tags_of(&self, record: &GameRecord) -> io::Result<StartAndTags> {
         let at = record.tags_at;
         let mut len = [0u8; 4];
         read_at(&self.tags, at, &mut len)?;
-        let mut text = vec![0u8; u32::from_le_bytes(len) as usize];
-        read_at(&self.tags, at + 4, &mut text)?;
-        String::from_utf8(text).map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "tags not UTF-8"))
+        let mut bytes = vec![0u8; u32::from_le_bytes(len) as usize];
+        read_at(&self.tags, at + 4, &mut bytes)?;
+        let dict = self.dict.get_or_init(|| {
+            File::open(&self.dict_path)
+                .and_then(Dictionary::read)
+                .map_err(|e| format!("{}: {e}", self.dict_path.display()))
+        });
+        match dict {
+            Ok(dict) => dict.decode(&bytes),
+            Err(e) => Err(io::Error::new(io::ErrorKind::InvalidData, e.clone())),
+        }
     }
 }
