@@ -164,35 +164,6 @@ pub enum Command {
         after_help = "Examples:\n  qipu export collection/ -o out/                  # out/games.parquet\n  qipu export collection/ -o out/ --positions      # and out/positions.parquet\n  qipu export games.pgn -o games.parquet --red 胡荣华\n  qipu export collection/ -o out/ --partition-by year   # out/games/year=1990/part-0.parquet\n  qipu export games.pgn --to arrow --positions > positions.arrows\n  duckdb -c \"SELECT red, count(*) FROM 'out/games.parquet' GROUP BY red\""
     )]
     Export(export::Args),
-    /// A position index of a collection: `qipu index build PATH... -o NAME.qidx` makes one (or
-    /// brings it up to date), `qipu index info NAME.qidx` tells what it holds; `qipu search`
-    /// asks it.
-    #[command(subcommand)]
-    Index(index::IndexCommand),
-    /// The games of an index (`qipu index build`) that reach a position (--fen, --moves: looked
-    /// up by key), a sub-position (--pieces), a material balance (--material) or a run of moves
-    /// (--sequence): every game replayed from the index, on every core.
-    ///
-    /// Each answer is a position of a game: its source, the game's number, the ply, the move
-    /// played from there and the result (--format json adds the year, Elo and tags). --fen and
-    /// --moves give every time a game reaches the position; the other questions the first
-    /// position of each game where all of them hold. A summary goes to standard error.
-    #[command(
-        after_help = "Examples:\n  qipu search games.qidx --fen 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b'\n  qipu search games.qidx --moves '炮二平五 马8进7' --count\n  qipu search games.qidx --pieces 'R@?7 k@e9 !a@??' --side red --format json\n  qipu search games.qidx --material 'RP* vs R' --result 1-0\n  qipu search games.qidx --sequence 'h2e2 h9g7 h0g2' --mirror"
-    )]
-    Search(search::Args),
-    /// The moves played from a position in the games of an index (`qipu index build`): for each,
-    /// its games, Red's wins, draws and losses, Red's score, the mean year and the best-known
-    /// game (the players' highest mean Elo, then the latest).
-    ///
-    /// The position is a FEN (its words, or quoted), `startpos` (the default) or --moves. A game
-    /// counts each time it reaches the position. Moves are written in Chinese unless --notation
-    /// says otherwise; --format json gives every figure and the best game's players, event and
-    /// date.
-    #[command(
-        after_help = "Examples:\n  qipu explore games.qidx\n  qipu explore games.qidx --moves '炮二平五 马8进7'\n  qipu explore games.qidx 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b' --format json\n  qipu explore games.qidx --mirror --notation wxf"
-    )]
-    Explore(explore::Args),
     /// Statistics of a collection: formats, validity, results against the computed end, game
     /// lengths, first moves with scores, captures, material at the end, players and events.
     ///
@@ -266,6 +237,43 @@ pub enum Command {
         after_help = "Examples:\n  qipu book build collection/ -o BOOK.DAT --depth 24 --min-games 3\n  qipu book build games.pgn -o book.obs.db3\n  qipu book probe BOOK.DAT startpos"
     )]
     Book(book::Args),
+    /// A position index of a collection, for `qipu search` and `qipu explore`.
+    ///
+    /// `qipu index build PATH... -o NAME.qidx` makes one, or brings it up to date: inputs it
+    /// holds unchanged are not read again, new ones are added, changed ones replace what it
+    /// held of them. `qipu index info NAME.qidx` tells its games, positions, inputs and size.
+    /// Every main-line position of every game is kept under its Zobrist key (8 bytes), each
+    /// game's moves at 2 bytes a move, its tags in a dictionary; the index is a folder of
+    /// segments, one a build, and a manifest.
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  qipu index build collection/ -o games.qidx\n  qipu index info games.qidx --inputs"
+    )]
+    Index(index::IndexCommand),
+    /// The games of an index (`qipu index build`) that reach a position (--fen, --moves: looked
+    /// up by key), a sub-position (--pieces), a material balance (--material) or a run of moves
+    /// (--sequence): every game replayed from the index, on every core.
+    ///
+    /// Each answer is a position of a game: its source, the game's number, the ply, the move
+    /// played from there and the result (--format json adds the year, Elo and tags). --fen and
+    /// --moves give every time a game reaches the position; the other questions the first
+    /// position of each game where all of them hold. A summary goes to standard error.
+    #[command(
+        after_help = "Examples:\n  qipu search games.qidx --fen 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b'\n  qipu search games.qidx --moves '炮二平五 马8进7' --count\n  qipu search games.qidx --pieces 'R@?7 k@e9 !a@??' --side red --format json\n  qipu search games.qidx --material 'RP* vs R' --result 1-0\n  qipu search games.qidx --sequence 'h2e2 h9g7 h0g2' --mirror"
+    )]
+    Search(search::Args),
+    /// The moves played from a position in the games of an index (`qipu index build`): for each,
+    /// its games, Red's wins, draws and losses, Red's score, the mean year and the best-known
+    /// game (the players' highest mean Elo, then the latest).
+    ///
+    /// The position is a FEN (its words, or quoted), `startpos` (the default) or --moves. A game
+    /// counts each time it reaches the position. Moves are written in Chinese unless --notation
+    /// says otherwise; --format json gives every figure and the best game's players, event and
+    /// date.
+    #[command(
+        after_help = "Examples:\n  qipu explore games.qidx\n  qipu explore games.qidx --moves '炮二平五 马8进7'\n  qipu explore games.qidx 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b' --format json\n  qipu explore games.qidx --mirror --notation wxf"
+    )]
+    Explore(explore::Args),
     /// Annotate games with an engine: every main-line position searched by UCI or UCCI
     /// engines (Pikafish, Fairy-Stockfish, ElephantEye), each move's evaluation written into its
     /// comment, inaccuracies, mistakes and blunders marked, the engine's line added after a

@@ -13,7 +13,7 @@ fn run(args: &[&str]) -> (String, String, i32) {
     (text(out.stdout), text(out.stderr), out.status.code().unwrap_or(-1))
 }
 
-const COMMANDS: [&str; 14] = [
+const COMMANDS: [&str; 17] = [
     "validate",
     "convert",
     "fen",
@@ -23,6 +23,9 @@ const COMMANDS: [&str; 14] = [
     "openings",
     "duplicates",
     "book",
+    "index",
+    "search",
+    "explore",
     "analyse",
     "moves",
     "perft",
