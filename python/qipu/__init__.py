@@ -18,7 +18,21 @@ import os
 from typing import IO, Any, Dict, Iterable, List, Optional, Union
 
 from . import _qipu
-from ._qipu import ArrowStream, Game, GameError, Node, Position, Reader, read, read_arrow, validate, stats, convert
+from ._qipu import (
+    ArrowStream,
+    Game,
+    GameError,
+    Index,
+    Node,
+    Position,
+    Reader,
+    build_index,
+    convert,
+    read,
+    read_arrow,
+    stats,
+    validate,
+)
 from .errors import (
     AmbiguousMoveError,
     FenError,
@@ -42,6 +56,8 @@ __all__ = [
     "convert",
     "read_arrow",
     "ArrowStream",
+    "Index",
+    "build_index",
     "fen_trail",
     "fen_columns",
     "Inputs",

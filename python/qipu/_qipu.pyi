@@ -1,7 +1,8 @@
 """Type stubs of qipu's extension module (the Rust half of the package)."""
 
 import os
-from typing import IO, Any, Dict, Iterable, Iterator, List, Optional, Union
+import pathlib
+from typing import IO, Any, Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
 _Path = Union[str, "os.PathLike[str]"]
 # What every function that reads games takes, read by one rule: a path (a file,
@@ -356,3 +357,83 @@ def convert(
     keep of a game written, as ``convert`` tells it: a tag without a field, a name cut to its
     field) and ``files`` (the files of a split, in the order started).
     """
+
+def build_index(
+    paths: _Inputs,
+    out: _Path,
+    *,
+    merge_mirrors: bool = False,
+    jobs: Optional[int] = None,
+    encoding: Optional[str] = None,
+    **select: Any,
+) -> Dict[str, int]:
+    """Makes a position index of the selected games of ``paths`` in the folder ``out``
+    (``NAME.qidx``), or brings it up to date, as ``qipu index build PATHS -o OUT`` does: inputs
+    the index holds unchanged are not read again, new ones are added, changed ones replace what
+    it held of them. ``paths`` are files, folders or archives (not bytes nor file objects).
+    ``merge_mirrors`` keeps each position with its left–right mirror (a new index keeps what it
+    is made with: asking an index for the other raises ``ValueError``). Returns the counts:
+    ``games`` and ``positions`` added, ``without_positions`` (games read with no legal start),
+    ``inputs_read``, ``inputs_unchanged``, ``inputs_replaced``, ``total_games``,
+    ``total_positions``."""
+
+class Index:
+    """A position index (a folder ``NAME.qidx`` made by :func:`build_index` or ``qipu index
+    build``) open for questions. ``Index(path)`` raises ``FileNotFoundError`` when it is none.
+
+    A hit (what :meth:`find` and :meth:`search` return a list of) is a dict: ``source``,
+    ``index`` (the game's number in its input, from 0), ``ply`` (0: the game's start),
+    ``next`` (the move played from the position, ``"h2e2"``, or None at the game's end),
+    ``result`` (``"1-0"``, ``"0-1"``, ``"1/2-1/2"``, ``"*"``), ``valid`` (False: the game
+    has an illegal move, its positions stop before it), ``year``, ``red_elo``,
+    ``black_elo`` (None when unknown), and with ``tags=True`` ``tags`` (a dict): the
+    objects ``qipu search --format json`` writes.
+    """
+
+    def __init__(self, path: _Path) -> None: ...
+    @property
+    def path(self) -> "pathlib.Path":
+        """The folder of the index."""
+    @property
+    def games(self) -> int:
+        """The games the index holds."""
+    @property
+    def positions(self) -> int:
+        """The positions the index holds."""
+    @property
+    def mirror(self) -> bool:
+        """Whether a position and its left–right mirror are kept together (``merge_mirrors``)."""
+    def sources(self) -> List[Tuple[str, int]]:
+        """The inputs the index holds, each as ``(name, games)``."""
+    def find(self, fen: str, *, side: Optional[str] = None, mirror: bool = False, tags: bool = False) -> List[Dict[str, Any]]:
+        """Every time a game reaches the position of ``fen`` (``"startpos"``: the standard start):
+        a FEN with its side to move, or only its placement (then ``side``, ``"red"`` or
+        ``"black"``, or either side). With ``mirror``, its left–right mirror too. Raises
+        :class:`qipu.FenError` (a ``ValueError``) for a FEN that does not read."""
+    def search(
+        self,
+        *,
+        pieces: Optional[str] = None,
+        material: Optional[str] = None,
+        side: Optional[str] = None,
+        sequence: Union[str, List[str], None] = None,
+        mirror: bool = False,
+        jobs: Optional[int] = None,
+        tags: bool = False,
+    ) -> List[Dict[str, Any]]:
+        """The first position of each game where every criterion given holds: ``pieces`` (pieces
+        on points: ``"C@e2 n@g7"``, ``?`` for any file or rank, ``P@c3,c4``, ``!`` for none of
+        them), ``material`` (``"RCP* vs RA"``), ``side`` to move, ``sequence`` (moves played
+        from there in a row, in coordinates: ``"h2e2 h9g7"`` or a list); with ``mirror``, their
+        left–right mirror too. As ``qipu search --pieces/--material/--sequence``; every game is
+        replayed, on ``jobs`` threads (every core by default). A pattern that does not read
+        raises ``ValueError``."""
+    def explore(self, fen: str = "startpos", *, mirror: bool = False, notation: str = "iccs") -> Dict[str, Any]:
+        """The moves played from the position of ``fen`` in the index's games: the object
+        ``qipu explore --format json`` writes. ``games``, ``red_wins``, ``draws``,
+        ``black_wins``, ``red_score`` (over the decided games; None when none is),
+        ``mean_year``, ``fen``, ``ended`` (games that end there), and ``moves``, the most played
+        first: each with ``move`` (in ``notation``), ``iccs`` (``"h2e2"``), its own counts and
+        ``best`` (the best-known game with it: ``source``, ``index``, ``ply``, ``red``,
+        ``black``, ``event``, ``date``, ``result``). With ``mirror``, games that reached the
+        position's mirror count too, their moves mirrored back."""

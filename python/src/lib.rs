@@ -10,6 +10,7 @@ mod arrow;
 mod batch;
 mod errors;
 mod game;
+mod index;
 mod inputs;
 mod names;
 mod position;
@@ -32,6 +33,8 @@ fn _qipu(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(batch::convert, m)?)?;
     m.add_function(wrap_pyfunction!(arrow::read_arrow, m)?)?;
     m.add_class::<arrow::ArrowStream>()?;
+    m.add_class::<index::Index>()?;
+    m.add_function(wrap_pyfunction!(index::build_index, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

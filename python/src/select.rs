@@ -32,6 +32,11 @@ impl Chooser {
     pub fn selection(&self) -> Arc<Selection> {
         self.0.selection().clone()
     }
+
+    /// The library's chooser, for a pass that is told every event.
+    pub fn into_inner(self) -> select::Chooser {
+        self.0
+    }
 }
 
 /// The words of an argument given as one text, a comma list in one text,

@@ -57,3 +57,23 @@ def test_two_threads_replay_at_the_same_time(fixture, tmp_path):
         w.join()
     (a_start, a_end), (b_start, b_end) = sorted(spans)
     assert b_start < a_end, f"the calls did not overlap: {spans}"
+
+
+def test_python_runs_while_an_index_builds(fixture, tmp_path):
+    # build_index releases the GIL while it reads and writes.
+    done = threading.Event()
+    ticks = []
+    paths = _paths(fixture, 30, tmp_path)
+
+    def work():
+        qipu.build_index(paths, tmp_path / "copies.qidx", jobs=1)
+        done.set()
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    while not done.is_set():
+        ticks.append(time.perf_counter())
+        time.sleep(0.001)
+    worker.join()
+    assert len(ticks) > 20, f"only {len(ticks)} ticks while building an index: the GIL was held"
+    assert qipu.Index(tmp_path / "copies.qidx").games > 0
