@@ -18,7 +18,7 @@ use arrow_array::ffi_stream::FFI_ArrowArrayStream;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyCapsule, PyDict};
-use qipu::table::{ArrowError, RecordBatch, RecordBatchReader, SchemaRef, Table, TableFollower, Tables};
+use qipu::table::{ArrowError, RecordBatch, RecordBatchReader, SchemaRef, Table, Tables};
 
 use crate::batch::Run;
 use crate::select::Taken;
@@ -54,7 +54,7 @@ pub fn read_arrow(
         let mut tables = Tables::new();
         let rows = table.batch_rows();
         let closed = || std::io::Error::other("the stream was dropped");
-        let make = || selection.checker_keeping_all(TableFollower::new(positions));
+        let make = || selection.checker_keeping_all(table.follower());
         let _ = chooser.pass(&batch, &inputs, make, |meta, taken| {
             match taken {
                 Taken::Game { index, game } => match table {

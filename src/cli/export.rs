@@ -78,7 +78,6 @@ pub fn run(_: &Args, _: &mut impl Write) -> Result<i32, Failure> {
 pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     use super::progress::{Outcome, Tally};
     use qipu::select::PassEvent;
-    use qipu::table::TableFollower;
 
     return_freed_memory();
     let output = args.batch.output.output.as_deref().filter(|p| p.as_os_str() != "-");
@@ -92,7 +91,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
     chooser.plan(&mut inputs, &batch)?;
     let selection = chooser.selection().clone();
     let positions = plan.has_positions();
-    let follower = || selection.checker_keeping_all(TableFollower::new(positions));
+    let follower = || selection.checker_keeping_all(plan.follower());
     chooser.pass(&batch, &inputs, &mut tally, follower, |meta, event, tally| {
         match event {
             PassEvent::Game { index, game, selected } => {
@@ -119,7 +118,12 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
 /// for mapping blocks of their own after such frees, and keeps what it
 /// freed, which took the peak of an export of 1 GB of PGN from about
 /// 135 MB to 200 MB. Fixed thresholds of 128 KB keep it near the memory in
-/// use, for a few per cent more time.
+/// use, for more system time: each large buffer is mapped afresh, its pages
+/// faulted in (1 GB with both tables: 7.0 s of system time, 1.6 s without;
+/// 124 MB at the peak, 186 MB without). Other settings measured on that
+/// export: one or two arenas (150, 157 MB), a trimming threshold of 1 to
+/// 32 MB (127 to 131 MB, and still 5 to 6 s), a mapping threshold of 256 KB
+/// to 8 MB (132 to 176 MB).
 #[cfg(feature = "parquet")]
 fn return_freed_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
@@ -192,6 +196,24 @@ impl Plan {
             Plan::Files(files) => files.iter().map(|(_, p)| p.as_path()).collect(),
             Plan::Partitioned { dir, .. } => vec![dir.as_path()],
             Plan::Stream(_, path) => path.iter().map(PathBuf::as_path).collect(),
+        }
+    }
+
+    /// What each game's replay gathers: only what the tables written need.
+    fn follower(&self) -> qipu::table::TableFollower {
+        use qipu::table::{Table, TableFollower};
+        match (self.tables().contains(&Table::Games), self.has_positions()) {
+            (false, _) => Table::Positions.follower(),
+            (true, positions) => TableFollower::new(positions),
+        }
+    }
+
+    /// The tables written.
+    fn tables(&self) -> Vec<qipu::table::Table> {
+        match self {
+            Plan::Files(files) => files.iter().map(|(t, _)| *t).collect(),
+            Plan::Partitioned { tables, .. } => tables.clone(),
+            Plan::Stream(table, _) => vec![*table],
         }
     }
 

@@ -4,12 +4,13 @@
 use std::sync::{Arc, OnceLock};
 
 use arrow_array::builder::{
-    Date32Builder, Int16Builder, Int32Builder, ListBuilder, MapBuilder, MapFieldNames, StringBuilder,
-    UInt32Builder, UInt64Builder,
+    Date32Builder, Int16Builder, Int32Builder, MapBuilder, MapFieldNames, StringBuilder, UInt32Builder,
+    UInt64Builder,
 };
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 
+use super::column::TextLists;
 use super::follow::MainLine;
 use crate::Setup;
 use crate::batch::{Checked, ErrorReport, Meta, Status};
@@ -177,7 +178,9 @@ pub struct GamesTable {
     ecco: StringBuilder,
     line_key: UInt64Builder,
     start_fen: StringBuilder,
-    moves: ListBuilder<StringBuilder>,
+    /// The moves, a list a game: about 75 items a row, built like the
+    /// columns of positions.
+    moves: TextLists,
     /// The text tags' columns, in the order of [`TYPED_TAGS`] less the
     /// others.
     texts: Vec<StringBuilder>,
@@ -229,7 +232,7 @@ impl GamesTable {
             ecco: StringBuilder::new(),
             line_key: UInt64Builder::new(),
             start_fen: StringBuilder::new(),
-            moves: ListBuilder::new(StringBuilder::new()).with_field(move_item()),
+            moves: TextLists::default(),
             texts: (0..TEXTS).map(|_| StringBuilder::new()).collect(),
             date: Date32Builder::new(),
             year: Int16Builder::new(),
@@ -283,10 +286,11 @@ impl GamesTable {
         self.line_key.append_option(line.key.map(|k| k.line));
         let setup = replayed.resolution.setup.as_ref();
         self.start_fen.append_option(setup.filter(|s| **s != Setup::start()).map(Setup::to_fen));
+        let items = self.moves.items();
         for &m in &line.moves {
-            super::append_move(self.moves.values(), m);
+            items.push_ascii(&m.iccs_bytes());
         }
-        self.moves.append(true);
+        self.moves.end_list();
         self.push_tags(&game.tags);
         self.rows += 1;
     }
@@ -313,7 +317,7 @@ impl GamesTable {
         self.ecco.append_null();
         self.line_key.append_null();
         self.start_fen.append_null();
-        self.moves.append(true);
+        self.moves.end_list();
         self.push_tags(&[]);
         self.rows += 1;
     }
@@ -406,7 +410,7 @@ impl GamesTable {
             Arc::new(self.ecco.finish()),
             Arc::new(self.line_key.finish()),
             Arc::new(self.start_fen.finish()),
-            Arc::new(self.moves.finish()),
+            Arc::new(self.moves.finish(move_item())),
         ];
         let mut texts = self.texts.iter_mut();
         for (tag, typed) in &TYPED_TAGS {

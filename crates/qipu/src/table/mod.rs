@@ -79,6 +79,7 @@
 //! assert_eq!(rows, 1391); // as many as `qipu validate fixtures/pgn` counts
 //! ```
 
+mod column;
 mod follow;
 mod games;
 pub mod hive;
@@ -124,6 +125,16 @@ impl Table {
         match self {
             Table::Games => "games",
             Table::Positions => "positions",
+        }
+    }
+
+    /// The follower that gathers what this table alone needs of each
+    /// game: for games its moves, key and ECCO code, for positions its
+    /// moves and FENs.
+    pub fn follower(self) -> TableFollower {
+        match self {
+            Table::Games => TableFollower::new(false),
+            Table::Positions => TableFollower::new(true).without_games(),
         }
     }
 
@@ -193,9 +204,8 @@ pub struct Batches {
 impl Batches {
     /// The table `table` of the games of `inputs`, read by `batch`.
     pub fn new(batch: Batch, inputs: Vec<Input>, table: Table) -> Batches {
-        let positions = table == Table::Positions;
         Batches {
-            games: Games::new(batch, inputs, move || checker(positions)),
+            games: Games::new(batch, inputs, move || Checker::following(table.follower()).keep_all_tags()),
             table,
             rows: table.batch_rows(),
             tables: Tables::new(),
@@ -256,9 +266,3 @@ impl RecordBatchReader for Batches {
 
 #[cfg(test)]
 mod tests;
-
-/// A move's cell, lower-case ICCS (`h2e2`): one for every ply, so made
-/// without a formatter.
-pub(crate) fn append_move(column: &mut arrow_array::builder::StringBuilder, m: crate::Move) {
-    column.append_value(std::str::from_utf8(&m.iccs_bytes()).unwrap_or_default());
-}

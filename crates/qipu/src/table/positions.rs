@@ -4,10 +4,10 @@
 
 use std::sync::{Arc, OnceLock};
 
-use arrow_array::builder::{Int32Builder, StringBuilder, UInt32Builder};
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 
+use super::column::{Counts, Ints, Texts};
 use super::follow::{Fens, MainLine};
 use crate::analysis::trail::{side_name, start_step};
 use crate::batch::{Checked, Meta, Status};
@@ -54,41 +54,27 @@ pub fn positions_schema() -> SchemaRef {
 /// let batch = table.finish();
 /// assert_eq!(batch.num_rows(), 3);
 /// ```
-#[derive(Debug)]
+///
+/// A game's rows are appended column by column, many at a time, each
+/// column kept at the size of the batch before.
+#[derive(Debug, Default)]
 pub struct PositionsTable {
-    source: StringBuilder,
-    index: UInt32Builder,
-    ply: UInt32Builder,
-    fen: StringBuilder,
-    mv: StringBuilder,
-    side: StringBuilder,
-    result: StringBuilder,
-    eval: Int32Builder,
-    mate: Int32Builder,
+    source: Texts,
+    index: Counts,
+    ply: Counts,
+    fen: Texts,
+    mv: Texts,
+    side: Texts,
+    result: Texts,
+    eval: Ints,
+    mate: Ints,
     rows: usize,
-}
-
-impl Default for PositionsTable {
-    fn default() -> PositionsTable {
-        PositionsTable::new()
-    }
 }
 
 impl PositionsTable {
     /// An empty table.
     pub fn new() -> PositionsTable {
-        PositionsTable {
-            source: StringBuilder::new(),
-            index: UInt32Builder::new(),
-            ply: UInt32Builder::new(),
-            fen: StringBuilder::new(),
-            mv: StringBuilder::new(),
-            side: StringBuilder::new(),
-            result: StringBuilder::new(),
-            eval: Int32Builder::new(),
-            mate: Int32Builder::new(),
-            rows: 0,
-        }
+        PositionsTable::default()
     }
 
     /// The rows pushed since the last [`finish`](Self::finish).
@@ -120,30 +106,48 @@ impl PositionsTable {
         start_step(setup, false, &mut start);
         let empty = Fens::default();
         let after = line.positions.as_ref().unwrap_or(&empty);
-        let positions = std::iter::once((start.fen(0), start.turn(0), None))
-            .chain((0..after.len()).map(|k| (after.fen(k), after.turn(k), after.evaluation(k))));
-        for (ply, (fen, turn, eval)) in positions.enumerate() {
-            self.source.append_value(&meta.json_source);
-            self.index.append_value(u32::try_from(index).unwrap_or(u32::MAX));
-            self.ply.append_value(u32::try_from(ply).unwrap_or(u32::MAX));
-            self.fen.append_value(fen);
+        let n = 1 + after.len();
+        self.source.push_n(&meta.json_source, n);
+        let index = u32::try_from(index).unwrap_or(u32::MAX);
+        self.index.0.resize(self.index.0.len() + n, index);
+        self.ply.0.extend((0..n).map(|ply| u32::try_from(ply).unwrap_or(u32::MAX)));
+        self.fen.push_all(&start.text, &start.ends);
+        self.fen.push_all(&after.text, &after.ends);
+        for ply in 0..n {
             match line.moves.get(ply) {
-                Some(&m) => super::append_move(&mut self.mv, m),
-                None => self.mv.append_null(),
+                Some(&m) => self.mv.push_ascii(&m.iccs_bytes()),
+                None => self.mv.push_null(),
             }
-            self.side.append_value(side_name(turn));
-            self.result.append_value(result);
-            let score = eval.map(|e| e.score);
-            self.eval.append_option(match score {
-                Some(Score::Centipawns(c)) => Some(c),
-                _ => None,
-            });
-            self.mate.append_option(match score {
-                Some(Score::Mate(n)) => Some(n),
-                _ => None,
-            });
-            self.rows += 1;
         }
+        self.side.push(side_name(start.turn(0)));
+        for &turn in &after.turns {
+            self.side.push(side_name(turn));
+        }
+        self.result.push_n(result, n);
+        self.push_evaluations(after);
+        self.rows += n;
+    }
+
+    /// The `eval` and `mate` of a game's positions: none at the start, then
+    /// those the comments give (few positions have one).
+    fn push_evaluations(&mut self, after: &Fens) {
+        let mut next = 0;
+        for &(at, eval) in &after.evals {
+            // Ply `at + 1`: the start is ply 0.
+            let nulls = at + 1 - next;
+            self.eval.push_nulls(nulls);
+            self.mate.push_nulls(nulls);
+            let (eval, mate) = match eval.score {
+                Score::Centipawns(c) => (Some(c), None),
+                Score::Mate(n) => (None, Some(n)),
+            };
+            self.eval.push(eval);
+            self.mate.push(mate);
+            next = at + 2;
+        }
+        let nulls = 1 + after.len() - next;
+        self.eval.push_nulls(nulls);
+        self.mate.push_nulls(nulls);
     }
 
     /// The rows pushed so far as a record batch of [`positions_schema`];

@@ -264,10 +264,19 @@ impl Follow for OpeningReader {
     }
 
     fn end(&mut self) -> Option<OpeningName> {
+        let ecco = self.end_ecco()?;
+        Some(OpeningName { ecco, terms: terms::opening_terms(&self.keys) })
+    }
+}
+
+impl OpeningReader {
+    /// What [`end`](Follow::end) gives, its ECCO code alone: without the
+    /// terms of the opening, for who needs only the code (the table of
+    /// games).
+    pub fn end_ecco(&mut self) -> Option<Ecco> {
         let standard = std::mem::take(&mut self.standard);
         self.done = true;
-        standard
-            .then(|| OpeningName { ecco: classify_keys(&self.keys), terms: terms::opening_terms(&self.keys) })
+        standard.then(|| classify_keys(&self.keys))
     }
 }
 
