@@ -201,6 +201,8 @@
   document.addEventListener("keydown", function (e) {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
     if (e.target && e.target.tagName === "INPUT") return;
+    // Enter on a button or a link of the breadcrumb is theirs.
+    if (e.key === "Enter" && e.target && (e.target.tagName === "BUTTON" || e.target.tagName === "A")) return;
     var count = rows.querySelectorAll("tr").length;
     if (e.key === "ArrowLeft") back(trail.length - 2);
     else if (e.key === "Home") back(0);
