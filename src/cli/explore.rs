@@ -2,13 +2,13 @@
 //! in the games of an index, with how often, the results, Red's score,
 //! the mean year and the best-known game of each.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
 use qipu::Position;
 use qipu::index::{Explored, Index, Tally};
 
-use super::Failure;
+use super::{Failure, explore_html};
 
 /// How `explore` writes what it finds.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -17,6 +17,9 @@ pub enum ExploreFormat {
     Text,
     /// One JSON object: the position, its games and results, and each move's.
     Json,
+    /// One self-contained HTML page: the position on a board and the tree of moves played from
+    /// it, to click through (needs -o FILE or standard output redirected).
+    Html,
 }
 
 /// Arguments of `qipu explore`.
@@ -39,8 +42,21 @@ pub struct Args {
     /// How to write what is found.
     #[arg(long, value_enum, default_value_t = ExploreFormat::Text)]
     pub format: ExploreFormat,
+    /// --format html: moves are listed down to this many plies after the position.
+    #[arg(long, value_name = "N", default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub depth: u32,
+    /// --format html: a move leads to a position of the page only when played in at least N
+    /// games (fewer: its figures are shown, not the moves after it).
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    pub min_games: u64,
+    /// --format html: at most N positions in the page (each about 0.2 to 0.4 KB a move it
+    /// lists), the most played moves expanded first.
+    #[arg(long, value_name = "N", default_value_t = 500, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_nodes: u32,
     #[command(flatten)]
     pub notation: super::args::NotationArgs,
+    #[command(flatten)]
+    pub output: super::output::OutputArgs,
 }
 
 fn failed(path: &std::path::Path, e: std::io::Error) -> Failure {
@@ -66,10 +82,29 @@ fn year(tally: &Tally) -> String {
     tally.mean_year().map_or_else(|| "-".to_string(), |y| format!("{y:.0}"))
 }
 
+/// The files of the index: inputs, never written over.
+fn index_files(dir: &std::path::Path) -> Vec<qipu::batch::Input> {
+    let mut files = vec![qipu::batch::Input::File { path: dir.to_path_buf(), found: false, len: None }];
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for entry in entries.flatten() {
+            files.push(qipu::batch::Input::File { path: entry.path(), found: true, len: None });
+        }
+    }
+    files
+}
+
 /// Runs `qipu explore`.
-pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
+pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
+    let wanted = args.output.output.as_deref().filter(|p| p.as_os_str() != "-");
+    if args.format == ExploreFormat::Html && wanted.is_none() && std::io::stdout().is_terminal() {
+        return Err(Failure::usage(
+            "--format html writes a page: give -o FILE, or redirect standard output (> explore.html)",
+        ));
+    }
     let index = Index::open(&args.index).map_err(|e| failed(&args.index, e))?;
     let pos = position(args)?;
+    let mut sink = args.output.open(&index_files(&args.index), stdout)?;
+    let out = &mut sink;
     let explored = index.explore(pos.board(), pos.turn(), args.mirror).map_err(|e| failed(&args.index, e))?;
     let notation = args.notation.notation();
     let name = |m: qipu::Move| notation.write(&pos, m).unwrap_or_else(|_| m.to_string());
@@ -79,7 +114,22 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
             let value = json(&index, &pos, &explored, name).map_err(|e| failed(&args.index, e))?;
             writeln!(out, "{value}")?;
         }
+        ExploreFormat::Html => {
+            let limits = explore_html::Limits {
+                depth: args.depth as usize,
+                min_games: args.min_games,
+                max_nodes: args.max_nodes as usize,
+            };
+            let notation_name = format!("{:?}", args.notation.notation).to_lowercase();
+            let index_name = args.index.to_string_lossy();
+            let data =
+                explore_html::data(&index, &index_name, &pos, args.mirror, notation, &notation_name, &limits)
+                    .map_err(|e| failed(&args.index, e))?;
+            let title = format!("qipu explore {index_name}");
+            out.write_all(explore_html::page(&data, &title).as_bytes())?;
+        }
     }
+    sink.commit()?;
     Ok(0)
 }
 

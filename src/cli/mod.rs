@@ -19,6 +19,7 @@ mod convert;
 mod duplicates;
 mod duplicates_tags;
 mod explore;
+mod explore_html;
 mod export;
 mod fen;
 mod index;
@@ -270,8 +271,22 @@ pub enum Command {
     /// counts each time it reaches the position. Moves are written in Chinese unless --notation
     /// says otherwise; --format json gives every figure and the best game's players, event and
     /// date.
+    ///
+    /// --format html writes one self-contained page (inline CSS, SVG and script; nothing
+    /// fetched), into -o FILE or a redirected standard output, never onto a terminal: the
+    /// position on a board, its moves in a table, and the positions after them, to click
+    /// through (a move in the table, or ↑ ↓ and → or Enter; ← or the back button goes back; the
+    /// moves played from the position asked are a breadcrumb). The page holds the explorer's
+    /// answer for the position and, as a tree, for the positions after its moves, down to
+    /// --depth plies (default 6), the most played moves expanded first: a move played in fewer
+    /// than --min-games games (default 2) is not expanded, and the page holds at most
+    /// --max-nodes positions (default 500; a position takes about 0.2 to 0.4 KB a move listed:
+    /// a page of a few MB at most, however many games the index holds). A move not expanded shows its figures and the command line
+    /// that explores from it. Each node holds the FEN, the games, results, Red's score, mean year
+    /// and games that end there; each move its figures and best-known game (source, game number,
+    /// players, event, date, result).
     #[command(
-        after_help = "Examples:\n  qipu explore games.qidx\n  qipu explore games.qidx --moves '炮二平五 马8进7'\n  qipu explore games.qidx 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b' --format json\n  qipu explore games.qidx --mirror --notation wxf"
+        after_help = "Examples:\n  qipu explore games.qidx\n  qipu explore games.qidx --moves '炮二平五 马8进7'\n  qipu explore games.qidx 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b' --format json\n  qipu explore games.qidx --mirror --notation wxf\n  qipu explore games.qidx --format html -o explore.html\n  qipu explore games.qidx --moves '炮二平五' --format html --depth 10 --min-games 5 -o central-cannon.html"
     )]
     Explore(explore::Args),
     /// Annotate games with an engine: every main-line position searched by UCI or UCCI

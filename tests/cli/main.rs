@@ -12,6 +12,7 @@ mod cli_convert_lines;
 mod cli_damaged;
 mod cli_duplicates;
 mod cli_evals;
+mod cli_explore_html;
 #[cfg(feature = "parquet")]
 mod cli_export;
 mod cli_face;

@@ -34,13 +34,19 @@ pub(super) fn push_json_str(out: &mut String, s: &str) {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
-            '<' | '>' | '&' | '\u{2028}' | '\u{2029}' | '\0'..='\u{1f}' | '\u{7f}' => {
+            c if escaped_in_script(c) => {
                 let _ = write!(out, "\\u{:04x}", c as u32);
             }
             c => out.push(c),
         }
     }
     out.push('"');
+}
+
+/// The characters a JSON string inside a `<script>` element holds as `\u`
+/// escapes: `<`, `>`, `&`, U+2028, U+2029 and the control characters.
+pub(super) fn escaped_in_script(c: char) -> bool {
+    matches!(c, '<' | '>' | '&' | '\u{2028}' | '\u{2029}' | '\0'..='\u{1f}' | '\u{7f}')
 }
 
 /// Writes `"key":` and the string, or nothing when there is none.

@@ -36,6 +36,33 @@ use crate::formats::markup::escape;
 use crate::notation::Notation;
 use crate::record::Record;
 
+/// A JSON text made safe to stand inside an HTML `<script>` element, as
+/// the viewer page's data is written: `<`, `>`, `&` (so no `</script>` or
+/// `<!--` ever appears), U+2028 and U+2029 written as `\u` escapes. These
+/// characters can only stand inside the text's strings, where the escape
+/// means the same character: the value read back is the same.
+///
+/// ```
+/// use qipu::formats::html::script_json;
+/// let json = "{\"red\":\"</script><script>alert(1)</script> & \u{2028}\"}";
+/// assert_eq!(script_json(json), r#"{"red":"\u003c/script\u003e\u003cscript\u003ealert(1)\u003c/script\u003e \u0026 \u2028"}"#);
+/// ```
+pub fn script_json(json: &str) -> String {
+    let mut out = String::with_capacity(json.len() + json.len() / 16);
+    for c in json.chars() {
+        // C0 control characters stand in a JSON text only as white space
+        // between its tokens (inside a string they are escaped already):
+        // they are left as they are.
+        if data::escaped_in_script(c) && c > '\u{1f}' {
+            use std::fmt::Write;
+            let _ = write!(out, "\\u{:04x}", c as u32);
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// One game's part of a viewer page.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game {
