@@ -8,6 +8,7 @@ mod corpus_ccbridge;
 mod corpus_ccbridge_write;
 mod corpus_duplicates;
 mod corpus_ecco;
+mod corpus_index;
 mod corpus_moves;
 mod corpus_mxq;
 mod corpus_sg;
