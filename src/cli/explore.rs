@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use qipu::Position;
 use qipu::index::{Explored, Index, Tally};
 
+use super::index::failed;
 use super::{Failure, explore_html};
 
 /// How `explore` writes what it finds.
@@ -57,10 +58,6 @@ pub struct Args {
     pub notation: super::args::NotationArgs,
     #[command(flatten)]
     pub output: super::output::OutputArgs,
-}
-
-fn failed(path: &std::path::Path, e: std::io::Error) -> Failure {
-    Failure::usage(format!("{}: {e}", path.display()))
 }
 
 /// The position the arguments name.

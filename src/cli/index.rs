@@ -68,7 +68,8 @@ pub fn run(command: &IndexCommand, stdout: &mut impl Write) -> Result<i32, Failu
     }
 }
 
-fn failed(path: &std::path::Path, e: std::io::Error) -> Failure {
+/// An error of the index `path` (also `search`'s and `explore`'s).
+pub(super) fn failed(path: &std::path::Path, e: std::io::Error) -> Failure {
     Failure::usage(format!("{}: {e}", path.display()))
 }
 

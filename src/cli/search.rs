@@ -11,6 +11,7 @@ use qipu::select::MaterialPattern;
 use qipu::{Color, Move, Position};
 
 use super::Failure;
+use super::index::failed;
 use super::select::ResultArg;
 
 /// How `search` writes what it finds.
@@ -80,10 +81,6 @@ pub struct Args {
     /// Threads replaying games for --pieces, --material and --sequence (default: every core).
     #[arg(short, long)]
     pub jobs: Option<usize>,
-}
-
-fn failed(path: &std::path::Path, e: std::io::Error) -> Failure {
-    Failure::usage(format!("{}: {e}", path.display()))
 }
 
 /// The position after `text`'s moves from the standard start.

@@ -350,10 +350,7 @@ mod tests {
     fn mirror_key_is_the_key_of_the_mirrored_board() {
         let pos =
             Position::from_fen("rnbakabr1/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w").unwrap();
-        let mut mirrored = Board::empty();
-        for (sq, piece) in pos.board().pieces() {
-            mirrored.put(sq.flip_horizontal(), piece);
-        }
+        let mirrored = pos.board().mirrored();
         assert_eq!(mirror_key(pos.board(), pos.turn()), key(&mirrored, pos.turn()));
         assert_ne!(key(pos.board(), pos.turn()), key(&mirrored, pos.turn()));
         assert_ne!(key(pos.board(), Color::Red), key(pos.board(), Color::Black));

@@ -174,10 +174,7 @@ impl Index {
     pub fn find(&self, board: &Board, turn: Option<Color>, mirror: bool) -> io::Result<Vec<Hit>> {
         let mut boards = vec![board.clone()];
         if mirror || self.manifest.mirror {
-            let mut mirrored = Board::empty();
-            for (square, piece) in board.pieces() {
-                mirrored.put(square.flip_horizontal(), piece);
-            }
+            let mirrored = board.mirrored();
             if &mirrored != board {
                 boards.push(mirrored);
             }

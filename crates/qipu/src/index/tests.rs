@@ -47,11 +47,7 @@ fn random_game(rng: &mut Rng, start: &Position) -> Vec<Move> {
 }
 
 fn mirror_board(board: &Board) -> Board {
-    let mut mirrored = Board::empty();
-    for (square, piece) in board.pieces() {
-        mirrored.put(square.flip_horizontal(), piece);
-    }
-    mirrored
+    board.mirrored()
 }
 
 /// The games: (start FEN or none, moves), as PGN.

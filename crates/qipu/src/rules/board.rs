@@ -207,6 +207,15 @@ impl Board {
         self.occupied[piece.color.index()] & self.by_role[piece.role.index()]
     }
 
+    /// The same placement seen in a mirror: files a…i become i…a.
+    pub fn mirrored(&self) -> Board {
+        let mut mirrored = Board::empty();
+        for (square, piece) in self.pieces() {
+            mirrored.put(square.flip_horizontal(), piece);
+        }
+        mirrored
+    }
+
     /// How many pieces `color` has.
     pub fn count(&self, color: Color) -> usize {
         self.occupied[color.index()].count_ones() as usize

@@ -90,10 +90,7 @@ impl Target {
     fn of(board: Board, turn: Option<Color>, mirror: bool) -> Target {
         let mut boards = vec![board];
         if mirror {
-            let mut mirrored = Board::empty();
-            for (square, piece) in boards[0].pieces() {
-                mirrored.put(square.flip_horizontal(), piece);
-            }
+            let mirrored = boards[0].mirrored();
             if mirrored != boards[0] {
                 boards.push(mirrored);
             }
