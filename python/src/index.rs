@@ -12,7 +12,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 use qipu::batch::Input;
 use qipu::index::{BuildSummary, Builder, GameInfo, Hit, IndexFollower, Pieces, Plan, Scan, Tally};
-use qipu::select::{MaterialPattern, PassEvent};
+use qipu::select::{Imbalance, MaterialPattern, PassEvent};
 use qipu::{Color, Move};
 
 use crate::batch::Run;
@@ -287,16 +287,18 @@ impl Index {
 
     /// The first position of each game where every criterion holds:
     /// `pieces` (pieces on points, `"C@e2 n@g7"`), `material` (`"RCP* vs
-    /// RA"`), `side` to move, `sequence` (moves played from there in a row,
+    /// RA"`), `imbalance` (what one side has more, kind by kind: `"R vs
+    /// HC"`), `side` to move, `sequence` (moves played from there in a row,
     /// `"h2e2 h9g7"`); with `mirror`, their left–right mirror too. Every
     /// game is replayed, on `jobs` threads.
-    #[pyo3(signature = (*, pieces = None, material = None, side = None, sequence = None, mirror = false, jobs = None, tags = false))]
+    #[pyo3(signature = (*, pieces = None, material = None, imbalance = None, side = None, sequence = None, mirror = false, jobs = None, tags = false))]
     #[allow(clippy::too_many_arguments)]
     fn search<'py>(
         &self,
         py: Python<'py>,
         pieces: Option<&str>,
         material: Option<&str>,
+        imbalance: Option<&str>,
         side: Option<&str>,
         sequence: Option<&Bound<'py, PyAny>>,
         mirror: bool,
@@ -312,11 +314,19 @@ impl Index {
                     .map_err(|e| PyValueError::new_err(format!("material={m:?}: {e}")))
             })
             .transpose()?;
+        let imbalance = imbalance
+            .map(|m| {
+                m.parse::<Imbalance>().map_err(|e| PyValueError::new_err(format!("imbalance={m:?}: {e}")))
+            })
+            .transpose()?;
         let sequence = sequence.map(sequence_of).transpose()?.unwrap_or_default();
-        if pieces.is_none() && material.is_none() && sequence.is_empty() {
-            return Err(PyValueError::new_err("search needs a question: pieces, material or sequence"));
+        if pieces.is_none() && material.is_none() && imbalance.is_none() && sequence.is_empty() {
+            return Err(PyValueError::new_err(
+                "search needs a question: pieces, material, imbalance or sequence",
+            ));
         }
-        let scan = Scan { pieces, material, turn: side.map(side_of).transpose()?, sequence, mirror };
+        let turn = side.map(side_of).transpose()?;
+        let scan = Scan { pieces, material, imbalance, turn, sequence, mirror };
         let jobs = crate::names::jobs(jobs)?;
         let index = &self.inner;
         let found = py.detach(|| {

@@ -115,6 +115,7 @@ def test_search_agrees_with_the_command(cli, built, index):
         ({"pieces": "R@e? k@e9", "mirror": True}, ["--pieces", "R@e? k@e9", "--mirror"]),
         ({"material": "RCP* vs RA*", "side": "black"}, ["--material", "RCP* vs RA*", "--side", "black"]),
         ({"sequence": ["h2e2", "H9-G7"], "side": "red"}, ["--sequence", "h2e2 h9g7", "--side", "red"]),
+        ({"imbalance": "N vs C"}, ["--imbalance", "N vs C"]),
     ]:
         got = index.search(**kwargs, jobs=2, tags=True)
         expected = json_lines(cli("search", str(out), *flags, "--format", "json"))
@@ -144,6 +145,8 @@ def test_errors_raise_with_the_reason(built, index, tmp_path):
         index.search(pieces="X@z9")
     with pytest.raises(ValueError, match="material="):
         index.search(material="Q vs K")
+    with pytest.raises(ValueError, match="imbalance="):
+        index.search(imbalance="RR vs RH")
     with pytest.raises(ValueError, match="sequence"):
         index.search(sequence="h2e2 炮二平五")
     with pytest.raises(ValueError, match="needs a question"):

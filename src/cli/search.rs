@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use qipu::index::{Hit, Index, Pieces, Scan};
 use qipu::record::GameResult;
-use qipu::select::MaterialPattern;
+use qipu::select::{Imbalance, MaterialPattern};
 use qipu::{Color, Move, Position};
 
 use super::Failure;
@@ -42,23 +42,28 @@ pub struct Args {
     pub index: PathBuf,
     /// Games that reach this position: a FEN (with its side to move, or without: either side);
     /// every time they reach it. Looked up by key.
-    #[arg(long, value_name = "FEN", conflicts_with_all = ["moves", "pieces", "material", "sequence"])]
+    #[arg(long, value_name = "FEN", conflicts_with_all = ["moves", "pieces", "material", "imbalance", "sequence"])]
     pub fen: Option<String>,
     /// Games that reach the position after these moves from the standard start (any notation,
     /// apart by spaces), by any order of moves.
-    #[arg(long, value_name = "MOVES", conflicts_with_all = ["pieces", "material", "sequence"])]
+    #[arg(long, value_name = "MOVES", conflicts_with_all = ["pieces", "material", "imbalance", "sequence"])]
     pub moves: Option<String>,
     /// Games that reach a sub-position: pieces on points, `R@e4 c@e7 k@e9` (FEN letters, upper
     /// case Red; `?` leaves the file or rank open: `C@e?`; points apart by commas: `P@c3,c4`;
     /// `!` first: the piece on none of them). The first position of each game where it holds.
     #[arg(long, value_name = "PIECES")]
     pub pieces: Option<Pieces>,
-    /// With --pieces, --material or --sequence: the side to move there.
+    /// With --pieces, --material, --imbalance or --sequence: the side to move there.
     #[arg(long, value_enum)]
     pub side: Option<SideArg>,
     /// Games that reach this material (as the selection flag: `RCP* vs RA`).
     #[arg(long, value_name = "SIGNATURE")]
     pub material: Option<MaterialPattern>,
+    /// Games that reach this imbalance: what Red has more than Black, then what Black has more
+    /// than Red, kind by kind, whatever else both have (`R vs HC`: a rook for a horse and a
+    /// cannon; `P vs -`: Red a pawn up).
+    #[arg(long, value_name = "SIGNATURE")]
+    pub imbalance: Option<Imbalance>,
     /// Games whose main line plays these moves one after another (ICCS, `h2e2 h9g7`), from a
     /// position where the other criteria hold.
     #[arg(long, value_name = "MOVES")]
@@ -78,7 +83,7 @@ pub struct Args {
     /// How to write what is found.
     #[arg(long, value_enum, default_value_t = SearchFormat::Text)]
     pub format: SearchFormat,
-    /// Threads replaying games for --pieces, --material and --sequence (default: every core).
+    /// Threads replaying games for --pieces, --material, --imbalance and --sequence (default: every core).
     #[arg(short, long)]
     pub jobs: Option<usize>,
 }
@@ -128,14 +133,19 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
         let pos = after_moves(moves)?;
         index.find(pos.board(), Some(pos.turn()), args.mirror).map_err(|e| failed(&args.index, e))?
     } else {
-        if args.pieces.is_none() && args.material.is_none() && args.sequence.is_none() {
+        if args.pieces.is_none()
+            && args.material.is_none()
+            && args.imbalance.is_none()
+            && args.sequence.is_none()
+        {
             return Err(Failure::usage(
-                "search needs a question: --fen, --moves, --pieces, --material or --sequence",
+                "search needs a question: --fen, --moves, --pieces, --material, --imbalance or --sequence",
             ));
         }
         let scan = Scan {
             pieces: args.pieces.clone(),
             material: args.material,
+            imbalance: args.imbalance,
             turn: side,
             sequence: args.sequence.as_deref().map(sequence).transpose()?.unwrap_or_default(),
             mirror: args.mirror,

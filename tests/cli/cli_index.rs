@@ -279,3 +279,48 @@ fn explore_counts_what_search_finds() {
     assert!(text.starts_with(&format!("{start} game(s): ")), "{text}");
     assert!(text.lines().nth(2).unwrap().starts_with("炮二平五"), "{text}");
 }
+
+#[test]
+fn search_by_imbalance_finds_what_the_board_shows() {
+    let dir = tempdir("imbalance");
+    let generated = generated(&dir);
+    let index = dir.join("games.qidx");
+    let out = qipu().args(["index", "build"]).arg(&generated).arg("-o").arg(&index).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = qipu()
+        .arg("search")
+        .arg(&index)
+        .args(["--imbalance", "N vs C", "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.lines().count() > 0, "{}", stderr(&out));
+    let games = std::fs::read_to_string(&generated).unwrap();
+    let games: Vec<&str> = games.split("\n\n[").collect();
+    for line in text.lines() {
+        let value: serde_json::Value = serde_json::from_str(line).unwrap();
+        // Replay the game to the hit's ply: Red has a horse more, Black a cannon, all else even.
+        let record = games[value["index"].as_u64().unwrap() as usize];
+        let moves: Vec<qipu::Move> = record
+            .lines()
+            .filter(|l| !l.starts_with('[') && !l.is_empty())
+            .flat_map(|l| l.split_whitespace())
+            .filter_map(|w| w.parse().ok())
+            .collect();
+        let fen = record.lines().find_map(|l| l.strip_prefix("[FEN \"")).map(|f| f.trim_end_matches("\"]"));
+        let mut pos = fen.map_or_else(qipu::Position::start, |f| qipu::Position::from_fen(f).unwrap());
+        for &m in &moves[..value["ply"].as_u64().unwrap() as usize] {
+            let _ = pos.play_unchecked(m);
+        }
+        let count = |c: char| pos.fen().split(' ').next().unwrap().chars().filter(|&x| x == c).count() as i32;
+        assert_eq!(count('N') - count('n'), 1, "{line}");
+        assert_eq!(count('c') - count('C'), 1, "{line}");
+        for (r, b) in [('R', 'r'), ('A', 'a'), ('B', 'b'), ('P', 'p')] {
+            assert_eq!(count(r), count(b), "{line}");
+        }
+    }
+    let out = qipu().arg("search").arg(&index).args(["--imbalance", "RR vs RH"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("one side only"), "{}", stderr(&out));
+}

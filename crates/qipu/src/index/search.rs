@@ -12,7 +12,7 @@ use super::manifest::Manifest;
 use super::pattern::Pieces;
 use super::segment::{GameRecord, Segment, unpack};
 use crate::record::GameResult;
-use crate::select::{Material, MaterialPattern};
+use crate::select::{Imbalance, Material, MaterialPattern};
 use crate::{Board, Color, Move, Position};
 
 /// An index open for questions (see the [module docs](super)).
@@ -66,6 +66,8 @@ pub struct Scan {
     pub pieces: Option<Pieces>,
     /// The material on the board.
     pub material: Option<MaterialPattern>,
+    /// What one side has more than the other, kind by kind ([`Imbalance`]).
+    pub imbalance: Option<Imbalance>,
     /// The side to move.
     pub turn: Option<Color>,
     /// Moves played from the position, in order (a run of the main line).
@@ -297,12 +299,16 @@ impl Index {
                 moves.push(unpack(code).ok_or_else(corrupt)?);
             }
             let mut pos = self.start(chunk.segment, &record)?;
-            let mut material = scan.material.map(|_| Material::of(pos.board()));
+            let counted = scan.material.is_some() || scan.imbalance.is_some();
+            let mut material = counted.then(|| Material::of(pos.board()));
             for ply in 0..=plies {
                 let holds = |scan: &Scan, pos: &Position, material: &Option<Material>| {
                     scan.turn.is_none_or(|t| t == pos.turn())
                         && scan.pieces.as_ref().is_none_or(|p| p.matches(pos.board()))
                         && scan.material.is_none_or(|m| material.as_ref().is_some_and(|have| m.matches(have)))
+                        && scan
+                            .imbalance
+                            .is_none_or(|m| material.as_ref().is_some_and(|have| m.matches(have)))
                         && moves[ply..].starts_with(&scan.sequence)
                 };
                 if holds(scan, &pos, &material) || mirrored.is_some_and(|m| holds(m, &pos, &material)) {

@@ -236,6 +236,32 @@ fn scans_agree_with_replaying_every_game() {
         let material = crate::select::Material::of(pos.board());
         assert_eq!(material.0[1][crate::Role::Horse.index()], 1);
     }
+    // An imbalance: the first position of each game where Red is a horse up
+    // for a cannon (or the pattern of the test), against replaying every game.
+    for text in ["H vs C", "R vs HC", "- vs -", "P vs K"] {
+        let imbalance: crate::select::Imbalance = text.parse().unwrap();
+        let expected: Vec<(usize, u32)> = games
+            .iter()
+            .enumerate()
+            .filter_map(|(g, (fen, moves))| {
+                let mut pos = fen.as_deref().map_or_else(Position::start, |f| Position::from_fen(f).unwrap());
+                for ply in 0..=moves.len() {
+                    if imbalance.matches(&crate::select::Material::of(pos.board())) {
+                        return Some((g, ply as u32));
+                    }
+                    if let Some(&m) = moves.get(ply) {
+                        let _ = pos.play_unchecked(m);
+                    }
+                }
+                None
+            })
+            .collect();
+        let scan = Scan { imbalance: Some(imbalance), ..Scan::default() };
+        assert_eq!(hits_of(&index, &index.scan(&scan, 2).unwrap()), expected, "{text}");
+        if text != "R vs HC" {
+            assert!(!expected.is_empty(), "{text}: the games should show it");
+        }
+    }
     let run: Vec<Move> = ["h9g7", "b0c2"].iter().map(|m| m.parse().unwrap()).collect();
     let hits = index.scan(&Scan { sequence: run.clone(), ..Scan::default() }, 2).unwrap();
     let expected = games.iter().filter(|(_, moves)| moves.windows(2).any(|w| w == run.as_slice())).count();

@@ -338,50 +338,109 @@ impl FromStr for MaterialPattern {
     type Err = CriterionError;
 
     fn from_str(text: &str) -> Result<MaterialPattern, CriterionError> {
-        let bad = |why: &str| CriterionError::new("material", text, why.to_string());
-        let lower = text.to_ascii_lowercase();
-        let (red, black) = [" vs ", " v ", "/", "vs", " "]
-            .iter()
-            .find_map(|sep| lower.split_once(sep))
-            .ok_or_else(|| bad("write Red's pieces, `vs`, then Black's, as RRCNP vs RCNNPP"))?;
-        let side = |s: &str| -> Result<SidePattern, CriterionError> {
-            let s = s.trim();
-            let (s, more) = match s.strip_suffix('*') {
-                Some(rest) => (rest, true),
-                None => (s, false),
-            };
-            let mut counts = [0u8; 7];
-            let mut chars = s.chars().peekable();
-            while let Some(c) = chars.next() {
-                if c == '-' && s.len() == 1 {
-                    continue;
-                }
-                let role = Role::from_char(c)
-                    .ok_or_else(|| bad("piece letters are K A B N R C P (E and H also)"))?;
-                let mut count = String::new();
-                while let Some(d) = chars.peek().filter(|d| d.is_ascii_digit()) {
-                    count.push(*d);
-                    chars.next();
-                }
-                let n: u8 = if count.is_empty() {
-                    1
-                } else {
-                    count.parse().map_err(|_| bad("a count is too large"))?
-                };
-                if role != Role::King {
-                    counts[role.index()] = counts[role.index()].saturating_add(n);
-                    if usize::from(counts[role.index()]) > role.max_count() {
-                        return Err(bad(&format!(
-                            "a side has at most {} {}s",
-                            role.max_count(),
-                            role.name()
-                        )));
-                    }
-                }
+        let (red, black) = two_sides("material", text)?;
+        Ok(MaterialPattern([side_pattern("material", text, &red)?, side_pattern("material", text, &black)?]))
+    }
+}
+
+/// Red's and Black's parts of a material text, `RRC vs RHC` (lower case).
+fn two_sides(what: &'static str, text: &str) -> Result<(String, String), CriterionError> {
+    let lower = text.to_ascii_lowercase();
+    let (red, black) =
+        [" vs ", " v ", "/", "vs", " "].iter().find_map(|sep| lower.split_once(sep)).ok_or_else(|| {
+            CriterionError::new(what, text, "write Red's pieces, `vs`, then Black's, as RRCNP vs RCNNPP")
+        })?;
+    Ok((red.to_string(), black.to_string()))
+}
+
+/// One side of a material text: FEN letters, each with an optional count,
+/// and an optional `*` at the end.
+fn side_pattern(what: &'static str, text: &str, side: &str) -> Result<SidePattern, CriterionError> {
+    let bad = |why: &str| CriterionError::new(what, text, why.to_string());
+    let s = side.trim();
+    let (s, more) = match s.strip_suffix('*') {
+        Some(rest) => (rest, true),
+        None => (s, false),
+    };
+    let mut counts = [0u8; 7];
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '-' && s.len() == 1 {
+            continue;
+        }
+        let role = Role::from_char(c).ok_or_else(|| bad("piece letters are K A B N R C P (E and H also)"))?;
+        let mut count = String::new();
+        while let Some(d) = chars.peek().filter(|d| d.is_ascii_digit()) {
+            count.push(*d);
+            chars.next();
+        }
+        let n: u8 =
+            if count.is_empty() { 1 } else { count.parse().map_err(|_| bad("a count is too large"))? };
+        if role != Role::King {
+            counts[role.index()] = counts[role.index()].saturating_add(n);
+            if usize::from(counts[role.index()]) > role.max_count() {
+                return Err(bad(&format!("a side has at most {} {}s", role.max_count(), role.name())));
             }
-            Ok(SidePattern { counts, more })
-        };
-        Ok(MaterialPattern([side(red)?, side(black)?]))
+        }
+    }
+    Ok(SidePattern { counts, more })
+}
+
+/// A material imbalance: what one side has that the other has not, kind by
+/// kind, whatever else both have. `R vs HC` holds where Red has one rook
+/// more than Black, and Black one horse and one cannon more than Red, with
+/// the same number of advisors, elephants and pawns on both sides (as
+/// scoutfish's `imbalance` question). It is written as a
+/// [`MaterialPattern`] (`K` or `-` for a side with nothing more), without
+/// `*`; `P vs -` is a pawn up for Red.
+///
+/// ```
+/// use qipu::select::{Imbalance, Material};
+/// let even: Imbalance = "- vs -".parse().unwrap();
+/// assert!(even.matches(&Material::of(qipu::Position::start().board())));
+/// let pawn_up: Imbalance = "P vs K".parse().unwrap();
+/// let after = qipu::Position::from_fen("rnbakabnr/9/1c5c1/p1p1p1p2/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w").unwrap();
+/// assert!(pawn_up.matches(&Material::of(after.board())));
+/// assert_eq!(pawn_up.to_string(), "P vs K");
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Imbalance([[u8; 7]; 2]);
+
+impl Imbalance {
+    /// Whether `material` shows this imbalance.
+    pub fn matches(&self, material: &Material) -> bool {
+        let [red, black] = &material.0;
+        (1..7).all(|k| {
+            let (more_red, more_black) = (red[k].saturating_sub(black[k]), black[k].saturating_sub(red[k]));
+            more_red == self.0[0][k] && more_black == self.0[1][k]
+        })
+    }
+}
+
+impl FromStr for Imbalance {
+    type Err = CriterionError;
+
+    fn from_str(text: &str) -> Result<Imbalance, CriterionError> {
+        let (red, black) = two_sides("imbalance", text)?;
+        let (red, black) = (side_pattern("imbalance", text, &red)?, side_pattern("imbalance", text, &black)?);
+        if red.more || black.more {
+            return Err(CriterionError::new("imbalance", text, "an imbalance is exact: no `*`"));
+        }
+        if (1..7).any(|k| red.counts[k] > 0 && black.counts[k] > 0) {
+            return Err(CriterionError::new(
+                "imbalance",
+                text,
+                "a kind of piece is more on one side only: write `R vs H`, not `RR vs RH`",
+            ));
+        }
+        Ok(Imbalance([red.counts, black.counts]))
+    }
+}
+
+impl fmt::Display for Imbalance {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sides = self.0.map(|counts| SidePattern { counts, more: false });
+        MaterialPattern(sides).fmt(f)
     }
 }
 
@@ -411,6 +470,24 @@ impl fmt::Display for MaterialPattern {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn imbalances_read_and_refuse() {
+        let i = |s: &str| s.parse::<Imbalance>().map(|i| i.to_string());
+        assert_eq!(i("h vs c").as_deref(), Ok("N vs C"));
+        assert_eq!(i("RP2 / -").as_deref(), Ok("RPP vs K"));
+        assert!(i("RR vs RH").unwrap_err().why.contains("one side only"));
+        assert!(i("R* vs H").unwrap_err().why.contains("no `*`"));
+        assert!(i("R").is_err());
+        // Kind by kind: two rooks and a horse against a rook and a horse.
+        let fen = "rnbakab2/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKAB1R w";
+        let material = Material::of(crate::Position::from_fen(fen).unwrap().board());
+        let holds = |s: &str| s.parse::<Imbalance>().unwrap().matches(&material);
+        assert!(holds("R vs -"));
+        assert!(!holds("RH vs -"));
+        assert!(!holds("H vs -"));
+        assert!(!holds("- vs -"));
+    }
 
     #[test]
     fn dates_in_the_forms_records_write() {

@@ -38,7 +38,8 @@ use std::sync::Arc;
 
 pub use copies::{CopyFinder, Keyed, Known, Numbering, Reading, copies, known};
 pub use criteria::{
-    CountRange, CriterionError, DateRange, EccoSet, GameNumbers, Material, MaterialPattern, PartialDate,
+    CountRange, CriterionError, DateRange, EccoSet, GameNumbers, Imbalance, Material, MaterialPattern,
+    PartialDate,
 };
 pub use options::{Chooser, OptionError, OptionErrorKind, Options};
 pub use order::Selector;
