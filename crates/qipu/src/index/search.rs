@@ -298,28 +298,34 @@ impl Index {
             for &code in game_codes {
                 moves.push(unpack(code).ok_or_else(corrupt)?);
             }
-            let mut pos = self.start(chunk.segment, &record)?;
+            // The board alone is replayed: no check, no key (the moves
+            // replayed when the index was built).
+            let start = self.start(chunk.segment, &record)?;
+            let mut turn = start.turn();
+            let mut board = start.board().clone();
             let counted = scan.material.is_some() || scan.imbalance.is_some();
-            let mut material = counted.then(|| Material::of(pos.board()));
+            let mut material = counted.then(|| Material::of(&board));
             for ply in 0..=plies {
-                let holds = |scan: &Scan, pos: &Position, material: &Option<Material>| {
-                    scan.turn.is_none_or(|t| t == pos.turn())
-                        && scan.pieces.as_ref().is_none_or(|p| p.matches(pos.board()))
+                let holds = |scan: &Scan, board: &Board, material: &Option<Material>| {
+                    scan.turn.is_none_or(|t| t == turn)
+                        && scan.pieces.as_ref().is_none_or(|p| p.matches(board))
                         && scan.material.is_none_or(|m| material.as_ref().is_some_and(|have| m.matches(have)))
                         && scan
                             .imbalance
                             .is_none_or(|m| material.as_ref().is_some_and(|have| m.matches(have)))
                         && moves[ply..].starts_with(&scan.sequence)
                 };
-                if holds(scan, &pos, &material) || mirrored.is_some_and(|m| holds(m, &pos, &material)) {
+                if holds(scan, &board, &material) || mirrored.is_some_and(|m| holds(m, &board, &material)) {
                     hits.push(Hit { segment: chunk.segment, game: g, ply: ply as u32, record });
                     break;
                 }
                 if let Some(&m) = moves.get(ply) {
-                    if let (Some(have), Some(taken)) = (material.as_mut(), pos.board().piece_at(m.to)) {
+                    let piece = board.piece_at(m.from).ok_or_else(corrupt)?;
+                    if let (Some(have), Some(taken)) = (material.as_mut(), board.piece_at(m.to)) {
                         have.take(taken.color, taken.role);
                     }
-                    let _ = pos.play_unchecked(m);
+                    let _ = board.shift(m.from.index(), m.to.index(), piece);
+                    turn = !turn;
                 }
             }
         }
