@@ -7,6 +7,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use qipu::batch::Expanded;
+use qipu::formats::encoding::Encoding;
 use qipu::index::{Hit, Index, Pieces, Scan, unchanged};
 use qipu::record::GameResult;
 use qipu::select::{PassEvent, Within};
@@ -107,6 +108,10 @@ pub struct Args {
     /// (default: every core).
     #[arg(short, long)]
     pub jobs: Option<usize>,
+    /// Read the inputs again (for --to and the selection flags the index cannot answer) in this
+    /// encoding instead of detecting it: the one given to `qipu index build`, if any.
+    #[arg(long)]
+    pub encoding: Option<Encoding>,
     /// How the games are written with --to (as convert's flags).
     #[command(flatten, next_help_heading = "Writing the games (with --to)")]
     pub write: WriteArgs,
@@ -335,14 +340,16 @@ fn gather(index: &Index, hits: &[Hit]) -> Found {
                     }
                     continue;
                 }
-                Ok(false) => "changed since it was indexed".to_string(),
+                Ok(false) => "changed since it was indexed (build the index again)".to_string(),
                 Err(e) => format!("cannot be read: {}", super::output::told(&e)),
             },
-            (_, None) => "gone since it was indexed".to_string(),
+            (_, None) => "not found (gone since it was indexed, or named from another folder: the index \
+                          names each input as `qipu index build` was given it)"
+                .to_string(),
             (None, Some(_)) => "not in the index's manifest".to_string(),
         };
         eprintln!(
-            "{}: {why}: its {} game(s) found are not read (run `qipu index build` again)",
+            "{}: {why}: its {} game(s) found are not read",
             qipu::batch::escaped_name(Path::new(&name)),
             games.len()
         );
@@ -444,7 +451,7 @@ fn read_selected(
     found: &Found,
 ) -> Result<HashSet<(String, usize)>, Failure> {
     let mut inputs = inputs_of(found, &[]).inputs;
-    let batch = super::batch(args.jobs, None)?;
+    let batch = super::batch(args.jobs, args.encoding)?;
     let mut chooser = Chooser::new(select)?.within(Some(found.within.clone()))?;
     chooser.plan(&mut inputs, &batch)?;
     let selection = chooser.selection().clone();
@@ -489,7 +496,7 @@ fn write_games(
     let convert = ConvertArgs {
         to,
         write: args.write.clone(),
-        read: ReadArgs { paths: found.files.clone(), encoding: None, jobs: args.jobs, shard: None },
+        read: ReadArgs { paths: found.files.clone(), encoding: args.encoding, jobs: args.jobs, shard: None },
         select,
         shape: args.shape.clone(),
         only: Some(found.within.clone()),

@@ -175,6 +175,22 @@ fn search_writes_the_games_convert_selects() {
     let (written, wanted) = (games(&red), games(&expected_red));
     assert!(!wanted.is_empty() && wanted.len() < 20, "{}", wanted.len());
     assert_eq!(written, wanted);
+    // A file per game, as convert writes them.
+    let xqf = dir.join("xqf");
+    let out = run(&[
+        "search".as_ref(),
+        index.as_os_str(),
+        "--fen".as_ref(),
+        CANNON_HORSE.as_ref(),
+        "--red".as_ref(),
+        "Xu".as_ref(),
+        "--to".as_ref(),
+        "xqf".as_ref(),
+        "-o".as_ref(),
+        xqf.as_os_str(),
+    ]);
+    let files = crate::common::files(&xqf);
+    assert_eq!(files.len(), wanted.len(), "{}", stderr(&out));
     // Standard output without -o, as convert writes it.
     let out = run(&[
         "search".as_ref(),
@@ -195,7 +211,9 @@ fn selection_flags_count_as_validate_selects() {
     let dir = scratch("search-out-count");
     let inputs = inputs(&dir);
     let index = build(&dir, &inputs);
-    let flags: [&[&str]; 7] = [
+    let flags: [&[&str]; 9] = [
+        &["--games", "1-300", "--skip", "2", "--limit", "30"],
+        &["--red", "Xu", "--limit", "3"],
         &[],
         &["--red", "Xu"],
         &["--date", "1995..2001"],
@@ -204,10 +222,13 @@ fn selection_flags_count_as_validate_selects() {
         &["--event", "Generated", "--ecco", "C"],
         &["--termination", "none", "--plies", "20.."],
     ];
+    let all = validate_selects(&inputs, CANNON_HORSE, &[]);
     let mut some = 0;
     for flags in flags {
         let expected = validate_selects(&inputs, CANNON_HORSE, flags);
         assert_eq!(search_counts(&index, CANNON_HORSE, flags), expected, "{flags:?}");
+        // Each flag leaves some games out.
+        assert!(flags.is_empty() || expected < all, "{flags:?}: {expected} of {all}");
         some += usize::from(expected > 0);
     }
     assert!(some >= 5, "{some}");
@@ -275,7 +296,7 @@ fn an_input_changed_after_indexing_is_told_and_not_read() {
         found.as_os_str(),
         "--force".as_ref(),
     ]);
-    assert!(stderr(&out).contains("generated.pgn: gone since it was indexed"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("generated.pgn: not found (gone since it was indexed"), "{}", stderr(&out));
     assert_eq!(games(&found), games(&expected));
     std::fs::remove_dir_all(&dir).unwrap();
 }
