@@ -1,6 +1,9 @@
 //! `qipu search INDEX`: the games of an index (made by `qipu index
 //! build`) that reach a position, a sub-position, a material balance or a
-//! run of moves.
+//! run of moves; of them, those the selection flags of the other commands
+//! select (answered by the index where it can, else by reading the games
+//! found again from their inputs); as lines, counts, or the games
+//! themselves written as `qipu convert` writes them (`--to`).
 
 use std::collections::HashSet;
 use std::io::Write;
@@ -257,6 +260,12 @@ fn needs_the_games(s: &SelectArgs) -> bool {
         || !s.not_in.is_empty()
 }
 
+/// Whether a selection flag the index answers is given: --result,
+/// --games, --skip or --limit.
+fn by_index(s: &SelectArgs) -> bool {
+    !s.result.is_empty() || s.games.is_some() || s.skip > 0 || s.limit.is_some()
+}
+
 /// The hits of the games the index itself selects, by --result and
 /// --games, then --skip and --limit over the games.
 fn selected_by_index(index: &Index, hits: Vec<Hit>, select: &SelectArgs) -> Vec<Hit> {
@@ -412,8 +421,12 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<i32, Failure> {
         let found = gather(&index, &hits);
         let chosen = read_selected(args, &select, &found)?;
         hits.into_iter().filter(|h| chosen.contains(&game_key(&index, h))).collect()
+    } else if by_index(&select) {
+        let hits = selected_by_index(&index, hits, &select);
+        eprintln!("{} game(s) selected by --result, --games, --skip and --limit", games_of(&hits));
+        hits
     } else {
-        selected_by_index(&index, hits, &select)
+        hits
     };
     if args.count {
         writeln!(out, "{} game(s), {} position(s)", games_of(&hits), hits.len())?;
