@@ -12,7 +12,7 @@ use qipu::record::replay::Termination;
 use qipu::rules::judge::RuleSet;
 use qipu::select::{
     CountRange, CriterionError, DateRange, EccoSet, GameNumbers, Judged, MaterialAt, MaterialPattern,
-    OptionError, OptionErrorKind, Options, PassEvent, Reading, ResultChoice, Selection,
+    OptionError, OptionErrorKind, Options, PassEvent, Reading, ResultChoice, Selection, Within,
 };
 
 use super::Failure;
@@ -344,7 +344,7 @@ impl SelectArgs {
     }
 
     /// The sequences of --moves, then those of --moves-file.
-    fn all_moves(&self) -> Result<Vec<String>, OptionError> {
+    pub(super) fn all_moves(&self) -> Result<Vec<String>, OptionError> {
         let mut moves = self.moves.clone();
         if let Some(path) = &self.moves_file {
             let text = std::fs::read(path).map_err(|e| OptionError {
@@ -407,6 +407,27 @@ impl Chooser {
         }
         .map_err(usage)?;
         Ok(Chooser { chooser, _kept: None })
+    }
+
+    /// This chooser, its pass looking at the games of `within` alone when
+    /// given ([`qipu::select::Chooser::within`]).
+    ///
+    /// # Errors
+    ///
+    /// Copies to be found by reading every input first (`--keep` longest
+    /// or most-annotated, `--dedupe=truncated`, line and final together),
+    /// which would be found among games outside `within` too.
+    pub fn within(self, within: Option<Within>) -> Result<Chooser, Failure> {
+        let Some(within) = within else { return Ok(self) };
+        if self.chooser.needs_plan() {
+            return Err(Failure::usage(
+                "--keep longest or most-annotated, --dedupe=truncated and --dedupe=line,final find copies \
+                 by reading every game first: not with the games an index found (use --dedupe or \
+                 --dedupe=final, or write the games and run convert on them)",
+            ));
+        }
+        let Chooser { chooser, _kept } = self;
+        Ok(Chooser { chooser: chooser.within(within), _kept })
     }
 
     /// The chooser of a command that takes no selection flags: every game.

@@ -28,6 +28,7 @@ mod cli_output;
 #[cfg(target_os = "linux")]
 mod cli_output_full;
 mod cli_rulings;
+mod cli_search_out;
 mod cli_select;
 mod cli_shape;
 mod cli_shard;

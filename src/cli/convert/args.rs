@@ -93,6 +93,27 @@ pub struct Args {
     /// The format to write (`--format` says the same, as in the other commands).
     #[arg(long, value_enum, visible_alias = "format")]
     pub to: Target,
+    /// How and where the games are written.
+    #[command(flatten)]
+    pub write: WriteArgs,
+    #[command(flatten)]
+    pub read: crate::cli::args::ReadArgs,
+    /// Which games to convert.
+    #[command(flatten)]
+    pub select: crate::cli::select::SelectArgs,
+    /// How each game is shaped before it is written.
+    #[command(flatten)]
+    pub shape: crate::cli::shape::ShapeArgs,
+    /// The only games to write, when not every game read (those `qipu search` found): not a
+    /// flag.
+    #[arg(skip)]
+    pub only: Option<qipu::select::Within>,
+}
+
+/// How and where `qipu convert` writes the games (every flag but `--to`),
+/// shared with the commands that write games as convert does (`search`).
+#[derive(Debug, Clone, clap::Args)]
+pub struct WriteArgs {
     /// Notation of the moves in PGN and HTML.
     #[arg(long, value_enum, default_value_t = MoveNotation::Chinese)]
     pub notation: MoveNotation,
@@ -162,14 +183,6 @@ pub struct Args {
     /// and with the same safety as -o (not with --to xqf).
     #[arg(long, value_name = "FILE")]
     pub rejected: Option<PathBuf>,
-    #[command(flatten)]
-    pub read: crate::cli::args::ReadArgs,
-    /// Which games to convert.
-    #[command(flatten)]
-    pub select: crate::cli::select::SelectArgs,
-    /// How each game is shaped before it is written.
-    #[command(flatten)]
-    pub shape: crate::cli::shape::ShapeArgs,
 }
 
 impl Target {
@@ -193,7 +206,7 @@ impl Args {
     /// The notation `record` is written in: --notation, in the characters --chinese chooses
     /// (`default` when it is not given; with `input`, those of the record's own moves).
     pub(super) fn notation_for(&self, record: &Record, default: ChineseStyle) -> qipu::notation::Notation {
-        let style = match self.chinese {
+        let style = match self.write.chinese {
             None => default,
             Some(ChineseChoice::Simplified) => ChineseStyle::Simplified,
             Some(ChineseChoice::Traditional) => ChineseStyle::Traditional,
@@ -202,19 +215,19 @@ impl Args {
                 _ => ChineseStyle::Simplified,
             },
         };
-        self.notation.with(style)
+        self.write.notation.with(style)
     }
 
     pub(super) fn write_options(&self, notation: qipu::notation::Notation) -> WriteOptions {
         WriteOptions {
             format: self.to.format(),
             notation,
-            xqf_version: match self.xqf_version {
+            xqf_version: match self.write.xqf_version {
                 XqfVersion::V10 => qipu::formats::xqf::Version::V10,
                 XqfVersion::V18 => qipu::formats::xqf::Version::V18,
             },
-            encoding: self.output_encoding,
-            unmappable: match self.unmappable {
+            encoding: self.write.output_encoding,
+            unmappable: match self.write.unmappable {
                 Unmappable::Error => write::Unmappable::Error,
                 Unmappable::Replace => write::Unmappable::Replace,
             },
@@ -236,8 +249,8 @@ pub(super) fn told(why: &WriteError) -> String {
 /// which the reports count whatever the shaping leaves out.
 pub(super) fn prepare(mut record: Record, shape: &Shape, args: &Args) -> Prepared {
     // The result the game as read ends in, before shaping cuts it.
-    let fixed = if args.fix_results { prepare::fix_result(&mut record) } else { None };
-    let error = prepare::prepare(&mut record, shape, args.set_ecco);
+    let fixed = if args.write.fix_results { prepare::fix_result(&mut record) } else { None };
+    let error = prepare::prepare(&mut record, shape, args.write.set_ecco);
     Prepared { record, error, fixed }
 }
 
@@ -274,10 +287,10 @@ pub(super) fn tell_fixed(
 /// The summary's part for `--variations-as-games`, after `N written`:
 /// ` (V of them variations)`.
 pub(super) fn lines_summary(args: &Args, variations: usize) -> String {
-    if args.variations_as_games { format!(" ({variations} of them variations)") } else { String::new() }
+    if args.write.variations_as_games { format!(" ({variations} of them variations)") } else { String::new() }
 }
 
 /// The summary's part for `--fix-results`: `; N result(s) set`.
 pub(super) fn fixed_summary(args: &Args, fixed: usize) -> String {
-    if args.fix_results { format!("; {fixed} result(s) set") } else { String::new() }
+    if args.write.fix_results { format!("; {fixed} result(s) set") } else { String::new() }
 }

@@ -72,14 +72,14 @@ fn run(
 ) -> Result<Done, Failure> {
     let batch = args.read.batch()?;
     let mut tally = Tally::new(inputs.len());
-    let mut chooser = crate::cli::select::Chooser::new(&args.select)?;
+    let mut chooser = crate::cli::select::Chooser::new(&args.select)?.within(args.only.clone())?;
     chooser.plan(inputs, &batch)?;
     let selection = chooser.selection().clone();
     let shape = args.shape.shape();
     let write = |record: Record| {
         // Judged as read, before shaping.
         let judged = selection.judge_record(&record);
-        let game = if args.variations_as_games {
+        let game = if args.write.variations_as_games {
             let error = record.replayed().error.clone();
             let unreadable = record.unreadable().cloned();
             Converted { made: Made::Lines(Box::new(record)), error, unreadable }
@@ -192,14 +192,15 @@ pub(super) struct Done {
 /// Writes every game of `inputs` as one CBL library `path`, named after
 /// the file's stem; the library is written whole when the batch is done.
 pub(super) fn run_library(inputs: &mut [Input], args: &Args, path: &Path) -> Result<Done, Failure> {
-    let mut dest = Destination::library(path, args.force, InputFiles::of(inputs)).map_err(|e| {
-        match Refused::of(&e) {
-            Some(Refused::Exists) => {
-                Failure::usage(format!("{}: exists (write over it with --force)", path.display()))
-            }
-            _ => Failure::usage(format!("{}: {}", path.display(), told(&e))),
-        }
-    })?;
+    let mut dest =
+        Destination::library(path, args.write.force, InputFiles::of(inputs)).map_err(
+            |e| match Refused::of(&e) {
+                Some(Refused::Exists) => {
+                    Failure::usage(format!("{}: exists (write over it with --force)", path.display()))
+                }
+                _ => Failure::usage(format!("{}: {}", path.display(), told(&e))),
+            },
+        )?;
     let cbr = WriteOptions::new(WriteFormat::Cbr);
     let Done { mut tally, selected, mut variations } = run(inputs, args, &mut dest, &as_file(&cbr), STORED)?;
     let games = dest.collected();
@@ -229,7 +230,7 @@ pub(super) fn run_files(
     ext: &str,
     options: &WriteOptions,
 ) -> Result<Done, Failure> {
-    let mut dest = Destination::folder(dir, ext, args.force, InputFiles::of(inputs))
+    let mut dest = Destination::folder(dir, ext, args.write.force, InputFiles::of(inputs))
         .map_err(|e| Failure::usage(format!("{}: {e}", dir.display())))?
         .mirroring(inputs, within);
     run(inputs, args, &mut dest, &as_file(options), STORED)

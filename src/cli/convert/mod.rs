@@ -13,7 +13,7 @@ mod files;
 mod split;
 mod text;
 
-pub use args::{Args, Target};
+pub use args::{Args, Target, WriteArgs};
 
 use crate::cli::{ChineseStyle, Failure, MoveNotation};
 
@@ -30,7 +30,7 @@ fn binary(
         Target::Pfc => ("pfc", "PFC"),
         _ => ("cbl", "CBL"),
     };
-    if args.split.is_some() || args.split_by.is_some() {
+    if args.write.split.is_some() || args.write.split_by.is_some() {
         return Err(Failure::usage(format!(
             "--to {name} writes {} already: --split and --split-by are for pgn, json and dhtmlxq",
             if args.to == Target::Cbl { "one library" } else { "a file per game" }
@@ -41,16 +41,16 @@ fn binary(
             "--source-tag: {what} has no place for the SourceFile and SourceGame tags; write pgn, json or dhtmlxq"
         )));
     }
-    if args.rejected.is_some() {
+    if args.write.rejected.is_some() {
         return Err(Failure::usage(format!(
             "--rejected is not for --to {name} (which writes {})",
             if args.to == Target::Cbl { "one library" } else { "a file per game" }
         )));
     }
-    if args.to == Target::Pfc && args.output_encoding != qipu::formats::encoding::Encoding::Utf8 {
+    if args.to == Target::Pfc && args.write.output_encoding != qipu::formats::encoding::Encoding::Utf8 {
         return Err(Failure::usage("--to pfc writes documents in utf-8 only: leave out --output-encoding"));
     }
-    let Some(out) = args.output.as_deref().filter(|p| p.as_os_str() != "-") else {
+    let Some(out) = args.write.output.as_deref().filter(|p| p.as_os_str() != "-") else {
         return Err(Failure::usage(if args.to == Target::Cbl {
             "--to cbl writes one library: give the file with -o FILE.cbl".to_string()
         } else {
@@ -68,19 +68,19 @@ fn binary(
 /// `--to html`: one viewer page of every game, into -o FILE or standard
 /// output.
 fn page(inputs: &mut [qipu::batch::Input], args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
-    if args.split.is_some() || args.split_by.is_some() {
+    if args.write.split.is_some() || args.write.split_by.is_some() {
         return Err(Failure::usage(
             "--to html writes one page of every game: --split and --split-by are for pgn, json and dhtmlxq \
              (choose the games of a page with --player, --event, --limit, ...)",
         ));
     }
-    if args.rejected.is_some() {
+    if args.write.rejected.is_some() {
         return Err(Failure::usage("--rejected is not for --to html (which writes one page)"));
     }
-    if args.output_encoding != qipu::formats::encoding::Encoding::Utf8 {
+    if args.write.output_encoding != qipu::formats::encoding::Encoding::Utf8 {
         return Err(Failure::usage("--to html writes pages in utf-8 only: leave out --output-encoding"));
     }
-    let out = crate::cli::output::Sink::open(args.output.as_deref(), args.force, inputs, stdout)?;
+    let out = crate::cli::output::Sink::open(args.write.output.as_deref(), args.write.force, inputs, stdout)?;
     let done = files::run_page(inputs, args, out)?;
     Ok(told(&done, args))
 }
@@ -96,7 +96,17 @@ fn told(done: &files::Done, args: &Args) -> i32 {
 
 /// Converts every game; problems go to standard error.
 pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
-    let expanded = args.read.expanded(&[args.output.as_deref(), args.rejected.as_deref()]);
+    let expanded = args.read.expanded(&[args.write.output.as_deref(), args.write.rejected.as_deref()]);
+    run_expanded(args, expanded, stdout)
+}
+
+/// Converts every game of the inputs `expanded` (those of `args.read`'s paths, or the sources
+/// `qipu search` reads); problems go to standard error.
+pub fn run_expanded(
+    args: &Args,
+    expanded: qipu::batch::Expanded,
+    stdout: &mut impl Write,
+) -> Result<i32, Failure> {
     let (mut inputs, within) = (expanded.inputs, expanded.within);
     if matches!(args.to, Target::Xqf | Target::Cbr | Target::Pfc | Target::Cbl) {
         return binary(&mut inputs, &within, args);

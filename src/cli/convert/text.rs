@@ -26,31 +26,32 @@ pub(super) fn run(
     args: &Args,
     stdout: &mut impl Write,
 ) -> Result<i32, Failure> {
-    if !matches!(args.output_encoding, Encoding::Utf8 | Encoding::Gb18030 | Encoding::Big5) {
+    if !matches!(args.write.output_encoding, Encoding::Utf8 | Encoding::Gb18030 | Encoding::Big5) {
         return Err(Failure::usage("--output-encoding must be utf-8, gbk or big5"));
     }
-    let output = args.output.as_deref();
+    let output = args.write.output.as_deref();
     let mut rejected_stdout = std::io::sink();
-    let mut rejected = match args.rejected.as_deref() {
+    let mut rejected = match args.write.rejected.as_deref() {
         Some(p) if p.as_os_str() == "-" || Some(p) == output => {
             return Err(Failure::usage("--rejected needs a file of its own"));
         }
         Some(p) => {
-            let sink = Sink::open(Some(p), args.force, inputs, &mut rejected_stdout)?;
+            let sink = Sink::open(Some(p), args.write.force, inputs, &mut rejected_stdout)?;
             Some(Destination::one(sink.into_stream()))
         }
         None => None,
     };
-    let mut out = match split::destination(args.split, args.split_by, output, args.force, inputs)? {
-        Some(split) => split,
-        None => Destination::one(Sink::open(output, args.force, inputs, stdout)?.into_stream()),
-    };
-    let split_by = args.split_by.map(split::SplitKey::key).filter(|_| out.split_rule().is_some());
-    let mut chooser = crate::cli::select::Chooser::new(&args.select)?;
+    let mut out =
+        match split::destination(args.write.split, args.write.split_by, output, args.write.force, inputs)? {
+            Some(split) => split,
+            None => Destination::one(Sink::open(output, args.write.force, inputs, stdout)?.into_stream()),
+        };
+    let split_by = args.write.split_by.map(split::SplitKey::key).filter(|_| out.split_rule().is_some());
+    let mut chooser = crate::cli::select::Chooser::new(&args.select)?.within(args.only.clone())?;
     let selection = chooser.selection().clone();
     let batch = args.read.batch()?;
     chooser.plan(inputs, &batch)?;
-    let default = match args.output_encoding {
+    let default = match args.write.output_encoding {
         Encoding::Big5 => ChineseStyle::Traditional,
         _ => ChineseStyle::Simplified,
     };
@@ -66,7 +67,7 @@ pub(super) fn run(
     let write = |record: Record| {
         // Judged as read, before shaping.
         let judged = selection.judge_record(&record);
-        if args.variations_as_games {
+        if args.write.variations_as_games {
             // Split, shaped and written where the game's place is known,
             // a line at a time.
             let error = record.replayed().error.clone();

@@ -251,6 +251,25 @@ pub fn stamp(path: &Path) -> io::Result<Stamp> {
     Ok(Stamp { size, modified: modified(&meta), hash: hasher.end(whole, &buf[..filled]) })
 }
 
+/// Whether the file at `path` is still what `held` says it was: the same
+/// size and modification time, or the same size and bytes (touched, not
+/// changed).
+///
+/// # Errors
+///
+/// The file cannot be looked at or read (missing, say).
+pub fn unchanged(held: &Stamp, path: &Path) -> io::Result<bool> {
+    let meta = std::fs::metadata(path)?;
+    if meta.len() != held.size {
+        return Ok(false);
+    }
+    if modified(&meta) == held.modified {
+        return Ok(true);
+    }
+    let now = stamp(path)?;
+    Ok(now.size == held.size && now.hash == held.hash)
+}
+
 /// The modification time of a file, in nanoseconds since 1970 (0 when
 /// the system does not tell).
 pub(crate) fn modified(meta: &std::fs::Metadata) -> u128 {
@@ -295,5 +314,20 @@ mod tests {
         std::fs::write(&path, &bytes).unwrap();
         assert_eq!(stamp(&path).unwrap().hash, content_hash(&bytes));
         std::fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
+    fn unchanged_tells_a_changed_file() {
+        let path = std::env::temp_dir().join(format!("qipu-unchanged-{}", std::process::id()));
+        std::fs::write(&path, b"1. h2e2 h9g7 *\n").unwrap();
+        let held = stamp(&path).unwrap();
+        assert!(unchanged(&held, &path).unwrap());
+        // The same size and bytes at another time: unchanged.
+        let touched = Stamp { modified: held.modified + 1, ..held };
+        assert!(unchanged(&touched, &path).unwrap());
+        std::fs::write(&path, b"1. b2e2 h9g7 *\n").unwrap();
+        assert!(!unchanged(&touched, &path).unwrap());
+        std::fs::remove_file(&path).unwrap();
+        assert!(unchanged(&held, &path).is_err());
     }
 }

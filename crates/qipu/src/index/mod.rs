@@ -58,7 +58,7 @@ pub use build::{BuildSummary, Builder, Plan};
 pub use explore::{Continuation, Explored, Tally};
 pub use follow::{IndexFollower, Line};
 pub use key::key_of;
-pub use manifest::{Stamp, content_hash, stamp};
+pub use manifest::{Stamp, content_hash, stamp, unchanged};
 pub use pattern::{Pieces, PiecesError};
 pub use search::{GameInfo, Hit, Index, Scan};
 

@@ -8,7 +8,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use super::key::key_of;
-use super::manifest::Manifest;
+use super::manifest::{Manifest, Stamp};
 use super::pattern::Pieces;
 use super::segment::{GameRecord, Segment, unpack};
 use crate::record::GameResult;
@@ -122,6 +122,12 @@ impl Index {
     /// The names of the inputs the index holds, with their games.
     pub fn sources(&self) -> impl Iterator<Item = (&str, u64)> + '_ {
         self.manifest.sources.iter().map(|s| (s.name.as_str(), s.games))
+    }
+
+    /// What the input `name` was when the index read it (size,
+    /// modification time, hash), if the index holds it.
+    pub fn stamp_of(&self, name: &str) -> Option<Stamp> {
+        self.manifest.sources.iter().find(|s| s.name == name).map(|s| s.stamp)
     }
 
     /// What the index holds of the game of `hit`.

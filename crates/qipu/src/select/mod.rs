@@ -32,6 +32,7 @@ mod options;
 mod order;
 mod pass;
 mod probe;
+mod within;
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -45,6 +46,7 @@ pub use options::{Chooser, OptionError, OptionErrorKind, Options};
 pub use order::Selector;
 pub use pass::{PassEvent, PassSummary};
 pub use probe::{Looks, MaterialAt, Probe, Probed, Target};
+pub use within::Within;
 
 use crate::batch::{Checked, Checker, Status};
 use crate::record::replay::{Follow, Termination};

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::{
     CountRange, CriterionError, DateRange, EccoSet, GameNumbers, Looks, MaterialAt, MaterialPattern, Reading,
-    ResultChoice, Selection, Selector, TagRule, Target,
+    ResultChoice, Selection, Selector, TagRule, Target, Within,
 };
 use crate::FromFenError;
 use crate::batch::{Batch, Input, Status};
@@ -299,7 +299,15 @@ impl Options {
             });
             (crate::batch::expand(&self.not_in).inputs, Kinds { min_plies: 1, ..kinds })
         });
-        Ok(Chooser { selector, selection: Arc::new(selection), active, planned, known, known_games: None })
+        Ok(Chooser {
+            selector,
+            selection: Arc::new(selection),
+            active,
+            planned,
+            known,
+            known_games: None,
+            within: None,
+        })
     }
 }
 
@@ -324,6 +332,8 @@ pub struct Chooser {
     /// Of the reference collection: the games read, and those of them
     /// that could not be read or have no key.
     known_games: Option<(u64, u64)>,
+    /// The only games a pass looks at, when not every game.
+    within: Option<Within>,
 }
 
 impl Default for Chooser {
@@ -336,11 +346,30 @@ impl Default for Chooser {
             planned: None,
             known: None,
             known_games: None,
+            within: None,
         }
     }
 }
 
 impl Chooser {
+    /// This chooser, its pass looking at the games of `within` only: any
+    /// other game read is passed over, as if its input did not hold it
+    /// (not told, not counted, never selected), so that the criteria,
+    /// `skip`, `limit` and the copies found as they come apply to the
+    /// games of `within` alone. Copies found by a [plan](Chooser::plan)
+    /// are found among every game read: a command should not plan them
+    /// with `within` ([`needs_plan`](Chooser::needs_plan) tells).
+    pub fn within(mut self, within: Within) -> Chooser {
+        self.within = Some(within);
+        self
+    }
+
+    /// Whether the pass looks at game `index` (from 0) of the input named
+    /// `source` ([`Chooser::within`]).
+    pub(crate) fn looks_at(&self, source: &str, index: usize) -> bool {
+        self.within.as_ref().is_none_or(|within| within.holds(source, index))
+    }
+
     /// The criteria judged where each game is read.
     pub fn selection(&self) -> &Arc<Selection> {
         &self.selection

@@ -136,6 +136,8 @@ impl Chooser {
         // the caller's error) drops the iterator, which stops the reading.
         let run = Games::scoped(batch, inputs, make, |games| {
             games.into_iter().try_for_each(|item| match item {
+                // A game outside `within` is passed over.
+                Item::Game { meta, index, .. } if !self.looks_at(&meta.json_source, index) => Ok(()),
                 Item::Game { meta, index, game: judged } => {
                     let selected = self.take(index, judged.matches, judged.key.as_ref());
                     tell(self, &meta, PassEvent::Game { index, game: judged.game, selected })
@@ -259,6 +261,37 @@ mod tests {
             },
         );
         assert_eq!((stopped, n), (Err("closed"), 2));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn within_passes_over_the_other_games() {
+        let dir = folder("within");
+        let inputs = inputs(&dir);
+        let a = dir.join("a.pgn").to_string_lossy().into_owned();
+        let mut within = crate::select::Within::default();
+        within.add(&a, 1);
+        within.add(&a, 2);
+        // The first game looked at is skipped: game 2 alone is selected.
+        let mut chooser = Options { skip: 1, ..Options::default() }.chooser().unwrap().within(within);
+        let selection = chooser.selection().clone();
+        let mut told = Vec::new();
+        let summary = chooser
+            .pass(
+                &Batch::new(),
+                &inputs,
+                || selection.checker(()),
+                |_, event| {
+                    if let PassEvent::Game { index, selected, .. } = event {
+                        told.push((index, selected));
+                    }
+                    Ok::<(), ()>(())
+                },
+            )
+            .unwrap();
+        assert_eq!(told, [(1, false), (2, true)]);
+        // The empty input b.pgn is told as ever: one game, selected.
+        assert_eq!((summary.games, summary.selected), (3, 2));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
