@@ -115,8 +115,14 @@ fn build(args: &BuildArgs) -> Result<i32, Failure> {
     chooser.pass(&batch, &read, &mut tally, follower, |meta, event, tally| {
         builder.start_source(&meta.json_source, None).map_err(|e| failed(dir, e))?;
         if let PassEvent::Game { index, game, selected } = event {
-            let in_main_line = game.replayed.error.as_ref().is_some_and(|e| !e.in_variation());
-            let stops = if in_main_line { " (its positions stop there)" } else { "" };
+            // The positions of the line holding the wrong move stop there,
+            // when the index holds that line.
+            let held = |e: &qipu::record::replay::ReplayError| !e.in_variation() || builder.all_lines();
+            let stops = if game.replayed.error.as_ref().is_some_and(held) {
+                " (its positions stop there)"
+            } else {
+                ""
+            };
             tally.game_as(Outcome::checked(&meta.source, index, &game, stops), selected);
             if selected {
                 builder.add(index, &game).map_err(|e| failed(dir, e))?;

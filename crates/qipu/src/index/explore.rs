@@ -75,7 +75,9 @@ pub struct Continuation {
 /// What was played from a position ([`Index::explore`]).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Explored {
-    /// Every time a game reached the position.
+    /// Every time a game reached the position (in an index of all lines,
+    /// each place of a game's tree there once, however many of its lines
+    /// pass it).
     pub total: Tally,
     /// The games that end there (no move played from it).
     pub ended: Tally,
