@@ -5,7 +5,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use qipu::index::{Builder, Index, IndexFollower, Plan};
+use qipu::index::{Builder, Index, IndexOptions, Plan};
 use qipu::select::PassEvent;
 
 use super::Failure;
@@ -21,9 +21,10 @@ pub enum IndexCommand {
     /// Every position of every game's main line is indexed by its Zobrist key (placement and
     /// side to move), with the game's source and number, the ply, the move played next, the
     /// result, year, Elo and tags. An illegal game's positions stop before its wrong move; a
-    /// game whose start is no legal position has none. The index is a folder: NAME.qidx/.
+    /// game whose start is no legal position has none. With --all-lines, the positions of every
+    /// variation too (search tells which line). The index is a folder: NAME.qidx/.
     #[command(
-        after_help = "Examples:\n  qipu index build collection/ -o games.qidx\n  qipu index build new-games.pgn -o games.qidx      # added to it\n  qipu index build collection/ -o games.qidx --merge-mirrors   # a position and its mirror found together"
+        after_help = "Examples:\n  qipu index build collection/ -o games.qidx\n  qipu index build new-games.pgn -o games.qidx      # added to it\n  qipu index build collection/ -o games.qidx --merge-mirrors   # a position and its mirror found together\n  qipu index build annotated/ -o lines.qidx --all-lines        # variations searched too"
     )]
     Build(Box<BuildArgs>),
     /// What an index holds: its games, positions, inputs and size on disk.
@@ -42,6 +43,12 @@ pub struct BuildArgs {
     /// made with).
     #[arg(long)]
     pub merge_mirrors: bool,
+    /// Index the positions of every variation too, not only the main lines': each variation is
+    /// one more line of its game (a new index; an index keeps what it was made with). At most
+    /// 65,535 variations a game and 1,048,576 plies in all of them (each counted from the start
+    /// of the game); those past it are left out and counted.
+    #[arg(long)]
+    pub all_lines: bool,
     /// Drop the inputs the index holds whose files are gone.
     #[arg(long)]
     pub prune: bool,
@@ -80,7 +87,8 @@ fn build(args: &BuildArgs) -> Result<i32, Failure> {
         return Err(Failure::usage("index build reads files: not standard input"));
     }
     let batch = args.read.batch()?;
-    let mut builder = Builder::open(dir, args.merge_mirrors).map_err(|e| Failure::usage(e.to_string()))?;
+    let options = IndexOptions { mirror: args.merge_mirrors, all_lines: args.all_lines };
+    let mut builder = Builder::open_with(dir, options).map_err(|e| Failure::usage(e.to_string()))?;
     // Inputs the index holds as they are now are not read.
     let mut read = Vec::new();
     for input in inputs.drain(..) {
@@ -102,13 +110,19 @@ fn build(args: &BuildArgs) -> Result<i32, Failure> {
     let mut chooser = super::select::Chooser::new(&args.select)?;
     chooser.plan(&mut read, &batch)?;
     let selection = chooser.selection().clone();
-    let mirror = builder.mirror();
-    let follower = || selection.checker_keeping_all(IndexFollower::new(mirror));
+    let made = builder.follower();
+    let follower = || selection.checker_keeping_all(made.clone());
     chooser.pass(&batch, &read, &mut tally, follower, |meta, event, tally| {
         builder.start_source(&meta.json_source, None).map_err(|e| failed(dir, e))?;
         if let PassEvent::Game { index, game, selected } = event {
-            let in_main_line = game.replayed.error.as_ref().is_some_and(|e| !e.in_variation());
-            let stops = if in_main_line { " (its positions stop there)" } else { "" };
+            // The positions of the line holding the wrong move stop there,
+            // when the index holds that line.
+            let held = |e: &qipu::record::replay::ReplayError| !e.in_variation() || builder.all_lines();
+            let stops = if game.replayed.error.as_ref().is_some_and(held) {
+                " (its positions stop there)"
+            } else {
+                ""
+            };
             tally.game_as(Outcome::checked(&meta.source, index, &game, stops), selected);
             if selected {
                 builder.add(index, &game).map_err(|e| failed(dir, e))?;
@@ -116,6 +130,7 @@ fn build(args: &BuildArgs) -> Result<i32, Failure> {
         }
         Ok(())
     })?;
+    let builder_all_lines = builder.all_lines();
     let summary = builder.finish().map_err(|e| failed(dir, e))?;
     eprintln!("{}{}", tally.summary(), chooser.summary());
     eprintln!(
@@ -131,6 +146,16 @@ fn build(args: &BuildArgs) -> Result<i32, Failure> {
         summary.total_games,
         summary.total_positions
     );
+    if builder_all_lines {
+        eprintln!(
+            "{}: {} variation(s) added, {} of the positions in them; {} left out (over a game's bounds); the index holds {} variation(s)",
+            dir.display(),
+            summary.variations,
+            summary.variation_positions,
+            summary.variations_left_out,
+            summary.total_variations
+        );
+    }
     Ok(tally.code())
 }
 
@@ -151,6 +176,14 @@ fn info(args: &InfoArgs, out: &mut impl Write) -> Result<i32, Failure> {
     writeln!(out, "positions: {positions}")?;
     writeln!(out, "inputs: {}", index.sources().count())?;
     writeln!(out, "mirrors merged: {}", if index.mirror() { "yes" } else { "no" })?;
+    if index.all_lines() {
+        writeln!(
+            out,
+            "all lines: yes ({} variation(s), {} of the positions in them)",
+            index.variations(),
+            index.variation_positions()
+        )?;
+    }
     let per = if positions > 0 { bytes as f64 / positions as f64 } else { 0.0 };
     writeln!(out, "size: {bytes} bytes ({per:.2} a position)")?;
     if args.inputs {

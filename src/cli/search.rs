@@ -28,10 +28,12 @@ use super::shape::ShapeArgs;
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum SearchFormat {
     /// A line a game: source, game (from 1), ply, the move played next (- at the end), result;
-    /// apart by tabs.
+    /// apart by tabs. From an index of all lines, then the line: main, or the variation's number
+    /// in the game (in the order the record gives them).
     Text,
     /// A JSON object a line: source, index (from 0), ply, next, result, year, red_elo,
-    /// black_elo, tags.
+    /// black_elo, tags; from an index of all lines, line (0 the main line, else the variation's
+    /// number).
     Json,
 }
 
@@ -547,15 +549,18 @@ fn write_hit(out: &mut impl Write, index: &Index, hit: &Hit, format: SearchForma
     let game = index.game(hit);
     let moves = index.moves(hit).map_err(Written::Index)?;
     let next = moves.get(hit.ply as usize).map(|m| m.to_string());
+    // The line, told by an index of all lines only.
+    let line = index.all_lines().then_some(hit.line);
     match format {
         SearchFormat::Text => writeln!(
             out,
-            "{}\t{}\t{}\t{}\t{}",
+            "{}\t{}\t{}\t{}\t{}{}",
             game.source,
             game.index + 1,
             hit.ply,
             next.as_deref().unwrap_or("-"),
-            game.result.as_str()
+            game.result.as_str(),
+            line.map_or_else(String::new, |n| if n == 0 { "\tmain".into() } else { format!("\t{n}") })
         )
         .map_err(Written::Io),
         SearchFormat::Json => {
@@ -565,7 +570,7 @@ fn write_hit(out: &mut impl Write, index: &Index, hit: &Hit, format: SearchForma
                 .into_iter()
                 .map(|(k, v)| (k, serde_json::Value::String(v)))
                 .collect();
-            let value = serde_json::json!({
+            let mut value = serde_json::json!({
                 "source": game.source,
                 "index": game.index,
                 "ply": hit.ply,
@@ -577,6 +582,9 @@ fn write_hit(out: &mut impl Write, index: &Index, hit: &Hit, format: SearchForma
                 "black_elo": game.elo[1],
                 "tags": tags,
             });
+            if let Some(line) = line {
+                value["line"] = line.into();
+            }
             writeln!(out, "{value}").map_err(Written::Io)
         }
     }

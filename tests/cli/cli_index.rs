@@ -83,10 +83,19 @@ fn generated(dir: &Path) -> PathBuf {
 
 /// How many games `validate --position` selects.
 fn validate_count(inputs: &[&str], fen: &str, mirror: bool) -> usize {
+    validate_count_in(inputs, fen, mirror, false)
+}
+
+/// How many games `validate --position` selects, looking in variations
+/// too with `in_variations`.
+fn validate_count_in(inputs: &[&str], fen: &str, mirror: bool, in_variations: bool) -> usize {
     let mut cmd = qipu();
     cmd.arg("validate").args(inputs).args(["--position", fen, "-q"]);
     if mirror {
         cmd.arg("--mirror");
+    }
+    if in_variations {
+        cmd.arg("--in-variations");
     }
     let out = cmd.output().unwrap();
     // The summary is the last line of standard output: `...; N selected, M left out`.
@@ -323,4 +332,154 @@ fn search_by_imbalance_finds_what_the_board_shows() {
     let out = qipu().arg("search").arg(&index).args(["--imbalance", "RR vs RH"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("one side only"), "{}", stderr(&out));
+}
+
+/// Random legal moves from `pos`, the first not `not`.
+fn random_line(rng: &mut Rng, pos: &qipu::Position, plies: u64, not: qipu::Move) -> Vec<qipu::Move> {
+    let mut pos = pos.clone();
+    let mut moves = Vec::new();
+    for _ in 0..plies {
+        let legal: Vec<qipu::Move> =
+            pos.legal_moves().iter().copied().filter(|&m| !(moves.is_empty() && m == not)).collect();
+        if legal.is_empty() {
+            break;
+        }
+        let m = legal[(rng.next() % legal.len() as u64) as usize];
+        moves.push(m);
+        let _ = pos.play_unchecked(m);
+    }
+    moves
+}
+
+/// `moves` played from ply `base` of `pos` as numbered PGN moves, with a
+/// random variation in place of some of them (nested up to `depth`
+/// deep); the positions the variations reach are pushed on `reached`.
+fn with_variations(
+    rng: &mut Rng,
+    pos: &qipu::Position,
+    base: usize,
+    moves: &[qipu::Move],
+    depth: usize,
+    reached: &mut Vec<String>,
+) -> String {
+    let mut text = String::new();
+    let mut pos = pos.clone();
+    for (k, &m) in moves.iter().enumerate() {
+        let ply = base + k;
+        let dots = if ply.is_multiple_of(2) { "." } else { "..." };
+        text += &format!("{}{dots} {m} ", ply / 2 + 1);
+        if depth > 0 && rng.next().is_multiple_of(4) {
+            let plies = 1 + rng.next() % 6;
+            let own = random_line(rng, &pos, plies, m);
+            if !own.is_empty() {
+                let mut end = pos.clone();
+                for &v in &own {
+                    let _ = end.play_unchecked(v);
+                }
+                reached.push(end.fen());
+                text += &format!("( {}) ", with_variations(rng, &pos, ply, &own, depth - 1, reached));
+            }
+        }
+        let _ = pos.play_unchecked(m);
+    }
+    text
+}
+
+/// Generated games with variations nested up to three deep, and
+/// positions only their variations may reach.
+fn generated_with_variations(dir: &Path) -> (PathBuf, Vec<String>) {
+    let mut rng = Rng(0x1ee7);
+    let mut text = String::new();
+    let mut reached = Vec::new();
+    for moves in random_games(40) {
+        let line = with_variations(&mut rng, &qipu::Position::start(), 0, &moves, 3, &mut reached);
+        text += &format!("[Event \"lines\"]\n{line}*\n\n");
+    }
+    let path = dir.join("variations.pgn");
+    std::fs::write(&path, text).unwrap();
+    (path, reached)
+}
+
+#[test]
+fn an_index_of_all_lines_finds_what_validate_finds_in_variations() {
+    let dir = tempdir("all-lines");
+    let (generated, reached) = generated_with_variations(&dir);
+    let inputs = ["fixtures", generated.to_str().unwrap()];
+    let build = |name: &str, extra: &[&str]| {
+        let index = dir.join(name);
+        let out =
+            qipu().args(["index", "build"]).args(inputs).arg("-o").arg(&index).args(extra).output().unwrap();
+        assert!(out.status.code().is_some_and(|c| c < 2), "{}", stderr(&out));
+        index
+    };
+    let (plain, all) = (build("plain.qidx", &[]), build("all.qidx", &["--all-lines"]));
+    let mut fens = targets();
+    fens.extend(reached.iter().step_by(3).cloned());
+    // In the vschess fixture's variations: 1. h2e2 b9c7 2. h0g2, and 1... b9c7 2. b0c2.
+    fens.push("r1bakabnr/9/1cn4c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R b".into());
+    fens.push("r1bakabnr/9/1cn4c1/p1p1p1p1p/9/9/P1P1P1P1P/1CN1C4/9/R1BAKABNR b".into());
+    let mut more = 0;
+    for fen in &fens {
+        for mirror in [false, true] {
+            let everywhere = validate_count_in(&inputs, fen, mirror, true);
+            assert_eq!(search_count(&all, fen, mirror), everywhere, "{fen} mirror {mirror} all lines");
+            let main = validate_count_in(&inputs, fen, mirror, false);
+            assert_eq!(search_count(&plain, fen, mirror), main, "{fen} mirror {mirror} main lines");
+            more += usize::from(everywhere > main);
+        }
+    }
+    assert!(more >= 10, "{more}");
+    // The line of each answer: main, or the variation's number.
+    let fen = &fens[fens.len() - 2];
+    let out = qipu().arg("search").arg(&all).args(["--fen", fen]).output().unwrap();
+    let text = stdout(&out);
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("fixtures/vschess/source.pgn\t2\t3\th7f7\t") && l.ends_with("\tmain")),
+        "{text}"
+    );
+    assert!(text.lines().all(|l| l.split('\t').count() == 6), "{text}");
+    let first = "r1bakabnr/9/1cn4c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R b";
+    let out = qipu().arg("search").arg(&all).args(["--fen", first, "--format", "json"]).output().unwrap();
+    let lines: Vec<serde_json::Value> =
+        stdout(&out).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let vschess = lines.iter().find(|v| v["source"] == "fixtures/vschess/source.pgn" && v["index"] == 0);
+    assert_eq!(
+        vschess.map(|v| (&v["line"], &v["ply"])),
+        Some((&serde_json::json!(1), &serde_json::json!(3))),
+        "{lines:?}"
+    );
+    // A plain index says nothing of lines.
+    let out = qipu().arg("search").arg(&plain).args(["--fen", first, "--format", "json"]).output().unwrap();
+    assert!(stdout(&out).lines().all(|l| !l.contains("\"line\"")), "{}", stdout(&out));
+    let out = qipu().args(["index", "info"]).arg(&all).output().unwrap();
+    assert!(stdout(&out).contains("\nall lines: yes ("), "{}", stdout(&out));
+}
+
+#[test]
+fn an_index_keeps_whether_it_holds_every_line() {
+    let dir = tempdir("all-lines-kept");
+    let games = dir.join("a.pgn");
+    std::fs::write(&games, "1. h2e2 h9g7 (1... b9c7) *\n").unwrap();
+    let build = |index: &Path, all_lines: bool| {
+        let mut cmd = qipu();
+        cmd.args(["index", "build"]).arg(&games).arg("-o").arg(index);
+        if all_lines {
+            cmd.arg("--all-lines");
+        }
+        cmd.output().unwrap()
+    };
+    let (plain, all) = (dir.join("plain.qidx"), dir.join("all.qidx"));
+    assert!(build(&plain, false).status.success());
+    let out = build(&all, true);
+    assert!(stderr(&out).contains("1 variation(s) added, 1 of the positions in them"), "{}", stderr(&out));
+    for (index, asked, said) in [(&plain, true, "holds main lines only"), (&all, false, "holds variations")] {
+        let out = build(index, asked);
+        assert_eq!(out.status.code(), Some(2));
+        let told = stderr(&out);
+        assert!(
+            told.contains(index.to_str().unwrap()) && told.contains(said) && told.contains("--all-lines"),
+            "{told}"
+        );
+    }
 }

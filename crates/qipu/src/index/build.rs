@@ -19,8 +19,16 @@ use crate::record::date::PartialDate;
 pub struct BuildSummary {
     /// Games added.
     pub games: u64,
-    /// Their positions.
+    /// Their positions with a key (the main lines', and in an index of all
+    /// lines the variations' own).
     pub positions: u64,
+    /// Their variations (in an index of all lines).
+    pub variations: u64,
+    /// The positions of the variations' own moves (part of `positions`).
+    pub variation_positions: u64,
+    /// Variations left out (past the bounds of one game's, see
+    /// [`MAX_VARIATIONS`](super::follow::MAX_VARIATIONS)).
+    pub variations_left_out: u64,
     /// Games read that hold no position (their start is no legal
     /// position, or they could not be read): not in the index.
     pub without_positions: u64,
@@ -36,6 +44,18 @@ pub struct BuildSummary {
     pub total_games: u64,
     /// See `total_games`.
     pub total_positions: u64,
+    /// The variations the index holds now.
+    pub total_variations: u64,
+}
+
+/// What an index is made with: kept for its life (an index asked to be
+/// updated with others refuses).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct IndexOptions {
+    /// A position and its left–right mirror share a key.
+    pub mirror: bool,
+    /// The positions of the games' variations are indexed too.
+    pub all_lines: bool,
 }
 
 /// Whether an input is to be read.
@@ -85,8 +105,31 @@ impl Builder {
     /// mirror when `mirror`. An index keeps what it was made with: an
     /// existing one asked for another `mirror` is an error.
     pub fn open(dir: &Path, mirror: bool) -> io::Result<Builder> {
+        Builder::open_with(dir, IndexOptions { mirror, all_lines: false })
+    }
+
+    /// As [`open`](Self::open), with all the options: a new index of all
+    /// lines (`options.all_lines`) holds each game's variations too (games
+    /// followed by [`IndexFollower::all_lines`](super::IndexFollower::all_lines)).
+    /// An existing index asked for other options is an error naming it.
+    pub fn open_with(dir: &Path, options: IndexOptions) -> io::Result<Builder> {
+        let IndexOptions { mirror, all_lines } = options;
         let manifest = if Manifest::path(dir).exists() {
             let manifest = Manifest::read(dir)?;
+            if manifest.all_lines != all_lines {
+                let (has, asked) = if manifest.all_lines {
+                    ("holds variations", "without")
+                } else {
+                    ("holds main lines only", "with")
+                };
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    format!(
+                        "{}: the index {has}; it cannot be updated {asked} --all-lines (build a new one)",
+                        dir.display()
+                    ),
+                ));
+            }
             if manifest.mirror != mirror {
                 let (has, asked) = if manifest.mirror { ("merges", "without") } else { ("keeps", "with") };
                 return Err(io::Error::new(
@@ -106,7 +149,7 @@ impl Builder {
                 ));
             }
             std::fs::create_dir_all(dir)?;
-            Manifest { mirror, ..Manifest::default() }
+            Manifest { mirror, all_lines, ..Manifest::default() }
         };
         Ok(Builder {
             dir: dir.to_path_buf(),
@@ -122,6 +165,21 @@ impl Builder {
     /// Whether positions and their mirrors share keys in this index.
     pub fn mirror(&self) -> bool {
         self.manifest.mirror
+    }
+
+    /// Whether this index holds the games' variations.
+    pub fn all_lines(&self) -> bool {
+        self.manifest.all_lines
+    }
+
+    /// The follower that makes what [`add`](Self::add) takes for this
+    /// index.
+    pub fn follower(&self) -> super::IndexFollower {
+        if self.manifest.all_lines {
+            super::IndexFollower::all_lines(self.manifest.mirror)
+        } else {
+            super::IndexFollower::new(self.manifest.mirror)
+        }
     }
 
     /// Whether the input `name`, read from the file `path`, is to be read:
@@ -180,8 +238,16 @@ impl Builder {
         let id = self.manifest.next_source;
         self.manifest.next_source += 1;
         let segment = self.segment_number()?;
-        self.current =
-            Some(SourceEntry { id, segment, games: 0, positions: 0, stamp, name: name.to_string() });
+        self.current = Some(SourceEntry {
+            id,
+            segment,
+            games: 0,
+            positions: 0,
+            variations: 0,
+            variation_positions: 0,
+            stamp,
+            name: name.to_string(),
+        });
         self.summary.inputs_read += 1;
         Ok(())
     }
@@ -203,9 +269,11 @@ impl Builder {
     }
 
     /// Adds game `index` (from 0) of the current source, as a checker
-    /// following an [`IndexFollower`](super::IndexFollower) made it;
-    /// whether it holds positions (one whose start is no legal position,
-    /// or that could not be read, is counted, not held).
+    /// following an [`IndexFollower`](super::IndexFollower) made it (see
+    /// [`follower`](Self::follower); the variations of a game are left out
+    /// of an index of main lines); whether it holds positions (one whose
+    /// start is no legal position, or that could not be read, is counted,
+    /// not held).
     pub fn add(&mut self, index: usize, game: &Checked<Line>) -> io::Result<bool> {
         let line = &game.followed;
         if line.keys.is_empty() || game.status == Status::Unreadable {
@@ -215,8 +283,7 @@ impl Builder {
         let Some(source) = &mut self.current else {
             return Err(io::Error::other("a game added before its source"));
         };
-        source.games += 1;
-        source.positions += line.keys.len() as u64;
+        let all_lines = self.manifest.all_lines;
         let record = GameRecord {
             source: source.id,
             index: u32::try_from(index).unwrap_or(u32::MAX),
@@ -233,14 +300,30 @@ impl Builder {
             ..GameRecord::default()
         };
         let writer = self.writer.as_mut().expect("a source has a segment");
-        if !writer.fits(line.keys.len()) {
+        let references = if all_lines { line.references() } else { line.keys.len() as u64 };
+        if !writer.fits(references) {
             return Err(io::Error::other(
                 "a segment holds at most 4,294,967,295 positions: index the inputs in several builds",
             ));
         }
-        writer.add(GameData { record, start: line.start.as_deref(), tags: &game.tags, line })?;
+        let added = writer.add(GameData {
+            record,
+            start: line.start.as_deref(),
+            tags: &game.tags,
+            line,
+            all_lines,
+        })?;
+        source.games += 1;
+        source.positions += added.positions;
+        source.variations += added.variations;
+        source.variation_positions += added.variation_positions;
         self.summary.games += 1;
-        self.summary.positions += line.keys.len() as u64;
+        self.summary.positions += added.positions;
+        self.summary.variations += added.variations;
+        self.summary.variation_positions += added.variation_positions;
+        if all_lines {
+            self.summary.variations_left_out += u64::from(line.left_out);
+        }
         Ok(true)
     }
 
@@ -275,6 +358,7 @@ impl Builder {
         let positions = self.manifest.sources.iter().map(|s| s.positions).sum();
         self.summary.total_games = games;
         self.summary.total_positions = positions;
+        self.summary.total_variations = self.manifest.sources.iter().map(|s| s.variations).sum();
         Ok(self.summary)
     }
 }

@@ -1,9 +1,11 @@
 //! The opening explorer's question: from a position, which moves were
 //! played, how often, with what results ([`Index::explore`]).
 
+use std::collections::HashSet;
 use std::io;
 
-use super::search::{Hit, Index};
+use super::search::{Hit, Index, corrupt};
+use super::segment::unpack;
 use crate::record::GameResult;
 use crate::{Board, Color, Move};
 
@@ -73,7 +75,9 @@ pub struct Continuation {
 /// What was played from a position ([`Index::explore`]).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Explored {
-    /// Every time a game reached the position.
+    /// Every time a game reached the position (in an index of all lines,
+    /// each place of a game's tree there once, however many of its lines
+    /// pass it).
     pub total: Tally,
     /// The games that end there (no move played from it).
     pub ended: Tally,
@@ -81,6 +85,10 @@ pub struct Explored {
     /// score, then by the move).
     pub moves: Vec<Continuation>,
 }
+
+/// A place of a game's tree at the explored position: a hit there, and
+/// each move played from it with a hit of a line that plays it.
+type Place = (Hit, Vec<(Move, Hit)>);
 
 impl Index {
     /// The moves played from `board` with `turn` to move (with `mirror`,
@@ -116,33 +124,35 @@ impl Index {
         let hits = self.find(board, Some(turn), mirror)?;
         let mut explored = Explored::default();
         let mut moves: Vec<(Move, Tally, Hit, (u32, u16))> = Vec::new();
-        for hit in hits {
-            let game = self.game(&hit);
-            explored.total.add(game.result, game.year);
-            let next = self.moves(&hit)?.get(hit.ply as usize).copied();
-            let Some(mut next) = next else {
-                explored.ended.add(game.result, game.year);
-                continue;
-            };
-            // A game that reached the mirror: its move, mirrored back.
-            if (mirror || self.mirror()) && self.position(&hit)?.board() != board {
-                next = next.flip_horizontal();
-            }
-            let rank = (
-                u32::from(game.elo[0].unwrap_or(0)) + u32::from(game.elo[1].unwrap_or(0)),
-                game.year.unwrap_or(0),
-            );
-            match moves.iter_mut().find(|(m, ..)| *m == next) {
-                Some((_, tally, best, best_rank)) => {
-                    tally.add(game.result, game.year);
-                    if rank > *best_rank {
-                        (*best, *best_rank) = (hit, rank);
-                    }
+        for game_hits in hits.chunk_by(|a, b| (a.segment, a.game) == (b.segment, b.game)) {
+            for (hit, nexts) in self.nodes(game_hits)? {
+                let game = self.game(&hit);
+                explored.total.add(game.result, game.year);
+                if nexts.is_empty() {
+                    explored.ended.add(game.result, game.year);
+                    continue;
                 }
-                None => {
-                    let mut tally = Tally::default();
-                    tally.add(game.result, game.year);
-                    moves.push((next, tally, hit, rank));
+                // A game that reached the mirror: its moves, mirrored back.
+                let mirrored = (mirror || self.mirror()) && self.position(&hit)?.board() != board;
+                let rank = (
+                    u32::from(game.elo[0].unwrap_or(0)) + u32::from(game.elo[1].unwrap_or(0)),
+                    game.year.unwrap_or(0),
+                );
+                for (next, by) in nexts {
+                    let next = if mirrored { next.flip_horizontal() } else { next };
+                    match moves.iter_mut().find(|(m, ..)| *m == next) {
+                        Some((_, tally, best, best_rank)) => {
+                            tally.add(game.result, game.year);
+                            if rank > *best_rank {
+                                (*best, *best_rank) = (by, rank);
+                            }
+                        }
+                        None => {
+                            let mut tally = Tally::default();
+                            tally.add(game.result, game.year);
+                            moves.push((next, tally, by, rank));
+                        }
+                    }
                 }
             }
         }
@@ -155,5 +165,52 @@ impl Index {
         explored.moves =
             moves.into_iter().map(|(mv, tally, best, _)| Continuation { mv, tally, best }).collect();
         Ok(explored)
+    }
+
+    /// The places of the game tree that `hits` (of one game, in the
+    /// index's order) are, each once, with the moves played from it: one
+    /// hit of a line playing each (in an index of main lines, the main
+    /// line's next move). Lines of a game that share the moves up to a
+    /// hit's ply are at the same place: its moves are those any of them
+    /// plays next, each counted once.
+    fn nodes(&self, hits: &[Hit]) -> io::Result<Vec<Place>> {
+        let Some(first) = hits.first() else { return Ok(Vec::new()) };
+        if !self.all_lines() {
+            return hits
+                .iter()
+                .map(|&hit| {
+                    Ok((
+                        hit,
+                        self.moves(&hit)?.get(hit.ply as usize).map(|&m| (m, hit)).into_iter().collect(),
+                    ))
+                })
+                .collect();
+        }
+        let lines = self.lines_of(first)?;
+        let mut seen: HashSet<&[u16]> = HashSet::new();
+        let mut nodes = Vec::new();
+        for &hit in hits {
+            let ply = hit.ply as usize;
+            let path = lines.get(hit.line as usize).map(|(_, codes)| codes.as_slice()).ok_or_else(corrupt)?;
+            let prefix = path.get(..ply).ok_or_else(corrupt)?;
+            if !seen.insert(prefix) {
+                continue;
+            }
+            let mut nexts: Vec<(Move, Hit)> = Vec::new();
+            for (k, (record, codes)) in lines.iter().enumerate() {
+                // A variation that branches later plays the move of a line
+                // it lies in there.
+                if (k > 0 && record.branch as usize > ply) || codes.get(..ply) != Some(prefix) {
+                    continue;
+                }
+                let Some(&code) = codes.get(ply) else { continue };
+                let next = unpack(code).ok_or_else(corrupt)?;
+                if !nexts.iter().any(|(m, _)| *m == next) {
+                    nexts.push((next, Hit { line: k as u32, ..hit }));
+                }
+            }
+            nodes.push((hit, nexts));
+        }
+        Ok(nodes)
     }
 }

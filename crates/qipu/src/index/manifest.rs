@@ -15,6 +15,13 @@
 //! A `source` line: its number, its segment, its games and positions,
 //! its size in bytes, its modification time (nanoseconds since 1970), the hash, then
 //! its name (the rest of the line, `\` escapes for `\`, tab and newline).
+//!
+//! An index of every line (`--all-lines`) has the line `all-lines 1`
+//! after `mirror`, and a `variations` line after each source with
+//! variations: its number, its variations, and their own positions (part
+//! of the source's positions). An index of main lines has neither, so that
+//! a qipu that knows nothing of variations refuses an index of all lines
+//! (`unknown entry`) rather than taking its variations for games.
 
 use std::io;
 use std::path::Path;
@@ -27,9 +34,10 @@ const MAGIC: &str = "qipu-index 1";
 pub(crate) struct SegmentEntry {
     /// Its number (its files are `seg-N.*`).
     pub(crate) number: u32,
-    /// Its games.
+    /// Its lines: a record each (each game's main line, and its
+    /// variations in an index of all lines).
     pub(crate) games: u64,
-    /// Its positions.
+    /// Its positions with a key.
     pub(crate) positions: u64,
 }
 
@@ -53,8 +61,13 @@ pub(crate) struct SourceEntry {
     pub(crate) segment: u32,
     /// Its games.
     pub(crate) games: u64,
-    /// Their positions.
+    /// Their positions with a key (the main lines', and the variations'
+    /// own).
     pub(crate) positions: u64,
+    /// Its games' variations the index holds.
+    pub(crate) variations: u64,
+    /// The positions of their own moves (part of `positions`).
+    pub(crate) variation_positions: u64,
     /// What it was when read.
     pub(crate) stamp: Stamp,
     /// Its name, as the commands report it.
@@ -66,6 +79,8 @@ pub(crate) struct SourceEntry {
 pub(crate) struct Manifest {
     /// Whether a position and its mirror share a key.
     pub(crate) mirror: bool,
+    /// Whether the games' variations are indexed too.
+    pub(crate) all_lines: bool,
     pub(crate) segments: Vec<SegmentEntry>,
     pub(crate) sources: Vec<SourceEntry>,
     /// The number the next source takes.
@@ -101,6 +116,15 @@ impl Manifest {
                 |s: Option<&str>| s.and_then(|s| s.parse::<u64>().ok()).ok_or_else(|| bad("a number"));
             match word {
                 "mirror" => manifest.mirror = rest == "1",
+                "all-lines" => manifest.all_lines = rest == "1",
+                "variations" => {
+                    let mut f = rest.split(' ');
+                    let id = number(f.next())? as u32;
+                    let (variations, positions) = (number(f.next())?, number(f.next())?);
+                    let source = manifest.sources.iter_mut().find(|s| s.id == id);
+                    let source = source.ok_or_else(|| bad("variations of a source not listed before"))?;
+                    (source.variations, source.variation_positions) = (variations, positions);
+                }
                 "next-source" => manifest.next_source = number(Some(rest))? as u32,
                 "segment" => {
                     let mut f = rest.split(' ');
@@ -125,7 +149,16 @@ impl Manifest {
                         .ok_or_else(|| bad("a hash"))?;
                     let name = unescape(f.next().ok_or_else(|| bad("a name"))?);
                     let stamp = Stamp { size, modified, hash };
-                    manifest.sources.push(SourceEntry { id, segment, games, positions, stamp, name });
+                    manifest.sources.push(SourceEntry {
+                        id,
+                        segment,
+                        games,
+                        positions,
+                        variations: 0,
+                        variation_positions: 0,
+                        stamp,
+                        name,
+                    });
                 }
                 "" => {}
                 _ => return Err(bad(&format!("unknown entry `{word}`"))),
@@ -137,6 +170,9 @@ impl Manifest {
     /// The manifest as text.
     pub(crate) fn text(&self) -> String {
         let mut text = format!("{MAGIC}\nmirror {}\n", u8::from(self.mirror));
+        if self.all_lines {
+            text += "all-lines 1\n";
+        }
         for s in &self.segments {
             text += &format!("segment {} {} {}\n", s.number, s.games, s.positions);
         }
@@ -150,6 +186,9 @@ impl Manifest {
                 s.positions,
                 escape(&s.name)
             );
+            if s.variations > 0 {
+                text += &format!("variations {} {} {}\n", s.id, s.variations, s.variation_positions);
+            }
         }
         text += &format!("next-source {}\n", self.next_source);
         text
@@ -287,12 +326,15 @@ mod tests {
     fn manifest_reads_back() {
         let manifest = Manifest {
             mirror: true,
+            all_lines: true,
             segments: vec![SegmentEntry { number: 0, games: 2, positions: 9 }],
             sources: vec![SourceEntry {
                 id: 3,
                 segment: 0,
                 games: 2,
                 positions: 9,
+                variations: 3,
+                variation_positions: 4,
                 stamp: Stamp { size: 10, modified: 1_733_510_000_123_456_789, hash: 0xfeed },
                 name: "a b\\c\td.pgn".into(),
             }],

@@ -9,7 +9,10 @@
 //! its placement and side to move ([`key_of`]; with mirrors merged, the
 //! smaller of its hash and its mirror's), in files of fixed-width entries
 //! sorted by key, 8 bytes a position, and each game's moves at 2 bytes a
-//! move: about 10 bytes a position in all. Nothing is loaded but the
+//! move: about 10 bytes a position in all. An index of all lines
+//! ([`IndexOptions::all_lines`]) holds the positions of every variation
+//! too: each variation is one more line of its game, stored with the
+//! moves that lead to it from the start, its own positions keyed. Nothing is loaded but the
 //! games' records (32 bytes a game) when an index opens; a lookup reads
 //! one bucket of entries from each segment, then checks each answer by
 //! replaying its game ([`Index::find`]). Sub-positions, material and runs
@@ -54,9 +57,9 @@ mod search;
 mod segment;
 mod tags;
 
-pub use build::{BuildSummary, Builder, Plan};
+pub use build::{BuildSummary, Builder, IndexOptions, Plan};
 pub use explore::{Continuation, Explored, Tally};
-pub use follow::{IndexFollower, Line};
+pub use follow::{IndexFollower, Line, MAX_VARIATION_PLIES, MAX_VARIATIONS, Variation};
 pub use key::key_of;
 pub use manifest::{Stamp, content_hash, stamp, unchanged};
 pub use pattern::{Pieces, PiecesError};

@@ -30,12 +30,25 @@ pub struct Index {
 pub struct Hit {
     /// The segment holding the game (in the index's order).
     pub segment: usize,
-    /// The game in its segment.
+    /// The game in its segment (the place of its main line's record: the
+    /// same for every line of a game).
     pub game: usize,
-    /// The position's ply: 0 for the start.
+    /// The line of the game: 0 the main line, `n` its variation `n` (in
+    /// the order the game's record gives its variations, a variation
+    /// within a variation after the one it lies in).
+    pub line: u32,
+    /// The position's ply in its line, from the start of the game: 0 for
+    /// the start.
     pub ply: u32,
-    /// What the index holds of the game.
+    /// What the index holds of the game (its main line's record).
     pub(crate) record: GameRecord,
+}
+
+impl Hit {
+    /// The place of its line's record in the segment.
+    fn line_at(&self) -> usize {
+        self.game + self.line as usize
+    }
 }
 
 /// What the index holds of a game.
@@ -54,8 +67,11 @@ pub struct GameInfo {
     pub year: Option<u16>,
     /// Red's and Black's Elo, if known.
     pub elo: [Option<u16>; 2],
-    /// The plies of its main line the index holds.
+    /// The plies the index holds of the hit's line, from the start of the
+    /// game (of the main line for a main-line hit).
     pub plies: u32,
+    /// The hit's line: 0 the main line, `n` the game's variation `n`.
+    pub line: u32,
 }
 
 /// A question answered by replaying every game: positions where all the
@@ -70,7 +86,8 @@ pub struct Scan {
     pub imbalance: Option<Imbalance>,
     /// The side to move.
     pub turn: Option<Color>,
-    /// Moves played from the position, in order (a run of the main line).
+    /// Moves played from the position, in order (a run of the main line;
+    /// in an index of all lines, of any line).
     pub sequence: Vec<Move>,
     /// The left–right mirror of `pieces` and `sequence` matches too.
     pub mirror: bool,
@@ -109,14 +126,31 @@ impl Index {
         self.manifest.mirror
     }
 
+    /// Whether the index holds the games' variations too.
+    pub fn all_lines(&self) -> bool {
+        self.manifest.all_lines
+    }
+
     /// The games the index holds.
     pub fn games(&self) -> u64 {
         self.manifest.sources.iter().map(|s| s.games).sum()
     }
 
-    /// The positions the index holds.
+    /// The positions the index holds (with a key: every position of the
+    /// main lines, and of the variations after they branch).
     pub fn positions(&self) -> u64 {
         self.manifest.sources.iter().map(|s| s.positions).sum()
+    }
+
+    /// The variations the index holds (none in an index of main lines).
+    pub fn variations(&self) -> u64 {
+        self.manifest.sources.iter().map(|s| s.variations).sum()
+    }
+
+    /// The positions of the variations' own moves (part of
+    /// [`positions`](Self::positions)).
+    pub fn variation_positions(&self) -> u64 {
+        self.manifest.sources.iter().map(|s| s.variation_positions).sum()
     }
 
     /// The names of the inputs the index holds, with their games.
@@ -151,7 +185,8 @@ impl Index {
             valid: record.status == 0,
             year: known(record.year),
             elo: [known(record.elo[0]), known(record.elo[1])],
-            plies: (segment.positions_of(hit.game) - 1) as u32,
+            plies: (segment.positions_of(hit.line_at()) - 1) as u32,
+            line: hit.line,
         }
     }
 
@@ -160,9 +195,10 @@ impl Index {
         Ok(self.segments[hit.segment].tags_of(&hit.record)?.1)
     }
 
-    /// The main-line moves of the game of `hit` that the index holds.
+    /// The moves of the line of `hit` that the index holds, from the start
+    /// of the game.
     pub fn moves(&self, hit: &Hit) -> io::Result<Vec<Move>> {
-        let codes = self.segments[hit.segment].move_codes(hit.game, hit.game + 1)?;
+        let codes = self.segments[hit.segment].move_codes(hit.line_at(), hit.line_at() + 1)?;
         codes.into_iter().map(|c| unpack(c).ok_or_else(corrupt)).collect()
     }
 
@@ -207,6 +243,7 @@ impl Index {
             candidates.sort_unstable();
             candidates.dedup();
             let mut record: Option<(usize, GameRecord)> = None;
+            let mut main: Option<(usize, GameRecord)> = None;
             for (g, ply) in candidates {
                 let record = match record {
                     Some((at, r)) if at == g => r,
@@ -219,7 +256,21 @@ impl Index {
                 if !self.live.contains_key(&record.source) {
                     continue;
                 }
-                let hit = Hit { segment: s, game: g, ply, record };
+                let game = g.checked_sub(usize::from(record.line)).ok_or_else(corrupt)?;
+                let main_record = match main {
+                    _ if record.line == 0 => record,
+                    Some((at, r)) if at == game => r,
+                    _ => {
+                        let r = segment.record(game)?;
+                        if r.line != 0 {
+                            return Err(corrupt());
+                        }
+                        main = Some((game, r));
+                        r
+                    }
+                };
+                let line = u32::from(record.line);
+                let hit = Hit { segment: s, game, line, ply, record: main_record };
                 let pos = self.position(&hit)?;
                 if boards.iter().any(|b| b == pos.board()) && turns.contains(&pos.turn()) {
                     hits.push(hit);
@@ -232,15 +283,54 @@ impl Index {
     /// The position of `hit`: its game replayed to its ply.
     pub fn position(&self, hit: &Hit) -> io::Result<Position> {
         let mut pos = self.start(hit.segment, &hit.record)?;
-        let codes = self.segments[hit.segment].move_codes(hit.game, hit.game + 1)?;
+        let codes = self.segments[hit.segment].move_codes(hit.line_at(), hit.line_at() + 1)?;
         for &code in codes.iter().take(hit.ply as usize) {
             let _ = pos.play_unchecked(unpack(code).ok_or_else(corrupt)?);
         }
         Ok(pos)
     }
 
+    /// The lines of the game of `hit`, main line first, each with its
+    /// moves from the start of the game (as move codes). At most
+    /// [`MAX_VARIATIONS`](super::MAX_VARIATIONS) + 1 lines of at most
+    /// [`MAX_VARIATION_PLIES`](super::MAX_VARIATION_PLIES) plies in all
+    /// beside the main line's.
+    pub(crate) fn lines_of(&self, hit: &Hit) -> io::Result<Vec<(GameRecord, Vec<u16>)>> {
+        let segment = &self.segments[hit.segment];
+        let mut records = vec![segment.record(hit.game)?];
+        // The variations' records follow the main line's.
+        'more: while records.len() <= super::MAX_VARIATIONS {
+            let from = hit.game + records.len();
+            let block = segment.records(from, (from + 64).min(segment.len()))?;
+            if block.is_empty() {
+                break;
+            }
+            for record in block {
+                if record.line == 0 {
+                    break 'more;
+                }
+                records.push(record);
+            }
+        }
+        let codes = segment.move_codes(hit.game, hit.game + records.len())?;
+        let mut lines = Vec::with_capacity(records.len());
+        let mut at = 0;
+        for (k, record) in records.into_iter().enumerate() {
+            let plies = (segment.positions_of(hit.game + k) - 1) as usize;
+            let line = codes.get(at..at + plies).ok_or_else(corrupt)?.to_vec();
+            at += plies;
+            lines.push((record, line));
+        }
+        Ok(lines)
+    }
+
     /// The first position of each game where every criterion of `scan`
     /// holds, in the index's order; the games replayed on `jobs` threads.
+    /// In an index of all lines, the first of each line: of a variation,
+    /// among its own positions (after it branches; with a run of moves,
+    /// the positions from which the run plays at least one of its own
+    /// moves), so that a game is not found again for the moves its lines
+    /// share.
     pub fn scan(&self, scan: &Scan, jobs: usize) -> io::Result<Vec<Hit>> {
         let mirrored = scan.mirror.then(|| Scan {
             pieces: scan.pieces.as_ref().map(Pieces::mirrored),
@@ -300,13 +390,23 @@ impl Index {
             if !self.live.contains_key(&record.source) {
                 continue;
             }
+            let line = usize::from(record.line);
+            let game = g.checked_sub(line).ok_or_else(corrupt)?;
+            let main = match game.checked_sub(chunk.from) {
+                Some(k) => records[k],
+                None => segment.record(game)?,
+            };
+            // The first ply of the line's own: a run of moves from there
+            // on plays one of them.
+            let own = if line == 0 { 0 } else { record.branch as usize + 1 };
+            let first = own.saturating_sub(scan.sequence.len());
             moves.clear();
             for &code in game_codes {
                 moves.push(unpack(code).ok_or_else(corrupt)?);
             }
             // The board alone is replayed: no check, no key (the moves
             // replayed when the index was built).
-            let start = self.start(chunk.segment, &record)?;
+            let start = self.start(chunk.segment, &main)?;
             let mut turn = start.turn();
             let mut board = start.board().clone();
             let counted = scan.material.is_some() || scan.imbalance.is_some();
@@ -321,8 +421,12 @@ impl Index {
                             .is_none_or(|m| material.as_ref().is_some_and(|have| m.matches(have)))
                         && moves[ply..].starts_with(&scan.sequence)
                 };
-                if holds(scan, &board, &material) || mirrored.is_some_and(|m| holds(m, &board, &material)) {
-                    hits.push(Hit { segment: chunk.segment, game: g, ply: ply as u32, record });
+                if ply >= first
+                    && (holds(scan, &board, &material)
+                        || mirrored.is_some_and(|m| holds(m, &board, &material)))
+                {
+                    let line = line as u32;
+                    hits.push(Hit { segment: chunk.segment, game, line, ply: ply as u32, record: main });
                     break;
                 }
                 if let Some(&m) = moves.get(ply) {
@@ -339,6 +443,6 @@ impl Index {
     }
 }
 
-fn corrupt() -> io::Error {
+pub(crate) fn corrupt() -> io::Error {
     io::Error::new(io::ErrorKind::InvalidData, "the index is damaged: a move or a start does not read")
 }

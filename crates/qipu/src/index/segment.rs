@@ -2,15 +2,23 @@
 //! (`seg-N.games`, `.firsts`, `.moves`, `.keys`, `.tags`, `.dict`), each starting
 //! with an 8-byte tag naming it; numbers are little-endian.
 //!
-//! - `games`: a record of [`GAME_BYTES`] bytes a game ([`GameRecord`]),
-//!   read when a game is asked for.
-//! - `firsts`: the reference of each game's start (4 bytes a game), the
+//! - `games`: a record of [`GAME_BYTES`] bytes a line ([`GameRecord`]),
+//!   read when a game is asked for. A game is its main line's record,
+//!   followed (in an index of all lines) by one record for each of its
+//!   variations, numbered 1, 2, 3 … in the order the game's record gives
+//!   them: the record `n` places after the main line's is variation `n`.
+//! - `firsts`: the reference of each line's start (4 bytes a line), the
 //!   only part read when the segment opens.
-//! - `moves`: every game's main-line moves one after another, two bytes
-//!   a move (`from * 128 + to`, point indexes): game `g`'s start at
-//!   `first(g) - g`, since each game has one position more than moves.
-//! - `keys`: the position index. Every position of every game is a
-//!   *reference* (`first(g) + ply`); the references sorted by key, in
+//! - `moves`: every line's moves one after another, two bytes a move
+//!   (`from * 128 + to`, point indexes): line `g`'s start at
+//!   `first(g) - g`, since each line has one position more than moves. A
+//!   variation's moves are those from the start of the game: the moves of
+//!   the lines it lies in up to where it branches, then its own, so that
+//!   it replays alone.
+//! - `keys`: the position index. Every position of every line is a
+//!   *reference* (`first(g) + ply`); those with a key are the main line's
+//!   and a variation's own (after it branches; those before it are the
+//!   positions of the lines it lies in). The references sorted by key, in
 //!   buckets by the key's top `bits` bits: a header (`bits`, the count),
 //!   the table of bucket starts (`2^bits + 1` numbers of 4 bytes), then
 //!   the low 32 bits of each key, then each reference (4 bytes each). A
@@ -48,7 +56,13 @@ const KEYS_HEADER: u64 = 24;
 /// The most positions a segment holds: references are 4 bytes.
 pub(crate) const MAX_POSITIONS: u64 = u32::MAX as u64;
 
-/// How a game is held in a segment (see the [module docs](self)).
+/// How a line of a game is held in a segment (see the [module docs](self)).
+///
+/// Bytes: `first` 0..4, `source` 4..8, `index` 8..12, `tags_at` 12..20,
+/// `result` 20, `status` 21, `flags` 22, then for a main line `year`
+/// 24..26 and `elo` 26..30; for a variation `branch` 24..28 (its year and
+/// Elo are its main line's); `line` 30..32. Byte 23 is spare. An index of
+/// main lines only has `line` 0 everywhere.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub(crate) struct GameRecord {
     /// The reference of its start position.
@@ -69,6 +83,11 @@ pub(crate) struct GameRecord {
     pub(crate) year: u16,
     /// Red's and Black's Elo, 0 when unknown.
     pub(crate) elo: [u16; 2],
+    /// 0 for the main line; `n` for the game's variation `n`.
+    pub(crate) line: u16,
+    /// A variation's: the ply of the position it branches from (its
+    /// positions with a key are those after it).
+    pub(crate) branch: u32,
 }
 
 impl GameRecord {
@@ -81,15 +100,22 @@ impl GameRecord {
         b[20] = self.result;
         b[21] = self.status;
         b[22] = self.flags;
-        b[24..26].copy_from_slice(&self.year.to_le_bytes());
-        b[26..28].copy_from_slice(&self.elo[0].to_le_bytes());
-        b[28..30].copy_from_slice(&self.elo[1].to_le_bytes());
+        if self.line == 0 {
+            b[24..26].copy_from_slice(&self.year.to_le_bytes());
+            b[26..28].copy_from_slice(&self.elo[0].to_le_bytes());
+            b[28..30].copy_from_slice(&self.elo[1].to_le_bytes());
+        } else {
+            b[24..28].copy_from_slice(&self.branch.to_le_bytes());
+        }
+        b[30..32].copy_from_slice(&self.line.to_le_bytes());
         b
     }
 
     fn from_bytes(b: &[u8]) -> GameRecord {
         let u32_at = |k: usize| u32::from_le_bytes(b[k..k + 4].try_into().expect("4 bytes"));
         let u16_at = |k: usize| u16::from_le_bytes(b[k..k + 2].try_into().expect("2 bytes"));
+        let line = u16_at(30);
+        let main = line == 0;
         GameRecord {
             first: u32_at(0),
             source: u32_at(4),
@@ -98,8 +124,10 @@ impl GameRecord {
             result: b[20],
             status: b[21],
             flags: b[22],
-            year: u16_at(24),
-            elo: [u16_at(26), u16_at(28)],
+            year: if main { u16_at(24) } else { 0 },
+            elo: if main { [u16_at(26), u16_at(28)] } else { [0, 0] },
+            line,
+            branch: if main { 0 } else { u32_at(24) },
         }
     }
 }
@@ -132,6 +160,19 @@ pub(crate) struct GameData<'a> {
     /// Its tags.
     pub(crate) tags: &'a [(String, String)],
     pub(crate) line: &'a Line,
+    /// Whether its variations are written too.
+    pub(crate) all_lines: bool,
+}
+
+/// What a game added to a segment holds: its lines and positions.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Added {
+    /// The variations written.
+    pub(crate) variations: u64,
+    /// The positions with a key: the main line's and the variations' own.
+    pub(crate) positions: u64,
+    /// The positions of the variations' own moves.
+    pub(crate) variation_positions: u64,
 }
 
 /// A segment being written.
@@ -149,8 +190,12 @@ pub(crate) struct SegmentWriter {
     /// A game's tags, encoded.
     blob: Vec<u8>,
     spills: Vec<BufWriter<File>>,
+    /// The lines (records) written.
     game_count: u64,
+    /// The positions with a key.
     positions: u64,
+    /// The positions of every line from its start (the references).
+    references: u64,
 }
 
 /// The name a file has while it is written.
@@ -186,21 +231,21 @@ impl SegmentWriter {
             spills,
             game_count: 0,
             positions: 0,
+            references: 0,
         })
     }
 
-    /// Whether a game of `positions` more positions fits.
-    pub(crate) fn fits(&self, positions: usize) -> bool {
-        self.positions + positions as u64 <= MAX_POSITIONS
+    /// Whether a game of `references` more positions (counted from the
+    /// start of each of its lines) fits.
+    pub(crate) fn fits(&self, references: u64) -> bool {
+        self.references + references <= MAX_POSITIONS
     }
 
-    /// Adds a game (its line must [`fit`](Self::fits)).
-    pub(crate) fn add(&mut self, game: GameData<'_>) -> io::Result<()> {
+    /// Adds a game (it must [`fit`](Self::fits)): its main line, then,
+    /// with `all_lines`, each of its variations as one more record.
+    pub(crate) fn add(&mut self, game: GameData<'_>) -> io::Result<Added> {
         let mut record = game.record;
-        record.first = u32::try_from(self.positions).map_err(|_| too_many())?;
         record.tags_at = self.tags_len;
-        self.games.write_all(&record.bytes())?;
-        self.firsts.write_all(&record.first.to_le_bytes())?;
         self.blob.clear();
         let dict = self.dict.as_mut().ok_or_else(|| io::Error::other("the segment is finished"))?;
         dict.encode(game.start, game.tags, &mut self.blob)?;
@@ -208,18 +253,52 @@ impl SegmentWriter {
         self.tags.write_all(&len.to_le_bytes())?;
         self.tags.write_all(&self.blob)?;
         self.tags_len += 4 + self.blob.len() as u64;
-        for &m in &game.line.moves {
+        // The moves that replayed have a position each after the start.
+        debug_assert_eq!(game.line.keys.len(), game.line.moves.len() + 1);
+        self.add_line(record, &game.line.moves, &game.line.keys, 0)?;
+        let mut added = Added { positions: game.line.keys.len() as u64, ..Added::default() };
+        if !game.all_lines {
+            return Ok(added);
+        }
+        for (k, variation) in game.line.variations.iter().enumerate() {
+            // A variation whose moves the lines above do not hold (none
+            // such is made) is left out, the numbers kept in a row.
+            let Some(path) = game.line.path(k + 1) else { continue };
+            added.variations += 1;
+            let line =
+                u16::try_from(added.variations).map_err(|_| io::Error::other("too many variations"))?;
+            let own = GameRecord { line, branch: variation.branch, year: 0, elo: [0, 0], ..record };
+            self.add_line(own, &path, &variation.keys, variation.branch as usize + 1)?;
+            added.variation_positions += variation.keys.len() as u64;
+        }
+        added.positions += added.variation_positions;
+        Ok(added)
+    }
+
+    /// Writes a line's record and moves, and the keys of its positions
+    /// from ply `keyed_from` on (`keys[0]` is that ply's).
+    fn add_line(
+        &mut self,
+        mut record: GameRecord,
+        moves: &[Move],
+        keys: &[u64],
+        keyed_from: usize,
+    ) -> io::Result<()> {
+        record.first = u32::try_from(self.references).map_err(|_| too_many())?;
+        self.games.write_all(&record.bytes())?;
+        self.firsts.write_all(&record.first.to_le_bytes())?;
+        for &m in moves {
             self.moves.write_all(&pack(m).to_le_bytes())?;
         }
-        for (ply, &key) in game.line.keys.iter().enumerate() {
-            let reference = record.first + ply as u32;
+        for (k, &key) in keys.iter().enumerate() {
+            let reference =
+                u32::try_from(u64::from(record.first) + (keyed_from + k) as u64).map_err(|_| too_many())?;
             let spill = &mut self.spills[(key >> 56) as usize];
             spill.write_all(&key.to_le_bytes())?;
             spill.write_all(&reference.to_le_bytes())?;
         }
-        // The moves that replayed have a position each after the start.
-        debug_assert_eq!(game.line.keys.len(), game.line.moves.len() + 1);
-        self.positions += game.line.keys.len() as u64;
+        self.positions += keys.len() as u64;
+        self.references += moves.len() as u64 + 1;
         self.game_count += 1;
         Ok(())
     }
@@ -346,10 +425,13 @@ fn read_at(file: &File, offset: u64, buf: &mut [u8]) -> io::Result<()> {
 /// A segment open for reading.
 #[derive(Debug)]
 pub(crate) struct Segment {
-    /// The reference of each game's start, in order.
+    /// The reference of each line's start, in order.
     firsts: Vec<u32>,
-    /// Its positions.
+    /// Its positions with a key.
     pub(crate) positions: u64,
+    /// The positions of its lines, each from its start (one more than
+    /// the moves of each line).
+    references: u64,
     games: File,
     keys: File,
     bits: u32,
@@ -385,6 +467,7 @@ impl Segment {
         let firsts_file = open("firsts", FIRSTS_TAG)?;
         let keys = open("keys", KEYS_TAG)?;
         let moves = open("moves", MOVES_TAG)?;
+        let move_count = moves.metadata()?.len().saturating_sub(8) / 2;
         let tags = open("tags", TAGS_TAG)?;
         let mut bytes = Vec::new();
         BufReader::new(firsts_file).read_to_end(&mut bytes)?;
@@ -394,7 +477,10 @@ impl Segment {
         read_at(&keys, 8, &mut head)?;
         let bits = u32::from_le_bytes(head[..4].try_into().expect("4 bytes"));
         let count = u64::from_le_bytes(head[8..].try_into().expect("8 bytes"));
-        if firsts.len() as u64 != entry.games || count != entry.positions || bits > 32 {
+        let references = move_count + firsts.len() as u64;
+        let in_order = firsts.windows(2).all(|w| w[0] < w[1])
+            && firsts.last().is_none_or(|&f| u64::from(f) < references);
+        if firsts.len() as u64 != entry.games || count != entry.positions || bits > 32 || !in_order {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidData,
                 format!("segment {}: its files do not agree with the manifest", entry.number),
@@ -402,21 +488,26 @@ impl Segment {
         }
         let dict_path = file_name(dir, entry.number, "dict");
         let dict = std::sync::OnceLock::new();
-        Ok(Segment { firsts, positions: count, games, keys, bits, moves, tags, dict, dict_path })
+        Ok(Segment { firsts, positions: count, references, games, keys, bits, moves, tags, dict, dict_path })
     }
 
-    /// Its games.
+    /// Its lines (a record each: each game's main line and variations).
     pub(crate) fn len(&self) -> usize {
         self.firsts.len()
     }
 
-    /// The record of game `g`.
+    /// The record of line `g`.
     pub(crate) fn record(&self, g: usize) -> io::Result<GameRecord> {
-        Ok(self.records(g, g + 1)?[0])
+        self.records(g, g + 1)?.first().copied().ok_or_else(|| {
+            io::Error::new(io::ErrorKind::InvalidData, "the index is damaged: a line's record is missing")
+        })
     }
 
-    /// The records of games `from..to`.
+    /// The records of lines `from..to`.
     pub(crate) fn records(&self, from: usize, to: usize) -> io::Result<Vec<GameRecord>> {
+        if from >= to || to > self.len() {
+            return Ok(Vec::new());
+        }
         let mut bytes = vec![0u8; (to - from) * GAME_BYTES];
         read_at(&self.games, 8 + (from * GAME_BYTES) as u64, &mut bytes)?;
         Ok(bytes.chunks_exact(GAME_BYTES).map(GameRecord::from_bytes).collect())
@@ -453,26 +544,26 @@ impl Segment {
         Ok(found)
     }
 
-    /// The game holding position `reference`, and the position's ply in it.
+    /// The line holding position `reference`, and the position's ply in it.
     pub(crate) fn game_of(&self, reference: u32) -> (usize, u32) {
         let g = self.firsts.partition_point(|&first| first <= reference).saturating_sub(1);
         (g, reference - self.firsts[g])
     }
 
-    /// The positions of game `g`.
+    /// The positions of line `g`, from its start.
     pub(crate) fn positions_of(&self, g: usize) -> u64 {
-        let end = self.firsts.get(g + 1).map_or(self.positions, |&n| u64::from(n));
+        let end = self.firsts.get(g + 1).map_or(self.references, |&n| u64::from(n));
         end - u64::from(self.firsts[g])
     }
 
-    /// The moves of games `from..to`, two bytes each, one game after
+    /// The moves of lines `from..to`, two bytes each, one line after
     /// another.
     pub(crate) fn move_codes(&self, from: usize, to: usize) -> io::Result<Vec<u16>> {
-        if from >= to {
+        if from >= to || to > self.len() {
             return Ok(Vec::new());
         }
         let start = u64::from(self.firsts[from]) - from as u64;
-        let end = self.firsts.get(to).map_or(self.positions, |&n| u64::from(n)) - to as u64;
+        let end = self.firsts.get(to).map_or(self.references, |&n| u64::from(n)) - to as u64;
         let mut bytes = vec![0u8; ((end - start) * 2) as usize];
         read_at(&self.moves, 8 + 2 * start, &mut bytes)?;
         Ok(bytes.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect())
