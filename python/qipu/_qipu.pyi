@@ -363,6 +363,7 @@ def build_index(
     out: _Path,
     *,
     merge_mirrors: bool = False,
+    all_lines: bool = False,
     jobs: Optional[int] = None,
     encoding: Optional[str] = None,
     **select: Any,
@@ -372,10 +373,12 @@ def build_index(
     the index holds unchanged are not read again, new ones are added, changed ones replace what
     it held of them. ``paths`` are files, folders or archives (not bytes nor file objects).
     ``merge_mirrors`` keeps each position with its left–right mirror (a new index keeps what it
-    is made with: asking an index for the other raises ``ValueError``). Returns the counts:
-    ``games`` and ``positions`` added, ``without_positions`` (games read with no legal start),
-    ``inputs_read``, ``inputs_unchanged``, ``inputs_replaced``, ``total_games``,
-    ``total_positions``."""
+    is made with: asking an index for the other raises ``ValueError``); ``all_lines`` indexes
+    the positions of the games' variations too (as ``--all-lines``; the same holds). Returns
+    the counts: ``games`` and ``positions`` added, ``without_positions`` (games read with no
+    legal start), ``variations`` and ``variation_positions`` added, ``variations_left_out``
+    (past a game's bounds), ``inputs_read``, ``inputs_unchanged``, ``inputs_replaced``,
+    ``total_games``, ``total_positions``, ``total_variations``."""
 
 class Index:
     """A position index (a folder ``NAME.qidx`` made by :func:`build_index` or ``qipu index
@@ -386,8 +389,10 @@ class Index:
     ``next`` (the move played from the position, ``"h2e2"``, or None at the game's end),
     ``result`` (``"1-0"``, ``"0-1"``, ``"1/2-1/2"``, ``"*"``), ``valid`` (False: the game
     has an illegal move, its positions stop before it), ``year``, ``red_elo``,
-    ``black_elo`` (None when unknown), and with ``tags=True`` ``tags`` (a dict): the
-    objects ``qipu search --format json`` writes.
+    ``black_elo`` (None when unknown), ``termination`` (how the rules judge the main line's
+    end: ``"checkmate"``, ``"perpetual-check"``, …, or None), in an index of all lines
+    ``line`` (0: the main line, else the variation's number), and with ``tags=True`` ``tags``
+    (a dict): the objects ``qipu search --format json`` writes.
     """
 
     def __init__(self, path: _Path) -> None: ...
@@ -415,6 +420,7 @@ class Index:
         *,
         pieces: Optional[str] = None,
         material: Optional[str] = None,
+        imbalance: Optional[str] = None,
         side: Optional[str] = None,
         sequence: Union[str, List[str], None] = None,
         mirror: bool = False,
@@ -423,9 +429,10 @@ class Index:
     ) -> List[Dict[str, Any]]:
         """The first position of each game where every criterion given holds: ``pieces`` (pieces
         on points: ``"C@e2 n@g7"``, ``?`` for any file or rank, ``P@c3,c4``, ``!`` for none of
-        them), ``material`` (``"RCP* vs RA"``), ``side`` to move, ``sequence`` (moves played
+        them), ``material`` (``"RCP* vs RA"``), ``imbalance`` (what one side has more, kind
+        by kind: ``"R vs NC"``), ``side`` to move, ``sequence`` (moves played
         from there in a row, in coordinates: ``"h2e2 h9g7"`` or a list); with ``mirror``, their
-        left–right mirror too. As ``qipu search --pieces/--material/--sequence``; every game is
+        left–right mirror too. As ``qipu search --pieces/--material/--imbalance/--sequence``; every game is
         replayed, on ``jobs`` threads (every core by default). A pattern that does not read
         raises ``ValueError``."""
     def explore(self, fen: str = "startpos", *, mirror: bool = False, notation: str = "iccs") -> Dict[str, Any]:

@@ -11,7 +11,7 @@ use pyo3::exceptions::{
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 use qipu::batch::Input;
-use qipu::index::{BuildSummary, Builder, GameInfo, Hit, IndexFollower, Pieces, Plan, Scan, Tally};
+use qipu::index::{BuildSummary, Builder, GameInfo, Hit, IndexOptions, Pieces, Plan, Scan, Tally};
 use qipu::select::{Imbalance, MaterialPattern, PassEvent};
 use qipu::{Color, Move};
 
@@ -39,13 +39,14 @@ fn os_error(path: &Path, e: io::Error) -> PyErr {
 /// `out` (`NAME.qidx`), or brings it up to date, as `qipu index build`
 /// does; returns the build's counts.
 #[pyfunction]
-#[pyo3(signature = (paths, out, *, merge_mirrors = false, jobs = None, encoding = None, **select))]
+#[pyo3(signature = (paths, out, *, merge_mirrors = false, all_lines = false, jobs = None, encoding = None, **select))]
 #[allow(clippy::too_many_arguments)]
 pub fn build_index<'py>(
     py: Python<'py>,
     paths: &Bound<'py, PyAny>,
     out: PathBuf,
     merge_mirrors: bool,
+    all_lines: bool,
     jobs: Option<usize>,
     encoding: Option<&str>,
     select: Option<&Bound<'py, PyDict>>,
@@ -62,7 +63,8 @@ pub fn build_index<'py>(
     let mut chooser = chooser.into_inner();
     let dir = out.clone();
     let built = py.detach(move || -> io::Result<BuildSummary> {
-        let mut builder = Builder::open(&dir, merge_mirrors)?;
+        let options = IndexOptions { mirror: merge_mirrors, all_lines };
+        let mut builder = Builder::open_with(&dir, options)?;
         // Inputs the index holds as they are now are not read.
         let mut read = Vec::new();
         for input in inputs {
@@ -76,11 +78,11 @@ pub fn build_index<'py>(
             }
         }
         let selection = chooser.selection().clone();
-        let mirror = builder.mirror();
+        let follower = builder.follower();
         chooser.pass(
             &batch,
             &read,
-            || selection.checker_keeping_all(IndexFollower::new(mirror)),
+            || selection.checker_keeping_all(follower.clone()),
             |meta, event| {
                 builder.start_source(&meta.json_source, None)?;
                 if let PassEvent::Game { index, game, selected: true } = event {
@@ -101,6 +103,10 @@ pub fn build_index<'py>(
     dict.set_item("inputs_replaced", summary.inputs_replaced)?;
     dict.set_item("total_games", summary.total_games)?;
     dict.set_item("total_positions", summary.total_positions)?;
+    dict.set_item("variations", summary.variations)?;
+    dict.set_item("variation_positions", summary.variation_positions)?;
+    dict.set_item("variations_left_out", summary.variations_left_out)?;
+    dict.set_item("total_variations", summary.total_variations)?;
     Ok(dict)
 }
 
@@ -124,9 +130,9 @@ struct Row {
 /// row; its tags when `tags`).
 fn rows(index: &qipu::index::Index, hits: &[Hit], tags: bool) -> io::Result<Vec<Row>> {
     let mut rows = Vec::with_capacity(hits.len());
-    let mut moves: Option<((usize, usize), Vec<Move>)> = None;
+    let mut moves: Option<((usize, usize, u32), Vec<Move>)> = None;
     for hit in hits {
-        let of = (hit.segment, hit.game);
+        let of = (hit.segment, hit.game, hit.line);
         if moves.as_ref().is_none_or(|(game, _)| *game != of) {
             moves = Some((of, index.moves(hit)?));
         }
@@ -143,7 +149,7 @@ fn rows(index: &qipu::index::Index, hits: &[Hit], tags: bool) -> io::Result<Vec<
 
 /// The hits' rows as a list of dicts (the objects `qipu search --format
 /// json` writes, with `tags` only when asked).
-fn hit_list<'py>(py: Python<'py>, rows: Vec<Row>) -> PyResult<Bound<'py, PyList>> {
+fn hit_list<'py>(py: Python<'py>, rows: Vec<Row>, all_lines: bool) -> PyResult<Bound<'py, PyList>> {
     let list = PyList::empty(py);
     let mut source: Option<(String, Bound<'py, PyString>)> = None;
     for row in rows {
@@ -162,6 +168,10 @@ fn hit_list<'py>(py: Python<'py>, rows: Vec<Row>) -> PyResult<Bound<'py, PyList>
         dict.set_item("year", row.game.year)?;
         dict.set_item("red_elo", row.game.elo[0])?;
         dict.set_item("black_elo", row.game.elo[1])?;
+        dict.set_item("termination", row.game.termination.map(|t| t.as_str()))?;
+        if all_lines {
+            dict.set_item("line", row.game.line)?;
+        }
         if let Some(tags) = row.tags {
             let t = PyDict::new(py);
             for (name, value) in tags {
@@ -282,7 +292,7 @@ impl Index {
             let hits = index.find(&board, turn, mirror)?;
             rows(index, &hits, tags)
         });
-        hit_list(py, found.map_err(|e| os_error(index.path(), e))?)
+        hit_list(py, found.map_err(|e| os_error(index.path(), e))?, index.all_lines())
     }
 
     /// The first position of each game where every criterion holds:
@@ -333,7 +343,7 @@ impl Index {
             let hits = index.scan(&scan, jobs)?;
             rows(index, &hits, tags)
         });
-        hit_list(py, found.map_err(|e| os_error(index.path(), e))?)
+        hit_list(py, found.map_err(|e| os_error(index.path(), e))?, index.all_lines())
     }
 
     /// The moves played from the position of `fen` (`startpos`: the

@@ -12,7 +12,7 @@ from conftest import ROOT, json_lines
 
 FIXTURES = ROOT / "fixtures"
 AFTER_H2E2 = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR"
-HIT_KEYS = {"source", "index", "ply", "next", "result", "valid", "year", "red_elo", "black_elo"}
+HIT_KEYS = {"source", "index", "ply", "next", "result", "valid", "year", "red_elo", "black_elo", "termination"}
 
 
 @pytest.fixture(scope="module")
@@ -45,8 +45,10 @@ def test_the_build_counts_the_games_and_the_index_holds_them(built, index):
     _, summary = built
     assert set(summary) == {
         "games", "positions", "without_positions", "inputs_read", "inputs_unchanged",
-        "inputs_replaced", "total_games", "total_positions",
+        "inputs_replaced", "total_games", "total_positions", "variations", "variation_positions",
+        "variations_left_out", "total_variations",
     }
+    assert summary["variations"] == summary["total_variations"] == 0
     assert summary["games"] > 1000 and summary["positions"] > summary["games"]
     assert summary["inputs_unchanged"] == summary["inputs_replaced"] == 0
     assert (index.games, index.positions) == (summary["total_games"], summary["total_positions"])
@@ -177,3 +179,20 @@ def test_a_merged_index_and_a_selection(tmp_path):
     # Mirrors merged: the position and its mirror are found together.
     mirrored = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/4C2C1/9/RNBAKABNR b"
     assert index.find(AFTER_H2E2 + " b") == index.find(mirrored)
+
+
+def test_an_index_of_all_lines_finds_variations_as_the_command(cli, tmp_path):
+    out = tmp_path / "lines.qidx"
+    summary = qipu.build_index(str(FIXTURES), out, all_lines=True, jobs=2)
+    assert summary["variations"] > 0 and summary["variation_positions"] > 0
+    index = qipu.Index(out)
+    for fen in [AFTER_H2E2 + " b", AFTER_H2E2]:
+        got = index.find(fen, tags=True)
+        expected = json_lines(cli("search", str(out), "--fen", fen, "--format", "json"))
+        assert got == expected and got
+    # The first position of each line with a cannon on the central file.
+    got = index.search(pieces="C@e?", tags=True)
+    assert got == json_lines(cli("search", str(out), "--pieces", "C@e?", "--format", "json"))
+    assert any(hit["line"] > 0 for hit in got), "variations are searched"
+    with pytest.raises(ValueError, match="all-lines"):
+        qipu.build_index(str(FIXTURES), out, jobs=2)

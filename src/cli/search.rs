@@ -32,8 +32,8 @@ pub enum SearchFormat {
     /// in the game (in the order the record gives them).
     Text,
     /// A JSON object a line: source, index (from 0), ply, next, result, year, red_elo,
-    /// black_elo, tags; from an index of all lines, line (0 the main line, else the variation's
-    /// number).
+    /// black_elo, termination (how the rules judge the main line's end, or null), tags; from an
+    /// index of all lines, line (0 the main line, else the variation's number).
     Json,
 }
 
@@ -580,6 +580,7 @@ fn write_hit(out: &mut impl Write, index: &Index, hit: &Hit, format: SearchForma
                 "year": game.year,
                 "red_elo": game.elo[0],
                 "black_elo": game.elo[1],
+                "termination": game.termination.map(|t| t.as_str()),
                 "tags": tags,
             });
             if let Some(line) = line {

@@ -483,3 +483,33 @@ fn an_index_keeps_whether_it_holds_every_line() {
         );
     }
 }
+
+#[test]
+fn the_index_holds_each_games_ruled_ending_as_validate_judges_it() {
+    let dir = tempdir("endings");
+    let index = dir.join("fixtures.qidx");
+    let out = qipu().args(["index", "build", "fixtures", "-o"]).arg(&index).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = qipu().args(["validate", "fixtures", "--format", "json"]).output().unwrap();
+    let mut judged = std::collections::HashMap::new();
+    for line in stdout(&out).lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        judged.insert(
+            (v["source"].as_str().unwrap().to_string(), v["index"].as_u64().unwrap()),
+            v["termination"].clone(),
+        );
+    }
+    // Every game from the standard start, at ply 0.
+    let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w";
+    let out = qipu().arg("search").arg(&index).args(["--fen", start, "--format", "json"]).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let (mut compared, mut ruled) = (0, 0);
+    for line in stdout(&out).lines().filter(|l| l.contains("\"ply\":0")) {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let key = (v["source"].as_str().unwrap().to_string(), v["index"].as_u64().unwrap());
+        assert_eq!(v["termination"], judged[&key], "{line}");
+        compared += 1;
+        ruled += usize::from(!v["termination"].is_null());
+    }
+    assert!(compared > 1000 && ruled >= 30, "{compared} games, {ruled} ruled");
+}

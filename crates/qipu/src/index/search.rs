@@ -12,6 +12,7 @@ use super::manifest::{Manifest, Stamp};
 use super::pattern::Pieces;
 use super::segment::{GameRecord, Segment, unpack};
 use crate::record::GameResult;
+use crate::record::replay::Termination;
 use crate::select::{Imbalance, Material, MaterialPattern};
 use crate::{Board, Color, Move, Position};
 
@@ -72,6 +73,10 @@ pub struct GameInfo {
     pub plies: u32,
     /// The hit's line: 0 the main line, `n` the game's variation `n`.
     pub line: u32,
+    /// How its main line ends as the rules judge it (checkmate, a
+    /// repetition ruled, the move limit, …): `None` when it ends otherwise,
+    /// or when the index was made by a qipu that did not hold it.
+    pub termination: Option<Termination>,
 }
 
 /// A question answered by replaying every game: positions where all the
@@ -187,6 +192,9 @@ impl Index {
             elo: [known(record.elo[0]), known(record.elo[1])],
             plies: (segment.positions_of(hit.line_at()) - 1) as u32,
             line: hit.line,
+            termination: usize::from(record.ending)
+                .checked_sub(1)
+                .and_then(|k| Termination::ALL.get(k).copied()),
         }
     }
 

@@ -59,9 +59,9 @@ pub(crate) const MAX_POSITIONS: u64 = u32::MAX as u64;
 /// How a line of a game is held in a segment (see the [module docs](self)).
 ///
 /// Bytes: `first` 0..4, `source` 4..8, `index` 8..12, `tags_at` 12..20,
-/// `result` 20, `status` 21, `flags` 22, then for a main line `year`
+/// `result` 20, `status` 21, `flags` 22, `ending` 23, then for a main line `year`
 /// 24..26 and `elo` 26..30; for a variation `branch` 24..28 (its year and
-/// Elo are its main line's); `line` 30..32. Byte 23 is spare. An index of
+/// Elo are its main line's); `line` 30..32. An index of
 /// main lines only has `line` 0 everywhere.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub(crate) struct GameRecord {
@@ -83,6 +83,10 @@ pub(crate) struct GameRecord {
     pub(crate) year: u16,
     /// Red's and Black's Elo, 0 when unknown.
     pub(crate) elo: [u16; 2],
+    /// How the game's main line ends, as the rules judge it: 0 when it
+    /// ends otherwise (or the index was made before this was held), else
+    /// 1 + the termination's place in [`Termination::ALL`](crate::record::replay::Termination::ALL).
+    pub(crate) ending: u8,
     /// 0 for the main line; `n` for the game's variation `n`.
     pub(crate) line: u16,
     /// A variation's: the ply of the position it branches from (its
@@ -100,6 +104,7 @@ impl GameRecord {
         b[20] = self.result;
         b[21] = self.status;
         b[22] = self.flags;
+        b[23] = self.ending;
         if self.line == 0 {
             b[24..26].copy_from_slice(&self.year.to_le_bytes());
             b[26..28].copy_from_slice(&self.elo[0].to_le_bytes());
@@ -124,6 +129,7 @@ impl GameRecord {
             result: b[20],
             status: b[21],
             flags: b[22],
+            ending: b[23],
             year: if main { u16_at(24) } else { 0 },
             elo: if main { [u16_at(26), u16_at(28)] } else { [0, 0] },
             line,

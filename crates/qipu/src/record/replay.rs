@@ -66,6 +66,20 @@ pub enum Termination {
 }
 
 impl Termination {
+    /// Every termination, in the order of the type.
+    pub const ALL: [Termination; 10] = [
+        Termination::Checkmate,
+        Termination::Stalemate,
+        Termination::MoveLimit,
+        Termination::Repetition,
+        Termination::PerpetualCheck,
+        Termination::PerpetualChase,
+        Termination::CheckChase,
+        Termination::PerpetualMateThreat,
+        Termination::MateThreatMixed,
+        Termination::DeadDraw,
+    ];
+
     /// The name used in reports and JSON.
     pub fn as_str(self) -> &'static str {
         match self {
