@@ -350,6 +350,8 @@ fn gather(index: &Index, hits: &[Hit]) -> Found {
         not_read: 0,
         inputs_not_read: 0,
     };
+    // The files already to be read (an archive for several inputs).
+    let mut files: HashSet<PathBuf> = HashSet::new();
     for (name, games) in by_source {
         found.games += games.len();
         let why = match (index.stamp_of(&name), source_file(&name)) {
@@ -357,7 +359,7 @@ fn gather(index: &Index, hits: &[Hit]) -> Found {
                 Ok(true) => {
                     games.iter().for_each(|&g| found.within.add(&name, g));
                     found.sources.insert(name);
-                    if !found.files.contains(&file) {
+                    if files.insert(file.clone()) {
                         found.files.push(file);
                     }
                     continue;

@@ -24,6 +24,8 @@ pub struct Index {
     segments: Vec<Segment>,
     /// The sources the index holds, by number: their place in the manifest.
     live: HashMap<u32, usize>,
+    /// The same places, by the sources' names.
+    named: HashMap<String, usize>,
 }
 
 /// A position of a game that answers a question.
@@ -118,7 +120,8 @@ impl Index {
             .map(|entry| Segment::open(dir, entry))
             .collect::<io::Result<Vec<_>>>()?;
         let live = manifest.sources.iter().enumerate().map(|(k, s)| (s.id, k)).collect();
-        Ok(Index { dir: dir.to_path_buf(), manifest, segments, live })
+        let named = manifest.sources.iter().enumerate().map(|(k, s)| (s.name.clone(), k)).collect();
+        Ok(Index { dir: dir.to_path_buf(), manifest, segments, live, named })
     }
 
     /// The folder of the index.
@@ -166,7 +169,7 @@ impl Index {
     /// What the input `name` was when the index read it (size,
     /// modification time, hash), if the index holds it.
     pub fn stamp_of(&self, name: &str) -> Option<Stamp> {
-        self.manifest.sources.iter().find(|s| s.name == name).map(|s| s.stamp)
+        self.named.get(name).map(|&k| self.manifest.sources[k].stamp)
     }
 
     /// What the index holds of the game of `hit`.
