@@ -252,15 +252,18 @@ pub enum Command {
     )]
     Index(index::IndexCommand),
     /// The games of an index (`qipu index build`) that reach a position (--fen, --moves: looked
-    /// up by key), a sub-position (--pieces), a material balance (--material) or a run of moves
-    /// (--sequence): every game replayed from the index, on every core.
+    /// up by key), a sub-position (--pieces), a material balance (--material), an imbalance
+    /// (--imbalance) or a run of moves (--sequence): every game replayed from the index, on every
+    /// core. Of them, those the selection flags select (answered by the index where it can, else
+    /// by reading the games found again from their inputs).
     ///
     /// Each answer is a position of a game: its source, the game's number, the ply, the move
-    /// played from there and the result (--format json adds the year, Elo and tags). --fen and
+    /// played from there and the result (--format json adds the year, Elo, termination and
+    /// tags); or, with --to, the games themselves as `qipu convert` writes them. --fen and
     /// --moves give every time a game reaches the position; the other questions the first
     /// position of each game where all of them hold. A summary goes to standard error.
     #[command(
-        after_help = "Examples:\n  qipu search games.qidx --fen 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b'\n  qipu search games.qidx --moves '炮二平五 马8进7' --count\n  qipu search games.qidx --pieces 'R@?7 k@e9 !a@??' --side red --format json\n  qipu search games.qidx --material 'RP* vs R' --result 1-0\n  qipu search games.qidx --sequence 'h2e2 h9g7 h0g2' --mirror"
+        after_help = "Examples:\n  qipu search games.qidx --fen 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b'\n  qipu search games.qidx --moves '炮二平五 马8进7' --count\n  qipu search games.qidx --pieces 'R@?7 k@e9 !a@??' --side red --format json\n  qipu search games.qidx --material 'RP* vs R' --result 1-0\n  qipu search games.qidx --imbalance 'R vs NC' --red 胡荣华 --to pgn -o found.pgn\n  qipu search games.qidx --sequence 'h2e2 h9g7 h0g2' --mirror"
     )]
     Search(search::Args),
     /// The moves played from a position in the games of an index (`qipu index build`): for each,
