@@ -28,8 +28,11 @@
 //! a qipu that knows nothing of variations refuses an index of all lines
 //! (`unknown entry`) rather than taking its variations for games.
 
-use std::io;
+use std::io::{self, Read, Write};
 use std::path::Path;
+
+/// The first bytes of a gzip stream.
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 
 /// The first line of a manifest: the format and its version.
 const MAGIC: &str = "qipu-index 2";
@@ -104,10 +107,21 @@ impl Manifest {
 
     /// Reads the manifest of `dir`.
     pub(crate) fn read(dir: &Path) -> io::Result<Manifest> {
-        let text = std::fs::read_to_string(Manifest::path(dir))?;
-        Manifest::parse(&text).map_err(|why| {
-            io::Error::new(io::ErrorKind::InvalidData, format!("{}: {why}", Manifest::path(dir).display()))
-        })
+        let path = Manifest::path(dir);
+        let bad =
+            |why: String| io::Error::new(io::ErrorKind::InvalidData, format!("{}: {why}", path.display()));
+        let bytes = std::fs::read(&path)?;
+        let text = if bytes.starts_with(&GZIP_MAGIC) {
+            let mut text = Vec::new();
+            flate2::read::GzDecoder::new(bytes.as_slice())
+                .read_to_end(&mut text)
+                .map_err(|e| bad(format!("its gzip stream does not read: {e}")))?;
+            text
+        } else {
+            bytes
+        };
+        let text = String::from_utf8(text).map_err(|_| bad("not UTF-8 text".into()))?;
+        Manifest::parse(&text).map_err(bad)
     }
 
     fn parse(text: &str) -> Result<Manifest, String> {
@@ -217,7 +231,9 @@ impl Manifest {
     pub(crate) fn write(&self, dir: &Path) -> io::Result<()> {
         let path = Manifest::path(dir);
         let partial = dir.join("manifest.partial");
-        std::fs::write(&partial, self.text())?;
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        gz.write_all(self.text().as_bytes())?;
+        std::fs::write(&partial, gz.finish()?)?;
         std::fs::rename(&partial, &path)
     }
 }
@@ -359,8 +375,22 @@ mod tests {
             }],
             next_source: 4,
         };
-        assert_eq!(Manifest::parse(&manifest.text()), Ok(manifest));
+        assert_eq!(Manifest::parse(&manifest.text()), Ok(manifest.clone()));
         assert!(Manifest::parse("hello\n").is_err());
+        // Written gzipped, read back; plain text is read too; a damaged
+        // file is refused with its name.
+        let dir = std::env::temp_dir().join(format!("qipu-manifest-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        manifest.write(&dir).unwrap();
+        let bytes = std::fs::read(Manifest::path(&dir)).unwrap();
+        assert!(bytes.starts_with(&GZIP_MAGIC));
+        assert_eq!(Manifest::read(&dir).unwrap(), manifest);
+        std::fs::write(Manifest::path(&dir), manifest.text()).unwrap();
+        assert_eq!(Manifest::read(&dir).unwrap(), manifest);
+        std::fs::write(Manifest::path(&dir), &bytes[..bytes.len() - 9]).unwrap();
+        let why = Manifest::read(&dir).unwrap_err().to_string();
+        assert!(why.contains("manifest") && why.contains("gzip"), "{why}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -9,7 +9,7 @@
 //! its placement and side to move ([`key_of`]; with mirrors merged, the
 //! smaller of its hash and its mirror's), in files of fixed-width entries
 //! sorted by key, 8 bytes a position, and each game's moves at 2 bytes a
-//! move: about 10 bytes a position in all. An index of all lines
+//! move: about 11 bytes a position in all. An index of all lines
 //! ([`IndexOptions::all_lines`]) holds the positions of every variation
 //! too: each variation is one more line of its game, stored with the
 //! moves that lead to it from the start, its own positions keyed. Nothing is loaded but the
