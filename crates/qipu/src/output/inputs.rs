@@ -2,14 +2,39 @@
 
 use std::collections::HashSet;
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+#[cfg(not(unix))]
+use std::path::PathBuf;
 
 use super::Refused;
 
-/// The files a run reads, by canonical path: what no output replaces.
+/// The files a run reads, by their identity: what no output replaces.
+///
+/// On Unix a file is known by its device and inode (one `stat` an input,
+/// following links), so that a link, a hard link or any other name of an
+/// input is refused; elsewhere by its canonical path.
 #[derive(Clone, Debug, Default)]
 pub struct InputFiles {
-    paths: HashSet<PathBuf>,
+    ids: HashSet<FileId>,
+}
+
+/// What tells a file from another.
+#[cfg(unix)]
+type FileId = (u64, u64);
+#[cfg(not(unix))]
+type FileId = PathBuf;
+
+/// The identity of the file `path` names, if it exists.
+fn file_id(path: &Path) -> Option<FileId> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        std::fs::canonicalize(path).ok()
+    }
 }
 
 impl InputFiles {
@@ -20,7 +45,7 @@ impl InputFiles {
 
     /// The files of `paths` (those that do not exist are left out).
     pub(crate) fn of_paths<'a>(paths: impl IntoIterator<Item = &'a Path>) -> InputFiles {
-        InputFiles { paths: paths.into_iter().filter_map(|p| std::fs::canonicalize(p).ok()).collect() }
+        InputFiles { ids: paths.into_iter().filter_map(file_id).collect() }
     }
 
     /// Fails ([`Refused::Input`]) when `target` is one of the inputs, under
@@ -30,7 +55,7 @@ impl InputFiles {
     ///
     /// [`Refused::Input`] in an [`io::Error`].
     pub fn refuse(&self, target: &Path) -> io::Result<()> {
-        if std::fs::canonicalize(target).is_ok_and(|p| self.paths.contains(&p)) {
+        if file_id(target).is_some_and(|id| self.ids.contains(&id)) {
             return Err(Refused::Input.error());
         }
         Ok(())
@@ -54,6 +79,15 @@ mod tests {
         assert!(inputs.refuse(&dir.join("other.pgn")).is_ok());
         std::fs::write(dir.join("other.pgn"), b"").unwrap();
         assert!(inputs.refuse(&dir.join("other.pgn")).is_ok(), "an existing file is no input");
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(&input, dir.join("link.pgn")).unwrap();
+            std::fs::hard_link(&input, dir.join("hard.pgn")).unwrap();
+            for name in ["link.pgn", "hard.pgn"] {
+                let e = inputs.refuse(&dir.join(name)).unwrap_err();
+                assert_eq!(Refused::of(&e), Some(Refused::Input), "{name}");
+            }
+        }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
