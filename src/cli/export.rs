@@ -81,7 +81,7 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
 
     let output = args.batch.output.output.as_deref().filter(|p| p.as_os_str() != "-");
     let plan = Plan::of(args, output)?;
-    if plan.has_positions() {
+    if plan.holds_much_at_once() {
         return_freed_memory();
     }
     let written: Vec<Option<&Path>> = plan.written().into_iter().map(Some).collect();
@@ -115,21 +115,24 @@ pub fn run(args: &Args, stdout: &mut impl Write) -> Result<i32, Failure> {
 }
 
 /// Has glibc's allocator give memory back as it is freed. A row group's
-/// buffers are freed together when it is written, on this thread, while
-/// the replaying threads allocate: by default glibc raises its threshold
-/// for mapping blocks of their own after such frees, and keeps what it
-/// freed, which took the peak of an export of 1 GB of PGN from about
-/// 135 MB to 200 MB. Fixed thresholds of 128 KB keep it near the memory in
-/// use, for more system time: each large buffer is mapped afresh, its pages
-/// faulted in (1 GB with both tables: 7.0 s of system time, 1.6 s without;
-/// 124 MB at the peak, 186 MB without). Other settings measured on that
-/// export: one or two arenas (150, 157 MB), a trimming threshold of 1 to
-/// 32 MB (127 to 131 MB, and still 5 to 6 s), a mapping threshold of 256 KB
-/// to 8 MB (132 to 176 MB). The table of games alone holds much less at
-/// once, and glibc's defaults serve it better: 1 GB of PGN exported to
-/// games peaked at 121 MB with them, and took a tenth less CPU time than
-/// with these settings (measured on 100 MB), so only an export of
-/// positions sets them.
+/// buffers are freed together when it is written, on the thread writing
+/// it, while the replaying threads allocate: by default glibc raises its
+/// threshold for mapping blocks of their own after such frees, and keeps
+/// what it freed. With both tables written at once (two writing threads)
+/// that took the peak of an export of 1 GB of PGN from about 124 MB to
+/// 186 MB. Fixed thresholds of 128 KB keep it near the memory in use, for
+/// more system time: each large buffer is mapped afresh, its pages
+/// faulted in (1 GB with both tables: 7.0 s of system time, 1.6 s without).
+/// Other settings measured on that export: one or two arenas (150, 157
+/// MB), a trimming threshold of 1 to 32 MB (127 to 131 MB, and still 5 to
+/// 6 s), a mapping threshold of 256 KB to 8 MB (132 to 176 MB). One table
+/// alone holds much less at once, and glibc's defaults serve it better: 1
+/// GB of PGN exported to positions alone peaked at 110 MB with them (92
+/// MB with these settings) in 14.2 s where it took 18.5 s (7.7 s of system
+/// time, 0.9 s with the defaults); to games alone, 121 MB, a tenth less
+/// CPU time than with these settings. So only an export of both tables,
+/// or of positions into a partitioned folder (many files open at once),
+/// sets them.
 #[cfg(feature = "parquet")]
 fn return_freed_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
@@ -220,6 +223,17 @@ impl Plan {
             Plan::Files(files) => files.iter().map(|(t, _)| *t).collect(),
             Plan::Partitioned { tables, .. } => tables.clone(),
             Plan::Stream(table, _) => vec![*table],
+        }
+    }
+
+    /// Whether the export holds a lot at once: both tables written
+    /// side by side, or positions into many parts (see
+    /// [`return_freed_memory`]).
+    fn holds_much_at_once(&self) -> bool {
+        match self {
+            Plan::Files(files) => files.len() > 1,
+            Plan::Partitioned { .. } => self.has_positions(),
+            Plan::Stream(..) => false,
         }
     }
 

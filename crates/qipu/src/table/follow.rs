@@ -10,6 +10,10 @@ use crate::record::replay::{Follow, LineId};
 use crate::record::{Evaluation, Skip};
 use crate::{Color, Move, Position};
 
+/// The most bytes of FENs (and moves) a follower keeps room for between
+/// games.
+const KEPT_ROOM: usize = 1 << 20;
+
 /// What [`TableFollower`] makes of a game's main line: a small value, handed from
 /// the worker thread that replayed the game to the one that builds the
 /// tables.
@@ -94,12 +98,18 @@ impl TrailSink for Fens {
     }
 
     fn end(&mut self) -> Fens {
-        // Held until the table takes the game: no room to spare.
-        let mut fens = std::mem::take(self);
-        fens.text.shrink_to_fit();
-        fens.ends.shrink_to_fit();
-        fens.turns.shrink_to_fit();
-        fens.evals.shrink_to_fit();
+        // Held until the table takes the game: copied at their size, no
+        // room to spare; this one's room is kept for the next game (so
+        // that its buffers do not grow again from nothing), unless a
+        // giant game made it large.
+        let fens = self.clone();
+        self.text.clear();
+        self.ends.clear();
+        self.turns.clear();
+        self.evals.clear();
+        if self.text.capacity() > KEPT_ROOM {
+            *self = Fens::default();
+        }
         fens
     }
 }
@@ -216,9 +226,13 @@ impl Follow for TableFollower {
     }
 
     fn end(&mut self) -> MainLine {
-        // Held until the table takes the game: no room to spare.
-        let mut moves = std::mem::take(&mut self.moves);
-        moves.shrink_to_fit();
+        // Held until the table takes the game: copied at its size; the
+        // room is kept for the next game, as the FENs' is.
+        let moves = self.moves.clone();
+        self.moves.clear();
+        if self.moves.capacity() > KEPT_ROOM {
+            self.moves = Vec::new();
+        }
         let (key, ecco) = match &mut self.games {
             Some((keyer, opening)) => (keyer.end(), opening.end_ecco().map(|ecco| ecco.code)),
             None => (None, None),

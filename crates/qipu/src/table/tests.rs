@@ -223,3 +223,22 @@ fn batches_cut_the_rows_and_count_as_validate_counts() {
     // Every game's start and the position after each of its 120,357 moves.
     assert_eq!(positions, 1391 + 120_357);
 }
+
+#[test]
+fn a_follower_reused_for_the_next_game_keeps_nothing_of_the_last() {
+    // A long game with evaluations, then a short one, read by one follower:
+    // each game's line is what a follower of its own makes of it.
+    let long = "1. h2e2 {+0.30} h9g7 2. h0g2 i9h9 3. i0h0 b9c7 4. b0c2 {-1.5} h7h3 *";
+    let short = "1. b0c2 h9g7 1-0";
+    let both = pgn::read_with(&format!("{long}\n\n{short}\n"), &mut checker(true));
+    for (k, alone) in [long, short].iter().enumerate() {
+        let fresh = pgn::read_with(alone, &mut checker(true)).remove(0);
+        assert_eq!(both[k].followed, fresh.followed, "game {k}");
+        // Held at their size.
+        let fens = both[k].followed.positions.as_ref().unwrap();
+        assert_eq!(fens.text.capacity(), fens.text.len());
+        assert_eq!(both[k].followed.moves.capacity(), both[k].followed.moves.len());
+    }
+    assert_eq!(both[1].followed.positions.as_ref().unwrap().len(), 2);
+    assert!(both[1].followed.positions.as_ref().unwrap().evals.is_empty());
+}
