@@ -133,7 +133,7 @@ impl Index {
                     continue;
                 }
                 // A game that reached the mirror: its moves, mirrored back.
-                let mirrored = (mirror || self.mirror()) && self.position(&hit)?.board() != board;
+                let mirrored = (mirror || self.mirror()) && self.board_at(&hit)?.0 != *board;
                 let rank = (
                     u32::from(game.elo[0].unwrap_or(0)) + u32::from(game.elo[1].unwrap_or(0)),
                     game.year.unwrap_or(0),

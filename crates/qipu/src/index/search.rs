@@ -282,8 +282,8 @@ impl Index {
                 };
                 let line = u32::from(record.line);
                 let hit = Hit { segment: s, game, line, ply, record: main_record };
-                let pos = self.position(&hit)?;
-                if boards.iter().any(|b| b == pos.board()) && turns.contains(&pos.turn()) {
+                let (at, turn) = self.board_at(&hit)?;
+                if boards.contains(&at) && turns.contains(&turn) {
                     hits.push(hit);
                 }
             }
@@ -299,6 +299,20 @@ impl Index {
             let _ = pos.play_unchecked(unpack(code).ok_or_else(corrupt)?);
         }
         Ok(pos)
+    }
+
+    /// The placement of `hit` and the side to move there: its game's
+    /// board replayed to its ply, the moves only shifting pieces (they
+    /// replayed when the index was built), no check worked out.
+    pub(crate) fn board_at(&self, hit: &Hit) -> io::Result<(Board, Color)> {
+        let start = self.start(hit.segment, &hit.record)?;
+        let (mut board, mut turn) = (start.board().clone(), start.turn());
+        let codes = self.segments[hit.segment].move_codes(hit.line_at(), hit.line_at() + 1)?;
+        for &code in codes.iter().take(hit.ply as usize) {
+            shift(&mut board, unpack(code).ok_or_else(corrupt)?)?;
+            turn = !turn;
+        }
+        Ok((board, turn))
     }
 
     /// The lines of the game of `hit`, main line first, each with its
@@ -441,17 +455,24 @@ impl Index {
                     break;
                 }
                 if let Some(&m) = moves.get(ply) {
-                    let piece = board.piece_at(m.from).ok_or_else(corrupt)?;
                     if let (Some(have), Some(taken)) = (material.as_mut(), board.piece_at(m.to)) {
                         have.take(taken.color, taken.role);
                     }
-                    let _ = board.shift(m.from.index(), m.to.index(), piece);
+                    shift(&mut board, m)?;
                     turn = !turn;
                 }
             }
         }
         Ok(hits)
     }
+}
+
+/// Plays `m` on `board` as a move the index holds: the piece on its
+/// square goes to its target (there must be one).
+fn shift(board: &mut Board, m: Move) -> io::Result<()> {
+    let piece = board.piece_at(m.from).ok_or_else(corrupt)?;
+    let _ = board.shift(m.from.index(), m.to.index(), piece);
+    Ok(())
 }
 
 pub(crate) fn corrupt() -> io::Error {
