@@ -100,7 +100,9 @@ def fen_columns(
     move played from the position, in ``notation``: the next row's ``move``;
     None at the last position of a game), ``fen``, ``side`` (to move: "red" or
     "black") and ``result`` — the fields of ``qipu fen --format json``, and
-    ``next_move``.
+    ``next_move``. The rows are those of ``read_arrow(paths, positions=True)``
+    (the same replay, gathered by the same follower), the moves written in
+    ``notation``.
 
     ``paths`` is anything :data:`Inputs` says: paths, bytes, file objects, or a
     list of them. A path that does not exist raises ``FileNotFoundError``.

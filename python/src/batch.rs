@@ -10,7 +10,7 @@ use pyo3::types::{PyDict, PyList, PyString};
 use qipu::Color;
 use qipu::analysis::fen_lines::side_name;
 use qipu::analysis::stats::{ANNOTATION_TAGS, GameFacts, MainLine, Stats};
-use qipu::analysis::trail::{Positions, Trail, TrailSink, start_step};
+use qipu::analysis::trail::start_step;
 use qipu::batch::{Batch, ConductReport, Input, Report, RulingReport, Status};
 use qipu::formats::encoding::Encoding;
 use qipu::formats::write::{Unmappable, WriteFormat, WriteOptions};
@@ -20,6 +20,7 @@ use qipu::output::{
 };
 use qipu::record::GameResult;
 use qipu::select::Judged;
+use qipu::table::{Fens, Table};
 
 use crate::names;
 use crate::select::{Chooser, Taken};
@@ -210,7 +211,9 @@ impl Columns {
 /// `source`, `index`, `ply`, `move` (`None` at ply 0), `next_move` (the
 /// move played from the position, in the same notation; `None` at the
 /// game's last position), `fen`, `side`, `result` — the fields of `qipu
-/// fen --format json`, and `next_move`.
+/// fen --format json`, and `next_move`. Built on the follower of
+/// `read_arrow(positions=True)`'s table: the same rows, the moves' text
+/// kept besides.
 #[pyfunction]
 #[pyo3(signature = (paths, *, notation = "iccs", jobs = None, encoding = None, **select))]
 pub fn fen_columns<'py>(
@@ -226,10 +229,13 @@ pub fn fen_columns<'py>(
     let columns = py.detach(move || {
         let selection = chooser.selection();
         let mut columns = Columns::default();
+        // The follower of `read_arrow(positions=True)`'s table, keeping
+        // the moves' text in `notation` besides.
+        let follower = Table::Positions.follower().moves_in(notation);
         let _ = chooser.pass(
             &batch,
             &inputs,
-            || selection.checker(Trail::new(notation, Positions::default())),
+            || selection.checker(follower.clone()),
             |meta, taken| {
                 let Taken::Game { index, game } = taken else { return Ok(()) };
                 // Ply 0 is the placement as read, legal or not; the moves follow
@@ -237,14 +243,30 @@ pub fn fen_columns<'py>(
                 if let Some(setup) = &game.replayed.resolution.setup {
                     let result = game.result.unwrap_or(GameResult::Unknown);
                     let game_of = (meta.json_source.as_str(), index, result);
-                    let mut first = Positions::default();
+                    let mut first = Fens::default();
                     start_step(setup, false, &mut first);
-                    let positions: Vec<_> = first.end().into_iter().chain(game.followed.positions).collect();
+                    let empty = Fens::default();
+                    let after = game.followed.positions.as_ref().unwrap_or(&empty);
+                    let text = |mv: Option<&str>| mv.map(str::to_string);
                     // The move from each position is the next one's move; none from the last.
-                    let next: Vec<Option<String>> =
-                        positions.iter().skip(1).map(|p| p.mv.clone()).chain([None]).collect();
-                    for (p, next) in positions.into_iter().zip(next) {
-                        columns.push(game_of, p.ply, p.mv, next, p.fen, p.turn == Color::Red);
+                    columns.push(
+                        game_of,
+                        0,
+                        None,
+                        text(after.move_text(0)),
+                        first.fen(0).to_string(),
+                        first.turn(0) == Color::Red,
+                    );
+                    for k in 0..after.len() {
+                        let (mv, next) = (text(after.move_text(k)), text(after.move_text(k + 1)));
+                        columns.push(
+                            game_of,
+                            k + 1,
+                            mv,
+                            next,
+                            after.fen(k).to_string(),
+                            after.turn(k) == Color::Red,
+                        );
                     }
                 }
                 Ok(())

@@ -102,12 +102,17 @@ def test_no_inputs_give_an_empty_table_with_the_columns():
     assert {"source", "index", "ply", "fen", "move", "side", "result", "eval"} <= set(positions.schema.names)
 
 
-def test_fen_columns_and_the_positions_table_agree():
-    # fen_columns gives the moves in any notation; in UCI its trail is the table's, row for row.
+@pytest.mark.parametrize("notation", ["uci", "chinese", "wxf"])
+def test_fen_columns_and_the_positions_table_agree(notation):
+    # fen_columns is built on the table's follower: in any notation its rows
+    # are the table's, row for row; in UCI its moves are the table's too.
     fixture = str(ROOT / "fixtures" / "pgn")
-    columns = qipu.fen_columns(fixture, notation="uci", plies="..30")
+    columns = qipu.fen_columns(fixture, notation=notation, plies="..30")
     table = pa.table(qipu.read_arrow(fixture, positions=True, plies="..30")).to_pydict()
     assert len(table["fen"]) == len(columns["fen"]) > 200
     for name in ("source", "index", "ply", "fen", "side", "result"):
         assert list(columns[name]) == table[name], name
-    assert list(columns["next_move"]) == table["move"]
+    # A move from a position exactly where the table has one.
+    assert [m is None for m in columns["next_move"]] == [m is None for m in table["move"]]
+    if notation == "uci":
+        assert list(columns["next_move"]) == table["move"]

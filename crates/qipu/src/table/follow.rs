@@ -48,6 +48,10 @@ pub struct Fens {
     /// ([`Evaluation::find`]), by the position each move led to: few
     /// positions have one, so only those are held.
     pub(crate) evals: Vec<(usize, Evaluation)>,
+    /// With [`TableFollower::moves_in`]: the text of each move that led
+    /// to a position, in the trail's notation, one after another, and
+    /// where each ends.
+    moves: Option<(String, Vec<usize>)>,
 }
 
 impl Fens {
@@ -72,6 +76,14 @@ impl Fens {
         self.turns[k]
     }
 
+    /// The move that led to position `k`, in the notation the follower was
+    /// made with ([`TableFollower::moves_in`]); `None` without one.
+    pub fn move_text(&self, k: usize) -> Option<&str> {
+        let (text, ends) = self.moves.as_ref()?;
+        let start = if k == 0 { 0 } else { *ends.get(k - 1)? };
+        text.get(start..*ends.get(k)?)
+    }
+
     /// The evaluation the comment of the move that led to position `k`
     /// gives, if any.
     pub fn evaluation(&self, k: usize) -> Option<Evaluation> {
@@ -87,6 +99,10 @@ impl TrailSink for Fens {
         step.write_fen(&mut self.text);
         self.ends.push(self.text.len());
         self.turns.push(step.turn);
+        if let Some((text, ends)) = &mut self.moves {
+            text.push_str(step.mv.unwrap_or_default());
+            ends.push(text.len());
+        }
     }
 
     fn evaluation(&mut self, eval: Evaluation) {
@@ -107,8 +123,12 @@ impl TrailSink for Fens {
         self.ends.clear();
         self.turns.clear();
         self.evals.clear();
+        if let Some((text, ends)) = &mut self.moves {
+            text.clear();
+            ends.clear();
+        }
         if self.text.capacity() > KEPT_ROOM {
-            *self = Fens::default();
+            *self = Fens { moves: self.moves.as_ref().map(|_| Default::default()), ..Fens::default() };
         }
         fens
     }
@@ -160,6 +180,28 @@ impl TableFollower {
     /// ```
     pub fn without_games(mut self) -> TableFollower {
         self.games = None;
+        self
+    }
+
+    /// The same follower keeping the text of each move of the positions
+    /// it gathers, written in `notation` ([`Fens::move_text`]): what
+    /// Python's `fen_columns` gives beside the FENs. A follower made
+    /// without positions gathers none.
+    ///
+    /// ```
+    /// use qipu::batch::Checker;
+    /// use qipu::notation::{Notation, chinese::Style};
+    /// use qipu::table::TableFollower;
+    /// let follower = TableFollower::new(true).moves_in(Notation::Chinese(Style::Simplified));
+    /// let games = qipu::formats::pgn::read_with("1. h2e2 h9g7 *", &mut Checker::following(follower));
+    /// let fens = games[0].followed.positions.as_ref().unwrap();
+    /// assert_eq!((fens.move_text(0), fens.move_text(1), fens.move_text(2)), (Some("炮二平五"), Some("马８进７"), None));
+    /// ```
+    pub fn moves_in(mut self, notation: Notation) -> TableFollower {
+        if self.trail.is_some() {
+            let fens = Fens { moves: Some(Default::default()), ..Fens::default() };
+            self.trail = Some(Trail::new(notation, fens));
+        }
         self
     }
 }
