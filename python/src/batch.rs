@@ -248,25 +248,16 @@ pub fn fen_columns<'py>(
                     let empty = Fens::default();
                     let after = game.followed.positions.as_ref().unwrap_or(&empty);
                     let text = |mv: Option<&str>| mv.map(str::to_string);
-                    // The move from each position is the next one's move; none from the last.
-                    columns.push(
-                        game_of,
-                        0,
-                        None,
-                        text(after.move_text(0)),
-                        first.fen(0).to_string(),
-                        first.turn(0) == Color::Red,
-                    );
-                    for k in 0..after.len() {
-                        let (mv, next) = (text(after.move_text(k)), text(after.move_text(k + 1)));
-                        columns.push(
-                            game_of,
-                            k + 1,
-                            mv,
-                            next,
-                            after.fen(k).to_string(),
-                            after.turn(k) == Color::Red,
-                        );
+                    // Ply 0 the start, ply `k` the position after move `k`;
+                    // the move from each is the next one's move, none from the last.
+                    for ply in 0..=after.len() {
+                        let (fen, turn) = match ply.checked_sub(1) {
+                            None => (first.fen(0), first.turn(0)),
+                            Some(k) => (after.fen(k), after.turn(k)),
+                        };
+                        let mv = ply.checked_sub(1).and_then(|k| after.move_text(k));
+                        let next = after.move_text(ply);
+                        columns.push(game_of, ply, text(mv), text(next), fen.to_string(), turn == Color::Red);
                     }
                 }
                 Ok(())

@@ -295,12 +295,7 @@ impl Builder {
             },
             status: u8::from(game.status == Status::Illegal),
             flags: u8::from(line.start.is_some()),
-            ending: game.replayed.termination.map_or(0, |t| {
-                crate::record::replay::Termination::ALL
-                    .iter()
-                    .position(|&k| k == t)
-                    .map_or(0, |k| k as u8 + 1)
-            }),
+            ending: GameRecord::ending_of(game.replayed.termination),
             year: game.date.as_deref().and_then(PartialDate::read).map_or(0, |d| d.year),
             elo: [elo(game, "RedElo"), elo(game, "BlackElo")],
             ..GameRecord::default()

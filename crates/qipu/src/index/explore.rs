@@ -132,8 +132,9 @@ impl Index {
                     explored.ended.add(game.result, game.year);
                     continue;
                 }
-                // A game that reached the mirror: its moves, mirrored back.
-                let mirrored = (mirror || self.mirror()) && self.board_at(&hit)?.0 != *board;
+                // A game that reached the mirror: its moves, mirrored back
+                // (`find` knows which it reached).
+                let mirrored = hit.mirrored;
                 let rank = (
                     u32::from(game.elo[0].unwrap_or(0)) + u32::from(game.elo[1].unwrap_or(0)),
                     game.year.unwrap_or(0),

@@ -45,6 +45,9 @@ pub struct Hit {
     pub ply: u32,
     /// What the index holds of the game (its main line's record).
     pub(crate) record: GameRecord,
+    /// The position found is the left–right mirror of the one asked for
+    /// (the pattern's mirror, for a scan), not the position itself.
+    pub(crate) mirrored: bool,
 }
 
 impl Hit {
@@ -195,9 +198,7 @@ impl Index {
             elo: [known(record.elo[0]), known(record.elo[1])],
             plies: (segment.positions_of(hit.line_at()) - 1) as u32,
             line: hit.line,
-            termination: usize::from(record.ending)
-                .checked_sub(1)
-                .and_then(|k| Termination::ALL.get(k).copied()),
+            termination: record.termination(),
         }
     }
 
@@ -281,10 +282,13 @@ impl Index {
                     }
                 };
                 let line = u32::from(record.line);
-                let hit = Hit { segment: s, game, line, ply, record: main_record };
+                let hit = Hit { segment: s, game, line, ply, record: main_record, mirrored: false };
                 let (at, turn) = self.board_at(&hit)?;
-                if boards.contains(&at) && turns.contains(&turn) {
-                    hits.push(hit);
+                if let Some(k) = boards.iter().position(|b| *b == at)
+                    && turns.contains(&turn)
+                {
+                    // `boards[0]` is the position asked for, any other its mirror.
+                    hits.push(Hit { mirrored: k > 0, ..hit });
                 }
             }
         }
@@ -435,6 +439,14 @@ impl Index {
             let mut turn = start.turn();
             let mut board = start.board().clone();
             let counted = scan.material.is_some() || scan.imbalance.is_some();
+            let hit = |ply: usize, mirrored: bool| Hit {
+                segment: chunk.segment,
+                game,
+                line: line as u32,
+                ply: ply as u32,
+                record: main,
+                mirrored,
+            };
             let mut material = counted.then(|| Material::of(&board));
             for ply in 0..=plies {
                 let holds = |scan: &Scan, board: &Board, material: &Option<Material>| {
@@ -446,12 +458,19 @@ impl Index {
                             .is_none_or(|m| material.as_ref().is_some_and(|have| m.matches(have)))
                         && moves[ply..].starts_with(&scan.sequence)
                 };
-                if ply >= first
-                    && (holds(scan, &board, &material)
-                        || mirrored.is_some_and(|m| holds(m, &board, &material)))
-                {
-                    let line = line as u32;
-                    hits.push(Hit { segment: chunk.segment, game, line, ply: ply as u32, record: main });
+                // Whether it holds here (from the line's own positions on),
+                // and as the pattern's mirror.
+                let found = if ply < first {
+                    None
+                } else if holds(scan, &board, &material) {
+                    Some(false)
+                } else if mirrored.is_some_and(|m| holds(m, &board, &material)) {
+                    Some(true)
+                } else {
+                    None
+                };
+                if let Some(mirrored) = found {
+                    hits.push(hit(ply, mirrored));
                     break;
                 }
                 if let Some(&m) = moves.get(ply) {

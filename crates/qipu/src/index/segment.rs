@@ -39,6 +39,7 @@ use std::path::{Path, PathBuf};
 use super::follow::Line;
 use super::manifest::SegmentEntry;
 use super::tags::{Dictionary, StartAndTags, TagWriter};
+use crate::record::replay::Termination;
 use crate::{Move, Square};
 
 /// The bytes of a game's record in `seg-N.games`.
@@ -95,6 +96,16 @@ pub(crate) struct GameRecord {
 }
 
 impl GameRecord {
+    /// The `ending` byte of a game ending in `termination`.
+    pub(crate) fn ending_of(termination: Option<Termination>) -> u8 {
+        termination.and_then(|t| Termination::ALL.iter().position(|&k| k == t)).map_or(0, |k| k as u8 + 1)
+    }
+
+    /// How the game ends, as its `ending` byte tells ([`GameRecord::ending_of`]).
+    pub(crate) fn termination(&self) -> Option<Termination> {
+        usize::from(self.ending).checked_sub(1).and_then(|k| Termination::ALL.get(k).copied())
+    }
+
     fn bytes(&self) -> [u8; GAME_BYTES] {
         let mut b = [0u8; GAME_BYTES];
         b[0..4].copy_from_slice(&self.first.to_le_bytes());
