@@ -579,10 +579,14 @@ mod writing {
         clock: u64,
     }
 
-    /// The rows of a part written at a time: row groups stay small, since
-    /// many parts are open at once.
+    /// The rows of a part written at a time (its row groups hold four
+    /// times as many): row groups stay small, since many parts are open at
+    /// once.
     fn part_rows(table: Table) -> usize {
-        table.batch_rows() / 4
+        match table {
+            Table::Games => 2048,
+            Table::Positions => 8192,
+        }
     }
 
     impl Partitioned {
