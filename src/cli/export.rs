@@ -424,7 +424,7 @@ mod writing {
                         let file = ParquetFile::create(path, table.schema(), props, force, &input_files)?;
                         opened.push((*table, Background::start(file)?));
                     }
-                    Ok(Out::Files { tables: Tables::new(), files: opened })
+                    Ok(Out::Files { tables: Tables::for_parquet(), files: opened })
                 }
                 Plan::Partitioned { dir, by, tables } => {
                     make_folder(dir)?;
@@ -644,8 +644,8 @@ mod writing {
                     &self.inputs,
                 )?;
                 let rows = match table {
-                    Table::Games => Rows::Games(Box::new(GamesTable::new())),
-                    Table::Positions => Rows::Positions(Box::new(PositionsTable::new())),
+                    Table::Games => Rows::Games(Box::new(GamesTable::for_parquet())),
+                    Table::Positions => Rows::Positions(Box::new(PositionsTable::for_parquet())),
                 };
                 self.open.insert(key.clone(), Part { rows, file, used: 0 });
             }

@@ -168,6 +168,12 @@ impl Tables {
         Tables::default()
     }
 
+    /// Both tables, empty, their batches made for Parquet writers
+    /// ([`GamesTable::for_parquet`], [`PositionsTable::for_parquet`]).
+    pub fn for_parquet() -> Tables {
+        Tables { games: GamesTable::for_parquet(), positions: PositionsTable::for_parquet() }
+    }
+
     /// The rows `table` holds.
     pub fn len(&self, table: Table) -> usize {
         match table {
@@ -221,6 +227,13 @@ impl Batches {
     /// [`Table::batch_rows`]; a game's positions are never cut apart.
     pub fn rows(mut self, rows: usize) -> Batches {
         self.rows = rows.max(1);
+        self
+    }
+
+    /// Makes the batches for a Parquet writer ([`Tables::for_parquet`]):
+    /// the same rows, a few columns as Arrow dictionaries.
+    pub fn for_parquet(mut self) -> Batches {
+        self.tables = Tables::for_parquet();
         self
     }
 }

@@ -7,7 +7,7 @@
 //! use qipu::table::{Batches, Table, parquet};
 //! let inputs = batch::expand(&["fixtures/pgn".into()]).inputs;
 //! let mut writer = parquet::writer(Vec::new(), Table::Games).unwrap();
-//! for batch in Batches::new(Batch::new(), inputs, Table::Games) {
+//! for batch in Batches::new(Batch::new(), inputs, Table::Games).for_parquet() {
 //!     writer.write(&batch.unwrap()).unwrap();
 //! }
 //! let bytes = writer.into_inner().unwrap();
@@ -116,20 +116,39 @@ mod tests {
     use crate::table::Batches;
     use ::parquet::file::reader::{FileReader, SerializedFileReader};
 
+    /// The table `table` of the games of `inputs` as a Parquet file, made
+    /// from batches [for Parquet](Batches::for_parquet) or not.
+    fn bytes(table: Table, inputs: &str, for_parquet: bool) -> Vec<u8> {
+        let mut out = writer(Vec::new(), table).unwrap();
+        let batches = Batches::new(Batch::new(), batch::expand(&[inputs.into()]).inputs, table).rows(100);
+        let batches = if for_parquet { batches.for_parquet() } else { batches };
+        for batch in batches {
+            out.write(&batch.unwrap()).unwrap();
+        }
+        out.into_inner().unwrap()
+    }
+
     /// The games of the PGN fixtures as a Parquet file of `table`, read
     /// back.
     fn written(table: Table) -> SerializedFileReader<std::fs::File> {
         let path =
             std::env::temp_dir().join(format!("qipu-stats-{}-{}.parquet", table.name(), std::process::id()));
-        let mut out = writer(std::fs::File::create(&path).unwrap(), table).unwrap();
-        let inputs = batch::expand(&["../../fixtures/pgn".into()]).inputs;
-        for batch in Batches::new(Batch::new(), inputs, table) {
-            out.write(&batch.unwrap()).unwrap();
-        }
-        out.close().unwrap();
+        std::fs::write(&path, bytes(table, "../../fixtures/pgn", true)).unwrap();
         let reader = SerializedFileReader::new(std::fs::File::open(&path).unwrap()).unwrap();
         std::fs::remove_file(&path).unwrap();
         reader
+    }
+
+    #[test]
+    fn batches_for_parquet_make_the_same_file() {
+        // Every fixture: games of every format, illegal and unreadable
+        // ones, variations, evaluations, games from other starts.
+        for table in [Table::Games, Table::Positions] {
+            let plain = bytes(table, "../../fixtures", false);
+            let dictionaries = bytes(table, "../../fixtures", true);
+            assert!(plain.len() > 10_000, "{}: {} bytes", table.name(), plain.len());
+            assert!(plain == dictionaries, "{}: the files differ", table.name());
+        }
     }
 
     #[test]
