@@ -4,7 +4,7 @@
 
 use crate::analysis::ecco::OpeningReader;
 use crate::analysis::trail::{Step, Trail, TrailSink};
-use crate::dedupe::{GameKey, Keyer};
+use crate::dedupe::key::{line_start, step};
 use crate::notation::Notation;
 use crate::record::replay::{Follow, LineId};
 use crate::record::{Evaluation, Skip};
@@ -21,10 +21,11 @@ const KEPT_ROOM: usize = 1 << 20;
 pub struct MainLine {
     /// The main line's moves that replayed, in order.
     pub moves: Vec<Move>,
-    /// The game's key ([`GameKey`]): `None` when its start is no legal
-    /// position, or when the follower was made
-    /// [`without_games`](TableFollower::without_games).
-    pub key: Option<GameKey>,
+    /// The hash of the game's start and main line, as its
+    /// [`GameKey::line`](crate::dedupe::GameKey::line) (copies share it):
+    /// `None` when its start is no legal position, or when the follower
+    /// was made [`without_games`](TableFollower::without_games).
+    pub line_key: Option<u64>,
     /// The ECCO code of the opening (`None` for a game from another start,
     /// or when the follower was made
     /// [`without_games`](TableFollower::without_games)).
@@ -149,8 +150,10 @@ impl TrailSink for Fens {
 #[derive(Clone, Debug)]
 pub struct TableFollower {
     moves: Vec<Move>,
-    /// The key and the opening, for the table of games.
-    games: Option<(Keyer, OpeningReader)>,
+    /// The hash of the line (the one part of the game's key the table
+    /// holds: the whole key took 2 % of the time of an export of games)
+    /// and the opening, for the table of games.
+    games: Option<(Option<u64>, OpeningReader)>,
     trail: Option<Trail<Fens>>,
 }
 
@@ -160,14 +163,14 @@ impl TableFollower {
     pub fn new(positions: bool) -> TableFollower {
         TableFollower {
             moves: Vec::new(),
-            games: Some((Keyer::default(), OpeningReader::default())),
+            games: Some((None, OpeningReader::default())),
             trail: positions.then(|| Trail::new(Notation::Uci, Fens::default())),
         }
     }
 
     /// The same follower for the table of positions alone: it leaves out
     /// what only the table of games holds, the key and the ECCO code
-    /// ([`MainLine::key`] and [`MainLine::ecco`] are `None`), which took
+    /// ([`MainLine::line_key`] and [`MainLine::ecco`] are `None`), which took
     /// about 4 % of the time of an export of positions in a profile.
     ///
     /// ```
@@ -176,7 +179,7 @@ impl TableFollower {
     /// let follower = TableFollower::new(true).without_games();
     /// let games = qipu::formats::pgn::read_with("1. h2e2 h9g7 *", &mut Checker::following(follower));
     /// let line = &games[0].followed;
-    /// assert_eq!((line.moves.len(), line.ecco, line.key), (2, None, None));
+    /// assert_eq!((line.moves.len(), line.ecco, line.line_key), (2, None, None));
     /// ```
     pub fn without_games(mut self) -> TableFollower {
         self.games = None;
@@ -210,8 +213,8 @@ impl Follow for TableFollower {
     type Output = MainLine;
 
     fn start(&mut self, start: &Position) {
-        if let Some((keyer, opening)) = &mut self.games {
-            keyer.start(start);
+        if let Some((line, opening)) = &mut self.games {
+            *line = Some(line_start(start.hash()));
             opening.start(start);
         }
         if let Some(trail) = &mut self.trail {
@@ -220,8 +223,8 @@ impl Follow for TableFollower {
     }
 
     fn before_move(&mut self, before: &Position, m: Move) {
-        if let Some((keyer, opening)) = &mut self.games {
-            keyer.before_move(before, m);
+        if let Some((line, opening)) = &mut self.games {
+            *line = line.map(|line| step(line, m));
             opening.before_move(before, m);
         }
         if let Some(trail) = &mut self.trail {
@@ -231,8 +234,7 @@ impl Follow for TableFollower {
 
     fn after_move(&mut self, after: &Position, m: Move) {
         self.moves.push(m);
-        if let Some((keyer, opening)) = &mut self.games {
-            keyer.after_move(after, m);
+        if let Some((_, opening)) = &mut self.games {
             opening.after_move(after, m);
         }
         if let Some(trail) = &mut self.trail {
@@ -275,10 +277,10 @@ impl Follow for TableFollower {
         if self.moves.capacity() > KEPT_ROOM {
             self.moves = Vec::new();
         }
-        let (key, ecco) = match &mut self.games {
-            Some((keyer, opening)) => (keyer.end(), opening.end_ecco().map(|ecco| ecco.code)),
+        let (line_key, ecco) = match &mut self.games {
+            Some((line, opening)) => (line.take(), opening.end_ecco().map(|ecco| ecco.code)),
             None => (None, None),
         };
-        MainLine { moves, key, ecco, positions: self.trail.as_mut().map(|trail| trail.end().positions) }
+        MainLine { moves, line_key, ecco, positions: self.trail.as_mut().map(|trail| trail.end().positions) }
     }
 }

@@ -311,7 +311,7 @@ impl GamesTable {
         self.variation_plies.append_value(count(replayed.variation_plies));
         let line = &game.followed;
         self.ecco.append_option(line.ecco);
-        self.line_key.append_option(line.key.map(|k| k.line));
+        self.line_key.append_option(line.line_key);
         let setup = replayed.resolution.setup.as_ref();
         self.start_fen.append_option(setup.filter(|s| **s != Setup::start()).map(Setup::to_fen));
         self.moves.push(&line.moves);

@@ -242,3 +242,21 @@ fn a_follower_reused_for_the_next_game_keeps_nothing_of_the_last() {
     assert_eq!(both[1].followed.positions.as_ref().unwrap().len(), 2);
     assert!(both[1].followed.positions.as_ref().unwrap().evals.is_empty());
 }
+
+#[test]
+fn the_line_key_is_the_line_of_the_games_key() {
+    let text = "1. h2e2 h9g7 2. h0g2 (2. b0c2 b9c7) i9h9 *\n\n\
+                [FEN \"4k4/9/9/9/9/9/9/9/4A4/3AK4 w - - 0 1\"]\n1. d0e1 e9d9 *\n\n\
+                1. h2e2 h9g7 2. h2h9 *\n\n\
+                [FEN \"4k4/4K4/9/9/9/9/9/9/9/9 w - - 0 1\"]\n*\n";
+    let (games, _) = tables(text);
+    let key = games.column_by_name("line_key").unwrap().as_primitive::<UInt64Type>();
+    let keys: Vec<Option<u64>> =
+        pgn::read_with(text, &mut crate::batch::Checker::following(crate::dedupe::Keyer::default()))
+            .iter()
+            .map(|game| game.followed.map(|k| k.line))
+            .collect();
+    assert_eq!(keys.len(), 4);
+    assert!(keys[..3].iter().all(Option::is_some) && keys[3].is_none(), "{keys:?}");
+    assert_eq!(key.iter().collect::<Vec<_>>(), keys);
+}
