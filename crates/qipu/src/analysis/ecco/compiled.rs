@@ -134,6 +134,23 @@ pub(super) struct Matcher {
     from: [[usize; 2]; 2],
     /// The plies of `Line::opening_plies` below 64, as bits.
     opening_plies: u64,
+    /// The moves each side must play for the game to follow the line.
+    needs: Needs,
+}
+
+/// The moves each side must play somewhere among a game's first plies for
+/// it to follow a line: the one move of a fixed ply or of a later move,
+/// and the moves of a position's sets when they must be played as they
+/// are. Two masks tried before anything else, rejecting most of the lines
+/// a game's first two moves leave (hundreds for 中炮对屏风马).
+#[derive(Copy, Clone, Debug, Default)]
+pub(super) struct Needs([Set; 2]);
+
+impl Needs {
+    /// Whether the game of `plies` plays every move needed.
+    pub(super) fn met_by(&self, plies: &Plies) -> bool {
+        self.0[0] & !plies.played[0] == 0 && self.0[1] & !plies.played[1] == 0
+    }
 }
 
 impl Matcher {
@@ -168,12 +185,41 @@ impl Matcher {
                 .collect::<Vec<Step>>()
         });
         let opening_plies = line.opening_plies.iter().filter(|&&p| p < 64).fold(0, |m, &p| m | (1 << p));
-        Matcher { fixed, start, loose_position: line.loose_position, later, from: line.from, opening_plies }
+        let mut needs = Needs::default();
+        for &(ply, set) in &fixed {
+            if set.count_ones() == 1 {
+                needs.0[ply % 2] |= set;
+            }
+        }
+        if let Some(start) = start.as_ref().filter(|_| !line.loose_position) {
+            needs.0[0] |= start.masks[0];
+            needs.0[1] |= start.masks[1];
+        }
+        for (side, steps) in later.iter().enumerate() {
+            for step in steps.iter().filter(|step| step.moves.count_ones() == 1) {
+                needs.0[side] |= step.moves;
+            }
+        }
+        Matcher {
+            fixed,
+            start,
+            loose_position: line.loose_position,
+            later,
+            from: line.from,
+            opening_plies,
+            needs,
+        }
+    }
+
+    /// The moves a game must play to follow the line.
+    pub(super) fn needs(&self) -> Needs {
+        self.needs
     }
 
     /// Whether the game of `plies` follows the line.
     pub(super) fn matches(&self, plies: &Plies) -> bool {
-        self.fixed_match(plies)
+        self.needs.met_by(plies)
+            && self.fixed_match(plies)
             && self.moves_present(plies)
             && self.start_matches(plies)
             && self.later_moves_match(plies)

@@ -36,7 +36,7 @@ pub mod terms;
 
 use std::sync::OnceLock;
 
-use compiled::{KeyNumbers, Matcher, Plies};
+use compiled::{KeyNumbers, Matcher, Needs, Plies};
 use key::MoveKey;
 use matching::Line;
 
@@ -117,22 +117,26 @@ struct Codes {
     by_start: Vec<(u16, Lines)>,
 }
 
-/// The (code, line) pairs of one start, split by the third ply's move: a
-/// game of 中炮对屏风马 may follow 225 lines by its first two moves, and
-/// most of them fix its third. Trying only those that fix the game's
-/// third move (and those that fix none) took classifying from 5 % of the
-/// time of an export of games to about 2 %.
+/// A line as a game's first moves choose it: its code, its place among
+/// the code's lines, and the moves a game must play to follow it (tried
+/// first, beside the others, before the line itself is looked at).
+type Candidate = (usize, usize, Needs);
+
+/// The lines of one start, split by the third ply's move: a game of
+/// 中炮对屏风马 may follow 225 lines by its first two moves. Those that fix
+/// a third move other than the game's are not tried; of the rest, the
+/// moves each needs rule out most at once.
 #[derive(Default)]
 struct Lines {
     /// The lines that fix no single move at the third ply.
-    any: Vec<(usize, usize)>,
+    any: Vec<Candidate>,
     /// The others, by the number of the move they fix there, sorted by it.
-    by_third: Vec<(u8, Vec<(usize, usize)>)>,
+    by_third: Vec<(u8, Vec<Candidate>)>,
 }
 
 impl Lines {
     /// Adds the line `at`, which fixes `third` at the third ply.
-    fn add(&mut self, at: (usize, usize), third: Option<u8>) {
+    fn add(&mut self, at: Candidate, third: Option<u8>) {
         let Some(third) = third else { return self.any.push(at) };
         match self.by_third.binary_search_by_key(&third, |(n, _)| *n) {
             Ok(k) => self.by_third[k].1.push(at),
@@ -142,7 +146,7 @@ impl Lines {
 
     /// The lines a game whose third move has the number `third` may
     /// follow.
-    fn for_third(&self, third: Option<u8>) -> impl Iterator<Item = &(usize, usize)> {
+    fn for_third(&self, third: Option<u8>) -> impl Iterator<Item = &Candidate> {
         let fixing = third.and_then(|n| self.by_third.binary_search_by_key(&n, |(m, _)| *m).ok());
         self.any.iter().chain(fixing.into_iter().flat_map(|k| &self.by_third[k].1))
     }
@@ -183,11 +187,12 @@ impl Codes {
                 let (red, black) = start_of(line);
                 let index = start_index(red.map(|k| numbers.number(k)), black.map(|k| numbers.number(k)));
                 let third = fixed_at(line, 2).map(|k| numbers.number(k));
+                let candidate = (i, j, code.matchers[j].needs());
                 match by_start.iter_mut().find(|(at, _)| *at == index) {
-                    Some((_, lines)) => lines.add((i, j), third),
+                    Some((_, lines)) => lines.add(candidate, third),
                     None => {
                         let mut lines = Lines::default();
-                        lines.add((i, j), third);
+                        lines.add(candidate, third);
                         by_start.push((index, lines));
                     }
                 }
@@ -204,7 +209,7 @@ impl Codes {
         red: Option<u8>,
         black: Option<u8>,
         third: Option<u8>,
-    ) -> impl Iterator<Item = &(usize, usize)> {
+    ) -> impl Iterator<Item = &Candidate> {
         let starts = [(red, black), (red, None), (None, black), (None, None)];
         let wanted = move |i: usize| starts[..i].iter().all(|s| *s != starts[i]);
         (0..4).filter(move |&i| wanted(i)).flat_map(move |i| {
@@ -393,7 +398,10 @@ pub fn classify_keys(keys: &[MoveKey]) -> Ecco {
     let plies = (keys.len() <= PLIES).then(|| Plies::of(&codes.numbers, keys));
     let number = |ply: usize| keys.get(ply).map(|&k| codes.numbers.number(k));
     let mut matched = Matched::default();
-    for &(i, j) in codes.starting(number(0), number(1), number(2)) {
+    for &(i, j, needs) in codes.starting(number(0), number(1), number(2)) {
+        if plies.as_ref().is_some_and(|plies| !needs.met_by(plies)) {
+            continue;
+        }
         let code = &codes.codes[i];
         let (weight, line) = &code.lines[j];
         let follows = match &plies {
