@@ -163,7 +163,7 @@ fn gather(
 }
 
 /// The type of a column of texts finished as a dictionary with `key`s.
-pub(crate) fn dictionary_of(key: DataType) -> DataType {
+fn dictionary_of(key: DataType) -> DataType {
     DataType::Dictionary(Box::new(key), Box::new(DataType::Utf8))
 }
 

@@ -42,8 +42,8 @@ fn level(table: Table) -> i32 {
 /// and took more than twice as long to write. Statistics (each row
 /// group's and page's least and greatest value, which let a reader skip
 /// them) are kept for the columns a query filters on, and left out for
-/// texts in no order (see `unsorted_texts`): writing the games of 100 MB of PGN took a fifth
-/// less time without them.
+/// texts in no order (see `unsorted_texts`): writing the games of 100 MB
+/// of PGN took a fifth less time without them.
 pub fn properties(table: Table, rows: Option<usize>) -> WriterProperties {
     let level = ZstdLevel::try_new(level(table)).unwrap_or_default();
     let rows = rows.unwrap_or(row_group_rows(table)).max(1);
